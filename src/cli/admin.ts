@@ -1,0 +1,247 @@
+/** `accounts`, `users`, `workspaces` and `keys`: the administrator's commands. */
+import { Argument, type Command, Option } from "commander";
+import { apiKeyView } from "../db/apikeys.js";
+import { userView } from "../db/users.js";
+import { workspaceView } from "../db/workspaces.js";
+import {
+  createAccount,
+  createUser,
+  createWorkspace,
+  deleteWorkspace,
+  findKey,
+  issueKey,
+  revokeKey,
+  rotateKey,
+  setLimits,
+  setPlan,
+} from "../domain/admin.js";
+import { EXPIRY_CHOICES, type ExpiryChoice } from "../domain/apikeys.js";
+import { generatePassword, hashPassword } from "../domain/passwords.js";
+import { PLANS, type Plan } from "../domain/plans.js";
+import type { Role } from "../db/users.js";
+import { CliError, positiveInt, printJson, printTable, readStdinIfPiped, UsageError, wantsJson, withStore } from "./common.js";
+
+const ACTOR = "cli";
+
+function issuedKeyJson(row: ReturnType<typeof apiKeyView>, secret: string) {
+  return { id: row.id, key: secret, name: row.name, scopes: row.scopes, workspace_id: row.workspace_id, expires_at: row.expires_at };
+}
+
+function printIssued(cmd: Command, row: ReturnType<typeof apiKeyView>, secret: string): void {
+  if (wantsJson(cmd)) return printJson(issuedKeyJson(row, secret));
+  process.stdout.write(
+    `key ${row.id} "${row.name}" scopes=${row.scopes.join(",")} workspace=${row.workspace_id ?? "all"} expires=${row.expires_at ?? "never"}\n` +
+      `secret (shown once, store it now): ${secret}\n`,
+  );
+}
+
+function parseScopes(value: string): string[] {
+  const list = value.split(",").map((s) => s.trim()).filter(Boolean);
+  for (const s of list) {
+    if (s === "admin") throw new UsageError("the admin scope is reserved and not issued in v1");
+    if (s !== "read" && s !== "write") throw new UsageError(`unknown scope "${s}" (allowed: read, read,write)`);
+  }
+  return list;
+}
+
+/** Adds the administrator's command groups to the program. */
+export function registerAdminCommands(program: Command): void {
+  const accounts = program.command("accounts").description("Accounts, their plan and rate limits");
+  accounts
+    .command("create")
+    .description("Create an account with its default workspace")
+    .requiredOption("--name <name>", "account name")
+    .addOption(new Option("--plan <plan>", "plan").choices(PLANS).makeOptionMandatory())
+    .option("--json", "print the account as JSON")
+    .action((opts: { name: string; plan: Plan }, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const { account, workspace } = createAccount(store, ACTOR, opts.name, opts.plan);
+        if (wantsJson(cmd)) return printJson({ ...account, default_workspace_id: workspace.id });
+        process.stdout.write(`account ${account.id} "${account.name}" plan=${account.plan} workspace=${workspace.id}\n`);
+      }),
+    );
+  accounts
+    .command("list")
+    .description("List accounts")
+    .option("--json", "print as JSON")
+    .action((_opts, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const rows = store.accounts.list();
+        if (wantsJson(cmd)) return printJson(rows);
+        printTable(rows as unknown as Record<string, unknown>[], ["id", "name", "plan", "rate_per_minute", "rate_per_hour", "created_at"]);
+      }),
+    );
+  accounts
+    .command("set-plan")
+    .description("Change an account's plan")
+    .argument("<id>", "account id", positiveInt("account id"))
+    .addArgument(new Argument("<plan>", "plan").choices(PLANS))
+    .option("--json", "print the account as JSON")
+    .action((id: number, plan: Plan, _opts, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const account = setPlan(store, ACTOR, id, plan);
+        if (wantsJson(cmd)) return printJson(account);
+        process.stdout.write(`account ${account.id} plan=${account.plan}\n`);
+      }),
+    );
+  accounts
+    .command("set-limits")
+    .description("Override an account's per-minute and per-hour rate limits (--reset returns to the plan's)")
+    .argument("<id>", "account id", positiveInt("account id"))
+    .option("--per-minute <n>", "requests per minute per key", positiveInt("--per-minute"))
+    .option("--per-hour <n>", "requests per hour per key", positiveInt("--per-hour"))
+    .option("--reset", "use the plan's limits again")
+    .option("--json", "print the account as JSON")
+    .action((id: number, opts: { perMinute?: number; perHour?: number; reset?: boolean }, cmd: Command) => {
+      if (!opts.reset && opts.perMinute === undefined && opts.perHour === undefined)
+        throw new UsageError("give --per-minute and/or --per-hour, or --reset");
+      if (opts.reset && (opts.perMinute !== undefined || opts.perHour !== undefined))
+        throw new UsageError("--reset cannot be combined with --per-minute or --per-hour");
+      return withStore(cmd, (store) => {
+        const current = store.accounts.byId(id);
+        if (!current) throw new CliError(`no account ${id}`);
+        const account = opts.reset
+          ? setLimits(store, ACTOR, id, null, null)
+          : setLimits(store, ACTOR, id, opts.perMinute ?? current.rate_per_minute, opts.perHour ?? current.rate_per_hour);
+        if (wantsJson(cmd)) return printJson(account);
+        process.stdout.write(
+          `account ${account.id} limits: ${account.rate_per_minute ?? "plan"}/min, ${account.rate_per_hour ?? "plan"}/hour\n`,
+        );
+      });
+    });
+
+  const users = program.command("users").description("Web-session users");
+  users
+    .command("create")
+    .description("Create a user (password from stdin, else generated and printed once)")
+    .requiredOption("--account <id>", "account id", positiveInt("--account"))
+    .requiredOption("--email <email>", "email (the login)")
+    .addOption(new Option("--role <role>", "role").choices(["admin", "member"]).default("member"))
+    .option("--json", "print the user as JSON")
+    .action(async (opts: { account: number; email: string; role: Role }, cmd: Command) => {
+      if (!/^[^\s@]+@[^\s@]+$/.test(opts.email)) throw new UsageError(`"${opts.email}" is not an email address`);
+      const given = await readStdinIfPiped();
+      const generated = given === undefined ? generatePassword() : undefined;
+      const hash = hashPassword(given ?? generated!);
+      return withStore(cmd, (store) => {
+        const user = createUser(store, ACTOR, opts.account, opts.email, hash, opts.role);
+        if (wantsJson(cmd)) return printJson({ ...userView(user), generated_password: generated ?? null });
+        process.stdout.write(`user ${user.id} ${user.email} role=${user.role} account=${user.account_id}\n`);
+        if (generated) process.stdout.write(`password (shown once): ${generated}\n`);
+      });
+    });
+  users
+    .command("list")
+    .description("List users")
+    .option("--account <id>", "only this account", positiveInt("--account"))
+    .option("--json", "print as JSON")
+    .action((opts: { account?: number }, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const rows = store.users.list(opts.account).map(userView);
+        if (wantsJson(cmd)) return printJson(rows);
+        printTable(rows, ["id", "account_id", "email", "role", "created_at"]);
+      }),
+    );
+
+  const workspaces = program.command("workspaces").description("Workspaces of accounts");
+  workspaces
+    .command("create")
+    .description("Create a workspace")
+    .requiredOption("--account <id>", "account id", positiveInt("--account"))
+    .requiredOption("--name <name>", "workspace name")
+    .option("--default", "make it the account's default workspace")
+    .option("--json", "print the workspace as JSON")
+    .action((opts: { account: number; name: string; default?: boolean }, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const ws = createWorkspace(store, ACTOR, opts.account, opts.name, opts.default ?? false);
+        if (wantsJson(cmd)) return printJson({ ...workspaceView(ws), account_id: ws.account_id });
+        process.stdout.write(`workspace ${ws.id} "${ws.name}" account=${ws.account_id}${ws.is_default ? " (default)" : ""}\n`);
+      }),
+    );
+  workspaces
+    .command("list")
+    .description("List workspaces")
+    .option("--account <id>", "only this account", positiveInt("--account"))
+    .option("--json", "print as JSON")
+    .action((opts: { account?: number }, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const rows = (opts.account === undefined ? store.workspaces.listAll() : store.workspaces.listByAccount(opts.account)).map(
+          (w) => ({ ...workspaceView(w), account_id: w.account_id }),
+        );
+        if (wantsJson(cmd)) return printJson(rows);
+        printTable(rows, ["id", "account_id", "name", "is_default", "created_at"]);
+      }),
+    );
+  workspaces
+    .command("delete")
+    .description("Delete a workspace with its records and the keys bound to it")
+    .argument("<id>", "workspace id")
+    .option("--json", "print the result as JSON")
+    .action((id: string, _opts, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const ws = store.workspaces.byId(id);
+        if (!ws) throw new CliError(`no workspace ${id}`);
+        deleteWorkspace(store, ACTOR, ws);
+        if (wantsJson(cmd)) return printJson({ id, deleted: true });
+        process.stdout.write(`deleted workspace ${id}\n`);
+      }),
+    );
+
+  const keys = program.command("keys").description("API keys");
+  keys
+    .command("create")
+    .description("Issue an API key; the secret is printed once")
+    .requiredOption("--account <id>", "account id", positiveInt("--account"))
+    .requiredOption("--name <name>", "key name")
+    .option("--scopes <list>", "read or read,write (write implies read)", parseScopes)
+    .option("--workspace <id>", "bind the key to this workspace (default: unbound, or the only workspace)")
+    .addOption(new Option("--expires <when>", "expiry").choices(EXPIRY_CHOICES).default("90d"))
+    .option("--json", 'print {"id","key","name","scopes","workspace_id","expires_at"}')
+    .action((opts: { account: number; name: string; scopes?: string[]; workspace?: string; expires: ExpiryChoice }, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const { row, secret } = issueKey(store, ACTOR, {
+          accountId: opts.account,
+          name: opts.name,
+          scopes: opts.scopes,
+          workspaceId: opts.workspace,
+          expires: opts.expires,
+        });
+        printIssued(cmd, apiKeyView(row), secret);
+      }),
+    );
+  keys
+    .command("list")
+    .description("List keys (never their secrets)")
+    .option("--account <id>", "only this account", positiveInt("--account"))
+    .option("--json", "print as JSON")
+    .action((opts: { account?: number }, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const rows = store.apiKeys.list(opts.account).map((k) => apiKeyView(k));
+        if (wantsJson(cmd)) return printJson(rows);
+        printTable(rows, ["id", "account_id", "name", "prefix", "scopes", "workspace_id", "expires_at", "last_used_at", "revoked_at"]);
+      }),
+    );
+  keys
+    .command("revoke")
+    .description("Revoke a key (a running server refuses it at once)")
+    .argument("<key-id>", "key id (key_…)")
+    .option("--json", "print the key as JSON")
+    .action((id: string, _opts, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const row = revokeKey(store, ACTOR, findKey(store, id));
+        if (wantsJson(cmd)) return printJson(apiKeyView(row));
+        process.stdout.write(`revoked ${row.id} at ${row.revoked_at}\n`);
+      }),
+    );
+  keys
+    .command("rotate")
+    .description("Issue a replacement with the same name, scopes and binding; the old key stays valid until revoked")
+    .argument("<key-id>", "key id (key_…)")
+    .option("--json", "print the new key as JSON")
+    .action((id: string, _opts, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const { row, secret } = rotateKey(store, ACTOR, findKey(store, id));
+        printIssued(cmd, apiKeyView(row), secret);
+      }),
+    );
+}

@@ -1,0 +1,47 @@
+/** The commander program: every command, its help and its exit status (0 ok, 1 failure, 2 usage). */
+import { Command, CommanderError, Option } from "commander";
+import { registerAdminCommands } from "./admin.js";
+import { CliError, UsageError } from "./common.js";
+import { registerMaintenanceCommands } from "./maintenance.js";
+import { registerServeCommands } from "./serve.js";
+
+/** Builds the program; `main.ts` runs it. */
+export function buildProgram(): Command {
+  const program = new Command("content-service")
+    .description("A self-contained content generation API server and its administration commands.")
+    .version("1.0.0")
+    .addOption(new Option("--data-dir <dir>", "data directory").env("CONTENT_SERVICE_DATA_DIR").default("./data"))
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride()
+    .configureOutput({ outputError: (str, write) => write(str) });
+  registerServeCommands(program);
+  registerAdminCommands(program);
+  registerMaintenanceCommands(program);
+  return program;
+}
+
+/** Runs the program on argv and resolves with the exit status. */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // Help and version exit 0; every other commander error is a usage error.
+      if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help")
+        return 0;
+      return 2;
+    }
+    if (e instanceof UsageError) {
+      process.stderr.write(`error: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof CliError) {
+      process.stderr.write(`error: ${e.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}

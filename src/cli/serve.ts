@@ -1,0 +1,113 @@
+/** `init` and `serve`. */
+import os from "node:os";
+import { type Command, Option } from "commander";
+import { startServer } from "../http/server.js";
+import { PLANS, type Plan } from "../domain/plans.js";
+import { dataDirOf, positiveInt, printJson, readStdinIfPiped, UsageError, wantsJson } from "./common.js";
+import { type InitResult, initDataDir } from "./setup.js";
+
+function printFirstStart(result: InitResult, out: (s: string) => void): void {
+  if (!result.created) return;
+  out("content-service initialised:\n");
+  out(`  account ${result.accountId}, default workspace ${result.workspaceId}\n`);
+  out(`  admin login: ${result.adminEmail}`);
+  out(result.generatedPassword ? ` / password ${result.generatedPassword} (shown once)\n` : " (password from stdin)\n");
+  if (result.key) out(`  API key (read, write; shown once): ${result.key}\n`);
+}
+
+function validTimezone(tz: string): string {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return tz;
+  } catch {
+    throw new UsageError(`unknown time zone "${tz}" (use an Area/City name such as Europe/Berlin)`);
+  }
+}
+
+/** Adds `init` and `serve` to the program. */
+export function registerServeCommands(program: Command): void {
+  program
+    .command("init")
+    .description("Create the database, the first account, its default workspace and an admin user (idempotent)")
+    .option("--account-name <name>", "name of the first account", "Default account")
+    .addOption(new Option("--plan <plan>", "plan of the first account").choices(PLANS).default("business"))
+    .option("--admin-email <email>", "the admin user's email", "admin@localhost")
+    .option("--json", "print the result as JSON")
+    .action(async (opts: { accountName: string; plan: Plan; adminEmail: string }, cmd: Command) => {
+      const password = await readStdinIfPiped();
+      const result = initDataDir(dataDirOf(cmd), { ...opts, password });
+      if (wantsJson(cmd)) {
+        printJson(result.created ? { created: true, account_id: result.accountId, workspace_id: result.workspaceId, admin_email: result.adminEmail, generated_password: result.generatedPassword ?? null } : { created: false });
+        return;
+      }
+      if (!result.created) process.stdout.write(`already initialised: ${dataDirOf(cmd)}\n`);
+      else printFirstStart(result, (s) => process.stdout.write(s));
+    });
+
+  program
+    .command("serve")
+    .description("Run the HTTP API server (initialises an empty data directory first)")
+    .addOption(new Option("--host <host>", "address to listen on").env("CONTENT_SERVICE_HOST").default("127.0.0.1"))
+    .addOption(
+      new Option("--port <port>", "port to listen on (0: any free port)")
+        .env("CONTENT_SERVICE_PORT")
+        .default(8080)
+        .argParser((v) => {
+          if (!/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--port must be 0–65535, got "${v}"`);
+          return Number(v);
+        }),
+    )
+    .addOption(
+      new Option("--workers <n>", "worker threads for heavy work")
+        .env("CONTENT_SERVICE_WORKERS")
+        .default(Math.max(1, Math.min(4, os.availableParallelism() - 1)))
+        .argParser(positiveInt("--workers")),
+    )
+    .addOption(new Option("--public-url <url>", "production server URL in the description").env("CONTENT_SERVICE_PUBLIC_URL"))
+    .addOption(new Option("--staging-url <url>", "staging server URL in the description").env("CONTENT_SERVICE_STAGING_URL"))
+    .addOption(
+      new Option("--timezone <Area/City>", "time zone for overdue planning dates")
+        .env("CONTENT_SERVICE_TIMEZONE")
+        .default("UTC")
+        .argParser(validTimezone),
+    )
+    .action(
+      async (
+        opts: { host: string; port: number; workers: number; publicUrl?: string; stagingUrl?: string; timezone: string },
+        cmd: Command,
+      ) => {
+        const dataDir = dataDirOf(cmd);
+        const first = initDataDir(dataDir, {
+          accountName: "Default account",
+          plan: "business",
+          adminEmail: "admin@localhost",
+          withKey: true,
+        });
+        printFirstStart(first, (s) => process.stderr.write(s));
+        const server = await startServer({
+          dataDir,
+          host: opts.host,
+          port: opts.port,
+          workers: opts.workers,
+          config: {
+            publicUrl: opts.publicUrl ?? `http://${opts.host}:${opts.port}`,
+            stagingUrl: opts.stagingUrl ?? `http://staging.${opts.host === "127.0.0.1" ? "localhost" : opts.host}:${opts.port}`,
+            timezone: opts.timezone,
+          },
+        });
+        process.stdout.write(`content-service listening on ${server.url} (data: ${dataDir})\n`);
+        await new Promise<void>((resolve) => {
+          const stop = (signal: string) => {
+            process.stdout.write(`${signal}: draining and stopping\n`);
+            server.close().then(resolve, (e) => {
+              process.stderr.write(`error during shutdown: ${(e as Error).message}\n`);
+              process.exitCode = 1;
+              resolve();
+            });
+          };
+          process.once("SIGTERM", () => stop("SIGTERM"));
+          process.once("SIGINT", () => stop("SIGINT"));
+        });
+      },
+    );
+}

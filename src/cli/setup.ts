@@ -1,0 +1,65 @@
+/** `init`: the database, the first account, its default workspace and an admin user (idempotent). */
+import { migrate } from "../db/migrate.js";
+import { openDb } from "../db/open.js";
+import { createStore, type Store } from "../db/store.js";
+import { createAccount, createUser, issueKey } from "../domain/admin.js";
+import { generatePassword, hashPassword } from "../domain/passwords.js";
+import type { Plan } from "../domain/plans.js";
+import { ensureJwtSecret } from "../domain/sessions.js";
+
+/** What `init` was asked for. */
+export interface InitOptions {
+  accountName: string;
+  plan: Plan;
+  adminEmail: string;
+  /** Given (from stdin) or undefined to generate one. */
+  password?: string;
+  /** Also issue a read+write key (first start of `serve`). */
+  withKey?: boolean;
+}
+
+/** What `init` did: nothing when the database was already initialised. */
+export type InitResult =
+  | { created: false }
+  | {
+      created: true;
+      accountId: number;
+      workspaceId: string;
+      adminEmail: string;
+      generatedPassword?: string;
+      key?: string;
+    };
+
+/** Initialises the data directory's database; does nothing on one that has an account. */
+export function initStore(store: Store, opts: InitOptions): InitResult {
+  ensureJwtSecret(store);
+  if (store.accounts.list().length > 0) return { created: false };
+  const generated = opts.password === undefined ? generatePassword() : undefined;
+  const hash = hashPassword(opts.password ?? generated!);
+  return store.db.transaction((): InitResult => {
+    const { account, workspace } = createAccount(store, "cli:init", opts.accountName, opts.plan);
+    createUser(store, "cli:init", account.id, opts.adminEmail, hash, "admin");
+    const key = opts.withKey
+      ? issueKey(store, "cli:init", { accountId: account.id, name: "first key", scopes: ["read", "write"] }).secret
+      : undefined;
+    return {
+      created: true,
+      accountId: account.id,
+      workspaceId: workspace.id,
+      adminEmail: opts.adminEmail,
+      generatedPassword: generated,
+      key,
+    };
+  })();
+}
+
+/** Opens, migrates and initialises a data directory. */
+export function initDataDir(dataDir: string, opts: InitOptions): InitResult {
+  const db = openDb(dataDir);
+  try {
+    migrate(db);
+    return initStore(createStore(db), opts);
+  } finally {
+    db.close();
+  }
+}

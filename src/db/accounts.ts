@@ -1,0 +1,34 @@
+/** Queries on accounts. */
+import type { Plan } from "../domain/plans.js";
+import type { Db } from "./open.js";
+
+export interface AccountRow {
+  id: number;
+  name: string;
+  plan: Plan;
+  rate_per_minute: number | null;
+  rate_per_hour: number | null;
+  created_at: string;
+}
+
+/** Prepared account statements of one connection. */
+export function accountQueries(db: Db) {
+  const byId = db.prepare<[number], AccountRow>("SELECT * FROM accounts WHERE id = ?");
+  const all = db.prepare<[], AccountRow>("SELECT * FROM accounts ORDER BY id");
+  const insert = db.prepare<[string, string, string]>("INSERT INTO accounts (name, plan, created_at) VALUES (?, ?, ?)");
+  const setPlan = db.prepare<[string, number]>("UPDATE accounts SET plan = ? WHERE id = ?");
+  const setLimits = db.prepare<[number | null, number | null, number]>(
+    "UPDATE accounts SET rate_per_minute = ?, rate_per_hour = ? WHERE id = ?",
+  );
+  return {
+    byId: (id: number) => byId.get(id),
+    list: () => all.all(),
+    create(name: string, plan: Plan, now: string): AccountRow {
+      const id = Number(insert.run(name, plan, now).lastInsertRowid);
+      return byId.get(id)!;
+    },
+    setPlan: (id: number, plan: Plan) => setPlan.run(plan, id).changes > 0,
+    setLimits: (id: number, perMinute: number | null, perHour: number | null) =>
+      setLimits.run(perMinute, perHour, id).changes > 0,
+  };
+}

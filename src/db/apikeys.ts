@@ -1,0 +1,81 @@
+/** Queries on API keys (only hashes are stored). */
+import { storedScopes } from "../domain/apikeys.js";
+import type { Db } from "./open.js";
+
+export interface ApiKeyRow {
+  id: string;
+  account_id: number;
+  name: string;
+  key_hash: string;
+  display_prefix: string;
+  scopes: string | null;
+  workspace_id: string | null;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+/** A key as listings show it: never the secret nor its hash. */
+export function apiKeyView(k: ApiKeyRow, lastUsedAt: string | null = k.last_used_at) {
+  return {
+    id: k.id,
+    account_id: k.account_id,
+    name: k.name,
+    prefix: k.display_prefix,
+    scopes: storedScopes(k.scopes),
+    workspace_id: k.workspace_id,
+    expires_at: k.expires_at,
+    last_used_at: lastUsedAt,
+    revoked_at: k.revoked_at,
+    created_at: k.created_at,
+  };
+}
+
+export interface NewKey {
+  id: string;
+  accountId: number;
+  name: string;
+  keyHash: string;
+  displayPrefix: string;
+  scopes: string[];
+  workspaceId: string | null;
+  expiresAt: string | null;
+  createdAt: string;
+}
+
+/** Prepared key statements of one connection. */
+export function apiKeyQueries(db: Db) {
+  const byId = db.prepare<[string], ApiKeyRow>("SELECT * FROM api_keys WHERE id = ?");
+  const byHash = db.prepare<[string], ApiKeyRow>("SELECT * FROM api_keys WHERE key_hash = ?");
+  const all = db.prepare<[], ApiKeyRow>("SELECT * FROM api_keys ORDER BY created_at, id");
+  const byAccount = db.prepare<[number], ApiKeyRow>(
+    "SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id",
+  );
+  const insert = db.prepare(
+    `INSERT INTO api_keys (id, account_id, name, key_hash, display_prefix, scopes, workspace_id, expires_at, created_at)
+     VALUES (@id, @accountId, @name, @keyHash, @displayPrefix, @scopes, @workspaceId, @expiresAt, @createdAt)`,
+  );
+  const revoke = db.prepare<[string, string]>(
+    "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+  );
+  const rename = db.prepare<[string, string]>("UPDATE api_keys SET name = ? WHERE id = ?");
+  const touch = db.prepare<[string, string, string]>(
+    "UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
+  );
+  return {
+    byId: (id: string) => byId.get(id),
+    byHash: (hash: string) => byHash.get(hash),
+    list: (accountId?: number) => (accountId === undefined ? all.all() : byAccount.all(accountId)),
+    create(k: NewKey): ApiKeyRow {
+      insert.run({ ...k, scopes: JSON.stringify(k.scopes) });
+      return byId.get(k.id)!;
+    },
+    revoke: (id: string, now: string) => revoke.run(now, id).changes > 0,
+    rename: (id: string, name: string) => rename.run(name, id).changes > 0,
+    /** Writes a batch of last-use times in one transaction. */
+    touchMany: db.transaction((entries: [string, string][]) => {
+      for (const [id, at] of entries) touch.run(at, id, at);
+    }),
+  };
+}

@@ -1,0 +1,77 @@
+/** Forward-only numbered migrations from sql/, each applied in a transaction and recorded. */
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { sourceRoot } from "../runtime/assets.js";
+import type { Db } from "./open.js";
+
+/** One migration file: its number, name and SQL text. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+declare const __CS_EMBEDDED_MIGRATIONS__: { name: string; sql: string }[] | undefined;
+
+/** Parses `0001_init.sql` style names into a sorted, gap-checked list. */
+export function parseMigrations(files: { name: string; sql: string }[]): Migration[] {
+  const list = files
+    .filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f.name))
+    .map((f) => ({ version: Number(f.name.slice(0, 4)), name: f.name, sql: f.sql }))
+    .sort((a, b) => a.version - b.version);
+  list.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`migration numbering has a gap or duplicate at ${m.name}`);
+  });
+  return list;
+}
+
+/** The migrations this program knows: embedded by the build, or read from sql/ when run from source. */
+export function knownMigrations(): Migration[] {
+  if (typeof __CS_EMBEDDED_MIGRATIONS__ !== "undefined") return parseMigrations(__CS_EMBEDDED_MIGRATIONS__);
+  const dir = path.join(sourceRoot(), "sql");
+  return parseMigrations(readdirSync(dir).map((name) => ({ name, sql: readFileSync(path.join(dir, name), "utf8") })));
+}
+
+function checksum(sql: string): string {
+  return createHash("sha256").update(sql).digest("hex");
+}
+
+/** Thrown when the database holds migrations this program does not know, or in another order. */
+export class MigrationMismatchError extends Error {}
+
+/** Checks the applied migrations against the known ones; returns those still to apply. */
+export function pendingMigrations(db: Db, known: Migration[] = knownMigrations()): Migration[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const applied = db.prepare("SELECT version, name, checksum FROM schema_migrations ORDER BY version").all() as {
+    version: number;
+    name: string;
+    checksum: string;
+  }[];
+  applied.forEach((row, i) => {
+    const k = known[i];
+    if (row.version !== i + 1 || !k)
+      throw new MigrationMismatchError(
+        `the database has migration ${row.name}, which this program does not know (is it newer?); refusing to start`,
+      );
+    if (k.version !== row.version || k.name !== row.name || checksum(k.sql) !== row.checksum)
+      throw new MigrationMismatchError(
+        `applied migration ${row.name} differs from this program's ${k.name}; refusing to start`,
+      );
+  });
+  return known.slice(applied.length);
+}
+
+/** Applies every pending migration, each in its own transaction; returns the names applied. */
+export function migrate(db: Db, known: Migration[] = knownMigrations()): string[] {
+  const pending = pendingMigrations(db, known);
+  const record = db.prepare("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)");
+  for (const m of pending) {
+    db.transaction(() => {
+      db.exec(m.sql);
+      record.run(m.version, m.name, checksum(m.sql), new Date().toISOString());
+    }).immediate();
+  }
+  return pending.map((m) => m.name);
+}

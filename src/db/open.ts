@@ -1,0 +1,29 @@
+/** The one place a database connection is opened and configured. */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { sqliteNativeBinding } from "../runtime/assets.js";
+
+export type Db = Database.Database;
+
+/** The file name of the database inside a data directory. */
+export const DB_FILE = "content-service.db";
+
+/** Opens (creating if needed) the database of a data directory, with every pragma set here and nowhere else. */
+export function openDb(dataDir: string, options: { readonly?: boolean; file?: string } = {}): Db {
+  if (!options.readonly && dataDir !== ":memory:") mkdirSync(dataDir, { recursive: true });
+  const file = dataDir === ":memory:" ? ":memory:" : path.join(dataDir, options.file ?? DB_FILE);
+  const nativeBinding = sqliteNativeBinding();
+  const db = new Database(file, {
+    readonly: options.readonly ?? false,
+    fileMustExist: options.readonly ?? false,
+    ...(nativeBinding ? { nativeBinding: nativeBinding as string } : {}),
+  });
+  // busy_timeout first so that the following pragmas wait for a writer in another process.
+  db.pragma("busy_timeout = 5000");
+  if (!options.readonly && file !== ":memory:") db.pragma("journal_mode = WAL");
+  // FULL: a write acknowledged to a client is on disk before the answer leaves (survives kill -9 and power loss).
+  db.pragma("synchronous = FULL");
+  db.pragma("foreign_keys = ON");
+  return db;
+}

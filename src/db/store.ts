@@ -1,0 +1,21 @@
+/** Every query module of one connection, prepared once. */
+import { accountQueries } from "./accounts.js";
+import { apiKeyQueries } from "./apikeys.js";
+import { miscQueries } from "./misc.js";
+import type { Db } from "./open.js";
+import { userQueries } from "./users.js";
+import { workspaceQueries } from "./workspaces.js";
+
+/** The named queries the rest of the program uses; nothing else writes SQL. */
+export function createStore(db: Db) {
+  return {
+    db,
+    accounts: accountQueries(db),
+    workspaces: workspaceQueries(db),
+    users: userQueries(db),
+    apiKeys: apiKeyQueries(db),
+    misc: miscQueries(db),
+  };
+}
+
+export type Store = ReturnType<typeof createStore>;

@@ -1,0 +1,38 @@
+/** Queries on web-session users. */
+import type { Db } from "./open.js";
+
+export type Role = "admin" | "member";
+
+export interface UserRow {
+  id: number;
+  account_id: number;
+  email: string;
+  password_hash: string;
+  role: Role;
+  created_at: string;
+}
+
+/** A user as the API shows it (never the hash). */
+export function userView(u: UserRow) {
+  return { id: u.id, account_id: u.account_id, email: u.email, role: u.role, created_at: u.created_at };
+}
+
+/** Prepared user statements of one connection. */
+export function userQueries(db: Db) {
+  const byId = db.prepare<[number], UserRow>("SELECT * FROM users WHERE id = ?");
+  const byEmail = db.prepare<[string], UserRow>("SELECT * FROM users WHERE email = ?");
+  const all = db.prepare<[], UserRow>("SELECT * FROM users ORDER BY id");
+  const byAccount = db.prepare<[number], UserRow>("SELECT * FROM users WHERE account_id = ? ORDER BY id");
+  const insert = db.prepare<[number, string, string, string, string]>(
+    "INSERT INTO users (account_id, email, password_hash, role, created_at) VALUES (?, ?, ?, ?, ?)",
+  );
+  return {
+    byId: (id: number) => byId.get(id),
+    byEmail: (email: string) => byEmail.get(email),
+    list: (accountId?: number) => (accountId === undefined ? all.all() : byAccount.all(accountId)),
+    create(accountId: number, email: string, passwordHash: string, role: Role, now: string): UserRow {
+      const id = Number(insert.run(accountId, email, passwordHash, role, now).lastInsertRowid);
+      return byId.get(id)!;
+    },
+  };
+}

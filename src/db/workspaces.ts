@@ -1,0 +1,66 @@
+/** Queries on workspaces. */
+import { prefixedId } from "../domain/ids.js";
+import type { Db } from "./open.js";
+
+export interface WorkspaceRow {
+  id: string;
+  account_id: number;
+  name: string;
+  is_default: number;
+  created_at: string;
+}
+
+/** A workspace as the API shows it. */
+export function workspaceView(w: WorkspaceRow) {
+  return { id: w.id, name: w.name, is_default: w.is_default === 1, created_at: w.created_at };
+}
+
+/** Prepared workspace statements of one connection. */
+export function workspaceQueries(db: Db) {
+  const byId = db.prepare<[string], WorkspaceRow>("SELECT * FROM workspaces WHERE id = ?");
+  const byAccount = db.prepare<[number], WorkspaceRow>(
+    "SELECT * FROM workspaces WHERE account_id = ? ORDER BY created_at, id",
+  );
+  const page = db.prepare<[number, string, number], WorkspaceRow>(
+    "SELECT * FROM workspaces WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?",
+  );
+  const all = db.prepare<[], WorkspaceRow>("SELECT * FROM workspaces ORDER BY account_id, id");
+  const defaultOf = db.prepare<[number], WorkspaceRow>(
+    "SELECT * FROM workspaces WHERE account_id = ? AND is_default = 1",
+  );
+  const countOf = db.prepare<[number], { n: number }>("SELECT count(*) AS n FROM workspaces WHERE account_id = ?");
+  const insert = db.prepare<[string, number, string, number, string]>(
+    "INSERT INTO workspaces (id, account_id, name, is_default, created_at) VALUES (?, ?, ?, ?, ?)",
+  );
+  const clearDefault = db.prepare<[number]>("UPDATE workspaces SET is_default = 0 WHERE account_id = ?");
+  const makeDefault = db.prepare<[string]>("UPDATE workspaces SET is_default = 1 WHERE id = ?");
+  const rename = db.prepare<[string, string]>("UPDATE workspaces SET name = ? WHERE id = ?");
+  const remove = db.prepare<[string]>("DELETE FROM workspaces WHERE id = ?");
+
+  const setDefault = db.transaction((accountId: number, id: string) => {
+    clearDefault.run(accountId);
+    makeDefault.run(id);
+  });
+
+  return {
+    byId: (id: string) => byId.get(id),
+    listByAccount: (accountId: number) => byAccount.all(accountId),
+    page: (accountId: number, after: string, limit: number) => page.all(accountId, after, limit),
+    listAll: () => all.all(),
+    defaultOf: (accountId: number) => defaultOf.get(accountId),
+    count: (accountId: number) => countOf.get(accountId)!.n,
+    create: db.transaction(
+      (accountId: number, name: string, isDefault: boolean, now: string): WorkspaceRow => {
+        const id = prefixedId("ws");
+        // The first workspace of an account is its default.
+        const makeIt = isDefault || !defaultOf.get(accountId);
+        if (makeIt) clearDefault.run(accountId);
+        insert.run(id, accountId, name, makeIt ? 1 : 0, now);
+        return byId.get(id)!;
+      },
+    ),
+    setDefault: (accountId: number, id: string) => setDefault(accountId, id),
+    rename: (id: string, name: string) => rename.run(name, id).changes > 0,
+    remove: (id: string) => remove.run(id).changes > 0,
+  };
+}

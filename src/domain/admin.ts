@@ -1,0 +1,229 @@
+/** Administrative operations shared by the CLI and the session/admin routes: accounts, workspaces, users, keys. */
+import { ApiError } from "../http/errors.js";
+import type { ApiKeyRow } from "../db/apikeys.js";
+import type { Store } from "../db/store.js";
+import type { Role, UserRow } from "../db/users.js";
+import type { WorkspaceRow } from "../db/workspaces.js";
+import {
+  DEFAULT_EXPIRY,
+  displayPrefix,
+  type ExpiryChoice,
+  expiryFrom,
+  hashKey,
+  newKeySecret,
+  normaliseScopes,
+  ScopeError,
+  storedScopes,
+} from "./apikeys.js";
+import { iso } from "./clock.js";
+import { prefixedId } from "./ids.js";
+import { isPlan, type Plan } from "./plans.js";
+
+/** Who did an administrative change, for the audit log. */
+export type Actor = string;
+
+function requireAccount(store: Store, accountId: number) {
+  const account = store.accounts.byId(accountId);
+  if (!account) throw new ApiError("account_not_found", `No account ${accountId}.`);
+  return account;
+}
+
+/** Creates an account with its default workspace. */
+export function createAccount(store: Store, actor: Actor, name: string, plan: Plan, nowMs = Date.now()) {
+  return store.db.transaction(() => {
+    const account = store.accounts.create(name, plan, iso(nowMs));
+    const workspace = store.workspaces.create(account.id, "Default", true, iso(nowMs));
+    store.misc.audit(account.id, actor, "account.create", String(account.id), { name, plan });
+    return { account, workspace };
+  })();
+}
+
+/** Changes an account's plan. */
+export function setPlan(store: Store, actor: Actor, accountId: number, plan: string) {
+  if (!isPlan(plan)) throw new ApiError("validation_failed", `Unknown plan "${plan}".`);
+  const before = requireAccount(store, accountId);
+  store.accounts.setPlan(accountId, plan);
+  store.misc.audit(accountId, actor, "account.set_plan", String(accountId), { from: before.plan, to: plan });
+  return store.accounts.byId(accountId)!;
+}
+
+/** Overrides (or, with nulls, resets) an account's rate limits. */
+export function setLimits(
+  store: Store,
+  actor: Actor,
+  accountId: number,
+  perMinute: number | null,
+  perHour: number | null,
+) {
+  requireAccount(store, accountId);
+  store.accounts.setLimits(accountId, perMinute, perHour);
+  store.misc.audit(accountId, actor, "account.set_limits", String(accountId), { perMinute, perHour });
+  return store.accounts.byId(accountId)!;
+}
+
+/** Creates a workspace in an account. */
+export function createWorkspace(
+  store: Store,
+  actor: Actor,
+  accountId: number,
+  name: string,
+  isDefault = false,
+  nowMs = Date.now(),
+): WorkspaceRow {
+  requireAccount(store, accountId);
+  const ws = store.workspaces.create(accountId, name, isDefault, iso(nowMs));
+  store.misc.audit(accountId, actor, "workspace.create", ws.id, { name, is_default: ws.is_default === 1 });
+  return ws;
+}
+
+/** Updates a workspace's name and/or makes it the default. */
+export function updateWorkspace(
+  store: Store,
+  actor: Actor,
+  ws: WorkspaceRow,
+  change: { name?: string; is_default?: boolean },
+): WorkspaceRow {
+  store.db.transaction(() => {
+    if (change.name !== undefined) store.workspaces.rename(ws.id, change.name);
+    if (change.is_default === true) store.workspaces.setDefault(ws.account_id, ws.id);
+    store.misc.audit(ws.account_id, actor, "workspace.update", ws.id, change);
+  })();
+  return store.workspaces.byId(ws.id)!;
+}
+
+/** Deletes a workspace; the default one cannot go while others remain, and keys bound to it go with it. */
+export function deleteWorkspace(store: Store, actor: Actor, ws: WorkspaceRow) {
+  if (ws.is_default === 1 && store.workspaces.count(ws.account_id) > 1)
+    throw new ApiError(
+      "workspace_not_empty",
+      "The default workspace cannot be deleted while the account has others; make another the default first.",
+      { workspace_id: ws.id },
+    );
+  store.db.transaction(() => {
+    store.workspaces.remove(ws.id);
+    store.misc.audit(ws.account_id, actor, "workspace.delete", ws.id);
+  })();
+}
+
+/** Creates a web-session user with an already hashed password. */
+export function createUser(
+  store: Store,
+  actor: Actor,
+  accountId: number,
+  email: string,
+  passwordHash: string,
+  role: Role,
+  nowMs = Date.now(),
+): UserRow {
+  requireAccount(store, accountId);
+  if (store.users.byEmail(email)) throw new ApiError("validation_failed", `A user with email ${email} exists.`);
+  const user = store.users.create(accountId, email, passwordHash, role, iso(nowMs));
+  store.misc.audit(accountId, actor, "user.create", String(user.id), { email, role });
+  return user;
+}
+
+/** What issuing a key asks for. */
+export interface KeyRequest {
+  accountId: number;
+  name: string;
+  scopes?: readonly string[];
+  /** undefined: automatic (bound when the account has exactly one workspace); null: unbound. */
+  workspaceId?: string | null;
+  expires?: ExpiryChoice;
+}
+
+/** A freshly issued key: the row and the secret, which is never available again. */
+export interface IssuedKey {
+  row: ApiKeyRow;
+  secret: string;
+}
+
+/** Issues a key following spec §2: read always included, admin refused, auto-binding for one-workspace accounts. */
+export function issueKey(store: Store, actor: Actor, req: KeyRequest, nowMs = Date.now()): IssuedKey {
+  requireAccount(store, req.accountId);
+  let scopes: string[];
+  try {
+    scopes = normaliseScopes(req.scopes);
+  } catch (e) {
+    if (e instanceof ScopeError) throw new ApiError("validation_failed", e.message);
+    throw e;
+  }
+  let workspaceId: string | null;
+  const workspaces = store.workspaces.listByAccount(req.accountId);
+  if (req.workspaceId) {
+    const ws = store.workspaces.byId(req.workspaceId);
+    if (!ws || ws.account_id !== req.accountId)
+      throw new ApiError("workspace_not_found", `No workspace ${req.workspaceId} in account ${req.accountId}.`);
+    workspaceId = ws.id;
+  } else if (req.workspaceId === null) {
+    workspaceId = null;
+  } else {
+    // Keys of accounts with exactly one workspace are bound to it (spec §5).
+    workspaceId = workspaces.length === 1 ? workspaces[0].id : null;
+  }
+  const expiresMs = expiryFrom(req.expires ?? DEFAULT_EXPIRY, nowMs);
+  const secret = newKeySecret();
+  const row = store.db.transaction(() => {
+    const created = store.apiKeys.create({
+      id: prefixedId("key"),
+      accountId: req.accountId,
+      name: req.name,
+      keyHash: hashKey(secret),
+      displayPrefix: displayPrefix(secret),
+      scopes,
+      workspaceId,
+      expiresAt: expiresMs === null ? null : iso(expiresMs),
+      createdAt: iso(nowMs),
+    });
+    store.misc.audit(req.accountId, actor, "api_key.create", created.id, {
+      name: req.name,
+      scopes,
+      workspace_id: workspaceId,
+      expires_at: created.expires_at,
+    });
+    return created;
+  })();
+  return { row, secret };
+}
+
+/** Looks a key up by id within an account (or any account when accountId is undefined). */
+export function findKey(store: Store, keyId: string, accountId?: number): ApiKeyRow {
+  const row = store.apiKeys.byId(keyId);
+  if (!row || (accountId !== undefined && row.account_id !== accountId))
+    throw new ApiError("api_key_not_found", `No API key ${keyId}.`);
+  return row;
+}
+
+/** Revokes a key; revoking twice is harmless. */
+export function revokeKey(store: Store, actor: Actor, row: ApiKeyRow, nowMs = Date.now()): ApiKeyRow {
+  if (store.apiKeys.revoke(row.id, iso(nowMs))) store.misc.audit(row.account_id, actor, "api_key.revoke", row.id);
+  return store.apiKeys.byId(row.id)!;
+}
+
+/** Renames a key (its scopes and binding are fixed at issue). */
+export function renameKey(store: Store, actor: Actor, row: ApiKeyRow, name: string): ApiKeyRow {
+  store.apiKeys.rename(row.id, name);
+  store.misc.audit(row.account_id, actor, "api_key.rename", row.id, { from: row.name, to: name });
+  return store.apiKeys.byId(row.id)!;
+}
+
+/** Issues a replacement with the same name, scopes and binding; the old key stays valid until revoked. */
+export function rotateKey(store: Store, actor: Actor, row: ApiKeyRow, nowMs = Date.now()): IssuedKey {
+  let expires: ExpiryChoice = "never";
+  if (row.expires_at !== null) {
+    const days = Math.round((Date.parse(row.expires_at) - Date.parse(row.created_at)) / 86_400_000);
+    expires = days <= 30 ? "30d" : days <= 90 ? "90d" : "365d";
+  }
+  return issueKey(
+    store,
+    actor,
+    {
+      accountId: row.account_id,
+      name: row.name,
+      scopes: storedScopes(row.scopes),
+      workspaceId: row.workspace_id ?? null,
+      expires,
+    },
+    nowMs,
+  );
+}

@@ -1,0 +1,56 @@
+/** API key secrets, scopes and expiry: the rules of spec §2 and DESIGN §2–§3. */
+import { createHash } from "node:crypto";
+import { base62 } from "./ids.js";
+
+export const KEY_PREFIX = "svc_live_";
+export const SCOPES = ["read", "write"] as const;
+export type Scope = (typeof SCOPES)[number];
+export const EXPIRY_CHOICES = ["30d", "90d", "365d", "never"] as const;
+export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];
+export const DEFAULT_EXPIRY: ExpiryChoice = "90d";
+
+/** A new secret: the prefix and 32 base62 characters from the CSPRNG. */
+export function newKeySecret(): string {
+  return KEY_PREFIX + base62(32);
+}
+
+/** The stored form of a secret. */
+export function hashKey(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+/** The part of a secret that may be shown again (prefix and first 4 characters). */
+export function displayPrefix(secret: string): string {
+  return secret.slice(0, KEY_PREFIX.length + 4);
+}
+
+/** Thrown for a scope list the API does not issue. */
+export class ScopeError extends Error {}
+
+/**
+ * Normalises requested scopes: read is always included, write implies read, admin is refused.
+ * Returns the canonical ordered list.
+ */
+export function normaliseScopes(requested: readonly string[] | undefined): Scope[] {
+  if (!requested || requested.length === 0) return ["read", "write"];
+  for (const s of requested) {
+    if (s === "admin") throw new ScopeError("the admin scope is reserved and not issued in v1");
+    if (s !== "read" && s !== "write") throw new ScopeError(`unknown scope "${s}" (allowed: read, write)`);
+  }
+  return requested.includes("write") ? ["read", "write"] : ["read"];
+}
+
+/** Scopes of a stored key; NULL (a key made before scopes existed) acts as read+write. */
+export function storedScopes(raw: string | null): Scope[] {
+  if (raw === null) return ["read", "write"];
+  const parsed = JSON.parse(raw) as string[];
+  if (parsed.length === 0) return ["read", "write"];
+  return parsed.includes("write") ? ["read", "write"] : ["read"];
+}
+
+/** The expiry instant of a choice, or null for never. */
+export function expiryFrom(choice: ExpiryChoice, nowMs: number): number | null {
+  if (choice === "never") return null;
+  const days = Number(choice.slice(0, -1));
+  return nowMs + days * 86_400_000;
+}

@@ -1,0 +1,16 @@
+/** Random identifiers and secrets from the CSPRNG. */
+import { randomInt } from "node:crypto";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** `length` characters of base62, each drawn uniformly (randomInt rejects biased draws). */
+export function base62(length: number): string {
+  let out = "";
+  for (let i = 0; i < length; i++) out += BASE62[randomInt(62)];
+  return out;
+}
+
+/** A prefixed identifier such as `ws_7Hq2…` or `key_…`. */
+export function prefixedId(prefix: "ws" | "key" | "lj" | "vp" | "tr", length = 16): string {
+  return `${prefix}_${base62(length)}`;
+}

@@ -1,0 +1,42 @@
+/** Plans, their API access, rate limits and monthly analysis quota (DESIGN §5). */
+
+export const PLANS = ["starter", "pro", "business", "agency"] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** What a plan allows. */
+export interface PlanLimits {
+  apiAccess: boolean;
+  perMinute: number;
+  perHour: number;
+  analysesPerMonth: number;
+}
+
+export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
+  starter: { apiAccess: false, perMinute: 0, perHour: 0, analysesPerMonth: 0 },
+  pro: { apiAccess: false, perMinute: 0, perHour: 0, analysesPerMonth: 0 },
+  business: { apiAccess: true, perMinute: 100, perHour: 1000, analysesPerMonth: 500 },
+  agency: { apiAccess: true, perMinute: 300, perHour: 5000, analysesPerMonth: 2000 },
+};
+
+/** Plans that have API access, for the upgrade prompt. */
+export const API_PLANS: Plan[] = PLANS.filter((p) => PLAN_LIMITS[p].apiAccess);
+
+/** Where a starter or pro account goes to upgrade. */
+export const UPGRADE_URL = "/settings/billing?upgrade=business";
+
+export function isPlan(value: string): value is Plan {
+  return (PLANS as readonly string[]).includes(value);
+}
+
+/** The rate limits in force for an account: its override when set, else its plan's. */
+export function effectiveRateLimits(account: {
+  plan: Plan;
+  rate_per_minute: number | null;
+  rate_per_hour: number | null;
+}): { perMinute: number; perHour: number } {
+  const plan = PLAN_LIMITS[account.plan];
+  return {
+    perMinute: account.rate_per_minute ?? plan.perMinute,
+    perHour: account.rate_per_hour ?? plan.perHour,
+  };
+}

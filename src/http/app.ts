@@ -1,0 +1,298 @@
+/** The request pipeline: trace id → route match → authenticate → rate limit → plan → access → scope → workspace → input → handler. */
+import { randomUUID } from "node:crypto";
+import { Router } from "itty-router";
+import type { AccountRow } from "../db/accounts.js";
+import type { WorkspaceRow } from "../db/workspaces.js";
+import { API_PLANS, PLAN_LIMITS, UPGRADE_URL, effectiveRateLimits } from "../domain/plans.js";
+import { authenticate, bearerToken, isApiKey, unauthorized } from "./auth.js";
+import { readJsonBody } from "./body.js";
+import type { Ctx, Principal, Services } from "./context.js";
+import { ApiError, errorBody, toApiError } from "./errors.js";
+import { ANONYMOUS_PER_MINUTE, type RateDecision } from "./ratelimit.js";
+import type { Method, Reply, RouteDef } from "./route.js";
+import { parseInput } from "./validate.js";
+
+/** Per-request facts the transport knows (client address). */
+export interface RequestEnv {
+  remoteAddress?: string;
+}
+
+type Match =
+  | { kind: "route"; def: RouteDef; params: Record<string, string> }
+  | { kind: "method"; allowed: string[] }
+  | { kind: "none" };
+
+/** Converts `/a/{id}` to itty's `/a/:id`. */
+function ittyPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ":$1");
+}
+
+/** Builds the route matcher from the route table (itty-router does the path matching). */
+function buildMatcher(routes: RouteDef[]) {
+  const router = Router();
+  const byPath = new Map<string, RouteDef[]>();
+  for (const def of routes) {
+    const list = byPath.get(def.path) ?? [];
+    list.push(def);
+    byPath.set(def.path, list);
+    const method = def.method.toLowerCase() as "get";
+    router[method](ittyPath(def.path), (req: { params: Record<string, string> }) => ({
+      kind: "route",
+      def,
+      params: { ...req.params },
+    }));
+  }
+  // A path that exists under other methods answers 405 with Allow.
+  for (const [path, defs] of byPath) {
+    const allowed = [...new Set(defs.map((d) => d.method))];
+    const allowedWithHead: string[] = allowed.includes("GET") ? [...allowed, "HEAD"] : allowed;
+    router.all(ittyPath(path), () => ({ kind: "method", allowed: allowedWithHead }));
+  }
+  router.all("*", () => ({ kind: "none" }));
+  return async (method: string, url: string): Promise<Match> => {
+    const probe = { method: method === "HEAD" ? "GET" : method, url };
+    return (await router.fetch(probe as unknown as Request)) as Match;
+  };
+}
+
+function jsonResponse(status: number, body: unknown, headers: Record<string, string>): Response {
+  return new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+function rateHeaders(d: RateDecision | undefined): Record<string, string> {
+  if (!d) return {};
+  return {
+    "x-ratelimit-limit": String(d.limit),
+    "x-ratelimit-remaining": String(d.remaining),
+    "x-ratelimit-reset": String(d.reset),
+  };
+}
+
+function rateLimited(d: RateDecision): ApiError {
+  return new ApiError(
+    "rate_limit_exceeded",
+    `Rate limit exceeded for this ${d.window === "hour" ? "hour" : "minute"}; retry in ${d.retryAfterSeconds} s.`,
+    { window: d.window, limit: d.limit, retry_after_seconds: d.retryAfterSeconds },
+    { "retry-after": String(d.retryAfterSeconds) },
+  );
+}
+
+/** The workspace_id a request names in its query or JSON body, if any. */
+function requestedWorkspace(query: URLSearchParams, body: unknown): string | undefined {
+  const fromQuery = query.get("workspace_id");
+  if (fromQuery !== null) return fromQuery;
+  if (body && typeof body === "object" && !Array.isArray(body) && "workspace_id" in body) {
+    const value = (body as Record<string, unknown>).workspace_id;
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== "string")
+      throw new ApiError("validation_failed", "Invalid body: body.workspace_id: expected a string.", {
+        issues: [{ path: "body.workspace_id", message: "Expected a string." }],
+      });
+    return value;
+  }
+  return undefined;
+}
+
+function mismatch(bound: string, requested: string): ApiError {
+  return new ApiError(
+    "workspace_mismatch",
+    `This API key is bound to workspace ${bound} and cannot act on workspace ${requested}.`,
+    { bound_workspace_id: bound, requested_workspace_id: requested },
+  );
+}
+
+/** Resolves the workspace of a workspace-aware request per spec §5's table. */
+function resolveWorkspace(
+  services: Services,
+  principal: Principal,
+  requested: string | undefined,
+  mode: "required" | "optional",
+): WorkspaceRow | undefined {
+  const bound = principal.boundWorkspaceId;
+  if (bound !== null) {
+    if (requested !== undefined && requested !== bound) throw mismatch(bound, requested);
+    return services.store.workspaces.byId(bound);
+  }
+  if (requested !== undefined) {
+    const ws = services.store.workspaces.byId(requested);
+    if (!ws || ws.account_id !== principal.accountId)
+      throw new ApiError("workspace_not_found", `No workspace ${requested}.`, { workspace_id: requested });
+    return ws;
+  }
+  if (mode === "optional") return undefined;
+  const fallback = services.store.workspaces.defaultOf(principal.accountId);
+  if (!fallback)
+    throw new ApiError("workspace_required", "This operation needs a workspace: pass workspace_id.", {});
+  return fallback;
+}
+
+function planForbidden(account: AccountRow): ApiError {
+  return new ApiError(
+    "plan_upgrade_required",
+    `API access needs a Business or Agency plan; this account is on ${account.plan}.`,
+    { current_plan: account.plan, required_plans: API_PLANS, upgrade_action: UPGRADE_URL },
+  );
+}
+
+function scopeForbidden(principal: Principal): ApiError {
+  return new ApiError("insufficient_scope", "This operation needs the write scope; this API key is read-only.", {
+    required_scope: "write",
+    current_scopes: principal.scopes,
+    upgrade_action: "/settings/api-keys/new?scopes=read,write",
+  });
+}
+
+/** The assembled application: `handle` answers one request. */
+export interface App {
+  handle(request: Request, env?: RequestEnv): Promise<Response>;
+  routes: RouteDef[];
+}
+
+/** Builds the application over its services and route table. */
+export function createApp(services: Services, routes: RouteDef[]): App {
+  const match = buildMatcher(routes);
+
+  async function handle(request: Request, env: RequestEnv = {}): Promise<Response> {
+    const started = performance.now();
+    const traceId = randomUUID();
+    const url = new URL(request.url);
+    let principal: Principal | null = null;
+    let decision: RateDecision | undefined;
+    let response: Response;
+    let errorCode: string | undefined;
+    try {
+      const m = await match(request.method, request.url);
+      const def = m.kind === "route" ? m.def : undefined;
+      const internal = def?.stability === "internal";
+
+      // Authenticate (not on public routes: their credentials are ignored).
+      let authFailure: string | undefined;
+      if (def && def.access === "public") {
+        if (def.rejectsApiKeys) {
+          const token = bearerToken(request);
+          if (token && isApiKey(token))
+            throw unauthorized("This operation is not available to API keys; sign in with a web session.");
+        }
+      } else if (!internal) {
+        const auth = await authenticate(request, services);
+        if (auth.principal) principal = auth.principal;
+        else if (def) authFailure = auth.reason;
+      }
+
+      // Rate limit: per key (or session user), else per client address.
+      let account: AccountRow | undefined;
+      if (!internal) {
+        if (principal) {
+          account = services.store.accounts.byId(principal.accountId);
+          if (!account) throw unauthorized("The account of these credentials no longer exists.");
+          const id = principal.kind === "key" ? principal.key.id : `user:${principal.userId}`;
+          const limits = effectiveRateLimits(account);
+          decision = services.limiter.take(
+            id,
+            PLAN_LIMITS[account.plan].apiAccess || limits.perMinute > 0 ? limits : { perMinute: 100, perHour: 1000 },
+          );
+        } else {
+          decision = services.limiter.take(`addr:${env.remoteAddress ?? "unknown"}`, {
+            perMinute: ANONYMOUS_PER_MINUTE,
+          });
+        }
+        if (!decision.allowed) throw rateLimited(decision);
+      }
+
+      if (m.kind === "none") throw new ApiError("route_not_found", `No route ${request.method} ${url.pathname}.`);
+      if (m.kind === "method")
+        throw new ApiError(
+          "method_not_allowed",
+          `${request.method} is not allowed on ${url.pathname}.`,
+          { allowed: m.allowed },
+          { allow: m.allowed.join(", ") },
+        );
+      const routeDef = m.def;
+      if (authFailure !== undefined) throw unauthorized(authFailure);
+
+      let ctx: Ctx;
+      if (principal && account) {
+        // Plan: API keys always need a plan with API access; sessions only outside the exempt routes.
+        if (!PLAN_LIMITS[account.plan].apiAccess && (principal.kind === "key" || !routeDef.planExempt))
+          throw planForbidden(account);
+        // Operations reserved to web sessions (spec §4.11).
+        if ((routeDef.access === "session" || routeDef.access === "admin") && principal.kind === "key")
+          throw unauthorized("This operation is not available to API keys; sign in with a web session.");
+        if (routeDef.access === "admin" && principal.kind === "session" && principal.role !== "admin")
+          throw new ApiError("admin_required", "This operation needs an administrator.", { required_role: "admin" });
+        // Scope: every method but GET and HEAD needs write.
+        if (request.method !== "GET" && request.method !== "HEAD" && !principal.scopes.includes("write"))
+          throw scopeForbidden(principal);
+      }
+
+      const body =
+        routeDef.body && ["POST", "PUT", "PATCH"].includes(request.method) ? await readJsonBody(request) : undefined;
+
+      let workspace: WorkspaceRow | undefined;
+      if (principal && routeDef.workspace)
+        workspace = resolveWorkspace(services, principal, requestedWorkspace(url.searchParams, body), routeDef.workspace);
+
+      const queryObject: Record<string, string> = {};
+      for (const [k, v] of url.searchParams) if (!(k in queryObject)) queryObject[k] = v;
+
+      const p = principal;
+      ctx = {
+        request,
+        traceId,
+        services,
+        principal: p as Principal,
+        account: account as AccountRow,
+        workspace: workspace as WorkspaceRow,
+        checkRecordWorkspace(recordWs: string) {
+          if (p && p.boundWorkspaceId !== null && p.boundWorkspaceId !== recordWs)
+            throw mismatch(p.boundWorkspaceId, recordWs);
+        },
+        params: routeDef.params ? parseInput(routeDef.params, m.params, "path") : m.params,
+        query: routeDef.query ? parseInput(routeDef.query, queryObject, "query") : queryObject,
+        body: routeDef.body ? parseInput(routeDef.body, body, "body") : undefined,
+      };
+      const reply: Reply = await routeDef.handler(ctx);
+      const extra: Record<string, string> = { ...rateHeaders(decision), "x-trace-id": traceId };
+      if (routeDef.stability === "beta") extra["x-api-stability"] = "beta";
+      if (reply instanceof Response) {
+        for (const [k, v] of Object.entries(extra)) reply.headers.set(k, v);
+        response = reply;
+      } else {
+        response = jsonResponse(reply.status ?? 200, reply.body, { ...extra, ...(reply.headers ?? {}) });
+      }
+    } catch (err) {
+      const apiError = toApiError(err);
+      if (!(err instanceof ApiError))
+        services.logger.error("unhandled error", {
+          trace_id: traceId,
+          error: err instanceof Error ? err.message : String(err),
+          stack: err instanceof Error ? err.stack : undefined,
+        });
+      errorCode = apiError.code;
+      const headers: Record<string, string> = { ...rateHeaders(decision), "x-trace-id": traceId, ...apiError.headers };
+      if (apiError.status === 401) headers["www-authenticate"] = 'Bearer realm="content-service"';
+      response = jsonResponse(apiError.status, errorBody(apiError, traceId), headers);
+    }
+    if (request.method === "HEAD") response = new Response(null, { status: response.status, headers: response.headers });
+    services.logger.request({
+      time: new Date(services.clock.now()).toISOString(),
+      level: response.status >= 500 ? "error" : "info",
+      method: request.method,
+      path: url.pathname,
+      status: response.status,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      key_id: principal?.kind === "key" ? principal.key.id : null,
+      user_id: principal?.kind === "session" ? principal.userId : null,
+      trace_id: traceId,
+      ...(errorCode ? { error_code: errorCode } : {}),
+    });
+    return response;
+  }
+
+  return { handle, routes };
+}
+
+export type { Method };

@@ -1,0 +1,64 @@
+/** Authentication (spec §5): an API key (`svc_live_…`) or a web-session JWT as a bearer token. */
+import { KEY_PREFIX, hashKey, storedScopes } from "../domain/apikeys.js";
+import { iso } from "../domain/clock.js";
+import type { Principal, Services } from "./context.js";
+import { ApiError } from "./errors.js";
+
+/** The bearer token of a request, or undefined when there is no Authorization header. */
+export function bearerToken(request: Request): string | undefined {
+  const header = request.headers.get("authorization");
+  if (header === null) return undefined;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  return match ? match[1] : "";
+}
+
+/** Whether a bearer value is an API key rather than a session token. */
+export function isApiKey(token: string): boolean {
+  return token.startsWith(KEY_PREFIX);
+}
+
+/** A 401 with the message; the renderer adds WWW-Authenticate. */
+export function unauthorized(message: string): ApiError {
+  return new ApiError("unauthorized", message);
+}
+
+/** Resolves the caller, or null for absent or invalid credentials (with the reason). */
+export async function authenticate(
+  request: Request,
+  services: Services,
+): Promise<{ principal: Principal } | { principal: null; reason: string }> {
+  const token = bearerToken(request);
+  if (token === undefined) return { principal: null, reason: "Missing credentials: send Authorization: Bearer <API_KEY>." };
+  if (token === "") return { principal: null, reason: "Malformed Authorization header: expected Bearer <token>." };
+  const now = services.clock.now();
+  if (isApiKey(token)) {
+    const key = services.store.apiKeys.byHash(hashKey(token));
+    if (!key) return { principal: null, reason: "Invalid API key." };
+    if (key.revoked_at !== null) return { principal: null, reason: "This API key has been revoked." };
+    if (key.expires_at !== null && Date.parse(key.expires_at) <= now)
+      return { principal: null, reason: "This API key has expired." };
+    services.keyUsage.touch(key.id, iso(now));
+    return {
+      principal: {
+        kind: "key",
+        accountId: key.account_id,
+        scopes: storedScopes(key.scopes),
+        boundWorkspaceId: key.workspace_id,
+        key,
+      },
+    };
+  }
+  const claims = await services.sessions.verify(token);
+  if (!claims) return { principal: null, reason: "Invalid or expired session token." };
+  return {
+    principal: {
+      kind: "session",
+      accountId: claims.accountId,
+      scopes: ["read", "write"],
+      boundWorkspaceId: null,
+      userId: claims.userId,
+      role: claims.role,
+      claims,
+    },
+  };
+}

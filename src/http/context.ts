@@ -1,0 +1,69 @@
+/** What a handler receives: the caller, the resolved workspace, validated input and the services. */
+import type { AccountRow } from "../db/accounts.js";
+import type { ApiKeyRow } from "../db/apikeys.js";
+import type { Store } from "../db/store.js";
+import type { Role } from "../db/users.js";
+import type { WorkspaceRow } from "../db/workspaces.js";
+import type { Scope } from "../domain/apikeys.js";
+import type { Clock } from "../domain/clock.js";
+import type { SessionClaims, SessionTokens } from "../domain/sessions.js";
+import type { WorkerPool } from "../workers/pool.js";
+import type { KeyUsageTracker } from "./key-usage.js";
+import type { Logger } from "./log.js";
+import type { RateLimiter } from "./ratelimit.js";
+
+/** The authenticated caller. */
+export type Principal =
+  | {
+      kind: "key";
+      accountId: number;
+      scopes: Scope[];
+      boundWorkspaceId: string | null;
+      key: ApiKeyRow;
+    }
+  | {
+      kind: "session";
+      accountId: number;
+      scopes: Scope[];
+      boundWorkspaceId: null;
+      userId: number;
+      role: Role;
+      claims: SessionClaims;
+    };
+
+/** Server settings that routes read. */
+export interface ServerConfig {
+  publicUrl: string;
+  stagingUrl: string;
+  timezone: string;
+}
+
+/** The long-lived services of a running server (replaced by fakes in tests where useful). */
+export interface Services {
+  store: Store;
+  clock: Clock;
+  pool: WorkerPool;
+  limiter: RateLimiter;
+  sessions: SessionTokens;
+  keyUsage: KeyUsageTracker;
+  logger: Logger;
+  config: ServerConfig;
+}
+
+/** One request as a handler sees it; P, Q and B are the outputs of the route's schemas. */
+// biome-ignore lint/suspicious/noExplicitAny: defaults let helpers take any route's context.
+export interface Ctx<P = any, Q = any, B = any> {
+  request: Request;
+  traceId: string;
+  services: Services;
+  /** Undefined on public routes. */
+  principal: Principal;
+  account: AccountRow;
+  /** The workspace the request operates on (routes with `workspace: "required"`). */
+  workspace: WorkspaceRow;
+  /** Checks that a record of this account, reached by id, lies in a workspace the caller may use. */
+  checkRecordWorkspace(workspaceId: string): void;
+  params: P;
+  query: Q;
+  body: B;
+}

@@ -1,0 +1,100 @@
+/** The one error type of the API, its code → status map and the renderer of DESIGN §3's body. */
+
+/** Every error_code the API can answer with, mapped to its HTTP status and `error` word. */
+export const ERROR_CODES = {
+  validation_failed: 400,
+  invalid_json: 400,
+  workspace_required: 400,
+  unauthorized: 401,
+  insufficient_scope: 403,
+  workspace_mismatch: 403,
+  plan_upgrade_required: 403,
+  admin_required: 403,
+  route_not_found: 404,
+  account_not_found: 404,
+  api_key_not_found: 404,
+  content_not_found: 404,
+  user_not_found: 404,
+  workspace_not_found: 404,
+  method_not_allowed: 405,
+  invalid_status: 409,
+  idempotency_key_reused: 409,
+  billing_managed_locally: 409,
+  workspace_not_empty: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The `error` word of the body for each status. */
+export const STATUS_WORDS: Record<number, string> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  429: "RATE_LIMITED",
+  500: "INTERNAL",
+  503: "SERVICE_UNAVAILABLE",
+};
+
+/** An error that the renderer turns into the coded JSON body; thrown anywhere below a route. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.status = ERROR_CODES[code];
+    this.details = details;
+    this.headers = headers;
+  }
+}
+
+/** The JSON body of every error response (DESIGN §3). */
+export interface ErrorBody {
+  error: string;
+  message: string;
+  details: Record<string, unknown>;
+  detail: Record<string, unknown>;
+  trace_id: string;
+}
+
+/** Builds the body of an ApiError; 401 carries no error_code requirement but gets one for uniformity. */
+export function errorBody(err: ApiError, traceId: string): ErrorBody {
+  const details = { error_code: err.code, ...err.details };
+  return {
+    error: STATUS_WORDS[err.status] ?? "ERROR",
+    message: err.message,
+    details,
+    detail: details,
+    trace_id: traceId,
+  };
+}
+
+/** Turns anything thrown into an ApiError; unknown errors become a generic 500 (never a stack). */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  return new ApiError("internal_error", "The server met an unexpected error.");
+}
+
+/** Shorthand for the 404 of a missing record. */
+export function notFound(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+  return new ApiError(code, message, details);
+}

@@ -1,0 +1,56 @@
+/** The shape of one endpoint: its place in the route table, its schemas and its handler. */
+import type { GenericSchema } from "valibot";
+import type { Ctx } from "./context.js";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * Who may call a route:
+ * public: anyone (credentials ignored, limited per address);
+ * any: an API key or a web session;
+ * session: a web session only (an API key gets 401, spec §4.11);
+ * admin: a web session of an admin user.
+ */
+export type Access = "public" | "any" | "session" | "admin";
+
+/** A documented response of a route. */
+export interface ResponseDoc {
+  description: string;
+  schema?: GenericSchema;
+  contentType?: string;
+}
+
+/** What a handler returns: JSON with a status, or a ready Response. */
+export type Reply = { status?: number; body?: unknown; headers?: Record<string, string> } | Response;
+
+/** One endpoint. */
+export interface RouteDef {
+  method: Method;
+  /** OpenAPI-style path, e.g. `/api/v1/workspaces/{workspaceId}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  stability: "stable" | "beta" | "internal";
+  access: Access;
+  /**
+   * Workspace awareness (spec §5): `required` resolves the request's workspace (bound, explicit or the
+   * account default; else 400); `optional` only checks an explicit workspace_id against the binding.
+   */
+  workspace?: "required" | "optional";
+  /** Reachable by sessions of starter/pro accounts (account reads, settings, billing). */
+  planExempt?: boolean;
+  /** A public route that must refuse API keys with 401 (login and other §4.11 operations). */
+  rejectsApiKeys?: boolean;
+  params?: GenericSchema;
+  query?: GenericSchema;
+  body?: GenericSchema;
+  responses: Record<number, ResponseDoc>;
+  // biome-ignore lint/suspicious/noExplicitAny: each route narrows its own ctx types through its schemas.
+  handler(ctx: Ctx<any, any, any>): Reply | Promise<Reply>;
+}
+
+/** Identity helper that keeps a route's literal types. */
+export function route<const R extends RouteDef>(def: R): R {
+  return def;
+}

@@ -1,0 +1,28 @@
+/** The one place that registers every route file: the route table. */
+import { accountRoutes } from "../routes/account.js";
+import { adminRoutes } from "../routes/admin.js";
+import { apiKeyRoutes } from "../routes/apikeys.js";
+import { authRoutes } from "../routes/auth.js";
+import { billingRoutes } from "../routes/billing.js";
+import { openApiProvider, systemRoutes } from "../routes/system.js";
+import { workspaceRoutes } from "../routes/workspaces.js";
+import { buildOpenApi } from "./openapi.js";
+import type { RouteDef } from "./route.js";
+
+/** Every route of the server, in registration order. */
+export const ROUTES: RouteDef[] = [
+  ...systemRoutes,
+  ...authRoutes,
+  ...apiKeyRoutes,
+  ...workspaceRoutes,
+  ...accountRoutes,
+  ...billingRoutes,
+  ...adminRoutes,
+];
+
+const cache = new Map<string, unknown>();
+openApiProvider.document = (config) => {
+  const key = `${config.publicUrl}|${config.stagingUrl}`;
+  if (!cache.has(key)) cache.set(key, buildOpenApi(ROUTES, config));
+  return cache.get(key);
+};

@@ -1,0 +1,125 @@
+/** Assembles the services over a data directory and runs the HTTP server with a graceful shutdown. */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createServerAdapter } from "@whatwg-node/server";
+import { migrate } from "../db/migrate.js";
+import { type Db, openDb } from "../db/open.js";
+import { createStore } from "../db/store.js";
+import { type Clock, systemClock } from "../domain/clock.js";
+import { SessionTokens } from "../domain/sessions.js";
+import { lifecycle } from "../routes/system.js";
+import { inlinePool, piscinaPool, type WorkerPool } from "../workers/pool.js";
+import { type App, createApp } from "./app.js";
+import type { ServerConfig, Services } from "./context.js";
+import { KeyUsageTracker } from "./key-usage.js";
+import { jsonLogger, type Logger } from "./log.js";
+import { RateLimiter } from "./ratelimit.js";
+import { ROUTES } from "./routes.js";
+
+/** Defaults of the description's servers. */
+export const DEFAULT_CONFIG: ServerConfig = {
+  publicUrl: "http://127.0.0.1:8080",
+  stagingUrl: "http://127.0.0.1:8081",
+  timezone: "UTC",
+};
+
+/** What building the services needs; everything but the database has a default. */
+export interface ServiceOptions {
+  db: Db;
+  clock?: Clock;
+  pool?: WorkerPool;
+  logger?: Logger;
+  config?: Partial<ServerConfig>;
+}
+
+/** Builds the services over a migrated database. */
+export function createServices(options: ServiceOptions): Services {
+  const store = createStore(options.db);
+  const clock = options.clock ?? systemClock;
+  return {
+    store,
+    clock,
+    pool: options.pool ?? inlinePool(),
+    limiter: new RateLimiter(clock),
+    sessions: new SessionTokens(store, () => clock.now()),
+    keyUsage: new KeyUsageTracker(store),
+    logger: options.logger ?? jsonLogger(),
+    config: { ...DEFAULT_CONFIG, ...options.config },
+  };
+}
+
+/** A running server. */
+export interface RunningServer {
+  url: string;
+  app: App;
+  services: Services;
+  /** Stops accepting, finishes requests in flight, flushes buffers, closes the pool and the database. */
+  close(): Promise<void>;
+}
+
+/** Options of `serve`. */
+export interface ServeOptions {
+  dataDir: string;
+  host: string;
+  port: number;
+  workers: number;
+  config?: Partial<ServerConfig>;
+  logger?: Logger;
+}
+
+/** Opens and migrates the data directory's database and serves the API until close(). */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const db = openDb(options.dataDir);
+  migrate(db);
+  const services = createServices({
+    db,
+    pool: piscinaPool(options.workers),
+    logger: options.logger,
+    config: options.config,
+  });
+  const app = createApp(services, ROUTES);
+  const adapter = createServerAdapter<{ req?: http.IncomingMessage }>((request, ctx) =>
+    app.handle(request, { remoteAddress: ctx.req?.socket?.remoteAddress }),
+  );
+  const server = http.createServer(adapter);
+  server.keepAliveTimeout = 5_000;
+  server.requestTimeout = 60_000;
+  server.headersTimeout = 20_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const flushTimer = setInterval(() => {
+    try {
+      services.keyUsage.flush();
+      services.store.misc.purgeRevokedSessions(new Date(services.clock.now()).toISOString());
+    } catch (e) {
+      services.logger.error("flush failed", { error: (e as Error).message });
+    }
+  }, 5_000);
+  flushTimer.unref();
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    app,
+    services,
+    close() {
+      closing ??= (async () => {
+        lifecycle.draining = true;
+        clearInterval(flushTimer);
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        // Requests in flight get 10 s to finish; then remaining connections are cut.
+        const timer = setTimeout(() => server.closeAllConnections(), 10_000);
+        await closed;
+        clearTimeout(timer);
+        services.keyUsage.flush();
+        await services.pool.close();
+        db.close();
+      })();
+      return closing;
+    },
+  };
+}

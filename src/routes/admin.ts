@@ -1,0 +1,185 @@
+/** /admin/*: accounts, users and the audit log, for web sessions of admin users (spec §4.11). */
+import * as v from "valibot";
+import { userView } from "../db/users.js";
+import { createAccount, createUser, setLimits, setPlan } from "../domain/admin.js";
+import { generatePassword } from "../domain/passwords.js";
+import { PLANS } from "../domain/plans.js";
+import type { Ctx } from "../http/context.js";
+import { ApiError } from "../http/errors.js";
+import { route } from "../http/route.js";
+import { intString, PageQuery, Timestamp } from "../http/schemas.js";
+import { actorOf } from "./apikeys.js";
+import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
+
+const Account = v.object({
+  id: v.number(),
+  name: v.string(),
+  plan: v.picklist(PLANS),
+  rate_per_minute: v.nullable(v.number()),
+  rate_per_hour: v.nullable(v.number()),
+  created_at: Timestamp,
+});
+const User = v.object({
+  id: v.number(),
+  account_id: v.number(),
+  email: v.string(),
+  role: v.picklist(["admin", "member"]),
+  created_at: Timestamp,
+});
+const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100));
+const Limit = v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000_000)));
+const AccountParams = v.object({ id: intString() });
+const UpdateAccount = v.strictObject({
+  plan: v.optional(v.picklist(PLANS)),
+  rate_per_minute: v.optional(Limit),
+  rate_per_hour: v.optional(Limit),
+});
+const CreateUser = v.object({
+  account_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  email: v.pipe(v.string(), v.trim(), v.email(), v.maxLength(254)),
+  role: v.optional(v.picklist(["admin", "member"]), "member"),
+  password: v.optional(v.pipe(v.string(), v.minLength(8), v.maxLength(1024))),
+});
+const AuditQuery = v.object({ ...PageQuery, account_id: v.optional(intString()) });
+
+export const adminRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/admin/accounts",
+    operationId: "adminListAccounts",
+    summary: "List every account (admin)",
+    tag: "Admin",
+    stability: "beta",
+    access: "admin",
+    planExempt: true,
+    responses: { 200: { description: "Accounts.", schema: v.object({ data: v.array(Account) }) }, ...AUTH_ERRORS },
+    handler: (ctx: Ctx) => ({ body: { data: ctx.services.store.accounts.list() } }),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/admin/accounts",
+    operationId: "adminCreateAccount",
+    summary: "Create an account with its default workspace (admin)",
+    tag: "Admin",
+    stability: "beta",
+    access: "admin",
+    planExempt: true,
+    body: v.object({ name: Name, plan: v.optional(v.picklist(PLANS), "business") }),
+    responses: { 201: { description: "The account.", schema: Account }, ...AUTH_ERRORS, ...INPUT_ERRORS },
+    handler(ctx: Ctx<Record<string, string>, unknown, { name: string; plan: (typeof PLANS)[number] }>) {
+      const { account } = createAccount(ctx.services.store, actorOf(ctx), ctx.body.name, ctx.body.plan, ctx.services.clock.now());
+      return { status: 201, body: account };
+    },
+  }),
+  route({
+    method: "PUT",
+    path: "/api/v1/admin/accounts/{id}",
+    operationId: "adminUpdateAccount",
+    summary: "Change an account's plan or rate-limit override (null returns to the plan's) (admin)",
+    tag: "Admin",
+    stability: "beta",
+    access: "admin",
+    planExempt: true,
+    params: AccountParams,
+    body: UpdateAccount,
+    responses: { 200: { description: "The account.", schema: Account }, ...AUTH_ERRORS, ...INPUT_ERRORS, ...NOT_FOUND("Account") },
+    handler(ctx: Ctx<{ id: number }, unknown, v.InferOutput<typeof UpdateAccount>>) {
+      const store = ctx.services.store;
+      const account = store.accounts.byId(ctx.params.id);
+      if (!account) throw new ApiError("account_not_found", `No account ${ctx.params.id}.`);
+      if (ctx.body.plan) setPlan(store, actorOf(ctx), account.id, ctx.body.plan);
+      if (ctx.body.rate_per_minute !== undefined || ctx.body.rate_per_hour !== undefined)
+        setLimits(
+          store,
+          actorOf(ctx),
+          account.id,
+          ctx.body.rate_per_minute === undefined ? account.rate_per_minute : ctx.body.rate_per_minute,
+          ctx.body.rate_per_hour === undefined ? account.rate_per_hour : ctx.body.rate_per_hour,
+        );
+      return { body: store.accounts.byId(account.id) };
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/admin/users",
+    operationId: "adminListUsers",
+    summary: "List every user (admin)",
+    tag: "Admin",
+    stability: "beta",
+    access: "admin",
+    planExempt: true,
+    responses: { 200: { description: "Users.", schema: v.object({ data: v.array(User) }) }, ...AUTH_ERRORS },
+    handler: (ctx: Ctx) => ({ body: { data: ctx.services.store.users.list().map(userView) } }),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/admin/users",
+    operationId: "adminCreateUser",
+    summary: "Create a user; a generated password is returned once when none is given (admin)",
+    tag: "Admin",
+    stability: "beta",
+    access: "admin",
+    planExempt: true,
+    body: CreateUser,
+    responses: {
+      201: { description: "The user.", schema: v.object({ ...User.entries, password: v.optional(v.string()) }) },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Account"),
+    },
+    async handler(ctx: Ctx<Record<string, string>, unknown, v.InferOutput<typeof CreateUser>>) {
+      const generated = ctx.body.password === undefined ? generatePassword() : undefined;
+      const hash = await ctx.services.pool.run("hashPassword", { password: ctx.body.password ?? generated! });
+      const user = createUser(
+        ctx.services.store,
+        actorOf(ctx),
+        ctx.body.account_id,
+        ctx.body.email,
+        hash,
+        ctx.body.role,
+        ctx.services.clock.now(),
+      );
+      return { status: 201, body: { ...userView(user), ...(generated ? { password: generated } : {}) } };
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/admin/audit-log",
+    operationId: "adminAuditLog",
+    summary: "Key, workspace, user and plan changes, newest first (admin)",
+    tag: "Admin",
+    stability: "beta",
+    access: "admin",
+    planExempt: true,
+    query: AuditQuery,
+    responses: {
+      200: {
+        description: "A page of audit entries.",
+        schema: v.object({
+          data: v.array(
+            v.object({
+              id: v.number(),
+              account_id: v.nullable(v.number()),
+              actor: v.string(),
+              action: v.string(),
+              target: v.nullable(v.string()),
+              details: v.unknown(),
+              created_at: Timestamp,
+            }),
+          ),
+          has_more: v.boolean(),
+          next_cursor: v.nullable(v.string()),
+        }),
+      },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+    },
+    handler(ctx: Ctx<Record<string, string>, v.InferOutput<typeof AuditQuery>>) {
+      const before = decodeCursor<number>(ctx.query.cursor, "number") ?? Number.MAX_SAFE_INTEGER;
+      const accountId = ctx.query.account_id ?? ctx.principal.accountId;
+      const rows = ctx.services.store.misc.auditPage(accountId, before, ctx.query.limit + 1);
+      const p = page(rows, ctx.query.limit, (r) => encodeCursor(r.id));
+      return { body: { ...p, data: p.data.map((r) => ({ ...r, details: r.details ? JSON.parse(r.details) : null })) } };
+    },
+  }),
+];

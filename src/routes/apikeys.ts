@@ -1,0 +1,162 @@
+/** API keys: introspection of the calling key (spec §4.9) and session-side management (spec §4.11). */
+import * as v from "valibot";
+import { apiKeyView } from "../db/apikeys.js";
+import { EXPIRY_CHOICES } from "../domain/apikeys.js";
+import { findKey, issueKey, renameKey, revokeKey } from "../domain/admin.js";
+import type { Ctx } from "../http/context.js";
+import { route } from "../http/route.js";
+import { Timestamp } from "../http/schemas.js";
+import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND } from "./common.js";
+
+const Scopes = v.array(v.picklist(["read", "write"]));
+
+/** The calling key as GET /api-keys/current shows it. */
+const CurrentKey = v.object({
+  id: v.string(),
+  name: v.string(),
+  scopes: Scopes,
+  workspace_id: v.nullable(v.string()),
+  expires_at: v.nullable(Timestamp),
+  last_used_at: v.nullable(Timestamp),
+  created_at: Timestamp,
+});
+
+const KeyRecord = v.object({
+  id: v.string(),
+  account_id: v.number(),
+  name: v.string(),
+  prefix: v.string(),
+  scopes: Scopes,
+  workspace_id: v.nullable(v.string()),
+  expires_at: v.nullable(Timestamp),
+  last_used_at: v.nullable(Timestamp),
+  revoked_at: v.nullable(Timestamp),
+  created_at: Timestamp,
+});
+
+const CreatedKey = v.object({ ...KeyRecord.entries, key: v.pipe(v.string(), v.startsWith("svc_live_")) });
+
+const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100));
+
+const CreateKeyBody = v.object({
+  name: Name,
+  scopes: v.optional(v.array(v.pipe(v.string(), v.maxLength(20)))),
+  workspace_id: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64)))),
+  expires: v.optional(v.picklist(EXPIRY_CHOICES)),
+});
+
+const KeyIdParams = v.object({ id: v.pipe(v.string(), v.regex(/^key_[0-9A-Za-z]{1,64}$/, "Expected a key id.")) });
+
+function actorOf(ctx: Ctx): string {
+  return ctx.principal.kind === "session" ? `user:${ctx.principal.userId}` : `key:${ctx.principal.key.id}`;
+}
+
+export const apiKeyRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/api-keys/current",
+    operationId: "getCurrentApiKey",
+    summary: "Introspect the calling API key",
+    tag: "API keys",
+    stability: "beta",
+    access: "any",
+    responses: { 200: { description: "The calling key.", schema: CurrentKey }, ...AUTH_ERRORS },
+    handler(ctx) {
+      if (ctx.principal.kind !== "key")
+        return {
+          body: {
+            id: "session",
+            name: "web session",
+            scopes: ctx.principal.scopes,
+            workspace_id: null,
+            expires_at: new Date(ctx.principal.claims.exp * 1000).toISOString(),
+            last_used_at: new Date(ctx.services.clock.now()).toISOString(),
+            created_at: new Date(ctx.services.clock.now()).toISOString(),
+          },
+        };
+      const k = ctx.principal.key;
+      const view = apiKeyView(k, ctx.services.keyUsage.lastUsed(k.id, k.last_used_at));
+      return {
+        body: {
+          id: view.id,
+          name: view.name,
+          scopes: view.scopes,
+          workspace_id: view.workspace_id,
+          expires_at: view.expires_at,
+          last_used_at: view.last_used_at,
+          created_at: view.created_at,
+        },
+      };
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/api-keys",
+    operationId: "listApiKeys",
+    summary: "List the account's API keys (web session only)",
+    tag: "API keys",
+    stability: "beta",
+    access: "session",
+    planExempt: true,
+    responses: { 200: { description: "The keys, never their secrets.", schema: v.object({ data: v.array(KeyRecord) }) }, ...AUTH_ERRORS },
+    handler(ctx) {
+      const rows = ctx.services.store.apiKeys.list(ctx.principal.accountId);
+      return { body: { data: rows.map((k) => apiKeyView(k, ctx.services.keyUsage.lastUsed(k.id, k.last_used_at))) } };
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/api-keys",
+    operationId: "createApiKey",
+    summary: "Issue an API key; the secret is in this response only (web session only)",
+    tag: "API keys",
+    stability: "beta",
+    access: "session",
+    body: CreateKeyBody,
+    responses: { 201: { description: "The new key with its secret.", schema: CreatedKey }, ...AUTH_ERRORS, ...INPUT_ERRORS, ...NOT_FOUND("Workspace") },
+    handler(ctx: Ctx<Record<string, string>, unknown, v.InferOutput<typeof CreateKeyBody>>) {
+      const { row, secret } = issueKey(ctx.services.store, actorOf(ctx), {
+        accountId: ctx.principal.accountId,
+        name: ctx.body.name,
+        scopes: ctx.body.scopes,
+        workspaceId: ctx.body.workspace_id,
+        expires: ctx.body.expires,
+      }, ctx.services.clock.now());
+      return { status: 201, body: { ...apiKeyView(row), key: secret } };
+    },
+  }),
+  route({
+    method: "PUT",
+    path: "/api/v1/api-keys/{id}",
+    operationId: "renameApiKey",
+    summary: "Rename an API key; scopes and binding are fixed (web session only)",
+    tag: "API keys",
+    stability: "beta",
+    access: "session",
+    params: KeyIdParams,
+    body: v.object({ name: Name }),
+    responses: { 200: { description: "The renamed key.", schema: KeyRecord }, ...AUTH_ERRORS, ...INPUT_ERRORS, ...NOT_FOUND("API key") },
+    handler(ctx: Ctx<{ id: string }, unknown, { name: string }>) {
+      const row = findKey(ctx.services.store, ctx.params.id, ctx.principal.accountId);
+      return { body: apiKeyView(renameKey(ctx.services.store, actorOf(ctx), row, ctx.body.name)) };
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/api-keys/{id}",
+    operationId: "revokeApiKey",
+    summary: "Revoke an API key (web session only)",
+    tag: "API keys",
+    stability: "beta",
+    access: "session",
+    planExempt: true,
+    params: KeyIdParams,
+    responses: { 200: { description: "The revoked key.", schema: KeyRecord }, ...AUTH_ERRORS, ...NOT_FOUND("API key") },
+    handler(ctx: Ctx<{ id: string }>) {
+      const row = findKey(ctx.services.store, ctx.params.id, ctx.principal.accountId);
+      return { body: apiKeyView(revokeKey(ctx.services.store, actorOf(ctx), row, ctx.services.clock.now())) };
+    },
+  }),
+];
+
+export { actorOf };

@@ -1,0 +1,70 @@
+/** Web-session sign-in and sign-out (DESIGN §3); password checks run on the worker pool. */
+import * as v from "valibot";
+import { userView } from "../db/users.js";
+import type { Ctx } from "../http/context.js";
+import { unauthorized } from "../http/auth.js";
+import { route } from "../http/route.js";
+import { Timestamp } from "../http/schemas.js";
+import { AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
+
+const LoginBody = v.object({
+  email: v.pipe(v.string(), v.trim(), v.minLength(3), v.maxLength(254)),
+  password: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
+});
+
+/** A hash that never matches, verified when the email is unknown so both paths cost the same. */
+const DUMMY_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+
+export const authRoutes = [
+  route({
+    method: "POST",
+    path: "/api/v1/auth/login",
+    operationId: "login",
+    summary: "Sign in with email and password; returns a session token (not available to API keys)",
+    tag: "Auth",
+    stability: "beta",
+    access: "public",
+    rejectsApiKeys: true,
+    body: LoginBody,
+    responses: {
+      200: {
+        description: "Signed in.",
+        schema: v.object({
+          token: v.string(),
+          expires_at: Timestamp,
+          user: v.object({ id: v.number(), account_id: v.number(), email: v.string(), role: v.string(), created_at: Timestamp }),
+        }),
+      },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+    },
+    async handler(ctx: Ctx<Record<string, string>, unknown, v.InferOutput<typeof LoginBody>>) {
+      const user = ctx.services.store.users.byEmail(ctx.body.email);
+      const ok = await ctx.services.pool.run("verifyPassword", {
+        password: ctx.body.password,
+        hash: user?.password_hash ?? DUMMY_HASH,
+      });
+      if (!user || !ok) throw unauthorized("Wrong email or password.");
+      const { token, exp } = await ctx.services.sessions.issue(user);
+      return { body: { token, expires_at: new Date(exp * 1000).toISOString(), user: userView(user) } };
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/auth/logout",
+    operationId: "logout",
+    summary: "End the calling web session",
+    tag: "Auth",
+    stability: "beta",
+    access: "session",
+    planExempt: true,
+    responses: { 200: { description: "Signed out.", schema: v.object({ signed_out: v.literal(true) }) }, ...AUTH_ERRORS },
+    handler(ctx: Ctx) {
+      if (ctx.principal.kind === "session") ctx.services.sessions.revoke(ctx.principal.claims);
+      return { body: { signed_out: true } };
+    },
+  }),
+];
+
+/** Re-exported for the OpenAPI builder's error documentation. */
+export { INPUT_ERRORS };

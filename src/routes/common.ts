@@ -1,0 +1,50 @@
+/** Pieces shared by route files: the standard error responses and paging. */
+import type { ResponseDoc } from "../http/route.js";
+import { ApiError } from "../http/errors.js";
+import { ErrorBodySchema } from "../http/schemas.js";
+
+const err = (description: string): ResponseDoc => ({ description, schema: ErrorBodySchema });
+
+/** The error responses every authenticated route may give. */
+export const AUTH_ERRORS: Record<number, ResponseDoc> = {
+  401: err("Missing or invalid credentials, or an operation not available to API keys."),
+  403: err("Plan without API access, insufficient scope, or workspace mismatch (see details.error_code)."),
+  429: err("Rate limit exceeded."),
+};
+
+/** Errors of routes that take input. */
+export const INPUT_ERRORS: Record<number, ResponseDoc> = {
+  400: err("Invalid input (validation_failed, invalid_json, workspace_required)."),
+  413: err("Request body too large."),
+  415: err("Request body is not JSON."),
+};
+
+/** A 404 response documentation. */
+export const NOT_FOUND = (what: string): Record<number, ResponseDoc> => ({ 404: err(`${what} not found.`) });
+
+/** A 409 response documentation. */
+export const CONFLICT = (what: string): Record<number, ResponseDoc> => ({ 409: err(what) });
+
+/** Slices one page from `limit + 1` fetched rows. */
+export function page<T>(rows: T[], limit: number, cursorOf: (row: T) => string) {
+  const has_more = rows.length > limit;
+  const data = has_more ? rows.slice(0, limit) : rows;
+  return { data, has_more, next_cursor: has_more ? cursorOf(data[data.length - 1]) : null };
+}
+
+/** Encodes a cursor (the sort key of the last row). */
+export function encodeCursor(value: string | number): string {
+  return Buffer.from(JSON.stringify(value)).toString("base64url");
+}
+
+/** Decodes a cursor of the expected type, or answers 400 validation_failed. */
+export function decodeCursor<T extends string | number>(cursor: string | undefined, kind: "string" | "number"): T | undefined {
+  if (cursor === undefined) return undefined;
+  try {
+    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (typeof value === kind) return value as T;
+  } catch {}
+  throw new ApiError("validation_failed", "Invalid query: query.cursor: not a cursor this list issued.", {
+    issues: [{ path: "query.cursor", message: "Not a cursor this list issued." }],
+  });
+}

@@ -1,0 +1,51 @@
+/** Health and readiness (internal, outside /api/v1) and the machine-readable description. */
+import * as v from "valibot";
+import type { Ctx } from "../http/context.js";
+import { route } from "../http/route.js";
+
+/** Set by the server while it drains on shutdown, so readiness answers 503. */
+export const lifecycle = { draining: false };
+
+export const systemRoutes = [
+  route({
+    method: "GET",
+    path: "/healthz",
+    operationId: "healthz",
+    summary: "Liveness",
+    tag: "System",
+    stability: "internal",
+    access: "public",
+    responses: { 200: { description: "Alive." } },
+    handler: () => ({ body: { status: "ok" } }),
+  }),
+  route({
+    method: "GET",
+    path: "/readyz",
+    operationId: "readyz",
+    summary: "Readiness: the database answers and the server is not draining",
+    tag: "System",
+    stability: "internal",
+    access: "public",
+    responses: { 200: { description: "Ready." }, 503: { description: "Not ready." } },
+    handler(ctx: Ctx) {
+      ctx.services.store.db.prepare("SELECT 1").get();
+      return lifecycle.draining ? { status: 503, body: { status: "draining" } } : { body: { status: "ready" } };
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/openapi.json",
+    operationId: "getOpenApi",
+    summary: "This API's OpenAPI 3.1 description",
+    tag: "System",
+    stability: "stable",
+    access: "public",
+    responses: { 200: { description: "The OpenAPI document.", schema: v.looseObject({ openapi: v.string() }) } },
+    handler: (ctx: Ctx) => ({ body: openApiProvider.document(ctx.services.config) }),
+  }),
+];
+
+/** Filled in by the route table, which knows every route (avoids an import cycle). */
+export const openApiProvider: { document(config: Ctx["services"]["config"]): unknown } = {
+  document: () => ({}),
+};

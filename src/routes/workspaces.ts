@@ -1,0 +1,123 @@
+/** Workspaces: reads for keys and sessions (spec §4.5), create/update/delete for web sessions only. */
+import * as v from "valibot";
+import { type WorkspaceRow, workspaceView } from "../db/workspaces.js";
+import { createWorkspace, deleteWorkspace, updateWorkspace } from "../domain/admin.js";
+import type { Ctx } from "../http/context.js";
+import { ApiError } from "../http/errors.js";
+import { route } from "../http/route.js";
+import { PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import { actorOf } from "./apikeys.js";
+import { AUTH_ERRORS, CONFLICT, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
+
+const Workspace = v.object({ id: v.string(), name: v.string(), is_default: v.boolean(), created_at: Timestamp });
+const WorkspaceParams = v.object({ workspaceId: v.pipe(v.string(), v.maxLength(64)) });
+const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100));
+const ListQuery = v.object({ ...PageQuery, ...WorkspaceQuery });
+
+/** Finds a workspace of the caller's account by id (404 otherwise) and checks the key's binding. */
+function findWorkspace(ctx: Ctx<{ workspaceId: string }>): WorkspaceRow {
+  const ws = ctx.services.store.workspaces.byId(ctx.params.workspaceId);
+  if (!ws || ws.account_id !== ctx.principal.accountId)
+    throw new ApiError("workspace_not_found", `No workspace ${ctx.params.workspaceId}.`);
+  ctx.checkRecordWorkspace(ws.id);
+  return ws;
+}
+
+export const workspaceRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/workspaces",
+    operationId: "listWorkspaces",
+    summary: "List workspaces (a bound key sees only its own)",
+    tag: "Workspaces",
+    stability: "beta",
+    access: "any",
+    workspace: "optional",
+    query: ListQuery,
+    responses: { 200: { description: "A page of workspaces.", schema: pageOf(Workspace) }, ...AUTH_ERRORS, ...INPUT_ERRORS },
+    handler(ctx: Ctx<Record<string, string>, v.InferOutput<typeof ListQuery>>) {
+      if (ctx.principal.boundWorkspaceId !== null || ctx.query.workspace_id !== undefined) {
+        const only = ctx.services.store.workspaces.byId(ctx.principal.boundWorkspaceId ?? ctx.query.workspace_id!);
+        return { body: { data: only ? [workspaceView(only)] : [], has_more: false, next_cursor: null } };
+      }
+      const after = decodeCursor<string>(ctx.query.cursor, "string") ?? "";
+      const rows = ctx.services.store.workspaces.page(ctx.principal.accountId, after, ctx.query.limit + 1);
+      const p = page(rows, ctx.query.limit, (w) => encodeCursor(w.id));
+      return { body: { ...p, data: p.data.map(workspaceView) } };
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/workspaces/{workspaceId}",
+    operationId: "getWorkspace",
+    summary: "Read one workspace",
+    tag: "Workspaces",
+    stability: "beta",
+    access: "any",
+    workspace: "optional",
+    params: WorkspaceParams,
+    responses: { 200: { description: "The workspace.", schema: Workspace }, ...AUTH_ERRORS, ...NOT_FOUND("Workspace") },
+    handler(ctx: Ctx<{ workspaceId: string }>) {
+      return { body: workspaceView(findWorkspace(ctx)) };
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/workspaces",
+    operationId: "createWorkspace",
+    summary: "Create a workspace (web session only)",
+    tag: "Workspaces",
+    stability: "beta",
+    access: "session",
+    body: v.object({ name: Name, is_default: v.optional(v.boolean()) }),
+    responses: { 201: { description: "The new workspace.", schema: Workspace }, ...AUTH_ERRORS, ...INPUT_ERRORS },
+    handler(ctx: Ctx<Record<string, string>, unknown, { name: string; is_default?: boolean }>) {
+      const ws = createWorkspace(
+        ctx.services.store,
+        actorOf(ctx),
+        ctx.principal.accountId,
+        ctx.body.name,
+        ctx.body.is_default ?? false,
+        ctx.services.clock.now(),
+      );
+      return { status: 201, body: workspaceView(ws) };
+    },
+  }),
+  route({
+    method: "PUT",
+    path: "/api/v1/workspaces/{workspaceId}",
+    operationId: "updateWorkspace",
+    summary: "Rename a workspace or make it the default (web session only)",
+    tag: "Workspaces",
+    stability: "beta",
+    access: "session",
+    params: WorkspaceParams,
+    body: v.object({ name: v.optional(Name), is_default: v.optional(v.literal(true)) }),
+    responses: { 200: { description: "The workspace.", schema: Workspace }, ...AUTH_ERRORS, ...INPUT_ERRORS, ...NOT_FOUND("Workspace") },
+    handler(ctx: Ctx<{ workspaceId: string }, unknown, { name?: string; is_default?: true }>) {
+      const ws = findWorkspace(ctx);
+      return { body: workspaceView(updateWorkspace(ctx.services.store, actorOf(ctx), ws, ctx.body)) };
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/workspaces/{workspaceId}",
+    operationId: "deleteWorkspace",
+    summary: "Delete a workspace, its records and the keys bound to it (web session only)",
+    tag: "Workspaces",
+    stability: "beta",
+    access: "session",
+    params: WorkspaceParams,
+    responses: {
+      200: { description: "Deleted.", schema: v.object({ id: v.string(), deleted: v.literal(true) }) },
+      ...AUTH_ERRORS,
+      ...NOT_FOUND("Workspace"),
+      ...CONFLICT("The default workspace cannot be deleted while others exist."),
+    },
+    handler(ctx: Ctx<{ workspaceId: string }>) {
+      const ws = findWorkspace(ctx);
+      deleteWorkspace(ctx.services.store, actorOf(ctx), ws);
+      return { body: { id: ws.id, deleted: true } };
+    },
+  }),
+];

@@ -1,0 +1,154 @@
+/** Where the program's non-code parts come from: node_modules and src when run from source, the SEA blob inside the executable. */
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/** Set by the build: a hash of the embedded assets, naming the folder they are written to. */
+declare const __CS_BUILD_ID__: string | undefined;
+
+interface SeaModule {
+  isSea(): boolean;
+  getRawAsset(key: string): ArrayBuffer;
+}
+
+function sea(): SeaModule | undefined {
+  try {
+    // node:sea exists from Node 20.12; getBuiltinModule keeps it out of the way of tools that run from source.
+    return process.getBuiltinModule?.("node:sea") as SeaModule | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function rawAsset(key: string): Uint8Array {
+  const s = sea();
+  if (!s?.isSea()) throw new AssetCacheError(`asset ${key} requested outside the executable`);
+  return new Uint8Array(s.getRawAsset(key));
+}
+
+/** Whether this process is the single executable (Node's SEA). */
+export function isSea(): boolean {
+  return sea()?.isSea() ?? false;
+}
+
+/** Thrown when the executable cannot write or load its embedded files; the message says what to do. */
+export class AssetCacheError extends Error {}
+
+let cacheDir: string | undefined;
+
+// A folder is safe to load code from when no other user can write to it (root may own a parent folder).
+function checkPrivate(dir: string, allowRoot: boolean): void {
+  const st = lstatSync(dir);
+  const uid = process.getuid?.() ?? 0;
+  const owner = st.uid === uid || (allowRoot && st.uid === 0);
+  if (!st.isDirectory() || !owner || (st.mode & 0o022) !== 0) {
+    throw new AssetCacheError(
+      `${dir} is not a private folder of this user (it must be owned by uid ${uid} and not group/world-writable); ` +
+        "set CONTENT_SERVICE_CACHE_DIR to a folder of your own",
+    );
+  }
+}
+
+function buildId(): string {
+  if (typeof __CS_BUILD_ID__ !== "undefined") return __CS_BUILD_ID__;
+  const hash = createHash("sha256");
+  for (const key of ["better_sqlite3.node", "worker.cjs"]) hash.update(rawAsset(key));
+  return hash.digest("hex").slice(0, 16);
+}
+
+// Candidate base folders, most specific first: the override, XDG, ~/.cache, then a per-user folder in the temp dir.
+function cacheBases(): string[] {
+  const override = process.env.CONTENT_SERVICE_CACHE_DIR;
+  if (override) return [path.resolve(override)];
+  const bases: string[] = [];
+  const xdg = process.env.XDG_CACHE_HOME;
+  if (xdg && path.isAbsolute(xdg)) bases.push(path.join(xdg, "content-service"));
+  let home = "";
+  try {
+    home = os.homedir();
+  } catch {
+    // No home directory (no HOME and no passwd entry): the temp folder below remains.
+  }
+  if (home && home !== "/") bases.push(path.join(home, ".cache", "content-service"));
+  bases.push(path.join(os.tmpdir(), `content-service-${process.getuid?.() ?? "user"}`));
+  return bases;
+}
+
+/** The per-build folder the executable writes its assets to, created private on first use. */
+function assetCacheDir(): string {
+  if (cacheDir) return cacheDir;
+  const id = buildId();
+  const failures: string[] = [];
+  for (const base of cacheBases()) {
+    const dir = path.join(base, id);
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      checkPrivate(base, true);
+      checkPrivate(dir, false);
+      cacheDir = dir;
+      return dir;
+    } catch (error) {
+      if (error instanceof AssetCacheError && process.env.CONTENT_SERVICE_CACHE_DIR) throw error;
+      failures.push(`${dir}: ${(error as Error).message}`);
+    }
+  }
+  throw new AssetCacheError(`cannot create a cache folder for the embedded files:\n  ${failures.join("\n  ")}`);
+}
+
+/** Writes an embedded asset to the cache folder once (temp name, then rename, so readers never see half a file). */
+function writeAsset(key: string, mode: number): string {
+  const data = rawAsset(key);
+  const file = path.join(assetCacheDir(), key);
+  if (existsSync(file) && statSync(file).size === data.byteLength) return file;
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    writeFileSync(tmp, data, { mode, flag: "wx" });
+    renameSync(tmp, file);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw new AssetCacheError(`cannot write ${file}: ${(error as Error).message}`);
+  }
+  return file;
+}
+
+let addon: unknown;
+
+/** The better-sqlite3 addon to hand to its `nativeBinding` option, or undefined to let it find its own. */
+export function sqliteNativeBinding(): unknown {
+  if (!isSea()) return undefined;
+  if (addon) return addon;
+  const file = writeAsset("better_sqlite3.node", 0o700);
+  const mod = { exports: {} };
+  try {
+    process.dlopen(mod, file);
+  } catch (error) {
+    throw new AssetCacheError(
+      `cannot load the SQLite addon ${file}: ${(error as Error).message} ` +
+        "(a noexec filesystem prevents it: set CONTENT_SERVICE_CACHE_DIR to a folder on another filesystem)",
+    );
+  }
+  addon = mod.exports;
+  return addon;
+}
+
+/** The piscina worker file and the exec arguments it needs. */
+export function workerEntry(): { filename: string; execArgv: string[] } {
+  if (isSea()) {
+    const filename = writeAsset("worker.cjs", 0o600);
+    // The build patches piscina to start this file as its worker runtime (see build.config.ts).
+    (globalThis as { __CS_PISCINA_WORKER__?: string }).__CS_PISCINA_WORKER__ = filename;
+    return { filename, execArgv: [] };
+  }
+  // An absolute URL, so that worker threads load tsx whatever the current directory is.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+  return { filename: path.join(sourceRoot(), "src/workers/worker.ts"), execArgv: ["--import", tsx] };
+}
+
+/** The repository root when running from source (for sql/); the executable's folder inside the executable. */
+export function sourceRoot(): string {
+  if (isSea()) return path.dirname(process.execPath);
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+}

@@ -1,0 +1,34 @@
+/** The worker pool that keeps heavy work off the HTTP thread; tests may use the inline pool. */
+import { Piscina } from "piscina";
+import { workerEntry } from "../runtime/assets.js";
+import { type TaskName, type Tasks, tasks } from "./tasks.js";
+
+/** Runs a named task with its input and resolves with its output. */
+export interface WorkerPool {
+  run<N extends TaskName>(name: N, input: Parameters<Tasks[N]>[0]): Promise<ReturnType<Tasks[N]>>;
+  close(): Promise<void>;
+}
+
+/** A piscina pool of `threads` worker threads. */
+export function piscinaPool(threads: number): WorkerPool {
+  const entry = workerEntry();
+  const pool = new Piscina({
+    filename: entry.filename,
+    execArgv: entry.execArgv,
+    minThreads: 1,
+    maxThreads: Math.max(1, threads),
+    idleTimeout: 60_000,
+  });
+  return {
+    run: (name, input) => pool.run({ name, input }),
+    close: () => pool.destroy(),
+  };
+}
+
+/** Runs tasks on the calling thread (for tests and one-shot CLI commands). */
+export function inlinePool(): WorkerPool {
+  return {
+    run: async (name, input) => (tasks[name] as (i: typeof input) => ReturnType<Tasks[typeof name]>)(input),
+    close: async () => {},
+  };
+}
