@@ -5,5 +5,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // The end-to-end tests need the built executable: `npm run test:e2e` runs them.
     exclude: ["test/e2e/**", "node_modules/**"],
+    // CLI and process tests spawn real processes; the shared 2-core machines are slow at times.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

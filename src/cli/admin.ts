@@ -1,6 +1,7 @@
 /** `accounts`, `users`, `workspaces` and `keys`: the administrator's commands. */
 import { Argument, type Command, Option } from "commander";
 import { apiKeyView } from "../db/apikeys.js";
+import type { Role } from "../db/users.js";
 import { userView } from "../db/users.js";
 import { workspaceView } from "../db/workspaces.js";
 import {
@@ -18,17 +19,35 @@ import {
 import { EXPIRY_CHOICES, type ExpiryChoice } from "../domain/apikeys.js";
 import { generatePassword, hashPassword } from "../domain/passwords.js";
 import { PLANS, type Plan } from "../domain/plans.js";
-import type { Role } from "../db/users.js";
-import { CliError, positiveInt, printJson, printTable, readStdinIfPiped, UsageError, wantsJson, withStore } from "./common.js";
+import {
+  CliError,
+  positiveInt,
+  printJson,
+  printTable,
+  readStdinIfPiped,
+  UsageError,
+  wantsJson,
+  withStore,
+} from "./common.js";
 
 const ACTOR = "cli";
 
 function issuedKeyJson(row: ReturnType<typeof apiKeyView>, secret: string) {
-  return { id: row.id, key: secret, name: row.name, scopes: row.scopes, workspace_id: row.workspace_id, expires_at: row.expires_at };
+  return {
+    id: row.id,
+    key: secret,
+    name: row.name,
+    scopes: row.scopes,
+    workspace_id: row.workspace_id,
+    expires_at: row.expires_at,
+  };
 }
 
 function printIssued(cmd: Command, row: ReturnType<typeof apiKeyView>, secret: string): void {
-  if (wantsJson(cmd)) return printJson(issuedKeyJson(row, secret));
+  if (wantsJson(cmd)) {
+    printJson(issuedKeyJson(row, secret));
+    return;
+  }
   process.stdout.write(
     `key ${row.id} "${row.name}" scopes=${row.scopes.join(",")} workspace=${row.workspace_id ?? "all"} expires=${row.expires_at ?? "never"}\n` +
       `secret (shown once, store it now): ${secret}\n`,
@@ -36,7 +55,10 @@ function printIssued(cmd: Command, row: ReturnType<typeof apiKeyView>, secret: s
 }
 
 function parseScopes(value: string): string[] {
-  const list = value.split(",").map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const s of list) {
     if (s === "admin") throw new UsageError("the admin scope is reserved and not issued in v1");
     if (s !== "read" && s !== "write") throw new UsageError(`unknown scope "${s}" (allowed: read, read,write)`);
@@ -57,7 +79,9 @@ export function registerAdminCommands(program: Command): void {
       withStore(cmd, (store) => {
         const { account, workspace } = createAccount(store, ACTOR, opts.name, opts.plan);
         if (wantsJson(cmd)) return printJson({ ...account, default_workspace_id: workspace.id });
-        process.stdout.write(`account ${account.id} "${account.name}" plan=${account.plan} workspace=${workspace.id}\n`);
+        process.stdout.write(
+          `account ${account.id} "${account.name}" plan=${account.plan} workspace=${workspace.id}\n`,
+        );
       }),
     );
   accounts
@@ -68,7 +92,14 @@ export function registerAdminCommands(program: Command): void {
       withStore(cmd, (store) => {
         const rows = store.accounts.list();
         if (wantsJson(cmd)) return printJson(rows);
-        printTable(rows as unknown as Record<string, unknown>[], ["id", "name", "plan", "rate_per_minute", "rate_per_hour", "created_at"]);
+        printTable(rows as unknown as Record<string, unknown>[], [
+          "id",
+          "name",
+          "plan",
+          "rate_per_minute",
+          "rate_per_hour",
+          "created_at",
+        ]);
       }),
     );
   accounts
@@ -102,7 +133,13 @@ export function registerAdminCommands(program: Command): void {
         if (!current) throw new CliError(`no account ${id}`);
         const account = opts.reset
           ? setLimits(store, ACTOR, id, null, null)
-          : setLimits(store, ACTOR, id, opts.perMinute ?? current.rate_per_minute, opts.perHour ?? current.rate_per_hour);
+          : setLimits(
+              store,
+              ACTOR,
+              id,
+              opts.perMinute ?? current.rate_per_minute,
+              opts.perHour ?? current.rate_per_hour,
+            );
         if (wantsJson(cmd)) return printJson(account);
         process.stdout.write(
           `account ${account.id} limits: ${account.rate_per_minute ?? "plan"}/min, ${account.rate_per_hour ?? "plan"}/hour\n`,
@@ -155,7 +192,9 @@ export function registerAdminCommands(program: Command): void {
       withStore(cmd, (store) => {
         const ws = createWorkspace(store, ACTOR, opts.account, opts.name, opts.default ?? false);
         if (wantsJson(cmd)) return printJson({ ...workspaceView(ws), account_id: ws.account_id });
-        process.stdout.write(`workspace ${ws.id} "${ws.name}" account=${ws.account_id}${ws.is_default ? " (default)" : ""}\n`);
+        process.stdout.write(
+          `workspace ${ws.id} "${ws.name}" account=${ws.account_id}${ws.is_default ? " (default)" : ""}\n`,
+        );
       }),
     );
   workspaces
@@ -165,9 +204,9 @@ export function registerAdminCommands(program: Command): void {
     .option("--json", "print as JSON")
     .action((opts: { account?: number }, cmd: Command) =>
       withStore(cmd, (store) => {
-        const rows = (opts.account === undefined ? store.workspaces.listAll() : store.workspaces.listByAccount(opts.account)).map(
-          (w) => ({ ...workspaceView(w), account_id: w.account_id }),
-        );
+        const rows = (
+          opts.account === undefined ? store.workspaces.listAll() : store.workspaces.listByAccount(opts.account)
+        ).map((w) => ({ ...workspaceView(w), account_id: w.account_id }));
         if (wantsJson(cmd)) return printJson(rows);
         printTable(rows, ["id", "account_id", "name", "is_default", "created_at"]);
       }),
@@ -197,17 +236,21 @@ export function registerAdminCommands(program: Command): void {
     .option("--workspace <id>", "bind the key to this workspace (default: unbound, or the only workspace)")
     .addOption(new Option("--expires <when>", "expiry").choices(EXPIRY_CHOICES).default("90d"))
     .option("--json", 'print {"id","key","name","scopes","workspace_id","expires_at"}')
-    .action((opts: { account: number; name: string; scopes?: string[]; workspace?: string; expires: ExpiryChoice }, cmd: Command) =>
-      withStore(cmd, (store) => {
-        const { row, secret } = issueKey(store, ACTOR, {
-          accountId: opts.account,
-          name: opts.name,
-          scopes: opts.scopes,
-          workspaceId: opts.workspace,
-          expires: opts.expires,
-        });
-        printIssued(cmd, apiKeyView(row), secret);
-      }),
+    .action(
+      (
+        opts: { account: number; name: string; scopes?: string[]; workspace?: string; expires: ExpiryChoice },
+        cmd: Command,
+      ) =>
+        withStore(cmd, (store) => {
+          const { row, secret } = issueKey(store, ACTOR, {
+            accountId: opts.account,
+            name: opts.name,
+            scopes: opts.scopes,
+            workspaceId: opts.workspace,
+            expires: opts.expires,
+          });
+          printIssued(cmd, apiKeyView(row), secret);
+        }),
     );
   keys
     .command("list")
@@ -218,7 +261,17 @@ export function registerAdminCommands(program: Command): void {
       withStore(cmd, (store) => {
         const rows = store.apiKeys.list(opts.account).map((k) => apiKeyView(k));
         if (wantsJson(cmd)) return printJson(rows);
-        printTable(rows, ["id", "account_id", "name", "prefix", "scopes", "workspace_id", "expires_at", "last_used_at", "revoked_at"]);
+        printTable(rows, [
+          "id",
+          "account_id",
+          "name",
+          "prefix",
+          "scopes",
+          "workspace_id",
+          "expires_at",
+          "last_used_at",
+          "revoked_at",
+        ]);
       }),
     );
   keys

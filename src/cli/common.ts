@@ -53,7 +53,11 @@ export function printTable(rows: Record<string, unknown>[], columns: string[]): 
   }
   const cell = (v: unknown) => (v === null || v === undefined ? "-" : Array.isArray(v) ? v.join(",") : String(v));
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (vals: string[]) => `${vals.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()}\n`;
+  const line = (vals: string[]) =>
+    `${vals
+      .map((v, i) => v.padEnd(widths[i]))
+      .join("  ")
+      .trimEnd()}\n`;
   process.stdout.write(line(columns));
   for (const r of rows) process.stdout.write(line(columns.map((c) => cell(r[c]))));
 }
@@ -61,7 +65,8 @@ export function printTable(rows: Record<string, unknown>[], columns: string[]): 
 /** Parses a positive integer argument or fails as a usage error. */
 export function positiveInt(name: string) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${name} must be a positive whole number, got "${value}"`);
+    if (!/^\d+$/.test(value) || Number(value) < 1)
+      throw new UsageError(`${name} must be a positive whole number, got "${value}"`);
     return Number(value);
   };
 }
@@ -74,6 +79,8 @@ export async function readStdinIfPiped(): Promise<string | undefined> {
   if (process.stdin.isTTY) return undefined;
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+  const text = Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/\r?\n$/, "");
   return text.length > 0 ? text : undefined;
 }

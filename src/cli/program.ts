@@ -11,7 +11,6 @@ export function buildProgram(): Command {
     .description("A self-contained content generation API server and its administration commands.")
     .version("1.0.0")
     .addOption(new Option("--data-dir <dir>", "data directory").env("CONTENT_SERVICE_DATA_DIR").default("./data"))
-    .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .configureOutput({ outputError: (str, write) => write(str) });
   registerServeCommands(program);

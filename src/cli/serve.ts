@@ -1,8 +1,8 @@
 /** `init` and `serve`. */
 import os from "node:os";
 import { type Command, Option } from "commander";
-import { startServer } from "../http/server.js";
 import { PLANS, type Plan } from "../domain/plans.js";
+import { startServer } from "../http/server.js";
 import { dataDirOf, positiveInt, printJson, readStdinIfPiped, UsageError, wantsJson } from "./common.js";
 import { type InitResult, initDataDir } from "./setup.js";
 
@@ -37,7 +37,17 @@ export function registerServeCommands(program: Command): void {
       const password = await readStdinIfPiped();
       const result = initDataDir(dataDirOf(cmd), { ...opts, password });
       if (wantsJson(cmd)) {
-        printJson(result.created ? { created: true, account_id: result.accountId, workspace_id: result.workspaceId, admin_email: result.adminEmail, generated_password: result.generatedPassword ?? null } : { created: false });
+        printJson(
+          result.created
+            ? {
+                created: true,
+                account_id: result.accountId,
+                workspace_id: result.workspaceId,
+                admin_email: result.adminEmail,
+                generated_password: result.generatedPassword ?? null,
+              }
+            : { created: false },
+        );
         return;
       }
       if (!result.created) process.stdout.write(`already initialised: ${dataDirOf(cmd)}\n`);
@@ -63,8 +73,12 @@ export function registerServeCommands(program: Command): void {
         .default(Math.max(1, Math.min(4, os.availableParallelism() - 1)))
         .argParser(positiveInt("--workers")),
     )
-    .addOption(new Option("--public-url <url>", "production server URL in the description").env("CONTENT_SERVICE_PUBLIC_URL"))
-    .addOption(new Option("--staging-url <url>", "staging server URL in the description").env("CONTENT_SERVICE_STAGING_URL"))
+    .addOption(
+      new Option("--public-url <url>", "production server URL in the description").env("CONTENT_SERVICE_PUBLIC_URL"),
+    )
+    .addOption(
+      new Option("--staging-url <url>", "staging server URL in the description").env("CONTENT_SERVICE_STAGING_URL"),
+    )
     .addOption(
       new Option("--timezone <Area/City>", "time zone for overdue planning dates")
         .env("CONTENT_SERVICE_TIMEZONE")
@@ -73,7 +87,14 @@ export function registerServeCommands(program: Command): void {
     )
     .action(
       async (
-        opts: { host: string; port: number; workers: number; publicUrl?: string; stagingUrl?: string; timezone: string },
+        opts: {
+          host: string;
+          port: number;
+          workers: number;
+          publicUrl?: string;
+          stagingUrl?: string;
+          timezone: string;
+        },
         cmd: Command,
       ) => {
         const dataDir = dataDirOf(cmd);
@@ -91,7 +112,8 @@ export function registerServeCommands(program: Command): void {
           workers: opts.workers,
           config: {
             publicUrl: opts.publicUrl ?? `http://${opts.host}:${opts.port}`,
-            stagingUrl: opts.stagingUrl ?? `http://staging.${opts.host === "127.0.0.1" ? "localhost" : opts.host}:${opts.port}`,
+            stagingUrl:
+              opts.stagingUrl ?? `http://staging.${opts.host === "127.0.0.1" ? "localhost" : opts.host}:${opts.port}`,
             timezone: opts.timezone,
           },
         });

@@ -56,9 +56,7 @@ export function apiKeyQueries(db: Db) {
     `INSERT INTO api_keys (id, account_id, name, key_hash, display_prefix, scopes, workspace_id, expires_at, created_at)
      VALUES (@id, @accountId, @name, @keyHash, @displayPrefix, @scopes, @workspaceId, @expiresAt, @createdAt)`,
   );
-  const revoke = db.prepare<[string, string]>(
-    "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-  );
+  const revoke = db.prepare<[string, string]>("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL");
   const rename = db.prepare<[string, string]>("UPDATE api_keys SET name = ? WHERE id = ?");
   const touch = db.prepare<[string, string, string]>(
     "UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",

@@ -55,7 +55,14 @@ export function miscQueries(db: Db) {
     isSessionRevoked: (jti: string) => isRevoked.get(jti) !== undefined,
     purgeRevokedSessions: (now: string) => purgeSessions.run(now).changes,
     audit: (accountId: number | null, actor: string, action: string, target: string | null, details?: unknown) =>
-      audit.run(accountId, actor, action, target, details === undefined ? null : JSON.stringify(details), new Date().toISOString()),
+      audit.run(
+        accountId,
+        actor,
+        action,
+        target,
+        details === undefined ? null : JSON.stringify(details),
+        new Date().toISOString(),
+      ),
     auditPage: (accountId: number, beforeId: number, limit: number) => auditPage.all(accountId, beforeId, limit),
   };
 }

@@ -49,16 +49,14 @@ export function workspaceQueries(db: Db) {
     listAll: () => all.all(),
     defaultOf: (accountId: number) => defaultOf.get(accountId),
     count: (accountId: number) => countOf.get(accountId)!.n,
-    create: db.transaction(
-      (accountId: number, name: string, isDefault: boolean, now: string): WorkspaceRow => {
-        const id = prefixedId("ws");
-        // The first workspace of an account is its default.
-        const makeIt = isDefault || !defaultOf.get(accountId);
-        if (makeIt) clearDefault.run(accountId);
-        insert.run(id, accountId, name, makeIt ? 1 : 0, now);
-        return byId.get(id)!;
-      },
-    ),
+    create: db.transaction((accountId: number, name: string, isDefault: boolean, now: string): WorkspaceRow => {
+      const id = prefixedId("ws");
+      // The first workspace of an account is its default.
+      const makeIt = isDefault || !defaultOf.get(accountId);
+      if (makeIt) clearDefault.run(accountId);
+      insert.run(id, accountId, name, makeIt ? 1 : 0, now);
+      return byId.get(id)!;
+    }),
     setDefault: (accountId: number, id: string) => setDefault(accountId, id),
     rename: (id: string, name: string) => rename.run(name, id).changes > 0,
     remove: (id: string) => remove.run(id).changes > 0,

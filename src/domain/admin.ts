@@ -1,9 +1,10 @@
 /** Administrative operations shared by the CLI and the session/admin routes: accounts, workspaces, users, keys. */
-import { ApiError } from "../http/errors.js";
+
 import type { ApiKeyRow } from "../db/apikeys.js";
 import type { Store } from "../db/store.js";
 import type { Role, UserRow } from "../db/users.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
+import { ApiError } from "../http/errors.js";
 import {
   DEFAULT_EXPIRY,
   displayPrefix,

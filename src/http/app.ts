@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { Router } from "itty-router";
 import type { AccountRow } from "../db/accounts.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
-import { API_PLANS, PLAN_LIMITS, UPGRADE_URL, effectiveRateLimits } from "../domain/plans.js";
+import { API_PLANS, effectiveRateLimits, PLAN_LIMITS, UPGRADE_URL } from "../domain/plans.js";
 import { authenticate, bearerToken, isApiKey, unauthorized } from "./auth.js";
 import { readJsonBody } from "./body.js";
 import type { Ctx, Principal, Services } from "./context.js";
@@ -124,8 +124,7 @@ function resolveWorkspace(
   }
   if (mode === "optional") return undefined;
   const fallback = services.store.workspaces.defaultOf(principal.accountId);
-  if (!fallback)
-    throw new ApiError("workspace_required", "This operation needs a workspace: pass workspace_id.", {});
+  if (!fallback) throw new ApiError("workspace_required", "This operation needs a workspace: pass workspace_id.", {});
   return fallback;
 }
 
@@ -213,7 +212,6 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       const routeDef = m.def;
       if (authFailure !== undefined) throw unauthorized(authFailure);
 
-      let ctx: Ctx;
       if (principal && account) {
         // Plan: API keys always need a plan with API access; sessions only outside the exempt routes.
         if (!PLAN_LIMITS[account.plan].apiAccess && (principal.kind === "key" || !routeDef.planExempt))
@@ -233,13 +231,18 @@ export function createApp(services: Services, routes: RouteDef[]): App {
 
       let workspace: WorkspaceRow | undefined;
       if (principal && routeDef.workspace)
-        workspace = resolveWorkspace(services, principal, requestedWorkspace(url.searchParams, body), routeDef.workspace);
+        workspace = resolveWorkspace(
+          services,
+          principal,
+          requestedWorkspace(url.searchParams, body),
+          routeDef.workspace,
+        );
 
       const queryObject: Record<string, string> = {};
       for (const [k, v] of url.searchParams) if (!(k in queryObject)) queryObject[k] = v;
 
       const p = principal;
-      ctx = {
+      const ctx: Ctx = {
         request,
         traceId,
         services,
@@ -276,7 +279,8 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       if (apiError.status === 401) headers["www-authenticate"] = 'Bearer realm="content-service"';
       response = jsonResponse(apiError.status, errorBody(apiError, traceId), headers);
     }
-    if (request.method === "HEAD") response = new Response(null, { status: response.status, headers: response.headers });
+    if (request.method === "HEAD")
+      response = new Response(null, { status: response.status, headers: response.headers });
     services.logger.request({
       time: new Date(services.clock.now()).toISOString(),
       level: response.status >= 500 ? "error" : "info",

@@ -1,5 +1,5 @@
 /** Authentication (spec §5): an API key (`svc_live_…`) or a web-session JWT as a bearer token. */
-import { KEY_PREFIX, hashKey, storedScopes } from "../domain/apikeys.js";
+import { hashKey, KEY_PREFIX, storedScopes } from "../domain/apikeys.js";
 import { iso } from "../domain/clock.js";
 import type { Principal, Services } from "./context.js";
 import { ApiError } from "./errors.js";
@@ -28,7 +28,8 @@ export async function authenticate(
   services: Services,
 ): Promise<{ principal: Principal } | { principal: null; reason: string }> {
   const token = bearerToken(request);
-  if (token === undefined) return { principal: null, reason: "Missing credentials: send Authorization: Bearer <API_KEY>." };
+  if (token === undefined)
+    return { principal: null, reason: "Missing credentials: send Authorization: Bearer <API_KEY>." };
   if (token === "") return { principal: null, reason: "Malformed Authorization header: expected Bearer <token>." };
   const now = services.clock.now();
   if (isApiKey(token)) {

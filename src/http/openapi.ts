@@ -1,8 +1,8 @@
 /** The OpenAPI 3.1 description, generated from the route table's valibot schemas (never written by hand). */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { GenericSchema } from "valibot";
-import { ERROR_CODES } from "./errors.js";
 import type { ServerConfig } from "./context.js";
+import { ERROR_CODES } from "./errors.js";
 import type { RouteDef } from "./route.js";
 
 function schemaOf(schema: GenericSchema, typeMode: "input" | "output"): Record<string, unknown> {
@@ -36,12 +36,7 @@ export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "pub
       summary: r.summary,
       tags: [r.tag],
       "x-stability": r.stability,
-      security:
-        r.access === "public"
-          ? []
-          : r.access === "any"
-            ? [{ apiKey: [] }, { session: [] }]
-            : [{ session: [] }],
+      security: r.access === "public" ? [] : r.access === "any" ? [{ apiKey: [] }, { session: [] }] : [{ session: [] }],
       parameters: [...parametersOf(r.params, "path"), ...parametersOf(r.query, "query")],
       responses: Object.fromEntries(
         Object.entries(r.responses).map(([status, doc]) => [
@@ -55,7 +50,8 @@ export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "pub
         ]),
       ),
     };
-    if (r.body) op.requestBody = { required: true, content: { "application/json": { schema: schemaOf(r.body, "input") } } };
+    if (r.body)
+      op.requestBody = { required: true, content: { "application/json": { schema: schemaOf(r.body, "input") } } };
     paths[r.path] = { ...(paths[r.path] ?? {}), [r.method.toLowerCase()]: op };
   }
   return {
@@ -74,7 +70,12 @@ export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "pub
     components: {
       securitySchemes: {
         apiKey: { type: "http", scheme: "bearer", description: "An API key: svc_live_ followed by 32 characters." },
-        session: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A web-session token from POST /api/v1/auth/login." },
+        session: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: "A web-session token from POST /api/v1/auth/login.",
+        },
       },
     },
     "x-error-codes": Object.fromEntries(Object.entries(ERROR_CODES)),

@@ -85,7 +85,10 @@ export class RateLimiter {
       const b = buckets[refusedAt];
       const w = windows[refusedAt];
       decision.window = w.name;
-      decision.retryAfterSeconds = Math.max(1, Math.ceil(((1 - b.tokens) * w.windowMs) / Math.max(w.capacity, 1) / 1000));
+      decision.retryAfterSeconds = Math.max(
+        1,
+        Math.ceil(((1 - b.tokens) * w.windowMs) / Math.max(w.capacity, 1) / 1000),
+      );
       if (w.capacity === 0) decision.retryAfterSeconds = Math.ceil(w.windowMs / 1000);
     }
     return decision;

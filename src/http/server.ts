@@ -110,11 +110,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         lifecycle.draining = true;
         clearInterval(flushTimer);
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Keep-alive connections become idle as their last request ends: close them as they do.
+        const idle = setInterval(() => server.closeIdleConnections(), 50);
         server.closeIdleConnections();
         // Requests in flight get 10 s to finish; then remaining connections are cut.
         const timer = setTimeout(() => server.closeAllConnections(), 10_000);
         await closed;
         clearTimeout(timer);
+        clearInterval(idle);
         services.keyUsage.flush();
         await services.pool.close();
         db.close();

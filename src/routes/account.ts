@@ -1,7 +1,7 @@
 /** Account-level reads (spec §4.6, §4.8) and the caller's settings; user-scoped, they ignore workspace binding. */
 import * as v from "valibot";
 import { userView } from "../db/users.js";
-import { PLAN_LIMITS, effectiveRateLimits } from "../domain/plans.js";
+import { effectiveRateLimits, PLAN_LIMITS } from "../domain/plans.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import { Timestamp } from "../http/schemas.js";
@@ -43,8 +43,15 @@ const Settings = v.object({
 const SettingsBody = v.strictObject(Settings.entries);
 const SettingsView = v.object({ ...Settings.entries, updated_at: v.nullable(Timestamp) });
 
-const Preferences = v.object({ enabled: v.boolean(), apply_to_generation: v.boolean(), updated_at: v.nullable(Timestamp) });
-const PreferencesBody = v.strictObject({ enabled: v.optional(v.boolean()), apply_to_generation: v.optional(v.boolean()) });
+const Preferences = v.object({
+  enabled: v.boolean(),
+  apply_to_generation: v.boolean(),
+  updated_at: v.nullable(Timestamp),
+});
+const PreferencesBody = v.strictObject({
+  enabled: v.optional(v.boolean()),
+  apply_to_generation: v.optional(v.boolean()),
+});
 
 /** The current calendar month (UTC) as the analysis quota's period. */
 export function quotaPeriod(nowMs: number): { start: string; end: string } {
@@ -209,8 +216,19 @@ export const accountRoutes = [
       const current = preferencesOf(ctx);
       const enabled = ctx.body.enabled ?? current.enabled;
       const apply = ctx.body.apply_to_generation ?? current.apply_to_generation;
-      ctx.services.store.misc.putLearningPreferences(ctx.account.id, enabled, apply, new Date(ctx.services.clock.now()).toISOString());
-      ctx.services.store.misc.audit(ctx.account.id, `user:${ctx.principal.kind === "session" ? ctx.principal.userId : "?"}`, "learning_preferences.update", null, { enabled, apply_to_generation: apply });
+      ctx.services.store.misc.putLearningPreferences(
+        ctx.account.id,
+        enabled,
+        apply,
+        new Date(ctx.services.clock.now()).toISOString(),
+      );
+      ctx.services.store.misc.audit(
+        ctx.account.id,
+        `user:${ctx.principal.kind === "session" ? ctx.principal.userId : "?"}`,
+        "learning_preferences.update",
+        null,
+        { enabled, apply_to_generation: apply },
+      );
       return { body: preferencesOf(ctx) };
     },
   }),

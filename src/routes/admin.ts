@@ -67,7 +67,13 @@ export const adminRoutes = [
     body: v.object({ name: Name, plan: v.optional(v.picklist(PLANS), "business") }),
     responses: { 201: { description: "The account.", schema: Account }, ...AUTH_ERRORS, ...INPUT_ERRORS },
     handler(ctx: Ctx<Record<string, string>, unknown, { name: string; plan: (typeof PLANS)[number] }>) {
-      const { account } = createAccount(ctx.services.store, actorOf(ctx), ctx.body.name, ctx.body.plan, ctx.services.clock.now());
+      const { account } = createAccount(
+        ctx.services.store,
+        actorOf(ctx),
+        ctx.body.name,
+        ctx.body.plan,
+        ctx.services.clock.now(),
+      );
       return { status: 201, body: account };
     },
   }),
@@ -82,7 +88,12 @@ export const adminRoutes = [
     planExempt: true,
     params: AccountParams,
     body: UpdateAccount,
-    responses: { 200: { description: "The account.", schema: Account }, ...AUTH_ERRORS, ...INPUT_ERRORS, ...NOT_FOUND("Account") },
+    responses: {
+      200: { description: "The account.", schema: Account },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Account"),
+    },
     handler(ctx: Ctx<{ id: number }, unknown, v.InferOutput<typeof UpdateAccount>>) {
       const store = ctx.services.store;
       const account = store.accounts.byId(ctx.params.id);

@@ -1,8 +1,8 @@
 /** API keys: introspection of the calling key (spec §4.9) and session-side management (spec §4.11). */
 import * as v from "valibot";
 import { apiKeyView } from "../db/apikeys.js";
-import { EXPIRY_CHOICES } from "../domain/apikeys.js";
 import { findKey, issueKey, renameKey, revokeKey } from "../domain/admin.js";
+import { EXPIRY_CHOICES } from "../domain/apikeys.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import { Timestamp } from "../http/schemas.js";
@@ -98,7 +98,10 @@ export const apiKeyRoutes = [
     stability: "beta",
     access: "session",
     planExempt: true,
-    responses: { 200: { description: "The keys, never their secrets.", schema: v.object({ data: v.array(KeyRecord) }) }, ...AUTH_ERRORS },
+    responses: {
+      200: { description: "The keys, never their secrets.", schema: v.object({ data: v.array(KeyRecord) }) },
+      ...AUTH_ERRORS,
+    },
     handler(ctx) {
       const rows = ctx.services.store.apiKeys.list(ctx.principal.accountId);
       return { body: { data: rows.map((k) => apiKeyView(k, ctx.services.keyUsage.lastUsed(k.id, k.last_used_at))) } };
@@ -113,15 +116,25 @@ export const apiKeyRoutes = [
     stability: "beta",
     access: "session",
     body: CreateKeyBody,
-    responses: { 201: { description: "The new key with its secret.", schema: CreatedKey }, ...AUTH_ERRORS, ...INPUT_ERRORS, ...NOT_FOUND("Workspace") },
+    responses: {
+      201: { description: "The new key with its secret.", schema: CreatedKey },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Workspace"),
+    },
     handler(ctx: Ctx<Record<string, string>, unknown, v.InferOutput<typeof CreateKeyBody>>) {
-      const { row, secret } = issueKey(ctx.services.store, actorOf(ctx), {
-        accountId: ctx.principal.accountId,
-        name: ctx.body.name,
-        scopes: ctx.body.scopes,
-        workspaceId: ctx.body.workspace_id,
-        expires: ctx.body.expires,
-      }, ctx.services.clock.now());
+      const { row, secret } = issueKey(
+        ctx.services.store,
+        actorOf(ctx),
+        {
+          accountId: ctx.principal.accountId,
+          name: ctx.body.name,
+          scopes: ctx.body.scopes,
+          workspaceId: ctx.body.workspace_id,
+          expires: ctx.body.expires,
+        },
+        ctx.services.clock.now(),
+      );
       return { status: 201, body: { ...apiKeyView(row), key: secret } };
     },
   }),
@@ -135,7 +148,12 @@ export const apiKeyRoutes = [
     access: "session",
     params: KeyIdParams,
     body: v.object({ name: Name }),
-    responses: { 200: { description: "The renamed key.", schema: KeyRecord }, ...AUTH_ERRORS, ...INPUT_ERRORS, ...NOT_FOUND("API key") },
+    responses: {
+      200: { description: "The renamed key.", schema: KeyRecord },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("API key"),
+    },
     handler(ctx: Ctx<{ id: string }, unknown, { name: string }>) {
       const row = findKey(ctx.services.store, ctx.params.id, ctx.principal.accountId);
       return { body: apiKeyView(renameKey(ctx.services.store, actorOf(ctx), row, ctx.body.name)) };

@@ -1,8 +1,8 @@
 /** Web-session sign-in and sign-out (DESIGN §3); password checks run on the worker pool. */
 import * as v from "valibot";
 import { userView } from "../db/users.js";
-import type { Ctx } from "../http/context.js";
 import { unauthorized } from "../http/auth.js";
+import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import { Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
@@ -32,7 +32,13 @@ export const authRoutes = [
         schema: v.object({
           token: v.string(),
           expires_at: Timestamp,
-          user: v.object({ id: v.number(), account_id: v.number(), email: v.string(), role: v.string(), created_at: Timestamp }),
+          user: v.object({
+            id: v.number(),
+            account_id: v.number(),
+            email: v.string(),
+            role: v.string(),
+            created_at: Timestamp,
+          }),
         }),
       },
       ...AUTH_ERRORS,
@@ -58,7 +64,10 @@ export const authRoutes = [
     stability: "beta",
     access: "session",
     planExempt: true,
-    responses: { 200: { description: "Signed out.", schema: v.object({ signed_out: v.literal(true) }) }, ...AUTH_ERRORS },
+    responses: {
+      200: { description: "Signed out.", schema: v.object({ signed_out: v.literal(true) }) },
+      ...AUTH_ERRORS,
+    },
     handler(ctx: Ctx) {
       if (ctx.principal.kind === "session") ctx.services.sessions.revoke(ctx.principal.claims);
       return { body: { signed_out: true } };

@@ -22,7 +22,10 @@ export const billingRoutes = OPERATIONS.map(([path, operationId, summary]) =>
     access: "session",
     planExempt: true,
     body: v.optional(v.looseObject({})),
-    responses: { ...AUTH_ERRORS, ...CONFLICT("Billing is managed by this server's administrator (billing_managed_locally).") },
+    responses: {
+      ...AUTH_ERRORS,
+      ...CONFLICT("Billing is managed by this server's administrator (billing_managed_locally)."),
+    },
     handler() {
       throw new ApiError(
         "billing_managed_locally",

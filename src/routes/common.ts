@@ -1,6 +1,7 @@
 /** Pieces shared by route files: the standard error responses and paging. */
-import type { ResponseDoc } from "../http/route.js";
+
 import { ApiError } from "../http/errors.js";
+import type { ResponseDoc } from "../http/route.js";
 import { ErrorBodySchema } from "../http/schemas.js";
 
 const err = (description: string): ResponseDoc => ({ description, schema: ErrorBodySchema });
@@ -38,7 +39,10 @@ export function encodeCursor(value: string | number): string {
 }
 
 /** Decodes a cursor of the expected type, or answers 400 validation_failed. */
-export function decodeCursor<T extends string | number>(cursor: string | undefined, kind: "string" | "number"): T | undefined {
+export function decodeCursor<T extends string | number>(
+  cursor: string | undefined,
+  kind: "string" | "number",
+): T | undefined {
   if (cursor === undefined) return undefined;
   try {
     const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));

@@ -34,7 +34,11 @@ export const workspaceRoutes = [
     access: "any",
     workspace: "optional",
     query: ListQuery,
-    responses: { 200: { description: "A page of workspaces.", schema: pageOf(Workspace) }, ...AUTH_ERRORS, ...INPUT_ERRORS },
+    responses: {
+      200: { description: "A page of workspaces.", schema: pageOf(Workspace) },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+    },
     handler(ctx: Ctx<Record<string, string>, v.InferOutput<typeof ListQuery>>) {
       if (ctx.principal.boundWorkspaceId !== null || ctx.query.workspace_id !== undefined) {
         const only = ctx.services.store.workspaces.byId(ctx.principal.boundWorkspaceId ?? ctx.query.workspace_id!);
@@ -93,7 +97,12 @@ export const workspaceRoutes = [
     access: "session",
     params: WorkspaceParams,
     body: v.object({ name: v.optional(Name), is_default: v.optional(v.literal(true)) }),
-    responses: { 200: { description: "The workspace.", schema: Workspace }, ...AUTH_ERRORS, ...INPUT_ERRORS, ...NOT_FOUND("Workspace") },
+    responses: {
+      200: { description: "The workspace.", schema: Workspace },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Workspace"),
+    },
     handler(ctx: Ctx<{ workspaceId: string }, unknown, { name?: string; is_default?: true }>) {
       const ws = findWorkspace(ctx);
       return { body: workspaceView(updateWorkspace(ctx.services.store, actorOf(ctx), ws, ctx.body)) };

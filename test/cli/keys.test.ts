@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli, type ServerProcess, startServe, tempDir } from "../helpers/cli.js";
+
+describe("keys commands", () => {
+  const dir = tempDir();
+  const d = ["--data-dir", dir];
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    expect(cli(["init", "--admin-email", "ops@example.test", ...d], { input: "s3cret-passw0rd\n" }).status).toBe(0);
+    server = await startServe(dir);
+  }, 60_000);
+  afterAll(async () => {
+    server?.child.kill("SIGTERM");
+    await server?.exited;
+  });
+
+  it("issues a key as one JSON document, bound to the account's only workspace by default", () => {
+    const run = cli(["keys", "create", "--account", "1", "--name", "ci", "--json", ...d]);
+    expect(run.status).toBe(0);
+    const k = run.json();
+    expect(Object.keys(k).sort()).toEqual(["expires_at", "id", "key", "name", "scopes", "workspace_id"]);
+    expect(k.key).toMatch(/^svc_live_[0-9A-Za-z]{32}$/);
+    expect(k.scopes).toEqual(["read", "write"]);
+    expect(k.workspace_id).toMatch(/^ws_/);
+    const days = (Date.parse(k.expires_at) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(89.9);
+    expect(days).toBeLessThan(90.1);
+  });
+
+  it("issues read-only, never-expiring keys and refuses admin with exit 2 and one line", () => {
+    const ro = cli([
+      "keys",
+      "create",
+      "--account",
+      "1",
+      "--name",
+      "ro",
+      "--scopes",
+      "read",
+      "--expires",
+      "never",
+      "--json",
+      ...d,
+    ]);
+    expect(ro.json()).toMatchObject({ scopes: ["read"], expires_at: null });
+    const write = cli(["keys", "create", "--account", "1", "--name", "w", "--scopes", "write", "--json", ...d]);
+    expect(write.json().scopes).toEqual(["read", "write"]);
+    const admin = cli(["keys", "create", "--account", "1", "--name", "x", "--scopes", "admin", ...d]);
+    expect(admin.status).toBe(2);
+    expect(admin.stderr.trim().split("\n")).toHaveLength(1);
+    expect(admin.stdout).toBe("");
+    const badExpiry = cli(["keys", "create", "--account", "1", "--name", "x", "--expires", "7d", ...d]);
+    expect(badExpiry.status).toBe(2);
+  });
+
+  it("never lists a secret, and a revoke takes effect on the running server at once", async () => {
+    const k = cli(["keys", "create", "--account", "1", "--name", "to-revoke", "--json", ...d]).json();
+    const auth = { authorization: `Bearer ${k.key}` };
+    expect((await fetch(`${server.url}/api/v1/api-keys/current`, { headers: auth })).status).toBe(200);
+    const list = cli(["keys", "list", "--json", ...d]);
+    expect(list.stdout).not.toContain(k.key);
+    expect(list.stdout).not.toContain(k.key.slice(13));
+    expect(list.json().find((r: { id: string }) => r.id === k.id)).toMatchObject({
+      name: "to-revoke",
+      revoked_at: null,
+    });
+    expect(cli(["keys", "revoke", k.id, ...d]).status).toBe(0);
+    const started = Date.now();
+    let status = 200;
+    while (status !== 401 && Date.now() - started < 2_000)
+      status = (await fetch(`${server.url}/api/v1/api-keys/current`, { headers: auth })).status;
+    expect(status).toBe(401);
+  });
+
+  it("rotates: a replacement with the same name, scopes and binding; the old key stays valid", async () => {
+    const old = cli(["keys", "create", "--account", "1", "--name", "rot", "--scopes", "read", "--json", ...d]).json();
+    const rotated = cli(["keys", "rotate", old.id, "--json", ...d]);
+    expect(rotated.status).toBe(0);
+    const fresh = rotated.json();
+    expect(fresh).toMatchObject({ name: "rot", scopes: ["read"], workspace_id: old.workspace_id });
+    expect(fresh.key).not.toBe(old.key);
+    for (const key of [old.key, fresh.key]) {
+      const res = await fetch(`${server.url}/api/v1/api-keys/current`, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it("keeps last_used_at current for a running server's keys", async () => {
+    const k = cli(["keys", "create", "--account", "1", "--name", "used", "--json", ...d]).json();
+    const res = await fetch(`${server.url}/api/v1/api-keys/current`, { headers: { authorization: `Bearer ${k.key}` } });
+    const body = await res.json();
+    expect(Date.parse(body.last_used_at)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it("fails with exit 1 and one line for an unknown key or account", () => {
+    const r = cli(["keys", "revoke", "key_unknown", ...d]);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(cli(["keys", "create", "--account", "99", "--name", "x", ...d]).status).toBe(1);
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import {
+  knownMigrations,
+  MigrationMismatchError,
+  migrate,
+  parseMigrations,
+  pendingMigrations,
+} from "../../src/db/migrate.js";
+import { openDb } from "../../src/db/open.js";
+import { cli, tempDir } from "../helpers/cli.js";
+
+describe("migrations", () => {
+  it("applies each numbered file once, in order, and records it", () => {
+    const db = openDb(":memory:");
+    const applied = migrate(db);
+    expect(applied).toEqual(knownMigrations().map((m) => m.name));
+    expect(migrate(db)).toEqual([]);
+    const rows = db.prepare("SELECT version, name FROM schema_migrations ORDER BY version").all();
+    expect(rows).toEqual(knownMigrations().map((m) => ({ version: m.version, name: m.name })));
+  });
+
+  it("rolls back a migration that fails, leaving nothing half-applied", () => {
+    const db = openDb(":memory:");
+    const bad = parseMigrations([
+      { name: "0001_ok.sql", sql: "CREATE TABLE a (x INTEGER);" },
+      { name: "0002_bad.sql", sql: "CREATE TABLE b (x INTEGER); INSERT INTO nope VALUES (1);" },
+    ]);
+    expect(() => migrate(db, bad)).toThrow();
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'b'").get()).toBeUndefined();
+    expect(db.prepare("SELECT count(*) AS n FROM schema_migrations").get()).toEqual({ n: 1 });
+  });
+
+  it("refuses a database with a migration it does not know, or a changed one", () => {
+    const db = openDb(":memory:");
+    migrate(db);
+    db.prepare("INSERT INTO schema_migrations VALUES (999, '0999_future.sql', 'x', 'now')").run();
+    expect(() => pendingMigrations(db)).toThrow(MigrationMismatchError);
+
+    const db2 = openDb(":memory:");
+    migrate(db2);
+    db2.prepare("UPDATE schema_migrations SET checksum = 'changed' WHERE version = 1").run();
+    expect(() => pendingMigrations(db2)).toThrow(/differs/);
+  });
+
+  it("refuses numbering gaps and duplicates in sql/", () => {
+    expect(() => parseMigrations([{ name: "0002_a.sql", sql: "" }])).toThrow(/gap/);
+    expect(() =>
+      parseMigrations([
+        { name: "0001_a.sql", sql: "" },
+        { name: "0001_b.sql", sql: "" },
+      ]),
+    ).toThrow();
+  });
+
+  it("sets the pragmas in openDb", () => {
+    const db = openDb(tempDir());
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
+    expect(db.pragma("synchronous", { simple: true })).toBe(2);
+    expect(db.pragma("busy_timeout", { simple: true })).toBe(5000);
+  });
+
+  it("makes serve refuse to start on a database from a newer version", () => {
+    const dir = tempDir();
+    const db = openDb(dir);
+    migrate(db);
+    db.prepare("INSERT INTO schema_migrations VALUES (999, '0999_future.sql', 'x', 'now')").run();
+    db.close();
+    const run = cli(["serve", "--data-dir", dir, "--port", "0"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/0999_future\.sql.*refusing to start/);
+  });
+});

@@ -1,0 +1,82 @@
+/** Runs the CLI from source in a child process, and starts servers for end-to-end checks. */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const ENTRY = [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, "src/main.ts")];
+
+/** A fresh temporary data directory. */
+export function tempDir(prefix = "cs-test-"): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** The outcome of one CLI run. */
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  // biome-ignore lint/suspicious/noExplicitAny: parsed --json output.
+  json(): any;
+}
+
+/** Runs `content-service ...args` with an optional stdin. */
+export function cli(args: string[], opts: { input?: string; env?: Record<string, string> } = {}): CliRun {
+  const res = spawnSync(process.execPath, [...ENTRY, ...args], {
+    input: opts.input ?? "",
+    encoding: "utf8",
+    env: { ...process.env, NODE_OPTIONS: "", ...opts.env },
+    timeout: 60_000,
+  });
+  return {
+    status: res.status,
+    stdout: res.stdout,
+    stderr: res.stderr,
+    json: () => JSON.parse(res.stdout),
+  };
+}
+
+/** A server started with `serve` in a child process. */
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code (or signal) when the process ends. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `serve` on a free port and waits for its "listening on" line. */
+export async function startServe(dataDir: string, extra: string[] = []): Promise<ServerProcess> {
+  const child = spawn(
+    process.execPath,
+    [...ENTRY, "serve", "--data-dir", dataDir, "--port", "0", "--workers", "1", ...extra],
+    { env: { ...process.env, NODE_OPTIONS: "" }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let out = "";
+  child.stdout!.on("data", (d) => {
+    out += d;
+  });
+  child.stderr!.on("data", (d) => {
+    out += d;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+    const check = () => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout!.on("data", check);
+    exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`server exited before listening:\n${out}`));
+    });
+  });
+  return { url, child, output: () => out, exited };
+}

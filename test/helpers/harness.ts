@@ -1,0 +1,127 @@
+/** The test harness: the app on a fresh migrated in-memory database, with a manual clock and seeded fixtures. */
+import { migrate } from "../../src/db/migrate.js";
+import { openDb } from "../../src/db/open.js";
+import { createAccount, createUser, createWorkspace, issueKey } from "../../src/domain/admin.js";
+import { ManualClock } from "../../src/domain/clock.js";
+import { hashPassword } from "../../src/domain/passwords.js";
+import type { Plan } from "../../src/domain/plans.js";
+import { type App, createApp } from "../../src/http/app.js";
+import type { Services } from "../../src/http/context.js";
+import { memoryLogger } from "../../src/http/log.js";
+import { ROUTES } from "../../src/http/routes.js";
+import { createServices } from "../../src/http/server.js";
+import { inlinePool } from "../../src/workers/pool.js";
+
+/** Options of one request sent through the app. */
+export interface Send {
+  /** Bearer value: an API key secret or a session token. */
+  auth?: string;
+  body?: unknown;
+  /** A raw body string (sent as is). */
+  raw?: string;
+  headers?: Record<string, string>;
+  remoteAddress?: string;
+}
+
+/** A response with its parsed JSON body. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary fields of bodies.
+  body: any;
+}
+
+/** A fresh application with one business account (two workspaces), keys of every posture and users. */
+export interface Harness {
+  app: App;
+  services: Services;
+  clock: ManualClock;
+  logger: ReturnType<typeof memoryLogger>;
+  send(method: string, path: string, opts?: Send): Promise<Answer>;
+  /** Issues a key; defaults: account A, read+write, unbound. */
+  key(opts?: { account?: number; scopes?: string[]; workspaceId?: string | null; expires?: "30d" | "90d" | "365d" | "never" }): string;
+  login(email: string, password?: string): Promise<string>;
+  a: { id: number; ws1: string; ws2: string };
+  b: { id: number; ws: string };
+  /** Creates an account with a plan, its own workspace and a key; returns the key. */
+  accountWithPlan(plan: Plan): { id: number; key: string; ws: string };
+}
+
+const PASSWORD = "correct horse battery staple";
+
+/** Builds a harness. */
+export function makeHarness(): Harness {
+  const db = openDb(":memory:");
+  migrate(db);
+  const clock = new ManualClock();
+  const logger = memoryLogger();
+  const services = createServices({ db, clock, logger, pool: inlinePool() });
+  const app = createApp(services, ROUTES);
+  const store = services.store;
+  const hash = hashPassword(PASSWORD);
+
+  const A = createAccount(store, "test", "Account A", "business", clock.now());
+  const ws2 = createWorkspace(store, "test", A.account.id, "Second", false, clock.now());
+  createUser(store, "test", A.account.id, "admin@a.test", hash, "admin", clock.now());
+  createUser(store, "test", A.account.id, "member@a.test", hash, "member", clock.now());
+  const B = createAccount(store, "test", "Account B", "agency", clock.now());
+  createUser(store, "test", B.account.id, "admin@b.test", hash, "admin", clock.now());
+
+  async function send(method: string, path: string, opts: Send = {}): Promise<Answer> {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.auth !== undefined) headers.authorization = `Bearer ${opts.auth}`;
+    let body: string | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const res = await app.handle(new Request(`http://test.local${path}`, { method, headers, body }), {
+      remoteAddress: opts.remoteAddress ?? "127.0.0.1",
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {}
+    return { status: res.status, headers: res.headers, body: parsed };
+  }
+
+  return {
+    app,
+    services,
+    clock,
+    logger,
+    send,
+    key(opts = {}) {
+      return issueKey(
+        store,
+        "test",
+        {
+          accountId: opts.account ?? A.account.id,
+          name: "test key",
+          scopes: opts.scopes,
+          workspaceId: opts.workspaceId === undefined ? null : opts.workspaceId,
+          expires: opts.expires,
+        },
+        clock.now(),
+      ).secret;
+    },
+    async login(email: string, password = PASSWORD) {
+      const res = await send("POST", "/api/v1/auth/login", { body: { email, password } });
+      if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.token as string;
+    },
+    a: { id: A.account.id, ws1: A.workspace.id, ws2: ws2.id },
+    b: { id: B.account.id, ws: B.workspace.id },
+    accountWithPlan(plan: Plan) {
+      const created = createAccount(store, "test", `Account ${plan}`, plan, clock.now());
+      const key = issueKey(store, "test", { accountId: created.account.id, name: "k" }, clock.now()).secret;
+      return { id: created.account.id, key, ws: created.workspace.id };
+    },
+  };
+}
+
+/** Fills `{param}` placeholders of a route path with sample values. */
+export function samplePath(path: string, values: Record<string, string> = {}): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? (name === "id" ? "1" : "x1"));
+}
