@@ -6,6 +6,7 @@ import type { Role } from "../db/users.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
 import type { Scope } from "../domain/apikeys.js";
 import type { Clock } from "../domain/clock.js";
+import type { DeviceAuthorizations } from "../domain/device-auth.js";
 import type { SessionClaims, SessionTokens } from "../domain/sessions.js";
 import type { WorkerPool } from "../workers/pool.js";
 import type { KeyUsageTracker } from "./key-usage.js";
@@ -45,6 +46,7 @@ export interface Services {
   pool: WorkerPool;
   limiter: RateLimiter;
   sessions: SessionTokens;
+  deviceAuth: DeviceAuthorizations;
   keyUsage: KeyUsageTracker;
   logger: Logger;
   config: ServerConfig;

@@ -4,6 +4,7 @@ import { adminRoutes } from "../routes/admin.js";
 import { apiKeyRoutes } from "../routes/apikeys.js";
 import { authRoutes } from "../routes/auth.js";
 import { billingRoutes } from "../routes/billing.js";
+import { deviceAuthRoutes } from "../routes/device-auth.js";
 import { openApiProvider, systemRoutes } from "../routes/system.js";
 import { workspaceRoutes } from "../routes/workspaces.js";
 import { buildOpenApi } from "./openapi.js";
@@ -13,6 +14,7 @@ import type { RouteDef } from "./route.js";
 export const ROUTES: RouteDef[] = [
   ...systemRoutes,
   ...authRoutes,
+  ...deviceAuthRoutes,
   ...apiKeyRoutes,
   ...workspaceRoutes,
   ...accountRoutes,

@@ -6,6 +6,7 @@ import { migrate } from "../db/migrate.js";
 import { type Db, openDb } from "../db/open.js";
 import { createStore } from "../db/store.js";
 import { type Clock, systemClock } from "../domain/clock.js";
+import { DeviceAuthorizations } from "../domain/device-auth.js";
 import { SessionTokens } from "../domain/sessions.js";
 import { lifecycle } from "../routes/system.js";
 import { inlinePool, piscinaPool, type WorkerPool } from "../workers/pool.js";
@@ -42,6 +43,7 @@ export function createServices(options: ServiceOptions): Services {
     pool: options.pool ?? inlinePool(),
     limiter: new RateLimiter(clock),
     sessions: new SessionTokens(store, () => clock.now()),
+    deviceAuth: new DeviceAuthorizations(clock),
     keyUsage: new KeyUsageTracker(store),
     logger: options.logger ?? jsonLogger(),
     config: { ...DEFAULT_CONFIG, ...options.config },
