@@ -5,7 +5,7 @@ import type { AccountRow } from "../db/accounts.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
 import { API_PLANS, effectiveRateLimits, PLAN_LIMITS, UPGRADE_URL } from "../domain/plans.js";
 import { authenticate, bearerToken, isApiKey, unauthorized } from "./auth.js";
-import { readJsonBody } from "./body.js";
+import { readJsonBody, readUploadBody } from "./body.js";
 import type { Ctx, Principal, Services } from "./context.js";
 import { ApiError, errorBody, toApiError } from "./errors.js";
 import { ANONYMOUS_PER_MINUTE, type RateDecision } from "./ratelimit.js";
@@ -226,8 +226,12 @@ export function createApp(services: Services, routes: RouteDef[]): App {
           throw scopeForbidden(principal);
       }
 
-      const body =
-        routeDef.body && ["POST", "PUT", "PATCH"].includes(request.method) ? await readJsonBody(request) : undefined;
+      const hasBody = routeDef.body && ["POST", "PUT", "PATCH"].includes(request.method);
+      const body = !hasBody
+        ? undefined
+        : routeDef.upload
+          ? await readUploadBody(request, routeDef.upload.maxBytes)
+          : await readJsonBody(request);
 
       let workspace: WorkspaceRow | undefined;
       if (principal && routeDef.workspace)

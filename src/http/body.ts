@@ -36,9 +36,23 @@ export function isJsonContentType(value: string | null): boolean {
   return type === "application/json" || /^application\/[\w.+-]+\+json$/.test(type);
 }
 
+/** A file from a multipart/form-data body. */
+export interface UploadedFile {
+  kind: "file";
+  filename: string;
+  /** The Content-Type the client claimed (never trusted for images: their bytes are checked). */
+  type: string;
+  bytes: Uint8Array;
+}
+
+/** Whether a value is an UploadedFile (for valibot's `custom`). */
+export function isUploadedFile(value: unknown): value is UploadedFile {
+  return typeof value === "object" && value !== null && (value as UploadedFile).kind === "file";
+}
+
 /** Parses a JSON request body; empty means `{}`; anything else must be valid UTF-8 JSON. */
-export async function readJsonBody(request: Request): Promise<unknown> {
-  const bytes = await readBodyLimited(request, JSON_BODY_LIMIT);
+export async function readJsonBody(request: Request, limit = JSON_BODY_LIMIT): Promise<unknown> {
+  const bytes = await readBodyLimited(request, limit);
   if (bytes.byteLength === 0) return {};
   if (!isJsonContentType(request.headers.get("content-type")))
     throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.", {
@@ -55,4 +69,32 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   } catch {
     throw new ApiError("invalid_json", "The request body is not valid JSON.");
   }
+}
+
+/** Reads a body that may be multipart/form-data (for uploads) or JSON, within `limit` bytes. */
+export async function readUploadBody(request: Request, limit: number): Promise<unknown> {
+  const type = (request.headers.get("content-type") ?? "").toLowerCase();
+  if (!type.startsWith("multipart/form-data")) return readJsonBody(request, limit);
+  const bytes = await readBodyLimited(request, limit);
+  let form: FormData;
+  try {
+    form = await new Response(bytes, { headers: { "content-type": request.headers.get("content-type")! } }).formData();
+  } catch {
+    throw new ApiError("validation_failed", "The multipart/form-data body cannot be read.", {
+      issues: [{ path: "body", message: "Malformed multipart/form-data." }],
+    });
+  }
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of form.entries()) {
+    if (name in out) continue;
+    if (typeof value === "string") out[name] = value;
+    else
+      out[name] = {
+        kind: "file",
+        filename: value.name,
+        type: value.type,
+        bytes: new Uint8Array(await value.arrayBuffer()),
+      } satisfies UploadedFile;
+  }
+  return out;
 }

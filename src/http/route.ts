@@ -42,6 +42,11 @@ export interface RouteDef {
   planExempt?: boolean;
   /** A public route that must refuse API keys with 401 (login and other §4.11 operations). */
   rejectsApiKeys?: boolean;
+  /**
+   * A route that also takes a file: multipart/form-data (fields as strings, files as UploadedFile) or
+   * JSON, up to `maxBytes` (DESIGN §3: 10 MiB for images). Without it a body must be JSON of at most 1 MiB.
+   */
+  upload?: { maxBytes: number };
   params?: GenericSchema;
   query?: GenericSchema;
   body?: GenericSchema;
