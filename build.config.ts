@@ -362,6 +362,9 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   if (error instanceof BuildError) console.error(`build failed: ${error.message}`);
+  // esbuild has already printed its errors with their locations.
+  else if (error instanceof Error && "errors" in error)
+    console.error(`build failed: esbuild: ${error.message.split("\n")[0]}`);
   else console.error("build failed:", error);
   process.exit(1);
 });

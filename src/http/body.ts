@@ -78,7 +78,8 @@ export async function readUploadBody(request: Request, limit: number): Promise<u
   const bytes = await readBodyLimited(request, limit);
   let form: FormData;
   try {
-    form = await new Response(bytes, { headers: { "content-type": request.headers.get("content-type")! } }).formData();
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    form = await new Response(buffer, { headers: { "content-type": request.headers.get("content-type")! } }).formData();
   } catch {
     throw new ApiError("validation_failed", "The multipart/form-data body cannot be read.", {
       issues: [{ path: "body", message: "Malformed multipart/form-data." }],

@@ -23,12 +23,6 @@ function sea(): SeaModule | undefined {
   }
 }
 
-function rawAsset(key: string): Uint8Array {
-  const s = sea();
-  if (!s?.isSea()) throw new AssetCacheError(`asset ${key} requested outside the executable`);
-  return new Uint8Array(s.getRawAsset(key));
-}
-
 /** Whether this process is the single executable (Node's SEA). */
 export function isSea(): boolean {
   return sea()?.isSea() ?? false;
@@ -39,9 +33,17 @@ export class AssetCacheError extends Error {}
 
 let cacheDir: string | undefined;
 
-// A folder is safe to load code from when no other user can write to it (root may own a parent folder).
-function checkPrivate(dir: string, allowRoot: boolean): void {
-  const st = lstatSync(dir);
+function rawAsset(key: string): Uint8Array {
+  const s = sea();
+  if (!s?.isSea()) throw new AssetCacheError(`asset ${key} requested outside the executable`);
+  return new Uint8Array(s.getRawAsset(key));
+}
+
+// A folder is safe to load code from when no other user can write to it. The base folder may be a symlink (an
+// administrator's choice) and owned by root; the per-build folder must be a real folder of this user.
+function checkPrivate(dir: string, isBase: boolean): void {
+  const st = isBase ? statSync(dir) : lstatSync(dir);
+  const allowRoot = isBase;
   const uid = process.getuid?.() ?? 0;
   const owner = st.uid === uid || (allowRoot && st.uid === 0);
   if (!st.isDirectory() || !owner || (st.mode & 0o022) !== 0) {
@@ -85,8 +87,10 @@ function assetCacheDir(): string {
   for (const base of cacheBases()) {
     const dir = path.join(base, id);
     try {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      // The base is checked before anything is created inside it.
+      mkdirSync(base, { recursive: true, mode: 0o700 });
       checkPrivate(base, true);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
       checkPrivate(dir, false);
       cacheDir = dir;
       return dir;

@@ -1,15 +1,24 @@
 /** Runs the CLI from source in a child process, and starts servers for end-to-end checks. */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterAll } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const ENTRY = [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, "src/main.ts")];
 
-/** A fresh temporary data directory. */
+const made: string[] = [];
+// Each test file gets its own copy of this module: its folders go when the file's tests end.
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temporary data directory, removed after the test file. */
 export function tempDir(prefix = "cs-test-"): string {
-  return mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /** The outcome of one CLI run. */
