@@ -1,6 +1,10 @@
 /** Every query module of one connection, prepared once. */
 import { accountQueries } from "./accounts.js";
 import { apiKeyQueries } from "./apikeys.js";
+import { contentQueries } from "./contents.js";
+import { imageQueries } from "./images.js";
+import { learningQueries } from "./learning.js";
+import { libraryQueries } from "./library.js";
 import { miscQueries } from "./misc.js";
 import type { Db } from "./open.js";
 import { userQueries } from "./users.js";
@@ -15,6 +19,10 @@ export function createStore(db: Db) {
     users: userQueries(db),
     apiKeys: apiKeyQueries(db),
     misc: miscQueries(db),
+    ...libraryQueries(db),
+    images: imageQueries(db),
+    contents: contentQueries(db),
+    learning: learningQueries(db),
   };
 }
 

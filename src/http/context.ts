@@ -7,6 +7,7 @@ import type { WorkspaceRow } from "../db/workspaces.js";
 import type { Scope } from "../domain/apikeys.js";
 import type { Clock } from "../domain/clock.js";
 import type { DeviceAuthorizations } from "../domain/device-auth.js";
+import type { LearningRunner } from "../domain/learning/runner.js";
 import type { SessionClaims, SessionTokens } from "../domain/sessions.js";
 import type { WorkerPool } from "../workers/pool.js";
 import type { KeyUsageTracker } from "./key-usage.js";
@@ -47,6 +48,7 @@ export interface Services {
   limiter: RateLimiter;
   sessions: SessionTokens;
   deviceAuth: DeviceAuthorizations;
+  learning: LearningRunner;
   keyUsage: KeyUsageTracker;
   logger: Logger;
   config: ServerConfig;

@@ -4,7 +4,12 @@ import { adminRoutes } from "../routes/admin.js";
 import { apiKeyRoutes } from "../routes/apikeys.js";
 import { authRoutes } from "../routes/auth.js";
 import { billingRoutes } from "../routes/billing.js";
+import { contentRoutes } from "../routes/contents.js";
 import { deviceAuthRoutes } from "../routes/device-auth.js";
+import { generateRoutes } from "../routes/generate.js";
+import { imageRoutes } from "../routes/images.js";
+import { learningRoutes } from "../routes/learning.js";
+import { libraryRoutes } from "../routes/library.js";
 import { openApiProvider, systemRoutes } from "../routes/system.js";
 import { workspaceRoutes } from "../routes/workspaces.js";
 import { buildOpenApi } from "./openapi.js";
@@ -17,6 +22,11 @@ export const ROUTES: RouteDef[] = [
   ...deviceAuthRoutes,
   ...apiKeyRoutes,
   ...workspaceRoutes,
+  ...libraryRoutes,
+  ...imageRoutes,
+  ...generateRoutes,
+  ...contentRoutes,
+  ...learningRoutes,
   ...accountRoutes,
   ...billingRoutes,
   ...adminRoutes,

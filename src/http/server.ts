@@ -7,7 +7,9 @@ import { type Db, openDb } from "../db/open.js";
 import { createStore } from "../db/store.js";
 import { type Clock, systemClock } from "../domain/clock.js";
 import { DeviceAuthorizations } from "../domain/device-auth.js";
+import { LearningRunner } from "../domain/learning/runner.js";
 import { SessionTokens } from "../domain/sessions.js";
+import { startSchedules } from "../jobs/schedules.js";
 import { lifecycle } from "../routes/system.js";
 import { inlinePool, piscinaPool, type WorkerPool } from "../workers/pool.js";
 import { type App, createApp } from "./app.js";
@@ -37,15 +39,18 @@ export interface ServiceOptions {
 export function createServices(options: ServiceOptions): Services {
   const store = createStore(options.db);
   const clock = options.clock ?? systemClock;
+  const pool = options.pool ?? inlinePool();
+  const logger = options.logger ?? jsonLogger();
   return {
     store,
     clock,
-    pool: options.pool ?? inlinePool(),
+    pool,
+    learning: new LearningRunner(store, pool, clock, logger),
     limiter: new RateLimiter(clock),
     sessions: new SessionTokens(store, () => clock.now()),
     deviceAuth: new DeviceAuthorizations(clock),
     keyUsage: new KeyUsageTracker(store),
-    logger: options.logger ?? jsonLogger(),
+    logger,
     config: { ...DEFAULT_CONFIG, ...options.config },
   };
 }
@@ -91,6 +96,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());
   });
+  services.learning.start();
+  const stopSchedules = startSchedules(
+    [{ name: "learning-retry", expression: "* * * * *", run: () => void services.learning.retryFailed() }],
+    (job, e) => services.logger.error("periodic job failed", { job, error: (e as Error).message }),
+  );
   const flushTimer = setInterval(() => {
     try {
       services.keyUsage.flush();
@@ -121,6 +131,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         clearTimeout(timer);
         clearInterval(idle);
         services.keyUsage.flush();
+        await stopSchedules();
+        await services.learning.stop();
         await services.pool.close();
         db.close();
       })();

@@ -1,6 +1,7 @@
 /** Account-level reads (spec §4.6, §4.8) and the caller's settings; user-scoped, they ignore workspace binding. */
 import * as v from "valibot";
 import { userView } from "../db/users.js";
+import { analysesUsed } from "../domain/contents.js";
 import { effectiveRateLimits, PLAN_LIMITS } from "../domain/plans.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
@@ -61,13 +62,10 @@ export function quotaPeriod(nowMs: number): { start: string; end: string } {
   return { start: new Date(start).toISOString(), end: new Date(end).toISOString() };
 }
 
-/** Analyses used this month; the learning module registers the real counter. */
-export const analysisCounter: { used(accountId: number, periodStart: string): number } = { used: () => 0 };
-
 function quotaOf(ctx: Ctx) {
   const period = quotaPeriod(ctx.services.clock.now());
   const limit = PLAN_LIMITS[ctx.account.plan].analysesPerMonth;
-  const used = analysisCounter.used(ctx.account.id, period.start);
+  const used = analysesUsed(ctx.services.store, ctx.account.id, period.start);
   return { period_start: period.start, period_end: period.end, limit, used, remaining: Math.max(0, limit - used) };
 }
 

@@ -1,10 +1,16 @@
 /** The tasks run on the worker pool: pure functions of their input. */
+import { type GenerationInput, generateBuiltin } from "../domain/generation/builtin.js";
+import { type RenderRequest, renderPng } from "../domain/images.js";
+import { type AnalysisInput, analyzeEdit } from "../domain/learning/analyze.js";
 import { hashPassword, verifyPassword } from "../domain/passwords.js";
 
 /** Every task by name, with its input and output. */
 export const tasks = {
   hashPassword: (input: { password: string }) => hashPassword(input.password),
   verifyPassword: (input: { password: string; hash: string }) => verifyPassword(input.password, input.hash),
+  renderImage: (input: RenderRequest): Uint8Array => renderPng(input),
+  generateBuiltin: (input: GenerationInput) => generateBuiltin(input),
+  analyzeEdit: (input: AnalysisInput) => analyzeEdit(input),
 };
 
 export type Tasks = typeof tasks;

@@ -1,4 +1,4 @@
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { backupDatabase } from "../../src/cli/maintenance.js";
 import { openDb } from "../../src/db/open.js";
@@ -54,6 +54,17 @@ describe("durability", () => {
     const server = await startServe(dir);
     const { port, hostname } = new URL(server.url);
     const body = JSON.stringify({ email: "ops@x.test", password: "pw-durable-2" });
+    // One connection: a first request makes sure the server has accepted it before the signal.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const warm = await new Promise<number>((resolve, reject) =>
+      request({ host: hostname, port, path: "/healthz", agent }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      })
+        .on("error", reject)
+        .end(),
+    );
+    expect(warm).toBe(200);
     // Send the headers and half the body, stop the server, then send the rest.
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = request(
@@ -62,6 +73,7 @@ describe("durability", () => {
           port,
           method: "POST",
           path: "/api/v1/auth/login",
+          agent,
           headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
         },
         (res) => {
@@ -76,8 +88,8 @@ describe("durability", () => {
       req.write(body.slice(0, 10));
       setTimeout(() => {
         server.child.kill("SIGTERM");
-        setTimeout(() => req.end(body.slice(10)), 300);
-      }, 300);
+        setTimeout(() => req.end(body.slice(10)), 500);
+      }, 1_000);
     });
     const res = await answer;
     expect(res.status).toBe(200);

@@ -39,7 +39,12 @@ export interface Harness {
   logger: ReturnType<typeof memoryLogger>;
   send(method: string, path: string, opts?: Send): Promise<Answer>;
   /** Issues a key; defaults: account A, read+write, unbound. */
-  key(opts?: { account?: number; scopes?: string[]; workspaceId?: string | null; expires?: "30d" | "90d" | "365d" | "never" }): string;
+  key(opts?: {
+    account?: number;
+    scopes?: string[];
+    workspaceId?: string | null;
+    expires?: "30d" | "90d" | "365d" | "never";
+  }): string;
   login(email: string, password?: string): Promise<string>;
   a: { id: number; ws1: string; ws2: string };
   b: { id: number; ws: string };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { hashKey } from "../../src/domain/apikeys.js";
 import { makeHarness } from "../helpers/harness.js";
 
 describe("authentication", () => {
@@ -17,7 +18,7 @@ describe("authentication", () => {
     const h = makeHarness();
     const expiring = h.key({ expires: "30d" });
     const revoked = h.key();
-    const id = h.services.store.apiKeys.list(h.a.id).at(-1)!.id;
+    const id = h.services.store.apiKeys.byHash(hashKey(revoked))!.id;
     h.services.store.apiKeys.revoke(id, new Date().toISOString());
     h.clock.advance(31 * 86_400_000);
     const cases: (string | undefined)[] = [undefined, "", "svc_live_doesnotexist", revoked, expiring];
@@ -68,7 +69,7 @@ describe("authentication", () => {
     const h = makeHarness();
     const key = h.key();
     await h.send("GET", "/api/v1/users/me", { auth: key });
-    const row = () => h.services.store.apiKeys.list(h.a.id).at(-1)!;
+    const row = () => h.services.store.apiKeys.byHash(hashKey(key))!;
     expect(row().last_used_at).toBeNull();
     h.services.keyUsage.flush();
     expect(row().last_used_at).toBe(new Date(h.clock.now()).toISOString());

@@ -1,0 +1,142 @@
+/** Queries on contents and their versions. */
+import type { Db } from "./open.js";
+
+export type ContentStatus = "draft" | "generated" | "finalized" | "published";
+
+export interface ContentRow {
+  id: number;
+  account_id: number;
+  workspace_id: string;
+  template_id: number | null;
+  title: string;
+  content: string;
+  finalized_content: string | null;
+  status: ContentStatus;
+  scheduled_publish_at: string | null;
+  scheduled_publish_day: string | null;
+  published_at: string | null;
+  version_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VersionRow {
+  id: number;
+  content_id: number;
+  version: number;
+  kind: "generated" | "finalized";
+  title: string;
+  text: string;
+  model: string | null;
+  details: string | null;
+  created_at: string;
+}
+
+/** Filters of the contents list. */
+export interface ContentFilter {
+  workspaceId: string;
+  status?: ContentStatus;
+  plannedFrom?: string;
+  plannedTo?: string;
+  /** Only contents whose planned day is before this day and that are not published. */
+  overdueBefore?: string;
+  afterId: number;
+  limit: number;
+}
+
+/** Prepared content statements of one connection. */
+export function contentQueries(db: Db) {
+  const byId = db.prepare<[number], ContentRow>("SELECT * FROM contents WHERE id = ?");
+  const insert = db.prepare(
+    `INSERT INTO contents (account_id, workspace_id, template_id, title, content, status, created_at, updated_at)
+     VALUES (@accountId, @workspaceId, @templateId, @title, @content, @status, @now, @now)`,
+  );
+  const update = db.prepare(
+    `UPDATE contents SET title = @title, content = @content, template_id = @templateId, status = @status,
+       finalized_content = @finalizedContent, version_count = @versionCount, updated_at = @now WHERE id = @id`,
+  );
+  const schedule = db.prepare<[string | null, string | null, string, number]>(
+    "UPDATE contents SET scheduled_publish_at = ?, scheduled_publish_day = ?, updated_at = ? WHERE id = ?",
+  );
+  const publish = db.prepare<[string, string, number]>(
+    "UPDATE contents SET status = 'published', published_at = ?, updated_at = ? WHERE id = ?",
+  );
+  const remove = db.prepare<[number]>("DELETE FROM contents WHERE id = ?");
+  const insertVersion = db.prepare(
+    `INSERT INTO content_versions (content_id, version, kind, title, text, model, details, created_at)
+     VALUES (@contentId, @version, @kind, @title, @text, @model, @details, @now)`,
+  );
+  const versions = db.prepare<[number], VersionRow>(
+    "SELECT * FROM content_versions WHERE content_id = ? ORDER BY version",
+  );
+  const lastGenerated = db.prepare<[number], VersionRow>(
+    "SELECT * FROM content_versions WHERE content_id = ? AND kind = 'generated' ORDER BY version DESC LIMIT 1",
+  );
+
+  function list(f: ContentFilter): ContentRow[] {
+    const where = ["workspace_id = @workspaceId", "id > @afterId"];
+    if (f.status) where.push("status = @status");
+    if (f.plannedFrom) where.push("scheduled_publish_day >= @plannedFrom");
+    if (f.plannedTo) where.push("scheduled_publish_day <= @plannedTo");
+    if (f.overdueBefore) where.push("scheduled_publish_day < @overdueBefore AND status != 'published'");
+    // The set of filters is small and fixed, so each distinct statement is prepared once and cached by SQLite's
+    // own statement reuse in better-sqlite3.
+    return db
+      .prepare(`SELECT * FROM contents WHERE ${where.join(" AND ")} ORDER BY id LIMIT @limit`)
+      .all({ ...f, status: f.status ?? null }) as ContentRow[];
+  }
+
+  return {
+    byId: (id: number) => byId.get(id),
+    list,
+    create(c: {
+      accountId: number;
+      workspaceId: string;
+      templateId: number | null;
+      title: string;
+      content: string;
+      status: ContentStatus;
+      now: string;
+    }): ContentRow {
+      const id = Number(insert.run(c).lastInsertRowid);
+      return byId.get(id)!;
+    },
+    /** Writes a new state of a content record (all mutable text fields at once). */
+    save(row: ContentRow, now: string): ContentRow {
+      update.run({
+        id: row.id,
+        title: row.title,
+        content: row.content,
+        templateId: row.template_id,
+        status: row.status,
+        finalizedContent: row.finalized_content,
+        versionCount: row.version_count,
+        now,
+      });
+      return byId.get(row.id)!;
+    },
+    schedule(id: number, at: string | null, day: string | null, now: string): ContentRow {
+      schedule.run(at, day, now, id);
+      return byId.get(id)!;
+    },
+    publish(id: number, at: string): ContentRow {
+      publish.run(at, at, id);
+      return byId.get(id)!;
+    },
+    remove: (id: number) => remove.run(id).changes > 0,
+    addVersion(v: {
+      contentId: number;
+      version: number;
+      kind: "generated" | "finalized";
+      title: string;
+      text: string;
+      model: string | null;
+      details: unknown;
+      now: string;
+    }) {
+      insertVersion.run({ ...v, details: v.details === undefined ? null : JSON.stringify(v.details) });
+    },
+    versions: (contentId: number) => versions.all(contentId),
+    lastGenerated: (contentId: number) => lastGenerated.get(contentId),
+  };
+}

@@ -1,0 +1,102 @@
+/** Queries on learning jobs and voice profiles. */
+import type { Db } from "./open.js";
+
+export type JobStatus = "queued" | "running" | "succeeded" | "failed";
+
+export interface LearningJobRow {
+  id: string;
+  account_id: number;
+  workspace_id: string;
+  content_id: number;
+  status: JobStatus;
+  input: string;
+  result: string | null;
+  error: string | null;
+  attempts: number;
+  next_attempt_at: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface VoiceProfileRow {
+  id: string;
+  account_id: number;
+  workspace_id: string;
+  traits: string;
+  sample_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Prepared learning statements of one connection. */
+export function learningQueries(db: Db) {
+  const byId = db.prepare<[string], LearningJobRow>("SELECT * FROM learning_jobs WHERE id = ?");
+  const insert = db.prepare(
+    `INSERT INTO learning_jobs (id, account_id, workspace_id, content_id, status, input, created_at)
+     VALUES (@id, @accountId, @workspaceId, @contentId, 'queued', @input, @now)`,
+  );
+  const due = db.prepare<[string, number], LearningJobRow>(
+    `SELECT * FROM learning_jobs WHERE status = 'queued' AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
+     ORDER BY created_at, id LIMIT ?`,
+  );
+  const claim = db.prepare<[string, string]>(
+    "UPDATE learning_jobs SET status = 'running', attempts = attempts + 1, started_at = ? WHERE id = ? AND status = 'queued'",
+  );
+  const succeed = db.prepare<[string, string, string]>(
+    "UPDATE learning_jobs SET status = 'succeeded', result = ?, error = NULL, finished_at = ? WHERE id = ?",
+  );
+  const fail = db.prepare<[string, string | null, string, string]>(
+    "UPDATE learning_jobs SET status = 'failed', error = ?, next_attempt_at = ?, finished_at = ? WHERE id = ?",
+  );
+  const requeueInterrupted = db.prepare("UPDATE learning_jobs SET status = 'queued' WHERE status = 'running'");
+  const requeueFailed = db.prepare<[string, number]>(
+    `UPDATE learning_jobs SET status = 'queued', finished_at = NULL
+     WHERE status = 'failed' AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND attempts < ?`,
+  );
+  const countSince = db.prepare<[number, string], { n: number }>(
+    "SELECT count(*) AS n FROM learning_jobs WHERE account_id = ? AND created_at >= ?",
+  );
+  const profileByWs = db.prepare<[string], VoiceProfileRow>("SELECT * FROM voice_profiles WHERE workspace_id = ?");
+  const profileById = db.prepare<[string], VoiceProfileRow>("SELECT * FROM voice_profiles WHERE id = ?");
+  const profilesOf = db.prepare<[number], VoiceProfileRow>(
+    "SELECT * FROM voice_profiles WHERE account_id = ? ORDER BY created_at, id",
+  );
+  const upsertProfile = db.prepare(
+    `INSERT INTO voice_profiles (id, account_id, workspace_id, traits, sample_count, created_at, updated_at)
+     VALUES (@id, @accountId, @workspaceId, @traits, @sampleCount, @now, @now)
+     ON CONFLICT(workspace_id) DO UPDATE SET traits = excluded.traits, sample_count = excluded.sample_count,
+       updated_at = excluded.updated_at`,
+  );
+  return {
+    job: (id: string) => byId.get(id),
+    enqueue(j: { id: string; accountId: number; workspaceId: string; contentId: number; input: unknown; now: string }) {
+      insert.run({ ...j, input: JSON.stringify(j.input) });
+      return byId.get(j.id)!;
+    },
+    due: (now: string, limit: number) => due.all(now, limit),
+    /** Marks a queued job running; false when another runner took it. */
+    claim: (id: string, now: string) => claim.run(now, id).changes > 0,
+    succeed: (id: string, result: unknown, now: string) => succeed.run(JSON.stringify(result), now, id),
+    fail: (id: string, error: string, retryAt: string | null, now: string) => fail.run(error, retryAt, now, id),
+    /** After a crash: jobs that were running go back to the queue. */
+    requeueInterrupted: () => requeueInterrupted.run().changes,
+    /** Failed jobs whose backoff has passed go back to the queue while attempts remain. */
+    requeueFailed: (now: string, maxAttempts: number) => requeueFailed.run(now, maxAttempts).changes,
+    countSince: (accountId: number, since: string) => countSince.get(accountId, since)!.n,
+    profileOfWorkspace: (workspaceId: string) => profileByWs.get(workspaceId),
+    profile: (id: string) => profileById.get(id),
+    profilesOf: (accountId: number) => profilesOf.all(accountId),
+    saveProfile(p: {
+      id: string;
+      accountId: number;
+      workspaceId: string;
+      traits: unknown;
+      sampleCount: number;
+      now: string;
+    }) {
+      upsertProfile.run({ ...p, traits: JSON.stringify(p.traits) });
+      return profileByWs.get(p.workspaceId)!;
+    },
+  };
+}

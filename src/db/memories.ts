@@ -1,0 +1,112 @@
+/** Queries on memories: voice and context notes of a workspace that generation injects. */
+import type { Db } from "./open.js";
+
+/** What a memory carries: how to sound (voice) or what to know (context). */
+export const MEMORY_KINDS = ["voice", "context"] as const;
+export type MemoryKind = (typeof MEMORY_KINDS)[number];
+
+export interface MemoryRow {
+  id: number;
+  account_id: number;
+  workspace_id: string;
+  kind: MemoryKind;
+  title: string;
+  content: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A new memory. */
+export interface NewMemory {
+  accountId: number;
+  workspaceId: string;
+  kind: MemoryKind;
+  title: string;
+  content: string;
+  now: string;
+}
+
+/** The fields PATCH may change. */
+export interface MemoryChanges {
+  kind?: MemoryKind;
+  title?: string;
+  content?: string;
+}
+
+/** Filters and page of a memory listing. */
+export interface MemoryListQuery {
+  workspaceId: string;
+  kind?: MemoryKind;
+  /** Ids after this one (0 for the first page). */
+  afterId: number;
+  limit: number;
+}
+
+/** A memory as the API shows it (DESIGN §9). */
+export function memoryView(m: MemoryRow) {
+  return {
+    id: m.id,
+    workspace_id: m.workspace_id,
+    kind: m.kind,
+    title: m.title,
+    content: m.content,
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+  };
+}
+
+/** Prepared memory statements of one connection. */
+export function memoryQueries(db: Db) {
+  const byId = db.prepare<[number], MemoryRow>("SELECT * FROM memories WHERE id = ?");
+  // json_each keeps the order of the ids asked for (its key is the array index).
+  const byIds = db.prepare<{ accountId: number; ids: string }, MemoryRow>(
+    `SELECT m.* FROM json_each(@ids) AS j JOIN memories AS m ON m.id = j.value
+     WHERE m.account_id = @accountId ORDER BY j.key`,
+  );
+  const list = db.prepare<{ workspaceId: string; kind: string | null; afterId: number; limit: number }, MemoryRow>(
+    `SELECT * FROM memories
+     WHERE workspace_id = @workspaceId AND id > @afterId AND (@kind IS NULL OR kind = @kind)
+     ORDER BY id LIMIT @limit`,
+  );
+  const insert = db.prepare(
+    `INSERT INTO memories (account_id, workspace_id, kind, title, content, created_at, updated_at)
+     VALUES (@accountId, @workspaceId, @kind, @title, @content, @now, @now)`,
+  );
+  const update = db.prepare<{
+    id: number;
+    kind: string | null;
+    title: string | null;
+    content: string | null;
+    now: string;
+  }>(
+    `UPDATE memories SET kind = coalesce(@kind, kind), title = coalesce(@title, title),
+       content = coalesce(@content, content), updated_at = @now
+     WHERE id = @id`,
+  );
+  const remove = db.prepare<[number]>("DELETE FROM memories WHERE id = ?");
+  return {
+    /** Any memory by id: the caller checks the account and the workspace. */
+    byId: (id: number) => byId.get(id),
+    /** The account's memories among `ids`, in the order asked, each once; missing ids are left out. */
+    byIds: (accountId: number, ids: number[]): MemoryRow[] =>
+      byIds.all({ accountId, ids: JSON.stringify([...new Set(ids)]) }),
+    /** A workspace's memories in id order. */
+    list: (q: MemoryListQuery) =>
+      list.all({ workspaceId: q.workspaceId, kind: q.kind ?? null, afterId: q.afterId, limit: q.limit }),
+    create(m: NewMemory): MemoryRow {
+      return byId.get(Number(insert.run(m).lastInsertRowid))!;
+    },
+    /** Applies the given changes and stamps updated_at; returns the memory as it now is. */
+    update(id: number, changes: MemoryChanges, now: string): MemoryRow | undefined {
+      update.run({
+        id,
+        kind: changes.kind ?? null,
+        title: changes.title ?? null,
+        content: changes.content ?? null,
+        now,
+      });
+      return byId.get(id);
+    },
+    remove: (id: number) => remove.run(id).changes > 0,
+  };
+}

@@ -1,0 +1,149 @@
+/** Queries on reference materials and their passages (the units generation cites). */
+import type { Db } from "./open.js";
+
+/** How a reference material arrived: JSON content of a format, or an uploaded file. */
+export const SOURCE_TYPES = ["text", "markdown", "html", "file"] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+/** A reference material with its plain text and the number of its passages. */
+export interface ReferenceRow {
+  id: number;
+  account_id: number;
+  workspace_id: string;
+  title: string;
+  /** Plain text, whatever the source format was. */
+  content: string;
+  source_type: SourceType;
+  word_count: number;
+  passage_count: number;
+  created_at: string;
+}
+
+/** A reference material in a listing: the start of its text instead of all of it. */
+export type ReferenceSummaryRow = Omit<ReferenceRow, "content"> & { content_start: string; content_length: number };
+
+/** One passage of a reference material. */
+export interface PassageRow {
+  id: number;
+  reference_id: number;
+  /** Order within the material, from 0. */
+  position: number;
+  text: string;
+  word_count: number;
+}
+
+/** A new reference material with its passages, already converted and split. */
+export interface NewReference {
+  accountId: number;
+  workspaceId: string;
+  title: string;
+  content: string;
+  sourceType: SourceType;
+  wordCount: number;
+  passages: { text: string; wordCount: number }[];
+  now: string;
+}
+
+/** Filters and page of a reference listing. */
+export interface ReferenceListQuery {
+  workspaceId: string;
+  /** Ids after this one (0 for the first page). */
+  afterId: number;
+  limit: number;
+}
+
+/** Characters of text a listing shows of each material. */
+export const EXCERPT_CHARS = 240;
+
+/** The first EXCERPT_CHARS characters of a text, cut at a word boundary with an ellipsis when there is more. */
+export function excerptOf(start: string, fullLength: number): string {
+  const flat = start.replace(/\s+/g, " ").trim();
+  if (fullLength <= EXCERPT_CHARS && flat.length <= EXCERPT_CHARS) return flat;
+  const cut = flat.slice(0, EXCERPT_CHARS);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > EXCERPT_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "")}…`;
+}
+
+const COUNTED = "(SELECT count(*) FROM reference_passages AS p WHERE p.reference_id = r.id) AS passage_count";
+
+/** A reference material as the API shows it (DESIGN §9, plus passage_count). */
+export function referenceView(r: ReferenceRow) {
+  return {
+    id: r.id,
+    workspace_id: r.workspace_id,
+    title: r.title,
+    content: r.content,
+    source_type: r.source_type,
+    word_count: r.word_count,
+    passage_count: r.passage_count,
+    created_at: r.created_at,
+  };
+}
+
+/** A reference material as a listing shows it: `excerpt` instead of `content`. */
+export function referenceSummaryView(r: ReferenceSummaryRow) {
+  return {
+    id: r.id,
+    workspace_id: r.workspace_id,
+    title: r.title,
+    excerpt: excerptOf(r.content_start, r.content_length),
+    source_type: r.source_type,
+    word_count: r.word_count,
+    passage_count: r.passage_count,
+    created_at: r.created_at,
+  };
+}
+
+/** Prepared reference statements of one connection. */
+export function referenceQueries(db: Db) {
+  const byId = db.prepare<[number], ReferenceRow>(
+    `SELECT r.*, ${COUNTED} FROM reference_materials AS r WHERE r.id = ?`,
+  );
+  // json_each keeps the order of the ids asked for (its key is the array index).
+  const byIds = db.prepare<{ accountId: number; ids: string }, ReferenceRow>(
+    `SELECT r.*, ${COUNTED} FROM json_each(@ids) AS j JOIN reference_materials AS r ON r.id = j.value
+     WHERE r.account_id = @accountId ORDER BY j.key`,
+  );
+  const list = db.prepare<{ workspaceId: string; afterId: number; limit: number }, ReferenceSummaryRow>(
+    `SELECT r.id, r.account_id, r.workspace_id, r.title, r.source_type, r.word_count, r.created_at,
+       substr(r.content, 1, ${EXCERPT_CHARS + 1}) AS content_start, length(r.content) AS content_length, ${COUNTED}
+     FROM reference_materials AS r
+     WHERE r.workspace_id = @workspaceId AND r.id > @afterId
+     ORDER BY r.id LIMIT @limit`,
+  );
+  const passagesOf = db.prepare<{ ids: string }, PassageRow>(
+    `SELECT p.* FROM json_each(@ids) AS j JOIN reference_passages AS p ON p.reference_id = j.value
+     ORDER BY j.key, p.position`,
+  );
+  const insert = db.prepare(
+    `INSERT INTO reference_materials (account_id, workspace_id, title, content, source_type, word_count, created_at)
+     VALUES (@accountId, @workspaceId, @title, @content, @sourceType, @wordCount, @now)`,
+  );
+  const insertPassage = db.prepare<[number, number, string, number]>(
+    "INSERT INTO reference_passages (reference_id, position, text, word_count) VALUES (?, ?, ?, ?)",
+  );
+  const remove = db.prepare<[number]>("DELETE FROM reference_materials WHERE id = ?");
+
+  return {
+    /** Any reference material by id: the caller checks the account and the workspace. */
+    byId: (id: number) => byId.get(id),
+    /** The account's reference materials among `ids`, in the order asked, each once; missing ids are left out. */
+    byIds: (accountId: number, ids: number[]): ReferenceRow[] =>
+      byIds.all({ accountId, ids: JSON.stringify([...new Set(ids)]) }),
+    /** The passages of these materials, grouped by material in the order asked, each in text order. */
+    passagesOf: (referenceIds: number[]): PassageRow[] =>
+      passagesOf.all({ ids: JSON.stringify([...new Set(referenceIds)]) }),
+    /** A workspace's reference materials in id order, without their full text. */
+    list: (q: ReferenceListQuery) => list.all(q),
+    /** Stores a material and its passages in one transaction. */
+    create: db.transaction((r: NewReference): ReferenceRow => {
+      const id = Number(insert.run(r).lastInsertRowid);
+      r.passages.forEach((p, position) => {
+        insertPassage.run(id, position, p.text, p.wordCount);
+      });
+      return byId.get(id)!;
+    }),
+    /** Deletes a material; its passages go with it. */
+    remove: (id: number) => remove.run(id).changes > 0,
+  };
+}

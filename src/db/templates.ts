@@ -1,0 +1,146 @@
+/** Queries on templates: the built-in ones (seeded by sql/0002_library.sql) and each account's own. */
+import type { Db } from "./open.js";
+
+/** The layouts a template can produce. */
+export const TEMPLATE_FORMATS = ["article", "post", "thread", "email", "page", "release", "product"] as const;
+export type TemplateFormat = (typeof TEMPLATE_FORMATS)[number];
+
+/** The voices a template asks for. */
+export const TEMPLATE_TONES = ["conversational", "professional", "persuasive", "informative", "enthusiastic"] as const;
+export type TemplateTone = (typeof TEMPLATE_TONES)[number];
+
+/** What a section does in the piece; the generation engine writes each section from its role. */
+export const SECTION_ROLES = [
+  "headline",
+  "subject",
+  "hook",
+  "context",
+  "point",
+  "evidence",
+  "example",
+  "steps",
+  "quote",
+  "cta",
+  "summary",
+  "signoff",
+] as const;
+export type SectionRole = (typeof SECTION_ROLES)[number];
+
+/** One section of a template, in the order the piece is written. */
+export interface TemplateSection {
+  /** Unique within the template, e.g. "hook", "point_2". */
+  key: string;
+  /** A fixed heading printed above the section, or null (the instruction may ask for a written one). */
+  heading: string | null;
+  role: SectionRole;
+  /** The section's word budget; the budgets add up to about the template's target_words. */
+  words: number;
+  /** What the section must say and how. */
+  instruction: string;
+}
+
+/** A template with its sections parsed. */
+export interface TemplateRow {
+  id: number;
+  /** Null for a built-in template. */
+  account_id: number | null;
+  name: string;
+  category: string;
+  description: string;
+  format: TemplateFormat;
+  sections: TemplateSection[];
+  target_words: number;
+  tone: TemplateTone;
+  created_at: string;
+}
+
+type StoredTemplate = Omit<TemplateRow, "sections"> & { sections: string };
+
+/** A new account template. */
+export interface NewTemplate {
+  accountId: number;
+  name: string;
+  category: string;
+  description: string;
+  format: TemplateFormat;
+  sections: TemplateSection[];
+  targetWords: number;
+  tone: TemplateTone;
+  createdAt: string;
+}
+
+/** Filters and page of a template listing. */
+export interface TemplateListQuery {
+  accountId: number;
+  /** Exact category, case-insensitive. */
+  category?: string;
+  /** Text searched in name, description and category, case-insensitive. */
+  q?: string;
+  /** Ids after this one (0 for the first page). */
+  afterId: number;
+  limit: number;
+}
+
+function parse(row: StoredTemplate): TemplateRow {
+  return { ...row, sections: JSON.parse(row.sections) as TemplateSection[] };
+}
+
+/** A template as the API shows it (DESIGN §9, plus format and built_in). */
+export function templateView(t: TemplateRow) {
+  return {
+    id: t.id,
+    name: t.name,
+    category: t.category,
+    description: t.description,
+    format: t.format,
+    sections: t.sections,
+    target_words: t.target_words,
+    tone: t.tone,
+    built_in: t.account_id === null,
+    created_at: t.created_at,
+  };
+}
+
+/** Prepared template statements of one connection. */
+export function templateQueries(db: Db) {
+  const byId = db.prepare<[number], StoredTemplate>("SELECT * FROM templates WHERE id = ?");
+  const list = db.prepare<
+    { accountId: number; category: string | null; q: string | null; afterId: number; limit: number },
+    StoredTemplate
+  >(
+    `SELECT * FROM templates
+     WHERE (account_id IS NULL OR account_id = @accountId)
+       AND id > @afterId
+       AND (@category IS NULL OR category = @category COLLATE NOCASE)
+       AND (@q IS NULL OR instr(lower(name || ' ' || description || ' ' || category), lower(@q)) > 0)
+     ORDER BY id LIMIT @limit`,
+  );
+  const insert = db.prepare(
+    `INSERT INTO templates (account_id, name, category, description, format, sections, target_words, tone, created_at)
+     VALUES (@accountId, @name, @category, @description, @format, @sections, @targetWords, @tone, @createdAt)`,
+  );
+  return {
+    /** Any template by id, built-in or of any account: the caller checks the account. */
+    byId(id: number): TemplateRow | undefined {
+      const row = byId.get(id);
+      return row && parse(row);
+    },
+    /** The built-in templates and the account's own, in id order. */
+    list(query: TemplateListQuery): TemplateRow[] {
+      return list
+        .all({
+          accountId: query.accountId,
+          category: query.category ?? null,
+          q: query.q ?? null,
+          afterId: query.afterId,
+          limit: query.limit,
+        })
+        .map(parse);
+    },
+    /** Adds an account's own template. */
+    create(t: NewTemplate): TemplateRow {
+      const id = insert.run({ ...t, sections: JSON.stringify(t.sections) }).lastInsertRowid;
+      return parse(byId.get(Number(id))!);
+    },
+  };
+}

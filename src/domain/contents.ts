@@ -1,0 +1,312 @@
+/** The content lifecycle (DESIGN §7–§8): drafts, generation, finalization, planning and publication. */
+import type { AccountRow } from "../db/accounts.js";
+import type { ContentRow, ContentStatus } from "../db/contents.js";
+import type { Store } from "../db/store.js";
+import type { WorkspaceRow } from "../db/workspaces.js";
+import { ApiError } from "../http/errors.js";
+import type { WorkerPool } from "../workers/pool.js";
+import { iso } from "./clock.js";
+import type { GenerationInput, GenerationOutput, SectionSpec } from "./generation/builtin.js";
+import { emptyTraits, type VoiceTraits } from "./generation/voice.js";
+import { prefixedId } from "./ids.js";
+import { isOverdue, todayIn } from "./planning.js";
+import { PLAN_LIMITS } from "./plans.js";
+
+/** The content record as the API shows it (DESIGN §9). */
+export function contentView(row: ContentRow, today: string) {
+  return {
+    content_id: row.id,
+    workspace_id: row.workspace_id,
+    template_id: row.template_id,
+    title: row.title,
+    content: row.content,
+    finalized_content: row.finalized_content,
+    status: row.status,
+    scheduled_publish_at: row.scheduled_publish_at,
+    scheduled_publish_day: row.scheduled_publish_day,
+    is_overdue: isOverdue(row.scheduled_publish_day, row.status, today),
+    published_at: row.published_at,
+    version_count: row.version_count,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Today in the server's time zone, for `is_overdue`. */
+export function serverToday(timezone: string, nowMs: number): string {
+  return todayIn(timezone, nowMs);
+}
+
+/** Who is asking, and where: what every lifecycle operation needs to find records. */
+export interface Caller {
+  account: AccountRow;
+  workspace?: WorkspaceRow;
+  /** Throws 403 workspace_mismatch when a record lies outside a bound key's workspace. */
+  checkRecordWorkspace(workspaceId: string): void;
+}
+
+/** Finds a content record of the caller's account (404 otherwise) and checks the key's binding. */
+export function findContent(store: Store, caller: Caller, id: number): ContentRow {
+  const row = store.contents.byId(id);
+  if (!row || row.account_id !== caller.account.id)
+    throw new ApiError("content_not_found", `No content ${id}.`, { content_id: id });
+  caller.checkRecordWorkspace(row.workspace_id);
+  // An explicit workspace_id that is not the record's: the record is not in that workspace.
+  if (caller.workspace && caller.workspace.id !== row.workspace_id)
+    throw new ApiError("content_not_found", `No content ${id} in workspace ${caller.workspace.id}.`, {
+      content_id: id,
+    });
+  return row;
+}
+
+/** 409 invalid_status unless the record is in one of the allowed statuses. */
+export function requireStatus(row: ContentRow, allowed: ContentStatus[], action: string): void {
+  if (!allowed.includes(row.status))
+    throw new ApiError(
+      "invalid_status",
+      `Cannot ${action} content ${row.id}: it is ${row.status}; it must be ${allowed.join(" or ")}.`,
+      { current_status: row.status, required_status: allowed.length === 1 ? allowed[0] : allowed },
+    );
+}
+
+/** What a generation request names. */
+export interface GenerateRequest {
+  template_id: number;
+  user_direction: string;
+  content_id?: number;
+  memory_ids?: number[];
+  reference_material_ids?: number[];
+  seed?: number;
+}
+
+function missing(
+  code: "template_not_found" | "memory_not_found" | "reference_material_not_found",
+  what: string,
+  ids: number[],
+) {
+  return new ApiError(code, `${what} not found: ${ids.join(", ")}.`, { missing_ids: ids });
+}
+
+/** Records named by id must be the caller's and in the request's workspace (DESIGN §3). */
+function checkInWorkspace<T extends { id: number; workspace_id: string }>(
+  caller: Caller,
+  workspace: WorkspaceRow,
+  rows: T[],
+  requested: number[],
+  code: "memory_not_found" | "reference_material_not_found",
+  what: string,
+): T[] {
+  const found = new Map(rows.map((r) => [r.id, r]));
+  const absent = requested.filter((id) => !found.has(id));
+  if (absent.length) throw missing(code, what, absent);
+  for (const r of rows) caller.checkRecordWorkspace(r.workspace_id);
+  const elsewhere = rows.filter((r) => r.workspace_id !== workspace.id).map((r) => r.id);
+  if (elsewhere.length) throw missing(code, `${what} in workspace ${workspace.id}`, elsewhere);
+  return rows;
+}
+
+/** Gathers the engine's input for a generation; throws the coded errors for unknown or foreign ids. */
+export function generationInput(
+  store: Store,
+  caller: Caller,
+  workspace: WorkspaceRow,
+  req: GenerateRequest,
+): GenerationInput {
+  const template = store.templates.byId(req.template_id);
+  if (!template || (template.account_id !== null && template.account_id !== caller.account.id))
+    throw missing("template_not_found", "Template", [req.template_id]);
+  const memoryIds = [...new Set(req.memory_ids ?? [])];
+  const referenceIds = [...new Set(req.reference_material_ids ?? [])];
+  const memories = checkInWorkspace(
+    caller,
+    workspace,
+    store.memories.byIds(caller.account.id, memoryIds),
+    memoryIds,
+    "memory_not_found",
+    "Memories",
+  );
+  const references = checkInWorkspace(
+    caller,
+    workspace,
+    store.references.byIds(caller.account.id, referenceIds),
+    referenceIds,
+    "reference_material_not_found",
+    "Reference materials",
+  );
+  const titles = new Map(references.map((r) => [r.id, r.title]));
+  const passages = store.references.passagesOf(referenceIds).map((p) => ({
+    reference_material_id: p.reference_id,
+    reference_title: titles.get(p.reference_id) ?? "the reference",
+    text: p.text,
+  }));
+  const prefs = store.misc.learningPreferences(caller.account.id);
+  const applyVoice = prefs ? prefs.apply_to_generation === 1 : true;
+  const profile = applyVoice ? store.learning.profileOfWorkspace(workspace.id) : undefined;
+  const sections = (
+    typeof template.sections === "string" ? JSON.parse(template.sections) : template.sections
+  ) as SectionSpec[];
+  return {
+    template: {
+      id: template.id,
+      name: template.name,
+      format: template.format,
+      tone: template.tone,
+      target_words: template.target_words,
+      sections,
+    },
+    direction: req.user_direction,
+    memories: memories.map((m) => ({ id: m.id, kind: m.kind, title: m.title, content: m.content })),
+    passages,
+    voice: profile ? (JSON.parse(profile.traits) as VoiceTraits) : null,
+    seed: req.seed ?? 0,
+  };
+}
+
+/** Stores a finished generation: a new record or a new version of a draft/generated one, in one transaction. */
+export function saveGeneration(
+  store: Store,
+  caller: Caller,
+  workspace: WorkspaceRow,
+  req: GenerateRequest,
+  output: GenerationOutput,
+  model: string,
+  nowMs: number,
+): { row: ContentRow; created: boolean } {
+  const now = iso(nowMs);
+  return store.db.transaction(() => {
+    let row: ContentRow;
+    let created = false;
+    if (req.content_id !== undefined) {
+      // Re-read inside the transaction: the record may have changed while the engine ran.
+      row = findContent(store, caller, req.content_id);
+      requireStatus(row, ["draft", "generated"], "generate into");
+    } else {
+      row = store.contents.create({
+        accountId: caller.account.id,
+        workspaceId: workspace.id,
+        templateId: req.template_id,
+        title: output.title,
+        content: "",
+        status: "generated",
+        now,
+      });
+      created = true;
+    }
+    const version = row.version_count + 1;
+    store.contents.addVersion({
+      contentId: row.id,
+      version,
+      kind: "generated",
+      title: output.title,
+      text: output.text,
+      model,
+      details: {
+        user_direction: req.user_direction,
+        memory_ids: req.memory_ids ?? [],
+        reference_material_ids: req.reference_material_ids ?? [],
+        seed: req.seed ?? 0,
+        sources: output.sources,
+      },
+      now,
+    });
+    const saved = store.contents.save(
+      {
+        ...row,
+        template_id: req.template_id,
+        title: output.title,
+        content: output.text,
+        status: "generated",
+        version_count: version,
+      },
+      now,
+    );
+    return { row: saved, created };
+  })();
+}
+
+/** Runs the builtin engine on the worker pool. */
+export async function runGeneration(pool: WorkerPool, input: GenerationInput): Promise<GenerationOutput> {
+  return pool.run("generateBuiltin", input);
+}
+
+/** Learning analyses used by an account in the current month. */
+export function analysesUsed(store: Store, accountId: number, periodStart: string): number {
+  return store.learning.countSince(accountId, periodStart);
+}
+
+/** The start of the calendar month (UTC) of an instant. */
+export function monthStart(nowMs: number): string {
+  const d = new Date(nowMs);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)).toISOString();
+}
+
+/** Finalizes generated content (spec §4.2): saves the text and queues learning, all before answering. */
+export function finalizeContent(
+  store: Store,
+  caller: Caller,
+  req: { content_id: number; finalized_content: string; edit_seconds: number },
+  nowMs: number,
+): { row: ContentRow; jobId: string | null } {
+  const now = iso(nowMs);
+  return store.db.transaction(() => {
+    const row = findContent(store, caller, req.content_id);
+    requireStatus(row, ["generated"], "finalize");
+    const generated = store.contents.lastGenerated(row.id);
+    const version = row.version_count + 1;
+    store.contents.addVersion({
+      contentId: row.id,
+      version,
+      kind: "finalized",
+      title: row.title,
+      text: req.finalized_content,
+      model: null,
+      details: { edit_seconds: req.edit_seconds },
+      now,
+    });
+    const saved = store.contents.save(
+      {
+        ...row,
+        content: req.finalized_content,
+        finalized_content: req.finalized_content,
+        status: "finalized",
+        version_count: version,
+      },
+      now,
+    );
+    const prefs = store.misc.learningPreferences(caller.account.id);
+    const enabled = prefs ? prefs.enabled === 1 : true;
+    const quota = PLAN_LIMITS[caller.account.plan].analysesPerMonth;
+    let jobId: string | null = null;
+    if (enabled && generated && analysesUsed(store, caller.account.id, monthStart(nowMs)) < quota) {
+      jobId = prefixedId("lj");
+      store.learning.enqueue({
+        id: jobId,
+        accountId: caller.account.id,
+        workspaceId: row.workspace_id,
+        contentId: row.id,
+        input: { generated: generated.text, finalized: req.finalized_content, edit_seconds: req.edit_seconds },
+        now,
+      });
+    }
+    return { row: saved, jobId };
+  })();
+}
+
+/** A voice profile as the API shows it. */
+export function voiceProfileView(p: {
+  id: string;
+  workspace_id: string;
+  traits: string;
+  sample_count: number;
+  updated_at: string;
+}) {
+  return {
+    id: p.id,
+    workspace_id: p.workspace_id,
+    traits: JSON.parse(p.traits) as VoiceTraits,
+    sample_count: p.sample_count,
+    updated_at: p.updated_at,
+  };
+}
+
+export { emptyTraits };

@@ -1,0 +1,112 @@
+/** Runs queued learning jobs on the worker pool, folds their results into voice profiles, retries failures. */
+import type { Store } from "../../db/store.js";
+import type { Logger } from "../../http/log.js";
+import type { WorkerPool } from "../../workers/pool.js";
+import { type Clock, iso } from "../clock.js";
+import { emptyTraits, type VoiceTraits } from "../generation/voice.js";
+import { prefixedId } from "../ids.js";
+import type { AnalysisInput, AnalysisResult } from "./analyze.js";
+import { foldAnalysis } from "./fold.js";
+
+/** Attempts before a job stays failed. */
+export const MAX_ATTEMPTS = 5;
+
+/** Delay before retry number `attempts` (30 s, 2 min, 8 min, 32 min). */
+export function backoffMs(attempts: number): number {
+  return 30_000 * 4 ** Math.max(0, attempts - 1);
+}
+
+/** The job queue's runner; one per server. */
+export class LearningRunner {
+  private running = false;
+  private pending: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private store: Store,
+    private pool: WorkerPool,
+    private clock: Clock,
+    private logger: Logger,
+    private concurrency = 2,
+  ) {}
+
+  /** After a start (or a crash): interrupted jobs go back to the queue, then the queue runs. */
+  start(): void {
+    const resumed = this.store.learning.requeueInterrupted();
+    if (resumed) this.logger.info("learning jobs resumed after restart", { count: resumed });
+    this.kick();
+  }
+
+  /** Makes the runner look at the queue (after a finalize, a retry or a start). */
+  kick(): void {
+    if (this.running || this.stopped) return;
+    this.running = true;
+    this.pending = this.drain().finally(() => {
+      this.running = false;
+    });
+  }
+
+  /** Failed jobs whose backoff has passed are queued again (the periodic job calls this). */
+  retryFailed(): number {
+    const n = this.store.learning.requeueFailed(iso(this.clock.now()), MAX_ATTEMPTS);
+    if (n) this.kick();
+    return n;
+  }
+
+  /** Runs the queue until nothing is due, then resolves (for tests). */
+  async idle(): Promise<void> {
+    this.kick();
+    while (this.running) await this.pending;
+  }
+
+  /** Stops taking jobs and waits for those in hand. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.pending;
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      const due = this.store.learning.due(iso(this.clock.now()), this.concurrency);
+      if (due.length === 0) return;
+      await Promise.all(due.map((job) => this.runOne(job.id, job.input)));
+    }
+  }
+
+  private async runOne(id: string, rawInput: string): Promise<void> {
+    if (!this.store.learning.claim(id, iso(this.clock.now()))) return;
+    try {
+      const input = JSON.parse(rawInput) as AnalysisInput;
+      const result = (await this.pool.run("analyzeEdit", input)) as AnalysisResult;
+      this.complete(id, result);
+    } catch (e) {
+      const job = this.store.learning.job(id);
+      const attempts = job?.attempts ?? MAX_ATTEMPTS;
+      const retryAt = attempts < MAX_ATTEMPTS ? iso(this.clock.now() + backoffMs(attempts)) : null;
+      this.store.learning.fail(id, (e as Error).message ?? String(e), retryAt, iso(this.clock.now()));
+      this.logger.error("learning job failed", { job_id: id, attempts, retry_at: retryAt });
+    }
+  }
+
+  /** Stores the result and folds it into the workspace's profile, in one transaction. */
+  private complete(id: string, result: AnalysisResult): void {
+    const now = iso(this.clock.now());
+    this.store.db.transaction(() => {
+      const job = this.store.learning.job(id);
+      if (!job) return;
+      const profile = this.store.learning.profileOfWorkspace(job.workspace_id);
+      const traits = profile ? (JSON.parse(profile.traits) as VoiceTraits) : emptyTraits();
+      const samples = profile?.sample_count ?? 0;
+      this.store.learning.saveProfile({
+        id: profile?.id ?? prefixedId("vp"),
+        accountId: job.account_id,
+        workspaceId: job.workspace_id,
+        traits: foldAnalysis(traits, result, samples),
+        sampleCount: samples + 1,
+        now,
+      });
+      this.store.learning.succeed(id, result, now);
+    })();
+  }
+}

@@ -1,0 +1,35 @@
+/** Editorial planning dates (spec §4.3, DESIGN §7): the YYYY-MM-DD portion of the value as sent is the day. */
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))$/;
+
+function validDay(y: number, m: number, d: number): boolean {
+  if (y < 1 || m < 1 || m > 12 || d < 1) return false;
+  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return d <= days;
+}
+
+/** The planned day of an ISO 8601 date or date-time (with Z or an offset), or null when it is not one. */
+export function plannedDay(value: string): string | null {
+  const date = DATE.exec(value);
+  if (date) return validDay(+date[1], +date[2], +date[3]) ? value : null;
+  const dt = DATE_TIME.exec(value);
+  if (!dt) return null;
+  const [, y, m, d, hh, mm, ss, oh, om] = dt;
+  if (!validDay(+y, +m, +d) || +hh > 23 || +mm > 59 || (ss !== undefined && +ss > 60)) return null;
+  if (oh !== undefined && (+oh > 23 || +om > 59)) return null;
+  return `${y}-${m}-${d}`;
+}
+
+/** Today's date (YYYY-MM-DD) in a time zone. */
+export function todayIn(timeZone: string, nowMs: number): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    new Date(nowMs),
+  );
+}
+
+/** Whether a planned day has passed without publication. */
+export function isOverdue(day: string | null, status: string, today: string): boolean {
+  return day !== null && status !== "published" && day < today;
+}

@@ -1,0 +1,326 @@
+/** Contents: create (draft), read, list, update, delete, versions, planning (spec §4.3) and publication. */
+import * as v from "valibot";
+import type { ContentStatus } from "../db/contents.js";
+import type { WorkspaceRow } from "../db/workspaces.js";
+import { contentView, findContent, requireStatus, serverToday } from "../domain/contents.js";
+import { plannedDay } from "../domain/planning.js";
+import type { Ctx } from "../http/context.js";
+import { ApiError } from "../http/errors.js";
+import { route } from "../http/route.js";
+import { intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import { AUTH_ERRORS, CONFLICT, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
+
+const STATUSES = ["draft", "generated", "finalized", "published"] as const;
+
+/** DESIGN §9's content record. */
+export const ContentSchema = v.object({
+  content_id: v.number(),
+  workspace_id: v.string(),
+  template_id: v.nullable(v.number()),
+  title: v.string(),
+  content: v.string(),
+  finalized_content: v.nullable(v.string()),
+  status: v.picklist(STATUSES),
+  scheduled_publish_at: v.nullable(v.string()),
+  scheduled_publish_day: v.nullable(v.string()),
+  is_overdue: v.boolean(),
+  published_at: v.nullable(Timestamp),
+  version_count: v.number(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+const Day = v.pipe(
+  v.string(),
+  v.regex(/^\d{4}-\d{2}-\d{2}$/, "Expected YYYY-MM-DD."),
+  v.check((d) => plannedDay(d) !== null, "Not a calendar date."),
+);
+const Title = v.pipe(v.string(), v.maxLength(300));
+const Text = v.pipe(v.string(), v.maxLength(500_000));
+const ContentParams = v.object({ contentId: intString() });
+
+const ListQuery = v.object({
+  ...PageQuery,
+  ...WorkspaceQuery,
+  status: v.optional(v.picklist(STATUSES)),
+  planned_from: v.optional(Day),
+  planned_to: v.optional(Day),
+  overdue: v.optional(v.picklist(["true", "false"])),
+});
+
+const CreateBody = v.object({
+  title: v.optional(Title, ""),
+  content: v.optional(Text, ""),
+  template_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  workspace_id: v.optional(v.string()),
+});
+
+const UpdateBody = v.object({
+  title: v.optional(Title),
+  content: v.optional(Text),
+  workspace_id: v.optional(v.string()),
+});
+
+const ScheduleBody = v.object({
+  scheduled_publish_at: v.nullable(
+    v.pipe(
+      v.string(),
+      v.maxLength(64),
+      v.check(
+        (s) => plannedDay(s) !== null,
+        "Expected an ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset, on a real calendar day.",
+      ),
+    ),
+  ),
+  workspace_id: v.optional(v.string()),
+});
+
+const VersionSchema = v.object({
+  version: v.number(),
+  kind: v.picklist(["generated", "finalized"]),
+  title: v.string(),
+  text: v.string(),
+  model: v.nullable(v.string()),
+  details: v.unknown(),
+  created_at: Timestamp,
+});
+
+/** The workspace a request works in: resolved, else the account default, else 400. */
+export function requestWorkspace(ctx: Ctx): WorkspaceRow {
+  if (ctx.workspace) return ctx.workspace;
+  const fallback = ctx.services.store.workspaces.defaultOf(ctx.account.id);
+  if (!fallback) throw new ApiError("workspace_required", "This operation needs a workspace: pass workspace_id.");
+  return fallback;
+}
+
+/** Today in the server's time zone. */
+export function today(ctx: Ctx): string {
+  return serverToday(ctx.services.config.timezone, ctx.services.clock.now());
+}
+
+const now = (ctx: Ctx) => new Date(ctx.services.clock.now()).toISOString();
+
+const byIdDocs = { ...AUTH_ERRORS, ...NOT_FOUND("Content") };
+
+export const contentRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/contents",
+    operationId: "listContents",
+    summary: "List contents of a workspace (filters: status, planned-day range, overdue)",
+    tag: "Contents",
+    stability: "beta",
+    access: "any",
+    workspace: "required",
+    query: ListQuery,
+    responses: {
+      200: { description: "A page of contents.", schema: pageOf(ContentSchema) },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+    },
+    handler(ctx: Ctx<unknown, v.InferOutput<typeof ListQuery>>) {
+      const day = today(ctx);
+      const q = ctx.query;
+      const rows = ctx.services.store.contents.list({
+        workspaceId: ctx.workspace.id,
+        status: q.status as ContentStatus | undefined,
+        plannedFrom: q.planned_from,
+        plannedTo: q.planned_to,
+        overdueBefore: q.overdue === "true" ? day : undefined,
+        afterId: decodeCursor<number>(q.cursor, "number") ?? 0,
+        limit: q.limit + 1,
+      });
+      // overdue=false keeps what is not overdue (applied here: it is the complement of a range).
+      const filtered = q.overdue === "false" ? rows.filter((r) => !contentView(r, day).is_overdue) : rows;
+      const p = page(filtered, q.limit, (r) => encodeCursor(r.id));
+      return { body: { ...p, data: p.data.map((r) => contentView(r, day)) } };
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/contents",
+    operationId: "createContent",
+    summary: "Create a draft",
+    tag: "Contents",
+    stability: "beta",
+    access: "any",
+    workspace: "required",
+    body: CreateBody,
+    responses: {
+      201: { description: "The draft.", schema: ContentSchema },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Template"),
+    },
+    handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof CreateBody>>) {
+      const store = ctx.services.store;
+      if (ctx.body.template_id !== undefined) {
+        const t = store.templates.byId(ctx.body.template_id);
+        if (!t || (t.account_id !== null && t.account_id !== ctx.account.id))
+          throw new ApiError("template_not_found", `Template not found: ${ctx.body.template_id}.`, {
+            missing_ids: [ctx.body.template_id],
+          });
+      }
+      const row = store.contents.create({
+        accountId: ctx.account.id,
+        workspaceId: ctx.workspace.id,
+        templateId: ctx.body.template_id ?? null,
+        title: ctx.body.title,
+        content: ctx.body.content,
+        status: "draft",
+        now: now(ctx),
+      });
+      return { status: 201, body: contentView(row, today(ctx)) };
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/contents/{contentId}",
+    operationId: "getContent",
+    summary: "Read one content record: current text, status, planned day, version count",
+    tag: "Contents",
+    stability: "beta",
+    access: "any",
+    workspace: "optional",
+    params: ContentParams,
+    responses: { 200: { description: "The content.", schema: ContentSchema }, ...byIdDocs, ...INPUT_ERRORS },
+    handler(ctx: Ctx<{ contentId: number }>) {
+      return { body: contentView(findContent(ctx.services.store, ctx, ctx.params.contentId), today(ctx)) };
+    },
+  }),
+  route({
+    method: "PATCH",
+    path: "/api/v1/contents/{contentId}",
+    operationId: "updateContent",
+    summary: "Change the title, or the text of a draft or generated piece",
+    tag: "Contents",
+    stability: "beta",
+    access: "any",
+    workspace: "optional",
+    params: ContentParams,
+    body: UpdateBody,
+    responses: {
+      200: { description: "The content.", schema: ContentSchema },
+      ...byIdDocs,
+      ...INPUT_ERRORS,
+      ...CONFLICT("The text of finalized or published content is fixed (invalid_status)."),
+    },
+    handler(ctx: Ctx<{ contentId: number }, unknown, v.InferOutput<typeof UpdateBody>>) {
+      const store = ctx.services.store;
+      const saved = store.db.transaction(() => {
+        const row = findContent(store, ctx, ctx.params.contentId);
+        if (ctx.body.content !== undefined) requireStatus(row, ["draft", "generated"], "edit the text of");
+        return store.contents.save(
+          { ...row, title: ctx.body.title ?? row.title, content: ctx.body.content ?? row.content },
+          now(ctx),
+        );
+      })();
+      return { body: contentView(saved, today(ctx)) };
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/contents/{contentId}",
+    operationId: "deleteContent",
+    summary: "Delete a content record with its versions",
+    tag: "Contents",
+    stability: "beta",
+    access: "any",
+    workspace: "optional",
+    params: ContentParams,
+    responses: {
+      200: { description: "Deleted.", schema: v.object({ content_id: v.number(), deleted: v.literal(true) }) },
+      ...byIdDocs,
+      ...INPUT_ERRORS,
+    },
+    handler(ctx: Ctx<{ contentId: number }>) {
+      const row = findContent(ctx.services.store, ctx, ctx.params.contentId);
+      ctx.services.store.contents.remove(row.id);
+      return { body: { content_id: row.id, deleted: true } };
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/contents/{contentId}/versions",
+    operationId: "listContentVersions",
+    summary: "Every generation and the finalization of a content record, oldest first",
+    tag: "Contents",
+    stability: "beta",
+    access: "any",
+    workspace: "optional",
+    params: ContentParams,
+    responses: {
+      200: { description: "The versions.", schema: v.object({ data: v.array(VersionSchema) }) },
+      ...byIdDocs,
+      ...INPUT_ERRORS,
+    },
+    handler(ctx: Ctx<{ contentId: number }>) {
+      const row = findContent(ctx.services.store, ctx, ctx.params.contentId);
+      const data = ctx.services.store.contents.versions(row.id).map((ver) => ({
+        version: ver.version,
+        kind: ver.kind,
+        title: ver.title,
+        text: ver.text,
+        model: ver.model,
+        details: ver.details ? JSON.parse(ver.details) : null,
+        created_at: ver.created_at,
+      }));
+      return { body: { data } };
+    },
+  }),
+  route({
+    method: "PATCH",
+    path: "/api/v1/contents/{contentId}/schedule",
+    operationId: "scheduleContent",
+    summary: "Set, change or clear the editorial planned date; never changes the status nor publishes",
+    tag: "Contents",
+    stability: "beta",
+    access: "any",
+    workspace: "optional",
+    params: ContentParams,
+    body: ScheduleBody,
+    responses: {
+      200: { description: "The content as confirmed by the server.", schema: ContentSchema },
+      ...byIdDocs,
+      ...INPUT_ERRORS,
+      ...CONFLICT("Published content cannot be planned (invalid_status)."),
+    },
+    handler(ctx: Ctx<{ contentId: number }, unknown, v.InferOutput<typeof ScheduleBody>>) {
+      const store = ctx.services.store;
+      const at = ctx.body.scheduled_publish_at;
+      const saved = store.db.transaction(() => {
+        const row = findContent(store, ctx, ctx.params.contentId);
+        requireStatus(row, ["draft", "generated", "finalized"], "plan");
+        return store.contents.schedule(row.id, at, at === null ? null : plannedDay(at), now(ctx));
+      })();
+      return { body: contentView(saved, today(ctx)) };
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/contents/{contentId}/publication",
+    operationId: "publishContent",
+    summary: "The authoritative publication event: finalized content becomes published",
+    tag: "Contents",
+    stability: "beta",
+    access: "any",
+    workspace: "optional",
+    params: ContentParams,
+    body: v.optional(v.object({ workspace_id: v.optional(v.string()) })),
+    responses: {
+      200: { description: "The published content.", schema: ContentSchema },
+      ...byIdDocs,
+      ...INPUT_ERRORS,
+      ...CONFLICT("Only finalized content can be published (invalid_status)."),
+    },
+    handler(ctx: Ctx<{ contentId: number }>) {
+      const store = ctx.services.store;
+      const saved = store.db.transaction(() => {
+        const row = findContent(store, ctx, ctx.params.contentId);
+        requireStatus(row, ["finalized"], "publish");
+        return store.contents.publish(row.id, now(ctx));
+      })();
+      return { body: contentView(saved, today(ctx)) };
+    },
+  }),
+];

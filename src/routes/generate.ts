@@ -1,0 +1,127 @@
+/** POST /generate (spec §4.1) and POST /finalizeContent (spec §4.2): the two stable operations of the lifecycle. */
+import * as v from "valibot";
+import {
+  contentView,
+  finalizeContent,
+  findContent,
+  generationInput,
+  requireStatus,
+  runGeneration,
+  saveGeneration,
+} from "../domain/contents.js";
+import type { Ctx } from "../http/context.js";
+import { route } from "../http/route.js";
+import { Timestamp } from "../http/schemas.js";
+import { AUTH_ERRORS, CONFLICT, INPUT_ERRORS, NOT_FOUND } from "./common.js";
+import { ContentSchema, requestWorkspace, today } from "./contents.js";
+
+const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER));
+const Ids = v.pipe(v.array(Id), v.maxLength(50));
+
+const GenerateBody = v.object({
+  template_id: Id,
+  user_direction: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(5000)),
+  content_id: v.optional(Id),
+  memory_ids: v.optional(Ids),
+  reference_material_ids: v.optional(Ids),
+  workspace_id: v.optional(v.string()),
+  model: v.optional(v.picklist(["builtin"])),
+  seed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2 ** 32 - 1))),
+});
+
+const GenerateResponse = v.object({
+  ...ContentSchema.entries,
+  model: v.string(),
+  sources: v.array(v.object({ reference_material_id: v.number(), passage: v.string() })),
+  word_count: v.number(),
+});
+
+const FinalizeBody = v.object({
+  content_id: Id,
+  finalized_content: v.pipe(v.string(), v.minLength(1), v.maxLength(500_000)),
+  edit_seconds: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(30 * 86_400)),
+  workspace_id: v.optional(v.string()),
+});
+
+const FinalizeResponse = v.object({
+  content_id: v.number(),
+  finalized_content: v.string(),
+  status: v.literal("finalized"),
+  updated_at: Timestamp,
+  learning_job_id: v.nullable(v.string()),
+  learning_triggered: v.boolean(),
+});
+
+export const generateRoutes = [
+  route({
+    method: "POST",
+    path: "/api/v1/generate",
+    operationId: "generate",
+    summary: "Generate content from a template and a direction, with memories and reference materials",
+    tag: "Generation",
+    stability: "stable",
+    access: "any",
+    workspace: "optional",
+    body: GenerateBody,
+    responses: {
+      200: { description: "A new version of the given content record.", schema: GenerateResponse },
+      201: { description: "A new content record.", schema: GenerateResponse },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Template, memory, reference material or content"),
+      ...CONFLICT("The content named by content_id is finalized or published (invalid_status)."),
+    },
+    async handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof GenerateBody>>) {
+      const store = ctx.services.store;
+      const req = ctx.body;
+      let workspace = ctx.workspace;
+      if (req.content_id !== undefined) {
+        // Check before the engine runs, so a bad id answers at once; saveGeneration checks again.
+        const row = findContent(store, ctx, req.content_id);
+        requireStatus(row, ["draft", "generated"], "generate into");
+        workspace = store.workspaces.byId(row.workspace_id)!;
+      } else workspace = requestWorkspace(ctx);
+      const input = generationInput(store, ctx, workspace, req);
+      const output = await runGeneration(ctx.services.pool, input);
+      const model = "builtin";
+      const { row, created } = saveGeneration(store, ctx, workspace, req, output, model, ctx.services.clock.now());
+      return {
+        status: created ? 201 : 200,
+        body: { ...contentView(row, today(ctx)), model, sources: output.sources, word_count: output.word_count },
+      };
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/finalizeContent",
+    operationId: "finalizeContent",
+    summary: "Save the final edited version of generated content and start learning analysis in the background",
+    tag: "Generation",
+    stability: "stable",
+    access: "any",
+    workspace: "optional",
+    body: FinalizeBody,
+    responses: {
+      200: { description: "Finalized.", schema: FinalizeResponse },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Content"),
+      ...CONFLICT("The content is not in generated status (invalid_status); its text is untouched."),
+    },
+    handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof FinalizeBody>>) {
+      const { row, jobId } = finalizeContent(ctx.services.store, ctx, ctx.body, ctx.services.clock.now());
+      // The job is committed with the finalization; the runner picks it up after the answer.
+      if (jobId) setImmediate(() => ctx.services.learning.kick());
+      return {
+        body: {
+          content_id: row.id,
+          finalized_content: row.finalized_content!,
+          status: "finalized",
+          updated_at: row.updated_at,
+          learning_job_id: jobId,
+          learning_triggered: jobId !== null,
+        },
+      };
+    },
+  }),
+];

@@ -1,0 +1,370 @@
+/**
+ * Images (DESIGN §6, beta, account-level: not workspace-aware): upload as multipart/form-data or JSON base64,
+ * generate with the builtin engine, list, read, download and delete. A file's type is decided by its bytes alone.
+ */
+import * as v from "valibot";
+import { type ImageRow, imageView } from "../db/images.js";
+import { iso } from "../domain/clock.js";
+import {
+  extensionOf,
+  IMAGE_TYPES,
+  type ImageType,
+  inspectImage,
+  MAX_IMAGE_BYTES,
+  RENDER_LIMITS,
+  sha256Hex,
+} from "../domain/images.js";
+import { isUploadedFile, type UploadedFile } from "../http/body.js";
+import type { Ctx } from "../http/context.js";
+import { ApiError } from "../http/errors.js";
+import { route } from "../http/route.js";
+import { intString, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
+
+/** Base64 needs 4 characters per 3 bytes: the longest data_base64 of an image within the limit. */
+const MAX_BASE64_CHARS = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
+
+/**
+ * The request body ceiling of an upload: a whole 10 MiB image in base64 plus room for the JSON or multipart
+ * envelope. The image itself is then held to MAX_IMAGE_BYTES exactly, whichever way it was sent.
+ */
+export const UPLOAD_BODY_LIMIT = MAX_BASE64_CHARS + 64 * 1024;
+
+/** How long clients may keep an image's bytes: ids are never reused, so the bytes behind one never change. */
+const CONTENT_MAX_AGE = 86_400;
+
+const Int = v.pipe(v.number(), v.integer());
+const Image = v.object({
+  id: Int,
+  filename: v.string(),
+  mime_type: v.picklist(IMAGE_TYPES),
+  size_bytes: Int,
+  width: Int,
+  height: Int,
+  source: v.picklist(["upload", "generated"]),
+  prompt: v.nullable(v.string()),
+  created_at: Timestamp,
+});
+const ImageParams = v.object({ id: intString(1) });
+const ListQuery = v.object({ ...PageQuery, source: v.optional(v.picklist(["upload", "generated"])) });
+const Filename = v.pipe(v.string(), v.trim(), v.maxLength(255));
+
+const UploadBody = v.pipe(
+  v.object({
+    file: v.optional(
+      v.pipe(
+        v.custom<UploadedFile>(isFilePart, "Expected a file part (multipart/form-data)."),
+        v.description("The image file (multipart/form-data)."),
+      ),
+    ),
+    filename: v.optional(Filename),
+    data_base64: v.optional(
+      v.pipe(v.string(), v.description("The image bytes in base64 (JSON); a data: URL prefix is ignored.")),
+    ),
+  }),
+  v.check(
+    (b) => (b.file === undefined) !== (b.data_base64 === undefined),
+    "Send exactly one of file (multipart/form-data) or data_base64 (JSON).",
+  ),
+);
+type UploadInput = v.InferOutput<typeof UploadBody>;
+
+const Side = v.pipe(v.number(), v.integer(), v.minValue(RENDER_LIMITS.minSide), v.maxValue(RENDER_LIMITS.maxSide));
+const GenerateBody = v.object({
+  prompt: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(RENDER_LIMITS.maxPromptChars)),
+  width: v.optional(Side, RENDER_LIMITS.defaultSide),
+  height: v.optional(Side, RENDER_LIMITS.defaultSide),
+  seed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffffff)), 0),
+});
+type GenerateInput = v.InferOutput<typeof GenerateBody>;
+
+const Deleted = v.object({ id: Int, deleted: v.literal(true) });
+
+/** A file part of a multipart body; a JSON object that merely looks like one (bytes as an array) is not. */
+function isFilePart(value: unknown): value is UploadedFile {
+  return isUploadedFile(value) && value.bytes instanceof Uint8Array;
+}
+
+function invalid(path: string, message: string): ApiError {
+  return new ApiError("validation_failed", `Invalid body: ${path}: ${message}`, { issues: [{ path, message }] });
+}
+
+function tooLarge(size: number): ApiError {
+  return new ApiError("payload_too_large", `The image is larger than ${MAX_IMAGE_BYTES} bytes (10 MiB).`, {
+    limit_bytes: MAX_IMAGE_BYTES,
+    size_bytes: size,
+  });
+}
+
+/** Decodes data_base64 (standard or URL-safe alphabet; whitespace and a data: URL prefix are ignored). */
+function decodeBase64(text: string): Uint8Array {
+  const path = "body.data_base64";
+  const compact = text.replace(/^data:[^,]*;base64,/i, "").replace(/\s+/g, "");
+  const digits = compact.replace(/=+$/, "").length;
+  // Refuse an oversize image before decoding it.
+  const size = Math.floor((digits * 3) / 4);
+  if (size > MAX_IMAGE_BYTES) throw tooLarge(size);
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || digits % 4 === 1) throw invalid(path, "Not valid base64.");
+  return Buffer.from(compact, "base64");
+}
+
+/** The stored name of an upload: the last path segment, without control characters, or a default. */
+function cleanFilename(given: string | undefined, type: ImageType): string {
+  const base = (given ?? "")
+    .split(/[\\/]/)
+    .pop()!
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed.
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim()
+    .slice(0, 255);
+  return base === "" || base === "." || base === ".." ? `image.${extensionOf(type)}` : base;
+}
+
+/** A file name for a generated image, from the first words of its prompt. */
+function generatedFilename(prompt: string): string {
+  const slug = prompt
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .slice(0, 60)
+    .replace(/^-+|-+$/g, "");
+  return `${slug || "generated"}.png`;
+}
+
+/** Checks an uploaded file's bytes: its size, its type (by magic number) and its header's dimensions. */
+function acceptImage(bytes: Uint8Array, field: string) {
+  if (bytes.byteLength > MAX_IMAGE_BYTES) throw tooLarge(bytes.byteLength);
+  if (bytes.byteLength === 0) throw invalid(field, "The file is empty.");
+  const found = inspectImage(bytes);
+  if (found.ok) return found;
+  if (found.reason === "unsupported")
+    throw new ApiError("unsupported_image_type", `${found.message} The type is read from the bytes, not the name.`, {
+      accepted_types: IMAGE_TYPES,
+    });
+  throw invalid(field, found.message);
+}
+
+/** Finds an image of the caller's account (404 otherwise: another account's image is not found either). */
+function findImage(ctx: Ctx<{ id: number }>): ImageRow {
+  const row = ctx.services.store.images.find(ctx.principal.accountId, ctx.params.id);
+  if (!row) throw new ApiError("image_not_found", `No image ${ctx.params.id}.`, { image_id: ctx.params.id });
+  return row;
+}
+
+function created(row: ImageRow) {
+  return { status: 201, body: imageView(row), headers: { location: `/api/v1/images/${row.id}` } };
+}
+
+/** Whether an If-None-Match header names this ETag (or `*`). */
+function matchesEtag(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  return header.split(",").some((tag) => {
+    const t = tag.trim();
+    return t === "*" || t.replace(/^W\//, "") === etag;
+  });
+}
+
+/** Content-Disposition naming the file: an ASCII fallback and the exact name (RFC 6266 / 5987). */
+function disposition(filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  const exact = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `inline; filename="${fallback}"; filename*=UTF-8''${exact}`;
+}
+
+/** The image routes, registered in src/http/routes.ts. */
+export const imageRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/images",
+    operationId: "listImages",
+    summary: "List the account's images, newest first (optionally only uploads or only generated ones)",
+    tag: "Images",
+    stability: "beta",
+    access: "any",
+    query: ListQuery,
+    responses: {
+      200: { description: "A page of images (metadata only).", schema: pageOf(Image) },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+    },
+    handler(ctx: Ctx<Record<string, string>, v.InferOutput<typeof ListQuery>>) {
+      const before = decodeCursor<number>(ctx.query.cursor, "number") ?? Number.MAX_SAFE_INTEGER;
+      const rows = ctx.services.store.images.page(
+        ctx.principal.accountId,
+        before,
+        ctx.query.limit + 1,
+        ctx.query.source,
+      );
+      const p = page(rows, ctx.query.limit, (row) => encodeCursor(row.id));
+      return { body: { ...p, data: p.data.map(imageView) } };
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/images",
+    operationId: "uploadImage",
+    summary:
+      "Upload a PNG, JPEG, GIF or WebP image of at most 10 MiB: multipart/form-data (file, optional filename) or JSON (filename, data_base64); the type is read from the bytes",
+    tag: "Images",
+    stability: "beta",
+    access: "any",
+    upload: { maxBytes: UPLOAD_BODY_LIMIT },
+    body: UploadBody,
+    responses: {
+      201: { description: "The stored image.", schema: Image },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      413: { ...INPUT_ERRORS[413], description: "The image is larger than 10 MiB (details.limit_bytes)." },
+      415: {
+        ...INPUT_ERRORS[415],
+        description:
+          "unsupported_image_type: the bytes are not a PNG, JPEG, GIF or WebP image; unsupported_media_type: the body is neither multipart/form-data nor JSON.",
+      },
+    },
+    handler(ctx: Ctx<Record<string, string>, unknown, UploadInput>) {
+      const { file, data_base64 } = ctx.body;
+      const bytes = file ? file.bytes : decodeBase64(data_base64!);
+      const field = file ? "body.file" : "body.data_base64";
+      const image = acceptImage(bytes, field);
+      const row = ctx.services.store.images.create(
+        ctx.principal.accountId,
+        {
+          filename: cleanFilename(ctx.body.filename || file?.filename, image.type),
+          mime_type: image.type,
+          size_bytes: bytes.byteLength,
+          width: image.width,
+          height: image.height,
+          source: "upload",
+          prompt: null,
+          sha256: sha256Hex(bytes),
+          data: bytes,
+        },
+        iso(ctx.services.clock.now()),
+      );
+      return created(row);
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/images/generate",
+    operationId: "generateImage",
+    summary:
+      "Generate a PNG from a prompt with the builtin engine (64–2048 px a side, default 1024×1024); the same prompt, size and seed give the same bytes",
+    tag: "Images",
+    stability: "beta",
+    access: "any",
+    body: GenerateBody,
+    responses: { 201: { description: "The generated image.", schema: Image }, ...AUTH_ERRORS, ...INPUT_ERRORS },
+    async handler(ctx: Ctx<Record<string, string>, unknown, GenerateInput>) {
+      const { prompt, width, height, seed } = ctx.body;
+      // Rendering a large picture takes a noticeable fraction of a second: off the HTTP thread.
+      const rendered = await ctx.services.pool.run("renderImage", { prompt, width, height, seed });
+      const bytes = Buffer.from(rendered.buffer, rendered.byteOffset, rendered.byteLength);
+      const row = ctx.services.store.images.create(
+        ctx.principal.accountId,
+        {
+          filename: generatedFilename(prompt),
+          mime_type: "image/png",
+          size_bytes: bytes.byteLength,
+          width,
+          height,
+          source: "generated",
+          prompt,
+          sha256: sha256Hex(bytes),
+          data: bytes,
+        },
+        iso(ctx.services.clock.now()),
+      );
+      return created(row);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/images/{id}",
+    operationId: "getImage",
+    summary: "Read one image's metadata",
+    tag: "Images",
+    stability: "beta",
+    access: "any",
+    params: ImageParams,
+    responses: {
+      200: { description: "The image's metadata.", schema: Image },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Image"),
+    },
+    handler(ctx: Ctx<{ id: number }>) {
+      return { body: imageView(findImage(ctx)) };
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/images/{id}/content",
+    operationId: "getImageContent",
+    summary:
+      "Download an image's bytes, exactly as stored, with its Content-Type, an ETag (If-None-Match answers 304) and Cache-Control",
+    tag: "Images",
+    stability: "beta",
+    access: "any",
+    params: ImageParams,
+    responses: {
+      200: {
+        description: "The image bytes.",
+        contentType: "image/*",
+        schema: v.pipe(v.string(), v.description("The image's bytes (binary).")),
+      },
+      304: { description: "Not modified: the If-None-Match ETag is current." },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Image"),
+    },
+    handler(ctx: Ctx<{ id: number }>) {
+      const image = ctx.services.store.images.content(ctx.principal.accountId, ctx.params.id);
+      if (!image) throw new ApiError("image_not_found", `No image ${ctx.params.id}.`, { image_id: ctx.params.id });
+      const etag = `"${image.sha256}"`;
+      const headers: Record<string, string> = {
+        etag,
+        "cache-control": `private, max-age=${CONTENT_MAX_AGE}`,
+        vary: "Authorization",
+      };
+      if (matchesEtag(ctx.request.headers.get("if-none-match"), etag))
+        return new Response(null, { status: 304, headers });
+      // SQLite hands blobs back in Buffers over plain (never shared) ArrayBuffers.
+      return new Response(image.data as Buffer<ArrayBuffer>, {
+        status: 200,
+        headers: {
+          ...headers,
+          "content-type": image.mime_type,
+          "content-length": String(image.size_bytes),
+          "content-disposition": disposition(image.filename),
+          "x-content-type-options": "nosniff",
+        },
+      });
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/images/{id}",
+    operationId: "deleteImage",
+    summary: "Delete an image (spec §4.7)",
+    tag: "Images",
+    stability: "beta",
+    access: "any",
+    params: ImageParams,
+    responses: {
+      200: { description: "Deleted.", schema: Deleted },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Image"),
+    },
+    handler(ctx: Ctx<{ id: number }>) {
+      if (!ctx.services.store.images.remove(ctx.principal.accountId, ctx.params.id))
+        throw new ApiError("image_not_found", `No image ${ctx.params.id}.`, { image_id: ctx.params.id });
+      return { body: { id: ctx.params.id, deleted: true } };
+    },
+  }),
+];

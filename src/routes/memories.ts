@@ -1,0 +1,169 @@
+/** Memories (DESIGN §6, beta, workspace-aware): voice and context notes that generation injects. */
+import * as v from "valibot";
+import { MEMORY_KINDS, type MemoryRow, memoryView } from "../db/memories.js";
+import { iso } from "../domain/clock.js";
+import type { Ctx } from "../http/context.js";
+import { ApiError } from "../http/errors.js";
+import { route } from "../http/route.js";
+import { intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
+
+/** Longest memory title and content, in characters. */
+export const MEMORY_LIMITS = { title: 200, content: 20_000 } as const;
+
+const Kind = v.pipe(
+  v.picklist(MEMORY_KINDS),
+  v.description("voice: how to sound (style, vocabulary, dos and don'ts); context: what to know (facts, audience)."),
+);
+const Title = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MEMORY_LIMITS.title));
+const Content = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MEMORY_LIMITS.content));
+
+const Memory = v.object({
+  id: v.number(),
+  workspace_id: v.string(),
+  kind: v.picklist(MEMORY_KINDS),
+  title: v.string(),
+  content: v.string(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+const Deleted = v.object({ id: v.number(), deleted: v.literal(true) });
+
+const ListQuery = v.object({ ...PageQuery, ...WorkspaceQuery, kind: v.optional(v.picklist(MEMORY_KINDS)) });
+type ListInput = v.InferOutput<typeof ListQuery>;
+
+const CreateBody = v.object({ kind: Kind, title: Title, content: Content, ...WorkspaceQuery });
+type CreateInput = v.InferOutput<typeof CreateBody>;
+
+const UpdateBody = v.object({ kind: v.optional(Kind), title: v.optional(Title), content: v.optional(Content) });
+type UpdateInput = v.InferOutput<typeof UpdateBody>;
+
+const MemoryParams = v.object({ id: intString(1) });
+type ById = Ctx<{ id: number }>;
+
+/** A memory of the caller's account by id (404 otherwise), in a workspace the caller may use (403 otherwise). */
+function findMemory(ctx: ById): MemoryRow {
+  const m = ctx.services.store.memories.byId(ctx.params.id);
+  if (!m || m.account_id !== ctx.principal.accountId)
+    throw new ApiError("memory_not_found", `No memory ${ctx.params.id}.`, { memory_id: ctx.params.id });
+  ctx.checkRecordWorkspace(m.workspace_id);
+  return m;
+}
+
+const common = { tag: "Memories", stability: "beta", access: "any" } as const;
+
+export const memoryRoutes = [
+  route({
+    ...common,
+    method: "GET",
+    path: "/api/v1/memories",
+    operationId: "listMemories",
+    summary: "List the memories of a workspace, oldest first, optionally of one kind",
+    workspace: "required",
+    query: ListQuery,
+    responses: {
+      200: { description: "A page of memories.", schema: pageOf(Memory) },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Workspace"),
+    },
+    handler(ctx: Ctx<Record<string, string>, ListInput>) {
+      const rows = ctx.services.store.memories.list({
+        workspaceId: ctx.workspace.id,
+        kind: ctx.query.kind,
+        afterId: decodeCursor<number>(ctx.query.cursor, "number") ?? 0,
+        limit: ctx.query.limit + 1,
+      });
+      const p = page(rows, ctx.query.limit, (m) => encodeCursor(m.id));
+      return { body: { ...p, data: p.data.map(memoryView) } };
+    },
+  }),
+  route({
+    ...common,
+    method: "POST",
+    path: "/api/v1/memories",
+    operationId: "createMemory",
+    summary: "Create a memory in a workspace (title up to 200 characters, content up to 20,000)",
+    workspace: "required",
+    body: CreateBody,
+    responses: {
+      201: { description: "The new memory.", schema: Memory },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Workspace"),
+    },
+    handler(ctx: Ctx<Record<string, string>, unknown, CreateInput>) {
+      const m = ctx.services.store.memories.create({
+        accountId: ctx.principal.accountId,
+        workspaceId: ctx.workspace.id,
+        kind: ctx.body.kind,
+        title: ctx.body.title,
+        content: ctx.body.content,
+        now: iso(ctx.services.clock.now()),
+      });
+      return { status: 201, body: memoryView(m) };
+    },
+  }),
+  route({
+    ...common,
+    method: "GET",
+    path: "/api/v1/memories/{id}",
+    operationId: "getMemory",
+    summary: "Read one memory",
+    workspace: "optional",
+    params: MemoryParams,
+    responses: {
+      200: { description: "The memory.", schema: Memory },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Memory"),
+    },
+    handler(ctx: ById) {
+      return { body: memoryView(findMemory(ctx)) };
+    },
+  }),
+  route({
+    ...common,
+    method: "PATCH",
+    path: "/api/v1/memories/{id}",
+    operationId: "updateMemory",
+    summary: "Change a memory's kind, title or content (fields left out stay as they are)",
+    workspace: "optional",
+    params: MemoryParams,
+    body: UpdateBody,
+    responses: {
+      200: { description: "The memory as it now is.", schema: Memory },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Memory"),
+    },
+    handler(ctx: Ctx<{ id: number }, unknown, UpdateInput>) {
+      const m = findMemory(ctx);
+      const { kind, title, content } = ctx.body;
+      // An empty change leaves the memory, and its updated_at, as it is.
+      if (kind === undefined && title === undefined && content === undefined) return { body: memoryView(m) };
+      const updated = ctx.services.store.memories.update(m.id, ctx.body, iso(ctx.services.clock.now()));
+      return { body: memoryView(updated!) };
+    },
+  }),
+  route({
+    ...common,
+    method: "DELETE",
+    path: "/api/v1/memories/{id}",
+    operationId: "deleteMemory",
+    summary: "Delete a memory",
+    workspace: "optional",
+    params: MemoryParams,
+    responses: {
+      200: { description: "Deleted.", schema: Deleted },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Memory"),
+    },
+    handler(ctx: ById) {
+      const m = findMemory(ctx);
+      ctx.services.store.memories.remove(m.id);
+      return { body: { id: m.id, deleted: true } };
+    },
+  }),
+];

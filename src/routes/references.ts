@@ -1,0 +1,269 @@
+/**
+ * Reference materials (DESIGN §6, beta, workspace-aware): source content that generation draws from and
+ * cites. Text, Markdown or HTML arrives as JSON or as an uploaded file and is stored as plain text split
+ * into passages.
+ */
+import * as v from "valibot";
+import { type ReferenceRow, referenceSummaryView, referenceView, SOURCE_TYPES } from "../db/references.js";
+import { iso } from "../domain/clock.js";
+import { countWords, splitPassages, type TextFormat, toPlainText } from "../domain/text.js";
+import { isUploadedFile, type UploadedFile } from "../http/body.js";
+import type { Ctx } from "../http/context.js";
+import { ApiError } from "../http/errors.js";
+import { route } from "../http/route.js";
+import { intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
+
+/** Limits of a reference material: the request body (JSON or multipart), its plain text and its title. */
+export const REFERENCE_LIMITS = { bodyBytes: 5 * 1024 * 1024, contentChars: 500_000, titleChars: 200 } as const;
+
+const FORMATS = ["text", "markdown", "html"] as const satisfies readonly TextFormat[];
+
+/** How an uploaded file's format is told: by its extension, else by the type the client claimed. */
+const FORMAT_BY_EXTENSION: Record<string, TextFormat> = {
+  txt: "text",
+  md: "markdown",
+  markdown: "markdown",
+  html: "html",
+  htm: "html",
+};
+const FORMAT_BY_TYPE: Record<string, TextFormat> = {
+  "text/plain": "text",
+  "text/markdown": "markdown",
+  "text/x-markdown": "markdown",
+  "text/html": "html",
+  "application/xhtml+xml": "html",
+};
+
+/** Longest title made up from a material's first line. */
+const FIRST_LINE_TITLE_CHARS = 100;
+
+const Reference = v.object({
+  id: v.number(),
+  workspace_id: v.string(),
+  title: v.string(),
+  content: v.pipe(v.string(), v.description("The material as plain text.")),
+  source_type: v.picklist(SOURCE_TYPES),
+  word_count: v.number(),
+  passage_count: v.pipe(v.number(), v.description("The passages (whole paragraphs or sentences) generation can cite.")),
+  created_at: Timestamp,
+});
+const ReferenceSummary = v.object({
+  ...v.omit(Reference, ["content"]).entries,
+  excerpt: v.pipe(v.string(), v.description("The first 240 characters of the plain text; read one material for all.")),
+});
+const Deleted = v.object({ id: v.number(), deleted: v.literal(true) });
+
+const CreateBody = v.pipe(
+  v.object({
+    title: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.maxLength(REFERENCE_LIMITS.titleChars),
+        v.description("Defaults to the file's name, else to the text's first line."),
+      ),
+    ),
+    content: v.optional(v.pipe(v.string(), v.description("The material (JSON), in the given format."))),
+    format: v.optional(
+      v.pipe(
+        v.picklist(FORMATS),
+        v.description("The format of content (required with it). With a file, overrides its extension and type."),
+      ),
+    ),
+    file: v.optional(
+      v.pipe(
+        v.custom<UploadedFile>(isUploadedFile, "Expected a file part (multipart/form-data)."),
+        v.description("The material as a UTF-8 .txt, .md, .markdown, .html or .htm file (multipart/form-data)."),
+      ),
+    ),
+    ...WorkspaceQuery,
+  }),
+  v.check(
+    (b) => (b.content === undefined) !== (b.file === undefined),
+    "Send exactly one of content (with format) or file (multipart/form-data).",
+  ),
+);
+type CreateInput = v.InferOutput<typeof CreateBody>;
+
+const ListQuery = v.object({ ...PageQuery, ...WorkspaceQuery });
+type ListInput = v.InferOutput<typeof ListQuery>;
+
+const ReferenceParams = v.object({ referenceId: intString(1) });
+type ById = Ctx<{ referenceId: number }>;
+
+function invalid(path: string, message: string): ApiError {
+  return new ApiError("validation_failed", `Invalid body: ${path}: ${message}`, { issues: [{ path, message }] });
+}
+
+function unsupportedFile(file: UploadedFile, why: string): ApiError {
+  return new ApiError("unsupported_media_type", `The file ${JSON.stringify(file.filename)} ${why}.`, {
+    filename: file.filename,
+    type: file.type,
+    accepted_extensions: Object.keys(FORMAT_BY_EXTENSION).map((e) => `.${e}`),
+    accepted_types: Object.keys(FORMAT_BY_TYPE),
+  });
+}
+
+/** The file's name without any folder a client may have sent with it. */
+function baseName(filename: string): string {
+  return filename.split(/[\\/]/).pop()!.trim();
+}
+
+/** The format and text of an uploaded file: a text, Markdown or HTML file of valid UTF-8, else 415. */
+function readFile(file: UploadedFile, format: TextFormat | undefined): { format: TextFormat; text: string } {
+  const extension = /\.([^.]+)$/.exec(baseName(file.filename))?.[1]?.toLowerCase() ?? "";
+  const claimed = file.type.split(";")[0].trim().toLowerCase();
+  const chosen = format ?? FORMAT_BY_EXTENSION[extension] ?? FORMAT_BY_TYPE[claimed];
+  if (!chosen) throw unsupportedFile(file, "is not a text, Markdown or HTML file");
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(file.bytes);
+  } catch {
+    throw unsupportedFile(file, "is not UTF-8 text");
+  }
+  // NUL never occurs in text, and always occurs in binary formats of any length.
+  if (text.includes("\u0000")) throw unsupportedFile(file, "is binary, not text");
+  return { format: chosen, text };
+}
+
+/** A title from the first line of the text, cut at a word boundary. */
+function firstLineTitle(text: string): string {
+  const line = (text.split("\n").find((l) => l.trim() !== "") ?? "").replace(/\s+/g, " ").trim();
+  if (line.length <= FIRST_LINE_TITLE_CHARS) return line;
+  const cut = line.slice(0, FIRST_LINE_TITLE_CHARS);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > FIRST_LINE_TITLE_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "")}…`;
+}
+
+/** A reference material of the caller's account by id (404 otherwise), in a workspace the caller may use (403 otherwise). */
+function findReference(ctx: ById): ReferenceRow {
+  const id = ctx.params.referenceId;
+  const r = ctx.services.store.references.byId(id);
+  if (!r || r.account_id !== ctx.principal.accountId)
+    throw new ApiError("reference_material_not_found", `No reference material ${id}.`, { reference_material_id: id });
+  ctx.checkRecordWorkspace(r.workspace_id);
+  return r;
+}
+
+const common = { tag: "Reference materials", stability: "beta", access: "any" } as const;
+
+export const referenceRoutes = [
+  route({
+    ...common,
+    method: "GET",
+    path: "/api/v1/reference-materials",
+    operationId: "listReferenceMaterials",
+    summary: "List the reference materials of a workspace, oldest first; items carry an excerpt instead of content",
+    workspace: "required",
+    query: ListQuery,
+    responses: {
+      200: { description: "A page of reference materials.", schema: pageOf(ReferenceSummary) },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Workspace"),
+    },
+    handler(ctx: Ctx<Record<string, string>, ListInput>) {
+      const rows = ctx.services.store.references.list({
+        workspaceId: ctx.workspace.id,
+        afterId: decodeCursor<number>(ctx.query.cursor, "number") ?? 0,
+        limit: ctx.query.limit + 1,
+      });
+      const p = page(rows, ctx.query.limit, (r) => encodeCursor(r.id));
+      return { body: { ...p, data: p.data.map(referenceSummaryView) } };
+    },
+  }),
+  route({
+    ...common,
+    method: "POST",
+    path: "/api/v1/reference-materials",
+    operationId: "createReferenceMaterial",
+    summary:
+      "Add a reference material: JSON {content, format: text|markdown|html} or a multipart/form-data file " +
+      "(.txt, .md, .markdown, .html, .htm; UTF-8), up to 5 MiB; stored as plain text of at most 500,000 characters",
+    workspace: "required",
+    upload: { maxBytes: REFERENCE_LIMITS.bodyBytes },
+    body: CreateBody,
+    responses: {
+      201: { description: "The new reference material.", schema: Reference },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Workspace"),
+    },
+    handler(ctx: Ctx<Record<string, string>, unknown, CreateInput>) {
+      const body = ctx.body;
+      let source: { format: TextFormat; text: string };
+      if (body.file) source = readFile(body.file, body.format);
+      else if (body.format === undefined)
+        throw invalid("body.format", "Required with content: one of text, markdown, html.");
+      else source = { format: body.format, text: body.content! };
+
+      const where = body.file ? "body.file" : "body.content";
+      let content: string;
+      try {
+        content = toPlainText(source.text, source.format);
+      } catch {
+        // No input may cause a 5xx (DESIGN §3); the converters are bounded, this is the last guard.
+        throw invalid(where, `The material cannot be read as ${source.format}.`);
+      }
+      if (content === "") throw invalid(where, "The material has no text.");
+      if (content.length > REFERENCE_LIMITS.contentChars)
+        throw invalid(
+          where,
+          `The material's plain text is ${content.length} characters; at most ${REFERENCE_LIMITS.contentChars} are accepted.`,
+        );
+      const fileTitle = body.file ? baseName(body.file.filename).slice(0, REFERENCE_LIMITS.titleChars).trim() : "";
+      const title = body.title || fileTitle || firstLineTitle(content);
+
+      const row = ctx.services.store.references.create({
+        accountId: ctx.principal.accountId,
+        workspaceId: ctx.workspace.id,
+        title,
+        content,
+        sourceType: body.file ? "file" : source.format,
+        wordCount: countWords(content),
+        passages: splitPassages(content).map((text) => ({ text, wordCount: countWords(text) })),
+        now: iso(ctx.services.clock.now()),
+      });
+      return { status: 201, body: referenceView(row) };
+    },
+  }),
+  route({
+    ...common,
+    method: "GET",
+    path: "/api/v1/reference-materials/{referenceId}",
+    operationId: "getReferenceMaterial",
+    summary: "Read one reference material with its plain text",
+    workspace: "optional",
+    params: ReferenceParams,
+    responses: {
+      200: { description: "The reference material.", schema: Reference },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Reference material"),
+    },
+    handler(ctx: ById) {
+      return { body: referenceView(findReference(ctx)) };
+    },
+  }),
+  route({
+    ...common,
+    method: "DELETE",
+    path: "/api/v1/reference-materials/{referenceId}",
+    operationId: "deleteReferenceMaterial",
+    summary: "Delete a reference material and its passages (spec §4.4)",
+    workspace: "optional",
+    params: ReferenceParams,
+    responses: {
+      200: { description: "Deleted.", schema: Deleted },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Reference material"),
+    },
+    handler(ctx: ById) {
+      const r = findReference(ctx);
+      ctx.services.store.references.remove(r.id);
+      return { body: { id: r.id, deleted: true } };
+    },
+  }),
+];

@@ -1,0 +1,220 @@
+import { describe, expect, it } from "vitest";
+import {
+  encodeRgbPng,
+  type ImageType,
+  imageSize,
+  inspectImage,
+  renderPng,
+  sniffImageType,
+} from "../../src/domain/images.js";
+import { crc32, gif, jpeg, png, readPng, unfilterRgb, webp } from "../helpers/images.js";
+
+const bytesOf = (s: string) => new TextEncoder().encode(s);
+
+/** Every format the service accepts, each with the size it was built with. */
+const SAMPLES: { name: string; bytes: Uint8Array; type: ImageType; width: number; height: number }[] = [
+  { name: "PNG", bytes: png(3, 2), type: "image/png", width: 3, height: 2 },
+  { name: "PNG, large dimensions", bytes: png(40_000, 1), type: "image/png", width: 40_000, height: 1 },
+  { name: "JPEG baseline (SOF0)", bytes: jpeg(640, 480), type: "image/jpeg", width: 640, height: 480 },
+  { name: "JPEG progressive (SOF2)", bytes: jpeg(65_535, 17, 0xc2), type: "image/jpeg", width: 65_535, height: 17 },
+  { name: "GIF87a", bytes: gif(5, 7, "87a"), type: "image/gif", width: 5, height: 7 },
+  { name: "GIF89a", bytes: gif(300, 65_535), type: "image/gif", width: 300, height: 65_535 },
+  { name: "WebP lossy (VP8)", bytes: webp(1000, 750, "lossy"), type: "image/webp", width: 1000, height: 750 },
+  { name: "WebP lossless (VP8L)", bytes: webp(16_384, 3, "lossless"), type: "image/webp", width: 16_384, height: 3 },
+  {
+    name: "WebP extended (VP8X)",
+    bytes: webp(16_777_216, 9, "extended"),
+    type: "image/webp",
+    width: 16_777_216,
+    height: 9,
+  },
+];
+
+describe("sniffImageType: the type comes from the magic number only", () => {
+  it.each(SAMPLES)("$name → $type", ({ bytes, type }) => {
+    expect(sniffImageType(bytes)).toBe(type);
+  });
+
+  it.each([
+    { name: "plain text", bytes: bytesOf("hello, this is not a picture\n") },
+    { name: "empty", bytes: new Uint8Array(0) },
+    { name: "a RIFF WAVE file", bytes: bytesOf("RIFF\x24\x00\x00\x00WAVEfmt ") },
+    { name: "BMP", bytes: bytesOf("BM\x3a\x00\x00\x00\x00\x00\x00\x00") },
+    { name: "SVG (text, however image-like)", bytes: bytesOf('<svg xmlns="http://www.w3.org/2000/svg"/>') },
+    { name: "PDF", bytes: bytesOf("%PDF-1.7\n") },
+    { name: "GIF88a (no such version)", bytes: bytesOf("GIF88a\x01\x00\x01\x00\x00\x00\x00;") },
+    {
+      name: "a PNG signature with one wrong byte",
+      bytes: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0b]),
+    },
+    { name: "JPEG SOI without a following marker", bytes: Uint8Array.from([0xff, 0xd8, 0x00, 0x00]) },
+  ])("$name → not an image", ({ bytes }) => {
+    expect(sniffImageType(bytes)).toBeNull();
+    expect(inspectImage(bytes)).toMatchObject({ ok: false, reason: "unsupported" });
+  });
+});
+
+describe("imageSize: dimensions from each format's header", () => {
+  it.each(SAMPLES)("$name is $width × $height", ({ bytes, type, width, height }) => {
+    expect(imageSize(bytes, type)).toEqual({ width, height });
+    expect(inspectImage(bytes)).toEqual({ ok: true, type, width, height });
+  });
+
+  it("reads the frame header of a JPEG behind a segment that contains SOF-like bytes", () => {
+    // The APP1 segment of jpeg() holds FF C0 … 1×1; a reader that scans for markers instead of skipping would say 1×1.
+    expect(imageSize(jpeg(123, 45), "image/jpeg")).toEqual({ width: 123, height: 45 });
+  });
+
+  it("reads the header of the PNGs the engine renders", () => {
+    expect(inspectImage(renderPng({ prompt: "x", width: 70, height: 90, seed: 1 }))).toEqual({
+      ok: true,
+      type: "image/png",
+      width: 70,
+      height: 90,
+    });
+  });
+});
+
+describe("truncated and corrupt headers are refused as corrupt, never thrown", () => {
+  const mutate = (bytes: Uint8Array, at: number, value: number) => {
+    const copy = bytes.slice();
+    copy[at] = value;
+    return copy;
+  };
+  const cases: { name: string; bytes: Uint8Array }[] = [
+    { name: "PNG signature only", bytes: png(3, 2).subarray(0, 8) },
+    { name: "PNG cut inside IHDR", bytes: png(3, 2).subarray(0, 20) },
+    { name: "PNG whose IHDR CRC does not match", bytes: mutate(png(3, 2), 17, 0x7f) },
+    { name: "PNG whose first chunk is not IHDR", bytes: mutate(png(3, 2), 12, "X".charCodeAt(0)) },
+    { name: "PNG with a zero width", bytes: (() => readyPngWithIhdr(0, 5))() },
+    { name: "JPEG SOI and nothing else", bytes: Uint8Array.from([0xff, 0xd8, 0xff]) },
+    { name: "JPEG cut before its frame header", bytes: jpeg(640, 480).subarray(0, 110) },
+    { name: "JPEG cut inside its frame header", bytes: jpeg(640, 480).subarray(0, 116) },
+    {
+      name: "JPEG with SOS before any SOF",
+      bytes: Uint8Array.from([0xff, 0xd8, 0xff, 0xda, 0x00, 0x08, 1, 1, 0, 0, 63, 0]),
+    },
+    { name: "JPEG with EOI before any SOF", bytes: Uint8Array.from([0xff, 0xd8, 0xff, 0xd9]) },
+    { name: "JPEG with a segment length below 2", bytes: Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x01, 0, 0]) },
+    {
+      name: "JPEG with garbage where a marker belongs",
+      bytes: Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x02, 0x12, 0x34]),
+    },
+    { name: "JPEG with a zero height", bytes: jpeg(10, 0) },
+    { name: "GIF signature only", bytes: gif(5, 7).subarray(0, 6) },
+    { name: "GIF with a zero-size screen", bytes: gif(0, 0) },
+    { name: "WebP cut after the RIFF header", bytes: webp(10, 10, "lossy").subarray(0, 12) },
+    { name: "WebP whose RIFF size claims more than was sent", bytes: webp(10, 10, "lossless").subarray(0, 24) },
+    { name: "WebP with an unknown first chunk", bytes: mutate(webp(10, 10, "lossy"), 15, "Z".charCodeAt(0)) },
+    { name: "WebP VP8 without its start code", bytes: mutate(webp(10, 10, "lossy"), 23, 0) },
+    { name: "WebP VP8 that is not a key frame", bytes: mutate(webp(10, 10, "lossy"), 20, 0x51) },
+    { name: "WebP VP8L without its signature", bytes: mutate(webp(10, 10, "lossless"), 20, 0) },
+  ];
+
+  it.each(cases)("$name", ({ bytes }) => {
+    const result = inspectImage(bytes);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.reason).toBe("corrupt");
+      expect(result.message.length).toBeGreaterThan(10);
+    }
+  });
+
+  it("never throws on any prefix or any single-byte change of a valid file", () => {
+    for (const { bytes } of SAMPLES.slice(0, 9)) {
+      for (let n = 0; n <= Math.min(bytes.length, 200); n++)
+        expect(() => inspectImage(bytes.subarray(0, n))).not.toThrow();
+      for (let i = 0; i < Math.min(bytes.length, 64); i++)
+        for (const value of [0x00, 0xff, bytes[i] ^ 0x55])
+          expect(() => inspectImage(mutate(bytes, i, value))).not.toThrow();
+    }
+  });
+});
+
+/** A PNG whose IHDR (with a correct CRC) gives these dimensions. */
+function readyPngWithIhdr(width: number, height: number): Uint8Array {
+  const bytes = png(1, 1).slice();
+  const view = new DataView(bytes.buffer);
+  view.setUint32(16, width);
+  view.setUint32(20, height);
+  view.setUint32(29, crc32(bytes.subarray(12, 29)));
+  return bytes;
+}
+
+describe("encodeRgbPng", () => {
+  it("writes a PNG another reader decodes to the same pixels, with valid CRCs", () => {
+    const width = 5;
+    const height = 4;
+    const pixels = Uint8Array.from({ length: width * height * 3 }, (_, i) => (i * 37 + (i % 7) * 11) & 0xff);
+    const scanlines = new Uint8Array((width * 3 + 1) * height);
+    for (let y = 0; y < height; y++)
+      scanlines.set(pixels.subarray(y * width * 3, (y + 1) * width * 3), y * (width * 3 + 1) + 1);
+    const file = readPng(encodeRgbPng(width, height, scanlines));
+    expect(file.chunks.map((c) => c.type)).toEqual(["IHDR", "IDAT", "IEND"]);
+    expect(file.chunks.every((c) => c.crcOk)).toBe(true);
+    expect({ width: file.width, height: file.height, bitDepth: file.bitDepth, colourType: file.colourType }).toEqual({
+      width,
+      height,
+      bitDepth: 8,
+      colourType: 2,
+    });
+    expect(unfilterRgb(file.scanlines, width, height)).toEqual(pixels);
+  });
+});
+
+describe("renderPng: the builtin image engine", () => {
+  const meanRgb = (bytes: Uint8Array) => {
+    const file = readPng(bytes);
+    const px = unfilterRgb(file.scanlines, file.width, file.height);
+    const sum = [0, 0, 0];
+    for (let i = 0; i < px.length; i++) sum[i % 3] += px[i];
+    return sum.map((s) => s / (px.length / 3));
+  };
+
+  it("is deterministic: the same prompt, size and seed give byte-identical PNGs", () => {
+    const req = { prompt: "A lighthouse on a cliff at dawn", width: 256, height: 192, seed: 42 };
+    expect(Buffer.compare(renderPng(req), renderPng({ ...req }))).toBe(0);
+  });
+
+  it("changes with the prompt, the seed and the size", () => {
+    const base = { prompt: "A lighthouse on a cliff at dawn", width: 128, height: 128, seed: 0 };
+    const a = renderPng(base);
+    expect(Buffer.compare(a, renderPng({ ...base, prompt: "A lighthouse on a cliff at dusk" }))).not.toBe(0);
+    expect(Buffer.compare(a, renderPng({ ...base, seed: 1 }))).not.toBe(0);
+    expect(Buffer.compare(a, renderPng({ ...base, width: 129 }))).not.toBe(0);
+  });
+
+  it.each([
+    [64, 64],
+    [64, 2048],
+    [333, 97],
+  ])("renders a valid %i × %i PNG: every CRC right, IHDR as requested, scanlines complete", (width, height) => {
+    const file = readPng(renderPng({ prompt: "sizes", width, height, seed: 7 }));
+    expect(file.chunks[0].type).toBe("IHDR");
+    expect(file.chunks.at(-1)?.type).toBe("IEND");
+    expect(file.chunks.every((c) => c.crcOk)).toBe(true);
+    expect([file.width, file.height, file.bitDepth, file.colourType]).toEqual([width, height, 8, 2]);
+    expect(file.scanlines.length).toBe((width * 3 + 1) * height);
+    expect(() => unfilterRgb(file.scanlines, width, height)).not.toThrow();
+  });
+
+  it("draws something: the picture is not one flat colour", () => {
+    const file = readPng(renderPng({ prompt: "anything at all", width: 96, height: 96, seed: 3 }));
+    const px = unfilterRgb(file.scanlines, 96, 96);
+    const colours = new Set<number>();
+    for (let i = 0; i < px.length; i += 3) colours.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]);
+    expect(colours.size).toBeGreaterThan(50);
+  });
+
+  it("takes the colours the prompt names", () => {
+    const red = meanRgb(renderPng({ prompt: "red red red", width: 96, height: 96, seed: 0 }));
+    const blue = meanRgb(renderPng({ prompt: "blue blue blue", width: 96, height: 96, seed: 0 }));
+    expect(red[0] - red[2]).toBeGreaterThan(blue[0] - blue[2]);
+  });
+
+  it("renders 1024 × 1024 well within a second", () => {
+    const started = performance.now();
+    renderPng({ prompt: "speed", width: 1024, height: 1024, seed: 0 });
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});

@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { migrate } from "../../src/db/migrate.js";
+import { openDb } from "../../src/db/open.js";
+import { createStore } from "../../src/db/store.js";
+import { createAccount } from "../../src/domain/admin.js";
+import { ManualClock } from "../../src/domain/clock.js";
+import { backoffMs, LearningRunner, MAX_ATTEMPTS } from "../../src/domain/learning/runner.js";
+import { memoryLogger } from "../../src/http/log.js";
+import { startSchedules } from "../../src/jobs/schedules.js";
+import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
+
+function setup(pool: WorkerPool) {
+  const db = openDb(":memory:");
+  migrate(db);
+  const store = createStore(db);
+  const clock = new ManualClock();
+  const { account, workspace } = createAccount(store, "test", "A", "business", clock.now());
+  const content = store.contents.create({
+    accountId: account.id,
+    workspaceId: workspace.id,
+    templateId: 1,
+    title: "t",
+    content: "x",
+    status: "finalized",
+    now: new Date(clock.now()).toISOString(),
+  });
+  const enqueue = (id: string) =>
+    store.learning.enqueue({
+      id,
+      accountId: account.id,
+      workspaceId: workspace.id,
+      contentId: content.id,
+      input: { generated: "We utilize it.", finalized: "We use it.", edit_seconds: 5 },
+      now: new Date(clock.now()).toISOString(),
+    });
+  const runner = new LearningRunner(store, pool, clock, memoryLogger());
+  return { store, clock, runner, enqueue, workspace };
+}
+
+/** A pool whose analyzeEdit fails the first `failures` times. */
+function flakyPool(failures: number): WorkerPool {
+  const inner = inlinePool();
+  let left = failures;
+  return {
+    run: (name, input) => {
+      if (name === "analyzeEdit" && left-- > 0) return Promise.reject(new Error("worker crashed"));
+      return inner.run(name, input);
+    },
+    close: inner.close,
+  };
+}
+
+describe("learning job runner", () => {
+  it("resumes jobs a crash left queued or running", async () => {
+    const { store, runner, enqueue, workspace } = setup(inlinePool());
+    enqueue("lj_queued");
+    enqueue("lj_running");
+    store.learning.claim("lj_running", new Date().toISOString());
+    expect(store.learning.job("lj_running")!.status).toBe("running");
+    runner.start();
+    await runner.idle();
+    expect(store.learning.job("lj_queued")!.status).toBe("succeeded");
+    expect(store.learning.job("lj_running")!.status).toBe("succeeded");
+    expect(store.learning.profileOfWorkspace(workspace.id)!.sample_count).toBe(2);
+  });
+
+  it("retries a failed job with backoff until it succeeds", async () => {
+    const { store, clock, runner, enqueue } = setup(flakyPool(2));
+    enqueue("lj_flaky");
+    runner.kick();
+    await runner.idle();
+    let job = store.learning.job("lj_flaky")!;
+    expect(job).toMatchObject({ status: "failed", attempts: 1, error: "worker crashed" });
+    expect(Date.parse(job.next_attempt_at!)).toBe(clock.now() + backoffMs(1));
+    expect(runner.retryFailed()).toBe(0);
+    clock.advance(backoffMs(1));
+    expect(runner.retryFailed()).toBe(1);
+    await runner.idle();
+    job = store.learning.job("lj_flaky")!;
+    expect(job).toMatchObject({ status: "failed", attempts: 2 });
+    clock.advance(backoffMs(2));
+    runner.retryFailed();
+    await runner.idle();
+    expect(store.learning.job("lj_flaky")!).toMatchObject({ status: "succeeded", attempts: 3, error: null });
+  });
+
+  it("gives up after the last attempt", async () => {
+    const { store, clock, runner, enqueue } = setup(flakyPool(100));
+    enqueue("lj_doomed");
+    runner.kick();
+    await runner.idle();
+    for (let i = 1; i < MAX_ATTEMPTS; i++) {
+      clock.advance(backoffMs(i));
+      runner.retryFailed();
+      await runner.idle();
+    }
+    const job = store.learning.job("lj_doomed")!;
+    expect(job).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS, next_attempt_at: null });
+    clock.advance(backoffMs(MAX_ATTEMPTS) * 10);
+    expect(runner.retryFailed()).toBe(0);
+  });
+
+  it("runs periodic jobs with node-cron", async () => {
+    let calls = 0;
+    const stop = startSchedules([{ name: "tick", expression: "* * * * * *", run: () => void calls++ }], () => {});
+    const started = Date.now();
+    while (calls === 0 && Date.now() - started < 5_000) await new Promise((r) => setTimeout(r, 50));
+    await stop();
+    expect(calls).toBeGreaterThan(0);
+  });
+});

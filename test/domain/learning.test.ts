@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { type GenerationInput, generateBuiltin } from "../../src/domain/generation/builtin.js";
+import { emptyTraits } from "../../src/domain/generation/voice.js";
+import { analyzeEdit } from "../../src/domain/learning/analyze.js";
+import { foldAnalysis } from "../../src/domain/learning/fold.js";
+import { readability } from "../../src/domain/readability.js";
+
+const STOCK = "In today's fast-paced world";
+
+const input = (seed: number, voice: GenerationInput["voice"] = null): GenerationInput => ({
+  template: {
+    id: 1,
+    name: "Blog post",
+    format: "article",
+    tone: "professional",
+    target_words: 300,
+    sections: [
+      { key: "title", heading: null, role: "headline", words: 10 },
+      { key: "intro", heading: null, role: "hook", words: 60 },
+      { key: "body", heading: "Why it matters", role: "point", words: 120 },
+      { key: "close", heading: "Next steps", role: "cta", words: 30 },
+    ],
+  },
+  direction: "Write a blog post about written planning reviews for remote engineering teams",
+  memories: [],
+  passages: [
+    {
+      reference_material_id: 3,
+      reference_title: "the planning study",
+      text: "Remote teams that hold a weekly written planning review ship 23% more features per quarter. The review takes under an hour when the agenda is shared in advance.",
+    },
+  ],
+  voice,
+  seed,
+});
+
+describe("learning analysis", () => {
+  it("finds substitutions, removed and added phrases, and the change in sentence length and readability", () => {
+    const generated =
+      "In today's fast-paced world, teams utilize planning. We utilize reviews every week, and we utilize written agendas because they help everyone stay aligned across time zones.";
+    const finalized =
+      "Teams use planning. We use reviews every week. We use written agendas. They keep everyone aligned.";
+    const r = analyzeEdit({ generated, finalized, edit_seconds: 90 });
+    expect(r.substitutions).toContainEqual({ from: "utilize", to: "use", count: 3 });
+    expect(r.removed_phrases.join(" | ")).toMatch(/In today's fast-paced world/);
+    expect(r.sentence_length.after).toBeLessThan(r.sentence_length.before);
+    expect(r.readability.after.flesch_reading_ease).toBeGreaterThan(r.readability.before.flesch_reading_ease);
+    expect(r.edit_seconds).toBe(90);
+    expect(r.words_changed_per_minute).toBeGreaterThan(0);
+  });
+
+  it("folds results into traits that accumulate and let a contrary substitution win", () => {
+    const first = analyzeEdit({ generated: "We utilize it.", finalized: "We use it.", edit_seconds: 10 });
+    let traits = foldAnalysis(emptyTraits(), first, 0);
+    traits = foldAnalysis(traits, first, 1);
+    expect(traits.substitutions).toEqual([{ from: "utilize", to: "use", count: 2 }]);
+    const contrary = analyzeEdit({ generated: "We utilize it.", finalized: "We employ it.", edit_seconds: 10 });
+    traits = foldAnalysis(traits, contrary, 2);
+    expect(traits.substitutions).toEqual([{ from: "utilize", to: "employ", count: 1 }]);
+    expect(traits.average_edit_seconds).toBe(10);
+  });
+
+  it("makes the next generation follow the learned voice", () => {
+    // Find a seed whose text has both the stock opener and "utilize" (the engine's habits the writer edits out).
+    let seed = 0;
+    while (
+      !(generateBuiltin(input(seed)).text.includes(STOCK) && /\butilize\b/.test(generateBuiltin(input(seed)).text))
+    )
+      seed++;
+    const before = generateBuiltin(input(seed));
+    const edited = before.text
+      .replace(/\butilize\b/g, "use")
+      .replace(`${STOCK}, `, "")
+      .replace(/^(#.*\n\n)(\w)/m, (_, h, c) => h + c.toUpperCase());
+    const result = analyzeEdit({ generated: before.text, finalized: edited, edit_seconds: 120 });
+    const traits = foldAnalysis(emptyTraits(), result, 0);
+    const after = generateBuiltin(input(seed, traits));
+    expect(after.text).not.toMatch(/\butilize\b/i);
+    expect(after.text).toMatch(/\buse\b/);
+    expect(after.text).not.toContain(STOCK);
+    // Same input and seed, same text.
+    expect(generateBuiltin(input(seed, traits)).text).toBe(after.text);
+  });
+
+  it("scores readability with the Flesch formulas", () => {
+    const r = readability("The cat sat on the mat. It was happy.");
+    expect(r.sentences).toBe(2);
+    expect(r.words).toBe(9);
+    expect(r.flesch_reading_ease).toBeGreaterThan(90);
+    expect(readability("").words).toBe(0);
+  });
+});
