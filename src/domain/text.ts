@@ -338,3 +338,17 @@ export function splitPassages(input: string): string[] {
   }
   return joined.map((p) => text.slice(p.start, p.end).trim()).filter((s) => s !== "");
 }
+
+/** Converts a reference document to plain text and splits it into passages (runs on the worker pool). */
+export function ingestText(source: { text: string; format: TextFormat }): {
+  content: string;
+  wordCount: number;
+  passages: { text: string; wordCount: number }[];
+} {
+  const content = toPlainText(source.text, source.format);
+  return {
+    content,
+    wordCount: countWords(content),
+    passages: splitPassages(content).map((text) => ({ text, wordCount: countWords(text) })),
+  };
+}

@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { type ReferenceRow, referenceSummaryView, referenceView, SOURCE_TYPES } from "../db/references.js";
 import { iso } from "../domain/clock.js";
-import { countWords, splitPassages, type TextFormat, toPlainText } from "../domain/text.js";
+import type { TextFormat } from "../domain/text.js";
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
@@ -190,7 +190,7 @@ export const referenceRoutes = [
       ...INPUT_ERRORS,
       ...NOT_FOUND("Workspace"),
     },
-    handler(ctx: Ctx<Record<string, string>, unknown, CreateInput>) {
+    async handler(ctx: Ctx<Record<string, string>, unknown, CreateInput>) {
       const body = ctx.body;
       let source: { format: TextFormat; text: string };
       if (body.file) source = readFile(body.file, body.format);
@@ -199,13 +199,15 @@ export const referenceRoutes = [
       else source = { format: body.format, text: body.content! };
 
       const where = body.file ? "body.file" : "body.content";
-      let content: string;
+      let ingested: { content: string; wordCount: number; passages: { text: string; wordCount: number }[] };
       try {
-        content = toPlainText(source.text, source.format);
+        // Conversion and passage splitting of a large document take long enough to run on the worker pool.
+        ingested = await ctx.services.pool.run("ingestText", source);
       } catch {
         // No input may cause a 5xx (DESIGN §3); the converters are bounded, this is the last guard.
         throw invalid(where, `The material cannot be read as ${source.format}.`);
       }
+      const content = ingested.content;
       if (content === "") throw invalid(where, "The material has no text.");
       if (content.length > REFERENCE_LIMITS.contentChars)
         throw invalid(
@@ -221,8 +223,8 @@ export const referenceRoutes = [
         title,
         content,
         sourceType: body.file ? "file" : source.format,
-        wordCount: countWords(content),
-        passages: splitPassages(content).map((text) => ({ text, wordCount: countWords(text) })),
+        wordCount: ingested.wordCount,
+        passages: ingested.passages,
         now: iso(ctx.services.clock.now()),
       });
       return { status: 201, body: referenceView(row) };

@@ -3,6 +3,7 @@ import { type GenerationInput, generateBuiltin } from "../domain/generation/buil
 import { type RenderRequest, renderPng } from "../domain/images.js";
 import { type AnalysisInput, analyzeEdit } from "../domain/learning/analyze.js";
 import { hashPassword, verifyPassword } from "../domain/passwords.js";
+import { ingestText, type TextFormat } from "../domain/text.js";
 
 /** Every task by name, with its input and output. */
 export const tasks = {
@@ -11,6 +12,7 @@ export const tasks = {
   renderImage: (input: RenderRequest): Uint8Array => renderPng(input),
   generateBuiltin: (input: GenerationInput) => generateBuiltin(input),
   analyzeEdit: (input: AnalysisInput) => analyzeEdit(input),
+  ingestText: (input: { text: string; format: TextFormat }) => ingestText(input),
 };
 
 export type Tasks = typeof tasks;
