@@ -8,6 +8,7 @@ import { authenticate, bearerToken, isApiKey, unauthorized } from "./auth.js";
 import { readJsonBody, readUploadBody } from "./body.js";
 import type { Ctx, Principal, Services } from "./context.js";
 import { ApiError, errorBody, toApiError } from "./errors.js";
+import { redactSecrets } from "./log.js";
 import { ANONYMOUS_PER_MINUTE, type RateDecision } from "./ratelimit.js";
 import type { Method, Reply, RouteDef } from "./route.js";
 import { parseInput } from "./validate.js";
@@ -30,11 +31,7 @@ function ittyPath(path: string): string {
 /** Builds the route matcher from the route table (itty-router does the path matching). */
 function buildMatcher(routes: RouteDef[]) {
   const router = Router();
-  const byPath = new Map<string, RouteDef[]>();
   for (const def of routes) {
-    const list = byPath.get(def.path) ?? [];
-    list.push(def);
-    byPath.set(def.path, list);
     const method = def.method.toLowerCase() as "get";
     router[method](ittyPath(def.path), (req: { params: Record<string, string> }) => ({
       kind: "route",
@@ -43,15 +40,20 @@ function buildMatcher(routes: RouteDef[]) {
     }));
   }
   // A path that exists under other methods answers 405 with Allow.
-  for (const [path, defs] of byPath) {
-    const allowed = [...new Set(defs.map((d) => d.method))];
-    const allowedWithHead: string[] = allowed.includes("GET") ? [...allowed, "HEAD"] : allowed;
-    router.all(ittyPath(path), () => ({ kind: "method", allowed: allowedWithHead }));
-  }
+  for (const path of new Set(routes.map((d) => d.path)))
+    router.all(ittyPath(path), () => ({ kind: "method", allowed: [] }));
   router.all("*", () => ({ kind: "none" }));
+  const fetch = async (method: string, url: string) =>
+    (await router.fetch({ method, url } as unknown as Request)) as Match;
   return async (method: string, url: string): Promise<Match> => {
-    const probe = { method: method === "HEAD" ? "GET" : method, url };
-    return (await router.fetch(probe as unknown as Request)) as Match;
+    const m = await fetch(method === "HEAD" ? "GET" : method, url);
+    if (m.kind !== "method") return m;
+    // Allow lists every method some route answers at this URL (/api-keys/current is also /api-keys/{id}).
+    const allowed: string[] = [];
+    for (const candidate of ["GET", "POST", "PUT", "PATCH", "DELETE"])
+      if ((await fetch(candidate, url)).kind === "route") allowed.push(candidate);
+    if (allowed.includes("GET")) allowed.push("HEAD");
+    return { kind: "method", allowed };
   };
 }
 
@@ -162,18 +164,21 @@ export function createApp(services: Services, routes: RouteDef[]): App {
     let decision: RateDecision | undefined;
     let response: Response;
     let errorCode: string | undefined;
+    let beta = false;
     try {
       const m = await match(request.method, request.url);
       const def = m.kind === "route" ? m.def : undefined;
+      beta = def?.stability === "beta";
       const internal = def?.stability === "internal";
 
-      // Authenticate (not on public routes: their credentials are ignored).
+      // Authenticate (not on public routes: their credentials are ignored). A refusal waits for the
+      // rate limit, so that it is counted and carries the X-RateLimit-* headers like every response.
       let authFailure: string | undefined;
       if (def && def.access === "public") {
         if (def.rejectsApiKeys) {
           const token = bearerToken(request);
           if (token && isApiKey(token))
-            throw unauthorized("This operation is not available to API keys; sign in with a web session.");
+            authFailure = "This operation is not available to API keys; sign in with a web session.";
         }
       } else if (!internal) {
         const auth = await authenticate(request, services);
@@ -188,11 +193,14 @@ export function createApp(services: Services, routes: RouteDef[]): App {
           account = services.store.accounts.byId(principal.accountId);
           if (!account) throw unauthorized("The account of these credentials no longer exists.");
           const id = principal.kind === "key" ? principal.key.id : `user:${principal.userId}`;
+          // Plans without API access have no limits of their own (0): their sessions get the business
+          // limits for each window the account does not override.
           const limits = effectiveRateLimits(account);
-          decision = services.limiter.take(
-            id,
-            PLAN_LIMITS[account.plan].apiAccess || limits.perMinute > 0 ? limits : { perMinute: 100, perHour: 1000 },
-          );
+          const borrow = !PLAN_LIMITS[account.plan].apiAccess;
+          decision = services.limiter.take(id, {
+            perMinute: borrow && limits.perMinute <= 0 ? PLAN_LIMITS.business.perMinute : limits.perMinute,
+            perHour: borrow && limits.perHour <= 0 ? PLAN_LIMITS.business.perHour : limits.perHour,
+          });
         } else {
           decision = services.limiter.take(`addr:${env.remoteAddress ?? "unknown"}`, {
             perMinute: ANONYMOUS_PER_MINUTE,
@@ -275,13 +283,15 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       if (!(err instanceof ApiError))
         services.logger.error("unhandled error", {
           trace_id: traceId,
-          error: err instanceof Error ? err.message : String(err),
-          stack: err instanceof Error ? err.stack : undefined,
+          error: redactSecrets(err instanceof Error ? err.message : String(err)),
+          stack: redactSecrets(err instanceof Error ? err.stack : undefined),
         });
       errorCode = apiError.code;
       const headers: Record<string, string> = { ...rateHeaders(decision), "x-trace-id": traceId, ...apiError.headers };
+      if (beta) headers["x-api-stability"] = "beta";
       if (apiError.status === 401) headers["www-authenticate"] = 'Bearer realm="content-service"';
-      response = jsonResponse(apiError.status, errorBody(apiError, traceId), headers);
+      // A secret the client put in a path or field is never echoed back (DESIGN §3).
+      response = jsonResponse(apiError.status, redactSecrets(errorBody(apiError, traceId)), headers);
     }
     if (request.method === "HEAD")
       response = new Response(null, { status: response.status, headers: response.headers });
@@ -289,7 +299,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       time: new Date(services.clock.now()).toISOString(),
       level: response.status >= 500 ? "error" : "info",
       method: request.method,
-      path: url.pathname,
+      path: redactSecrets(url.pathname),
       status: response.status,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
       key_id: principal?.kind === "key" ? principal.key.id : null,

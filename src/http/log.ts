@@ -41,3 +41,17 @@ export function memoryLogger(): Logger & { lines: Record<string, unknown>[] } {
     info: (message, fields = {}) => lines.push({ level: "info", message, ...fields }),
   };
 }
+
+const SECRET_SHAPES = /svc_live_[0-9A-Za-z]+|eyJ[\w-]*\.[\w-]*\.[\w-]*/g;
+
+/**
+ * Replaces anything shaped like an API key secret or a session token, for text a client put in a path or
+ * a field that the server would otherwise echo into a log line or an error body (DESIGN §3).
+ */
+export function redactSecrets<T>(value: T): T {
+  if (typeof value === "string") return value.replace(SECRET_SHAPES, "[redacted]") as T;
+  if (value === null || typeof value !== "object") return value;
+  const json = JSON.stringify(value);
+  const redacted = json.replace(SECRET_SHAPES, "[redacted]");
+  return redacted === json ? value : JSON.parse(redacted);
+}

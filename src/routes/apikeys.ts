@@ -40,7 +40,12 @@ const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100));
 
 const CreateKeyBody = v.object({
   name: Name,
-  scopes: v.optional(v.array(v.pipe(v.string(), v.maxLength(20)))),
+  // Listed so that a refused scope (admin is reserved, spec §2) is a validation issue with its path.
+  scopes: v.optional(
+    v.array(
+      v.picklist(["read", "write"], 'Expected "read" or "write"; the admin scope is reserved and not issued in v1.'),
+    ),
+  ),
   workspace_id: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64)))),
   expires: v.optional(v.picklist(EXPIRY_CHOICES)),
 });
@@ -130,7 +135,9 @@ export const apiKeyRoutes = [
           accountId: ctx.principal.accountId,
           name: ctx.body.name,
           scopes: ctx.body.scopes,
-          workspaceId: ctx.body.workspace_id,
+          // null ("all workspaces") is a choice only accounts with several workspaces have (spec §2, §5):
+          // for them it is what automatic binding gives anyway; a one-workspace account's key is bound.
+          workspaceId: ctx.body.workspace_id ?? undefined,
           expires: ctx.body.expires,
         },
         ctx.services.clock.now(),

@@ -1,0 +1,211 @@
+/** Shared pieces of the HTTP suites: DESIGN §3/§4 body checks, credentials per route, raw sends and probe routes. */
+import * as v from "valibot";
+import { expect } from "vitest";
+import type { ApiKeyRow } from "../../src/db/apikeys.js";
+import { createUser } from "../../src/domain/admin.js";
+import { hashKey } from "../../src/domain/apikeys.js";
+import { createApp } from "../../src/http/app.js";
+import type { Ctx } from "../../src/http/context.js";
+import { type Method, type RouteDef, route } from "../../src/http/route.js";
+import { ROUTES } from "../../src/http/routes.js";
+import type { Answer, Harness, Send } from "./harness.js";
+
+/** DESIGN §4: the `error` word of each status an error may have. */
+export const DESIGN_STATUS_WORDS: Record<number, string> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  429: "RATE_LIMITED",
+  500: "INTERNAL",
+};
+
+/** Routes of the public contract (everything but the internal health probes). */
+export const API_ROUTES: RouteDef[] = ROUTES.filter((r) => r.stability !== "internal");
+
+/** Whether a method needs the write scope (DESIGN §3: every method other than GET and HEAD). */
+export function isWriteMethod(method: string): boolean {
+  return method !== "GET" && method !== "HEAD";
+}
+
+/** A short name for a route in test titles. */
+export function label(def: { method: string; path: string }): string {
+  return `${def.method} ${def.path}`;
+}
+
+/**
+ * Checks that a response is an error whose body is exactly DESIGN §3's shape, with the trace id of the
+ * X-Trace-Id header, no stack trace, and (for 401) a WWW-Authenticate: Bearer challenge.
+ */
+export function expectErrorBody(res: Answer, status: number, code?: string): Record<string, unknown> {
+  const context = `${status} ${code ?? ""}: ${JSON.stringify(res.body)}`;
+  expect(res.status, context).toBe(status);
+  expect(res.headers.get("content-type"), context).toMatch(/^application\/json/);
+  const body = res.body;
+  expect(body, context).toBeTypeOf("object");
+  expect(Object.keys(body).sort(), context).toEqual(["detail", "details", "error", "message", "trace_id"]);
+  expect(body.error, context).toBe(DESIGN_STATUS_WORDS[status]);
+  expect(body.message, context).toBeTypeOf("string");
+  expect(body.message.length, context).toBeGreaterThan(0);
+  expect(body.details, context).toBeTypeOf("object");
+  expect(body.details.error_code, context).toBeTypeOf("string");
+  if (code !== undefined) expect(body.details.error_code, context).toBe(code);
+  expect(body.detail, context).toEqual(body.details);
+  expect(body.trace_id, context).toBeTypeOf("string");
+  expect(body.trace_id, context).toBe(res.headers.get("x-trace-id"));
+  expect(JSON.stringify(body), context).not.toMatch(/\n\s+at |\bat .*\.(ts|js):\d+/);
+  if (status === 401) expect(res.headers.get("www-authenticate"), context).toMatch(/^Bearer/);
+  return body.details;
+}
+
+/** Checks the three X-RateLimit-* headers: integers, remaining within the limit, reset a Unix time in seconds. */
+export function expectRateHeaders(res: Answer, nowMs?: number): { limit: number; remaining: number; reset: number } {
+  const raw = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"].map((h) => res.headers.get(h));
+  for (const value of raw) expect(value, `rate headers ${JSON.stringify(raw)}`).toMatch(/^\d+$/);
+  const [limit, remaining, reset] = raw.map(Number);
+  expect(remaining).toBeLessThanOrEqual(limit);
+  if (nowMs !== undefined) {
+    expect(reset).toBeGreaterThanOrEqual(Math.floor(nowMs / 1000));
+    expect(reset).toBeLessThanOrEqual(Math.ceil(nowMs / 1000) + 3600);
+  }
+  return { limit, remaining, reset };
+}
+
+/** Sends a request through any app built over the harness's services (same store, limiter, clock). */
+export async function sendTo(
+  app: { handle(request: Request, env?: { remoteAddress?: string }): Promise<Response> },
+  method: string,
+  path: string,
+  opts: Send & { bytes?: Uint8Array | ReadableStream<Uint8Array> } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.auth !== undefined) headers.authorization = `Bearer ${opts.auth}`;
+  let body = (opts.bytes ?? opts.raw) as BodyInit | undefined;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const init: RequestInit & { duplex?: "half" } = { method, headers, body };
+  if (body instanceof ReadableStream) init.duplex = "half";
+  const res = await app.handle(new Request(`http://test.local${path}`, init), {
+    remoteAddress: opts.remoteAddress ?? "127.0.0.1",
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {}
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
+let addressCounter = 0;
+/** A client address no other request of the run has used, so per-address buckets never interfere. */
+export function freshAddress(): string {
+  addressCounter += 1;
+  return `10.${(addressCounter >> 16) & 255}.${(addressCounter >> 8) & 255}.${addressCounter & 255}`;
+}
+
+/** A session token for an existing user, minted directly (no password check, no per-address budget used). */
+export async function sessionOf(h: Harness, email: string): Promise<string> {
+  const user = h.services.store.users.byEmail(email);
+  if (!user) throw new Error(`no user ${email}`);
+  return (await h.services.sessions.issue(user)).token;
+}
+
+/** Creates a user in an account, with the harness's known password, and returns a session token for it. */
+export async function userIn(h: Harness, accountId: number, email: string, role: "admin" | "member"): Promise<string> {
+  const hash = h.services.store.users.byEmail("admin@a.test")!.password_hash;
+  createUser(h.services.store, "test", accountId, email, hash, role, h.clock.now());
+  return sessionOf(h, email);
+}
+
+/** The stored row of a key secret. */
+export function keyRow(h: Harness, secret: string): ApiKeyRow {
+  const row = h.services.store.apiKeys.byHash(hashKey(secret));
+  if (!row) throw new Error("no such key");
+  return row;
+}
+
+/** Valid credentials for a route of account A: none for public routes, a read+write key, or an admin session. */
+export async function credentialFor(h: Harness, def: RouteDef): Promise<string | undefined> {
+  if (def.access === "public") return undefined;
+  if (def.access === "any") return h.key();
+  return sessionOf(h, "admin@a.test");
+}
+
+/** Path values of account A's real records, so a route's call can reach its handler. */
+export function realParams(h: Harness): Record<string, string> {
+  const keyId = h.services.store.apiKeys.list(h.a.id)[0]?.id ?? "key_missing";
+  return { workspaceId: h.a.ws2, id: String(h.a.id), keyId };
+}
+
+/** Fills a route path with account A's real ids (`{id}` of api-keys routes is a key id). */
+export function realPath(h: Harness, def: RouteDef): string {
+  const values = realParams(h);
+  return def.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (name === "id" && def.path.startsWith("/api/v1/api-keys/")) return values.keyId;
+    return values[name] ?? "x1";
+  });
+}
+
+/** What the probe routes saw: one entry per handler run. */
+export interface ProbeLog {
+  calls: { method: string; path: string; workspaceId: string | null }[];
+}
+
+/**
+ * Test-only routes that exercise pipeline rules the foundation's route table does not use yet
+ * (write methods open to keys, `workspace: "required"`, workspace_id in a JSON body).
+ */
+export function probeRoutes(log: ProbeLog): RouteDef[] {
+  const handler = (ctx: Ctx) => {
+    const url = new URL(ctx.request.url);
+    const workspaceId = ctx.workspace ? ctx.workspace.id : null;
+    log.calls.push({ method: ctx.request.method, path: url.pathname, workspaceId });
+    return { body: { workspace_id: workspaceId } };
+  };
+  const base = { summary: "probe", tag: "Probe", stability: "beta" as const, access: "any" as const, responses: {} };
+  const body = v.optional(v.looseObject({ workspace_id: v.optional(v.string()) }));
+  const defs: RouteDef[] = [];
+  for (const method of ["POST", "PUT", "PATCH", "DELETE"] as Method[])
+    defs.push(
+      route({
+        ...base,
+        method,
+        path: "/api/v1/__probe/write",
+        operationId: `probeWrite${method}`,
+        ...(method === "DELETE" ? {} : { body }),
+        handler,
+      }),
+    );
+  for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"] as Method[])
+    defs.push(
+      route({
+        ...base,
+        method,
+        path: "/api/v1/__probe/workspace",
+        operationId: `probeWorkspace${method}`,
+        workspace: "required",
+        ...(method === "GET" || method === "DELETE" ? {} : { body }),
+        handler,
+      }),
+    );
+  return defs;
+}
+
+/** The app with the route table plus the probe routes, over the harness's services. */
+export function probeApp(h: Harness) {
+  const log: ProbeLog = { calls: [] };
+  const probes = probeRoutes(log);
+  const app = createApp(h.services, [...ROUTES, ...probes]);
+  return {
+    log,
+    probes,
+    routes: [...ROUTES, ...probes],
+    send: (method: string, path: string, opts?: Send & { bytes?: Uint8Array }) => sendTo(app, method, path, opts),
+  };
+}
