@@ -15,6 +15,16 @@ function printFirstStart(result: InitResult, out: (s: string) => void): void {
   if (result.key) out(`  API key (read, write; shown once): ${result.key}\n`);
 }
 
+function httpUrl(name: string) {
+  return (value: string): string => {
+    try {
+      const url = new URL(value);
+      if (url.protocol === "http:" || url.protocol === "https:") return value;
+    } catch {}
+    throw new UsageError(`${name} must be an http(s) URL, got "${value}"`);
+  };
+}
+
 function validTimezone(tz: string): string {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: tz });
@@ -85,6 +95,21 @@ export function registerServeCommands(program: Command): void {
         .default("UTC")
         .argParser(validTimezone),
     )
+    .addOption(
+      new Option(
+        "--llm-base-url <url>",
+        "on-prem OpenAI-compatible model server (key from CONTENT_SERVICE_LLM_API_KEY)",
+      )
+        .env("CONTENT_SERVICE_LLM_BASE_URL")
+        .argParser(httpUrl("--llm-base-url")),
+    )
+    .addOption(new Option("--llm-model <name>", "model name on that server").env("CONTENT_SERVICE_LLM_MODEL"))
+    .addOption(
+      new Option("--llm-timeout <seconds>", "longest wait for the model to start answering, or between stream pieces")
+        .env("CONTENT_SERVICE_LLM_TIMEOUT")
+        .default(60)
+        .argParser(positiveInt("--llm-timeout")),
+    )
     .action(
       async (
         opts: {
@@ -94,9 +119,16 @@ export function registerServeCommands(program: Command): void {
           publicUrl?: string;
           stagingUrl?: string;
           timezone: string;
+          llmBaseUrl?: string;
+          llmModel?: string;
+          llmTimeout: number;
         },
         cmd: Command,
       ) => {
+        if ((opts.llmBaseUrl === undefined) !== (opts.llmModel === undefined))
+          throw new UsageError("--llm-base-url and --llm-model go together");
+        if (opts.llmModel === "builtin")
+          throw new UsageError('--llm-model cannot be "builtin", the name of the built-in engine');
         const dataDir = dataDirOf(cmd);
         const first = initDataDir(dataDir, {
           accountName: "Default account",
@@ -115,6 +147,15 @@ export function registerServeCommands(program: Command): void {
             stagingUrl:
               opts.stagingUrl ?? `http://staging.${opts.host === "127.0.0.1" ? "localhost" : opts.host}:${opts.port}`,
             timezone: opts.timezone,
+            llm:
+              opts.llmBaseUrl && opts.llmModel
+                ? {
+                    baseUrl: opts.llmBaseUrl,
+                    model: opts.llmModel,
+                    apiKey: process.env.CONTENT_SERVICE_LLM_API_KEY || undefined,
+                    timeoutMs: opts.llmTimeout * 1000,
+                  }
+                : undefined,
           },
         });
         process.stdout.write(`content-service listening on ${server.url} (data: ${dataDir})\n`);

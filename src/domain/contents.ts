@@ -224,11 +224,6 @@ export function saveGeneration(
   })();
 }
 
-/** Runs the builtin engine on the worker pool. */
-export async function runGeneration(pool: WorkerPool, input: GenerationInput): Promise<GenerationOutput> {
-  return pool.run("generateBuiltin", input);
-}
-
 /** Learning analyses used by an account in the current month. */
 export function analysesUsed(store: Store, accountId: number, periodStart: string): number {
   return store.learning.countSince(accountId, periodStart);

@@ -7,6 +7,8 @@ import type { WorkspaceRow } from "../db/workspaces.js";
 import type { Scope } from "../domain/apikeys.js";
 import type { Clock } from "../domain/clock.js";
 import type { DeviceAuthorizations } from "../domain/device-auth.js";
+import type { Engine } from "../domain/generation/engines.js";
+import type { LlmConfig } from "../domain/generation/llm.js";
 import type { LearningRunner } from "../domain/learning/runner.js";
 import type { SessionClaims, SessionTokens } from "../domain/sessions.js";
 import type { WorkerPool } from "../workers/pool.js";
@@ -38,6 +40,8 @@ export interface ServerConfig {
   publicUrl: string;
   stagingUrl: string;
   timezone: string;
+  /** The on-prem model server, when `serve --llm-base-url --llm-model` configured one. */
+  llm?: LlmConfig;
 }
 
 /** The long-lived services of a running server (replaced by fakes in tests where useful). */
@@ -49,6 +53,8 @@ export interface Services {
   sessions: SessionTokens;
   deviceAuth: DeviceAuthorizations;
   learning: LearningRunner;
+  /** The generation engines, the default (builtin) first. */
+  engines: Engine[];
   keyUsage: KeyUsageTracker;
   logger: Logger;
   config: ServerConfig;

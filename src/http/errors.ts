@@ -36,7 +36,10 @@ export const ERROR_CODES = {
   unsupported_image_type: 415,
   rate_limit_exceeded: 429,
   internal_error: 500,
-  service_unavailable: 503,
+  upstream_unavailable: 502,
+  upstream_error: 502,
+  upstream_invalid_response: 502,
+  upstream_timeout: 504,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -53,7 +56,8 @@ export const STATUS_WORDS: Record<number, string> = {
   415: "UNSUPPORTED_MEDIA_TYPE",
   429: "RATE_LIMITED",
   500: "INTERNAL",
-  503: "SERVICE_UNAVAILABLE",
+  502: "BAD_GATEWAY",
+  504: "GATEWAY_TIMEOUT",
 };
 
 /** An error that the renderer turns into the coded JSON body; thrown anywhere below a route. */

@@ -10,6 +10,7 @@ import { generateRoutes } from "../routes/generate.js";
 import { imageRoutes } from "../routes/images.js";
 import { learningRoutes } from "../routes/learning.js";
 import { libraryRoutes } from "../routes/library.js";
+import { modelRoutes } from "../routes/models.js";
 import { openApiProvider, systemRoutes } from "../routes/system.js";
 import { workspaceRoutes } from "../routes/workspaces.js";
 import { buildOpenApi } from "./openapi.js";
@@ -25,6 +26,7 @@ export const ROUTES: RouteDef[] = [
   ...libraryRoutes,
   ...imageRoutes,
   ...generateRoutes,
+  ...modelRoutes,
   ...contentRoutes,
   ...learningRoutes,
   ...accountRoutes,

@@ -7,6 +7,7 @@ import { type Db, openDb } from "../db/open.js";
 import { createStore } from "../db/store.js";
 import { type Clock, systemClock } from "../domain/clock.js";
 import { DeviceAuthorizations } from "../domain/device-auth.js";
+import { enginesOf } from "../domain/generation/engines.js";
 import { LearningRunner } from "../domain/learning/runner.js";
 import { SessionTokens } from "../domain/sessions.js";
 import { startSchedules } from "../jobs/schedules.js";
@@ -41,6 +42,7 @@ export function createServices(options: ServiceOptions): Services {
   const clock = options.clock ?? systemClock;
   const pool = options.pool ?? inlinePool();
   const logger = options.logger ?? jsonLogger();
+  const config = { ...DEFAULT_CONFIG, ...options.config };
   return {
     store,
     clock,
@@ -51,7 +53,8 @@ export function createServices(options: ServiceOptions): Services {
     deviceAuth: new DeviceAuthorizations(clock),
     keyUsage: new KeyUsageTracker(store),
     logger,
-    config: { ...DEFAULT_CONFIG, ...options.config },
+    config,
+    engines: enginesOf(pool, config.llm),
   };
 }
 

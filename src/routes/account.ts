@@ -196,6 +196,7 @@ export const accountRoutes = [
     tag: "Account",
     stability: "beta",
     access: "any",
+    planExempt: true,
     responses: { 200: { description: "The preferences.", schema: Preferences }, ...AUTH_ERRORS },
     handler: (ctx: Ctx) => ({ body: preferencesOf(ctx) }),
   }),

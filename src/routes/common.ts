@@ -20,6 +20,12 @@ export const INPUT_ERRORS: Record<number, ResponseDoc> = {
   415: err("Request body is not JSON."),
 };
 
+/** Errors of operations that may call the on-prem model server. */
+export const UPSTREAM_ERRORS: Record<number, ResponseDoc> = {
+  502: err("The model server is unreachable, answered an error, or answered something unusable."),
+  504: err("The model server did not answer in time."),
+};
+
 /** A 404 response documentation. */
 export const NOT_FOUND = (what: string): Record<number, ResponseDoc> => ({ 404: err(`${what} not found.`) });
 

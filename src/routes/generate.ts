@@ -6,13 +6,15 @@ import {
   findContent,
   generationInput,
   requireStatus,
-  runGeneration,
   saveGeneration,
 } from "../domain/contents.js";
+import type { GenerationOutput } from "../domain/generation/builtin.js";
+import type { Engine, GenerationStream } from "../domain/generation/engines.js";
 import type { Ctx } from "../http/context.js";
+import { ApiError, errorBody, toApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { Timestamp } from "../http/schemas.js";
-import { AUTH_ERRORS, CONFLICT, INPUT_ERRORS, NOT_FOUND } from "./common.js";
+import { AUTH_ERRORS, CONFLICT, INPUT_ERRORS, NOT_FOUND, UPSTREAM_ERRORS } from "./common.js";
 import { ContentSchema, requestWorkspace, today } from "./contents.js";
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER));
@@ -25,8 +27,9 @@ const GenerateBody = v.object({
   memory_ids: v.optional(Ids),
   reference_material_ids: v.optional(Ids),
   workspace_id: v.optional(v.string()),
-  model: v.optional(v.picklist(["builtin"])),
+  model: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
   seed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2 ** 32 - 1))),
+  stream: v.optional(v.boolean()),
 });
 
 const GenerateResponse = v.object({
@@ -52,6 +55,57 @@ const FinalizeResponse = v.object({
   learning_triggered: v.boolean(),
 });
 
+/** The engine named by `model` (default: builtin), or 400 naming the ones there are. */
+function pickEngine(engines: Engine[], model: string | undefined): Engine {
+  const engine = model === undefined ? engines[0] : engines.find((e) => e.id === model || e.kind === model);
+  if (!engine)
+    throw new ApiError(
+      "validation_failed",
+      `Unknown model "${model}"; this server offers: ${engines.map((e) => e.id).join(", ")}.`,
+      {
+        issues: [{ path: "body.model", message: `Expected one of: ${engines.map((e) => e.id).join(", ")}.` }],
+      },
+    );
+  return engine;
+}
+
+const encoder = new TextEncoder();
+const sse = (event: string, data: unknown) => encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+
+/**
+ * Answers text/event-stream: `delta` events with the text as it is produced, then `done` with the stored record
+ * (the content is stored once complete), or `error` with the coded error body (nothing is stored).
+ */
+function streamGeneration(
+  ctx: Ctx,
+  stream: GenerationStream,
+  save: (output: GenerationOutput) => { status: number; body: unknown },
+): Response {
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      try {
+        for await (const text of stream.pieces) controller.enqueue(sse("delta", { text }));
+        const saved = save(stream.result());
+        controller.enqueue(sse("done", saved.body));
+      } catch (e) {
+        const err = toApiError(e);
+        if (!(e instanceof ApiError))
+          ctx.services.logger.error("stream failed", { trace_id: ctx.traceId, error: String(e) });
+        controller.enqueue(sse("error", { ...errorBody(err, ctx.traceId), status: err.status }));
+      }
+      controller.close();
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    },
+  });
+}
+
 export const generateRoutes = [
   route({
     method: "POST",
@@ -64,16 +118,22 @@ export const generateRoutes = [
     workspace: "optional",
     body: GenerateBody,
     responses: {
-      200: { description: "A new version of the given content record.", schema: GenerateResponse },
+      200: {
+        description:
+          "A new version of the given content record; with stream: true, text/event-stream events delta {text}, then done (this body) or error (the coded error body).",
+        schema: GenerateResponse,
+      },
       201: { description: "A new content record.", schema: GenerateResponse },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Template, memory, reference material or content"),
       ...CONFLICT("The content named by content_id is finalized or published (invalid_status)."),
+      ...UPSTREAM_ERRORS,
     },
     async handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof GenerateBody>>) {
       const store = ctx.services.store;
       const req = ctx.body;
+      const engine = pickEngine(ctx.services.engines, req.model);
       let workspace = ctx.workspace;
       if (req.content_id !== undefined) {
         // Check before the engine runs, so a bad id answers at once; saveGeneration checks again.
@@ -82,13 +142,28 @@ export const generateRoutes = [
         workspace = store.workspaces.byId(row.workspace_id)!;
       } else workspace = requestWorkspace(ctx);
       const input = generationInput(store, ctx, workspace, req);
-      const output = await runGeneration(ctx.services.pool, input);
-      const model = "builtin";
-      const { row, created } = saveGeneration(store, ctx, workspace, req, output, model, ctx.services.clock.now());
-      return {
-        status: created ? 201 : 200,
-        body: { ...contentView(row, today(ctx)), model, sources: output.sources, word_count: output.word_count },
+      const save = (output: GenerationOutput) => {
+        const { row, created } = saveGeneration(
+          store,
+          ctx,
+          workspace,
+          req,
+          output,
+          engine.id,
+          ctx.services.clock.now(),
+        );
+        return {
+          status: created ? 201 : 200,
+          body: {
+            ...contentView(row, today(ctx)),
+            model: engine.id,
+            sources: output.sources,
+            word_count: output.word_count,
+          },
+        };
       };
+      if (req.stream) return streamGeneration(ctx, await engine.stream(input, ctx.request.signal), save);
+      return save(await engine.generate(input, ctx.request.signal));
     },
   }),
   route({

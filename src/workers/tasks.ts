@@ -1,5 +1,6 @@
 /** The tasks run on the worker pool: pure functions of their input. */
 import { type GenerationInput, generateBuiltin } from "../domain/generation/builtin.js";
+import { builtinThesis, type ThesisInput } from "../domain/generation/thesis.js";
 import { type RenderRequest, renderPng } from "../domain/images.js";
 import { type AnalysisInput, analyzeEdit } from "../domain/learning/analyze.js";
 import { hashPassword, verifyPassword } from "../domain/passwords.js";
@@ -12,6 +13,7 @@ export const tasks = {
   renderImage: (input: RenderRequest): Uint8Array => renderPng(input),
   generateBuiltin: (input: GenerationInput) => generateBuiltin(input),
   analyzeEdit: (input: AnalysisInput) => analyzeEdit(input),
+  thesis: (input: ThesisInput) => builtinThesis(input),
   ingestText: (input: { text: string; format: TextFormat }) => ingestText(input),
 };
 

@@ -6,7 +6,7 @@ import { ManualClock } from "../../src/domain/clock.js";
 import { hashPassword } from "../../src/domain/passwords.js";
 import type { Plan } from "../../src/domain/plans.js";
 import { type App, createApp } from "../../src/http/app.js";
-import type { Services } from "../../src/http/context.js";
+import type { ServerConfig, Services } from "../../src/http/context.js";
 import { memoryLogger } from "../../src/http/log.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { createServices } from "../../src/http/server.js";
@@ -55,12 +55,12 @@ export interface Harness {
 const PASSWORD = "correct horse battery staple";
 
 /** Builds a harness. */
-export function makeHarness(): Harness {
+export function makeHarness(options: { config?: Partial<ServerConfig> } = {}): Harness {
   const db = openDb(":memory:");
   migrate(db);
   const clock = new ManualClock();
   const logger = memoryLogger();
-  const services = createServices({ db, clock, logger, pool: inlinePool() });
+  const services = createServices({ db, clock, logger, pool: inlinePool(), config: options.config });
   const app = createApp(services, ROUTES);
   const store = services.store;
   const hash = hashPassword(PASSWORD);

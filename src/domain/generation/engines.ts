@@ -1,0 +1,104 @@
+/** The generation engines a server offers: builtin always, openai-compatible when configured (DESIGN §8). */
+import type { WorkerPool } from "../../workers/pool.js";
+import { splitSentences } from "../text.js";
+import type { GenerationInput, GenerationOutput, Source } from "./builtin.js";
+import { wordCount } from "./language.js";
+import { chatComplete, chatStream, type LlmConfig } from "./llm.js";
+import { buildPrompt, titleOf } from "./prompt.js";
+import { applySubstitutions, removeAvoided } from "./voice.js";
+
+/** A started streamed generation: pieces as they come, then the whole result. */
+export interface GenerationStream {
+  pieces: AsyncIterable<string>;
+  /** The finished output, once every piece has been read. */
+  result(): GenerationOutput;
+}
+
+/** One engine. */
+export interface Engine {
+  id: string;
+  kind: "builtin" | "openai-compatible";
+  description: string;
+  generate(input: GenerationInput, signal?: AbortSignal): Promise<GenerationOutput>;
+  /** Resolves once the engine has accepted the work (errors before any output are thrown here). */
+  stream(input: GenerationInput, signal?: AbortSignal): Promise<GenerationStream>;
+}
+
+/** The builtin engine on the worker pool; its stream sends the finished text sentence by sentence. */
+export function builtinEngine(pool: WorkerPool): Engine {
+  return {
+    id: "builtin",
+    kind: "builtin",
+    description: "Deterministic writer built into the server: no model, same input and seed give the same text.",
+    generate: (input) => pool.run("generateBuiltin", input),
+    async stream(input) {
+      const out = await pool.run("generateBuiltin", input);
+      async function* pieces() {
+        // Paragraph by paragraph, sentence by sentence, keeping the layout's line breaks.
+        const paragraphs = out.text.split(/(\n+)/);
+        for (const part of paragraphs) {
+          if (/^\n+$/.test(part)) yield part;
+          else {
+            const sentences = splitSentences(part);
+            for (let i = 0; i < sentences.length; i++) yield i === 0 ? sentences[i] : ` ${sentences[i]}`;
+            if (sentences.length === 0 && part) yield part;
+          }
+        }
+      }
+      return { pieces: pieces(), result: () => out };
+    },
+  };
+}
+
+/** Applies the learned voice to a model's answer (its substitutions and deletions are exact rules). */
+function followVoice(text: string, input: GenerationInput): string {
+  if (!input.voice) return text;
+  const voice = input.voice;
+  return text
+    .split("\n")
+    .map((line) => applySubstitutions(removeAvoided(line, voice), voice))
+    .join("\n");
+}
+
+function finish(text: string, input: GenerationInput, sources: Source[]): GenerationOutput {
+  const final = followVoice(text.trim(), input);
+  return { title: titleOf(final), text: final, sources, word_count: wordCount(final) };
+}
+
+/** The openai-compatible engine for an on-prem model server. */
+export function llmEngine(cfg: LlmConfig): Engine {
+  return {
+    id: cfg.model,
+    kind: "openai-compatible",
+    description: `On-prem model ${cfg.model} at ${cfg.baseUrl} (OpenAI-compatible chat completions).`,
+    async generate(input, signal) {
+      const { messages, sources } = buildPrompt(input);
+      return finish(await chatComplete(cfg, messages, signal), input, sources);
+    },
+    async stream(input, signal) {
+      const { messages, sources } = buildPrompt(input);
+      const upstream = await chatStream(cfg, messages, signal);
+      let text = "";
+      let done = false;
+      async function* pieces() {
+        for await (const piece of upstream) {
+          text += piece;
+          yield piece;
+        }
+        done = true;
+      }
+      return {
+        pieces: pieces(),
+        result() {
+          if (!done) throw new Error("the stream has not finished");
+          return finish(text, input, sources);
+        },
+      };
+    },
+  };
+}
+
+/** Every engine of a server, the default first. */
+export function enginesOf(pool: WorkerPool, llm?: LlmConfig): Engine[] {
+  return llm ? [builtinEngine(pool), llmEngine(llm)] : [builtinEngine(pool)];
+}

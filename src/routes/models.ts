@@ -1,0 +1,110 @@
+/** GET /models (the engines this server offers) and POST /thesis (stable). */
+import * as v from "valibot";
+import { generationInput } from "../domain/contents.js";
+import { builtinThesis, llmThesis } from "../domain/generation/thesis.js";
+import type { Ctx } from "../http/context.js";
+import { ApiError } from "../http/errors.js";
+import { route } from "../http/route.js";
+import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, UPSTREAM_ERRORS } from "./common.js";
+import { requestWorkspace } from "./contents.js";
+
+const Model = v.object({
+  id: v.string(),
+  kind: v.picklist(["builtin", "openai-compatible"]),
+  description: v.string(),
+  default: v.boolean(),
+  streaming: v.boolean(),
+});
+
+const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER));
+
+const ThesisBody = v.object({
+  user_direction: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(5000)),
+  reference_material_ids: v.optional(v.pipe(v.array(Id), v.maxLength(50))),
+  memory_ids: v.optional(v.pipe(v.array(Id), v.maxLength(50))),
+  max_points: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10)), 3),
+  model: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
+  workspace_id: v.optional(v.string()),
+});
+
+const Point = v.object({
+  text: v.string(),
+  reference_material_id: v.nullable(v.number()),
+  passage: v.nullable(v.string()),
+});
+
+export const modelRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/models",
+    operationId: "listModels",
+    summary: "The generation engines this server offers (builtin, and the on-prem model when configured)",
+    tag: "Generation",
+    stability: "beta",
+    access: "any",
+    responses: { 200: { description: "The engines.", schema: v.object({ data: v.array(Model) }) }, ...AUTH_ERRORS },
+    handler(ctx: Ctx) {
+      return {
+        body: {
+          data: ctx.services.engines.map((e, i) => ({
+            id: e.id,
+            kind: e.kind,
+            description: e.description,
+            default: i === 0,
+            streaming: true,
+          })),
+        },
+      };
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/thesis",
+    operationId: "thesis",
+    summary: "A thesis statement, supporting points each tied to a reference passage, and counterpoints",
+    tag: "Generation",
+    stability: "stable",
+    access: "any",
+    workspace: "optional",
+    body: ThesisBody,
+    responses: {
+      200: {
+        description: "The thesis.",
+        schema: v.object({
+          thesis: v.string(),
+          supporting_points: v.array(Point),
+          counterpoints: v.array(v.string()),
+          model: v.string(),
+        }),
+      },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Memory or reference material"),
+      ...UPSTREAM_ERRORS,
+    },
+    async handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof ThesisBody>>) {
+      const workspace = requestWorkspace(ctx);
+      const engines = ctx.services.engines;
+      const model = ctx.body.model;
+      const engine = model === undefined ? engines[0] : engines.find((e) => e.id === model || e.kind === model);
+      if (!engine)
+        throw new ApiError("validation_failed", `Unknown model "${model}".`, {
+          issues: [{ path: "body.model", message: `Expected one of: ${engines.map((e) => e.id).join(", ")}.` }],
+        });
+      // The generation input gathers and checks memories and references exactly as generate does.
+      const input = generationInput(ctx.services.store, ctx, workspace, {
+        template_id: 1,
+        user_direction: ctx.body.user_direction,
+        memory_ids: ctx.body.memory_ids,
+        reference_material_ids: ctx.body.reference_material_ids,
+      });
+      const thesisInput = { ...input, max_points: ctx.body.max_points };
+      const llm = ctx.services.config.llm;
+      const out =
+        engine.kind === "openai-compatible" && llm
+          ? await llmThesis(llm, thesisInput, ctx.request.signal)
+          : await ctx.services.pool.run("thesis", thesisInput);
+      return { body: { ...out, model: engine.id } };
+    },
+  }),
+];

@@ -1,0 +1,124 @@
+/** A fake OpenAI-compatible model server for tests: its behaviour is chosen by the requested model name. */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** What the fake received, for assertions on the prompt. */
+export interface FakeLlm {
+  url: string;
+  requests: { model: string; stream: boolean; messages: { role: string; content: string }[]; authorization?: string }[];
+  close(): Promise<void>;
+}
+
+const ANSWER =
+  "# Written Planning Reviews\n\nRemote teams that hold a weekly written planning review ship more. Teams can utilize the review to plan.";
+
+function chunks(text: string): string[] {
+  return text.match(/.{1,12}/gs) ?? [];
+}
+
+function delta(content: string, finish: string | null = null): string {
+  return `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: finish }] })}\n\n`;
+}
+
+/**
+ * Models: `plain` (JSON answer), `stream` (SSE with [DONE]), `error-object` (200 with {error}), `stream-error`
+ * (an error object inside the stream), `cut` (stream ends without [DONE] or finish_reason), `slow` (answers after
+ * 3 s), `slow-stream` (stalls after the first piece), `http-500`, `not-json`, `empty` (no choices),
+ * `thesis` (a JSON thesis).
+ */
+export async function startFakeLlm(): Promise<FakeLlm> {
+  const requests: FakeLlm["requests"] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (ms: number, fn: () => void) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
+    timers.add(t);
+  };
+  const server = http.createServer((req, res) => {
+    let raw = "";
+    req.on("data", (d) => {
+      raw += d;
+    });
+    req.on("end", () => {
+      if (req.url !== "/v1/chat/completions" || req.method !== "POST") {
+        res.writeHead(404).end();
+        return;
+      }
+      const body = JSON.parse(raw);
+      requests.push({
+        model: body.model,
+        stream: body.stream,
+        messages: body.messages,
+        authorization: req.headers.authorization,
+      });
+      const json = (status: number, value: unknown) =>
+        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+      const sse = () => res.writeHead(200, { "content-type": "text/event-stream" });
+      switch (body.model) {
+        case "plain":
+          return json(200, {
+            choices: [{ index: 0, message: { role: "assistant", content: ANSWER }, finish_reason: "stop" }],
+          });
+        case "thesis":
+          return json(200, {
+            choices: [
+              {
+                message: {
+                  content:
+                    '```json\n{"thesis": "Written reviews work.", "supporting_points": [{"text": "Teams ship more.", "source": 1}], "counterpoints": ["Reviews nobody reads fail."]}\n```',
+                },
+              },
+            ],
+          });
+        case "error-object":
+          return json(200, { error: { message: "model overloaded", type: "server_error" } });
+        case "http-500":
+          return json(500, { error: { message: "CUDA out of memory" } });
+        case "not-json":
+          return res.writeHead(200, { "content-type": "text/plain" }).end("<html>gateway</html>");
+        case "empty":
+          return json(200, { choices: [] });
+        case "slow":
+          return later(3_000, () => json(200, { choices: [{ message: { content: ANSWER } }] }));
+        case "stream": {
+          sse();
+          for (const c of chunks(ANSWER)) res.write(delta(c));
+          res.write(delta("", "stop"));
+          return res.end("data: [DONE]\n\n");
+        }
+        case "stream-error": {
+          sse();
+          res.write(delta("Remote teams "));
+          res.write(`data: ${JSON.stringify({ error: { message: "context length exceeded" } })}\n\n`);
+          return res.end();
+        }
+        case "cut": {
+          sse();
+          res.write(delta("Remote teams that hold"));
+          return res.end();
+        }
+        case "slow-stream": {
+          sse();
+          res.write(delta("Remote teams "));
+          return later(3_000, () => res.end("data: [DONE]\n\n"));
+        }
+        default:
+          return json(404, { error: { message: `model ${body.model} not found` } });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

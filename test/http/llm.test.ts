@@ -1,0 +1,263 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeLlm, startFakeLlm } from "../helpers/fake-llm.js";
+import { makeHarness } from "../helpers/harness.js";
+
+let fake: FakeLlm;
+beforeAll(async () => {
+  fake = await startFakeLlm();
+});
+afterAll(() => fake.close());
+
+function setup(model: string, timeoutMs = 1_000) {
+  const h = makeHarness({ config: { llm: { baseUrl: fake.url, model, apiKey: "sk-local-test", timeoutMs } } });
+  const key = h.key({ workspaceId: h.a.ws1 });
+  return { h, key };
+}
+
+/** Parses a text/event-stream body into its events. */
+function events(text: string): { event: string; data: Record<string, unknown> }[] {
+  return text
+    .split("\n\n")
+    .filter((b) => b.trim())
+    .map((block) => {
+      const event = /^event: (.+)$/m.exec(block)?.[1] ?? "message";
+      const data = JSON.parse(/^data: (.+)$/m.exec(block)?.[1] ?? "null");
+      return { event, data };
+    });
+}
+
+const countContents = (h: ReturnType<typeof makeHarness>) =>
+  (h.services.store.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number }).n;
+
+describe("the on-prem model engine", () => {
+  it("is listed by GET /models with the builtin engine", async () => {
+    const { h, key } = setup("plain");
+    const res = await h.send("GET", "/api/v1/models", { auth: key });
+    expect(res.body.data.map((m: { id: string; kind: string }) => [m.id, m.kind])).toEqual([
+      ["builtin", "builtin"],
+      ["plain", "openai-compatible"],
+    ]);
+    const builtinOnly = makeHarness();
+    const only = await builtinOnly.send("GET", "/api/v1/models", { auth: builtinOnly.key() });
+    expect(only.body.data).toHaveLength(1);
+  });
+
+  it("generates with a prompt built from the template, direction, memories, voice and passages", async () => {
+    const { h, key } = setup("plain");
+    const ref = await h.send("POST", "/api/v1/reference-materials", {
+      auth: key,
+      body: {
+        title: "Survey",
+        content: "Remote teams that hold a weekly written planning review ship 23% more features.",
+        format: "text",
+      },
+    });
+    const mem = await h.send("POST", "/api/v1/memories", {
+      auth: key,
+      body: { kind: "context", title: "Company", content: "Acme builds planning software." },
+    });
+    h.services.store.learning.saveProfile({
+      id: "vp_test",
+      accountId: h.a.id,
+      workspaceId: h.a.ws1,
+      traits: {
+        substitutions: [{ from: "utilize", to: "use", count: 2 }],
+        avoided_phrases: [{ phrase: "In today's fast-paced world", count: 1 }],
+        preferred_phrases: [],
+        target_sentence_words: 12,
+        readability_target: null,
+        average_edit_seconds: null,
+      },
+      sampleCount: 1,
+      now: new Date().toISOString(),
+    });
+    const before = fake.requests.length;
+    const res = await h.send("POST", "/api/v1/generate", {
+      auth: key,
+      body: {
+        template_id: 1,
+        user_direction: "Write about written planning reviews",
+        model: "plain",
+        memory_ids: [mem.body.id],
+        reference_material_ids: [ref.body.id],
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ model: "plain", status: "generated", title: "Written Planning Reviews" });
+    // The voice profile's substitution is applied to the model's answer.
+    expect(res.body.content).toContain("Teams can use the review");
+    expect(res.body.sources[0].reference_material_id).toBe(ref.body.id);
+    const sent = fake.requests[before];
+    expect(sent.authorization).toBe("Bearer sk-local-test");
+    expect(sent.stream).toBe(false);
+    const prompt = sent.messages.map((m) => m.content).join("\n");
+    expect(prompt).toContain("Blog post");
+    expect(prompt).toContain("Write about written planning reviews");
+    expect(prompt).toContain("Acme builds planning software.");
+    expect(prompt).toContain("23% more features");
+    expect(prompt).toContain('never "utilize"');
+    expect(prompt).toContain("In today's fast-paced world");
+  });
+
+  it("streams the text as it arrives and stores the content once complete", async () => {
+    const { h, key } = setup("stream");
+    const res = await h.send("POST", "/api/v1/generate", {
+      auth: key,
+      body: { template_id: 1, user_direction: "Planning reviews", model: "stream", stream: true },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const evs = events(res.body);
+    const deltas = evs.filter((e) => e.event === "delta");
+    expect(deltas.length).toBeGreaterThan(5);
+    const done = evs.at(-1)!;
+    expect(done.event).toBe("done");
+    expect(deltas.map((d) => d.data.text).join("")).toContain(
+      "Remote teams that hold a weekly written planning review",
+    );
+    expect(done.data).toMatchObject({ status: "generated", model: "stream" });
+    const stored = await h.send("GET", `/api/v1/contents/${done.data.content_id}`, { auth: key });
+    expect(stored.body.content).toBe(done.data.content);
+  });
+
+  it("streams the builtin engine too, ending with the stored record", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const res = await h.send("POST", "/api/v1/generate", {
+      auth: key,
+      body: { template_id: 2, user_direction: "A LinkedIn post about hiring", stream: true },
+    });
+    const evs = events(res.body);
+    const done = evs.at(-1)!;
+    expect(done.event).toBe("done");
+    expect(
+      evs
+        .filter((e) => e.event === "delta")
+        .map((e) => e.data.text)
+        .join(""),
+    ).toBe(done.data.content);
+    expect(typeof done.data.content_id).toBe("number");
+  });
+
+  it.each([
+    ["error-object", 502, "upstream_error", /model overloaded/],
+    ["http-500", 502, "upstream_error", /CUDA out of memory/],
+    ["not-json", 502, "upstream_invalid_response", /not JSON/],
+    ["empty", 502, "upstream_invalid_response", /content/],
+    ["slow", 504, "upstream_timeout", /did not answer/],
+  ])("answers %s with a coded %i and stores nothing", async (model, status, code, message) => {
+    const { h, key } = setup(model);
+    const res = await h.send("POST", "/api/v1/generate", {
+      auth: key,
+      body: { template_id: 1, user_direction: "x", model },
+    });
+    expect(res.status).toBe(status);
+    expect(res.body.details.error_code).toBe(code);
+    expect(res.body.message).toMatch(message);
+    expect(countContents(h)).toBe(0);
+  });
+
+  it("answers 502 upstream_unavailable when the model server is down", async () => {
+    const h = makeHarness({ config: { llm: { baseUrl: "http://127.0.0.1:9", model: "down", timeoutMs: 1_000 } } });
+    const res = await h.send("POST", "/api/v1/generate", {
+      auth: h.key(),
+      body: { template_id: 1, user_direction: "x", model: "down" },
+    });
+    expect(res.status).toBe(502);
+    expect(res.body.details.error_code).toBe("upstream_unavailable");
+    const streamed = await h.send("POST", "/api/v1/generate", {
+      auth: h.key(),
+      body: { template_id: 1, user_direction: "x", model: "down", stream: true },
+    });
+    expect(streamed.status).toBe(502);
+    expect(countContents(h)).toBe(0);
+  });
+
+  it.each([
+    ["stream-error", "upstream_error"],
+    ["cut", "upstream_invalid_response"],
+    ["slow-stream", "upstream_timeout"],
+  ])("ends a stream of %s with an error event and stores nothing", async (model, code) => {
+    const { h, key } = setup(model);
+    const res = await h.send("POST", "/api/v1/generate", {
+      auth: key,
+      body: { template_id: 1, user_direction: "x", model, stream: true },
+    });
+    expect(res.status).toBe(200);
+    const last = events(res.body).at(-1)!;
+    expect(last.event).toBe("error");
+    expect((last.data.details as { error_code: string }).error_code).toBe(code);
+    expect(countContents(h)).toBe(0);
+  });
+
+  it("refuses an unknown model with 400 naming the ones there are", async () => {
+    const { h, key } = setup("plain");
+    const res = await h.send("POST", "/api/v1/generate", {
+      auth: key,
+      body: { template_id: 1, user_direction: "x", model: "gpt-9" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain("builtin, plain");
+  });
+});
+
+describe("thesis", () => {
+  it("builds a thesis with points tied to passages and counterpoints (builtin)", async () => {
+    const h = makeHarness();
+    const key = h.key({ workspaceId: h.a.ws1 });
+    const ref = await h.send("POST", "/api/v1/reference-materials", {
+      auth: key,
+      body: {
+        title: "Survey",
+        format: "text",
+        content:
+          "Remote teams that hold a weekly written planning review ship 23% more features per quarter.\n\nThe review takes under an hour when the agenda is shared in advance.\n\nHowever, reviews that nobody reads fail to change anything.",
+      },
+    });
+    const res = await h.send("POST", "/api/v1/thesis", {
+      auth: key,
+      body: {
+        user_direction: "weekly written planning reviews for remote teams",
+        reference_material_ids: [ref.body.id],
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.model).toBe("builtin");
+    expect(res.body.thesis).toMatch(/planning review/i);
+    expect(res.body.supporting_points.length).toBeGreaterThan(0);
+    for (const p of res.body.supporting_points) {
+      expect(p.reference_material_id).toBe(ref.body.id);
+      expect(p.passage).toContain(p.text.replace(/\.$/, ""));
+    }
+    expect(res.body.counterpoints.join(" ")).toMatch(/nobody reads/);
+  });
+
+  it("asks the on-prem model for JSON and ties its points to the numbered sources", async () => {
+    const { h, key } = setup("thesis");
+    const ref = await h.send("POST", "/api/v1/reference-materials", {
+      auth: key,
+      body: { title: "S", format: "text", content: "Teams that hold weekly written reviews ship more features." },
+    });
+    const res = await h.send("POST", "/api/v1/thesis", {
+      auth: key,
+      body: { user_direction: "written reviews", reference_material_ids: [ref.body.id], model: "thesis" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      thesis: "Written reviews work.",
+      counterpoints: ["Reviews nobody reads fail."],
+      model: "thesis",
+    });
+    expect(res.body.supporting_points[0]).toMatchObject({
+      text: "Teams ship more.",
+      reference_material_id: ref.body.id,
+    });
+    const bad = setup("plain");
+    const malformed = await bad.h.send("POST", "/api/v1/thesis", {
+      auth: bad.key,
+      body: { user_direction: "x", model: "plain" },
+    });
+    expect(malformed.status).toBe(502);
+    expect(malformed.body.details.error_code).toBe("upstream_invalid_response");
+  });
+});
