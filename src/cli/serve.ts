@@ -110,6 +110,16 @@ export function registerServeCommands(program: Command): void {
         .default(60)
         .argParser(positiveInt("--llm-timeout")),
     )
+    .addOption(
+      new Option("--image-model <name>", "image model of an OpenAI-compatible images endpoint").env(
+        "CONTENT_SERVICE_IMAGE_MODEL",
+      ),
+    )
+    .addOption(
+      new Option("--image-base-url <url>", "the images endpoint's server (default: --llm-base-url)")
+        .env("CONTENT_SERVICE_IMAGE_BASE_URL")
+        .argParser(httpUrl("--image-base-url")),
+    )
     .action(
       async (
         opts: {
@@ -122,6 +132,8 @@ export function registerServeCommands(program: Command): void {
           llmBaseUrl?: string;
           llmModel?: string;
           llmTimeout: number;
+          imageModel?: string;
+          imageBaseUrl?: string;
         },
         cmd: Command,
       ) => {
@@ -129,6 +141,9 @@ export function registerServeCommands(program: Command): void {
           throw new UsageError("--llm-base-url and --llm-model go together");
         if (opts.llmModel === "builtin")
           throw new UsageError('--llm-model cannot be "builtin", the name of the built-in engine');
+        const imageBase = opts.imageBaseUrl ?? opts.llmBaseUrl;
+        if (opts.imageModel !== undefined && imageBase === undefined)
+          throw new UsageError("--image-model needs --image-base-url or --llm-base-url");
         const dataDir = dataDirOf(cmd);
         const first = initDataDir(dataDir, {
           accountName: "Default account",
@@ -153,6 +168,16 @@ export function registerServeCommands(program: Command): void {
                     baseUrl: opts.llmBaseUrl,
                     model: opts.llmModel,
                     apiKey: process.env.CONTENT_SERVICE_LLM_API_KEY || undefined,
+                    timeoutMs: opts.llmTimeout * 1000,
+                  }
+                : undefined,
+            imageModel:
+              opts.imageModel && imageBase
+                ? {
+                    baseUrl: imageBase,
+                    model: opts.imageModel,
+                    apiKey:
+                      process.env.CONTENT_SERVICE_IMAGE_API_KEY || process.env.CONTENT_SERVICE_LLM_API_KEY || undefined,
                     timeoutMs: opts.llmTimeout * 1000,
                   }
                 : undefined,

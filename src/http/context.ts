@@ -42,6 +42,8 @@ export interface ServerConfig {
   timezone: string;
   /** The on-prem model server, when `serve --llm-base-url --llm-model` configured one. */
   llm?: LlmConfig;
+  /** The OpenAI-compatible images endpoint, when `serve --image-model` configured one. */
+  imageModel?: LlmConfig;
 }
 
 /** The long-lived services of a running server (replaced by fakes in tests where useful). */

@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { type ImageRow, imageView } from "../db/images.js";
 import { iso } from "../domain/clock.js";
+import { generateImageRemote } from "../domain/generation/llm.js";
 import {
   extensionOf,
   IMAGE_TYPES,
@@ -19,7 +20,7 @@ import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { intString, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
-import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
+import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page, UPSTREAM_ERRORS } from "./common.js";
 
 /** Base64 needs 4 characters per 3 bytes: the longest data_base64 of an image within the limit. */
 const MAX_BASE64_CHARS = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
@@ -75,6 +76,7 @@ const GenerateBody = v.object({
   width: v.optional(Side, RENDER_LIMITS.defaultSide),
   height: v.optional(Side, RENDER_LIMITS.defaultSide),
   seed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffffff)), 0),
+  model: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
 });
 type GenerateInput = v.InferOutput<typeof GenerateBody>;
 
@@ -253,25 +255,53 @@ export const imageRoutes = [
     path: "/api/v1/images/generate",
     operationId: "generateImage",
     summary:
-      "Generate a PNG from a prompt with the builtin engine (64–2048 px a side, default 1024×1024); the same prompt, size and seed give the same bytes",
+      "Generate an image from a prompt: the builtin engine renders a PNG (64–2048 px a side, default 1024×1024; the same prompt, size and seed give the same bytes); with model set to the configured image model, an OpenAI-compatible images endpoint draws it",
     tag: "Images",
     stability: "beta",
     access: "any",
     body: GenerateBody,
-    responses: { 201: { description: "The generated image.", schema: Image }, ...AUTH_ERRORS, ...INPUT_ERRORS },
+    responses: {
+      201: { description: "The generated image.", schema: Image },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...UPSTREAM_ERRORS,
+    },
     async handler(ctx: Ctx<Record<string, string>, unknown, GenerateInput>) {
-      const { prompt, width, height, seed } = ctx.body;
-      // Rendering a large picture takes a noticeable fraction of a second: off the HTTP thread.
-      const rendered = await ctx.services.pool.run("renderImage", { prompt, width, height, seed });
-      const bytes = Buffer.from(rendered.buffer, rendered.byteOffset, rendered.byteLength);
+      const { prompt, width, height, seed, model } = ctx.body;
+      const remote = ctx.services.config.imageModel;
+      const offered = ["builtin", ...(remote ? [remote.model] : [])];
+      if (model !== undefined && !offered.includes(model))
+        throw invalid("body.model", `Expected one of: ${offered.join(", ")}.`);
+      let bytes: Buffer;
+      let type = "image/png";
+      let size = { width, height };
+      if (remote && model === remote.model) {
+        // The model server's bytes are checked like an upload's: by their own header, never by its word.
+        bytes = Buffer.from(await generateImageRemote(remote, { prompt, width, height }, ctx.request.signal));
+        const seen = inspectImage(bytes);
+        if (!seen.ok)
+          throw new ApiError(
+            "upstream_invalid_response",
+            `The image server's answer is not a usable image: ${seen.message}`,
+            {
+              model: remote.model,
+            },
+          );
+        type = seen.type;
+        size = { width: seen.width, height: seen.height };
+      } else {
+        // Rendering a large picture takes a noticeable fraction of a second: off the HTTP thread.
+        const rendered = await ctx.services.pool.run("renderImage", { prompt, width, height, seed });
+        bytes = Buffer.from(rendered.buffer, rendered.byteOffset, rendered.byteLength);
+      }
       const row = ctx.services.store.images.create(
         ctx.principal.accountId,
         {
-          filename: generatedFilename(prompt),
-          mime_type: "image/png",
+          filename: generatedFilename(prompt).replace(/\.png$/, `.${extensionOf(type as ImageType)}`),
+          mime_type: type,
           size_bytes: bytes.byteLength,
-          width,
-          height,
+          width: size.width,
+          height: size.height,
           source: "generated",
           prompt,
           sha256: sha256Hex(bytes),

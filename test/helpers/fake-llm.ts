@@ -12,6 +12,12 @@ export interface FakeLlm {
 const ANSWER =
   "# Written Planning Reviews\n\nRemote teams that hold a weekly written planning review ship more. Teams can utilize the review to plan.";
 
+/** A valid 1×1 PNG. */
+export const TINY_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
+
 function chunks(text: string): string[] {
   return text.match(/.{1,12}/gs) ?? [];
 }
@@ -42,6 +48,16 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       raw += d;
     });
     req.on("end", () => {
+      if (req.url === "/v1/images/generations" && req.method === "POST") {
+        const body = JSON.parse(raw);
+        requests.push({ model: body.model, stream: false, messages: [{ role: "user", content: body.prompt }] });
+        const reply = (status: number, value: unknown) =>
+          res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+        if (body.model === "image-text")
+          return reply(200, { data: [{ b64_json: Buffer.from("not an image").toString("base64") }] });
+        if (body.model === "image-error") return reply(400, { error: { message: "prompt rejected" } });
+        return reply(200, { data: [{ b64_json: TINY_PNG.toString("base64") }] });
+      }
       if (req.url !== "/v1/chat/completions" || req.method !== "POST") {
         res.writeHead(404).end();
         return;

@@ -261,3 +261,47 @@ describe("thesis", () => {
     expect(malformed.body.details.error_code).toBe("upstream_invalid_response");
   });
 });
+
+describe("images from an OpenAI-compatible endpoint", () => {
+  const setupImages = (model: string) => {
+    const h = makeHarness({ config: { imageModel: { baseUrl: fake.url, model, timeoutMs: 1_000 } } });
+    return { h, key: h.key() };
+  };
+
+  it("stores the endpoint's image with the type and size read from its bytes", async () => {
+    const { h, key } = setupImages("image-ok");
+    const res = await h.send("POST", "/api/v1/images/generate", {
+      auth: key,
+      body: { prompt: "a red square", width: 256, height: 256, model: "image-ok" },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      mime_type: "image/png",
+      width: 1,
+      height: 1,
+      source: "generated",
+      prompt: "a red square",
+    });
+    const builtin = await h.send("POST", "/api/v1/images/generate", {
+      auth: key,
+      body: { prompt: "a red square", width: 64, height: 64 },
+    });
+    expect(builtin.body).toMatchObject({ width: 64, height: 64 });
+    const unknown = await h.send("POST", "/api/v1/images/generate", {
+      auth: key,
+      body: { prompt: "x", model: "dall-e-9" },
+    });
+    expect(unknown.status).toBe(400);
+  });
+
+  it.each([
+    ["image-text", "upstream_invalid_response"],
+    ["image-error", "upstream_error"],
+  ])("answers %s with a coded 502 and stores nothing", async (model, code) => {
+    const { h, key } = setupImages(model);
+    const res = await h.send("POST", "/api/v1/images/generate", { auth: key, body: { prompt: "x", model } });
+    expect(res.status).toBe(502);
+    expect(res.body.details.error_code).toBe(code);
+    expect((await h.send("GET", "/api/v1/images", { auth: key })).body.data).toEqual([]);
+  });
+});

@@ -203,3 +203,65 @@ export async function chatStream(
   }
   return pieces();
 }
+
+/**
+ * An image from an OpenAI-compatible images endpoint (POST {base}/v1/images/generations, b64_json); the bytes
+ * are returned as they came and checked by the caller.
+ */
+export async function generateImageRemote(
+  cfg: LlmConfig,
+  req: { prompt: string; width: number; height: number },
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
+  const url = `${cfg.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/images/generations`;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error("timeout")), cfg.timeoutMs);
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}),
+        },
+        body: JSON.stringify({
+          model: cfg.model,
+          prompt: req.prompt,
+          n: 1,
+          size: `${req.width}x${req.height}`,
+          response_format: "b64_json",
+        }),
+        signal: controller.signal,
+      });
+    } catch (e) {
+      if (controller.signal.aborted && !signal?.aborted) throw timedOut(cfg);
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      throw unavailable(cfg, cause?.code ?? cause?.message ?? (e as Error).message);
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch {
+      if (controller.signal.aborted) throw timedOut(cfg);
+      throw invalid(cfg, "the answer broke off");
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      if (!res.ok) throw upstreamError(cfg, text || `HTTP ${res.status}`, res.status);
+      throw invalid(cfg, "not JSON");
+    }
+    const message = errorMessage(body);
+    if (!res.ok || message) throw upstreamError(cfg, message ?? `HTTP ${res.status}`, res.ok ? undefined : res.status);
+    const b64 = (body as { data?: { b64_json?: unknown }[] }).data?.[0]?.b64_json;
+    if (typeof b64 !== "string" || b64 === "") throw invalid(cfg, "no data[0].b64_json");
+    return Buffer.from(b64, "base64");
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
