@@ -7,6 +7,7 @@ import { DB_FILE, openDb } from "../db/open.js";
 import { buildOpenApi } from "../http/openapi.js";
 import { ROUTES } from "../http/routes.js";
 import { DEFAULT_CONFIG } from "../http/server.js";
+import { checkCopy } from "../jobs/backups.js";
 import { CliError, dataDirOf, printJson, wantsJson } from "./common.js";
 
 /** Copies a live database into `out` as one consistent snapshot (VACUUM INTO reads in one transaction). */
@@ -21,12 +22,10 @@ export function backupDatabase(dataDir: string, out: string): { bytes: number } 
   } finally {
     db.close();
   }
-  const check = openDb(path.dirname(tmp), { readonly: true, file: path.basename(tmp) });
   try {
-    const result = check.pragma("integrity_check", { simple: true });
-    if (result !== "ok") throw new CliError(`backup failed its integrity check: ${String(result)}`);
-  } finally {
-    check.close();
+    checkCopy(tmp);
+  } catch (e) {
+    throw new CliError((e as Error).message);
   }
   renameSync(tmp, target);
   return { bytes: statSync(target).size };

@@ -1,6 +1,8 @@
 /** `init` and `serve`. */
 import os from "node:os";
+import path from "node:path";
 import { type Command, Option } from "commander";
+import cron from "node-cron";
 import { PLANS, type Plan } from "../domain/plans.js";
 import { startServer } from "../http/server.js";
 import { dataDirOf, positiveInt, printJson, readStdinIfPiped, UsageError, wantsJson } from "./common.js";
@@ -120,6 +122,25 @@ export function registerServeCommands(program: Command): void {
         .env("CONTENT_SERVICE_IMAGE_BASE_URL")
         .argParser(httpUrl("--image-base-url")),
     )
+    .addOption(
+      new Option("--backup-schedule <cron>", 'back up the database on a cron schedule, e.g. "0 3 * * *"')
+        .env("CONTENT_SERVICE_BACKUP_SCHEDULE")
+        .argParser((value) => {
+          if (!cron.validate(value)) throw new UsageError(`--backup-schedule: "${value}" is not a cron expression`);
+          return value;
+        }),
+    )
+    .addOption(
+      new Option("--backup-keep <n>", "how many scheduled backups to keep")
+        .env("CONTENT_SERVICE_BACKUP_KEEP")
+        .default(7)
+        .argParser(positiveInt("--backup-keep")),
+    )
+    .addOption(
+      new Option("--backup-dir <dir>", "where scheduled backups go (default: <data-dir>/backups)").env(
+        "CONTENT_SERVICE_BACKUP_DIR",
+      ),
+    )
     .action(
       async (
         opts: {
@@ -134,6 +155,9 @@ export function registerServeCommands(program: Command): void {
           llmTimeout: number;
           imageModel?: string;
           imageBaseUrl?: string;
+          backupSchedule?: string;
+          backupKeep: number;
+          backupDir?: string;
         },
         cmd: Command,
       ) => {
@@ -157,6 +181,13 @@ export function registerServeCommands(program: Command): void {
           host: opts.host,
           port: opts.port,
           workers: opts.workers,
+          backups: opts.backupSchedule
+            ? {
+                schedule: opts.backupSchedule,
+                keep: opts.backupKeep,
+                dir: opts.backupDir && path.resolve(opts.backupDir),
+              }
+            : undefined,
           config: {
             publicUrl: opts.publicUrl ?? `http://${opts.host}:${opts.port}`,
             stagingUrl:

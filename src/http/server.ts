@@ -1,6 +1,7 @@
 /** Assembles the services over a data directory and runs the HTTP server with a graceful shutdown. */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { createServerAdapter } from "@whatwg-node/server";
 import { migrate } from "../db/migrate.js";
 import { type Db, openDb } from "../db/open.js";
@@ -8,9 +9,11 @@ import { createStore } from "../db/store.js";
 import { type Clock, systemClock } from "../domain/clock.js";
 import { DeviceAuthorizations } from "../domain/device-auth.js";
 import { enginesOf } from "../domain/generation/engines.js";
+import { GraphService } from "../domain/graph.js";
 import { LearningRunner } from "../domain/learning/runner.js";
 import { SessionTokens } from "../domain/sessions.js";
-import { startSchedules } from "../jobs/schedules.js";
+import { takeBackup } from "../jobs/backups.js";
+import { type PeriodicJob, startSchedules } from "../jobs/schedules.js";
 import { lifecycle } from "../routes/system.js";
 import { inlinePool, piscinaPool, type WorkerPool } from "../workers/pool.js";
 import { type App, createApp } from "./app.js";
@@ -48,6 +51,7 @@ export function createServices(options: ServiceOptions): Services {
     clock,
     pool,
     learning: new LearningRunner(store, pool, clock, logger),
+    graph: new GraphService(store, pool, clock, logger),
     limiter: new RateLimiter(clock),
     sessions: new SessionTokens(store, () => clock.now()),
     deviceAuth: new DeviceAuthorizations(clock),
@@ -75,6 +79,8 @@ export interface ServeOptions {
   workers: number;
   config?: Partial<ServerConfig>;
   logger?: Logger;
+  /** Scheduled backups: a cron expression, how many to keep, and where (default <data-dir>/backups). */
+  backups?: { schedule: string; keep: number; dir?: string };
 }
 
 /** Opens and migrates the data directory's database and serves the API until close(). */
@@ -100,9 +106,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     server.listen(options.port, options.host, () => resolve());
   });
   services.learning.start();
-  const stopSchedules = startSchedules(
-    [{ name: "learning-retry", expression: "* * * * *", run: () => void services.learning.retryFailed() }],
-    (job, e) => services.logger.error("periodic job failed", { job, error: (e as Error).message }),
+  const jobs: PeriodicJob[] = [
+    { name: "learning-retry", expression: "* * * * *", run: () => void services.learning.retryFailed() },
+  ];
+  const backups = options.backups;
+  if (backups)
+    jobs.push({
+      name: "backup",
+      expression: backups.schedule,
+      run: async () => {
+        const file = await takeBackup(db, backups.dir ?? path.join(options.dataDir, "backups"), backups.keep);
+        services.logger.info("backup written", { file });
+      },
+    });
+  const stopSchedules = startSchedules(jobs, (job, e) =>
+    services.logger.error("periodic job failed", { job, error: (e as Error).message }),
   );
   const flushTimer = setInterval(() => {
     try {
@@ -136,6 +154,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         services.keyUsage.flush();
         await stopSchedules();
         await services.learning.stop();
+        await services.graph.stop();
         await services.pool.close();
         db.close();
       })();
