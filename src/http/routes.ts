@@ -5,12 +5,16 @@ import { apiKeyRoutes } from "../routes/apikeys.js";
 import { authRoutes } from "../routes/auth.js";
 import { billingRoutes } from "../routes/billing.js";
 import { contentRoutes } from "../routes/contents.js";
+import { conversionRoutes } from "../routes/conversions.js";
 import { deviceAuthRoutes } from "../routes/device-auth.js";
 import { generateRoutes } from "../routes/generate.js";
+import { graphRoutes } from "../routes/graph.js";
 import { imageRoutes } from "../routes/images.js";
 import { learningRoutes } from "../routes/learning.js";
 import { libraryRoutes } from "../routes/library.js";
+import { mcpRoutes } from "../routes/mcp.js";
 import { modelRoutes } from "../routes/models.js";
+import { scoringRoutes } from "../routes/scoring.js";
 import { openApiProvider, systemRoutes } from "../routes/system.js";
 import { workspaceRoutes } from "../routes/workspaces.js";
 import { buildOpenApi } from "./openapi.js";
@@ -29,6 +33,10 @@ export const ROUTES: RouteDef[] = [
   ...modelRoutes,
   ...contentRoutes,
   ...learningRoutes,
+  ...conversionRoutes,
+  ...scoringRoutes,
+  ...graphRoutes,
+  ...mcpRoutes,
   ...accountRoutes,
   ...billingRoutes,
   ...adminRoutes,

@@ -1,0 +1,142 @@
+/**
+ * The Model Context Protocol endpoint's server side, built on the official SDK: for each POST, a fresh McpServer
+ * with this API's tools and a stateless web-standard Streamable HTTP transport (no session id), answering JSON,
+ * or an SSE stream when the client prefers text/event-stream.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { type CallToolResult, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { ApiError } from "../http/errors.js";
+import type { Dispatch } from "./dispatch.js";
+import { type CallContext, TOOLS, type ToolDef, toolRequest, toolResult } from "./tools.js";
+
+/** How the server introduces itself in `initialize`. */
+export const MCP_SERVER_INFO = { name: "content-service", title: "Content Generation Service", version: "1.0.0" };
+
+const INSTRUCTIONS = [
+  "These tools are the operations of the Content Generation Service API. Each call is one API request made with",
+  "the credentials of this connection: the key's scopes, workspace binding, plan and rate limits apply to it.",
+  "A typical flow: list_templates, then generate_content (with memory_ids and reference_material_ids), edit the",
+  "text, finalize_content (starts a learning analysis: get_learning_job), schedule_content, publish_content.",
+  "A failed call is a tool error carrying the API's error body: details.error_code says what went wrong.",
+].join(" ");
+
+/** Builds the SDK server whose tools run through `call`. */
+export function createMcpServer(call: (tool: ToolDef, args: Record<string, unknown>) => Promise<CallToolResult>) {
+  const server = new McpServer(MCP_SERVER_INFO, { instructions: INSTRUCTIONS });
+  for (const tool of TOOLS)
+    server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
+      (args) => call(tool, args),
+    );
+  return server;
+}
+
+/** The quality an Accept header gives a media type (its most specific matching range wins). */
+function quality(accept: string, type: string): number {
+  const [major, minor] = type.split("/");
+  let best = -1;
+  let q = 0;
+  for (const part of accept.toLowerCase().split(",")) {
+    const [range, ...params] = part.split(";").map((s) => s.trim());
+    const [t, s] = range.split("/");
+    const specificity = t === major && s === minor ? 2 : t === major && s === "*" ? 1 : t === "*" && s === "*" ? 0 : -1;
+    if (specificity <= best) continue;
+    const value = Number(params.find((p) => p.startsWith("q="))?.slice(2) ?? 1);
+    best = specificity;
+    q = Number.isFinite(value) ? value : 0;
+  }
+  return q;
+}
+
+/**
+ * Whether the client prefers an SSE stream to a JSON body. MCP clients accept both and the server chooses: JSON
+ * unless text/event-stream ranks higher (or alone). A missing or unusual Accept gets JSON, never a 406.
+ */
+export function prefersEventStream(accept: string | null): boolean {
+  return accept !== null && quality(accept, "text/event-stream") > quality(accept, "application/json");
+}
+
+/** One POST to the MCP endpoint, after the pipeline admitted it. */
+export interface McpExchange {
+  /** The client's request: its URL, headers and credentials (its body has been read). */
+  request: Request;
+  /** The JSON-RPC message or batch, parsed and validated. */
+  messages: unknown;
+  /** The pipeline each tool call goes through. */
+  dispatch: Dispatch;
+  /** The workspace_id of the /mcp URL, for tools called without one. */
+  defaultWorkspace?: string;
+  /** Reports what the transport or the protocol layer found wrong. */
+  onError?(error: Error): void;
+}
+
+function protocolVersionError(version: string): ApiError {
+  const message = `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}.`;
+  return new ApiError("validation_failed", message, {
+    issues: [{ path: "header.mcp-protocol-version", message }],
+    supported_versions: SUPPORTED_PROTOCOL_VERSIONS,
+  });
+}
+
+/** A refusal of the transport (a JSON-RPC error with a 4xx status) as the API's coded error. */
+async function transportRefusal(response: Response): Promise<ApiError | Error> {
+  const text = await response.text();
+  let message = text;
+  try {
+    message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text;
+  } catch {}
+  if (response.status !== 400) return new Error(`MCP transport answered ${response.status}: ${message}`);
+  return new ApiError("validation_failed", message, { issues: [{ path: "body", message }] });
+}
+
+/** Answers one POST to the MCP endpoint: JSON-RPC over the SDK's stateless Streamable HTTP transport. */
+export async function answerMcp(exchange: McpExchange): Promise<Response> {
+  const { request } = exchange;
+  const version = request.headers.get("mcp-protocol-version");
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) throw protocolVersionError(version);
+
+  const call: CallContext = {
+    baseUrl: request.url,
+    authorization: request.headers.get("authorization"),
+    defaultWorkspace: exchange.defaultWorkspace,
+  };
+  const server = createMcpServer(async (tool, args) =>
+    toolResult(await exchange.dispatch(toolRequest(tool, args, call))),
+  );
+  const stream = prefersEventStream(request.headers.get("accept"));
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: !stream,
+  });
+  server.server.onerror = (error) => exchange.onError?.(error);
+  await server.connect(transport);
+
+  // The transport checks the protocol's headers and takes the body the pipeline already parsed; Accept and
+  // Content-Type are the ones it insists on, since the answer's form is chosen above and the body was JSON.
+  const headers = new Headers(request.headers);
+  headers.set("accept", "application/json, text/event-stream");
+  headers.set("content-type", "application/json");
+  headers.delete("content-length");
+  let response: Response;
+  try {
+    response = await transport.handleRequest(new Request(request.url, { method: "POST", headers }), {
+      parsedBody: exchange.messages,
+    });
+  } catch (e) {
+    await server.close();
+    throw e;
+  }
+  if (response.status >= 400) {
+    await server.close();
+    throw await transportRefusal(response);
+  }
+  if (!stream || !response.body) {
+    await server.close();
+    return response;
+  }
+  // The stream ends once every response of the request is written: the server goes with it.
+  const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: () => server.close() }));
+  return new Response(body, { status: response.status, headers: response.headers });
+}

@@ -1,0 +1,397 @@
+/**
+ * The MCP tools: each one is an operation of this API, named for an agent, with a zod input that mirrors the
+ * operation's path, query and body (test/http/mcp.test.ts keeps the two in step with the route table).
+ */
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import * as z from "zod";
+import type { Method } from "../http/route.js";
+
+/** One tool and the operation it calls. */
+export interface ToolDef {
+  name: string;
+  title: string;
+  description: string;
+  method: Method;
+  /** The route's path, with `{param}` placeholders. */
+  path: string;
+  /** The tool argument that fills each path placeholder. */
+  pathArgs?: Record<string, string>;
+  /** Arguments: path arguments, then query fields (GET) or body fields (other methods). */
+  input: Record<string, z.ZodType>;
+  annotations: ToolAnnotations;
+  /** Fields of the operation the tool leaves out on purpose (checked against the route table). */
+  omits?: readonly string[];
+}
+
+const Id = z.number().int().min(1);
+const Ids = z.array(Id).max(50);
+const Text = (max: number) => z.string().max(max);
+
+const workspace = {
+  workspace_id: z
+    .string()
+    .max(64)
+    .optional()
+    .describe(
+      "Workspace to act in (ws_…). Default: the key's bound workspace, else the workspace_id of the /mcp URL, else " +
+        "the account's default workspace. A key bound to another workspace gets workspace_mismatch.",
+    ),
+};
+
+const page = {
+  limit: z.number().int().min(1).max(100).optional().describe("Page size, 1–100 (default 20)."),
+  cursor: z.string().max(200).optional().describe("The next_cursor of the previous page."),
+};
+
+const contentId = { content_id: Id.describe("The content record's id.") };
+
+const read: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+const create: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+const change: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** Every tool, in the order tools/list shows them. */
+export const TOOLS: readonly ToolDef[] = [
+  {
+    name: "list_templates",
+    title: "List templates",
+    description:
+      "Lists the templates content can be generated from (built-in and the account's own), filtered by category or " +
+      "text. Pick a template id here before generate_content.",
+    method: "GET",
+    path: "/api/v1/templates",
+    input: {
+      ...page,
+      category: Text(50).optional().describe("Only templates of this category, e.g. blog, social, email."),
+      q: Text(100).optional().describe("Text searched in the name, description and category."),
+    },
+    annotations: read,
+  },
+  {
+    name: "get_template",
+    title: "Get a template",
+    description: "Reads one template with its sections, word budgets and tone.",
+    method: "GET",
+    path: "/api/v1/templates/{id}",
+    pathArgs: { id: "template_id" },
+    input: { template_id: Id.describe("The template's id.") },
+    annotations: read,
+  },
+  {
+    name: "list_models",
+    title: "List models",
+    description: "Lists the generation engines this server offers; the first is the default.",
+    method: "GET",
+    path: "/api/v1/models",
+    input: {},
+    annotations: read,
+  },
+  {
+    name: "generate_content",
+    title: "Generate content",
+    description:
+      "Generates a piece from a template and a free-text direction, drawing on memories (voice, context) and " +
+      "reference materials (cited sources). Creates a content record in status generated, or regenerates the draft " +
+      "or generated record named by content_id. Returns the record with its text, sources and word count.",
+    method: "POST",
+    path: "/api/v1/generate",
+    input: {
+      template_id: Id.describe("Template to follow (see list_templates)."),
+      user_direction: z.string().min(1).max(5000).describe("What to write: topic, angle, audience."),
+      content_id: Id.optional().describe("Generate into this existing draft or generated record."),
+      memory_ids: Ids.optional().describe("Memories to inject for voice and context (see list_memories)."),
+      reference_material_ids: Ids.optional().describe("Reference materials to draw from and cite."),
+      ...workspace,
+      model: z.string().min(1).max(200).optional().describe("Engine id from list_models (default: the first)."),
+      seed: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 32 - 1)
+        .optional()
+        .describe("Same inputs and seed give the same text (builtin engine)."),
+    },
+    annotations: create,
+    omits: ["stream"],
+  },
+  {
+    name: "generate_thesis",
+    title: "Generate a thesis",
+    description:
+      "Drafts a thesis statement with supporting points, each tied to a reference passage, and counterpoints. " +
+      "Stores nothing.",
+    method: "POST",
+    path: "/api/v1/thesis",
+    input: {
+      user_direction: z.string().min(1).max(5000).describe("The subject and angle."),
+      reference_material_ids: Ids.optional(),
+      memory_ids: Ids.optional(),
+      max_points: z.number().int().min(1).max(10).optional().describe("Supporting points wanted (default 3)."),
+      model: z.string().min(1).max(200).optional(),
+      ...workspace,
+    },
+    annotations: { ...read, idempotentHint: true },
+  },
+  {
+    name: "list_contents",
+    title: "List contents",
+    description: "Lists the content records of a workspace, filtered by status, planned-day range or overdue.",
+    method: "GET",
+    path: "/api/v1/contents",
+    input: {
+      ...page,
+      ...workspace,
+      status: z.enum(["draft", "generated", "finalized", "published"]).optional(),
+      planned_from: z.iso.date().optional().describe("Planned day on or after (YYYY-MM-DD)."),
+      planned_to: z.iso.date().optional().describe("Planned day on or before (YYYY-MM-DD)."),
+      overdue: z.boolean().optional().describe("Only overdue (true) or only not overdue (false) records."),
+    },
+    annotations: read,
+  },
+  {
+    name: "get_content",
+    title: "Get content",
+    description: "Reads one content record: current text, status, planned day and version count.",
+    method: "GET",
+    path: "/api/v1/contents/{contentId}",
+    pathArgs: { contentId: "content_id" },
+    input: { ...contentId, ...workspace },
+    annotations: read,
+  },
+  {
+    name: "create_content",
+    title: "Create a draft",
+    description: "Creates a content record in status draft, e.g. to generate into it later with content_id.",
+    method: "POST",
+    path: "/api/v1/contents",
+    input: {
+      title: Text(300).optional(),
+      content: Text(500_000).optional(),
+      template_id: Id.optional(),
+      ...workspace,
+    },
+    annotations: create,
+  },
+  {
+    name: "update_content",
+    title: "Edit content",
+    description: "Changes the title, or the text of a draft or generated record (finalized text is fixed).",
+    method: "PATCH",
+    path: "/api/v1/contents/{contentId}",
+    pathArgs: { contentId: "content_id" },
+    input: { ...contentId, title: Text(300).optional(), content: Text(500_000).optional(), ...workspace },
+    annotations: change,
+  },
+  {
+    name: "finalize_content",
+    title: "Finalize content",
+    description:
+      "Saves the final edited text of a generated record (status becomes finalized) and starts a background " +
+      "learning analysis of the edits; follow it with get_learning_job and the returned learning_job_id.",
+    method: "POST",
+    path: "/api/v1/finalizeContent",
+    input: {
+      ...contentId,
+      finalized_content: z.string().min(1).max(500_000).describe("The final edited text."),
+      edit_seconds: z
+        .number()
+        .int()
+        .min(0)
+        .max(30 * 86_400)
+        .describe("Time spent editing, in seconds."),
+      ...workspace,
+    },
+    annotations: { ...change, idempotentHint: false },
+  },
+  {
+    name: "schedule_content",
+    title: "Plan content",
+    description:
+      "Sets, changes or clears (null) the editorial planned date of a draft, generated or finalized record. Its " +
+      "YYYY-MM-DD part is the planned day. Never publishes and never changes the status.",
+    method: "PATCH",
+    path: "/api/v1/contents/{contentId}/schedule",
+    pathArgs: { contentId: "content_id" },
+    input: {
+      ...contentId,
+      scheduled_publish_at: z
+        .string()
+        .max(64)
+        .nullable()
+        .describe("An ISO 8601 date or date-time (e.g. 2026-05-04 or 2026-05-04T09:00:00Z), or null to clear."),
+      ...workspace,
+    },
+    annotations: change,
+  },
+  {
+    name: "publish_content",
+    title: "Publish content",
+    description: "Records the authoritative publication of a finalized record: its status becomes published.",
+    method: "POST",
+    path: "/api/v1/contents/{contentId}/publication",
+    pathArgs: { contentId: "content_id" },
+    input: { ...contentId, ...workspace },
+    annotations: { ...change, idempotentHint: false },
+  },
+  {
+    name: "score_content",
+    title: "Score content",
+    description:
+      "Scores a text or a content record from 0 to 100 on readability, structure, keywords and match with the " +
+      "workspace's learned voice.",
+    method: "POST",
+    path: "/api/v1/scoring",
+    input: {
+      content_id: Id.optional().describe("Score this record's current text (or pass text)."),
+      text: Text(500_000).optional().describe("Score this text (or pass content_id)."),
+      keywords: z.array(Text(100)).max(50).optional().describe("Keywords the text should cover."),
+      ...workspace,
+    },
+    annotations: { ...read, idempotentHint: true },
+  },
+  {
+    name: "list_reference_materials",
+    title: "List reference materials",
+    description: "Lists a workspace's reference materials (sources generation draws from), each with an excerpt.",
+    method: "GET",
+    path: "/api/v1/reference-materials",
+    input: { ...page, ...workspace },
+    annotations: read,
+  },
+  {
+    name: "get_reference_material",
+    title: "Get a reference material",
+    description: "Reads one reference material with its full plain text.",
+    method: "GET",
+    path: "/api/v1/reference-materials/{referenceId}",
+    pathArgs: { referenceId: "reference_material_id" },
+    input: { reference_material_id: Id, ...workspace },
+    annotations: read,
+  },
+  {
+    name: "create_reference_material",
+    title: "Add a reference material",
+    description: "Adds source content (text, Markdown or HTML) to a workspace for generation to draw from and cite.",
+    method: "POST",
+    path: "/api/v1/reference-materials",
+    input: {
+      title: Text(200).optional().describe("Defaults to the text's first line."),
+      content: z.string().min(1).max(500_000).describe("The material, in the given format."),
+      format: z.enum(["text", "markdown", "html"]),
+      ...workspace,
+    },
+    annotations: create,
+    omits: ["file"],
+  },
+  {
+    name: "list_memories",
+    title: "List memories",
+    description: "Lists a workspace's memories: voice notes (how to sound) and context notes (what to know).",
+    method: "GET",
+    path: "/api/v1/memories",
+    input: { ...page, ...workspace, kind: z.enum(["voice", "context"]).optional() },
+    annotations: read,
+  },
+  {
+    name: "create_memory",
+    title: "Add a memory",
+    description: "Adds a voice note (style, vocabulary, dos and don'ts) or a context note (facts, audience).",
+    method: "POST",
+    path: "/api/v1/memories",
+    input: {
+      kind: z.enum(["voice", "context"]),
+      title: z.string().min(1).max(200),
+      content: z.string().min(1).max(20_000),
+      ...workspace,
+    },
+    annotations: create,
+  },
+  {
+    name: "get_learning_job",
+    title: "Get a learning job",
+    description:
+      "The status (queued, running, succeeded, failed) and result of a learning analysis started by finalize.",
+    method: "GET",
+    path: "/api/v1/learning-jobs/{jobId}",
+    pathArgs: { jobId: "learning_job_id" },
+    input: {
+      learning_job_id: z
+        .string()
+        .regex(/^lj_[0-9A-Za-z]{1,64}$/)
+        .describe("The lj_… id returned by finalize_content."),
+      ...workspace,
+    },
+    annotations: read,
+  },
+  {
+    name: "list_workspaces",
+    title: "List workspaces",
+    description: "Lists the account's workspaces; a key bound to a workspace sees only its own.",
+    method: "GET",
+    path: "/api/v1/workspaces",
+    input: { ...page },
+    annotations: read,
+    omits: ["workspace_id"],
+  },
+];
+
+/** What a tool call adds to the arguments: where the API is and who is calling. */
+export interface CallContext {
+  /** The /mcp request's URL: tool requests go to the same origin. */
+  baseUrl: string;
+  /** The caller's Authorization header, sent unchanged with every tool request. */
+  authorization: string | null;
+  /** The workspace_id of the /mcp URL, used by tools that take one when the arguments name none. */
+  defaultWorkspace?: string;
+}
+
+/** The HTTP request that performs a tool call. */
+export function toolRequest(tool: ToolDef, args: Record<string, unknown>, call: CallContext): Request {
+  const rest: Record<string, unknown> = { ...args };
+  const path = tool.path.replace(/\{(\w+)\}/g, (_, param: string) => {
+    const arg = tool.pathArgs?.[param] ?? param;
+    const value = rest[arg];
+    delete rest[arg];
+    return encodeURIComponent(String(value));
+  });
+  if (rest.workspace_id === undefined && call.defaultWorkspace !== undefined && "workspace_id" in tool.input)
+    rest.workspace_id = call.defaultWorkspace;
+  const url = new URL(path, call.baseUrl);
+  const headers = new Headers({ accept: "application/json" });
+  if (call.authorization !== null) headers.set("authorization", call.authorization);
+  if (tool.method === "GET") {
+    for (const [key, value] of Object.entries(rest)) if (value !== undefined) url.searchParams.set(key, String(value));
+    return new Request(url, { method: "GET", headers });
+  }
+  headers.set("content-type", "application/json");
+  return new Request(url, { method: tool.method, headers, body: JSON.stringify(rest) });
+}
+
+/**
+ * A tool result from the operation's response: its JSON as text and as structured content; an error answer
+ * (DESIGN §3's coded body) becomes a tool error, so the agent sees the error_code and can act on it.
+ */
+export async function toolResult(response: Response): Promise<CallToolResult> {
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const isObject = typeof json === "object" && json !== null && !Array.isArray(json);
+  return {
+    content: [{ type: "text", text: text || `HTTP ${response.status}` }],
+    ...(isObject ? { structuredContent: json as Record<string, unknown> } : {}),
+    ...(response.ok ? {} : { isError: true }),
+  };
+}

@@ -1,0 +1,453 @@
+/**
+ * POST /api/v1/mcp with the MCP SDK's own client over a real socket: the handshake, the tool list, the content
+ * lifecycle through tools, and the pipeline's rules (credentials, scope, workspace binding, rate limits) applied to
+ * the endpoint and to each tool call. Plus a check that every tool's input mirrors its route's schemas.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { toJsonSchema } from "@valibot/to-json-schema";
+import { createServerAdapter } from "@whatwg-node/server";
+import type { GenericSchema } from "valibot";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { initDataDir } from "../../src/cli/setup.js";
+import { migrate } from "../../src/db/migrate.js";
+import { openDb } from "../../src/db/open.js";
+import { createAccount, createWorkspace, issueKey, setLimits } from "../../src/domain/admin.js";
+import { createApp } from "../../src/http/app.js";
+import type { Services } from "../../src/http/context.js";
+import { memoryLogger } from "../../src/http/log.js";
+import { ROUTES } from "../../src/http/routes.js";
+import { createServices } from "../../src/http/server.js";
+import { TOOLS } from "../../src/mcp/tools.js";
+import { inlinePool } from "../../src/workers/pool.js";
+import { tempDir } from "../helpers/cli.js";
+
+const REQUIRED_TOOLS = [
+  "list_templates",
+  "generate_content",
+  "get_content",
+  "finalize_content",
+  "schedule_content",
+  "score_content",
+  "list_reference_materials",
+];
+
+interface Running {
+  url: string;
+  services: Services;
+  accountId: number;
+  ws1: string;
+  ws2: string;
+  close(): Promise<void>;
+}
+
+/** The API on a socket over a fresh data directory (as `serve` assembles it, with the inline worker pool). */
+async function startApi(): Promise<Running> {
+  const dir = tempDir("cs-mcp-");
+  const init = initDataDir(dir, {
+    accountName: "MCP",
+    plan: "business",
+    adminEmail: "admin@mcp.test",
+    password: "correct horse battery staple",
+  });
+  if (!init.created) throw new Error("init did nothing");
+  const db = openDb(dir);
+  migrate(db);
+  const services = createServices({ db, pool: inlinePool(), logger: memoryLogger() });
+  const ws2 = createWorkspace(services.store, "test", init.accountId, "Second", false);
+  const app = createApp(services, ROUTES);
+  const adapter = createServerAdapter<{ req?: http.IncomingMessage }>((request, ctx) =>
+    app.handle(request, { remoteAddress: ctx.req?.socket?.remoteAddress }),
+  );
+  const server = http.createServer(adapter);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    services,
+    accountId: init.accountId,
+    ws1: init.workspaceId,
+    ws2: ws2.id,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      db.close();
+    },
+  };
+}
+
+let api: Running;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  api = await startApi();
+});
+
+afterAll(async () => {
+  for (const c of clients.splice(0)) await c.close().catch(() => {});
+  await api?.close();
+});
+
+function key(opts: { scopes?: string[]; workspaceId?: string | null; accountId?: number } = {}): string {
+  return issueKey(api.services.store, "test", {
+    accountId: opts.accountId ?? api.accountId,
+    name: "mcp test",
+    scopes: opts.scopes,
+    workspaceId: opts.workspaceId === undefined ? null : opts.workspaceId,
+  }).secret;
+}
+
+/** A connected SDK client sending `Authorization: Bearer <secret>` (through the transport's requestInit). */
+async function connect(secret: string | undefined, query = ""): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${api.url}/api/v1/mcp${query}`), {
+    requestInit: secret === undefined ? {} : { headers: { Authorization: `Bearer ${secret}` } },
+  });
+  const client = new Client({ name: "content-service-test", version: "1.0.0" });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+/** Calls a tool; returns the result with its structured content. */
+async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary fields of the operation's JSON.
+  const data = result.structuredContent as any;
+  const text = result.content[0]?.type === "text" ? result.content[0].text : "";
+  return { result, data, text, isError: result.isError === true };
+}
+
+/** A raw JSON-RPC POST, for what the SDK client hides (statuses, headers, bodies of refusals). */
+async function post(body: unknown, headers: Record<string, string> = {}, path = "/api/v1/mcp") {
+  const res = await fetch(`${api.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {}
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary fields of bodies.
+  return { status: res.status, headers: res.headers, text, json: json as any };
+}
+
+const initialize = (id = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+});
+
+describe("POST /api/v1/mcp with the SDK client", () => {
+  it("initializes and lists the tools, each with a JSON-schema input", async () => {
+    const client = await connect(key());
+    expect(client.getServerVersion()).toMatchObject({ name: "content-service", version: "1.0.0" });
+    expect(client.getServerCapabilities()?.tools).toBeDefined();
+    expect(client.getInstructions()).toMatch(/generate_content/);
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(REQUIRED_TOOLS));
+    expect(names).toEqual(TOOLS.map((t) => t.name));
+    for (const tool of tools) {
+      expect(tool.inputSchema.type, tool.name).toBe("object");
+      expect(tool.description, tool.name).toBeTruthy();
+    }
+    const generate = tools.find((t) => t.name === "generate_content")!;
+    expect(generate.inputSchema.required).toEqual(expect.arrayContaining(["template_id", "user_direction"]));
+    expect(Object.keys(generate.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(["memory_ids", "reference_material_ids", "content_id", "workspace_id", "seed"]),
+    );
+    expect(tools.find((t) => t.name === "get_content")!.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it("walks generate → get → finalize → schedule through tools, and the API shows the same record", async () => {
+    const secret = key();
+    const client = await connect(secret);
+    const templates = await call(client, "list_templates", { limit: 5 });
+    expect(templates.isError, templates.text).toBe(false);
+    expect(templates.data.data.length).toBeGreaterThan(0);
+    const templateId = templates.data.data[0].id as number;
+
+    const reference = await call(client, "create_reference_material", {
+      title: "Planning survey",
+      content: "Remote teams that hold a weekly written planning review ship 23% more features per quarter.",
+      format: "text",
+    });
+    expect(reference.isError, reference.text).toBe(false);
+    const refs = await call(client, "list_reference_materials");
+    expect(refs.data.data.map((r: { id: number }) => r.id)).toContain(reference.data.id);
+
+    const generated = await call(client, "generate_content", {
+      template_id: templateId,
+      user_direction: "A short post about weekly written planning reviews for remote teams",
+      reference_material_ids: [reference.data.id],
+      seed: 7,
+    });
+    expect(generated.isError, generated.text).toBe(false);
+    expect(generated.data).toMatchObject({ status: "generated", workspace_id: api.ws1, version_count: 1 });
+    expect(JSON.parse(generated.text)).toEqual(generated.data);
+    const contentId = generated.data.content_id as number;
+
+    const got = await call(client, "get_content", { content_id: contentId });
+    expect(got.data).toMatchObject({ content_id: contentId, status: "generated", content: generated.data.content });
+
+    const finalText = `${generated.data.content as string}\n\nEdited by a person.`;
+    const finalized = await call(client, "finalize_content", {
+      content_id: contentId,
+      finalized_content: finalText,
+      edit_seconds: 90,
+    });
+    expect(finalized.isError, finalized.text).toBe(false);
+    expect(finalized.data).toMatchObject({ content_id: contentId, status: "finalized", finalized_content: finalText });
+    expect(finalized.data.learning_job_id).toMatch(/^lj_/);
+    const job = await call(client, "get_learning_job", { learning_job_id: finalized.data.learning_job_id });
+    expect(job.isError, job.text).toBe(false);
+    expect(job.data.content_id).toBe(contentId);
+
+    const scheduled = await call(client, "schedule_content", {
+      content_id: contentId,
+      scheduled_publish_at: "2030-05-04T09:00:00Z",
+    });
+    expect(scheduled.isError, scheduled.text).toBe(false);
+    expect(scheduled.data).toMatchObject({ status: "finalized", scheduled_publish_day: "2030-05-04" });
+
+    // The same record over plain HTTP.
+    const res = await fetch(`${api.url}/api/v1/contents/${contentId}`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(await res.json()).toMatchObject({
+      status: "finalized",
+      finalized_content: finalText,
+      scheduled_publish_day: "2030-05-04",
+    });
+
+    // An operation's refusal is a tool error carrying the coded body: finalized content cannot be finalized again.
+    const again = await call(client, "finalize_content", {
+      content_id: contentId,
+      finalized_content: "x",
+      edit_seconds: 1,
+    });
+    expect(again.isError).toBe(true);
+    expect(again.data).toMatchObject({ error: "CONFLICT", details: { error_code: "invalid_status" } });
+    expect(JSON.parse(again.text)).toEqual(again.data);
+  });
+
+  it("score_content reaches POST /api/v1/scoring: its answer, or the coded error while that route is missing", async () => {
+    const client = await connect(key());
+    const scored = await call(client, "score_content", { text: "Short sentences read well. This one does too." });
+    if (scored.isError) expect(scored.data.details.error_code, scored.text).toMatch(/^[a-z_]+$/);
+    else expect(scored.data.score).toBeTypeOf("number");
+  });
+
+  it("arguments that break a tool's schema, and unknown tools, are tool errors", async () => {
+    const client = await connect(key());
+    const missing = await call(client, "generate_content", { user_direction: "no template" });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toMatch(/template_id/);
+    const unknown = await call(client, "no_such_tool");
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/no_such_tool/);
+  });
+});
+
+describe("the pipeline's rules on /mcp and on every tool call", () => {
+  it("no credentials: 401 with the coded body; the SDK client fails to connect", async () => {
+    const res = await post(initialize());
+    expect(res.status).toBe(401);
+    expect(res.json).toMatchObject({ error: "UNAUTHORIZED", details: { error_code: "unauthorized" } });
+    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    await expect(connect(undefined)).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining("UNAUTHORIZED"),
+    });
+  });
+
+  it("a read-only key: 403 insufficient_scope, as on every write route", async () => {
+    const readOnly = key({ scopes: ["read"] });
+    const res = await post(initialize(), { authorization: `Bearer ${readOnly}` });
+    expect(res.status).toBe(403);
+    expect(res.json).toMatchObject({
+      error: "FORBIDDEN",
+      details: { error_code: "insufficient_scope", required_scope: "write", current_scopes: ["read"] },
+    });
+    await expect(connect(readOnly)).rejects.toMatchObject({
+      code: 403,
+      message: expect.stringContaining('"error_code":"insufficient_scope"'),
+    });
+  });
+
+  it("a key bound to ws1 naming ws2 in a tool: a tool error with workspace_mismatch, nothing created", async () => {
+    const client = await connect(key({ workspaceId: api.ws1 }));
+    const listed = await call(client, "list_contents", { workspace_id: api.ws2 });
+    expect(listed.isError).toBe(true);
+    expect(listed.data).toMatchObject({
+      error: "FORBIDDEN",
+      details: { error_code: "workspace_mismatch", bound_workspace_id: api.ws1, requested_workspace_id: api.ws2 },
+    });
+    const before = api.services.store.memories.list({ workspaceId: api.ws2, afterId: 0, limit: 100 }).length;
+    const created = await call(client, "create_memory", {
+      kind: "context",
+      title: "Elsewhere",
+      content: "Should not land in ws2.",
+      workspace_id: api.ws2,
+    });
+    expect(created.isError).toBe(true);
+    expect(created.data.details.error_code).toBe("workspace_mismatch");
+    expect(api.services.store.memories.list({ workspaceId: api.ws2, afterId: 0, limit: 100 }).length).toBe(before);
+    // Without a workspace_id the bound workspace is used.
+    const own = await call(client, "create_memory", { kind: "context", title: "Here", content: "In ws1." });
+    expect(own.data.workspace_id).toBe(api.ws1);
+  });
+
+  it("the /mcp URL's workspace_id is the tools' default workspace, and is checked against the binding", async () => {
+    const client = await connect(key(), `?workspace_id=${api.ws2}`);
+    const memory = await call(client, "create_memory", { kind: "voice", title: "Tone", content: "Plain words." });
+    expect(memory.data.workspace_id).toBe(api.ws2);
+    const explicit = await call(client, "list_memories", { workspace_id: api.ws1 });
+    expect(explicit.data.data.every((m: { workspace_id: string }) => m.workspace_id === api.ws1)).toBe(true);
+
+    const bound = key({ workspaceId: api.ws1 });
+    const res = await post(initialize(), { authorization: `Bearer ${bound}` }, `/api/v1/mcp?workspace_id=${api.ws2}`);
+    expect(res.status).toBe(403);
+    expect(res.json.details.error_code).toBe("workspace_mismatch");
+  });
+
+  it("each tool call is an API request of its own: an exhausted rate limit is a tool error", async () => {
+    const other = createAccount(api.services.store, "test", "Tight", "business");
+    setLimits(api.services.store, "test", other.account.id, 1, 100);
+    const secret = key({ accountId: other.account.id });
+    // The /mcp request takes the minute's only token; the tool's own request finds none left.
+    const res = await post(
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_templates", arguments: {} } },
+      { authorization: `Bearer ${secret}`, "mcp-protocol-version": "2025-06-18" },
+    );
+    expect(res.status).toBe(200);
+    expect(res.json.result.isError).toBe(true);
+    expect(res.json.result.structuredContent).toMatchObject({
+      error: "RATE_LIMITED",
+      details: { error_code: "rate_limit_exceeded", window: "minute", limit: 1 },
+    });
+    expect((await post(initialize(), { authorization: `Bearer ${secret}` })).status).toBe(429);
+  });
+});
+
+describe("the transport over raw HTTP", () => {
+  it("answers JSON by default, with the pipeline's headers and no session id", async () => {
+    const res = await post(initialize(), { authorization: `Bearer ${key()}` });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.headers.get("mcp-session-id")).toBeNull();
+    expect(res.headers.get("x-trace-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
+    expect(res.headers.get("x-api-stability")).toBeNull();
+    expect(res.json).toMatchObject({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { protocolVersion: "2025-06-18", serverInfo: { name: "content-service" } },
+    });
+  });
+
+  it("answers an SSE stream when the client prefers text/event-stream", async () => {
+    const auth = { authorization: `Bearer ${key()}` };
+    const res = await post(initialize(7), { ...auth, accept: "text/event-stream" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const data = /^data: (.+)$/m.exec(res.text)?.[1];
+    expect(JSON.parse(data!)).toMatchObject({
+      jsonrpc: "2.0",
+      id: 7,
+      result: { serverInfo: { name: "content-service" } },
+    });
+    const list = await post(
+      { jsonrpc: "2.0", id: 8, method: "tools/list" },
+      { ...auth, accept: "application/json;q=0.5, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+    );
+    expect(list.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(list.text).toMatch(/"name":"generate_content"/);
+  });
+
+  it("accepts notifications with 202 and no body; a missing Accept still gets JSON", async () => {
+    const auth = { authorization: `Bearer ${key()}` };
+    const note = await post({ jsonrpc: "2.0", method: "notifications/initialized" }, auth);
+    expect(note.status).toBe(202);
+    expect(note.text).toBe("");
+    const res = await fetch(`${api.url}/api/v1/mcp`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
+  });
+
+  it("answers protocol errors in JSON-RPC, and malformed messages with the API's coded 400", async () => {
+    const auth = { authorization: `Bearer ${key()}` };
+    const unknown = await post({ jsonrpc: "2.0", id: 4, method: "no/such/method" }, auth);
+    expect(unknown.status).toBe(200);
+    expect(unknown.json).toMatchObject({ jsonrpc: "2.0", id: 4, error: { code: -32601 } });
+    for (const body of [{}, { jsonrpc: "1.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 1 }, []]) {
+      const res = await post(body, auth);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.details.error_code).toBe("validation_failed");
+    }
+    const version = await post(
+      { jsonrpc: "2.0", id: 5, method: "ping" },
+      { ...auth, "mcp-protocol-version": "1999-01-01" },
+    );
+    expect(version.status).toBe(400);
+    expect(version.json.details).toMatchObject({
+      error_code: "validation_failed",
+      issues: [{ path: "header.mcp-protocol-version" }],
+    });
+  });
+
+  it("GET and DELETE: 405 with Allow: POST (a stateless server offers no stream and no session)", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const res = await fetch(`${api.url}/api/v1/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${key()}`, accept: "text/event-stream" },
+      });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("allow")).toBe("POST");
+      expect(((await res.json()) as { details: { error_code: string } }).details.error_code).toBe("method_not_allowed");
+    }
+  });
+});
+
+/** The property names of a valibot schema (an object, or an object inside optional/pipe). */
+function fieldsOf(schema: GenericSchema | undefined): string[] {
+  if (!schema) return [];
+  const json = toJsonSchema(schema, { errorMode: "ignore", typeMode: "input" }) as {
+    properties?: Record<string, unknown>;
+    anyOf?: { properties?: Record<string, unknown> }[];
+  };
+  const props = json.properties ?? Object.assign({}, ...(json.anyOf ?? []).map((s) => s.properties ?? {}));
+  return Object.keys(props);
+}
+
+describe("each tool mirrors its operation", () => {
+  it.each(TOOLS.map((tool) => ({ name: tool.name, tool })))("$name", ({ tool }) => {
+    const def = ROUTES.find((r) => r.method === tool.method && r.path === tool.path);
+    // POST /scoring is being written elsewhere: until it lands, score_content's fields cannot be checked.
+    if (!def && tool.path === "/api/v1/scoring") return;
+    expect(def, `${tool.method} ${tool.path} is not in the route table`).toBeDefined();
+    expect(def!.access).toBe("any");
+    const params = [...tool.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    const pathArgs = params.map((p) => tool.pathArgs?.[p] ?? p);
+    for (const arg of pathArgs) expect(Object.keys(tool.input), `path argument ${arg}`).toContain(arg);
+    const args = Object.keys(tool.input).filter((a) => !pathArgs.includes(a));
+    const fields = fieldsOf(tool.method === "GET" ? def!.query : def!.body);
+    // Workspace-aware routes read workspace_id from the query or the body even without a schema for it.
+    const accepted = def!.workspace ? [...fields, "workspace_id"] : fields;
+    for (const arg of args) expect(accepted, `tool argument ${arg}`).toContain(arg);
+    for (const field of fields)
+      expect([...args, ...(tool.omits ?? [])], `operation field ${field} missing from the tool`).toContain(field);
+    // Every GET operation is a read-only tool.
+    if (tool.method === "GET") expect(tool.annotations.readOnlyHint).toBe(true);
+  });
+});
