@@ -1,4 +1,5 @@
 /** Queries on contents and their versions. */
+import type Database from "better-sqlite3";
 import type { Db } from "./open.js";
 
 export type ContentStatus = "draft" | "generated" | "finalized" | "published";
@@ -73,17 +74,21 @@ export function contentQueries(db: Db) {
     "SELECT * FROM content_versions WHERE content_id = ? AND kind = 'generated' ORDER BY version DESC LIMIT 1",
   );
 
+  // One statement per combination of filters, prepared on first use and kept for the connection.
+  const listStatements = new Map<string, Database.Statement>();
   function list(f: ContentFilter): ContentRow[] {
     const where = ["workspace_id = @workspaceId", "id > @afterId"];
     if (f.status) where.push("status = @status");
     if (f.plannedFrom) where.push("scheduled_publish_day >= @plannedFrom");
     if (f.plannedTo) where.push("scheduled_publish_day <= @plannedTo");
     if (f.overdueBefore) where.push("scheduled_publish_day < @overdueBefore AND status != 'published'");
-    // The set of filters is small and fixed, so each distinct statement is prepared once and cached by SQLite's
-    // own statement reuse in better-sqlite3.
-    return db
-      .prepare(`SELECT * FROM contents WHERE ${where.join(" AND ")} ORDER BY id LIMIT @limit`)
-      .all({ ...f, status: f.status ?? null }) as ContentRow[];
+    const sql = `SELECT * FROM contents WHERE ${where.join(" AND ")} ORDER BY id LIMIT @limit`;
+    let stmt = listStatements.get(sql);
+    if (!stmt) {
+      stmt = db.prepare(sql);
+      listStatements.set(sql, stmt);
+    }
+    return stmt.all({ ...f, status: f.status ?? null }) as ContentRow[];
   }
 
   return {

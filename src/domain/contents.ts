@@ -105,16 +105,13 @@ function checkInWorkspace<T extends { id: number; workspace_id: string }>(
   return rows;
 }
 
-/** Gathers the engine's input for a generation; throws the coded errors for unknown or foreign ids. */
-export function generationInput(
+/** The memories, passages and voice a piece draws on, after checking every named id (DESIGN §3). */
+export function gatherSources(
   store: Store,
   caller: Caller,
   workspace: WorkspaceRow,
-  req: GenerateRequest,
-): GenerationInput {
-  const template = store.templates.byId(req.template_id);
-  if (!template || (template.account_id !== null && template.account_id !== caller.account.id))
-    throw missing("template_not_found", "Template", [req.template_id]);
+  req: { memory_ids?: number[]; reference_material_ids?: number[] },
+): Pick<GenerationInput, "memories" | "passages" | "voice"> {
   const memoryIds = [...new Set(req.memory_ids ?? [])];
   const referenceIds = [...new Set(req.reference_material_ids ?? [])];
   const memories = checkInWorkspace(
@@ -142,9 +139,23 @@ export function generationInput(
   const prefs = store.misc.learningPreferences(caller.account.id);
   const applyVoice = prefs ? prefs.apply_to_generation === 1 : true;
   const profile = applyVoice ? store.learning.profileOfWorkspace(workspace.id) : undefined;
-  const sections = (
-    typeof template.sections === "string" ? JSON.parse(template.sections) : template.sections
-  ) as SectionSpec[];
+  return {
+    memories: memories.map((m) => ({ id: m.id, kind: m.kind, title: m.title, content: m.content })),
+    passages,
+    voice: profile ? (JSON.parse(profile.traits) as VoiceTraits) : null,
+  };
+}
+
+/** Gathers the engine's input for a generation; throws the coded errors for unknown or foreign ids. */
+export function generationInput(
+  store: Store,
+  caller: Caller,
+  workspace: WorkspaceRow,
+  req: GenerateRequest,
+): GenerationInput {
+  const template = store.templates.byId(req.template_id);
+  if (!template || (template.account_id !== null && template.account_id !== caller.account.id))
+    throw missing("template_not_found", "Template", [req.template_id]);
   return {
     template: {
       id: template.id,
@@ -152,12 +163,10 @@ export function generationInput(
       format: template.format,
       tone: template.tone,
       target_words: template.target_words,
-      sections,
+      sections: template.sections as SectionSpec[],
     },
     direction: req.user_direction,
-    memories: memories.map((m) => ({ id: m.id, kind: m.kind, title: m.title, content: m.content })),
-    passages,
-    voice: profile ? (JSON.parse(profile.traits) as VoiceTraits) : null,
+    ...gatherSources(store, caller, workspace, req),
     seed: req.seed ?? 0,
   };
 }

@@ -1,6 +1,6 @@
 /** GET /models (the engines this server offers) and POST /thesis (stable). */
 import * as v from "valibot";
-import { generationInput } from "../domain/contents.js";
+import { gatherSources } from "../domain/contents.js";
 import { builtinThesis, llmThesis } from "../domain/generation/thesis.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
@@ -91,14 +91,14 @@ export const modelRoutes = [
         throw new ApiError("validation_failed", `Unknown model "${model}".`, {
           issues: [{ path: "body.model", message: `Expected one of: ${engines.map((e) => e.id).join(", ")}.` }],
         });
-      // The generation input gathers and checks memories and references exactly as generate does.
-      const input = generationInput(ctx.services.store, ctx, workspace, {
-        template_id: 1,
-        user_direction: ctx.body.user_direction,
-        memory_ids: ctx.body.memory_ids,
-        reference_material_ids: ctx.body.reference_material_ids,
-      });
-      const thesisInput = { ...input, max_points: ctx.body.max_points };
+      // Memories and references are gathered and checked exactly as generate does.
+      const sources = gatherSources(ctx.services.store, ctx, workspace, ctx.body);
+      const thesisInput = {
+        direction: ctx.body.user_direction,
+        memories: sources.memories,
+        passages: sources.passages,
+        max_points: ctx.body.max_points,
+      };
       const llm = ctx.services.config.llm;
       const out =
         engine.kind === "openai-compatible" && llm
