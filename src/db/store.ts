@@ -2,11 +2,15 @@
 import { accountQueries } from "./accounts.js";
 import { apiKeyQueries } from "./apikeys.js";
 import { contentQueries } from "./contents.js";
+import { conversionQueries } from "./conversions.js";
+import { graphQueries } from "./graph.js";
+import { idempotencyQueries } from "./idempotency.js";
 import { imageQueries } from "./images.js";
 import { learningQueries } from "./learning.js";
 import { libraryQueries } from "./library.js";
 import { miscQueries } from "./misc.js";
 import type { Db } from "./open.js";
+import { usageQueries } from "./usage.js";
 import { userQueries } from "./users.js";
 import { workspaceQueries } from "./workspaces.js";
 
@@ -23,6 +27,10 @@ export function createStore(db: Db) {
     images: imageQueries(db),
     contents: contentQueries(db),
     learning: learningQueries(db),
+    conversions: conversionQueries(db),
+    graph: graphQueries(db),
+    usage: usageQueries(db),
+    idempotency: idempotencyQueries(db),
   };
 }
 

@@ -8,6 +8,7 @@ import { authenticate, bearerToken, isApiKey, unauthorized } from "./auth.js";
 import { readJsonBody, readUploadBody } from "./body.js";
 import type { Ctx, Principal, Services } from "./context.js";
 import { ApiError, errorBody, toApiError } from "./errors.js";
+import { idempotencyKeyOf, requestFingerprint } from "./idempotency.js";
 import { redactSecrets } from "./log.js";
 import { ANONYMOUS_PER_MINUTE, type RateDecision } from "./ratelimit.js";
 import type { Method, Reply, RouteDef } from "./route.js";
@@ -269,15 +270,25 @@ export function createApp(services: Services, routes: RouteDef[]): App {
         query: routeDef.query ? parseInput(routeDef.query, queryObject, "query") : queryObject,
         body: routeDef.body ? parseInput(routeDef.body, body, "body") : undefined,
       };
-      const reply: Reply = await routeDef.handler(ctx);
+      const operate = async (): Promise<Response> => {
+        const reply: Reply = await routeDef.handler(ctx);
+        return reply instanceof Response ? reply : jsonResponse(reply.status ?? 200, reply.body, reply.headers ?? {});
+      };
+      // Idempotency-Key (DESIGN §3): checked with the input, it wraps the operation alone (see idempotency.ts).
+      const idempotencyKey = p ? idempotencyKeyOf(request) : undefined;
+      response =
+        p && idempotencyKey !== undefined
+          ? await services.idempotency.run(
+              { accountId: p.accountId, caller: p.kind === "key" ? p.key.id : `user:${p.userId}` },
+              idempotencyKey,
+              requestFingerprint(request.method, url, body),
+              traceId,
+              operate,
+            )
+          : await operate();
       const extra: Record<string, string> = { ...rateHeaders(decision), "x-trace-id": traceId };
       if (routeDef.stability === "beta") extra["x-api-stability"] = "beta";
-      if (reply instanceof Response) {
-        for (const [k, v] of Object.entries(extra)) reply.headers.set(k, v);
-        response = reply;
-      } else {
-        response = jsonResponse(reply.status ?? 200, reply.body, { ...extra, ...(reply.headers ?? {}) });
-      }
+      for (const [k, v] of Object.entries(extra)) response.headers.set(k, v);
     } catch (err) {
       const apiError = toApiError(err);
       if (!(err instanceof ApiError))
@@ -295,6 +306,8 @@ export function createApp(services: Services, routes: RouteDef[]): App {
     }
     if (request.method === "HEAD")
       response = new Response(null, { status: response.status, headers: response.headers });
+    // Usage: every authenticated request, counted in memory (src/domain/usage.ts).
+    if (principal) services.usage.countFor(principal, { requests: 1 });
     services.logger.request({
       time: new Date(services.clock.now()).toISOString(),
       level: response.status >= 500 ? "error" : "info",

@@ -9,9 +9,12 @@ import type { Clock } from "../domain/clock.js";
 import type { DeviceAuthorizations } from "../domain/device-auth.js";
 import type { Engine } from "../domain/generation/engines.js";
 import type { LlmConfig } from "../domain/generation/llm.js";
+import type { GraphService } from "../domain/graph.js";
 import type { LearningRunner } from "../domain/learning/runner.js";
 import type { SessionClaims, SessionTokens } from "../domain/sessions.js";
+import type { UsageCounter } from "../domain/usage.js";
 import type { WorkerPool } from "../workers/pool.js";
+import type { IdempotencyKeys } from "./idempotency.js";
 import type { KeyUsageTracker } from "./key-usage.js";
 import type { Logger } from "./log.js";
 import type { RateLimiter } from "./ratelimit.js";
@@ -55,9 +58,15 @@ export interface Services {
   sessions: SessionTokens;
   deviceAuth: DeviceAuthorizations;
   learning: LearningRunner;
+  /** Keeps each workspace's knowledge graph caught up in the background. */
+  graph: GraphService;
   /** The generation engines, the default (builtin) first. */
   engines: Engine[];
   keyUsage: KeyUsageTracker;
+  /** Per-day usage counters, counted in memory and flushed in batches. */
+  usage: UsageCounter;
+  /** Stored responses and requests in flight of POSTs with an Idempotency-Key. */
+  idempotency: IdempotencyKeys;
   logger: Logger;
   config: ServerConfig;
 }

@@ -16,6 +16,7 @@ import { mcpRoutes } from "../routes/mcp.js";
 import { modelRoutes } from "../routes/models.js";
 import { scoringRoutes } from "../routes/scoring.js";
 import { openApiProvider, systemRoutes } from "../routes/system.js";
+import { usageRoutes } from "../routes/usage.js";
 import { workspaceRoutes } from "../routes/workspaces.js";
 import { buildOpenApi } from "./openapi.js";
 import type { RouteDef } from "./route.js";
@@ -38,6 +39,7 @@ export const ROUTES: RouteDef[] = [
   ...graphRoutes,
   ...mcpRoutes,
   ...accountRoutes,
+  ...usageRoutes,
   ...billingRoutes,
   ...adminRoutes,
 ];

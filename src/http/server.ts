@@ -12,12 +12,14 @@ import { enginesOf } from "../domain/generation/engines.js";
 import { GraphService } from "../domain/graph.js";
 import { LearningRunner } from "../domain/learning/runner.js";
 import { SessionTokens } from "../domain/sessions.js";
+import { UsageCounter } from "../domain/usage.js";
 import { takeBackup } from "../jobs/backups.js";
 import { type PeriodicJob, startSchedules } from "../jobs/schedules.js";
 import { lifecycle } from "../routes/system.js";
 import { inlinePool, piscinaPool, type WorkerPool } from "../workers/pool.js";
 import { type App, createApp } from "./app.js";
 import type { ServerConfig, Services } from "./context.js";
+import { IdempotencyKeys } from "./idempotency.js";
 import { KeyUsageTracker } from "./key-usage.js";
 import { jsonLogger, type Logger } from "./log.js";
 import { RateLimiter } from "./ratelimit.js";
@@ -46,16 +48,19 @@ export function createServices(options: ServiceOptions): Services {
   const pool = options.pool ?? inlinePool();
   const logger = options.logger ?? jsonLogger();
   const config = { ...DEFAULT_CONFIG, ...options.config };
+  const usage = new UsageCounter(store, clock);
   return {
     store,
     clock,
     pool,
-    learning: new LearningRunner(store, pool, clock, logger),
+    learning: new LearningRunner(store, pool, clock, logger, usage),
     graph: new GraphService(store, pool, clock, logger),
     limiter: new RateLimiter(clock),
     sessions: new SessionTokens(store, () => clock.now()),
     deviceAuth: new DeviceAuthorizations(clock),
     keyUsage: new KeyUsageTracker(store),
+    usage,
+    idempotency: new IdempotencyKeys(store, clock, logger),
     logger,
     config,
     engines: enginesOf(pool, config.llm),
@@ -98,7 +103,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     app.handle(request, { remoteAddress: ctx.req?.socket?.remoteAddress }),
   );
   const server = http.createServer(adapter);
-  server.keepAliveTimeout = 5_000;
+  // Longer than clients' own idle timeouts (undici's is 4 s, load balancers' often 60 s), so that a client never
+  // sends a request on a connection the server is closing at that moment.
+  server.keepAliveTimeout = 65_000;
   server.requestTimeout = 60_000;
   server.headersTimeout = 20_000;
   await new Promise<void>((resolve, reject) => {
@@ -108,6 +115,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   services.learning.start();
   const jobs: PeriodicJob[] = [
     { name: "learning-retry", expression: "* * * * *", run: () => void services.learning.retryFailed() },
+    { name: "idempotency-purge", expression: "*/10 * * * *", run: () => void services.idempotency.purgeExpired() },
   ];
   const backups = options.backups;
   if (backups)
@@ -125,6 +133,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const flushTimer = setInterval(() => {
     try {
       services.keyUsage.flush();
+      services.usage.flush();
       services.store.misc.purgeRevokedSessions(new Date(services.clock.now()).toISOString());
     } catch (e) {
       services.logger.error("flush failed", { error: (e as Error).message });
@@ -156,6 +165,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await services.learning.stop();
         await services.graph.stop();
         await services.pool.close();
+        // Last: learning jobs finishing during the stop above still count.
+        services.usage.flush();
         db.close();
       })();
       return closing;

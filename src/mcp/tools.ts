@@ -254,6 +254,11 @@ export const TOOLS: readonly ToolDef[] = [
       content_id: Id.optional().describe("Score this record's current text (or pass text)."),
       text: Text(500_000).optional().describe("Score this text (or pass content_id)."),
       keywords: z.array(Text(100)).max(50).optional().describe("Keywords the text should cover."),
+      voice_profile_id: z
+        .string()
+        .max(80)
+        .optional()
+        .describe("Score the match with this voice profile (vp_…); without it the voice component is left out."),
       ...workspace,
     },
     annotations: { ...read, idempotentHint: true },

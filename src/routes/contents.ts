@@ -236,6 +236,7 @@ export const contentRoutes = [
     handler(ctx: Ctx<{ contentId: number }>) {
       const row = findContent(ctx.services.store, ctx, ctx.params.contentId);
       ctx.services.store.contents.remove(row.id);
+      ctx.services.graph.touch(row.workspace_id);
       return { body: { content_id: row.id, deleted: true } };
     },
   }),

@@ -120,8 +120,15 @@ export const generateRoutes = [
     responses: {
       200: {
         description:
-          "A new version of the given content record; with stream: true, text/event-stream events delta {text}, then done (this body) or error (the coded error body).",
+          "A new version of the given content record. With stream: true (new record or not) the answer is text/event-stream: events `delta` {text}, then `done` (this body) or `error` (the coded error body).",
         schema: GenerateResponse,
+        alsoContent: {
+          "text/event-stream": {
+            type: "string",
+            description:
+              "Server-sent events: delta {text}…, then done (the generate response) or error (the error body).",
+          },
+        },
       },
       201: { description: "A new content record.", schema: GenerateResponse },
       ...AUTH_ERRORS,
@@ -152,6 +159,7 @@ export const generateRoutes = [
           engine.id,
           ctx.services.clock.now(),
         );
+        ctx.services.usage.countFor(ctx.principal, { generations: 1, words_generated: output.word_count });
         return {
           status: created ? 201 : 200,
           body: {
@@ -185,8 +193,10 @@ export const generateRoutes = [
     },
     handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof FinalizeBody>>) {
       const { row, jobId } = finalizeContent(ctx.services.store, ctx, ctx.body, ctx.services.clock.now());
+      ctx.services.usage.countFor(ctx.principal, { finalizations: 1 });
       // The job is committed with the finalization; the runner picks it up after the answer.
       if (jobId) setImmediate(() => ctx.services.learning.kick());
+      ctx.services.graph.touch(row.workspace_id);
       return {
         body: {
           content_id: row.id,

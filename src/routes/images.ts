@@ -247,6 +247,7 @@ export const imageRoutes = [
         },
         iso(ctx.services.clock.now()),
       );
+      ctx.services.usage.countFor(ctx.principal, { images: 1 });
       return created(row);
     },
   }),
@@ -309,6 +310,7 @@ export const imageRoutes = [
         },
         iso(ctx.services.clock.now()),
       );
+      ctx.services.usage.countFor(ctx.principal, { images: 1 });
       return created(row);
     },
   }),

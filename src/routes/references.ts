@@ -227,6 +227,7 @@ export const referenceRoutes = [
         passages: ingested.passages,
         now: iso(ctx.services.clock.now()),
       });
+      ctx.services.graph.touch(row.workspace_id);
       return { status: 201, body: referenceView(row) };
     },
   }),
@@ -265,6 +266,7 @@ export const referenceRoutes = [
     handler(ctx: ById) {
       const r = findReference(ctx);
       ctx.services.store.references.remove(r.id);
+      ctx.services.graph.touch(r.workspace_id);
       return { body: { id: r.id, deleted: true } };
     },
   }),

@@ -1,9 +1,12 @@
 /** The tasks run on the worker pool: pure functions of their input. */
+import { type ConversionInput, convertContent } from "../domain/conversions.js";
 import { type GenerationInput, generateBuiltin } from "../domain/generation/builtin.js";
 import { builtinThesis, type ThesisInput } from "../domain/generation/thesis.js";
+import { type ExtractionInput, extractGraph } from "../domain/graph.js";
 import { type RenderRequest, renderPng } from "../domain/images.js";
 import { type AnalysisInput, analyzeEdit } from "../domain/learning/analyze.js";
 import { hashPassword, verifyPassword } from "../domain/passwords.js";
+import { type ScoringInput, scoreText } from "../domain/scoring.js";
 import { ingestText, type TextFormat } from "../domain/text.js";
 
 /** Every task by name, with its input and output. */
@@ -15,6 +18,9 @@ export const tasks = {
   analyzeEdit: (input: AnalysisInput) => analyzeEdit(input),
   thesis: (input: ThesisInput) => builtinThesis(input),
   ingestText: (input: { text: string; format: TextFormat }) => ingestText(input),
+  convertContent: (input: ConversionInput) => convertContent(input),
+  scoreText: (input: ScoringInput) => scoreText(input),
+  extractGraph: (input: ExtractionInput) => extractGraph(input),
 };
 
 export type Tasks = typeof tasks;

@@ -5,6 +5,7 @@ import type { WorkerPool } from "../../workers/pool.js";
 import { type Clock, iso } from "../clock.js";
 import { emptyTraits, type VoiceTraits } from "../generation/voice.js";
 import { prefixedId } from "../ids.js";
+import type { UsageCounter } from "../usage.js";
 import type { AnalysisInput, AnalysisResult } from "./analyze.js";
 import { foldAnalysis } from "./fold.js";
 
@@ -27,6 +28,7 @@ export class LearningRunner {
     private pool: WorkerPool,
     private clock: Clock,
     private logger: Logger,
+    private usage?: UsageCounter,
     private concurrency = 2,
   ) {}
 
@@ -92,7 +94,7 @@ export class LearningRunner {
   /** Stores the result and folds it into the workspace's profile, in one transaction. */
   private complete(id: string, result: AnalysisResult): void {
     const now = iso(this.clock.now());
-    this.store.db.transaction(() => {
+    const job = this.store.db.transaction(() => {
       const job = this.store.learning.job(id);
       if (!job) return;
       const profile = this.store.learning.profileOfWorkspace(job.workspace_id);
@@ -107,6 +109,9 @@ export class LearningRunner {
         now,
       });
       this.store.learning.succeed(id, result, now);
+      return job;
     })();
+    // Counted for the account: the analysis runs in the background, for no API key.
+    if (job) this.usage?.count(job.account_id, null, "learning_analyses");
   }
 }

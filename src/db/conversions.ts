@@ -1,0 +1,84 @@
+/** Queries on conversions: a content's text in another format, stored as made. */
+import type { Db } from "./open.js";
+
+/** The formats a content converts to (DESIGN §6). */
+export const TARGET_FORMATS = ["html", "markdown", "plain_text", "social_thread", "email"] as const;
+export type TargetFormat = (typeof TARGET_FORMATS)[number];
+
+/** A stored conversion; `posts` is JSON text (social_thread only). */
+export interface ConversionRow {
+  id: number;
+  account_id: number;
+  workspace_id: string;
+  content_id: number;
+  target_format: TargetFormat;
+  output: string;
+  posts: string | null;
+  subject: string | null;
+  created_at: string;
+}
+
+/** A conversion to store. */
+export interface NewConversion {
+  accountId: number;
+  workspaceId: string;
+  contentId: number;
+  targetFormat: TargetFormat;
+  output: string;
+  posts: string[] | null;
+  subject: string | null;
+  now: string;
+}
+
+/** Filters and page of a conversion listing. */
+export interface ConversionListQuery {
+  workspaceId: string;
+  /** Only the conversions of this content, when given. */
+  contentId?: number;
+  /** Ids after this one (0 for the first page). */
+  afterId: number;
+  limit: number;
+}
+
+/** A conversion as the API shows it (DESIGN §9, plus workspace_id). */
+export function conversionView(r: ConversionRow) {
+  return {
+    id: r.id,
+    content_id: r.content_id,
+    workspace_id: r.workspace_id,
+    target_format: r.target_format,
+    output: r.output,
+    posts: r.posts === null ? null : (JSON.parse(r.posts) as string[]),
+    subject: r.subject,
+    created_at: r.created_at,
+  };
+}
+
+/** Prepared conversion statements of one connection. */
+export function conversionQueries(db: Db) {
+  const byId = db.prepare<[number], ConversionRow>("SELECT * FROM conversions WHERE id = ?");
+  const insert = db.prepare(
+    `INSERT INTO conversions (account_id, workspace_id, content_id, target_format, output, posts, subject, created_at)
+     VALUES (@accountId, @workspaceId, @contentId, @targetFormat, @output, @posts, @subject, @now)`,
+  );
+  const list = db.prepare<
+    { workspaceId: string; contentId: number | null; afterId: number; limit: number },
+    ConversionRow
+  >(
+    `SELECT * FROM conversions
+     WHERE workspace_id = @workspaceId AND (@contentId IS NULL OR content_id = @contentId) AND id > @afterId
+     ORDER BY id LIMIT @limit`,
+  );
+
+  return {
+    /** Any conversion by id: the caller checks the account and the workspace. */
+    byId: (id: number) => byId.get(id),
+    /** A workspace's conversions in id order, optionally of one content. */
+    list: (q: ConversionListQuery) => list.all({ ...q, contentId: q.contentId ?? null }),
+    /** Stores a conversion. */
+    create(c: NewConversion): ConversionRow {
+      const id = Number(insert.run({ ...c, posts: c.posts === null ? null : JSON.stringify(c.posts) }).lastInsertRowid);
+      return byId.get(id)!;
+    },
+  };
+}

@@ -1,0 +1,177 @@
+/** Queries on the knowledge graph: what each source document yielded, summed per workspace into nodes and edges. */
+import type { Db } from "./open.js";
+
+export type EntityType = "proper_noun" | "key_phrase";
+export type SourceKind = "reference" | "content";
+
+/** A source of a workspace's graph: a reference material, or a finalized or published content at a version. */
+export interface GraphSource {
+  kind: SourceKind;
+  id: number;
+  version: number;
+}
+
+/** A node: an entity summed over the documents that mention it; `sources` is JSON text. */
+export interface GraphNodeRow {
+  id: string;
+  label: string;
+  type: EntityType;
+  mentions: number;
+  sources: string;
+}
+
+/** An edge: two entities and the number of sentences they share. */
+export interface GraphEdgeRow {
+  source: string;
+  target: string;
+  weight: number;
+}
+
+/** What extraction found in one document. */
+export interface ExtractedDocument {
+  entities: { id: string; label: string; type: EntityType; mentions: number }[];
+  pairs: { source: string; target: string; weight: number }[];
+}
+
+const SOURCE_KIND = "CASE WHEN d.reference_id IS NULL THEN 'content' ELSE 'reference' END";
+
+/** Nodes of a workspace (`@ws`) restricted by `filter` (over the mention rows `m`), with their best label. */
+const nodesOf = (filter: string) => `
+  WITH n AS (
+    SELECT m.entity AS id,
+      CASE WHEN max(m.type = 'proper_noun') = 1 THEN 'proper_noun' ELSE 'key_phrase' END AS type,
+      sum(m.mentions) AS mentions,
+      json_group_array(json_object('kind', ${SOURCE_KIND}, 'id', coalesce(d.reference_id, d.content_id))) AS sources
+    FROM graph_mentions AS m JOIN graph_documents AS d ON d.id = m.document_id
+    WHERE m.workspace_id = @ws ${filter}
+    GROUP BY m.entity
+  )
+  SELECT n.id, n.type, n.mentions, n.sources,
+    (SELECT l.label FROM graph_mentions AS l WHERE l.workspace_id = @ws AND l.entity = n.id
+     ORDER BY l.type = 'proper_noun' DESC, l.mentions DESC, l.label LIMIT 1) AS label
+  FROM n`;
+
+/** Prepared graph statements of one connection. */
+export function graphQueries(db: Db) {
+  const pending = db.prepare<{ ws: string }, GraphSource>(
+    `SELECT 'reference' AS kind, r.id AS id, 0 AS version FROM reference_materials AS r
+     WHERE r.workspace_id = @ws AND NOT EXISTS (SELECT 1 FROM graph_documents AS d WHERE d.reference_id = r.id)
+     UNION ALL
+     SELECT 'content', c.id, c.version_count FROM contents AS c
+     WHERE c.workspace_id = @ws AND c.status IN ('finalized', 'published')
+       AND NOT EXISTS (SELECT 1 FROM graph_documents AS d WHERE d.content_id = c.id AND d.version = c.version_count)
+     ORDER BY 1, 2`,
+  );
+  // Reference rows go with their material (cascade); a content's rows are stale when its version moved on
+  // or it left the finalized/published statuses.
+  const stale = db.prepare<{ ws: string }, { id: number }>(
+    `SELECT d.id FROM graph_documents AS d LEFT JOIN contents AS c ON c.id = d.content_id
+     WHERE d.workspace_id = @ws AND d.content_id IS NOT NULL
+       AND (c.id IS NULL OR c.workspace_id <> d.workspace_id OR c.status NOT IN ('finalized', 'published')
+            OR c.version_count <> d.version)`,
+  );
+  const removeDocument = db.prepare<[number]>("DELETE FROM graph_documents WHERE id = ?");
+  const removeOfReference = db.prepare<[number]>("DELETE FROM graph_documents WHERE reference_id = ?");
+  const removeOfContent = db.prepare<[number]>("DELETE FROM graph_documents WHERE content_id = ?");
+  const insertDocument = db.prepare(
+    `INSERT INTO graph_documents (workspace_id, reference_id, content_id, version, extracted_at)
+     VALUES (@ws, @referenceId, @contentId, @version, @now)`,
+  );
+  const insertMention = db.prepare(
+    `INSERT INTO graph_mentions (document_id, workspace_id, entity, label, search, type, mentions)
+     VALUES (@documentId, @ws, @id, @label, @search, @type, @mentions)`,
+  );
+  const insertPair = db.prepare(
+    `INSERT INTO graph_pairs (document_id, workspace_id, source, target, weight)
+     VALUES (@documentId, @ws, @source, @target, @weight)`,
+  );
+  const touch = db.prepare<{ ws: string; now: string }>(
+    `INSERT INTO graph_state (workspace_id, updated_at) VALUES (@ws, @now)
+     ON CONFLICT(workspace_id) DO UPDATE SET updated_at = excluded.updated_at`,
+  );
+  const updatedAt = db.prepare<[string], { updated_at: string }>(
+    "SELECT updated_at FROM graph_state WHERE workspace_id = ?",
+  );
+  const nodes = db.prepare<{ ws: string; type: EntityType | null; limit: number }, GraphNodeRow>(
+    `${nodesOf("")} WHERE (@type IS NULL OR n.type = @type) ORDER BY n.mentions DESC, n.id LIMIT @limit`,
+  );
+  const nodesByIds = db.prepare<{ ws: string; ids: string }, GraphNodeRow>(
+    `${nodesOf("AND m.entity IN (SELECT value FROM json_each(@ids))")} ORDER BY n.mentions DESC, n.id`,
+  );
+  // Label matches rank first at the start of the label, then at the start of a word, then anywhere.
+  const search = db.prepare<
+    { ws: string; q: string; type: EntityType | null; limit: number; offset: number },
+    GraphNodeRow
+  >(
+    `SELECT * FROM (${nodesOf(
+      "AND m.entity IN (SELECT s.entity FROM graph_mentions AS s WHERE s.workspace_id = @ws AND instr(s.search, @q) > 0)",
+    )}) AS found
+     WHERE (@type IS NULL OR found.type = @type)
+     ORDER BY (SELECT min(CASE WHEN instr(s.search, @q) = 1 THEN 0 WHEN instr(s.search, ' ' || @q) > 0 THEN 1 ELSE 2 END)
+               FROM graph_mentions AS s WHERE s.workspace_id = @ws AND s.entity = found.id),
+       found.mentions DESC, found.id
+     LIMIT @limit OFFSET @offset`,
+  );
+  const edges = db.prepare<{ ws: string; ids: string; minWeight: number }, GraphEdgeRow>(
+    `SELECT p.source, p.target, sum(p.weight) AS weight FROM graph_pairs AS p
+     WHERE p.workspace_id = @ws AND p.source IN (SELECT value FROM json_each(@ids))
+       AND p.target IN (SELECT value FROM json_each(@ids))
+     GROUP BY p.source, p.target HAVING sum(p.weight) >= @minWeight
+     ORDER BY weight DESC, p.source, p.target`,
+  );
+  const related = db.prepare<{ ws: string; id: string; limit: number }, { id: string; weight: number }>(
+    `SELECT other AS id, sum(weight) AS weight FROM (
+       SELECT target AS other, weight FROM graph_pairs WHERE workspace_id = @ws AND source = @id
+       UNION ALL
+       SELECT source AS other, weight FROM graph_pairs WHERE workspace_id = @ws AND target = @id)
+     GROUP BY other ORDER BY weight DESC, other LIMIT @limit`,
+  );
+
+  return {
+    /** Sources of a workspace not yet extracted at their current version, in a stable order. */
+    pendingSources: (workspaceId: string) => pending.all({ ws: workspaceId }),
+    /** How many documents are of contents that changed or left the graph's statuses. */
+    staleCount: (workspaceId: string) => stale.all({ ws: workspaceId }).length,
+    /** Drops the documents of contents that changed or left the graph's statuses; returns how many. */
+    removeStale: db.transaction((workspaceId: string): number => {
+      const ids = stale.all({ ws: workspaceId });
+      for (const { id } of ids) removeDocument.run(id);
+      return ids.length;
+    }),
+    /** Replaces what a source yielded with a new extraction, in one transaction. */
+    saveDocument: db.transaction(
+      (workspaceId: string, source: GraphSource, extracted: ExtractedDocument, now: string): void => {
+        if (source.kind === "reference") removeOfReference.run(source.id);
+        else removeOfContent.run(source.id);
+        const documentId = Number(
+          insertDocument.run({
+            ws: workspaceId,
+            referenceId: source.kind === "reference" ? source.id : null,
+            contentId: source.kind === "content" ? source.id : null,
+            version: source.version,
+            now,
+          }).lastInsertRowid,
+        );
+        for (const e of extracted.entities)
+          insertMention.run({ ...e, documentId, ws: workspaceId, search: e.label.toLowerCase() });
+        for (const p of extracted.pairs) insertPair.run({ ...p, documentId, ws: workspaceId });
+      },
+    ),
+    /** Records that a workspace's graph has caught up with its sources. */
+    markUpdated: (workspaceId: string, now: string) => touch.run({ ws: workspaceId, now }),
+    /** When a workspace's graph last caught up, or null when never. */
+    updatedAt: (workspaceId: string) => updatedAt.get(workspaceId)?.updated_at ?? null,
+    /** The most mentioned nodes of a workspace, optionally of one type. */
+    nodes: (workspaceId: string, type: EntityType | null, limit: number) => nodes.all({ ws: workspaceId, type, limit }),
+    /** The nodes among `ids`. */
+    nodesByIds: (workspaceId: string, ids: string[]) => nodesByIds.all({ ws: workspaceId, ids: JSON.stringify(ids) }),
+    /** Nodes whose label contains `q` (lower case), best matches first. */
+    search: (q: { workspaceId: string; q: string; type: EntityType | null; limit: number; offset: number }) =>
+      search.all({ ws: q.workspaceId, q: q.q, type: q.type, limit: q.limit, offset: q.offset }),
+    /** The edges between nodes among `ids` of at least `minWeight`, heaviest first. */
+    edges: (workspaceId: string, ids: string[], minWeight: number) =>
+      edges.all({ ws: workspaceId, ids: JSON.stringify(ids), minWeight }),
+    /** The entities most often in a sentence with `id`, with the number of such sentences. */
+    related: (workspaceId: string, id: string, limit: number) => related.all({ ws: workspaceId, id, limit }),
+  };
+}

@@ -1,0 +1,453 @@
+/**
+ * The knowledge graph of a workspace (DESIGN §6): entities — proper-noun phrases ("Acme Corp", "New York")
+ * and key phrases (frequent two- and three-word noun-like phrases) — and their co-occurrence in sentences,
+ * drawn from the workspace's reference materials and finalized or published contents. Extraction is a pure
+ * function run on the worker pool; GraphService keeps each workspace's graph caught up in the background.
+ */
+
+import type { ExtractedDocument, GraphSource } from "../db/graph.js";
+import type { Store } from "../db/store.js";
+import type { Logger } from "../http/log.js";
+import type { WorkerPool } from "../workers/pool.js";
+import { type Clock, iso } from "./clock.js";
+import { markdownToPlain } from "./conversions.js";
+import { STOP_WORDS } from "./generation/language.js";
+import { splitSentences } from "./text.js";
+
+/** A word of a sentence: its text (a possessive 's dropped), where it sits, and whether it is capitalised. */
+export interface Word {
+  text: string;
+  lower: string;
+  start: number;
+  end: number;
+  cap: boolean;
+  possessive: boolean;
+}
+
+const WORD = /[\p{L}\p{N}]+(?:['’\-&][\p{L}\p{N}]+)*/gu;
+
+/** The words of a sentence, in order. */
+export function wordsOf(sentence: string): Word[] {
+  const out: Word[] = [];
+  for (const m of sentence.matchAll(WORD)) {
+    const possessive = /['’]s$/iu.test(m[0]);
+    const text = possessive ? m[0].slice(0, -2) : m[0];
+    const start = m.index ?? 0;
+    out.push({
+      text,
+      lower: text.toLowerCase(),
+      start,
+      end: start + m[0].length,
+      cap: /^\p{Lu}/u.test(text),
+      possessive,
+    });
+  }
+  return out;
+}
+
+const isSpace = (gap: string) => /^[ \t\n]+$/.test(gap);
+
+/** Lower-case words that may join capitalised words into one name ("Bank of America", "Vincent van Gogh"). */
+const CONNECTORS = new Set(["of", "de", "du", "da", "del", "der", "van", "von", "la", "le", "y"]);
+
+/** Capitalised words that open sentences and clauses but name nothing. */
+const NOT_NAMES = new Set(
+  (
+    "according although though however meanwhile moreover furthermore therefore thus hence instead today " +
+    "tomorrow yesterday yes also still yet finally first second third next last many most every each several " +
+    "one two three four five six seven eight nine ten since unless whether while let lets please thanks thank " +
+    "dear hi hello hey"
+  ).split(" "),
+);
+
+/**
+ * Words that are not nouns and make poor phrase words: common verbs, adverbs, quantifiers and vague
+ * nouns. Together with STOP_WORDS they keep key phrases noun-like.
+ */
+const NOT_PHRASE_WORDS = new Set(
+  (
+    "said says say told tell tells asked ask made makes get gets got getting took take takes taking went go goes " +
+    "going come comes came see seen saw know knew known think thought found find gave give gives keep kept began " +
+    "begin seem seems seemed became become becomes show shows showed shown like likes liked just even much many " +
+    "really well often always never sometimes usually already still yet ever every almost quite rather perhaps " +
+    "maybe however therefore thus hence instead including include includes included according per via among " +
+    "across around within without upon toward towards along one two three four five six seven eight nine ten " +
+    "first second third last next same different another several various certain whole lot lots way ways thing " +
+    "things something anything everything nothing someone anyone everyone may might must shall cannot can't " +
+    "don't doesn't didn't won't isn't aren't wasn't weren't it's that's there's i'm we're they're you're"
+  ).split(" "),
+);
+
+/** A name of a sentence: words a..b (inclusive). */
+interface Run {
+  a: number;
+  b: number;
+  initial: boolean;
+}
+
+/** Whether word i opens a sentence or clause (after a colon, a quote or a bracket), where capitals are expected. */
+function opensClause(sentence: string, words: Word[], i: number): boolean {
+  if (i === 0) return true;
+  return /[:;"“”‘([—–!?]\s*['"“‘]?$/.test(sentence.slice(words[i - 1].end, words[i].start));
+}
+
+/** A title or heading: mostly capitalised words and no closing punctuation. */
+function isHeadingLike(sentence: string, words: Word[]): boolean {
+  const significant = words.filter((w) => !CONNECTORS.has(w.lower) && !STOP_WORDS.has(w.lower));
+  if (significant.length < 3 || /[.!?…]["'”’)\]]*\s*$/.test(sentence)) return false;
+  return significant.filter((w) => w.cap).length / significant.length >= 0.7;
+}
+
+/** Runs of capitalised words (with connectors between them), without leading words that name nothing. */
+function nameRuns(sentence: string, words: Word[]): Run[] {
+  if (isHeadingLike(sentence, words)) return [];
+  const runs: Run[] = [];
+  for (let i = 0; i < words.length; i++) {
+    if (!words[i].cap) continue;
+    let j = i;
+    while (!words[j].possessive && j + 1 < words.length) {
+      const gap = sentence.slice(words[j].end, words[j + 1].start);
+      if (words[j + 1].cap && (isSpace(gap) || /^\s+&\s+$/.test(gap))) {
+        j += 1;
+        continue;
+      }
+      const after = words[j + 2];
+      if (
+        CONNECTORS.has(words[j + 1].text) &&
+        isSpace(gap) &&
+        after?.cap &&
+        isSpace(sentence.slice(words[j + 1].end, after.start))
+      ) {
+        j += 2;
+        continue;
+      }
+      break;
+    }
+    let a = i;
+    while (a <= j && (STOP_WORDS.has(words[a].lower) || NOT_NAMES.has(words[a].lower))) a += 1;
+    const b = j;
+    i = j;
+    if (a > b || b - a >= 6) continue;
+    if (a === b && (words[a].text.length < 2 || /^\p{N}/u.test(words[a].text))) continue;
+    runs.push({ a, b, initial: opensClause(sentence, words, a) });
+  }
+  return runs;
+}
+
+/** The singular of a lower-case English word, roughly ("reviews" → "review", "companies" → "company"). */
+export function singular(word: string): string {
+  if (word.length <= 3 || /(?:ss|us|is|ous|ics|'s)$/.test(word)) return word;
+  if (word.endsWith("ies") && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (/(?:xes|ches|shes|sses|zes)$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith("s")) return word.slice(0, -1);
+  return word;
+}
+
+/** How a word looks in a key phrase's label: lower case unless it is an acronym ("API", "CRM"). */
+function labelWord(w: Word): string {
+  return /^\p{Lu}{2,}$/u.test(w.text) ? w.text : w.lower;
+}
+
+/** Whether a word may stand in a key phrase, and at its end (the head noun: not an -ly adverb nor an -ed verb). */
+function phraseWord(w: Word, head: boolean): boolean {
+  if (STOP_WORDS.has(w.lower) || NOT_PHRASE_WORDS.has(w.lower)) return false;
+  if (!/\p{L}/u.test(w.text) || w.text.length < 2) return false;
+  if (head && (w.text.length < 3 || /(?:ly|ed)$/.test(w.lower))) return false;
+  return true;
+}
+
+/** A phrase found in a text: its key, the label most often seen, and the sentences of its occurrences. */
+export interface PhraseCount {
+  key: string;
+  /** The key's words (singular, lower case). */
+  parts: string[];
+  label: string;
+  words: number;
+  count: number;
+  /** The sentence of each occurrence (repeated when a sentence holds it twice). */
+  sentences: number[];
+}
+
+/**
+ * Counts the noun-like phrases of minWords to maxWords consecutive words in each sentence (never across
+ * punctuation), with plurals folded into one key; `taken(s, i)` marks words that belong to something else
+ * (a name).
+ */
+export function countPhrases(
+  sentences: Word[][] | string[],
+  options: { minWords: number; maxWords: number; taken?: (sentence: number, word: number) => boolean },
+): Map<string, PhraseCount> {
+  const found = new Map<string, PhraseCount & { labels: Map<string, number> }>();
+  sentences.forEach((entry, s) => {
+    const sentence = typeof entry === "string" ? entry : null;
+    const words = sentence === null ? (entry as Word[]) : wordsOf(sentence);
+    const joined = (i: number) => sentence === null || isSpace(sentence.slice(words[i].end, words[i + 1].start));
+    for (let i = 0; i < words.length; i++) {
+      for (let n = options.minWords; n <= options.maxWords && i + n <= words.length; n++) {
+        const span = words.slice(i, i + n);
+        let ok = true;
+        for (let k = 0; k < n && ok; k++) {
+          if (options.taken?.(s, i + k) || !phraseWord(span[k], k === n - 1)) ok = false;
+          if (ok && k < n - 1 && (span[k].possessive || !joined(i + k))) ok = false;
+        }
+        if (!ok) continue;
+        const parts = span.map((w) => singular(w.lower));
+        const key = parts.join("-");
+        const label = span.map(labelWord).join(" ");
+        const entry = found.get(key) ?? {
+          key,
+          parts,
+          label,
+          words: n,
+          count: 0,
+          sentences: [] as number[],
+          labels: new Map<string, number>(),
+        };
+        entry.count += 1;
+        entry.sentences.push(s);
+        entry.labels.set(label, (entry.labels.get(label) ?? 0) + 1);
+        found.set(key, entry);
+      }
+    }
+  });
+  const out = new Map<string, PhraseCount>();
+  for (const [key, { labels, ...rest }] of found) {
+    const label = [...labels].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0][0];
+    out.set(key, { ...rest, label });
+  }
+  return out;
+}
+
+/**
+ * Drops a phrase that only ever occurs inside a longer one (same count): the longer one says it. Of two
+ * phrases that are overlapping windows of one longer run ("weekly written planning", "written planning
+ * review"), the later one stays: an English noun phrase ends with its head noun.
+ */
+export function dropSubsumed(phrases: PhraseCount[]): PhraseCount[] {
+  const key = (parts: string[]) => parts.join("\u0000");
+  // The highest count of a longer phrase containing each shorter span, and phrases by their leading words.
+  const containing = new Map<string, number>();
+  const byPrefix = new Map<string, PhraseCount[]>();
+  for (const q of phrases) {
+    for (let len = 1; len < q.parts.length; len++)
+      for (let i = 0; i + len <= q.parts.length; i++) {
+        const k = key(q.parts.slice(i, i + len));
+        containing.set(k, Math.max(containing.get(k) ?? 0, q.count));
+      }
+    if (q.parts.length >= 2) {
+      const k = `${q.parts.length}|${key(q.parts.slice(0, -1))}`;
+      byPrefix.set(k, [...(byPrefix.get(k) ?? []), q]);
+    }
+  }
+  return phrases.filter((p) => {
+    if ((containing.get(key(p.parts)) ?? 0) >= p.count) return false;
+    if (p.parts.length < 2) return true;
+    const later = byPrefix.get(`${p.parts.length}|${key(p.parts.slice(1))}`) ?? [];
+    const where = p.sentences.join();
+    return !later.some((q) => q !== p && q.count === p.count && q.sentences.join() === where);
+  });
+}
+
+/** Most entities kept per document, of each type. */
+export const DOCUMENT_LIMITS = { properNouns: 300, keyPhrases: 200, entitiesPerSentence: 20 } as const;
+
+/** What an extraction task is given: a reference's plain text, or a content's Markdown. */
+export interface ExtractionInput {
+  text: string;
+  format: "plain" | "markdown";
+}
+
+/**
+ * Finds a document's entities and their co-occurrences. Proper nouns: runs of capitalised words (a
+ * sentence-initial single word only when the document also capitalises it mid-sentence, or opens several
+ * sentences with it and never writes it in lower case; headings skipped).
+ * Key phrases: two- or three-word noun-like phrases occurring at least twice, outside names. Pairs: two
+ * entities in one sentence, weighted by the number of such sentences.
+ */
+export function extractGraph(input: ExtractionInput): ExtractedDocument {
+  const text = input.format === "markdown" ? markdownToPlain(input.text) : input.text;
+  const sentences = splitSentences(text);
+  const words = sentences.map(wordsOf);
+
+  // Names.
+  const runs = sentences.map((s, i) => nameRuns(s, words[i]));
+  const keyOf = (ws: Word[], r: Run) =>
+    ws
+      .slice(r.a, r.b + 1)
+      .map((w) => w.lower)
+      .join("-");
+  // A single capitalised word opening a sentence is a name when the text also capitalises it mid-sentence,
+  // or opens sentences with it at least twice and never writes it in lower case ("Initech moved …").
+  const midSentence = new Set<string>();
+  const openings = new Map<string, number>();
+  runs.forEach((rs, s) => {
+    for (const r of rs) {
+      const key = keyOf(words[s], r);
+      if (!r.initial) midSentence.add(key);
+      else if (r.a === r.b) openings.set(key, (openings.get(key) ?? 0) + 1);
+    }
+  });
+  const lowerCase = new Set(words.flatMap((ws) => ws.filter((w) => !w.cap).map((w) => w.lower)));
+  const isName = (key: string) => midSentence.has(key) || ((openings.get(key) ?? 0) >= 2 && !lowerCase.has(key));
+  const names = new Map<string, { labels: Map<string, number>; sentences: number[] }>();
+  const taken = sentences.map(() => new Set<number>());
+  runs.forEach((rs, s) => {
+    const ws = words[s];
+    for (const r of rs) {
+      const key = keyOf(ws, r);
+      if (r.initial && r.a === r.b && !isName(key)) continue;
+      const label = `${sentences[s].slice(ws[r.a].start, ws[r.b].start)}${ws[r.b].text}`.replace(/\s+/g, " ");
+      const entry = names.get(key) ?? { labels: new Map<string, number>(), sentences: [] as number[] };
+      entry.labels.set(label, (entry.labels.get(label) ?? 0) + 1);
+      entry.sentences.push(s);
+      names.set(key, entry);
+      for (let i = r.a; i <= r.b; i++) taken[s].add(i);
+    }
+  });
+  const properNouns = [...names]
+    .map(([id, e]) => ({
+      id,
+      label: [...e.labels].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0][0],
+      type: "proper_noun" as const,
+      mentions: e.sentences.length,
+      sentences: e.sentences,
+    }))
+    .sort((x, y) => y.mentions - x.mentions || (x.id < y.id ? -1 : 1))
+    .slice(0, DOCUMENT_LIMITS.properNouns);
+
+  // Key phrases, outside names.
+  const counted = countPhrases(words, { minWords: 2, maxWords: 3, taken: (s, i) => taken[s].has(i) });
+  const nameIds = new Set(properNouns.map((p) => p.id));
+  const frequent = [...counted.values()].filter((p) => p.count >= 2 && !nameIds.has(p.key));
+  const keyPhrases = dropSubsumed(frequent)
+    .sort((x, y) => y.count - x.count || y.words - x.words || (x.key < y.key ? -1 : 1))
+    .slice(0, DOCUMENT_LIMITS.keyPhrases)
+    .map((p) => ({
+      id: p.key,
+      label: p.label,
+      type: "key_phrase" as const,
+      mentions: p.count,
+      sentences: p.sentences,
+    }));
+
+  // Co-occurrence in sentences.
+  const inSentence = sentences.map(() => new Set<string>());
+  for (const e of [...properNouns, ...keyPhrases])
+    for (const s of e.sentences) if (inSentence[s].size < DOCUMENT_LIMITS.entitiesPerSentence) inSentence[s].add(e.id);
+  const pairs = new Map<string, { source: string; target: string; weight: number }>();
+  for (const set of inSentence) {
+    const ids = [...set].sort();
+    for (let i = 0; i < ids.length; i++)
+      for (let j = i + 1; j < ids.length; j++) {
+        const key = `${ids[i]}\u0000${ids[j]}`;
+        const pair = pairs.get(key) ?? { source: ids[i], target: ids[j], weight: 0 };
+        pair.weight += 1;
+        pairs.set(key, pair);
+      }
+  }
+  return {
+    entities: [...properNouns, ...keyPhrases].map(({ id, label, type, mentions }) => ({ id, label, type, mentions })),
+    pairs: [...pairs.values()],
+  };
+}
+
+/** Sources extracted at once on the pool. */
+const BATCH = 4;
+
+/**
+ * Keeps each workspace's graph caught up with its sources, in the background: `touch` after a change queues
+ * the workspace (several changes in a row coalesce into one catch-up), one catch-up per workspace runs at a
+ * time, and extraction runs on the worker pool. Requests never wait for it.
+ */
+export class GraphService {
+  private queued = new Set<string>();
+  private running = new Map<string, Promise<void>>();
+  private stopped = false;
+
+  constructor(
+    private store: Store,
+    private pool: WorkerPool,
+    private clock: Clock,
+    private logger: Logger,
+  ) {}
+
+  /** Notes that a workspace's sources changed (a reference added or deleted, a content finalized or deleted). */
+  touch(workspaceId: string): void {
+    if (this.stopped) return;
+    this.queued.add(workspaceId);
+    if (!this.running.has(workspaceId)) this.start(workspaceId);
+  }
+
+  /** How many sources a workspace's graph has yet to take in; queues a catch-up when there are any. */
+  behind(workspaceId: string): number {
+    const n = this.store.graph.pendingSources(workspaceId).length + this.store.graph.staleCount(workspaceId);
+    if (n > 0) this.touch(workspaceId);
+    return n;
+  }
+
+  /** Resolves when no catch-up is queued or running (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running.values()]);
+  }
+
+  /** Takes no more work and waits for the catch-ups in hand. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.idle();
+  }
+
+  private start(workspaceId: string): void {
+    const run = (async () => {
+      // After the request that made the change has answered.
+      await new Promise((resolve) => setImmediate(resolve));
+      while (this.queued.has(workspaceId) && !this.stopped) {
+        this.queued.delete(workspaceId);
+        try {
+          await this.catchUp(workspaceId);
+        } catch (e) {
+          this.logger.error("knowledge graph update failed", {
+            workspace_id: workspaceId,
+            error: e instanceof Error ? e.message : String(e),
+          });
+        }
+      }
+    })().finally(() => {
+      this.running.delete(workspaceId);
+      // A touch between the last check and here would otherwise wait for the next change.
+      if (this.queued.has(workspaceId) && !this.stopped) this.start(workspaceId);
+    });
+    this.running.set(workspaceId, run);
+  }
+
+  /** The text of a source as it is now, or undefined when it no longer belongs in the workspace's graph. */
+  private sourceText(workspaceId: string, source: GraphSource): ExtractionInput | undefined {
+    if (source.kind === "reference") {
+      const r = this.store.references.byId(source.id);
+      return r && r.workspace_id === workspaceId ? { text: r.content, format: "plain" } : undefined;
+    }
+    const c = this.store.contents.byId(source.id);
+    if (!c || c.workspace_id !== workspaceId || (c.status !== "finalized" && c.status !== "published")) return;
+    if (c.version_count !== source.version) return;
+    return { text: c.finalized_content ?? c.content, format: "markdown" };
+  }
+
+  /** Drops what changed sources yielded, extracts new sources on the pool, and stores each as it comes. */
+  private async catchUp(workspaceId: string): Promise<void> {
+    if (!this.store.workspaces.byId(workspaceId)) return;
+    this.store.graph.removeStale(workspaceId);
+    const pending = this.store.graph.pendingSources(workspaceId);
+    for (let i = 0; i < pending.length && !this.stopped; i += BATCH) {
+      await Promise.all(
+        pending.slice(i, i + BATCH).map(async (source) => {
+          const input = this.sourceText(workspaceId, source);
+          if (!input) return;
+          const extracted = await this.pool.run("extractGraph", input);
+          // The source may have changed or gone while the pool worked; its own change queues another catch-up.
+          if (!this.sourceText(workspaceId, source)) return;
+          this.store.graph.saveDocument(workspaceId, source, extracted, iso(this.clock.now()));
+        }),
+      );
+    }
+    if (this.store.workspaces.byId(workspaceId)) this.store.graph.markUpdated(workspaceId, iso(this.clock.now()));
+  }
+}

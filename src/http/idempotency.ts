@@ -1,0 +1,224 @@
+/**
+ * `Idempotency-Key` on POST (DESIGN §3). The first completed response to an authenticated POST carrying the header
+ * is stored for 24 hours per account, caller (API key or session user) and key, and replayed, with
+ * `Idempotent-Replayed: true`, to a later request with the same key and the same method, path, query and body; the
+ * same key with anything else is 409 `idempotency_key_reused`. A duplicate that arrives while the first is still
+ * running waits for it and gets its answer: the operation runs once.
+ *
+ * What is stored: every response the operation completed with, success or error, except 5xx, 429, 401 and the
+ * input errors 400, 413 and 415 (the operation did not run: a corrected request may reuse the key), and except streams
+ * (text/event-stream), which are delivered as they are produced and never replayed. A request refused before the
+ * operation (authentication, rate limit, plan, scope, workspace, validation) stores nothing.
+ */
+import { createHash, type Hash } from "node:crypto";
+import type { IdempotencyRow } from "../db/idempotency.js";
+import type { Store } from "../db/store.js";
+import { type Clock, iso } from "../domain/clock.js";
+import { ApiError, errorBody } from "./errors.js";
+import { type Logger, redactSecrets } from "./log.js";
+
+/** How long a completed response is replayed. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
+/** The header a replayed response carries. */
+export const REPLAY_HEADER = "idempotent-replayed";
+
+/** Response headers never stored: the pipeline sets them afresh on every answer. */
+const FRESH_HEADERS = new Set([
+  "content-length",
+  "x-trace-id",
+  "x-ratelimit-limit",
+  "x-ratelimit-remaining",
+  "x-ratelimit-reset",
+  "x-api-stability",
+  REPLAY_HEADER,
+]);
+
+/** The header as the OpenAPI description lists it on every authenticated POST. */
+export const IDEMPOTENCY_PARAMETER = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "1–255 visible ASCII characters (e.g. a UUID). The first completed response is stored for 24 h per caller and key and replayed, with Idempotent-Replayed: true, for the same method, path, query and body; another request under the same key is 409 idempotency_key_reused. A duplicate sent while the first runs waits for its answer. Not stored: 5xx, 429, 401, input errors (400, 413, 415) and text/event-stream responses.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
+};
+
+/** Whether a completed response is kept for replay (see the module comment). */
+export function isReplayable(status: number, contentType: string | null): boolean {
+  // 401 too: whatever the handler says about credentials is for this request only.
+  if (status >= 500 || [400, 401, 413, 415, 429].includes(status)) return false;
+  return !(contentType ?? "").toLowerCase().startsWith("text/event-stream");
+}
+
+/**
+ * The Idempotency-Key of a POST, checked (1–255 visible ASCII characters, else 400 validation_failed);
+ * undefined for other methods or without the header.
+ */
+export function idempotencyKeyOf(request: Request): string | undefined {
+  if (request.method !== "POST") return undefined;
+  const key = request.headers.get("idempotency-key");
+  if (key === null) return undefined;
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    const message = "Expected 1 to 255 visible ASCII characters (a UUID is a good choice).";
+    throw new ApiError("validation_failed", `Invalid header: header.idempotency-key: ${message}`, {
+      issues: [{ path: "header.idempotency-key", message }],
+    });
+  }
+  return key;
+}
+
+/** Feeds a parsed body into a hash: object keys in sorted order, file bytes as they are. */
+function feed(hash: Hash, value: unknown): void {
+  if (value instanceof Uint8Array) {
+    hash.update(`b${value.byteLength}:`);
+    hash.update(value);
+  } else if (Array.isArray(value)) {
+    hash.update("[");
+    for (const item of value) {
+      feed(hash, item);
+      hash.update(",");
+    }
+    hash.update("]");
+  } else if (value !== null && typeof value === "object") {
+    hash.update("{");
+    for (const key of Object.keys(value).sort()) {
+      hash.update(`${JSON.stringify(key)}:`);
+      feed(hash, (value as Record<string, unknown>)[key]);
+      hash.update(",");
+    }
+    hash.update("}");
+  } else hash.update(value === undefined ? "u" : JSON.stringify(value));
+}
+
+/**
+ * What makes two requests "the same" for a key: method, path, query and the parsed body (so JSON whitespace, key
+ * order and a multipart boundary do not matter), as a SHA-256 hex digest.
+ */
+export function requestFingerprint(method: string, url: URL, body: unknown): string {
+  const hash = createHash("sha256");
+  hash.update(`${method} ${url.pathname}${url.search}\n`);
+  feed(hash, body);
+  return hash.digest("hex");
+}
+
+/** Who a key belongs to: the account and the API key or session user. */
+export interface IdempotencyScope {
+  accountId: number;
+  /** An API key id, or `user:<id>` for a web session. */
+  caller: string;
+}
+
+function reused(key: string): ApiError {
+  return new ApiError(
+    "idempotency_key_reused",
+    `The Idempotency-Key "${key}" was already used with another request; use a new key for a new request.`,
+  );
+}
+
+function headersOf(response: Response): Record<string, string> {
+  const kept: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!FRESH_HEADERS.has(name)) kept[name] = value;
+  });
+  return kept;
+}
+
+/** A status whose response has no body (the Response constructor refuses one). */
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+function responseOf(status: number, headers: Record<string, string>, body: Uint8Array): Response {
+  return new Response(NULL_BODY.has(status) ? null : new Uint8Array(body), { status, headers });
+}
+
+/** The stored responses and the requests in flight of one server. */
+export class IdempotencyKeys {
+  /** Requests running now, per scope and key, with what a duplicate must match. */
+  private inFlight = new Map<string, { fingerprint: string; done: Promise<void> }>();
+
+  constructor(
+    private store: Store,
+    private clock: Clock,
+    private logger: Logger,
+  ) {}
+
+  /**
+   * Answers a request carrying an Idempotency-Key: replays the stored response, waits for an identical request in
+   * flight, refuses another request under the same key, or runs `operate` once and stores what it completes with.
+   * `traceId` fills the body of an error the operation throws (the pipeline renders the same body).
+   */
+  async run(
+    scope: IdempotencyScope,
+    key: string,
+    fingerprint: string,
+    traceId: string,
+    operate: () => Promise<Response>,
+  ): Promise<Response> {
+    const id = `${scope.accountId}\u0000${scope.caller}\u0000${key}`;
+    for (;;) {
+      const running = this.inFlight.get(id);
+      if (running) {
+        if (running.fingerprint !== fingerprint) throw reused(key);
+        await running.done;
+        // The first may have stored nothing (a 5xx, a stream): then the next duplicate in line runs.
+        continue;
+      }
+      const stored = this.store.idempotency.find(scope.accountId, scope.caller, key, iso(this.clock.now()));
+      if (stored) {
+        if (stored.fingerprint !== fingerprint) throw reused(key);
+        return responseOf(stored.status, { ...JSON.parse(stored.headers), [REPLAY_HEADER]: "true" }, stored.body);
+      }
+      break;
+    }
+
+    let finish = () => {};
+    const done = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    this.inFlight.set(id, { fingerprint, done });
+    const save = (status: number, headers: Record<string, string>, body: Uint8Array) => {
+      const now = this.clock.now();
+      const row: IdempotencyRow = {
+        account_id: scope.accountId,
+        caller: scope.caller,
+        idempotency_key: key,
+        fingerprint,
+        status,
+        headers: JSON.stringify(headers),
+        body: Buffer.from(body),
+        created_at: iso(now),
+        expires_at: iso(now + IDEMPOTENCY_TTL_MS),
+      };
+      try {
+        this.store.idempotency.save(row);
+      } catch (e) {
+        // The operation is done: its answer still goes out; only a replay of it is lost.
+        this.logger.error("idempotent response not stored", { error: (e as Error).message });
+      }
+    };
+    try {
+      const response = await operate();
+      if (!isReplayable(response.status, response.headers.get("content-type"))) return response;
+      const body = new Uint8Array(await response.arrayBuffer());
+      const headers = headersOf(response);
+      save(response.status, headers, body);
+      return responseOf(response.status, headers, body);
+    } catch (err) {
+      // A coded error of the operation itself (404, 409 …) is its answer too; the pipeline renders it alike.
+      if (err instanceof ApiError && isReplayable(err.status, null)) {
+        const text = JSON.stringify(redactSecrets(errorBody(err, traceId)));
+        const headers = { "content-type": "application/json; charset=utf-8", ...err.headers };
+        save(err.status, headers, new TextEncoder().encode(text));
+      }
+      throw err;
+    } finally {
+      this.inFlight.delete(id);
+      finish();
+    }
+  }
+
+  /** Deletes the stored responses that have expired; returns how many (a periodic job calls this). */
+  purgeExpired(): number {
+    return this.store.idempotency.purgeExpired(iso(this.clock.now()));
+  }
+}

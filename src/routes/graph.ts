@@ -1,0 +1,181 @@
+/**
+ * The knowledge graph (DESIGN §6, beta, workspace-aware): entities — proper nouns and key phrases — and
+ * their co-occurrence, drawn from a workspace's reference materials and finalized or published contents.
+ * The graph catches up with its sources in the background; reading it never waits for that.
+ */
+import * as v from "valibot";
+import type { EntityType, GraphNodeRow } from "../db/graph.js";
+import type { Ctx } from "../http/context.js";
+import { route } from "../http/route.js";
+import { intString, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND } from "./common.js";
+
+const TYPES = ["proper_noun", "key_phrase"] as const;
+
+/** Entities a response names as related to each found entity. */
+const RELATED = 5;
+
+const Source = v.object({ kind: v.picklist(["reference", "content"]), id: v.number() });
+
+const Node = v.object({
+  id: v.pipe(v.string(), v.description("A stable key made of the entity's words.")),
+  label: v.string(),
+  type: v.picklist(TYPES),
+  mentions: v.pipe(v.number(), v.description("Occurrences over all sources.")),
+  sources: v.pipe(v.array(Source), v.description("The reference materials and contents that mention it.")),
+});
+
+const Edge = v.object({
+  source: v.string(),
+  target: v.string(),
+  weight: v.pipe(v.number(), v.description("The number of sentences in which both entities occur.")),
+});
+
+const GraphSchema = v.object({
+  workspace_id: v.string(),
+  nodes: v.array(Node),
+  edges: v.pipe(v.array(Edge), v.description("Edges between the returned nodes, heaviest first.")),
+  updated_at: v.pipe(
+    v.nullable(Timestamp),
+    v.description("When the graph last caught up with its sources; null before it first has."),
+  ),
+  pending_sources: v.pipe(
+    v.number(),
+    v.description("Sources changed since then and not yet taken in (they are being processed)."),
+  ),
+});
+
+const Entity = v.object({
+  ...Node.entries,
+  related: v.pipe(
+    v.array(v.object({ id: v.string(), label: v.string(), type: v.picklist(TYPES), weight: v.number() })),
+    v.description(`Up to ${RELATED} entities most often in a sentence with this one.`),
+  ),
+});
+
+const GraphQuery = v.object({
+  ...WorkspaceQuery,
+  type: v.optional(v.picklist(TYPES)),
+  min_weight: v.optional(intString(1, 1_000_000), "1"),
+  limit: v.optional(intString(1, 500), "100"),
+});
+type GraphInput = v.InferOutput<typeof GraphQuery>;
+
+const EntitiesQuery = v.object({
+  ...WorkspaceQuery,
+  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200)), ""),
+  type: v.optional(v.picklist(TYPES)),
+  limit: v.optional(intString(1, 100), "20"),
+  cursor: v.optional(v.pipe(v.string(), v.maxLength(200))),
+});
+type EntitiesInput = v.InferOutput<typeof EntitiesQuery>;
+
+function nodeView(n: GraphNodeRow) {
+  const sources = (JSON.parse(n.sources) as { kind: "reference" | "content"; id: number }[]).sort((a, b) =>
+    a.kind === b.kind ? a.id - b.id : a.kind === "reference" ? -1 : 1,
+  );
+  return { id: n.id, label: n.label, type: n.type, mentions: n.mentions, sources };
+}
+
+const common = {
+  tag: "Knowledge graph",
+  stability: "beta",
+  access: "any",
+  workspace: "required",
+} as const;
+
+export const graphRoutes = [
+  route({
+    ...common,
+    method: "GET",
+    path: "/api/v1/knowledge-graph",
+    operationId: "getKnowledgeGraph",
+    summary:
+      "The workspace's knowledge graph: the most mentioned entities (filters: type, limit) and the " +
+      "co-occurrence edges between them of at least min_weight",
+    query: GraphQuery,
+    responses: {
+      200: { description: "The graph.", schema: GraphSchema },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Workspace"),
+    },
+    handler(ctx: Ctx<Record<string, string>, GraphInput>) {
+      const ws = ctx.workspace.id;
+      const graph = ctx.services.store.graph;
+      // Sources the graph has not taken in (data from before it existed, a change lost to a restart) are
+      // queued here; this answer shows the graph as it is.
+      const pending = ctx.services.graph.behind(ws);
+      const nodes = graph.nodes(ws, (ctx.query.type as EntityType | undefined) ?? null, ctx.query.limit);
+      const edges = graph.edges(
+        ws,
+        nodes.map((n) => n.id),
+        ctx.query.min_weight,
+      );
+      return {
+        body: {
+          workspace_id: ws,
+          nodes: nodes.map(nodeView),
+          edges,
+          updated_at: graph.updatedAt(ws),
+          pending_sources: pending,
+        },
+      };
+    },
+  }),
+  route({
+    ...common,
+    method: "GET",
+    path: "/api/v1/knowledge-graph/entities",
+    operationId: "searchKnowledgeGraphEntities",
+    summary:
+      "Search the workspace's entities by label (case-insensitive; matches at the start first), each with " +
+      "its most related entities",
+    query: EntitiesQuery,
+    responses: {
+      200: {
+        description: "A page of entities.",
+        schema: v.object({ data: v.array(Entity), has_more: v.boolean(), next_cursor: v.nullable(v.string()) }),
+      },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Workspace"),
+    },
+    handler(ctx: Ctx<Record<string, string>, EntitiesInput>) {
+      const ws = ctx.workspace.id;
+      const graph = ctx.services.store.graph;
+      ctx.services.graph.behind(ws);
+      const offset = decodeCursor<number>(ctx.query.cursor, "number") ?? 0;
+      const rows = graph.search({
+        workspaceId: ws,
+        q: ctx.query.q.toLowerCase(),
+        type: (ctx.query.type as EntityType | undefined) ?? null,
+        limit: ctx.query.limit + 1,
+        offset,
+      });
+      const has_more = rows.length > ctx.query.limit;
+      const found = rows.slice(0, ctx.query.limit);
+      const data = found.map((n) => {
+        const related = graph.related(ws, n.id, RELATED);
+        const others = new Map(
+          graph
+            .nodesByIds(
+              ws,
+              related.map((r) => r.id),
+            )
+            .map((o) => [o.id, o]),
+        );
+        return {
+          ...nodeView(n),
+          related: related.flatMap((r) => {
+            const o = others.get(r.id);
+            return o ? [{ id: o.id, label: o.label, type: o.type, weight: r.weight }] : [];
+          }),
+        };
+      });
+      return {
+        body: { data, has_more, next_cursor: has_more ? encodeCursor(offset + found.length) : null },
+      };
+    },
+  }),
+];

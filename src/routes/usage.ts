@@ -1,0 +1,82 @@
+/**
+ * GET /usage (DESIGN §6, beta, account-level: binding is ignored): the account's per-day counters and each API key's
+ * share, over a range of UTC days, including what is counted but not yet written.
+ */
+import * as v from "valibot";
+import {
+  addDays,
+  DEFAULT_USAGE_DAYS,
+  daysInRange,
+  isCalendarDay,
+  MAX_USAGE_DAYS,
+  USAGE_FIELDS,
+  utcDay,
+} from "../domain/usage.js";
+import type { Ctx } from "../http/context.js";
+import { ApiError } from "../http/errors.js";
+import { route } from "../http/route.js";
+import { AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
+
+const Day = v.pipe(
+  v.string(),
+  v.check(isCalendarDay, "Expected a calendar date YYYY-MM-DD."),
+  v.description("A UTC calendar day, YYYY-MM-DD."),
+);
+
+const UsageQuery = v.object({
+  from: v.optional(v.pipe(Day, v.description("First day (inclusive); default: 29 days before `to`."))),
+  to: v.optional(v.pipe(Day, v.description("Last day (inclusive); default: today (UTC)."))),
+});
+
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const Counts = Object.fromEntries(USAGE_FIELDS.map((f) => [f, Count])) as Record<
+  (typeof USAGE_FIELDS)[number],
+  typeof Count
+>;
+
+const UsageResponse = v.object({
+  from: Day,
+  to: Day,
+  totals: v.pipe(
+    v.object(Counts),
+    v.description("The range's sums, including web-session requests and background learning analyses (no key)."),
+  ),
+  days: v.pipe(v.array(v.object({ day: Day, ...Counts })), v.description("Every day of the range, oldest first.")),
+  keys: v.pipe(
+    v.array(v.object({ key_id: v.string(), name: v.nullable(v.string()), ...Counts })),
+    v.description("The API keys with usage in the range, busiest first."),
+  ),
+});
+
+function invalid(path: string, message: string): ApiError {
+  return new ApiError("validation_failed", `Invalid query: ${path}: ${message}`, { issues: [{ path, message }] });
+}
+
+/** The usage route, registered in src/http/routes.ts. */
+export const usageRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/usage",
+    operationId: "getUsage",
+    summary:
+      "The account's usage per UTC day and per API key: requests, generations, words generated, finalizations, learning analyses, images (default: the last 30 days; at most 366)",
+    tag: "Account",
+    stability: "beta",
+    access: "any",
+    query: UsageQuery,
+    responses: {
+      200: { description: "The usage over the range.", schema: UsageResponse },
+      ...AUTH_ERRORS,
+      400: INPUT_ERRORS[400],
+    },
+    handler(ctx: Ctx<Record<string, string>, v.InferOutput<typeof UsageQuery>>) {
+      const to = ctx.query.to ?? utcDay(ctx.services.clock.now());
+      const from = ctx.query.from ?? addDays(to, 1 - DEFAULT_USAGE_DAYS);
+      const span = daysInRange(from, to);
+      if (span < 1) throw invalid("query.from", `Expected a day on or before to (${to}).`);
+      if (span > MAX_USAGE_DAYS)
+        throw invalid("query.from", `The range covers ${span} days; at most ${MAX_USAGE_DAYS} are allowed.`);
+      return { body: ctx.services.usage.report(ctx.account.id, from, to) };
+    },
+  }),
+];

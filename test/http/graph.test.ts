@@ -1,0 +1,269 @@
+import { describe, expect, it } from "vitest";
+import { GraphService } from "../../src/domain/graph.js";
+import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
+import { type Harness, makeHarness } from "../helpers/harness.js";
+import { expectErrorBody } from "../helpers/http.js";
+
+const ACME =
+  "Acme Corp opened an office in New York. Acme Corp hired Jane Doe to lead the New York office. " +
+  "Jane Doe previously ran the weekly planning review at Globex. The weekly planning review kept Globex on track.";
+
+interface Node {
+  id: string;
+  label: string;
+  type: string;
+  mentions: number;
+  sources: { kind: string; id: number }[];
+}
+
+async function addReference(h: Harness, key: string, content: string, workspaceId?: string) {
+  const res = await h.send("POST", "/api/v1/reference-materials", {
+    auth: key,
+    body: { content, format: "text", ...(workspaceId ? { workspace_id: workspaceId } : {}) },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id as number;
+}
+
+const getGraph = (h: Harness, key: string, query = "") =>
+  h.send("GET", `/api/v1/knowledge-graph${query ? `?${query}` : ""}`, { auth: key });
+
+const byId = (nodes: Node[]) => new Map(nodes.map((n) => [n.id, n]));
+
+describe("GET /api/v1/knowledge-graph", () => {
+  it("shows the entities and co-occurrences of a workspace's references, recomputed in the background", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const refId = await addReference(h, key, ACME);
+    await h.services.graph.idle();
+
+    const res = await getGraph(h, key);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.headers.get("x-api-stability")).toBe("beta");
+    expect(Object.keys(res.body).sort()).toEqual(["edges", "nodes", "pending_sources", "updated_at", "workspace_id"]);
+    expect(res.body).toMatchObject({
+      workspace_id: h.a.ws1,
+      pending_sources: 0,
+      updated_at: new Date(h.clock.now()).toISOString(),
+    });
+    const nodes = byId(res.body.nodes);
+    const source = [{ kind: "reference", id: refId }];
+    expect(nodes.get("acme-corp")).toEqual({
+      id: "acme-corp",
+      label: "Acme Corp",
+      type: "proper_noun",
+      mentions: 2,
+      sources: source,
+    });
+    expect(nodes.get("new-york")).toMatchObject({ label: "New York", type: "proper_noun", mentions: 2 });
+    expect(nodes.get("jane-doe")).toMatchObject({ label: "Jane Doe", type: "proper_noun", mentions: 2 });
+    expect(nodes.get("globex")).toMatchObject({ label: "Globex", type: "proper_noun", mentions: 2 });
+    expect(nodes.get("weekly-planning-review")).toMatchObject({ type: "key_phrase", mentions: 2 });
+    expect(res.body.edges).toContainEqual({ source: "acme-corp", target: "new-york", weight: 2 });
+    expect(res.body.edges).toContainEqual({ source: "jane-doe", target: "new-york", weight: 1 });
+    // Nodes by mentions; edges heaviest first.
+    const mentions = res.body.nodes.map((n: Node) => n.mentions);
+    expect(mentions).toEqual([...mentions].sort((a, b) => b - a));
+    const weights = res.body.edges.map((e: { weight: number }) => e.weight);
+    expect(weights).toEqual([...weights].sort((a, b) => b - a));
+  });
+
+  it("filters by type, min_weight and limit", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    await addReference(h, key, ACME);
+    await h.services.graph.idle();
+
+    const phrases = await getGraph(h, key, "type=key_phrase");
+    expect(phrases.body.nodes.length).toBeGreaterThan(0);
+    expect(phrases.body.nodes.every((n: Node) => n.type === "key_phrase")).toBe(true);
+    const names = await getGraph(h, key, "type=proper_noun");
+    expect(names.body.nodes.every((n: Node) => n.type === "proper_noun")).toBe(true);
+    // Edges only between the nodes returned.
+    const ids = new Set(names.body.nodes.map((n: Node) => n.id));
+    for (const e of names.body.edges) expect(ids.has(e.source) && ids.has(e.target)).toBe(true);
+
+    const heavy = await getGraph(h, key, "min_weight=2");
+    expect(heavy.body.edges.length).toBeGreaterThan(0);
+    expect(heavy.body.edges.every((e: { weight: number }) => e.weight >= 2)).toBe(true);
+    expect(heavy.body.nodes.length).toBe((await getGraph(h, key)).body.nodes.length);
+
+    const top = await getGraph(h, key, "limit=2");
+    expect(top.body.nodes).toHaveLength(2);
+    for (const query of ["type=person", "min_weight=0", "limit=0", "limit=501", "min_weight=x"])
+      expectErrorBody(await getGraph(h, key, query), 400, "validation_failed");
+  });
+
+  it("drops a deleted reference's entities, and takes in finalized contents but not drafts", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const refId = await addReference(h, key, ACME);
+    await addReference(h, key, "Initech moved to Austin. Initech hired Peter Gibbons in Austin.");
+    await h.services.graph.idle();
+    expect(byId((await getGraph(h, key)).body.nodes).has("acme-corp")).toBe(true);
+
+    const del = await h.send("DELETE", `/api/v1/reference-materials/${refId}`, { auth: key });
+    expect(del.status).toBe(200);
+    await h.services.graph.idle();
+    const after = byId((await getGraph(h, key)).body.nodes);
+    for (const gone of ["acme-corp", "new-york", "jane-doe", "globex"]) expect(after.has(gone), gone).toBe(false);
+    expect(after.get("initech")).toMatchObject({ label: "Initech", mentions: 2 });
+    expect((await getGraph(h, key)).body.edges).not.toContainEqual(expect.objectContaining({ source: "acme-corp" }));
+
+    // A draft does not count; its finalized text does.
+    await h.send("POST", "/api/v1/contents", { auth: key, body: { content: "Umbrella Corp opened in Raccoon City." } });
+    const gen = await h.send("POST", "/api/v1/generate", {
+      auth: key,
+      body: { template_id: 1, user_direction: "Write about planning reviews" },
+    });
+    expect(gen.status, JSON.stringify(gen.body)).toBe(201);
+    await h.services.graph.idle();
+    expect(byId((await getGraph(h, key)).body.nodes).has("umbrella-corp")).toBe(false);
+    const fin = await h.send("POST", "/api/v1/finalizeContent", {
+      auth: key,
+      body: {
+        content_id: gen.body.content_id,
+        finalized_content: "# Update\n\nHooli Labs opened in Palo Alto. Hooli Labs hired Gavin Belson.",
+        edit_seconds: 10,
+      },
+    });
+    expect(fin.status).toBe(200);
+    await h.services.graph.idle();
+    const withContent = await getGraph(h, key);
+    expect(byId(withContent.body.nodes).get("hooli-labs")).toMatchObject({
+      sources: [{ kind: "content", id: gen.body.content_id }],
+    });
+    expect(withContent.body.edges).toContainEqual({ source: "hooli-labs", target: "palo-alto", weight: 1 });
+
+    // Deleting the content removes what it yielded.
+    await h.send("DELETE", `/api/v1/contents/${gen.body.content_id}`, { auth: key });
+    await h.services.graph.idle();
+    expect(byId((await getGraph(h, key)).body.nodes).has("hooli-labs")).toBe(false);
+  });
+
+  it("never makes the request that changed a source wait for the graph", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    // A pool whose extractions wait until released.
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const inner = inlinePool();
+    const pool: WorkerPool = {
+      async run(name, input) {
+        if (name === "extractGraph") await gate;
+        return inner.run(name, input);
+      },
+      close: () => inner.close(),
+    };
+    h.services.graph = new GraphService(h.services.store, pool, h.clock, h.logger);
+
+    await addReference(h, key, ACME);
+    const before = await getGraph(h, key);
+    expect(before.body).toMatchObject({ nodes: [], edges: [], updated_at: null, pending_sources: 1 });
+    release();
+    await h.services.graph.idle();
+    const after = await getGraph(h, key);
+    expect(after.body.pending_sources).toBe(0);
+    expect(byId(after.body.nodes).has("acme-corp")).toBe(true);
+  });
+
+  it("catches up on sources it never saw (a change lost to a restart) when read", async () => {
+    const h = makeHarness();
+    // A reference stored without the route, so no change was announced.
+    h.services.store.references.create({
+      accountId: h.a.id,
+      workspaceId: h.a.ws1,
+      title: "t",
+      content: ACME,
+      sourceType: "text",
+      wordCount: 30,
+      passages: [],
+      now: new Date(h.clock.now()).toISOString(),
+    });
+    const key = h.key();
+    expect((await getGraph(h, key)).body.pending_sources).toBe(1);
+    await h.services.graph.idle();
+    expect(byId((await getGraph(h, key)).body.nodes).has("acme-corp")).toBe(true);
+  });
+});
+
+describe("GET /api/v1/knowledge-graph/entities", () => {
+  it("searches labels case-insensitively, prefix matches first, each with its related entities", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    await addReference(h, key, ACME);
+    await h.services.graph.idle();
+
+    const acme = await h.send("GET", "/api/v1/knowledge-graph/entities?q=ACM", { auth: key });
+    expect(acme.status).toBe(200);
+    expect(acme.body.data.map((e: Node) => e.id)).toEqual(["acme-corp"]);
+    expect(acme.body.data[0].related[0]).toEqual({ id: "new-york", label: "New York", type: "proper_noun", weight: 2 });
+    expect(acme.body.data[0].related.map((r: { id: string }) => r.id)).toContain("jane-doe");
+
+    const york = await h.send("GET", "/api/v1/knowledge-graph/entities?q=york", { auth: key });
+    expect(york.body.data.map((e: Node) => e.id)).toEqual(["new-york"]);
+
+    // Word-start matches before matches inside a word; "o" matches many.
+    const all = await h.send("GET", "/api/v1/knowledge-graph/entities?q=o&limit=2", { auth: key });
+    expect(all.body.data).toHaveLength(2);
+    expect(all.body.has_more).toBe(true);
+    const next = await h.send("GET", `/api/v1/knowledge-graph/entities?q=o&limit=2&cursor=${all.body.next_cursor}`, {
+      auth: key,
+    });
+    const seen = [...all.body.data, ...next.body.data].map((e: Node) => e.id);
+    expect(new Set(seen).size).toBe(seen.length);
+
+    const none = await h.send("GET", "/api/v1/knowledge-graph/entities?q=zzz", { auth: key });
+    expect(none.body).toEqual({ data: [], has_more: false, next_cursor: null });
+    const phrases = await h.send("GET", "/api/v1/knowledge-graph/entities?type=key_phrase", { auth: key });
+    expect(phrases.body.data.every((e: Node) => e.type === "key_phrase")).toBe(true);
+  });
+});
+
+describe("knowledge graph: account isolation and workspace binding", () => {
+  it("keeps each workspace's graph to itself, and another account's out", async () => {
+    const h = makeHarness();
+    const keyA = h.key();
+    const keyB = h.key({ account: h.b.id });
+    await addReference(h, keyA, ACME);
+    await addReference(h, keyA, "Initech moved to Austin. Initech hired Peter Gibbons in Austin.", h.a.ws2);
+    await h.services.graph.idle();
+
+    const ws1 = byId((await getGraph(h, keyA)).body.nodes);
+    expect(ws1.has("acme-corp")).toBe(true);
+    expect(ws1.has("initech")).toBe(false);
+    const ws2 = byId((await getGraph(h, keyA, `workspace_id=${h.a.ws2}`)).body.nodes);
+    expect(ws2.has("initech")).toBe(true);
+    expect(ws2.has("acme-corp")).toBe(false);
+
+    expect((await getGraph(h, keyB)).body.nodes).toEqual([]);
+    expectErrorBody(await getGraph(h, keyB, `workspace_id=${h.a.ws1}`), 404, "workspace_not_found");
+    expectErrorBody(
+      await h.send("GET", `/api/v1/knowledge-graph/entities?q=acme&workspace_id=${h.a.ws1}`, { auth: keyB }),
+      404,
+      "workspace_not_found",
+    );
+    const searchB = await h.send("GET", "/api/v1/knowledge-graph/entities?q=acme", { auth: keyB });
+    expect(searchB.body.data).toEqual([]);
+  });
+
+  it("answers 403 workspace_mismatch to a key bound elsewhere, and shows a bound key its own workspace", async () => {
+    const h = makeHarness();
+    await addReference(h, h.key(), ACME, h.a.ws1);
+    await h.services.graph.idle();
+    const bound = h.key({ workspaceId: h.a.ws2 });
+    const details = expectErrorBody(await getGraph(h, bound, `workspace_id=${h.a.ws1}`), 403, "workspace_mismatch");
+    expect(details).toMatchObject({ bound_workspace_id: h.a.ws2, requested_workspace_id: h.a.ws1 });
+    expectErrorBody(
+      await h.send("GET", `/api/v1/knowledge-graph/entities?workspace_id=${h.a.ws1}`, { auth: bound }),
+      403,
+      "workspace_mismatch",
+    );
+    const own = await getGraph(h, bound);
+    expect(own.body).toMatchObject({ workspace_id: h.a.ws2, nodes: [] });
+    // A read-only key may read the graph.
+    expect((await getGraph(h, h.key({ scopes: ["read"] }))).status).toBe(200);
+  });
+});

@@ -1,0 +1,379 @@
+/**
+ * Idempotency-Key on POST (DESIGN §3): replay of the first completed response, 409 for another request under the
+ * same key, one execution for concurrent duplicates, scoping per caller, expiry after 24 h, and what is not stored.
+ */
+import * as v from "valibot";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/http/app.js";
+import type { Ctx } from "../../src/http/context.js";
+import { IDEMPOTENCY_TTL_MS } from "../../src/http/idempotency.js";
+import { type RouteDef, route } from "../../src/http/route.js";
+import { ROUTES } from "../../src/http/routes.js";
+import { type Answer, type Harness, makeHarness, type Send } from "../helpers/harness.js";
+import { expectErrorBody, expectRateHeaders, keyRow, sendTo, sessionOf } from "../helpers/http.js";
+
+const contentsOf = (h: Harness) =>
+  (h.services.store.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number }).n;
+const storedKeys = (h: Harness) =>
+  (h.services.store.db.prepare("SELECT count(*) AS n FROM idempotency_keys").get() as { n: number }).n;
+
+/** A POST with an Idempotency-Key. */
+function post(h: Harness, path: string, auth: string, key: string, body?: unknown, opts: Send = {}) {
+  return h.send("POST", path, { auth, body, ...opts, headers: { "idempotency-key": key, ...(opts.headers ?? {}) } });
+}
+
+const replayed = (res: Answer) => res.headers.get("idempotent-replayed");
+
+describe("Idempotency-Key: replay", () => {
+  it("replays the first response (status, body, content-type) with Idempotent-Replayed and creates one record", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const first = await post(h, "/api/v1/contents", key, "create-1", { title: "Plan", content: "Draft text" });
+    expect(first.status).toBe(201);
+    expect(replayed(first)).toBeNull();
+    const second = await post(h, "/api/v1/contents", key, "create-1", { title: "Plan", content: "Draft text" });
+    expect(second.status).toBe(201);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get("content-type")).toBe(first.headers.get("content-type"));
+    expect(replayed(second)).toBe("true");
+    expect(contentsOf(h)).toBe(1);
+    // The replay is a request of its own: its own trace id, rate-limit headers and stability header.
+    expect(second.headers.get("x-trace-id")).not.toBe(first.headers.get("x-trace-id"));
+    expect(expectRateHeaders(second).remaining).toBe(expectRateHeaders(first).remaining - 1);
+    expect(second.headers.get("x-api-stability")).toBe("beta");
+  });
+
+  it("treats the same JSON with other whitespace or key order as the same body", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const first = await post(h, "/api/v1/contents", key, "k", { title: "T", content: "C" });
+    const again = await h.send("POST", "/api/v1/contents", {
+      auth: key,
+      raw: '{ "content" : "C",\n  "title": "T" }',
+      headers: { "idempotency-key": "k", "content-type": "application/json" },
+    });
+    expect(again.status).toBe(201);
+    expect(replayed(again)).toBe("true");
+    expect(again.body).toEqual(first.body);
+    expect(contentsOf(h)).toBe(1);
+  });
+
+  it.each([
+    ["another body", "/api/v1/contents", { title: "Other" }],
+    ["another path", "/api/v1/memories", { kind: "context", title: "Plan", content: "Draft text" }],
+    ["another query", "/api/v1/contents?workspace_id=WS2", { title: "Plan", content: "Draft text" }],
+  ])("answers 409 idempotency_key_reused for the same key with %s", async (_name, path, body) => {
+    const h = makeHarness();
+    const key = h.key();
+    expect((await post(h, "/api/v1/contents", key, "k", { title: "Plan", content: "Draft text" })).status).toBe(201);
+    const res = await post(h, path.replace("WS2", h.a.ws2), key, "k", body);
+    expectErrorBody(res, 409, "idempotency_key_reused");
+    expect(contentsOf(h)).toBe(1);
+    expect((await h.send("GET", "/api/v1/memories", { auth: key })).body.data).toEqual([]);
+  });
+
+  it("runs again under a different key", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const a = await post(h, "/api/v1/contents", key, "k-a", { title: "Same" });
+    const b = await post(h, "/api/v1/contents", key, "k-b", { title: "Same" });
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(b.body.content_id).not.toBe(a.body.content_id);
+    expect(replayed(b)).toBeNull();
+    expect(contentsOf(h)).toBe(2);
+  });
+
+  it("without the header, every POST runs", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    for (let i = 0; i < 2; i++)
+      expect((await h.send("POST", "/api/v1/contents", { auth: key, body: { title: "x" } })).status).toBe(201);
+    expect(contentsOf(h)).toBe(2);
+    expect(storedKeys(h)).toBe(0);
+  });
+});
+
+describe("Idempotency-Key: concurrent duplicates", () => {
+  it("identical requests fired together run once and get identical answers", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        post(h, "/api/v1/generate", key, "gen-1", { template_id: 1, user_direction: "Planning reviews" }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201, 201]);
+    for (const a of answers) expect(a.body).toEqual(answers[0].body);
+    expect(answers.filter((a) => replayed(a) === "true")).toHaveLength(4);
+    expect(contentsOf(h)).toBe(1);
+    const usage = await h.send("GET", "/api/v1/usage", { auth: key });
+    expect(usage.body.totals).toMatchObject({ requests: 5, generations: 1 });
+  });
+
+  it("a duplicate waits while the first is running; another body under the key is refused at once", async () => {
+    const h = makeHarness();
+    let runs = 0;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let entered = () => {};
+    const started = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const slow: RouteDef = route({
+      method: "POST",
+      path: "/api/v1/__slow",
+      operationId: "slow",
+      summary: "slow",
+      tag: "Probe",
+      stability: "beta",
+      access: "any",
+      body: v.object({ n: v.number() }),
+      responses: {},
+      async handler(ctx: Ctx<unknown, unknown, { n: number }>) {
+        runs += 1;
+        entered();
+        await gate;
+        return { status: 201, body: { run: runs, n: ctx.body.n }, headers: { location: `/api/v1/__slow/${runs}` } };
+      },
+    });
+    const app = createApp(h.services, [...ROUTES, slow]);
+    const key = h.key();
+    const send = (n: number) =>
+      sendTo(app, "POST", "/api/v1/__slow", { auth: key, body: { n }, headers: { "idempotency-key": "slow-1" } });
+
+    const first = send(1);
+    await started;
+    const duplicate = send(1);
+    const other = await send(2);
+    expectErrorBody(other, 409, "idempotency_key_reused");
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(runs).toBe(1);
+    release();
+    const [a, b] = await Promise.all([first, duplicate]);
+    expect(runs).toBe(1);
+    expect(a).toMatchObject({ status: 201, body: { run: 1, n: 1 } });
+    expect(b.status).toBe(201);
+    expect(b.body).toEqual(a.body);
+    expect(b.headers.get("location")).toBe("/api/v1/__slow/1");
+    expect(replayed(b)).toBe("true");
+  });
+
+  it("a duplicate of a request that failed with a 5xx runs itself (nothing was stored)", async () => {
+    const h = makeHarness();
+    let runs = 0;
+    const flaky: RouteDef = route({
+      method: "POST",
+      path: "/api/v1/__flaky",
+      operationId: "flaky",
+      summary: "flaky",
+      tag: "Probe",
+      stability: "beta",
+      access: "any",
+      responses: {},
+      async handler() {
+        runs += 1;
+        await new Promise((r) => setImmediate(r));
+        if (runs === 1) throw new Error("transient");
+        return { body: { run: runs } };
+      },
+    });
+    const app = createApp(h.services, [...ROUTES, flaky]);
+    const key = h.key();
+    const send = () => sendTo(app, "POST", "/api/v1/__flaky", { auth: key, headers: { "idempotency-key": "f" } });
+    const [a, b] = await Promise.all([send(), send()]);
+    expectErrorBody(a, 500, "internal_error");
+    expect(b).toMatchObject({ status: 200, body: { run: 2 } });
+    const c = await send();
+    expect(c).toMatchObject({ status: 200, body: { run: 2 } });
+    expect(replayed(c)).toBe("true");
+    expect(runs).toBe(2);
+  });
+});
+
+describe("Idempotency-Key: scope and lifetime", () => {
+  it("is scoped per API key, per session user and per account", async () => {
+    const h = makeHarness();
+    const k1 = h.key();
+    const k2 = h.key();
+    const session = await sessionOf(h, "admin@a.test");
+    const member = await sessionOf(h, "member@a.test");
+    const kb = h.key({ account: h.b.id });
+    const ids = new Set<number>();
+    for (const auth of [k1, k2, session, member, kb]) {
+      const res = await post(h, "/api/v1/contents", auth, "shared-key", { title: "Same" });
+      expect(res.status).toBe(201);
+      expect(replayed(res)).toBeNull();
+      ids.add(res.body.content_id);
+    }
+    expect(ids.size).toBe(5);
+    expect(contentsOf(h)).toBe(5);
+    // Each caller's own retry is a replay.
+    for (const auth of [k1, session, kb])
+      expect(replayed(await post(h, "/api/v1/contents", auth, "shared-key", { title: "Same" }))).toBe("true");
+    expect(contentsOf(h)).toBe(5);
+  });
+
+  it("replays for 24 hours, then runs again; the periodic purge removes expired responses", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const first = await post(h, "/api/v1/contents", key, "day", { title: "T" });
+    h.clock.advance(IDEMPOTENCY_TTL_MS - 1);
+    const within = await post(h, "/api/v1/contents", key, "day", { title: "T" });
+    expect(replayed(within)).toBe("true");
+    expect(within.body).toEqual(first.body);
+    expect(h.services.idempotency.purgeExpired()).toBe(0);
+    h.clock.advance(1);
+    const after = await post(h, "/api/v1/contents", key, "day", { title: "T" });
+    expect(after.status).toBe(201);
+    expect(replayed(after)).toBeNull();
+    expect(after.body.content_id).not.toBe(first.body.content_id);
+    expect(contentsOf(h)).toBe(2);
+    // Expired, the key was free for another body too.
+    h.clock.advance(IDEMPOTENCY_TTL_MS);
+    expect((await post(h, "/api/v1/contents", key, "day", { title: "Other" })).status).toBe(201);
+    expect(storedKeys(h)).toBe(1);
+    h.clock.advance(IDEMPOTENCY_TTL_MS);
+    expect(h.services.idempotency.purgeExpired()).toBe(1);
+    expect(storedKeys(h)).toBe(0);
+  });
+});
+
+describe("Idempotency-Key: what is stored", () => {
+  it("a request refused by input validation stores nothing: the corrected body runs under the same key", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const bad = await post(h, "/api/v1/contents", key, "fix-me", { title: 42 });
+    expectErrorBody(bad, 400, "validation_failed");
+    expect(storedKeys(h)).toBe(0);
+    const fixed = await post(h, "/api/v1/contents", key, "fix-me", { title: "42" });
+    expect(fixed.status).toBe(201);
+    expect(replayed(fixed)).toBeNull();
+    // From then on the key is the corrected request's.
+    expect(replayed(await post(h, "/api/v1/contents", key, "fix-me", { title: "42" }))).toBe("true");
+    expectErrorBody(await post(h, "/api/v1/contents", key, "fix-me", { title: 42 }), 400, "validation_failed");
+    expectErrorBody(await post(h, "/api/v1/contents", key, "fix-me", { title: "43" }), 409, "idempotency_key_reused");
+    expect(contentsOf(h)).toBe(1);
+  });
+
+  it("an error of the operation itself (404, 409) is its answer and is replayed", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const missing = await post(h, "/api/v1/contents", key, "tpl", { title: "T", template_id: 999_999 });
+    expectErrorBody(missing, 404, "template_not_found");
+    const again = await post(h, "/api/v1/contents", key, "tpl", { title: "T", template_id: 999_999 });
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual(missing.body);
+    expect(replayed(again)).toBe("true");
+
+    const draft = await h.send("POST", "/api/v1/contents", { auth: key, body: { title: "D" } });
+    const finalize = { content_id: draft.body.content_id, finalized_content: "Final.", edit_seconds: 1 };
+    expectErrorBody(await post(h, "/api/v1/finalizeContent", key, "fin", finalize), 409, "invalid_status");
+    // Generated now, the content could be finalized, but the key's answer stays the first one.
+    await h.send("POST", "/api/v1/generate", {
+      auth: key,
+      body: { template_id: 1, user_direction: "Anything", content_id: draft.body.content_id },
+    });
+    const replay = await post(h, "/api/v1/finalizeContent", key, "fin", finalize);
+    expect(replay.status).toBe(409);
+    expect(replayed(replay)).toBe("true");
+    expect((await post(h, "/api/v1/finalizeContent", key, "fin-2", finalize)).status).toBe(200);
+  });
+
+  it("a streamed generation is not stored: the same key runs it again", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const body = { template_id: 1, user_direction: "Planning reviews", stream: true };
+    const a = await post(h, "/api/v1/generate", key, "stream", body);
+    const b = await post(h, "/api/v1/generate", key, "stream", body);
+    for (const res of [a, b]) {
+      expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      expect(res.body).toContain("event: done");
+      expect(replayed(res)).toBeNull();
+    }
+    expect(contentsOf(h)).toBe(2);
+    expect(storedKeys(h)).toBe(0);
+  });
+
+  it("a replay counts as a request, not as a second image", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    for (let i = 0; i < 2; i++)
+      expect((await post(h, "/api/v1/images/generate", key, "img", { prompt: "a dot", width: 64 })).status).toBe(201);
+    expect((await h.send("GET", "/api/v1/images", { auth: key })).body.data).toHaveLength(1);
+    const usage = await h.send("GET", "/api/v1/usage", { auth: key });
+    expect(usage.body.totals).toMatchObject({ requests: 3, images: 1 });
+  });
+});
+
+describe("Idempotency-Key: the pipeline's checks come first", () => {
+  it("a refused request (scope, workspace) stores nothing and the key stays usable", async () => {
+    const h = makeHarness();
+    const reader = h.key({ scopes: ["read"] });
+    expectErrorBody(await post(h, "/api/v1/contents", reader, "k", { title: "T" }), 403, "insufficient_scope");
+    const bound = h.key({ workspaceId: h.a.ws1 });
+    const mismatch = await post(h, "/api/v1/contents", bound, "k", { title: "T", workspace_id: h.a.ws2 });
+    expectErrorBody(mismatch, 403, "workspace_mismatch");
+    expect(storedKeys(h)).toBe(0);
+    const ok = await post(h, "/api/v1/contents", bound, "k", { title: "T" });
+    expect(ok.status).toBe(201);
+    // A replay still passes authentication: a revoked key gets 401, not the stored answer.
+    h.services.store.apiKeys.revoke(keyRow(h, bound).id, new Date(h.clock.now()).toISOString());
+    expectErrorBody(await post(h, "/api/v1/contents", bound, "k", { title: "T" }), 401);
+  });
+
+  it.each([
+    ["empty", ""],
+    ["256 characters", "x".repeat(256)],
+    ["a space inside", "two words"],
+    ["non-ASCII", "clé-1"],
+  ])("refuses an Idempotency-Key that is %s with 400 validation_failed", async (_name, value) => {
+    const h = makeHarness();
+    const key = h.key();
+    const res = await h.send("POST", "/api/v1/contents", {
+      auth: key,
+      body: { title: "T" },
+      headers: { "idempotency-key": value },
+    });
+    const details = expectErrorBody(res, 400, "validation_failed");
+    expect(details.issues).toEqual([{ path: "header.idempotency-key", message: expect.any(String) }]);
+    expect(contentsOf(h)).toBe(0);
+  });
+
+  it("accepts 255 visible ASCII characters", async () => {
+    const h = makeHarness();
+    const value = "a!~".repeat(85);
+    expect(value).toHaveLength(255);
+    expect((await post(h, "/api/v1/contents", h.key(), value, { title: "T" })).status).toBe(201);
+  });
+
+  it("is ignored on other methods and on public routes", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const draft = await h.send("POST", "/api/v1/contents", { auth: key, body: { title: "D" } });
+    const patch = await h.send("PATCH", `/api/v1/contents/${draft.body.content_id}`, {
+      auth: key,
+      body: { title: "E" },
+      headers: { "idempotency-key": "not valid here" },
+    });
+    expect(patch.status).toBe(200);
+    const login = await h.send("POST", "/api/v1/auth/login", {
+      body: { email: "admin@a.test", password: "correct horse battery staple" },
+      headers: { "idempotency-key": "login" },
+    });
+    expect(login.status).toBe(200);
+    expect(storedKeys(h)).toBe(0);
+  });
+
+  it("is described on every authenticated POST of the OpenAPI description", async () => {
+    const h = makeHarness();
+    const doc = (await h.send("GET", "/api/v1/openapi.json")).body;
+    const posts = ROUTES.filter((r) => r.method === "POST" && r.stability !== "internal");
+    expect(posts.length).toBeGreaterThan(5);
+    for (const r of posts) {
+      const names = doc.paths[r.path].post.parameters.map((p: { name: string }) => p.name);
+      expect(names.includes("Idempotency-Key"), r.path).toBe(r.access !== "public");
+    }
+  });
+});

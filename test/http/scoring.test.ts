@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import { iso } from "../../src/domain/clock.js";
+import { emptyTraits } from "../../src/domain/generation/voice.js";
+import { type Harness, makeHarness } from "../helpers/harness.js";
+import { expectErrorBody } from "../helpers/http.js";
+
+const TEXT =
+  "# Weekly planning\n\nRemote teams that write a weekly plan ship more often. The plan takes ten minutes. " +
+  "Everyone reads it before Monday.\n\n- Keep it short\n- Link the details";
+
+const score = (h: Harness, key: string, body: unknown) => h.send("POST", "/api/v1/scoring", { auth: key, body });
+
+/** A voice profile of a workspace, as learning analysis would leave it. */
+function profile(h: Harness, accountId: number, workspaceId: string, id: string) {
+  return h.services.store.learning.saveProfile({
+    id,
+    accountId,
+    workspaceId,
+    traits: {
+      ...emptyTraits(),
+      avoided_phrases: [{ phrase: "in today's fast-paced world", count: 3 }],
+      preferred_phrases: [{ phrase: "in short", count: 2 }],
+      substitutions: [{ from: "utilize", to: "use", count: 2 }],
+      target_sentence_words: 9,
+    },
+    sampleCount: 3,
+    now: iso(h.clock.now()),
+  });
+}
+
+describe("POST /api/v1/scoring", () => {
+  it("scores a text: score, weighted components, readability, stats and keywords", async () => {
+    const h = makeHarness();
+    const res = await score(h, h.key(), { text: TEXT, keywords: ["weekly plan", "budget"] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.headers.get("x-api-stability")).toBe("beta");
+    expect(Object.keys(res.body).sort()).toEqual(
+      ["components", "keywords", "readability", "score", "stats", "voice", "voice_match"].sort(),
+    );
+    expect(Number.isInteger(res.body.score)).toBe(true);
+    expect(res.body.score).toBeGreaterThan(0);
+    expect(res.body.score).toBeLessThanOrEqual(100);
+    expect(Object.keys(res.body.components).sort()).toEqual(["keywords", "readability", "structure"]);
+    const weights = Object.values(res.body.components as Record<string, { weight: number }>).map((c) => c.weight);
+    expect(weights.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 3);
+    expect(Object.keys(res.body.readability).sort()).toEqual(["flesch_kincaid_grade", "flesch_reading_ease"]);
+    expect(res.body.stats).toMatchObject({ headings: 1, paragraphs: 1, lists: 1, list_items: 2, sentences: 6 });
+    expect(res.body.keywords.requested).toEqual([
+      { keyword: "weekly plan", found: true, count: 1, density: expect.any(Number) },
+      { keyword: "budget", found: false, count: 0, density: 0 },
+    ]);
+    expect(res.body.voice_match).toBeNull();
+    // Nothing about scoring is stored or workspace-bound: the same text scores the same.
+    expect((await score(h, h.key(), { text: TEXT, keywords: ["weekly plan", "budget"] })).body).toEqual(res.body);
+  });
+
+  it("scores a content's current text like the same text sent directly", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const content = await h.send("POST", "/api/v1/contents", { auth: key, body: { title: "T", content: TEXT } });
+    const byId = await score(h, key, { content_id: content.body.content_id });
+    expect(byId.status).toBe(200);
+    expect(byId.body).toEqual((await score(h, key, { text: TEXT })).body);
+  });
+
+  it("takes exactly one of text or content_id, and validates the rest", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    for (const body of [
+      {},
+      { text: "x", content_id: 1 },
+      { text: "" },
+      { text: "ok", keywords: "nope" },
+      { text: "ok", keywords: Array.from({ length: 51 }, (_, i) => `k${i}`) },
+      { text: "ok", voice_profile_id: 5 },
+    ])
+      expectErrorBody(await score(h, key, body), 400, "validation_failed");
+    expectErrorBody(await score(h, key, { content_id: 999_999 }), 404, "content_not_found");
+  });
+
+  it("matches a voice profile: avoided phrases lower voice_match, preferred ones raise it", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    profile(h, h.a.id, h.a.ws1, "vp_ownprofile1");
+    const base = "Teams plan their work in writing each week. They ship more features this way.";
+    const neutral = await score(h, key, { text: base, voice_profile_id: "vp_ownprofile1" });
+    const avoided = await score(h, key, {
+      text: `In today's fast-paced world, teams utilize written plans. ${base}`,
+      voice_profile_id: "vp_ownprofile1",
+    });
+    const preferred = await score(h, key, {
+      text: `In short, teams use written plans every week. ${base}`,
+      voice_profile_id: "vp_ownprofile1",
+    });
+    for (const r of [neutral, avoided, preferred]) {
+      expect(r.status).toBe(200);
+      expect(r.body.components.voice).toEqual({ score: expect.any(Number), weight: 0.25 });
+      expect(r.body.voice_match).toBeGreaterThanOrEqual(0);
+      expect(r.body.voice_match).toBeLessThanOrEqual(1);
+    }
+    expect(avoided.body.voice_match).toBeLessThan(neutral.body.voice_match);
+    expect(preferred.body.voice_match).toBeGreaterThan(neutral.body.voice_match);
+    expect(avoided.body.voice.avoided_phrases).toEqual([{ phrase: "in today's fast-paced world", count: 1 }]);
+  });
+
+  it("uses a voice profile of another workspace of the account, even with a bound key (account-level)", async () => {
+    const h = makeHarness();
+    profile(h, h.a.id, h.a.ws2, "vp_otherws1");
+    const bound = h.key({ workspaceId: h.a.ws1 });
+    const res = await score(h, bound, { text: "Short text here.", voice_profile_id: "vp_otherws1" });
+    expect(res.status).toBe(200);
+    expect(res.body.voice_match).not.toBeNull();
+  });
+});
+
+describe("scoring: account isolation and workspace binding", () => {
+  it("answers 404 for another account's voice profile or content", async () => {
+    const h = makeHarness();
+    profile(h, h.b.id, h.b.ws, "vp_accountb1");
+    const keyA = h.key();
+    const keyB = h.key({ account: h.b.id });
+    expectErrorBody(
+      await score(h, keyA, { text: "Hello there.", voice_profile_id: "vp_accountb1" }),
+      404,
+      "voice_profile_not_found",
+    );
+    expectErrorBody(
+      await score(h, keyA, { text: "Hello there.", voice_profile_id: "vp_missing" }),
+      404,
+      "voice_profile_not_found",
+    );
+    const content = await h.send("POST", "/api/v1/contents", { auth: keyA, body: { content: "Account A text." } });
+    expectErrorBody(await score(h, keyB, { content_id: content.body.content_id }), 404, "content_not_found");
+    expectErrorBody(await score(h, keyB, { text: "Hello there.", workspace_id: h.a.ws1 }), 404, "workspace_not_found");
+  });
+
+  it("answers 403 workspace_mismatch when a bound key scores content of another workspace", async () => {
+    const h = makeHarness();
+    const content = await h.send("POST", "/api/v1/contents", {
+      auth: h.key(),
+      body: { content: "Workspace one text.", workspace_id: h.a.ws1 },
+    });
+    const id = content.body.content_id;
+    const bound = h.key({ workspaceId: h.a.ws2 });
+    const details = expectErrorBody(await score(h, bound, { content_id: id }), 403, "workspace_mismatch");
+    expect(details).toMatchObject({ bound_workspace_id: h.a.ws2, requested_workspace_id: h.a.ws1 });
+    expectErrorBody(await score(h, bound, { content_id: id, workspace_id: h.a.ws1 }), 403, "workspace_mismatch");
+    // Unbound: a workspace_id the content is not in is a 404; its own workspace is fine.
+    const unbound = h.key();
+    expectErrorBody(await score(h, unbound, { content_id: id, workspace_id: h.a.ws2 }), 404, "content_not_found");
+    expect((await score(h, unbound, { content_id: id, workspace_id: h.a.ws1 })).status).toBe(200);
+    expect((await score(h, h.key({ workspaceId: h.a.ws1 }), { content_id: id })).status).toBe(200);
+  });
+
+  it("needs the write scope", async () => {
+    const h = makeHarness();
+    expectErrorBody(await score(h, h.key({ scopes: ["read"] }), { text: "Hi." }), 403, "insufficient_scope");
+  });
+});
