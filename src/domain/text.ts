@@ -67,14 +67,18 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b\ufeff]/g;
 
 /** Normalizes plain text: LF line ends, no control characters, no trailing spaces, at most one blank line in a row. */
 export function normalizeText(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    .replace(CONTROL, "")
-    .split("\n")
-    .map((line) => line.replace(/\s+$/, ""))
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .replace(/^\n+|\s+$/g, "");
+  return (
+    text
+      .replace(/\r\n?/g, "\n")
+      .replace(CONTROL, "")
+      .split("\n")
+      // trimEnd, not /\s+$/: the regex is quadratic on long runs of spaces inside a line.
+      .map((line) => line.trimEnd())
+      .join("\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .replace(/^\n+/, "")
+      .trimEnd()
+  );
 }
 
 /**
