@@ -3,6 +3,7 @@ import { toJsonSchema } from "@valibot/to-json-schema";
 import type { GenericSchema } from "valibot";
 import type { ServerConfig } from "./context.js";
 import { ERROR_CODES } from "./errors.js";
+import { IDEMPOTENCY_PARAMETER } from "./idempotency.js";
 import type { RouteDef } from "./route.js";
 
 function schemaOf(schema: GenericSchema, typeMode: "input" | "output"): Record<string, unknown> {
@@ -26,6 +27,22 @@ function parametersOf(schema: GenericSchema | undefined, where: "path" | "query"
   }));
 }
 
+/** The multipart form of a JSON body schema: `file` is binary, every other field a string part. */
+function multipartOf(json: Record<string, unknown>): Record<string, unknown> {
+  const props = (json.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const properties = Object.fromEntries(
+    Object.entries(props)
+      .filter(([name]) => !name.startsWith("data_base64"))
+      .map(([name, schema]) => [
+        name,
+        name === "file"
+          ? { type: "string", contentMediaType: "application/octet-stream" }
+          : { ...schema, type: "string" },
+      ]),
+  );
+  return { type: "object", properties, required: ["file"] };
+}
+
 /** Builds the document for a server configuration. */
 export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "publicUrl" | "stagingUrl">) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -43,15 +60,30 @@ export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "pub
           status,
           {
             description: doc.description,
-            ...(doc.schema
-              ? { content: { [doc.contentType ?? "application/json"]: { schema: schemaOf(doc.schema, "output") } } }
+            ...(doc.schema || doc.alsoContent
+              ? {
+                  content: {
+                    ...(doc.schema
+                      ? { [doc.contentType ?? "application/json"]: { schema: schemaOf(doc.schema, "output") } }
+                      : {}),
+                    ...Object.fromEntries(
+                      Object.entries(doc.alsoContent ?? {}).map(([type, schema]) => [type, { schema }]),
+                    ),
+                  },
+                }
               : {}),
           },
         ]),
       ),
     };
-    if (r.body)
-      op.requestBody = { required: true, content: { "application/json": { schema: schemaOf(r.body, "input") } } };
+    if (r.method === "POST" && r.access !== "public") (op.parameters as unknown[]).push(IDEMPOTENCY_PARAMETER);
+    if (r.body) {
+      const json = schemaOf(r.body, "input");
+      const content: Record<string, unknown> = { "application/json": { schema: json } };
+      // Upload routes also take multipart/form-data: the same fields as strings, and `file` as the file's bytes.
+      if (r.upload) content["multipart/form-data"] = { schema: multipartOf(json) };
+      op.requestBody = { required: true, content };
+    }
     paths[r.path] = { ...(paths[r.path] ?? {}), [r.method.toLowerCase()]: op };
   }
   return {

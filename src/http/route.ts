@@ -18,6 +18,8 @@ export interface ResponseDoc {
   description: string;
   schema?: GenericSchema;
   contentType?: string;
+  /** Further media types of the same response, as JSON Schema (e.g. text/event-stream for a streamed answer). */
+  alsoContent?: Record<string, Record<string, unknown>>;
 }
 
 /** What a handler returns: JSON with a status, or a ready Response. */
