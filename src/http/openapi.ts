@@ -4,7 +4,8 @@ import type { GenericSchema } from "valibot";
 import type { ServerConfig } from "./context.js";
 import { ERROR_CODES } from "./errors.js";
 import { IDEMPOTENCY_PARAMETER } from "./idempotency.js";
-import type { RouteDef } from "./route.js";
+import type { ResponseDoc, RouteDef } from "./route.js";
+import { ErrorBodySchema } from "./schemas.js";
 
 function schemaOf(schema: GenericSchema, typeMode: "input" | "output"): Record<string, unknown> {
   const json = toJsonSchema(schema, { target: "draft-2020-12", typeMode, errorMode: "ignore" }) as Record<
@@ -13,6 +14,41 @@ function schemaOf(schema: GenericSchema, typeMode: "input" | "output"): Record<s
   >;
   delete json.$schema;
   return json;
+}
+
+/**
+ * The error responses the pipeline itself can give a route (DESIGN §3's order of checks), with their codes; a
+ * route's own documentation of a status wins, and its codes are added to these.
+ */
+export function pipelineErrors(r: RouteDef): Record<number, string[]> {
+  const out: Record<number, string[]> = {};
+  const add = (status: number, ...codes: string[]) => {
+    out[status] = [...new Set([...(out[status] ?? []), ...codes])];
+  };
+  if (r.stability === "internal") return out;
+  add(429, "rate_limit_exceeded");
+  if (r.access !== "public") {
+    add(401, "unauthorized");
+    add(403, "plan_upgrade_required");
+    if (r.method !== "GET") add(403, "insufficient_scope");
+    if (r.access === "admin") add(403, "admin_required");
+  } else if (r.rejectsApiKeys) add(401, "unauthorized");
+  if (r.params || r.query || r.body) add(400, "validation_failed");
+  if (r.body) {
+    add(400, "invalid_json");
+    add(413, "payload_too_large");
+    add(415, "unsupported_media_type");
+  }
+  if (r.workspace) {
+    add(400, "validation_failed", ...(r.workspace === "required" ? ["workspace_required"] : []));
+    add(403, "workspace_mismatch");
+    add(404, "workspace_not_found");
+  }
+  if (r.method === "POST" && r.access !== "public") {
+    add(400, "validation_failed");
+    add(409, "idempotency_key_reused");
+  }
+  return out;
 }
 
 /** Query or path parameters from an object schema. */
@@ -43,6 +79,42 @@ function multipartOf(json: Record<string, unknown>): Record<string, unknown> {
   return { type: "object", properties, required: ["file"] };
 }
 
+/** A route's documented responses plus the pipeline's own errors, each error naming its possible codes. */
+function withPipelineErrors(r: RouteDef): Record<string, ResponseDoc & { codes?: string[] }> {
+  const out: Record<string, ResponseDoc & { codes?: string[] }> = { ...r.responses };
+  for (const [status, codes] of Object.entries(pipelineErrors(r))) {
+    const own = out[status];
+    const list = codes.map((c) => `\`${c}\``).join(", ");
+    out[status] = own
+      ? { ...own, description: `${own.description} Also: ${list}.` }
+      : { description: `Error: ${list}.`, schema: ErrorBodySchema };
+  }
+  return out;
+}
+
+/** What each group of operations is for. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  "API keys": "Introspection of the calling key; issuing, renaming and revoking keys (web session only).",
+  Account: "The caller, its plan, entitlements, analysis quota, settings and learning preferences.",
+  Admin: "Accounts, users and the audit log, for administrators' web sessions.",
+  Auth: "Web-session sign-in: password login, command-line device authorization, logout.",
+  Billing: "Billing operations; plans are managed by this server's administrator.",
+  Contents: "Content records: drafts, versions, editorial planning and publication.",
+  Conversions: "A content record in another format: HTML, Markdown, plain text, social thread, email.",
+  Generation: "Generation, finalization, theses and the engines that write.",
+  Images: "Uploaded and generated images.",
+  "Knowledge graph": "Entities and their relations in a workspace's references and finalized contents.",
+  Learning: "Learning jobs started by finalization and the voice profiles they build.",
+  MCP: "The Model Context Protocol server whose tools are this API's operations.",
+  Memories: "Voice and context notes that generation applies.",
+  "Reference materials": "Source documents that generation draws facts from.",
+  Scoring: "Readability, structure, keyword and voice scores of a text.",
+  System: "The machine-readable description.",
+  Templates: "Built-in and account templates: sections, length and tone.",
+  Workspaces: "Workspaces that partition references, memories, contents and keys.",
+  Usage: "Requests, generations, words, finalizations, analyses and images per day and per key.",
+};
+
 /** Builds the document for a server configuration. */
 export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "publicUrl" | "stagingUrl">) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -56,7 +128,7 @@ export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "pub
       security: r.access === "public" ? [] : r.access === "any" ? [{ apiKey: [] }, { session: [] }] : [{ session: [] }],
       parameters: [...parametersOf(r.params, "path"), ...parametersOf(r.query, "query")],
       responses: Object.fromEntries(
-        Object.entries(r.responses).map(([status, doc]) => [
+        Object.entries(withPipelineErrors(r)).map(([status, doc]) => [
           status,
           {
             description: doc.description,
@@ -92,12 +164,16 @@ export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "pub
       title: "Content Generation Service API",
       version: "1.0.0",
       description: "Generate, edit, finalize, learn from and plan written content. Served by content-service.",
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
     servers: [
       { url: config.publicUrl, description: "production" },
       { url: config.stagingUrl, description: "staging" },
     ],
-    tags: [...new Set(routes.filter((r) => r.stability !== "internal").map((r) => r.tag))].map((name) => ({ name })),
+    tags: [...new Set(routes.filter((r) => r.stability !== "internal").map((r) => r.tag))].map((name) => ({
+      name,
+      description: TAG_DESCRIPTIONS[name] ?? name,
+    })),
     paths,
     components: {
       securitySchemes: {

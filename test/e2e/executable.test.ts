@@ -10,7 +10,7 @@ import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { Contract } from "./contract.js";
+import { Contract } from "../helpers/contract.js";
 import type { paths } from "./generated/api.js";
 import { Sandbox, type Server } from "./harness.js";
 

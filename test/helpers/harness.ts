@@ -8,9 +8,11 @@ import type { Plan } from "../../src/domain/plans.js";
 import { type App, createApp } from "../../src/http/app.js";
 import type { ServerConfig, Services } from "../../src/http/context.js";
 import { memoryLogger } from "../../src/http/log.js";
+import { buildOpenApi } from "../../src/http/openapi.js";
 import { ROUTES } from "../../src/http/routes.js";
-import { createServices } from "../../src/http/server.js";
+import { createServices, DEFAULT_CONFIG } from "../../src/http/server.js";
 import { inlinePool } from "../../src/workers/pool.js";
+import { Contract, type OpenApiDocument } from "./contract.js";
 
 /** Options of one request sent through the app. */
 export interface Send {
@@ -54,6 +56,20 @@ export interface Harness {
 
 const PASSWORD = "correct horse battery staple";
 
+/** The description, built from the same route table the harness serves. */
+export const contract = new Contract(buildOpenApi(ROUTES, DEFAULT_CONFIG) as unknown as OpenApiDocument);
+
+/**
+ * The contract check every in-process response goes through: a documented operation must answer a documented
+ * status with a body of the documented schema, or the test fails (ContractError). Requests to no documented
+ * operation (unknown routes, wrong methods, internal and test-only routes) are checked by their own tests.
+ */
+export async function checkContract(method: string, path: string, res: Response): Promise<void> {
+  const template = contract.templateOf(path);
+  const documented = template && contract.document.paths[template]?.[method.toLowerCase() as "get"];
+  if (documented) await contract.check(method, path, res);
+}
+
 /** Builds a harness. */
 export function makeHarness(options: { config?: Partial<ServerConfig> } = {}): Harness {
   const db = openDb(":memory:");
@@ -83,6 +99,7 @@ export function makeHarness(options: { config?: Partial<ServerConfig> } = {}): H
     const res = await app.handle(new Request(`http://test.local${path}`, { method, headers, body }), {
       remoteAddress: opts.remoteAddress ?? "127.0.0.1",
     });
+    await checkContract(method, path, res);
     const text = await res.text();
     let parsed: unknown = text;
     try {

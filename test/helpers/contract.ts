@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import type { Middleware } from "openapi-fetch";
 
-export const DOCUMENT_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "generated/openapi.json");
+export const DOCUMENT_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../e2e/generated/openapi.json");
 
 type Method = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
 const METHODS: readonly string[] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
