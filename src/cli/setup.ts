@@ -2,7 +2,7 @@
 import { migrate } from "../db/migrate.js";
 import { openDb } from "../db/open.js";
 import { createStore, type Store } from "../db/store.js";
-import { createAccount, createUser, issueKey } from "../domain/admin.js";
+import { createAccount, createUser, issueKey, setOperatorAccount } from "../domain/admin.js";
 import { generatePassword, hashPassword } from "../domain/passwords.js";
 import type { Plan } from "../domain/plans.js";
 import { ensureJwtSecret } from "../domain/sessions.js";
@@ -38,6 +38,7 @@ export function initStore(store: Store, opts: InitOptions): InitResult {
   const hash = hashPassword(opts.password ?? generated!);
   return store.db.transaction((): InitResult => {
     const { account, workspace } = createAccount(store, "cli:init", opts.accountName, opts.plan);
+    setOperatorAccount(store, account.id);
     createUser(store, "cli:init", account.id, opts.adminEmail, hash, "admin");
     const key = opts.withKey
       ? issueKey(store, "cli:init", { accountId: account.id, name: "first key", scopes: ["read", "write"] }).secret

@@ -29,6 +29,20 @@ function requireAccount(store: Store, accountId: number) {
   return account;
 }
 
+const OPERATOR_SETTING = "operator_account_id";
+
+/** The account whose admins administer the whole server: the first one, made by `init`. */
+export function operatorAccountId(store: Store): number | undefined {
+  const set = store.misc.setting(OPERATOR_SETTING);
+  if (set !== undefined) return Number(set);
+  return store.accounts.list()[0]?.id;
+}
+
+/** Records the operator account (once; `init` calls it for the account it creates). */
+export function setOperatorAccount(store: Store, accountId: number): void {
+  store.misc.settingOnce(OPERATOR_SETTING, String(accountId));
+}
+
 /** Creates an account with its default workspace. */
 export function createAccount(store: Store, actor: Actor, name: string, plan: Plan, nowMs = Date.now()) {
   return store.db.transaction(() => {

@@ -1,7 +1,7 @@
 /** /admin/*: accounts, users and the audit log, for web sessions of admin users (spec §4.11). */
 import * as v from "valibot";
 import { userView } from "../db/users.js";
-import { createAccount, createUser, setLimits, setPlan } from "../domain/admin.js";
+import { createAccount, createUser, operatorAccountId, setLimits, setPlan } from "../domain/admin.js";
 import { generatePassword } from "../domain/passwords.js";
 import { PLANS } from "../domain/plans.js";
 import type { Ctx } from "../http/context.js";
@@ -42,18 +42,44 @@ const CreateUser = v.object({
 });
 const AuditQuery = v.object({ ...PageQuery, account_id: v.optional(intString()) });
 
+/**
+ * Whether the caller administers the server: an admin of the operator account (the one `init` created). Admins
+ * of other accounts administer their own account only: another account's records are 404 to them, and plans and
+ * limits, which are what customers pay for, are the operator's alone.
+ */
+function isOperator(ctx: Ctx): boolean {
+  return ctx.principal.accountId === operatorAccountId(ctx.services.store);
+}
+
+function operatorOnly(ctx: Ctx, what: string): void {
+  if (!isOperator(ctx))
+    throw new ApiError("admin_required", `Only the server operator's administrators can ${what}.`, {
+      required_role: "operator",
+    });
+}
+
+/** Another account's id is not found for a non-operator. */
+function ownAccount(ctx: Ctx, accountId: number): void {
+  if (!isOperator(ctx) && accountId !== ctx.principal.accountId)
+    throw new ApiError("account_not_found", `No account ${accountId}.`);
+}
+
 export const adminRoutes = [
   route({
     method: "GET",
     path: "/api/v1/admin/accounts",
     operationId: "adminListAccounts",
-    summary: "List every account (admin)",
+    summary: "List accounts: every account for the server operator's admins, else the admin's own (admin)",
     tag: "Admin",
     stability: "beta",
     access: "admin",
     planExempt: true,
     responses: { 200: { description: "Accounts.", schema: v.object({ data: v.array(Account) }) }, ...AUTH_ERRORS },
-    handler: (ctx: Ctx) => ({ body: { data: ctx.services.store.accounts.list() } }),
+    handler: (ctx: Ctx) => ({
+      body: {
+        data: ctx.services.store.accounts.list().filter((a) => isOperator(ctx) || a.id === ctx.principal.accountId),
+      },
+    }),
   }),
   route({
     method: "POST",
@@ -67,6 +93,7 @@ export const adminRoutes = [
     body: v.object({ name: Name, plan: v.optional(v.picklist(PLANS), "business") }),
     responses: { 201: { description: "The account.", schema: Account }, ...AUTH_ERRORS, ...INPUT_ERRORS },
     handler(ctx: Ctx<Record<string, string>, unknown, { name: string; plan: (typeof PLANS)[number] }>) {
+      operatorOnly(ctx, "create accounts");
       const { account } = createAccount(
         ctx.services.store,
         actorOf(ctx),
@@ -95,6 +122,8 @@ export const adminRoutes = [
       ...NOT_FOUND("Account"),
     },
     handler(ctx: Ctx<{ id: number }, unknown, v.InferOutput<typeof UpdateAccount>>) {
+      ownAccount(ctx, ctx.params.id);
+      operatorOnly(ctx, "change plans and rate limits");
       const store = ctx.services.store;
       const account = store.accounts.byId(ctx.params.id);
       if (!account) throw new ApiError("account_not_found", `No account ${ctx.params.id}.`);
@@ -114,13 +143,17 @@ export const adminRoutes = [
     method: "GET",
     path: "/api/v1/admin/users",
     operationId: "adminListUsers",
-    summary: "List every user (admin)",
+    summary: "List users: every user for the server operator's admins, else the admin's own account's (admin)",
     tag: "Admin",
     stability: "beta",
     access: "admin",
     planExempt: true,
     responses: { 200: { description: "Users.", schema: v.object({ data: v.array(User) }) }, ...AUTH_ERRORS },
-    handler: (ctx: Ctx) => ({ body: { data: ctx.services.store.users.list().map(userView) } }),
+    handler: (ctx: Ctx) => ({
+      body: {
+        data: ctx.services.store.users.list(isOperator(ctx) ? undefined : ctx.principal.accountId).map(userView),
+      },
+    }),
   }),
   route({
     method: "POST",
@@ -139,6 +172,7 @@ export const adminRoutes = [
       ...NOT_FOUND("Account"),
     },
     async handler(ctx: Ctx<Record<string, string>, unknown, v.InferOutput<typeof CreateUser>>) {
+      ownAccount(ctx, ctx.body.account_id);
       // Checked here too so that the 400 lists its issue like every validation_failed (DESIGN §4).
       if (ctx.services.store.users.byEmail(ctx.body.email))
         throw new ApiError(
@@ -191,10 +225,12 @@ export const adminRoutes = [
       },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
+      ...NOT_FOUND("Account"),
     },
     handler(ctx: Ctx<Record<string, string>, v.InferOutput<typeof AuditQuery>>) {
       const before = decodeCursor<number>(ctx.query.cursor, "number") ?? Number.MAX_SAFE_INTEGER;
       const accountId = ctx.query.account_id ?? ctx.principal.accountId;
+      ownAccount(ctx, accountId);
       const rows = ctx.services.store.misc.auditPage(accountId, before, ctx.query.limit + 1);
       const p = page(rows, ctx.query.limit, (r) => encodeCursor(r.id));
       return { body: { ...p, data: p.data.map((r) => ({ ...r, details: r.details ? JSON.parse(r.details) : null })) } };

@@ -43,9 +43,14 @@ export class LearningRunner {
   kick(): void {
     if (this.running || this.stopped) return;
     this.running = true;
-    this.pending = this.drain().finally(() => {
-      this.running = false;
-    });
+    this.pending = this.drain()
+      .catch((e) => {
+        // A database error (busy, disk full) must not end the process: the jobs stay queued for the next kick.
+        this.logger.error("learning queue failed", { error: (e as Error).message });
+      })
+      .finally(() => {
+        this.running = false;
+      });
   }
 
   /** Failed jobs whose backoff has passed are queued again (the periodic job calls this). */

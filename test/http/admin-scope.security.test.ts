@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { makeHarness } from "../helpers/harness.js";
+
+describe("/admin/* across accounts", () => {
+  it("lets the operator account's admins act on every account", async () => {
+    const h = makeHarness();
+    const op = await h.login("admin@a.test");
+    expect((await h.send("GET", "/api/v1/admin/accounts", { auth: op })).body.data.length).toBeGreaterThanOrEqual(2);
+    const plan = await h.send("PUT", `/api/v1/admin/accounts/${h.b.id}`, { auth: op, body: { plan: "business" } });
+    expect(plan.status).toBe(200);
+    const user = await h.send("POST", "/api/v1/admin/users", {
+      auth: op,
+      body: { account_id: h.b.id, email: "new@b.test" },
+    });
+    expect(user.status).toBe(201);
+    expect((await h.send("GET", `/api/v1/admin/audit-log?account_id=${h.b.id}`, { auth: op })).status).toBe(200);
+  });
+
+  it("keeps another account's admin inside its own account", async () => {
+    const h = makeHarness();
+    const other = await h.login("admin@b.test");
+    const accounts = await h.send("GET", "/api/v1/admin/accounts", { auth: other });
+    expect(accounts.body.data.map((a: { id: number }) => a.id)).toEqual([h.b.id]);
+    const users = await h.send("GET", "/api/v1/admin/users", { auth: other });
+    expect(users.body.data.every((u: { account_id: number }) => u.account_id === h.b.id)).toBe(true);
+    const intoA = await h.send("POST", "/api/v1/admin/users", {
+      auth: other,
+      body: { account_id: h.a.id, email: "spy@a.test", role: "admin" },
+    });
+    expect(intoA.status).toBe(404);
+    expect((await h.send("GET", `/api/v1/admin/audit-log?account_id=${h.a.id}`, { auth: other })).status).toBe(404);
+    expect(
+      (await h.send("PUT", `/api/v1/admin/accounts/${h.a.id}`, { auth: other, body: { plan: "starter" } })).status,
+    ).toBe(404);
+    // Not even its own plan or limits: those are what the operator sells.
+    const ownPlan = await h.send("PUT", `/api/v1/admin/accounts/${h.b.id}`, {
+      auth: other,
+      body: { rate_per_minute: 1e6 },
+    });
+    expect(ownPlan.status).toBe(403);
+    expect(ownPlan.body.details.error_code).toBe("admin_required");
+    expect((await h.send("POST", "/api/v1/admin/accounts", { auth: other, body: { name: "x" } })).status).toBe(403);
+    const own = await h.send("POST", "/api/v1/admin/users", {
+      auth: other,
+      body: { account_id: h.b.id, email: "m2@b.test" },
+    });
+    expect(own.status).toBe(201);
+  });
+});
