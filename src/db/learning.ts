@@ -54,8 +54,12 @@ export function learningQueries(db: Db) {
     `UPDATE learning_jobs SET status = 'queued', finished_at = NULL
      WHERE status = 'failed' AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND attempts < ?`,
   );
-  const countSince = db.prepare<[number, string], { n: number }>(
-    "SELECT count(*) AS n FROM learning_jobs WHERE account_id = ? AND created_at >= ?",
+  const quotaUsed = db.prepare<[number, string], { used: number }>(
+    "SELECT used FROM analysis_quota_used WHERE account_id = ? AND month = ?",
+  );
+  const useQuota = db.prepare<[number, string]>(
+    `INSERT INTO analysis_quota_used (account_id, month, used) VALUES (?, ?, 1)
+     ON CONFLICT(account_id, month) DO UPDATE SET used = used + 1`,
   );
   const profileByWs = db.prepare<[string], VoiceProfileRow>("SELECT * FROM voice_profiles WHERE workspace_id = ?");
   const profileById = db.prepare<[string], VoiceProfileRow>("SELECT * FROM voice_profiles WHERE id = ?");
@@ -83,7 +87,10 @@ export function learningQueries(db: Db) {
     requeueInterrupted: () => requeueInterrupted.run().changes,
     /** Failed jobs whose backoff has passed go back to the queue while attempts remain. */
     requeueFailed: (now: string, maxAttempts: number) => requeueFailed.run(now, maxAttempts).changes,
-    countSince: (accountId: number, since: string) => countSince.get(accountId, since)!.n,
+    /** Analyses counted for an account in a month (YYYY-MM). */
+    quotaUsed: (accountId: number, month: string) => quotaUsed.get(accountId, month)?.used ?? 0,
+    /** Counts one analysis against an account's month. */
+    useQuota: (accountId: number, month: string) => useQuota.run(accountId, month),
     profileOfWorkspace: (workspaceId: string) => profileByWs.get(workspaceId),
     profile: (id: string) => profileById.get(id),
     profilesOf: (accountId: number) => profilesOf.all(accountId),

@@ -235,7 +235,7 @@ export function saveGeneration(
 
 /** Learning analyses used by an account in the current month. */
 export function analysesUsed(store: Store, accountId: number, periodStart: string): number {
-  return store.learning.countSince(accountId, periodStart);
+  return store.learning.quotaUsed(accountId, periodStart.slice(0, 7));
 }
 
 /** The start of the calendar month (UTC) of an instant. */
@@ -283,6 +283,7 @@ export function finalizeContent(
     let jobId: string | null = null;
     if (enabled && generated && analysesUsed(store, caller.account.id, monthStart(nowMs)) < quota) {
       jobId = prefixedId("lj");
+      store.learning.useQuota(caller.account.id, now.slice(0, 7));
       store.learning.enqueue({
         id: jobId,
         accountId: caller.account.id,

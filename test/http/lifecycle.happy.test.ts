@@ -294,12 +294,8 @@ describe("finalize", () => {
     const quota = await h.send("GET", "/api/v1/analysis/quota", { auth: key });
     expect(quota.body).toMatchObject({ limit: 500, used: 0, remaining: 500 });
     // Spend the quota: 500 analyses this month.
-    const insert = h.services.store.db.prepare(
-      "INSERT INTO learning_jobs (id, account_id, workspace_id, content_id, status, input, created_at) VALUES (?, ?, ?, ?, 'succeeded', '{}', ?)",
-    );
-    const cid = await gen();
-    const now = new Date(h.clock.now()).toISOString();
-    for (let i = 0; i < 500; i++) insert.run(`lj_fill${i}`, h.a.id, h.a.ws1, cid, now);
+    const month = new Date(h.clock.now()).toISOString().slice(0, 7);
+    for (let i = 0; i < 500; i++) h.services.store.learning.useQuota(h.a.id, month);
     expect((await h.send("GET", "/api/v1/analysis/quota", { auth: key })).body.remaining).toBe(0);
     const spent = await h.send("POST", "/api/v1/finalizeContent", {
       auth: key,
@@ -378,5 +374,25 @@ describe("contents and planning", () => {
     expect((await h.send("DELETE", `/api/v1/contents/${id}`, { auth: other })).status).toBe(404);
     expect((await h.send("DELETE", `/api/v1/contents/${id}`, { auth: key })).status).toBe(200);
     expect((await h.send("GET", `/api/v1/contents/${id}`, { auth: key })).status).toBe(404);
+  });
+});
+
+describe("analysis quota", () => {
+  it("counts an analysis when it is queued, and deleting the content gives nothing back", async () => {
+    const h = makeHarness();
+    const { key } = await setup(h);
+    const gen = await h.send("POST", "/api/v1/generate", {
+      auth: key,
+      body: { template_id: 6, user_direction: "An email" },
+    });
+    const fin = await h.send("POST", "/api/v1/finalizeContent", {
+      auth: key,
+      body: { content_id: gen.body.content_id, finalized_content: "Hello there.", edit_seconds: 3 },
+    });
+    expect(fin.body.learning_triggered).toBe(true);
+    expect((await h.send("GET", "/api/v1/analysis/quota", { auth: key })).body.used).toBe(1);
+    await h.services.learning.idle();
+    expect((await h.send("DELETE", `/api/v1/contents/${gen.body.content_id}`, { auth: key })).status).toBe(200);
+    expect((await h.send("GET", "/api/v1/analysis/quota", { auth: key })).body.used).toBe(1);
   });
 });
