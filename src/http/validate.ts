@@ -18,11 +18,9 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown,
   const result = v.safeParse(schema, input);
   if (result.success) return result.output;
   // Messages may quote what was received: keep them short, so an error body never echoes a huge input back.
-  const issues: InputIssue[] = result.issues
-    .slice(0, 50)
-    .map((i) => ({
-      path: issuePath(where, i),
-      message: i.message.length > 300 ? `${i.message.slice(0, 297)}...` : i.message,
-    }));
+  const issues: InputIssue[] = result.issues.slice(0, 50).map((i) => ({
+    path: issuePath(where, i),
+    message: i.message.length > 300 ? `${i.message.slice(0, 297)}...` : i.message,
+  }));
   throw new ApiError("validation_failed", `Invalid ${where}: ${issues[0].path}: ${issues[0].message}`, { issues });
 }

@@ -4,7 +4,9 @@ import { makeHarness } from "../helpers/harness.js";
 
 describe("secret redaction", () => {
   it("redacts keys and session tokens wherever they stand", () => {
-    expect(redactSecrets("Bearer eyJhbGc.eyJzdWIi.sig-_x and svc_live_abc123")).toBe("Bearer [redacted] and [redacted]");
+    expect(redactSecrets("Bearer eyJhbGc.eyJzdWIi.sig-_x and svc_live_abc123")).toBe(
+      "Bearer [redacted] and [redacted]",
+    );
     expect(redactSecrets({ path: "/api/v1/contents/svc_live_AAAA" })).toEqual({ path: "/api/v1/contents/[redacted]" });
   });
 
