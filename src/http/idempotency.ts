@@ -68,27 +68,38 @@ export function idempotencyKeyOf(request: Request): string | undefined {
   return key;
 }
 
-/** Feeds a parsed body into a hash: object keys in sorted order, file bytes as they are. */
-function feed(hash: Hash, value: unknown): void {
-  if (value instanceof Uint8Array) {
-    hash.update(`b${value.byteLength}:`);
-    hash.update(value);
-  } else if (Array.isArray(value)) {
-    hash.update("[");
-    for (const item of value) {
-      feed(hash, item);
-      hash.update(",");
+/**
+ * Feeds a parsed body into a hash: object keys in sorted order, file bytes as they are. An explicit stack, not
+ * recursion: JSON.parse accepts bodies nested far deeper than the call stack goes (DESIGN §3: no 5xx).
+ */
+function feed(hash: Hash, root: unknown): void {
+  const stack: ({ token: string } | { value: unknown })[] = [{ value: root }];
+  while (stack.length > 0) {
+    const task = stack.pop()!;
+    if ("token" in task) {
+      hash.update(task.token);
+      continue;
     }
-    hash.update("]");
-  } else if (value !== null && typeof value === "object") {
-    hash.update("{");
-    for (const key of Object.keys(value).sort()) {
-      hash.update(`${JSON.stringify(key)}:`);
-      feed(hash, (value as Record<string, unknown>)[key]);
-      hash.update(",");
-    }
-    hash.update("}");
-  } else hash.update(value === undefined ? "u" : JSON.stringify(value));
+    const value = task.value;
+    if (value instanceof Uint8Array) {
+      hash.update(`b${value.byteLength}:`);
+      hash.update(value);
+    } else if (Array.isArray(value)) {
+      hash.update("[");
+      stack.push({ token: "]" });
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ token: "," }, { value: value[i] });
+    } else if (value !== null && typeof value === "object") {
+      hash.update("{");
+      stack.push({ token: "}" });
+      const keys = Object.keys(value).sort();
+      for (let i = keys.length - 1; i >= 0; i--)
+        stack.push(
+          { token: "," },
+          { value: (value as Record<string, unknown>)[keys[i]] },
+          { token: `${JSON.stringify(keys[i])}:` },
+        );
+    } else hash.update(value === undefined ? "u" : JSON.stringify(value));
+  }
 }
 
 /**

@@ -8,7 +8,6 @@ import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import { WorkspaceQuery } from "../http/schemas.js";
 import { dispatcherFor } from "../mcp/dispatch.js";
-import { answerMcp } from "../mcp/server.js";
 import { AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
 
 /** The JSON-RPC 2.0 message batches may hold at most (the SDK transport's own limit). */
@@ -67,6 +66,8 @@ export const mcpRoutes = [
       ...INPUT_ERRORS,
     },
     async handler(ctx: Ctx<unknown, v.InferOutput<typeof Query>, v.InferOutput<typeof Body>>) {
+      // Loaded on first use: the MCP SDK takes about 40 ms to load, a tenth of the server's start.
+      const { answerMcp } = await import("../mcp/server.js");
       return answerMcp({
         request: ctx.request,
         messages: ctx.body,
