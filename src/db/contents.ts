@@ -41,6 +41,8 @@ export interface ContentFilter {
   plannedTo?: string;
   /** Only contents whose planned day is before this day and that are not published. */
   overdueBefore?: string;
+  /** Only contents that are not overdue on this day (no planned day, a day not before it, or published). */
+  notOverdueOn?: string;
   afterId: number;
   limit: number;
 }
@@ -82,6 +84,8 @@ export function contentQueries(db: Db) {
     if (f.plannedFrom) where.push("scheduled_publish_day >= @plannedFrom");
     if (f.plannedTo) where.push("scheduled_publish_day <= @plannedTo");
     if (f.overdueBefore) where.push("scheduled_publish_day < @overdueBefore AND status != 'published'");
+    if (f.notOverdueOn)
+      where.push("(scheduled_publish_day IS NULL OR scheduled_publish_day >= @notOverdueOn OR status = 'published')");
     const sql = `SELECT * FROM contents WHERE ${where.join(" AND ")} ORDER BY id LIMIT @limit`;
     let stmt = listStatements.get(sql);
     if (!stmt) {

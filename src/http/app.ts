@@ -235,15 +235,26 @@ export function createApp(services: Services, routes: RouteDef[]): App {
           throw scopeForbidden(principal);
       }
 
+      // Workspace before input (DESIGN §3): a workspace_id in the query is settled before the body is read; one
+      // in the body can only be settled once the body is parsed.
+      const inQuery = principal && routeDef.workspace && url.searchParams.has("workspace_id");
+      let workspace: WorkspaceRow | undefined;
+      if (inQuery && principal && routeDef.workspace)
+        workspace = resolveWorkspace(
+          services,
+          principal,
+          requestedWorkspace(url.searchParams, undefined),
+          routeDef.workspace,
+        );
+
       const hasBody = routeDef.body && ["POST", "PUT", "PATCH"].includes(request.method);
       const body = !hasBody
         ? undefined
         : routeDef.upload
-          ? await readUploadBody(request, routeDef.upload.maxBytes)
+          ? await readUploadBody(request, routeDef.upload.maxBytes, routeDef.upload.jsonMaxBytes)
           : await readJsonBody(request);
 
-      let workspace: WorkspaceRow | undefined;
-      if (principal && routeDef.workspace)
+      if (!inQuery && principal && routeDef.workspace)
         workspace = resolveWorkspace(
           services,
           principal,

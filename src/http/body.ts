@@ -72,9 +72,9 @@ export async function readJsonBody(request: Request, limit = JSON_BODY_LIMIT): P
 }
 
 /** Reads a body that may be multipart/form-data (for uploads) or JSON, within `limit` bytes. */
-export async function readUploadBody(request: Request, limit: number): Promise<unknown> {
+export async function readUploadBody(request: Request, limit: number, jsonLimit = JSON_BODY_LIMIT): Promise<unknown> {
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
-  if (!type.startsWith("multipart/form-data")) return readJsonBody(request, limit);
+  if (!type.startsWith("multipart/form-data")) return readJsonBody(request, jsonLimit);
   const bytes = await readBodyLimited(request, limit);
   let form: FormData;
   try {

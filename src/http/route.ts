@@ -48,7 +48,11 @@ export interface RouteDef {
    * A route that also takes a file: multipart/form-data (fields as strings, files as UploadedFile) or
    * JSON, up to `maxBytes` (DESIGN §3: 10 MiB for images). Without it a body must be JSON of at most 1 MiB.
    */
-  upload?: { maxBytes: number };
+  upload?: {
+    maxBytes: number;
+    /** The limit of the same operation sent as JSON (default 1 MiB, DESIGN §3; images carry base64 in JSON). */
+    jsonMaxBytes?: number;
+  };
   params?: GenericSchema;
   query?: GenericSchema;
   body?: GenericSchema;

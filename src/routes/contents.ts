@@ -127,12 +127,11 @@ export const contentRoutes = [
         plannedFrom: q.planned_from,
         plannedTo: q.planned_to,
         overdueBefore: q.overdue === "true" ? day : undefined,
+        notOverdueOn: q.overdue === "false" ? day : undefined,
         afterId: decodeCursor<number>(q.cursor, "number") ?? 0,
         limit: q.limit + 1,
       });
-      // overdue=false keeps what is not overdue (applied here: it is the complement of a range).
-      const filtered = q.overdue === "false" ? rows.filter((r) => !contentView(r, day).is_overdue) : rows;
-      const p = page(filtered, q.limit, (r) => encodeCursor(r.id));
+      const p = page(rows, q.limit, (r) => encodeCursor(r.id));
       return { body: { ...p, data: p.data.map((r) => contentView(r, day)) } };
     },
   }),

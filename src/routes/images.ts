@@ -214,7 +214,7 @@ export const imageRoutes = [
     tag: "Images",
     stability: "beta",
     access: "any",
-    upload: { maxBytes: UPLOAD_BODY_LIMIT },
+    upload: { maxBytes: UPLOAD_BODY_LIMIT, jsonMaxBytes: UPLOAD_BODY_LIMIT },
     body: UploadBody,
     responses: {
       201: { description: "The stored image.", schema: Image },

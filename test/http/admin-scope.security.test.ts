@@ -47,3 +47,17 @@ describe("/admin/* across accounts", () => {
     expect(own.status).toBe(201);
   });
 });
+
+describe("the order of checks", () => {
+  it("settles a query workspace_id before reading the body", async () => {
+    const h = makeHarness();
+    const bound = h.key({ workspaceId: h.a.ws1 });
+    const res = await h.send("POST", `/api/v1/memories?workspace_id=${h.a.ws2}`, {
+      auth: bound,
+      raw: JSON.stringify({ kind: "voice", title: "t", content: "x".repeat(1_100_000) }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.details.error_code).toBe("workspace_mismatch");
+  });
+});

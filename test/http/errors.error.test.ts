@@ -216,7 +216,8 @@ describe("upload bodies (routes with their own byte limit)", () => {
     async ({ def }) => {
       const h = makeHarness();
       const auth = await credentialFor(h, def);
-      const limit = def.upload!.maxBytes;
+      // These requests are JSON: the route's JSON limit applies (1 MiB unless the route says otherwise).
+      const limit = def.upload!.jsonMaxBytes ?? JSON_BODY_LIMIT;
       const declared = await h.send(def.method, realPath(h, def), {
         auth,
         raw: "{}",

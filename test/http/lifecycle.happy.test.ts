@@ -352,6 +352,10 @@ describe("contents and planning", () => {
     const list = async (q: string) =>
       (await h.send("GET", `/api/v1/contents?${q}`, { auth: key })).body.data.map((c: { title: string }) => c.title);
     expect(await list("overdue=true")).toEqual(["past"]);
+    expect(await list("overdue=false")).toEqual(["future", "unplanned"]);
+    // The filter is part of the query, so pages stay full and has_more stays right.
+    const first = await h.send("GET", "/api/v1/contents?overdue=false&limit=1", { auth: key });
+    expect(first.body).toMatchObject({ has_more: true, data: [{ title: "future" }] });
     expect(await list("planned_from=2026-05-01&planned_to=2026-12-31")).toEqual(["future"]);
     expect(await list("status=draft")).toEqual(["past", "future", "unplanned"]);
     expect(await list("status=published")).toEqual([]);
