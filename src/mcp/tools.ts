@@ -92,7 +92,7 @@ export const TOOLS: readonly ToolDef[] = [
     description: "Lists the generation engines this server offers; the first is the default.",
     method: "GET",
     path: "/api/v1/models",
-    input: {},
+    input: { ...page },
     annotations: read,
   },
   {

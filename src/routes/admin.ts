@@ -7,9 +7,9 @@ import { PLANS } from "../domain/plans.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { intString, PageQuery, Timestamp } from "../http/schemas.js";
+import { intString, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
 import { actorOf } from "./apikeys.js";
-import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
+import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page, pageList } from "./common.js";
 
 const Account = v.object({
   id: v.number(),
@@ -40,6 +40,9 @@ const CreateUser = v.object({
   role: v.optional(v.picklist(["admin", "member"]), "member"),
   password: v.optional(v.pipe(v.string(), v.minLength(8), v.maxLength(1024))),
 });
+const ListQuery = v.object(PageQuery);
+/** A sort key for integer ids that orders as numbers do. */
+const idKey = (id: number) => String(id).padStart(16, "0");
 const AuditQuery = v.object({ ...PageQuery, account_id: v.optional(intString()) });
 
 /**
@@ -148,11 +151,14 @@ export const adminRoutes = [
     stability: "beta",
     access: "admin",
     planExempt: true,
-    responses: { 200: { description: "Users.", schema: v.object({ data: v.array(User) }) }, ...AUTH_ERRORS },
-    handler: (ctx: Ctx) => ({
-      body: {
-        data: ctx.services.store.users.list(isOperator(ctx) ? undefined : ctx.principal.accountId).map(userView),
-      },
+    query: ListQuery,
+    responses: { 200: { description: "Users.", schema: pageOf(User) }, ...AUTH_ERRORS, ...INPUT_ERRORS },
+    handler: (ctx: Ctx<unknown, v.InferOutput<typeof ListQuery>>) => ({
+      body: pageList(
+        ctx.services.store.users.list(isOperator(ctx) ? undefined : ctx.principal.accountId).map(userView),
+        ctx.query,
+        (u) => idKey(u.id),
+      ),
     }),
   }),
   route({

@@ -5,8 +5,8 @@ import { findKey, issueKey, renameKey, revokeKey } from "../domain/admin.js";
 import { EXPIRY_CHOICES } from "../domain/apikeys.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { Timestamp } from "../http/schemas.js";
-import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND } from "./common.js";
+import { PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, pageList } from "./common.js";
 
 const Scopes = v.array(v.picklist(["read", "write"]));
 
@@ -103,13 +103,16 @@ export const apiKeyRoutes = [
     stability: "beta",
     access: "session",
     planExempt: true,
+    query: v.object(PageQuery),
     responses: {
-      200: { description: "The keys, never their secrets.", schema: v.object({ data: v.array(KeyRecord) }) },
+      200: { description: "The keys, oldest first, never their secrets.", schema: pageOf(KeyRecord) },
       ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
     },
-    handler(ctx) {
+    handler(ctx: Ctx<unknown, { limit: number; cursor?: string }>) {
       const rows = ctx.services.store.apiKeys.list(ctx.principal.accountId);
-      return { body: { data: rows.map((k) => apiKeyView(k, ctx.services.keyUsage.lastUsed(k.id, k.last_used_at))) } };
+      const views = rows.map((k) => apiKeyView(k, ctx.services.keyUsage.lastUsed(k.id, k.last_used_at)));
+      return { body: pageList(views, ctx.query, (k) => `${k.created_at}|${k.id}`) };
     },
   }),
   route({

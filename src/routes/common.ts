@@ -58,3 +58,17 @@ export function decodeCursor<T extends string | number>(
     issues: [{ path: "query.cursor", message: "Not a cursor this list issued." }],
   });
 }
+
+/**
+ * Pages a small in-memory list (a per-account list such as keys or voice profiles) by a sort key: the rows after
+ * the cursor's key, in key order, `limit` at a time, as DESIGN §3's list body.
+ */
+export function pageList<T>(rows: T[], q: { limit: number; cursor?: string }, keyOf: (row: T) => string) {
+  const after = decodeCursor<string>(q.cursor, "string");
+  const sorted = rows
+    .map((row) => ({ row, key: keyOf(row) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .filter((x) => after === undefined || x.key > after);
+  const p = page(sorted, q.limit, (x) => encodeCursor(x.key));
+  return { ...p, data: p.data.map((x) => x.row) };
+}

@@ -8,7 +8,16 @@ import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
-import { AUTH_ERRORS, CONFLICT, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
+import {
+  AUTH_ERRORS,
+  CONFLICT,
+  decodeCursor,
+  encodeCursor,
+  INPUT_ERRORS,
+  NOT_FOUND,
+  page,
+  pageList,
+} from "./common.js";
 
 const STATUSES = ["draft", "generated", "finalized", "published"] as const;
 
@@ -249,14 +258,17 @@ export const contentRoutes = [
     access: "any",
     workspace: "optional",
     params: ContentParams,
+    query: v.object({ ...PageQuery, ...WorkspaceQuery }),
     responses: {
-      200: { description: "The versions.", schema: v.object({ data: v.array(VersionSchema) }) },
+      200: { description: "The versions, oldest first.", schema: pageOf(VersionSchema) },
       ...byIdDocs,
       ...INPUT_ERRORS,
     },
-    handler(ctx: Ctx<{ contentId: number }>) {
+    handler(ctx: Ctx<{ contentId: number }, { limit: number; cursor?: string }>) {
       const row = findContent(ctx.services.store, ctx, ctx.params.contentId);
-      const data = ctx.services.store.contents.versions(row.id).map((ver) => ({
+      const versions = ctx.services.store.contents.versions(row.id);
+      const p = pageList(versions, ctx.query, (ver) => String(ver.version).padStart(8, "0"));
+      const data = p.data.map((ver) => ({
         version: ver.version,
         kind: ver.kind,
         title: ver.title,
@@ -265,7 +277,7 @@ export const contentRoutes = [
         details: ver.details ? JSON.parse(ver.details) : null,
         created_at: ver.created_at,
       }));
-      return { body: { data } };
+      return { body: { ...p, data } };
     },
   }),
   route({

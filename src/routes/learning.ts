@@ -5,8 +5,8 @@ import { voiceProfileView } from "../domain/contents.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Timestamp } from "../http/schemas.js";
-import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND } from "./common.js";
+import { PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, pageList } from "./common.js";
 
 const JobSchema = v.object({
   id: v.string(),
@@ -89,12 +89,16 @@ export const learningRoutes = [
     tag: "Learning",
     stability: "beta",
     access: "any",
+    query: v.object(PageQuery),
     responses: {
-      200: { description: "The profiles.", schema: v.object({ data: v.array(ProfileSchema) }) },
+      200: { description: "The profiles, oldest first.", schema: pageOf(ProfileSchema) },
       ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
     },
-    handler(ctx: Ctx) {
-      return { body: { data: ctx.services.store.learning.profilesOf(ctx.account.id).map(voiceProfileView) } };
+    handler(ctx: Ctx<unknown, { limit: number; cursor?: string }>) {
+      const rows = ctx.services.store.learning.profilesOf(ctx.account.id);
+      const p = pageList(rows, ctx.query, (r) => `${r.created_at}|${r.id}`);
+      return { body: { ...p, data: p.data.map(voiceProfileView) } };
     },
   }),
   route({

@@ -5,7 +5,8 @@ import { builtinThesis, llmThesis } from "../domain/generation/thesis.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, UPSTREAM_ERRORS } from "./common.js";
+import { PageQuery, pageOf } from "../http/schemas.js";
+import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, pageList, UPSTREAM_ERRORS } from "./common.js";
 import { requestWorkspace } from "./contents.js";
 
 const Model = v.object({
@@ -42,19 +43,20 @@ export const modelRoutes = [
     tag: "Generation",
     stability: "beta",
     access: "any",
-    responses: { 200: { description: "The engines.", schema: v.object({ data: v.array(Model) }) }, ...AUTH_ERRORS },
-    handler(ctx: Ctx) {
-      return {
-        body: {
-          data: ctx.services.engines.map((e, i) => ({
-            id: e.id,
-            kind: e.kind,
-            description: e.description,
-            default: i === 0,
-            streaming: true,
-          })),
-        },
-      };
+    query: v.object(PageQuery),
+    responses: { 200: { description: "The engines.", schema: pageOf(Model) }, ...AUTH_ERRORS, ...INPUT_ERRORS },
+    handler(ctx: Ctx<unknown, { limit: number; cursor?: string }>) {
+      const models = ctx.services.engines.map((e, i) => ({
+        id: e.id,
+        kind: e.kind,
+        description: e.description,
+        default: i === 0,
+        streaming: true,
+        position: i,
+      }));
+      // In offer order: the default (builtin) first.
+      const p = pageList(models, ctx.query, (m) => String(m.position).padStart(4, "0"));
+      return { body: { ...p, data: p.data.map(({ position: _, ...m }) => m) } };
     },
   }),
   route({
