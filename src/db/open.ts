@@ -25,5 +25,12 @@ export function openDb(dataDir: string, options: { readonly?: boolean; file?: st
   // FULL: a write acknowledged to a client is on disk before the answer leaves (survives kill -9 and power loss).
   db.pragma("synchronous = FULL");
   db.pragma("foreign_keys = ON");
+  // Transactions take the write lock when they begin (BEGIN IMMEDIATE), waiting up to busy_timeout for it. A deferred
+  // transaction that reads, then writes, fails at once (SQLITE_BUSY_SNAPSHOT, no wait) when another process commits
+  // in between: the server and the CLI write to the same file. `.deferred` stays available.
+  if (!options.readonly) {
+    const transaction = db.transaction.bind(db);
+    db.transaction = ((fn: (...args: never[]) => unknown) => transaction(fn).immediate) as Db["transaction"];
+  }
   return db;
 }

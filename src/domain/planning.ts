@@ -22,11 +22,17 @@ export function plannedDay(value: string): string | null {
   return `${y}-${m}-${d}`;
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** Today's date (YYYY-MM-DD) in a time zone. */
 export function todayIn(timeZone: string, nowMs: number): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(
-    new Date(nowMs),
-  );
+  // Building a DateTimeFormat costs far more than formatting with one: one per time zone, kept.
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(new Date(nowMs));
 }
 
 /** Whether a planned day has passed without publication. */

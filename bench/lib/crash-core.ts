@@ -1,0 +1,291 @@
+/**
+ * The crash run shared by `npm run crash` and test/db/crash-load.test.ts: a mixed write load (generate, finalize,
+ * reference create) against a server that is killed with SIGKILL at seeded random moments; after every restart,
+ * every write answered 2xx must be in the database, `PRAGMA integrity_check` must be ok, and the learning job of
+ * every acknowledged finalization must reach `succeeded`.
+ */
+import { createHash } from "node:crypto";
+import { openDb } from "../../src/db/open.js";
+import { prng, words } from "./text.js";
+
+/** A running server the crash run may kill. */
+export interface CrashServer {
+  url: string;
+  /** SIGKILL, then waits for the process to end. */
+  kill(): Promise<void>;
+  /** SIGTERM, then waits for the process to end. */
+  stop(): Promise<void>;
+}
+
+export interface CrashOptions {
+  seed: number;
+  kills: number;
+  dataDir: string;
+  /** A read+write key of account 1 (limits raised). */
+  key: string;
+  start(): Promise<CrashServer>;
+  /** Concurrent writers (default 6). */
+  concurrency?: number;
+  /** The kill comes this many milliseconds after the load starts, drawn from the seed (default 500–4,000). */
+  killAfterMs?: [number, number];
+  /** Words of a reference material (default 2,000) and of a finalized text (default 5,000). */
+  referenceWords?: number;
+  finalizeWords?: number;
+  /** Longest wait for the learning jobs after a restart (default 120 s). */
+  learningTimeoutMs?: number;
+  log?(line: string): void;
+}
+
+export interface CrashRound {
+  round: number;
+  killAfterMs: number;
+  acknowledged: { references: number; generations: number; finalizations: number };
+  /** Requests that got no complete answer (cut by the kill, or refused while the server was down). */
+  unanswered: number;
+  /** Answers that were neither 2xx nor cut: they point at a bug. */
+  unexpected: string[];
+}
+
+export interface CrashReport {
+  seed: number;
+  rounds: CrashRound[];
+  totals: { references: number; generations: number; finalizations: number; learningJobs: number };
+  /** Every broken promise found; empty when the run passed. */
+  failures: string[];
+}
+
+interface Reference {
+  id: number;
+  wordCount: number;
+}
+interface Finalization {
+  contentId: number;
+  sha256: string;
+  jobId: string | null;
+}
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs the whole crash sequence: `kills` kills, `kills + 1` starts, a verification after every start. */
+export async function runCrash(options: CrashOptions): Promise<CrashReport> {
+  const log = options.log ?? (() => {});
+  const rand = prng(options.seed);
+  const concurrency = options.concurrency ?? 6;
+  const [killMin, killMax] = options.killAfterMs ?? [500, 4_000];
+  const referenceWords = options.referenceWords ?? 2_000;
+  const finalizeWords = options.finalizeWords ?? 5_000;
+  const learningTimeoutMs = options.learningTimeoutMs ?? 120_000;
+
+  const references: Reference[] = [];
+  /** Acknowledged generations that no finalize has been sent for yet (a content is finalized at most once). */
+  const finalizable: number[] = [];
+  const generated = new Set<number>();
+  const finalizations: Finalization[] = [];
+  const rounds: CrashRound[] = [];
+  const failures: string[] = [];
+  let textSeed = options.seed * 7919;
+
+  const verify = async (server: CrashServer, label: string) => {
+    const db = openDb(options.dataDir, { readonly: true });
+    try {
+      const integrity = db.pragma("integrity_check", { simple: true });
+      if (integrity !== "ok") failures.push(`${label}: integrity_check: ${String(integrity)}`);
+      const refRows = new Map(
+        (
+          db.prepare("SELECT id, word_count FROM reference_materials").all() as { id: number; word_count: number }[]
+        ).map((r) => [r.id, r.word_count]),
+      );
+      for (const r of references)
+        if (refRows.get(r.id) !== r.wordCount)
+          failures.push(
+            `${label}: reference material ${r.id} acknowledged (201) but ${refRows.has(r.id) ? "changed" : "missing"}`,
+          );
+      const contents = new Map(
+        (db.prepare("SELECT id, status FROM contents").all() as { id: number; status: string }[]).map((c) => [
+          c.id,
+          c.status,
+        ]),
+      );
+      for (const id of generated) {
+        const status = contents.get(id);
+        if (status !== "generated" && status !== "finalized")
+          failures.push(`${label}: content ${id} acknowledged (201) but ${status ? `is ${status}` : "missing"}`);
+      }
+      const finalText = db.prepare("SELECT status, finalized_content FROM contents WHERE id = ?");
+      for (const f of finalizations) {
+        const row = finalText.get(f.contentId) as { status: string; finalized_content: string | null } | undefined;
+        if (row?.status !== "finalized" || sha256(row?.finalized_content ?? "") !== f.sha256)
+          failures.push(`${label}: finalization of content ${f.contentId} acknowledged (200) but not stored`);
+      }
+    } finally {
+      db.close();
+    }
+    // The learning jobs of acknowledged finalizations: present, and all succeeded within the timeout.
+    const jobIds = finalizations.map((f) => f.jobId).filter((j): j is string => j !== null);
+    const started = Date.now();
+    let last = new Map<string, string>();
+    for (;;) {
+      const db2 = openDb(options.dataDir, { readonly: true });
+      try {
+        last = new Map(
+          (db2.prepare("SELECT id, status FROM learning_jobs").all() as { id: string; status: string }[]).map((j) => [
+            j.id,
+            j.status,
+          ]),
+        );
+      } finally {
+        db2.close();
+      }
+      const missing = jobIds.filter((j) => !last.has(j));
+      const failed = jobIds.filter((j) => last.get(j) === "failed");
+      const pending = jobIds.filter((j) => last.get(j) === "queued" || last.get(j) === "running");
+      if (missing.length || failed.length) {
+        failures.push(
+          `${label}: learning jobs of acknowledged finalizations ${missing.length ? `missing: ${missing.slice(0, 5).join(", ")}` : ""}${failed.length ? ` failed: ${failed.slice(0, 5).join(", ")}` : ""}`,
+        );
+        break;
+      }
+      if (pending.length === 0) break;
+      if (Date.now() - started > learningTimeoutMs) {
+        failures.push(`${label}: ${pending.length} learning jobs still not done after ${learningTimeoutMs} ms`);
+        break;
+      }
+      await sleep(250);
+    }
+    // The restarted server answers with what it stored.
+    const sample = finalizations.at(-1);
+    if (sample) {
+      const res = await fetch(`${server.url}/api/v1/contents/${sample.contentId}`, {
+        headers: { authorization: `Bearer ${options.key}` },
+      });
+      const body = (await res.json()) as { status?: string; finalized_content?: string };
+      if (res.status !== 200 || body.status !== "finalized" || sha256(body.finalized_content ?? "") !== sample.sha256)
+        failures.push(`${label}: GET /contents/${sample.contentId} after restart: ${res.status} ${body.status}`);
+    }
+    log(
+      `${label}: ${failures.length === 0 ? "all checks ok" : `${failures.length} failures so far`}: ${references.length} references, ${generated.size} generations, ` +
+        `${finalizations.length} finalizations stored, ${jobIds.length} learning jobs succeeded (waited ${Date.now() - started} ms)`,
+    );
+  };
+
+  const writeLoad = (server: CrashServer, round: CrashRound) => {
+    let stopped = false;
+    const headers = { authorization: `Bearer ${options.key}`, "content-type": "application/json" };
+    const post = async (path: string, body: unknown) => {
+      try {
+        const res = await fetch(`${server.url}/api/v1${path}`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(30_000),
+        });
+        const text = await res.text();
+        return { status: res.status, body: JSON.parse(text) };
+      } catch {
+        round.unanswered++;
+        return undefined;
+      }
+    };
+    const worker = async (n: number) => {
+      const choose = prng(options.seed + round.round * 1000 + n);
+      while (!stopped) {
+        const r = choose();
+        if (r < 0.35 && finalizable.length > 0) {
+          const contentId = finalizable.splice(Math.floor(choose() * finalizable.length), 1)[0];
+          const text = words(finalizeWords, textSeed++);
+          const res = await post("/finalizeContent", {
+            content_id: contentId,
+            finalized_content: text,
+            edit_seconds: 120,
+          });
+          if (!res) continue;
+          if (res.status === 200) {
+            finalizations.push({ contentId, sha256: sha256(text), jobId: res.body.learning_job_id ?? null });
+            round.acknowledged.finalizations++;
+          } else
+            round.unexpected.push(`finalize ${contentId}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        } else if (r < 0.6) {
+          const res = await post("/reference-materials", {
+            title: `Reference ${textSeed}`,
+            content: words(referenceWords, textSeed++),
+            format: "text",
+          });
+          if (!res) continue;
+          if (res.status === 201) {
+            references.push({ id: res.body.id, wordCount: res.body.word_count });
+            round.acknowledged.references++;
+          } else round.unexpected.push(`reference: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        } else {
+          const refs = references
+            .slice(-6)
+            .filter(() => choose() < 0.5)
+            .slice(0, 3)
+            .map((x) => x.id);
+          const res = await post("/generate", {
+            template_id: choose() < 0.5 ? 1 : 6,
+            user_direction: `How the team plans the quarter, part ${textSeed++}`,
+            reference_material_ids: refs,
+            seed: Math.floor(choose() * 1e6),
+          });
+          if (!res) continue;
+          if (res.status === 201) {
+            generated.add(res.body.content_id);
+            finalizable.push(res.body.content_id);
+            round.acknowledged.generations++;
+          } else round.unexpected.push(`generate: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        }
+      }
+    };
+    const workers = Array.from({ length: concurrency }, (_, n) => worker(n));
+    return {
+      async stop() {
+        stopped = true;
+        await Promise.all(workers);
+      },
+    };
+  };
+
+  for (let round = 0; round <= options.kills; round++) {
+    const server = await options.start();
+    try {
+      await verify(server, round === 0 ? "first start" : `restart after kill ${round}`);
+      if (round === options.kills) {
+        await server.stop();
+        break;
+      }
+      const killAfterMs = Math.round(killMin + rand() * (killMax - killMin));
+      const current: CrashRound = {
+        round: round + 1,
+        killAfterMs,
+        acknowledged: { references: 0, generations: 0, finalizations: 0 },
+        unanswered: 0,
+        unexpected: [],
+      };
+      rounds.push(current);
+      const writers = writeLoad(server, current);
+      await sleep(killAfterMs);
+      await server.kill();
+      await writers.stop();
+      for (const u of current.unexpected.slice(0, 5)) failures.push(`round ${current.round}: unexpected answer: ${u}`);
+      log(
+        `kill ${current.round}/${options.kills} after ${killAfterMs} ms: acknowledged ${JSON.stringify(current.acknowledged)}, ${current.unanswered} unanswered`,
+      );
+    } catch (e) {
+      await server.kill().catch(() => {});
+      throw e;
+    }
+  }
+
+  return {
+    seed: options.seed,
+    rounds,
+    totals: {
+      references: references.length,
+      generations: generated.size,
+      finalizations: finalizations.length,
+      learningJobs: finalizations.filter((f) => f.jobId).length,
+    },
+    failures,
+  };
+}

@@ -1,0 +1,576 @@
+/**
+ * `npm run bench`: loads the built executable (dist/content-service; this script builds nothing) and a bare
+ * node:http baseline in turn, in the same run, with autocannon (fixed connections and duration), and reports
+ * requests/s, p50 and p99 of each scenario with its ratio to the baseline, the p99 of a GET probe with and without
+ * a finalize load, start to first 200, and RSS idle and under load. Prints a Markdown table, writes JSON to
+ * bench/results/<timestamp>.json, then checks the targets (exit 1 when one fails; BENCH_NO_FAIL=1 exits 0).
+ *
+ * Environment: BENCH_DURATION (s per scenario, 8), BENCH_CONNECTIONS (10), BENCH_ROUNDS (rounds of baseline and
+ * GETs, medians reported, 3), BENCH_START_RUNS (7), BENCH_PROBE_RATE (GET probe req/s, 200), BENCH_WORKERS (the
+ * server's --workers; its default when unset), BENCH_BASELINE_NODE (the baseline's Node binary; default the Node
+ * the executable embeds when the build cache holds it, else this Node), BENCH_ONLY=get (start, baseline and GETs)
+ * or BENCH_ONLY=probe (the GET probe with and without a finalize load), CS_EXECUTABLE (another build to load).
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { openDb } from "../src/db/open.js";
+import {
+  EXECUTABLE,
+  executableRunner,
+  freePort,
+  haveExecutable,
+  prepareDataDir,
+  ROOT,
+  type Runner,
+  rssKb,
+  rssSampler,
+  runCli,
+  type Served,
+  sendJson,
+  serve,
+  stop,
+} from "./lib/proc.js";
+import { prng, words } from "./lib/text.js";
+
+const env = process.env;
+const num = (name: string, fallback: number) => {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+};
+const DURATION = num("BENCH_DURATION", 8);
+const CONNECTIONS = num("BENCH_CONNECTIONS", 10);
+const ROUNDS = num("BENCH_ROUNDS", 3);
+const START_RUNS = num("BENCH_START_RUNS", 7);
+const PROBE_RATE = num("BENCH_PROBE_RATE", 200);
+const WORKERS = env.BENCH_WORKERS ? num("BENCH_WORKERS", 1) : undefined;
+/** At most this many contents are generated ahead for finalize (beyond it requests reuse ids and answer 409). */
+const POOL_MAX = num("BENCH_FINALIZE_POOL_MAX", 12_000);
+const ONLY_GET = env.BENCH_ONLY === "get";
+const ONLY_PROBE = env.BENCH_ONLY === "probe";
+
+/** The tracker issue's targets. */
+const TARGETS = { getRatio: 0.5, probeP99Ratio: 2, startMs: 300 };
+
+/** Learning analyses one account may run per month (agency); finalizations are spread so that all are analysed. */
+const ANALYSES_PER_ACCOUNT = 1900;
+
+interface Load {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const percentile = (sorted: Float64Array, p: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const fixed = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : "–");
+const log = (s: string) => process.stderr.write(`[bench] ${s}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * One autocannon run. Latencies come from autocannon's per-response event (float milliseconds; its histogram keeps
+ * whole milliseconds, too coarse for sub-millisecond GETs), 2xx answers only.
+ */
+function load(name: string, options: autocannon.Options): Promise<Load> {
+  return new Promise((resolve, reject) => {
+    let times = new Float64Array(1 << 16);
+    let n = 0;
+    const instance = autocannon({ timeout: 30, ...options }, (err, result) => {
+      if (err) return reject(err);
+      const sorted = times.subarray(0, n).sort();
+      resolve({
+        name,
+        rps: result.requests.average,
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+        requests: result.requests.total,
+        non2xx: result.non2xx,
+        errors: result.errors,
+        timeouts: result.timeouts,
+      });
+    });
+    // autocannon emits (client, statusCode, bytes, responseTime) although its typings omit the client.
+    (instance as unknown as NodeJS.EventEmitter).on(
+      "response",
+      (_c: unknown, status: number, _b: number, ms: number) => {
+        if (status < 200 || status >= 300) return;
+        if (n === times.length) {
+          const grown = new Float64Array(times.length * 2);
+          grown.set(times);
+          times = grown;
+        }
+        times[n++] = ms;
+      },
+    );
+  });
+}
+
+/** The baseline's Node: the one the executable embeds (same runtime, so the ratio measures the service's own work). */
+function baselineNode(): string {
+  if (env.BENCH_BASELINE_NODE) return env.BENCH_BASELINE_NODE;
+  const dir = path.join(ROOT, ".build-cache/node");
+  if (existsSync(dir))
+    for (const version of readdirSync(dir).sort().reverse())
+      for (const name of ["node-stripped", "bin/node"]) {
+        const candidate = path.join(dir, version, name);
+        if (existsSync(candidate)) return candidate;
+      }
+  return process.execPath;
+}
+
+/** The bare node:http server in its own process, like the service. */
+async function startBaseline(bodyFile: string) {
+  const port = await freePort();
+  const node = baselineNode();
+  const child = spawn(node, [path.join(ROOT, "bench/baseline.mjs"), String(port), bodyFile], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...env, NODE_OPTIONS: "" },
+  });
+  const version = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once("data", (d) => resolve(String(d).replace("listening ", "").trim()));
+    child.once("exit", () => reject(new Error("the baseline server exited")));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    version,
+    node,
+    pid: child.pid!,
+    async close() {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    },
+  };
+}
+
+/** Another agency account with raised limits and a read+write key (each account has its own analysis quota). */
+function extraAccount(runner: Runner, dataDir: string, n: number): string {
+  const account = JSON.parse(
+    runCli(runner, ["accounts", "create", "--name", `bench ${n}`, "--plan", "agency", "--json", "--data-dir", dataDir]),
+  );
+  const id = String(account.id);
+  runCli(
+    runner,
+    ["accounts", "set-limits", id, "--per-minute", "1000000000", "--per-hour", "1000000000"].concat([
+      "--data-dir",
+      dataDir,
+    ]),
+  );
+  return JSON.parse(
+    runCli(runner, ["keys", "create", "--account", id, "--name", "bench", "--json", "--data-dir", dataDir]),
+  ).key;
+}
+
+/** Learning jobs by status, read from the database (read-only, beside the running server). */
+function learningStatus(dataDir: string): Record<string, number> {
+  const db = openDb(dataDir, { readonly: true });
+  try {
+    const rows = db.prepare("SELECT status, count(*) AS n FROM learning_jobs GROUP BY status").all() as {
+      status: string;
+      n: number;
+    }[];
+    const failed = db.prepare("SELECT DISTINCT error FROM learning_jobs WHERE status = 'failed' LIMIT 3").pluck().all();
+    for (const error of failed) log(`a learning job failed: ${String(error)}`);
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  } finally {
+    db.close();
+  }
+}
+
+function table(rows: string[][]): string {
+  const [head, ...body] = rows;
+  return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...body.map((r) => `| ${r.join(" | ")} |`)]
+    .join("\n")
+    .concat("\n");
+}
+
+async function main(): Promise<number> {
+  if (!haveExecutable()) {
+    process.stderr.write(
+      `bench: ${EXECUTABLE} is missing; run \`npm run build\` first (this script builds nothing).\n`,
+    );
+    return 2;
+  }
+  const startedAt = new Date();
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "cs-bench-"));
+  const dataDir = path.join(tmp, "data");
+  const logFile = path.join(tmp, "server.log");
+  const runner = executableRunner(path.join(tmp, "asset-cache"));
+  let server: Served | undefined;
+  let baseline: Awaited<ReturnType<typeof startBaseline>> | undefined;
+  try {
+    log(`temp dir ${tmp}; ${os.cpus().length} CPUs; load average ${os.loadavg().map((x) => x.toFixed(2))}`);
+    const { key } = prepareDataDir(runner, dataDir);
+    const auth = { authorization: `Bearer ${key}` };
+    const workerArgs = WORKERS ? { workers: WORKERS } : {};
+    const ready = { readyPath: "/api/v1/api-keys/current", headers: auth };
+
+    // Start to the first 200 of an authenticated GET. The first start also writes the addon and worker bundle to
+    // the (empty) asset cache: reported apart as the cold start.
+    log(`start to first 200: ${START_RUNS + 1} starts`);
+    const starts: number[] = [];
+    let coldStartMs = 0;
+    for (let i = 0; i <= START_RUNS; i++) {
+      const s = await serve(runner, { dataDir, logFile, ...workerArgs, ...ready });
+      if (i === 0) coldStartMs = s.startMs;
+      else starts.push(s.startMs);
+      await stop(s);
+    }
+
+    server = await serve(runner, { dataDir, logFile, ...workerArgs, ...ready });
+    const base = server.url;
+    const pid = server.child.pid!;
+    await sleep(2_000);
+    const rssIdleKb = rssKb(pid);
+
+    // Fixtures: three references of 2,000 words and one generated content to read.
+    log("creating fixtures");
+    const refs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await sendJson(`${base}/api/v1/reference-materials`, "POST", key, {
+        title: `Reference ${i + 1}`,
+        content: words(2000, 100 + i),
+        format: "text",
+      });
+      if (r.status !== 201) throw new Error(`reference create: ${r.status} ${JSON.stringify(r.body)}`);
+      refs.push(r.body.id);
+    }
+    const direction = "How our team plans the quarter: budget, roadmap and customer feedback";
+    const first = await sendJson(`${base}/api/v1/generate`, "POST", key, {
+      template_id: 1,
+      user_direction: direction,
+      reference_material_ids: refs,
+      seed: 1,
+    });
+    if (first.status !== 201) throw new Error(`generate: ${first.status} ${JSON.stringify(first.body)}`);
+    const contentId = first.body.content_id as number;
+    const current = await sendJson(`${base}/api/v1/api-keys/current`, "GET", key);
+    const bodyFile = path.join(tmp, "baseline-body.json");
+    writeFileSync(bodyFile, JSON.stringify(current.body));
+
+    baseline = await startBaseline(bodyFile);
+    log(`baseline: bare node:http on Node ${baseline.version} (${baseline.node})`);
+
+    const rss = rssSampler(pid);
+    let rssReadsKb = 0;
+    let rssWrites: ReturnType<typeof rssSampler> | undefined;
+    const fixedLoad = { connections: CONNECTIONS, duration: DURATION };
+    const rounds: { baseline: Load; current: Load; content: Load }[] = [];
+    for (let r = 0; r < (ONLY_PROBE ? 1 : ROUNDS); r++) {
+      log(`round ${r + 1}/${ROUNDS}: baseline, GET /api-keys/current, GET /contents/{id}`);
+      rounds.push({
+        baseline: await load("baseline (bare node:http)", { ...fixedLoad, url: `${baseline.url}/` }),
+        current: await load("GET /api-keys/current", {
+          ...fixedLoad,
+          url: `${base}/api/v1/api-keys/current`,
+          headers: auth,
+        }),
+        content: await load("GET /contents/{id}", {
+          ...fixedLoad,
+          url: `${base}/api/v1/contents/${contentId}`,
+          headers: auth,
+        }),
+      });
+    }
+    await baseline.close();
+    baseline = undefined;
+    const pick = (which: "baseline" | "current" | "content"): Load => {
+      const all = rounds.map((x) => x[which]);
+      return {
+        name: all[0].name,
+        rps: median(all.map((x) => x.rps)),
+        p50: median(all.map((x) => x.p50)),
+        p99: median(all.map((x) => x.p99)),
+        requests: all.reduce((s, x) => s + x.requests, 0),
+        non2xx: all.reduce((s, x) => s + x.non2xx, 0),
+        errors: all.reduce((s, x) => s + x.errors, 0),
+        timeouts: all.reduce((s, x) => s + x.timeouts, 0),
+      };
+    };
+    const b = pick("baseline");
+    const cur = pick("current");
+    const content = pick("content");
+
+    let generate: Load | undefined;
+    let finalize: Load | undefined;
+    let probeAlone: Load | undefined;
+    let probeLoaded: Load | undefined;
+    let finalizeUnderProbe: Load | undefined;
+    const poolInfo = { made: 0, used: 0, exhausted: 0, accounts: 1 };
+    if (!ONLY_GET) {
+      // The GET probe: a fixed rate on 2 connections, on a quiet server first.
+      const probe = () =>
+        load("GET /contents/{id} probe", {
+          url: `${base}/api/v1/contents/${contentId}`,
+          headers: auth,
+          connections: 2,
+          overallRate: PROBE_RATE,
+          duration: DURATION,
+        });
+      log(`GET probe alone (${PROBE_RATE} req/s)`);
+      probeAlone = await probe();
+      rssReadsKb = rss.stop();
+      rssWrites = rssSampler(pid);
+
+      let seed = 1000;
+      if (!ONLY_PROBE) log("POST /generate: template 1 with three 2,000-word references");
+      if (!ONLY_PROBE)
+        generate = await load("POST /generate", {
+          ...fixedLoad,
+          url: `${base}/api/v1/generate`,
+          headers: { ...auth, "content-type": "application/json" },
+          requests: [
+            {
+              method: "POST",
+              setupRequest: (req) => ({
+                ...req,
+                body: JSON.stringify({
+                  template_id: 1,
+                  user_direction: direction,
+                  reference_material_ids: refs,
+                  seed: seed++,
+                }),
+              }),
+            },
+          ],
+        });
+
+      // Finalize needs a generated content per request: a pool made ahead, sized by a short calibration, spread
+      // over accounts so that every finalization gets its learning job (each account has a monthly quota).
+      const keys = [key];
+      const pool: { id: number; text: string; key: string }[] = [];
+      let queued = 0;
+      const fill = async (count: number) => {
+        const wanted = pool.length + count;
+        const worker = async () => {
+          while (queued < wanted) {
+            const n = queued++;
+            const owner = keys[Math.floor(n / ANALYSES_PER_ACCOUNT)] ?? keys[keys.length - 1];
+            const r = await sendJson(`${base}/api/v1/generate`, "POST", owner, {
+              template_id: 1,
+              user_direction: direction,
+              seed: seed++,
+            });
+            if (r.status !== 201) throw new Error(`generate: ${r.status} ${JSON.stringify(r.body)}`);
+            pool.push({ id: r.body.content_id, text: r.body.content, key: owner });
+          }
+        };
+        await Promise.all(Array.from({ length: 16 }, worker));
+      };
+      const fillerWords = words(5000, 7).split(/\s+/);
+      let taken = 0;
+      let exhausted = 0;
+      /** The writer's final text: the generated text with a few words changed, grown to 5,000 words. */
+      const finalizeRequest = (req: autocannon.Request) => {
+        let item = pool[taken++];
+        if (!item) {
+          exhausted++;
+          item = pool[taken % pool.length];
+        }
+        const rand = prng(item.id);
+        const mine = item.text.split(/\s+/).map((w) => (rand() < 0.03 ? "really" : w));
+        const text = [...mine, ...fillerWords.slice(0, Math.max(0, 5000 - mine.length))].join(" ");
+        return {
+          ...req,
+          headers: { ...req.headers, authorization: `Bearer ${item.key}` },
+          body: JSON.stringify({ content_id: item.id, finalized_content: text, edit_seconds: 300 }),
+        };
+      };
+      const finalizeLoad = (duration: number) =>
+        load("POST /finalizeContent", {
+          connections: CONNECTIONS,
+          duration,
+          url: `${base}/api/v1/finalizeContent`,
+          headers: { "content-type": "application/json" },
+          requests: [
+            {
+              method: "POST",
+              setupRequest: finalizeRequest,
+            } as autocannon.Request,
+          ],
+        });
+      log("calibrating POST /finalizeContent (2 s)");
+      await fill(250);
+      const calibration = await finalizeLoad(2);
+      const needed = Math.min(POOL_MAX, Math.ceil(calibration.rps * DURATION * 1.2 * 2) + 100);
+      const accounts = Math.ceil((taken + needed) / ANALYSES_PER_ACCOUNT);
+      for (let n = keys.length; n < accounts; n++) keys.push(extraAccount(runner, dataDir, n + 1));
+      log(`finalize ≈ ${Math.round(calibration.rps)}/s: generating ${needed} contents over ${keys.length} account(s)`);
+      await fill(Math.max(0, taken + needed - pool.length));
+
+      // The probe first, while the learning backlog is only the calibration's; then finalize alone.
+      log(`GET probe (${PROBE_RATE} req/s) during a finalize load`);
+      [probeLoaded, finalizeUnderProbe] = await Promise.all([probe(), finalizeLoad(DURATION)]);
+      if (!ONLY_PROBE) log("POST /finalizeContent with 5,000-word texts");
+      if (!ONLY_PROBE) finalize = await finalizeLoad(DURATION);
+      poolInfo.made = pool.length;
+      poolInfo.used = taken;
+      poolInfo.exhausted = exhausted;
+      poolInfo.accounts = keys.length;
+    }
+    if (!rssWrites) rssReadsKb = rss.stop();
+    const rssWritesKb = rssWrites ? rssWrites.stop() : 0;
+    // The learning jobs the finalizations queued: how far the worker pool got while the loads ran.
+    const learning = learningStatus(dataDir);
+    await stop(server);
+    const exit = await server.exited;
+    server = undefined;
+
+    const startMedian = median(starts);
+    const scenarios = [cur, content, generate, finalize].filter((x): x is Load => x !== undefined);
+    const probeRatio = probeLoaded && probeAlone ? probeLoaded.p99 / probeAlone.p99 : Number.NaN;
+    const checks = [
+      {
+        target: `GET /api-keys/current req/s ≥ ${TARGETS.getRatio * 100}% of the baseline's`,
+        value: `${fixed((100 * cur.rps) / b.rps, 0)}%`,
+        pass: cur.rps / b.rps >= TARGETS.getRatio,
+      },
+      ...(ONLY_GET
+        ? []
+        : [
+            {
+              target: `GET p99 under a finalize load ≤ ${TARGETS.probeP99Ratio}× its p99 without`,
+              value: `${fixed(probeRatio, 1)}× (${fixed(probeLoaded!.p99)} ms vs ${fixed(probeAlone!.p99)} ms)`,
+              pass: probeRatio <= TARGETS.probeP99Ratio,
+            },
+          ]),
+      {
+        target: `start to first 200 < ${TARGETS.startMs} ms (median of ${starts.length})`,
+        value: `${fixed(startMedian, 0)} ms`,
+        pass: startMedian < TARGETS.startMs,
+      },
+    ];
+
+    const results = {
+      date: startedAt.toISOString(),
+      executable: EXECUTABLE,
+      machine: {
+        cpus: os.cpus().length,
+        model: os.cpus()[0]?.model,
+        loadavg_after: os.loadavg(),
+        bench_node: process.version,
+        baseline_node: rounds.length ? `${baselineNode()}` : null,
+      },
+      settings: {
+        duration_s: DURATION,
+        connections: CONNECTIONS,
+        rounds: ROUNDS,
+        probe_rate: PROBE_RATE,
+        probe_connections: 2,
+        workers: WORKERS ?? "default",
+      },
+      baseline: b,
+      scenarios: scenarios.map((x) => ({ ...x, ratio_to_baseline: x.rps / b.rps })),
+      rounds,
+      probe: probeAlone
+        ? {
+            alone: probeAlone,
+            under_finalize: probeLoaded,
+            finalize_during_probe: finalizeUnderProbe,
+            p99_ratio: probeRatio,
+          }
+        : null,
+      finalize_pool: poolInfo,
+      start_ms: { cold_first_start: coldStartMs, median: startMedian, runs: starts },
+      rss_kb: { idle: rssIdleKb, max_under_read_load: rssReadsKb, max_under_write_load: rssWritesKb },
+      learning_jobs_at_end: learning,
+      server_exit: exit,
+      targets: checks,
+    };
+    mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
+    const out = path.join(ROOT, "bench/results", `${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
+    writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+
+    const rows = [
+      ["scenario", "req/s", "p50 ms", "p99 ms", "req/s ÷ baseline", "non-2xx"],
+      [b.name, fixed(b.rps, 0), fixed(b.p50), fixed(b.p99), "1.00", String(b.non2xx)],
+      ...scenarios.map((x) => [
+        x.name,
+        fixed(x.rps, 0),
+        fixed(x.p50),
+        fixed(x.p99),
+        fixed(x.rps / b.rps),
+        String(x.non2xx),
+      ]),
+    ];
+    if (probeAlone && probeLoaded && finalizeUnderProbe)
+      rows.push(
+        [
+          `${probeAlone.name}, quiet server`,
+          fixed(probeAlone.rps, 0),
+          fixed(probeAlone.p50),
+          fixed(probeAlone.p99),
+          "",
+          String(probeAlone.non2xx),
+        ],
+        [
+          `${probeLoaded.name}, during finalize load`,
+          fixed(probeLoaded.rps, 0),
+          fixed(probeLoaded.p50),
+          fixed(probeLoaded.p99),
+          "",
+          String(probeLoaded.non2xx),
+        ],
+        [
+          "POST /finalizeContent during the probe",
+          fixed(finalizeUnderProbe.rps, 0),
+          fixed(finalizeUnderProbe.p50),
+          fixed(finalizeUnderProbe.p99),
+          fixed(finalizeUnderProbe.rps / b.rps),
+          String(finalizeUnderProbe.non2xx),
+        ],
+      );
+    let text = `\n## content-service benchmark, ${startedAt.toISOString()}\n\n`;
+    text += `${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${DURATION} s per load, median of ${ONLY_PROBE ? 1 : ROUNDS} round(s) for the baseline and GETs; `;
+    text += `baseline: bare node:http on Node ${rounds.length ? results.machine.baseline_node : "?"}; GET probe: ${PROBE_RATE} req/s on 2 connections.\n\n`;
+    text += table(rows);
+    text += "\n";
+    text += table([
+      ["measure", "value"],
+      [
+        "start to first 200 (median)",
+        `${fixed(startMedian, 0)} ms (runs: ${starts.map((x) => x.toFixed(0)).join(", ")})`,
+      ],
+      ["first start (writes the asset cache)", `${fixed(coldStartMs, 0)} ms`],
+      ["RSS idle", `${(rssIdleKb / 1024).toFixed(1)} MiB`],
+      ["RSS under the GET loads (max)", `${(rssReadsKb / 1024).toFixed(1)} MiB`],
+      ...(rssWrites ? [["RSS under the write loads (max)", `${(rssWritesKb / 1024).toFixed(1)} MiB`]] : []),
+      ...(Object.keys(learning).length
+        ? [
+            [
+              "learning jobs when the loads ended",
+              Object.entries(learning)
+                .map(([k, n]) => `${n} ${k}`)
+                .join(", "),
+            ],
+          ]
+        : []),
+    ]);
+    text += "\n";
+    text += table([
+      ["target", "measured", "result"],
+      ...checks.map((c) => [c.target, c.value, c.pass ? "PASS" : "FAIL"]),
+    ]);
+    text += `\nJSON: ${path.relative(ROOT, out)}\n`;
+    process.stdout.write(text);
+    return checks.every((c) => c.pass) || env.BENCH_NO_FAIL === "1" ? 0 : 1;
+  } finally {
+    if (baseline) await baseline.close();
+    if (server) await stop(server);
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = await main();
