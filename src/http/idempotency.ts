@@ -44,6 +44,20 @@ export const IDEMPOTENCY_PARAMETER = {
   schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
 };
 
+/**
+ * A replayed error body carries the replay's trace id, as its X-Trace-Id header does (DESIGN §3: the body's
+ * trace_id is the response's X-Trace-Id); success bodies are replayed byte for byte.
+ */
+function withTraceId(status: number, body: Uint8Array, traceId: string): Uint8Array {
+  if (status < 400) return body;
+  try {
+    const parsed = JSON.parse(Buffer.from(body).toString("utf8"));
+    if (parsed && typeof parsed === "object" && typeof parsed.trace_id === "string")
+      return Buffer.from(JSON.stringify({ ...parsed, trace_id: traceId }));
+  } catch {}
+  return body;
+}
+
 /** Whether a completed response is kept for replay (see the module comment). */
 export function isReplayable(status: number, contentType: string | null): boolean {
   // 401 too: whatever the handler says about credentials is for this request only.
@@ -177,7 +191,11 @@ export class IdempotencyKeys {
       const stored = this.store.idempotency.find(scope.accountId, scope.caller, key, iso(this.clock.now()));
       if (stored) {
         if (stored.fingerprint !== fingerprint) throw reused(key);
-        return responseOf(stored.status, { ...JSON.parse(stored.headers), [REPLAY_HEADER]: "true" }, stored.body);
+        return responseOf(
+          stored.status,
+          { ...JSON.parse(stored.headers), [REPLAY_HEADER]: "true" },
+          withTraceId(stored.status, stored.body, traceId),
+        );
       }
       break;
     }

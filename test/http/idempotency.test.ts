@@ -264,7 +264,9 @@ describe("Idempotency-Key: what is stored", () => {
     expectErrorBody(missing, 404, "template_not_found");
     const again = await post(h, "/api/v1/contents", key, "tpl", { title: "T", template_id: 999_999 });
     expect(again.status).toBe(404);
-    expect(again.body).toEqual(missing.body);
+    // The same error, under the replay's own trace id (the body's trace_id is its X-Trace-Id).
+    expect({ ...again.body, trace_id: "" }).toEqual({ ...missing.body, trace_id: "" });
+    expect(again.body.trace_id).toBe(again.headers.get("x-trace-id"));
     expect(replayed(again)).toBe("true");
 
     const draft = await h.send("POST", "/api/v1/contents", { auth: key, body: { title: "D" } });
@@ -375,5 +377,25 @@ describe("Idempotency-Key: the pipeline's checks come first", () => {
       const names = doc.paths[r.path].post.parameters.map((p: { name: string }) => p.name);
       expect(names.includes("Idempotency-Key"), r.path).toBe(r.access !== "public");
     }
+  });
+});
+
+describe("replayed errors", () => {
+  it("carry the replay's own trace id in the body, as in X-Trace-Id", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const send = () =>
+      h.send("POST", "/api/v1/finalizeContent", {
+        auth: key,
+        headers: { "idempotency-key": "fin-missing" },
+        body: { content_id: 424242, finalized_content: "x", edit_seconds: 1 },
+      });
+    const first = await send();
+    const second = await send();
+    expect(second.status).toBe(404);
+    expect(second.headers.get("idempotent-replayed")).toBe("true");
+    expect(second.body.trace_id).toBe(second.headers.get("x-trace-id"));
+    expect(second.body.trace_id).not.toBe(first.body.trace_id);
+    expect({ ...second.body, trace_id: "" }).toEqual({ ...first.body, trace_id: "" });
   });
 });
