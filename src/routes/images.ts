@@ -158,6 +158,38 @@ function created(row: ImageRow) {
   return { status: 201, body: imageView(row), headers: { location: `/api/v1/images/${row.id}` } };
 }
 
+/** Stores an accepted image of the caller's account, counts it, and answers 201 with its record. */
+function storeImage(
+  ctx: Ctx,
+  image: {
+    filename: string;
+    type: string;
+    width: number;
+    height: number;
+    source: "upload" | "generated";
+    prompt: string | null;
+    bytes: Uint8Array;
+  },
+) {
+  const row = ctx.services.store.images.create(
+    ctx.principal.accountId,
+    {
+      filename: image.filename,
+      mime_type: image.type,
+      size_bytes: image.bytes.byteLength,
+      width: image.width,
+      height: image.height,
+      source: image.source,
+      prompt: image.prompt,
+      sha256: sha256Hex(image.bytes),
+      data: image.bytes,
+    },
+    iso(ctx.services.clock.now()),
+  );
+  ctx.services.usage.countFor(ctx.principal, { images: 1 });
+  return created(row);
+}
+
 /** Whether an If-None-Match header names this ETag (or `*`). */
 function matchesEtag(header: string | null, etag: string): boolean {
   if (header === null) return false;
@@ -232,23 +264,15 @@ export const imageRoutes = [
       const bytes = file ? file.bytes : decodeBase64(data_base64!);
       const field = file ? "body.file" : "body.data_base64";
       const image = acceptImage(bytes, field);
-      const row = ctx.services.store.images.create(
-        ctx.principal.accountId,
-        {
-          filename: cleanFilename(ctx.body.filename || file?.filename, image.type),
-          mime_type: image.type,
-          size_bytes: bytes.byteLength,
-          width: image.width,
-          height: image.height,
-          source: "upload",
-          prompt: null,
-          sha256: sha256Hex(bytes),
-          data: bytes,
-        },
-        iso(ctx.services.clock.now()),
-      );
-      ctx.services.usage.countFor(ctx.principal, { images: 1 });
-      return created(row);
+      return storeImage(ctx, {
+        filename: cleanFilename(ctx.body.filename || file?.filename, image.type),
+        type: image.type,
+        width: image.width,
+        height: image.height,
+        source: "upload",
+        prompt: null,
+        bytes,
+      });
     },
   }),
   route({
@@ -295,23 +319,15 @@ export const imageRoutes = [
         const rendered = await ctx.services.pool.run("renderImage", { prompt, width, height, seed });
         bytes = Buffer.from(rendered.buffer, rendered.byteOffset, rendered.byteLength);
       }
-      const row = ctx.services.store.images.create(
-        ctx.principal.accountId,
-        {
-          filename: generatedFilename(prompt).replace(/\.png$/, `.${extensionOf(type as ImageType)}`),
-          mime_type: type,
-          size_bytes: bytes.byteLength,
-          width: size.width,
-          height: size.height,
-          source: "generated",
-          prompt,
-          sha256: sha256Hex(bytes),
-          data: bytes,
-        },
-        iso(ctx.services.clock.now()),
-      );
-      ctx.services.usage.countFor(ctx.principal, { images: 1 });
-      return created(row);
+      return storeImage(ctx, {
+        filename: generatedFilename(prompt).replace(/\.png$/, `.${extensionOf(type as ImageType)}`),
+        type,
+        width: size.width,
+        height: size.height,
+        source: "generated",
+        prompt,
+        bytes,
+      });
     },
   }),
   route({
