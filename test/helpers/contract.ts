@@ -203,17 +203,9 @@ export class Contract {
    * (used for bodies that arrive inside other responses, e.g. the `done` event of a stream).
    */
   validateJson(method: string, pathOrTemplate: string, status: number, body: unknown, mediaType = "application/json") {
-    const { name, template, op } = this.operation(method, pathOrTemplate);
-    if (!template || !op)
-      return this.drift({ operation: name, status, kind: "undocumented-operation", message: "not in the description" });
-    const res = this.responseFor(op, status);
-    if (!res)
-      return this.drift({
-        operation: name,
-        status,
-        kind: "undocumented-status",
-        message: `documented statuses: ${Object.keys(op.responses ?? {}).join(", ")}`,
-      });
+    const found = this.documentedResponse(method, pathOrTemplate, status);
+    if (!found) return;
+    const { name, template, res } = found;
     const documented = documentedMediaType(Object.keys(res.doc.content ?? {}), mediaType);
     if (!documented)
       return this.drift({
@@ -228,23 +220,36 @@ export class Contract {
       this.drift({ operation: name, status, kind: "schema", message: describeErrors(validate.errors, body) });
   }
 
-  /** Checks one response (it is cloned before its body is read, so the caller can still consume it). */
-  async check(method: string, pathOrTemplate: string, response: Response): Promise<void> {
+  /** The documented response of an operation and status; a drift (thrown or recorded) and undefined when none. */
+  private documentedResponse(method: string, pathOrTemplate: string, status: number) {
     const { name, template, op } = this.operation(method, pathOrTemplate);
-    const status = response.status;
-    const mediaType = mediaTypeOf(response.headers.get("content-type"));
-    const record: Checked = { operation: name, status, contentType: mediaType, validated: false };
-    this.checked.push(record);
-    if (!template || !op)
-      return this.drift({ operation: name, status, kind: "undocumented-operation", message: "not in the description" });
+    if (!template || !op) {
+      this.drift({ operation: name, status, kind: "undocumented-operation", message: "not in the description" });
+      return undefined;
+    }
     const res = this.responseFor(op, status);
-    if (!res)
-      return this.drift({
+    if (!res) {
+      this.drift({
         operation: name,
         status,
         kind: "undocumented-status",
         message: `documented statuses: ${Object.keys(op.responses ?? {}).join(", ")}`,
       });
+      return undefined;
+    }
+    return { name, template, res };
+  }
+
+  /** Checks one response (it is cloned before its body is read, so the caller can still consume it). */
+  async check(method: string, pathOrTemplate: string, response: Response): Promise<void> {
+    const { name } = this.operation(method, pathOrTemplate);
+    const status = response.status;
+    const mediaType = mediaTypeOf(response.headers.get("content-type"));
+    const record: Checked = { operation: name, status, contentType: mediaType, validated: false };
+    this.checked.push(record);
+    const found = this.documentedResponse(method, pathOrTemplate, status);
+    if (!found) return;
+    const { template, res } = found;
     const documentedTypes = Object.keys(res.doc.content ?? {});
     const hasBody =
       status !== 204 &&
