@@ -4,7 +4,6 @@ import type { ContentRow, ContentStatus } from "../db/contents.js";
 import type { Store } from "../db/store.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
 import { ApiError } from "../http/errors.js";
-import type { WorkerPool } from "../workers/pool.js";
 import { iso } from "./clock.js";
 import type { GenerationInput, GenerationOutput, SectionSpec } from "./generation/builtin.js";
 import { emptyTraits, type VoiceTraits } from "./generation/voice.js";

@@ -9,7 +9,7 @@ import {
   saveGeneration,
 } from "../domain/contents.js";
 import type { GenerationOutput } from "../domain/generation/builtin.js";
-import type { Engine, GenerationStream } from "../domain/generation/engines.js";
+import { type GenerationStream, pickEngine } from "../domain/generation/engines.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, errorBody, toApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
@@ -54,20 +54,6 @@ const FinalizeResponse = v.object({
   learning_job_id: v.nullable(v.string()),
   learning_triggered: v.boolean(),
 });
-
-/** The engine named by `model` (default: builtin), or 400 naming the ones there are. */
-function pickEngine(engines: Engine[], model: string | undefined): Engine {
-  const engine = model === undefined ? engines[0] : engines.find((e) => e.id === model || e.kind === model);
-  if (!engine)
-    throw new ApiError(
-      "validation_failed",
-      `Unknown model "${model}"; this server offers: ${engines.map((e) => e.id).join(", ")}.`,
-      {
-        issues: [{ path: "body.model", message: `Expected one of: ${engines.map((e) => e.id).join(", ")}.` }],
-      },
-    );
-  return engine;
-}
 
 const encoder = new TextEncoder();
 const sse = (event: string, data: unknown) => encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);

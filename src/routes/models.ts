@@ -1,9 +1,9 @@
 /** GET /models (the engines this server offers) and POST /thesis (stable). */
 import * as v from "valibot";
 import { gatherSources } from "../domain/contents.js";
-import { builtinThesis, llmThesis } from "../domain/generation/thesis.js";
+import { pickEngine } from "../domain/generation/engines.js";
+import { llmThesis } from "../domain/generation/thesis.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { PageQuery, pageOf } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, pageList, UPSTREAM_ERRORS } from "./common.js";
@@ -86,13 +86,7 @@ export const modelRoutes = [
     },
     async handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof ThesisBody>>) {
       const workspace = requestWorkspace(ctx);
-      const engines = ctx.services.engines;
-      const model = ctx.body.model;
-      const engine = model === undefined ? engines[0] : engines.find((e) => e.id === model || e.kind === model);
-      if (!engine)
-        throw new ApiError("validation_failed", `Unknown model "${model}".`, {
-          issues: [{ path: "body.model", message: `Expected one of: ${engines.map((e) => e.id).join(", ")}.` }],
-        });
+      const engine = pickEngine(ctx.services.engines, ctx.body.model);
       // Memories and references are gathered and checked exactly as generate does.
       const sources = gatherSources(ctx.services.store, ctx, workspace, ctx.body);
       const thesisInput = {

@@ -1,4 +1,5 @@
 /** The generation engines a server offers: builtin always, openai-compatible when configured (DESIGN §8). */
+import { ApiError } from "../../http/errors.js";
 import type { WorkerPool } from "../../workers/pool.js";
 import { splitSentences } from "../text.js";
 import type { GenerationInput, GenerationOutput, Source } from "./builtin.js";
@@ -101,4 +102,18 @@ export function llmEngine(cfg: LlmConfig): Engine {
 /** Every engine of a server, the default first. */
 export function enginesOf(pool: WorkerPool, llm?: LlmConfig): Engine[] {
   return llm ? [builtinEngine(pool), llmEngine(llm)] : [builtinEngine(pool)];
+}
+
+/** The engine named by `model` (default: builtin), or 400 naming the ones there are. */
+export function pickEngine(engines: Engine[], model: string | undefined): Engine {
+  const engine = model === undefined ? engines[0] : engines.find((e) => e.id === model || e.kind === model);
+  if (!engine)
+    throw new ApiError(
+      "validation_failed",
+      `Unknown model "${model}"; this server offers: ${engines.map((e) => e.id).join(", ")}.`,
+      {
+        issues: [{ path: "body.model", message: `Expected one of: ${engines.map((e) => e.id).join(", ")}.` }],
+      },
+    );
+  return engine;
 }
