@@ -117,16 +117,19 @@ function resolveWorkspace(
   const bound = principal.boundWorkspaceId;
   if (bound !== null) {
     if (requested !== undefined && requested !== bound) throw mismatch(bound, requested);
-    return services.store.workspaces.byId(bound);
+    return services.rows.get(`workspace:${bound}`, () => services.store.workspaces.byId(bound));
   }
   if (requested !== undefined) {
-    const ws = services.store.workspaces.byId(requested);
+    const ws = services.rows.get(`workspace:${requested}`, () => services.store.workspaces.byId(requested));
     if (!ws || ws.account_id !== principal.accountId)
       throw new ApiError("workspace_not_found", `No workspace ${requested}.`, { workspace_id: requested });
     return ws;
   }
   if (mode === "optional") return undefined;
-  const fallback = services.store.workspaces.defaultOf(principal.accountId);
+  const accountId = principal.accountId;
+  const fallback = services.rows.get(`default-workspace:${accountId}`, () =>
+    services.store.workspaces.defaultOf(accountId),
+  );
   if (!fallback) throw new ApiError("workspace_required", "This operation needs a workspace: pass workspace_id.", {});
   return fallback;
 }
@@ -191,7 +194,8 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       let account: AccountRow | undefined;
       if (!internal) {
         if (principal) {
-          account = services.store.accounts.byId(principal.accountId);
+          const accountId = principal.accountId;
+          account = services.rows.get(`account:${accountId}`, () => services.store.accounts.byId(accountId));
           if (!account) throw unauthorized("The account of these credentials no longer exists.");
           const id = principal.kind === "key" ? principal.key.id : `user:${principal.userId}`;
           // Plans without API access have no limits of their own (0): their sessions get the business

@@ -33,7 +33,8 @@ export async function authenticate(
   if (token === "") return { principal: null, reason: "Malformed Authorization header: expected Bearer <token>." };
   const now = services.clock.now();
   if (isApiKey(token)) {
-    const key = services.store.apiKeys.byHash(hashKey(token));
+    const hash = hashKey(token);
+    const key = services.rows.get(`key:${hash}`, () => services.store.apiKeys.byHash(hash));
     if (!key) return { principal: null, reason: "Invalid API key." };
     if (key.revoked_at !== null) return { principal: null, reason: "This API key has been revoked." };
     if (key.expires_at !== null && Date.parse(key.expires_at) <= now)

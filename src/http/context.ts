@@ -1,6 +1,7 @@
 /** What a handler receives: the caller, the resolved workspace, validated input and the services. */
 import type { AccountRow } from "../db/accounts.js";
 import type { ApiKeyRow } from "../db/apikeys.js";
+import type { RowCache } from "../db/row-cache.js";
 import type { Store } from "../db/store.js";
 import type { Role } from "../db/users.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
@@ -52,6 +53,8 @@ export interface ServerConfig {
 /** The long-lived services of a running server (replaced by fakes in tests where useful). */
 export interface Services {
   store: Store;
+  /** The API keys, accounts and workspaces requests authenticate with, kept while the database is unchanged. */
+  rows: RowCache;
   clock: Clock;
   pool: WorkerPool;
   limiter: RateLimiter;

@@ -5,6 +5,7 @@ import path from "node:path";
 import { createServerAdapter } from "@whatwg-node/server";
 import { migrate } from "../db/migrate.js";
 import { type Db, openDb } from "../db/open.js";
+import { RowCache } from "../db/row-cache.js";
 import { createStore } from "../db/store.js";
 import { type Clock, systemClock } from "../domain/clock.js";
 import { DeviceAuthorizations } from "../domain/device-auth.js";
@@ -51,6 +52,7 @@ export function createServices(options: ServiceOptions): Services {
   const usage = new UsageCounter(store, clock);
   return {
     store,
+    rows: new RowCache(options.db),
     clock,
     pool,
     learning: new LearningRunner(store, pool, clock, logger, usage),

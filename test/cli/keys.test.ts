@@ -54,7 +54,7 @@ describe("keys commands", () => {
     expect(badExpiry.status).toBe(2);
   });
 
-  it("never lists a secret, and a revoke takes effect on the running server at once", async () => {
+  it("never lists a secret, and a revoke takes effect on the running server within 2 seconds", async () => {
     const k = cli(["keys", "create", "--account", "1", "--name", "to-revoke", "--json", ...d]).json();
     const auth = { authorization: `Bearer ${k.key}` };
     expect((await fetch(`${server.url}/api/v1/api-keys/current`, { headers: auth })).status).toBe(200);
