@@ -5,13 +5,15 @@ import type { AccountRow } from "../db/accounts.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
 import { API_PLANS, effectiveRateLimits, PLAN_LIMITS, UPGRADE_URL } from "../domain/plans.js";
 import { authenticate, bearerToken, isApiKey, unauthorized } from "./auth.js";
-import { readJsonBody, readUploadBody } from "./body.js";
+import { parseBody, readBody } from "./body.js";
 import type { Ctx, Principal, Services } from "./context.js";
 import { ApiError, errorBody, toApiError } from "./errors.js";
+import { type Incoming, incomingOf, jsonOutgoing, type Outgoing, outgoingOf, responseOf } from "./exchange.js";
 import { idempotencyKeyOf, requestFingerprint } from "./idempotency.js";
 import { redactSecrets } from "./log.js";
 import { ANONYMOUS_PER_MINUTE, type RateDecision } from "./ratelimit.js";
 import type { Method, Reply, RouteDef } from "./route.js";
+import { WriteTurns } from "./turns.js";
 import { parseInput } from "./validate.js";
 
 /** Per-request facts the transport knows (client address). */
@@ -56,13 +58,6 @@ function buildMatcher(routes: RouteDef[]) {
     if (allowed.includes("GET")) allowed.push("HEAD");
     return { kind: "method", allowed };
   };
-}
-
-function jsonResponse(status: number, body: unknown, headers: Record<string, string>): Response {
-  return new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", ...headers },
-  });
 }
 
 function rateHeaders(d: RateDecision | undefined): Record<string, string> {
@@ -150,8 +145,9 @@ function scopeForbidden(principal: Principal): ApiError {
   });
 }
 
-/** The assembled application: `handle` answers one request. */
+/** The assembled application: `serve` answers one request; `handle` does so with Fetch API objects. */
 export interface App {
+  serve(request: Incoming, env?: RequestEnv): Promise<Outgoing>;
   handle(request: Request, env?: RequestEnv): Promise<Response>;
   routes: RouteDef[];
 }
@@ -159,14 +155,15 @@ export interface App {
 /** Builds the application over its services and route table. */
 export function createApp(services: Services, routes: RouteDef[]): App {
   const match = buildMatcher(routes);
+  const turns = new WriteTurns();
 
-  async function handle(request: Request, env: RequestEnv = {}): Promise<Response> {
+  async function serve(request: Incoming, env: RequestEnv = {}): Promise<Outgoing> {
     const started = performance.now();
     const traceId = randomUUID();
     const url = new URL(request.url);
     let principal: Principal | null = null;
     let decision: RateDecision | undefined;
-    let response: Response;
+    let response: Outgoing;
     let errorCode: string | undefined;
     let beta = false;
     try {
@@ -252,11 +249,10 @@ export function createApp(services: Services, routes: RouteDef[]): App {
         );
 
       const hasBody = routeDef.body && ["POST", "PUT", "PATCH"].includes(request.method);
-      const body = !hasBody
-        ? undefined
-        : routeDef.upload
-          ? await readUploadBody(request, routeDef.upload.maxBytes, routeDef.upload.jsonMaxBytes)
-          : await readJsonBody(request);
+      const raw = hasBody ? await readBody(request, routeDef.upload) : undefined;
+      // A write waits for its turn (turns.ts) once its body is in, before the work that holds the thread.
+      if (request.method !== "GET" && request.method !== "HEAD") await turns.next();
+      const body = raw ? await parseBody(raw) : undefined;
 
       if (!inQuery && principal && routeDef.workspace)
         workspace = resolveWorkspace(
@@ -285,9 +281,11 @@ export function createApp(services: Services, routes: RouteDef[]): App {
         query: routeDef.query ? parseInput(routeDef.query, queryObject, "query") : queryObject,
         body: routeDef.body ? parseInput(routeDef.body, body, "body") : undefined,
       };
-      const operate = async (): Promise<Response> => {
+      const operate = async (): Promise<Outgoing> => {
         const reply: Reply = await routeDef.handler(ctx);
-        return reply instanceof Response ? reply : jsonResponse(reply.status ?? 200, reply.body, reply.headers ?? {});
+        return reply instanceof Response
+          ? outgoingOf(reply)
+          : jsonOutgoing(reply.status ?? 200, reply.body, reply.headers ?? {});
       };
       // Idempotency-Key (DESIGN §3): checked with the input, it wraps the operation alone (see idempotency.ts).
       const idempotencyKey = p ? idempotencyKeyOf(request) : undefined;
@@ -303,7 +301,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
           : await operate();
       const extra: Record<string, string> = { ...rateHeaders(decision), "x-trace-id": traceId };
       if (routeDef.stability === "beta") extra["x-api-stability"] = "beta";
-      for (const [k, v] of Object.entries(extra)) response.headers.set(k, v);
+      Object.assign(response.headers, extra);
     } catch (err) {
       const apiError = toApiError(err);
       if (!(err instanceof ApiError))
@@ -317,10 +315,8 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       if (beta) headers["x-api-stability"] = "beta";
       if (apiError.status === 401) headers["www-authenticate"] = 'Bearer realm="content-service"';
       // A secret the client put in a path or field is never echoed back (DESIGN §3).
-      response = jsonResponse(apiError.status, redactSecrets(errorBody(apiError, traceId)), headers);
+      response = jsonOutgoing(apiError.status, redactSecrets(errorBody(apiError, traceId)), headers);
     }
-    if (request.method === "HEAD")
-      response = new Response(null, { status: response.status, headers: response.headers });
     // Usage: every authenticated request, counted in memory (src/domain/usage.ts).
     if (principal) services.usage.countFor(principal, { requests: 1 });
     services.logger.request({
@@ -338,7 +334,11 @@ export function createApp(services: Services, routes: RouteDef[]): App {
     return response;
   }
 
-  return { handle, routes };
+  return {
+    serve,
+    handle: async (request, env) => responseOf(await serve(incomingOf(request), env), request.method),
+    routes,
+  };
 }
 
 export type { Method };

@@ -3,9 +3,10 @@ import { hashKey, KEY_PREFIX, storedScopes } from "../domain/apikeys.js";
 import { iso } from "../domain/clock.js";
 import type { Principal, Services } from "./context.js";
 import { ApiError } from "./errors.js";
+import type { Incoming } from "./exchange.js";
 
 /** The bearer token of a request, or undefined when there is no Authorization header. */
-export function bearerToken(request: Request): string | undefined {
+export function bearerToken(request: Pick<Incoming, "headers">): string | undefined {
   const header = request.headers.get("authorization");
   if (header === null) return undefined;
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
@@ -24,7 +25,7 @@ export function unauthorized(message: string): ApiError {
 
 /** Resolves the caller, or null for absent or invalid credentials (with the reason). */
 export async function authenticate(
-  request: Request,
+  request: Incoming,
   services: Services,
 ): Promise<{ principal: Principal } | { principal: null; reason: string }> {
   const token = bearerToken(request);

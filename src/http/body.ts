@@ -1,33 +1,9 @@
-/** Reading request bodies within their size limit, and JSON parsing with coded errors. */
+/** Reading request bodies within their size limit, then parsing them (JSON or multipart) with coded errors. */
 import { ApiError } from "./errors.js";
+import type { Incoming } from "./exchange.js";
 
 /** JSON bodies may be at most 1 MiB (DESIGN §3). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
-
-/** Reads a body into bytes, refusing it with 413 as soon as it passes `limit`. */
-export async function readBodyLimited(request: Request, limit: number): Promise<Uint8Array> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
-
-function tooLarge(limit: number): ApiError {
-  return new ApiError("payload_too_large", `The request body is larger than ${limit} bytes.`, { limit_bytes: limit });
-}
 
 /** Whether a Content-Type header names JSON (application/json or +json). */
 export function isJsonContentType(value: string | null): boolean {
@@ -50,11 +26,36 @@ export function isUploadedFile(value: unknown): value is UploadedFile {
   return typeof value === "object" && value !== null && (value as UploadedFile).kind === "file";
 }
 
-/** Parses a JSON request body; empty means `{}`; anything else must be valid UTF-8 JSON. */
-export async function readJsonBody(request: Request, limit = JSON_BODY_LIMIT): Promise<unknown> {
-  const bytes = await readBodyLimited(request, limit);
+/** A request body as read off the wire, not yet parsed. */
+export interface RawBody {
+  bytes: Uint8Array;
+  contentType: string | null;
+  multipart: boolean;
+}
+
+/**
+ * Reads a body within its limit: JSON bodies up to `jsonLimit`; on upload routes, multipart/form-data bodies up to
+ * the upload's own limit.
+ */
+export async function readBody(
+  request: Incoming,
+  upload?: { maxBytes: number; jsonMaxBytes?: number },
+): Promise<RawBody> {
+  const contentType = request.headers.get("content-type");
+  const multipart = upload !== undefined && (contentType ?? "").toLowerCase().startsWith("multipart/form-data");
+  const limit = !upload ? JSON_BODY_LIMIT : multipart ? upload.maxBytes : (upload.jsonMaxBytes ?? JSON_BODY_LIMIT);
+  return { bytes: await request.bytes(limit), contentType, multipart };
+}
+
+/** Parses a body read by readBody: multipart/form-data into fields and files, else JSON (empty means `{}`). */
+export function parseBody(raw: RawBody): unknown {
+  return raw.multipart ? parseMultipart(raw) : parseJson(raw);
+}
+
+/** Parses a JSON body; empty means `{}`; anything else must be valid UTF-8 JSON. */
+function parseJson({ bytes, contentType }: RawBody): unknown {
   if (bytes.byteLength === 0) return {};
-  if (!isJsonContentType(request.headers.get("content-type")))
+  if (!isJsonContentType(contentType))
     throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.", {
       expected: "application/json",
     });
@@ -71,15 +72,11 @@ export async function readJsonBody(request: Request, limit = JSON_BODY_LIMIT): P
   }
 }
 
-/** Reads a body that may be multipart/form-data (for uploads) or JSON, within `limit` bytes. */
-export async function readUploadBody(request: Request, limit: number, jsonLimit = JSON_BODY_LIMIT): Promise<unknown> {
-  const type = (request.headers.get("content-type") ?? "").toLowerCase();
-  if (!type.startsWith("multipart/form-data")) return readJsonBody(request, jsonLimit);
-  const bytes = await readBodyLimited(request, limit);
+async function parseMultipart({ bytes, contentType }: RawBody): Promise<unknown> {
   let form: FormData;
   try {
     const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    form = await new Response(buffer, { headers: { "content-type": request.headers.get("content-type")! } }).formData();
+    form = await new Response(buffer, { headers: { "content-type": contentType! } }).formData();
   } catch {
     throw new ApiError("validation_failed", "The multipart/form-data body cannot be read.", {
       issues: [{ path: "body", message: "Malformed multipart/form-data." }],

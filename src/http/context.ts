@@ -15,6 +15,7 @@ import type { LearningRunner } from "../domain/learning/runner.js";
 import type { SessionClaims, SessionTokens } from "../domain/sessions.js";
 import type { UsageCounter } from "../domain/usage.js";
 import type { WorkerPool } from "../workers/pool.js";
+import type { Incoming } from "./exchange.js";
 import type { IdempotencyKeys } from "./idempotency.js";
 import type { KeyUsageTracker } from "./key-usage.js";
 import type { Logger } from "./log.js";
@@ -77,7 +78,7 @@ export interface Services {
 /** One request as a handler sees it; P, Q and B are the outputs of the route's schemas. */
 // biome-ignore lint/suspicious/noExplicitAny: defaults let helpers take any route's context.
 export interface Ctx<P = any, Q = any, B = any> {
-  request: Request;
+  request: Incoming;
   traceId: string;
   services: Services;
   /** Undefined on public routes. */

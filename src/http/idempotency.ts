@@ -15,6 +15,7 @@ import type { IdempotencyRow } from "../db/idempotency.js";
 import type { Store } from "../db/store.js";
 import { type Clock, iso } from "../domain/clock.js";
 import { ApiError, errorBody } from "./errors.js";
+import { bodyBytes, type Incoming, NULL_BODY_STATUS, type Outgoing } from "./exchange.js";
 import { type Logger, redactSecrets } from "./log.js";
 
 /** How long a completed response is replayed. */
@@ -69,7 +70,7 @@ export function isReplayable(status: number, contentType: string | null): boolea
  * The Idempotency-Key of a POST, checked (1–255 visible ASCII characters, else 400 validation_failed);
  * undefined for other methods or without the header.
  */
-export function idempotencyKeyOf(request: Request): string | undefined {
+export function idempotencyKeyOf(request: Incoming): string | undefined {
   if (request.method !== "POST") return undefined;
   const key = request.headers.get("idempotency-key");
   if (key === null) return undefined;
@@ -141,19 +142,14 @@ function reused(key: string): ApiError {
   );
 }
 
-function headersOf(response: Response): Record<string, string> {
+function headersOf(response: Outgoing): Record<string, string> {
   const kept: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (!FRESH_HEADERS.has(name)) kept[name] = value;
-  });
+  for (const [name, value] of Object.entries(response.headers)) if (!FRESH_HEADERS.has(name)) kept[name] = value;
   return kept;
 }
 
-/** A status whose response has no body (the Response constructor refuses one). */
-const NULL_BODY = new Set([101, 204, 205, 304]);
-
-function responseOf(status: number, headers: Record<string, string>, body: Uint8Array): Response {
-  return new Response(NULL_BODY.has(status) ? null : new Uint8Array(body), { status, headers });
+function outgoing(status: number, headers: Record<string, string>, body: Uint8Array): Outgoing {
+  return { status, headers, body: NULL_BODY_STATUS.has(status) ? null : body };
 }
 
 /** The stored responses and the requests in flight of one server. */
@@ -177,8 +173,8 @@ export class IdempotencyKeys {
     key: string,
     fingerprint: string,
     traceId: string,
-    operate: () => Promise<Response>,
-  ): Promise<Response> {
+    operate: () => Promise<Outgoing>,
+  ): Promise<Outgoing> {
     const id = `${scope.accountId}\u0000${scope.caller}\u0000${key}`;
     for (;;) {
       const running = this.inFlight.get(id);
@@ -191,7 +187,7 @@ export class IdempotencyKeys {
       const stored = this.store.idempotency.find(scope.accountId, scope.caller, key, iso(this.clock.now()));
       if (stored) {
         if (stored.fingerprint !== fingerprint) throw reused(key);
-        return responseOf(
+        return outgoing(
           stored.status,
           { ...JSON.parse(stored.headers), [REPLAY_HEADER]: "true" },
           withTraceId(stored.status, stored.body, traceId),
@@ -227,11 +223,11 @@ export class IdempotencyKeys {
     };
     try {
       const response = await operate();
-      if (!isReplayable(response.status, response.headers.get("content-type"))) return response;
-      const body = new Uint8Array(await response.arrayBuffer());
+      if (!isReplayable(response.status, response.headers["content-type"] ?? null)) return response;
+      const body = await bodyBytes(response);
       const headers = headersOf(response);
       save(response.status, headers, body);
-      return responseOf(response.status, headers, body);
+      return outgoing(response.status, headers, body);
     } catch (err) {
       // A coded error of the operation itself (404, 409 …) is its answer too; the pipeline renders it alike.
       if (err instanceof ApiError && isReplayable(err.status, null)) {

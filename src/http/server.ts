@@ -2,7 +2,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { createServerAdapter } from "@whatwg-node/server";
 import { migrate } from "../db/migrate.js";
 import { type Db, openDb } from "../db/open.js";
 import { RowCache } from "../db/row-cache.js";
@@ -23,6 +22,7 @@ import type { ServerConfig, Services } from "./context.js";
 import { IdempotencyKeys } from "./idempotency.js";
 import { KeyUsageTracker } from "./key-usage.js";
 import { jsonLogger, type Logger } from "./log.js";
+import { nodeListener } from "./node.js";
 import { RateLimiter } from "./ratelimit.js";
 import { ROUTES } from "./routes.js";
 
@@ -101,10 +101,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     config: options.config,
   });
   const app = createApp(services, ROUTES);
-  const adapter = createServerAdapter<{ req?: http.IncomingMessage }>((request, ctx) =>
-    app.handle(request, { remoteAddress: ctx.req?.socket?.remoteAddress }),
-  );
-  const server = http.createServer(adapter);
+  const server = http.createServer(nodeListener(app));
   // Longer than clients' own idle timeouts (undici's is 4 s, load balancers' often 60 s), so that a client never
   // sends a request on a connection the server is closing at that moment.
   server.keepAliveTimeout = 65_000;

@@ -7,6 +7,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { type CallToolResult, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { ApiError } from "../http/errors.js";
+import type { Incoming } from "../http/exchange.js";
 import type { Dispatch } from "./dispatch.js";
 import { type CallContext, TOOLS, type ToolDef, toolRequest, toolResult } from "./tools.js";
 
@@ -61,7 +62,7 @@ export function prefersEventStream(accept: string | null): boolean {
 /** One POST to the MCP endpoint, after the pipeline admitted it. */
 export interface McpExchange {
   /** The client's request: its URL, headers and credentials (its body has been read). */
-  request: Request;
+  request: Incoming;
   /** The JSON-RPC message or batch, parsed and validated. */
   messages: unknown;
   /** The pipeline each tool call goes through. */
@@ -115,7 +116,7 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
 
   // The transport checks the protocol's headers and takes the body the pipeline already parsed; Accept and
   // Content-Type are the ones it insists on, since the answer's form is chosen above and the body was JSON.
-  const headers = new Headers(request.headers);
+  const headers = new Headers([...request.headers]);
   headers.set("accept", "application/json, text/event-stream");
   headers.set("content-type", "application/json");
   headers.delete("content-length");

@@ -9,7 +9,6 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { toJsonSchema } from "@valibot/to-json-schema";
-import { createServerAdapter } from "@whatwg-node/server";
 import type { GenericSchema } from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initDataDir } from "../../src/cli/setup.js";
@@ -19,6 +18,7 @@ import { createAccount, createWorkspace, issueKey, setLimits } from "../../src/d
 import { createApp } from "../../src/http/app.js";
 import type { Services } from "../../src/http/context.js";
 import { memoryLogger } from "../../src/http/log.js";
+import { nodeListener } from "../../src/http/node.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { createServices } from "../../src/http/server.js";
 import { TOOLS } from "../../src/mcp/tools.js";
@@ -59,10 +59,7 @@ async function startApi(): Promise<Running> {
   const services = createServices({ db, pool: inlinePool(), logger: memoryLogger() });
   const ws2 = createWorkspace(services.store, "test", init.accountId, "Second", false);
   const app = createApp(services, ROUTES);
-  const adapter = createServerAdapter<{ req?: http.IncomingMessage }>((request, ctx) =>
-    app.handle(request, { remoteAddress: ctx.req?.socket?.remoteAddress }),
-  );
-  const server = http.createServer(adapter);
+  const server = http.createServer(nodeListener(app));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,0 +1,187 @@
+/** The pipeline on node:http: an IncomingMessage read as an Incoming, an Outgoing written to the ServerResponse. */
+
+import { randomUUID } from "node:crypto";
+import type http from "node:http";
+import type { App } from "./app.js";
+import { ApiError, errorBody } from "./errors.js";
+import { type Incoming, NULL_BODY_STATUS, type Outgoing, type RequestHeaders, tooLarge } from "./exchange.js";
+
+const joined = (value: string | string[]) => (Array.isArray(value) ? value.join(", ") : value);
+
+/** node's parsed headers (names already lower case) behind the RequestHeaders interface. */
+class NodeHeaders implements RequestHeaders {
+  constructor(private raw: http.IncomingHttpHeaders) {}
+
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()];
+    return value === undefined ? null : joined(value);
+  }
+
+  *[Symbol.iterator](): IterableIterator<[string, string]> {
+    for (const [name, value] of Object.entries(this.raw)) if (value !== undefined) yield [name, joined(value)];
+  }
+}
+
+/** A host name, IPv4/IPv6 address and port, and nothing else (the Host header is the client's to choose). */
+const SAFE_HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/** The absolute URL of a request: origin-form targets joined to the Host header; anything else as a path. */
+function urlOf(req: http.IncomingMessage): string {
+  const host = req.headers.host !== undefined && SAFE_HOST.test(req.headers.host) ? req.headers.host : "localhost";
+  const target = req.url ?? "/";
+  if (target.startsWith("/")) return `http://${host}${target}`;
+  // Absolute-form (a proxy's request line): its path only, on this server. `*` and the rest match no route.
+  if (/^https?:\/\//i.test(target)) {
+    try {
+      const u = new URL(target);
+      return `http://${host}${u.pathname}${u.search}`;
+    } catch {}
+  }
+  return `http://${host}/${encodeURIComponent(target)}`;
+}
+
+class NodeIncoming implements Incoming {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: NodeHeaders;
+  /** Set when the body was refused unread: the connection closes after the answer instead of reading it all. */
+  closeAfter = false;
+  private controller?: AbortController;
+
+  constructor(
+    private req: http.IncomingMessage,
+    private res: http.ServerResponse,
+  ) {
+    this.method = req.method ?? "GET";
+    this.url = urlOf(req);
+    this.headers = new NodeHeaders(req.headers);
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const controller = new AbortController();
+      this.controller = controller;
+      const gone = () => !this.res.writableFinished;
+      if (this.res.destroyed) {
+        if (gone()) controller.abort();
+      } else this.res.once("close", () => gone() && controller.abort());
+    }
+    return this.controller.signal;
+  }
+
+  bytes(limit: number): Promise<Uint8Array> {
+    const req = this.req;
+    return new Promise<Uint8Array>((resolve, reject) => {
+      const declared = req.headers["content-length"];
+      if (declared !== undefined && Number(declared) > limit) {
+        this.closeAfter = true;
+        reject(tooLarge(limit));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const cleanup = () => {
+        req.off("data", onData);
+        req.off("end", onEnd);
+        req.off("close", onClose);
+        req.off("error", onClose);
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.byteLength;
+        if (size > limit) {
+          cleanup();
+          // The rest is read and dropped while the 413 goes out; the connection then closes.
+          this.closeAfter = true;
+          req.resume();
+          reject(tooLarge(limit));
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = () => {
+        cleanup();
+        resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+      };
+      const onClose = () => {
+        cleanup();
+        reject(new ApiError("validation_failed", "The request body ended before its end.", {}));
+      };
+      req.on("data", onData);
+      req.on("end", onEnd);
+      req.on("close", onClose);
+      req.on("error", onClose);
+    });
+  }
+}
+
+/** Writes a stream body with backpressure; stops reading it when the client goes away. */
+async function pump(res: http.ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = body.getReader();
+  const onClose = () => void reader.cancel().catch(() => {});
+  res.once("close", onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) return;
+      if (!res.write(value)) await new Promise<void>((resolve) => res.once("drain", resolve).once("close", resolve));
+    }
+    res.end();
+  } finally {
+    res.off("close", onClose);
+  }
+}
+
+/** Writes an answer. Text and bytes go out with Content-Length in one write; streams chunked. */
+async function send(req: NodeIncoming, res: http.ServerResponse, out: Outgoing): Promise<void> {
+  const headers = out.headers;
+  if (req.closeAfter) headers.connection = "close";
+  const body = NULL_BODY_STATUS.has(out.status) ? null : out.body;
+  if (body instanceof ReadableStream) {
+    if (req.method === "HEAD") {
+      void body.cancel().catch(() => {});
+      res.writeHead(out.status, headers).end();
+      return;
+    }
+    res.writeHead(out.status, headers);
+    // Headers first: an event stream's client sees the answer begin before the first event.
+    res.flushHeaders();
+    await pump(res, body);
+    return;
+  }
+  if (body === null) {
+    if (!NULL_BODY_STATUS.has(out.status)) headers["content-length"] = "0";
+    res.writeHead(out.status, headers).end();
+    return;
+  }
+  headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
+  res.writeHead(out.status, headers);
+  // node sends no body for HEAD by itself; the length above is the GET's, as HTTP asks.
+  if (typeof body === "string") res.end(body, "utf8");
+  else res.end(body);
+}
+
+/** The request listener of an HTTP server answering through `app`. */
+export function nodeListener(app: App): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  return (req, res) => {
+    const incoming = new NodeIncoming(req, res);
+    app
+      .serve(incoming, { remoteAddress: req.socket.remoteAddress })
+      .then((out) => send(incoming, res, out))
+      .catch(() => {
+        // The pipeline answers every error itself; this is a failure to write (the client went away, a bad header).
+        if (res.headersSent || res.destroyed) {
+          res.destroy();
+          return;
+        }
+        const traceId = randomUUID();
+        const error = new ApiError("internal_error", "The server could not write its answer.");
+        const headers = {
+          "content-type": "application/json; charset=utf-8",
+          "x-trace-id": traceId,
+          connection: "close",
+        };
+        res.writeHead(500, headers).end(JSON.stringify(errorBody(error, traceId)));
+      });
+  };
+}

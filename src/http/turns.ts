@@ -1,0 +1,36 @@
+/**
+ * Turns for writes on the one HTTP thread. A write (parse a 5,000-word body, run its transaction, answer) holds the
+ * thread for a millisecond or two; when ten arrive together they would run back to back and a GET arriving among
+ * them would wait for all ten. Each write instead waits for its turn: one turn per pass of the event loop, given in
+ * the loop's check phase, so that between two writes the loop polls the sockets again and the reads that arrived
+ * meanwhile are answered first (a GET needs no turn). Writes keep their order; a turn is only a place in line, not a
+ * lock: the writer may await anything once it has it.
+ */
+export class WriteTurns {
+  private waiting: (() => void)[] = [];
+  private scheduled = false;
+
+  /** Resolves when it is this caller's turn. */
+  next(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.waiting.push(resolve);
+      this.schedule();
+    });
+  }
+
+  /** Writes waiting for a turn now. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.waiting.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      // The writer runs in the microtasks right after this callback; the next turn is in the next pass.
+      this.waiting.shift()?.();
+      this.schedule();
+    });
+  }
+}

@@ -1,0 +1,173 @@
+/** The pipeline on node:http (src/http/node.ts): what the server writes to real sockets. */
+import http from "node:http";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JSON_BODY_LIMIT } from "../../src/http/body.js";
+import { nodeListener } from "../../src/http/node.js";
+import { type Harness, makeHarness } from "../helpers/harness.js";
+
+let h: Harness;
+let server: http.Server;
+let port: number;
+let key: string;
+
+beforeAll(async () => {
+  h = makeHarness();
+  key = h.key();
+  server = http.createServer(nodeListener(h.app));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as net.AddressInfo).port;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+/** Sends raw bytes on a new connection and returns everything the server wrote until it closed or went quiet. */
+function raw(request: string | Buffer, quietMs = 300): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1");
+    let out = "";
+    let timer: NodeJS.Timeout | undefined;
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(out);
+    };
+    socket.on("data", (d) => {
+      out += d.toString("utf8");
+      clearTimeout(timer);
+      timer = setTimeout(done, quietMs);
+    });
+    socket.on("end", done);
+    socket.on("error", (e) => (out ? done() : reject(e)));
+    socket.write(request);
+  });
+}
+
+function head(text: string): { status: number; headers: Record<string, string>; body: string } {
+  const [top, ...rest] = text.split("\r\n\r\n");
+  const [line, ...lines] = top.split("\r\n");
+  const headers: Record<string, string> = {};
+  for (const l of lines) {
+    const i = l.indexOf(":");
+    headers[l.slice(0, i).toLowerCase()] = l.slice(i + 1).trim();
+  }
+  return { status: Number(line.split(" ")[1]), headers, body: rest.join("\r\n\r\n") };
+}
+
+describe("the node:http transport", () => {
+  it("answers a GET in one piece with Content-Length, and HEAD with the same headers and no body", async () => {
+    const get = await fetch(`http://127.0.0.1:${port}/api/v1/api-keys/current`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const text = await get.text();
+    expect(get.status).toBe(200);
+    expect(get.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    expect(get.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(get.headers.get("x-trace-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(get.headers.get("x-ratelimit-limit")).not.toBeNull();
+    expect(JSON.parse(text).scopes).toEqual(["read", "write"]);
+
+    const answer = head(
+      await raw(
+        `HEAD /api/v1/api-keys/current HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`,
+      ),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.headers["content-length"]).toBe(String(Buffer.byteLength(text)));
+    expect(answer.body).toBe("");
+  });
+
+  it("refuses a body past its limit with the coded 413 and closes the connection", async () => {
+    const big = JSON.stringify({ title: "t", content: "x".repeat(JSON_BODY_LIMIT + 10) });
+    const res = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>(
+      (resolve, reject) => {
+        const req = http.request(
+          {
+            host: "127.0.0.1",
+            port,
+            method: "POST",
+            path: "/api/v1/memories",
+            headers: {
+              authorization: `Bearer ${key}`,
+              "content-type": "application/json",
+              "transfer-encoding": "chunked",
+            },
+          },
+          (r) => {
+            let body = "";
+            r.on("data", (d) => {
+              body += d;
+            });
+            r.on("end", () => resolve({ status: r.statusCode ?? 0, headers: r.headers, body }));
+          },
+        );
+        req.on("error", reject);
+        // Chunked, so that the limit is found while reading, not from Content-Length.
+        for (let i = 0; i < big.length; i += 64 * 1024) req.write(big.slice(i, i + 64 * 1024));
+        req.end();
+      },
+    );
+    expect(res.status).toBe(413);
+    expect(res.headers.connection).toBe("close");
+    expect(JSON.parse(res.body).details.error_code).toBe("payload_too_large");
+
+    // A declared length past the limit is refused before a byte of the body is read.
+    const declared = head(
+      await raw(
+        `POST /api/v1/memories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${JSON_BODY_LIMIT + 1}\r\n\r\n{`,
+      ),
+    );
+    expect(declared.status).toBe(413);
+    expect(declared.headers.connection).toBe("close");
+  });
+
+  it("answers odd request targets and Host headers with coded errors, never a 5xx", async () => {
+    const targets = [
+      ["GET * HTTP/1.1", "Host: x", 404],
+      ["GET http://elsewhere.example/api/v1/api-keys/current HTTP/1.1", "Host: x", 200],
+      ["GET /api/v1/api-keys/current HTTP/1.1", "Host: a b/c?d", 200],
+      ["GET /api/v1/api-keys/current HTTP/1.0", "X-No-Host: 1", 200],
+      ["GET //api/v1/../v1/api-keys/current HTTP/1.1", "Host: x", 404],
+    ] as const;
+    for (const [line, host, status] of targets) {
+      const answer = head(await raw(`${line}\r\n${host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`));
+      expect(answer.status, line).toBe(status);
+      expect(answer.headers["content-type"], line).toBe("application/json; charset=utf-8");
+      JSON.parse(answer.body);
+    }
+  });
+
+  it("streams a generation as server-sent events", async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/generate`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ template_id: 1, user_direction: "Quarterly planning for small teams", stream: true }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const text = await res.text();
+    expect(text).toMatch(/^event: delta/m);
+    expect(text).toMatch(/^event: done/m);
+  });
+
+  it("stays up when a client goes away in the middle of a body", async () => {
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => {
+        socket.write(
+          `POST /api/v1/memories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"title":`,
+        );
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, 50);
+      });
+    });
+    const after = await fetch(`http://127.0.0.1:${port}/api/v1/api-keys/current`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(after.status).toBe(200);
+  });
+});
