@@ -1,5 +1,5 @@
 /** API key secrets, scopes and expiry: the rules of spec §2 and DESIGN §2–§3. */
-import { createHash } from "node:crypto";
+import crypto, { createHash } from "node:crypto";
 import { base62 } from "./ids.js";
 
 export const KEY_PREFIX = "svc_live_";
@@ -16,8 +16,11 @@ export function newKeySecret(): string {
 
 /** The stored form of a secret. */
 export function hashKey(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
+  // crypto.hash (Node 21.7+, the executable's Node) is the one-shot form: no Hash object per request.
+  return oneShot ? oneShot("sha256", secret, "hex") : createHash("sha256").update(secret).digest("hex");
 }
+
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
 
 /** The part of a secret that may be shown again (prefix and first 4 characters). */
 export function displayPrefix(secret: string): string {
@@ -43,10 +46,17 @@ export function normaliseScopes(requested: readonly string[] | undefined): Scope
 /** Scopes of a stored key; NULL (a key made before scopes existed) acts as read+write. */
 export function storedScopes(raw: string | null): Scope[] {
   if (raw === null) return ["read", "write"];
-  const parsed = JSON.parse(raw) as string[];
-  if (parsed.length === 0) return ["read", "write"];
-  return parsed.includes("write") ? ["read", "write"] : ["read"];
+  // Read on every request; the stored forms are few (the API and the CLI write them).
+  let scopes = scopesOfStored.get(raw);
+  if (!scopes) {
+    const parsed = JSON.parse(raw) as string[];
+    scopes = parsed.length === 0 || parsed.includes("write") ? ["read", "write"] : ["read"];
+    if (scopesOfStored.size < 64) scopesOfStored.set(raw, scopes);
+  }
+  return [...scopes];
 }
+
+const scopesOfStored = new Map<string, Scope[]>();
 
 /** The expiry instant of a choice, or null for never. */
 export function expiryFrom(choice: ExpiryChoice, nowMs: number): number | null {

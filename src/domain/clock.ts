@@ -23,5 +23,9 @@ export class ManualClock implements Clock {
 
 /** ISO 8601 UTC with Z, the one timestamp format of the API. */
 export function iso(ms: number): string {
-  return new Date(ms).toISOString();
+  // Many requests share a millisecond (log lines, last-used times): the last answer is kept.
+  if (ms !== lastIso.ms) lastIso = { ms, text: new Date(ms).toISOString() };
+  return lastIso.text;
 }
+
+let lastIso = { ms: Number.NaN, text: "" };

@@ -17,6 +17,9 @@ export const DEFAULT_USAGE_DAYS = 30;
 
 const DAY_MS = 86_400_000;
 
+/** The day utcDay last answered, with the instant it starts. */
+let lastDay = { start: Number.NaN, day: "" };
+
 /** Who did something worth counting: an account and, for an API key, the key (a request's Principal fits). */
 export interface UsageCaller {
   accountId: number;
@@ -31,7 +34,11 @@ export function zeroCounts(): UsageCounts {
 
 /** The UTC calendar day (YYYY-MM-DD) of an instant. */
 export function utcDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  // Asked on every request for nearly the same instant: the last day is kept with its bounds.
+  if (ms >= lastDay.start && ms < lastDay.start + DAY_MS) return lastDay.day;
+  const day = new Date(ms).toISOString().slice(0, 10);
+  lastDay = { start: Date.parse(`${day}T00:00:00Z`), day };
+  return day;
 }
 
 /** Whether a string is a real calendar day written YYYY-MM-DD (2026-02-30 is not). */

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { Router } from "itty-router";
 import type { AccountRow } from "../db/accounts.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
+import { iso } from "../domain/clock.js";
 import { API_PLANS, effectiveRateLimits, PLAN_LIMITS, UPGRADE_URL } from "../domain/plans.js";
 import { authenticate, bearerToken, isApiKey, unauthorized } from "./auth.js";
 import { parseBody, readBody } from "./body.js";
@@ -48,7 +49,23 @@ function buildMatcher(routes: RouteDef[]) {
   router.all("*", () => ({ kind: "none" }));
   const fetch = async (method: string, url: string) =>
     (await router.fetch({ method, url } as unknown as Request)) as Match;
-  return async (method: string, url: string): Promise<Match> => {
+  // The answers for recent paths: matching walks the route table and parses the URL again (itty-router does), for
+  // the same few paths over and over. At most 2,000 kept; the table starts over when full.
+  const recent = new Map<string, Match>();
+  const fresh = (m: Match): Match => (m.kind === "route" ? { ...m, params: { ...m.params } } : m);
+  // Synchronous for a known path: no promise on the hot path.
+  return (method: string, url: string, pathname: string): Match | Promise<Match> => {
+    const id = `${method} ${pathname}`;
+    const known = recent.get(id);
+    if (known) return fresh(known);
+    return matchOnce(method, url).then((m) => {
+      if (recent.size >= 2_000) recent.clear();
+      recent.set(id, m);
+      return fresh(m);
+    });
+  };
+
+  async function matchOnce(method: string, url: string): Promise<Match> {
     const m = await fetch(method === "HEAD" ? "GET" : method, url);
     if (m.kind !== "method") return m;
     // Allow lists every method some route answers at this URL (/api-keys/current is also /api-keys/{id}).
@@ -57,7 +74,7 @@ function buildMatcher(routes: RouteDef[]) {
       if ((await fetch(candidate, url)).kind === "route") allowed.push(candidate);
     if (allowed.includes("GET")) allowed.push("HEAD");
     return { kind: "method", allowed };
-  };
+  }
 }
 
 function rateHeaders(d: RateDecision | undefined): Record<string, string> {
@@ -167,7 +184,8 @@ export function createApp(services: Services, routes: RouteDef[]): App {
     let errorCode: string | undefined;
     let beta = false;
     try {
-      const m = await match(request.method, request.url);
+      const matched = match(request.method, request.url, url.pathname);
+      const m = matched instanceof Promise ? await matched : matched;
       const def = m.kind === "route" ? m.def : undefined;
       beta = def?.stability === "beta";
       const internal = def?.stability === "internal";
@@ -182,7 +200,8 @@ export function createApp(services: Services, routes: RouteDef[]): App {
             authFailure = "This operation is not available to API keys; sign in with a web session.";
         }
       } else if (!internal) {
-        const auth = await authenticate(request, services);
+        const authenticated = authenticate(request, services);
+        const auth = authenticated instanceof Promise ? await authenticated : authenticated;
         if (auth.principal) principal = auth.principal;
         else if (def) authFailure = auth.reason;
       }
@@ -320,7 +339,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
     // Usage: every authenticated request, counted in memory (src/domain/usage.ts).
     if (principal) services.usage.countFor(principal, { requests: 1 });
     services.logger.request({
-      time: new Date(services.clock.now()).toISOString(),
+      time: iso(services.clock.now()),
       level: response.status >= 500 ? "error" : "info",
       method: request.method,
       path: redactSecrets(url.pathname),

@@ -1,6 +1,5 @@
 /** Authentication (spec §5): an API key (`svc_live_…`) or a web-session JWT as a bearer token. */
 import { hashKey, KEY_PREFIX, storedScopes } from "../domain/apikeys.js";
-import { iso } from "../domain/clock.js";
 import type { Principal, Services } from "./context.js";
 import { ApiError } from "./errors.js";
 import type { Incoming } from "./exchange.js";
@@ -23,11 +22,13 @@ export function unauthorized(message: string): ApiError {
   return new ApiError("unauthorized", message);
 }
 
-/** Resolves the caller, or null for absent or invalid credentials (with the reason). */
-export async function authenticate(
-  request: Incoming,
-  services: Services,
-): Promise<{ principal: Principal } | { principal: null; reason: string }> {
+type Authenticated = { principal: Principal } | { principal: null; reason: string };
+
+/**
+ * Resolves the caller, or null for absent or invalid credentials (with the reason). Synchronous for API keys (the
+ * hot path); a session token's signature is checked asynchronously.
+ */
+export function authenticate(request: Incoming, services: Services): Authenticated | Promise<Authenticated> {
   const token = bearerToken(request);
   if (token === undefined)
     return { principal: null, reason: "Missing credentials: send Authorization: Bearer <API_KEY>." };
@@ -40,7 +41,7 @@ export async function authenticate(
     if (key.revoked_at !== null) return { principal: null, reason: "This API key has been revoked." };
     if (key.expires_at !== null && Date.parse(key.expires_at) <= now)
       return { principal: null, reason: "This API key has expired." };
-    services.keyUsage.touch(key.id, iso(now));
+    services.keyUsage.touch(key.id, now);
     return {
       principal: {
         kind: "key",
@@ -51,6 +52,10 @@ export async function authenticate(
       },
     };
   }
+  return sessionPrincipal(services, token);
+}
+
+async function sessionPrincipal(services: Services, token: string): Promise<Authenticated> {
   const claims = await services.sessions.verify(token);
   if (!claims) return { principal: null, reason: "Invalid or expired session token." };
   return {

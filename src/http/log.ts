@@ -51,7 +51,7 @@ export function jsonLogger(write: (line: string) => void = (l) => process.stdout
     }
   };
   return {
-    request: (line) => out({ ...line }),
+    request: (line) => out(line as unknown as Record<string, unknown>),
     error: (message, fields = {}) => out({ time: new Date().toISOString(), level: "error", message, ...fields }),
     info: (message, fields = {}) => out({ time: new Date().toISOString(), level: "info", message, ...fields }),
   };
