@@ -51,24 +51,42 @@ const nodesOf = (filter: string) => `
      ORDER BY l.type = 'proper_noun' DESC, l.mentions DESC, l.label LIMIT 1) AS label
   FROM n`;
 
-/** Prepared graph statements of one connection. */
-export function graphQueries(db: Db) {
-  const pending = db.prepare<{ ws: string }, GraphSource>(
-    `SELECT 'reference' AS kind, r.id AS id, 0 AS version FROM reference_materials AS r
+/**
+ * Whether the document `d` is stale: no content with its id is in its workspace, finalized or published, at its
+ * version. The index (sql/0009_graph_scans.sql) holds all of that; without INDEXED BY SQLite would look the
+ * content up by its id and read status and version from the table row, past the row's two texts.
+ */
+const STALE = `NOT EXISTS (SELECT 1 FROM contents AS c INDEXED BY contents_graph
+  WHERE c.workspace_id = d.workspace_id AND c.status IN ('finalized', 'published') AND c.version_count = d.version
+    AND c.id = d.content_id)`;
+
+/** The workspace-wide scans of a catch-up (exported for the tests of their query plans). */
+export const GRAPH_SCANS = {
+  // Unordered: pendingSources sorts the rows found, where an ORDER BY sorted each half of the union in a temp B-tree.
+  pending: `SELECT 'reference' AS kind, r.id AS id, 0 AS version FROM reference_materials AS r
      WHERE r.workspace_id = @ws AND NOT EXISTS (SELECT 1 FROM graph_documents AS d WHERE d.reference_id = r.id)
      UNION ALL
      SELECT 'content', c.id, c.version_count FROM contents AS c
      WHERE c.workspace_id = @ws AND c.status IN ('finalized', 'published')
-       AND NOT EXISTS (SELECT 1 FROM graph_documents AS d WHERE d.content_id = c.id AND d.version = c.version_count)
-     ORDER BY 1, 2`,
-  );
-  // Reference rows go with their material (cascade); a content's rows are stale when its version moved on
-  // or it left the finalized/published statuses.
-  const stale = db.prepare<{ ws: string }, { id: number }>(
-    `SELECT d.id FROM graph_documents AS d LEFT JOIN contents AS c ON c.id = d.content_id
-     WHERE d.workspace_id = @ws AND d.content_id IS NOT NULL
-       AND (c.id IS NULL OR c.workspace_id <> d.workspace_id OR c.status NOT IN ('finalized', 'published')
-            OR c.version_count <> d.version)`,
+       AND NOT EXISTS (SELECT 1 FROM graph_documents AS d WHERE d.content_id = c.id AND d.version = c.version_count)`,
+  // Reference rows go with their material (cascade); a content's rows are stale when its version moved on, it
+  // left the finalized/published statuses or the workspace.
+  stale: `SELECT d.id FROM graph_documents AS d
+     WHERE d.workspace_id = @ws AND d.content_id IS NOT NULL AND ${STALE}`,
+} as const;
+
+const bySource = (a: GraphSource, b: GraphSource) => (a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1);
+
+/** Prepared graph statements of one connection. */
+export function graphQueries(db: Db) {
+  const pending = db.prepare<{ ws: string }, GraphSource>(GRAPH_SCANS.pending);
+  const stale = db.prepare<{ ws: string }, { id: number }>(GRAPH_SCANS.stale);
+  const referenceExtracted = db.prepare<[number]>("SELECT 1 FROM graph_documents WHERE reference_id = ?").pluck();
+  const contentExtracted = db
+    .prepare<[number, number]>("SELECT 1 FROM graph_documents WHERE content_id = ? AND version = ?")
+    .pluck();
+  const removeStaleOfContent = db.prepare<{ ws: string; id: number }>(
+    `DELETE FROM graph_documents AS d WHERE d.content_id = @id AND d.workspace_id = @ws AND ${STALE}`,
   );
   const removeDocument = db.prepare<[number]>("DELETE FROM graph_documents WHERE id = ?");
   const removeOfReference = db.prepare<[number]>("DELETE FROM graph_documents WHERE reference_id = ?");
@@ -129,7 +147,12 @@ export function graphQueries(db: Db) {
 
   return {
     /** Sources of a workspace not yet extracted at their current version, in a stable order. */
-    pendingSources: (workspaceId: string) => pending.all({ ws: workspaceId }),
+    pendingSources: (workspaceId: string) => pending.all({ ws: workspaceId }).sort(bySource),
+    /** Whether a source has been extracted at its version (pendingSources leaves it out). */
+    isExtracted: (source: GraphSource) =>
+      (source.kind === "reference"
+        ? referenceExtracted.get(source.id)
+        : contentExtracted.get(source.id, source.version)) !== undefined,
     /** How many documents are of contents that changed or left the graph's statuses. */
     staleCount: (workspaceId: string) => stale.all({ ws: workspaceId }).length,
     /** Drops the documents of contents that changed or left the graph's statuses; returns how many. */
@@ -138,6 +161,9 @@ export function graphQueries(db: Db) {
       for (const { id } of ids) removeDocument.run(id);
       return ids.length;
     }),
+    /** Drops a content's document in a workspace when it is stale (removeStale for one content); returns how many. */
+    removeStaleOf: (workspaceId: string, contentId: number) =>
+      removeStaleOfContent.run({ ws: workspaceId, id: contentId }).changes,
     /** Replaces what a source yielded with a new extraction, in one transaction. */
     saveDocument: db.transaction(
       (workspaceId: string, source: GraphSource, extracted: ExtractedDocument, now: string): void => {

@@ -358,10 +358,18 @@ const BATCH = 4;
  * Keeps each workspace's graph caught up with its sources, in the background: `touch` after a change queues
  * the workspace (several changes in a row coalesce into one catch-up), one catch-up per workspace runs at a
  * time, and extraction runs on the worker pool. Requests never wait for it.
+ *
+ * A catch-up runs on the HTTP thread between extractions, so it looks only at the sources the queued changes
+ * name when they all name one; otherwise (a deletion, a caller that does not know, the first catch-up of a
+ * workspace since the service started, a failed catch-up) it scans the whole workspace, so that a change
+ * never seen (lost to a restart) is still taken in.
  */
 export class GraphService {
-  private queued = new Set<string>();
+  /** The changed sources of each queued workspace by kind and id, or null when the whole workspace is to be scanned. */
+  private queued = new Map<string, Map<string, GraphSource> | null>();
   private running = new Map<string, Promise<void>>();
+  /** Workspaces scanned whole since the service started: only their named changes may skip the scan. */
+  private scanned = new Set<string>();
   private stopped = false;
 
   constructor(
@@ -371,10 +379,20 @@ export class GraphService {
     private logger: Logger,
   ) {}
 
-  /** Notes that a workspace's sources changed (a reference added or deleted, a content finalized or deleted). */
-  touch(workspaceId: string): void {
+  /**
+   * Notes that a workspace's sources changed (a reference added or deleted, a content finalized or deleted):
+   * `source` when the change is that source's new version, none when something went or the caller does not know.
+   */
+  touch(workspaceId: string, source?: GraphSource): void {
     if (this.stopped) return;
-    this.queued.add(workspaceId);
+    const named = this.queued.get(workspaceId);
+    if (!source) this.queued.set(workspaceId, null);
+    else if (named !== null) {
+      const sources = named ?? new Map<string, GraphSource>();
+      // The latest version of a source is the one to take in; sourceText checks it still is.
+      sources.set(`${source.kind}:${source.id}`, source);
+      this.queued.set(workspaceId, sources);
+    }
     if (!this.running.has(workspaceId)) this.start(workspaceId);
   }
 
@@ -401,10 +419,13 @@ export class GraphService {
       // After the request that made the change has answered.
       await new Promise((resolve) => setImmediate(resolve));
       while (this.queued.has(workspaceId) && !this.stopped) {
+        const named = this.queued.get(workspaceId);
         this.queued.delete(workspaceId);
         try {
-          await this.catchUp(workspaceId);
+          await this.catchUp(workspaceId, named ? [...named.values()] : null);
         } catch (e) {
+          // The changes it held are not queued again: the next catch-up scans the workspace instead.
+          this.scanned.delete(workspaceId);
           this.logger.error("knowledge graph update failed", {
             workspace_id: workspaceId,
             error: e instanceof Error ? e.message : String(e),
@@ -431,16 +452,27 @@ export class GraphService {
     return { text: c.finalized_content ?? c.content, format: "markdown" };
   }
 
-  /** Drops what changed sources yielded, extracts new sources on the pool, and stores each as it comes. */
-  private async catchUp(workspaceId: string): Promise<void> {
+  /**
+   * Drops what changed sources yielded, extracts new sources on the pool, and stores each as it comes: the
+   * `named` sources only (null: every source of the workspace) once the workspace has been scanned whole.
+   */
+  private async catchUp(workspaceId: string, named: GraphSource[] | null): Promise<void> {
     if (!this.store.workspaces.byId(workspaceId)) return;
-    this.store.graph.removeStale(workspaceId);
-    const pending = this.store.graph.pendingSources(workspaceId);
+    const full = named === null || !this.scanned.has(workspaceId);
+    let pending: GraphSource[];
+    if (full) {
+      this.store.graph.removeStale(workspaceId);
+      pending = this.store.graph.pendingSources(workspaceId);
+    } else pending = named.filter((source) => !this.store.graph.isExtracted(source));
     for (let i = 0; i < pending.length && !this.stopped; i += BATCH) {
       await Promise.all(
         pending.slice(i, i + BATCH).map(async (source) => {
           const input = this.sourceText(workspaceId, source);
-          if (!input) return;
+          if (!input) {
+            // A content that left the graph, or a stale touch: its document goes only if it is stale, as in a scan.
+            if (source.kind === "content") this.store.graph.removeStaleOf(workspaceId, source.id);
+            return;
+          }
           const extracted = await this.pool.run("extractGraph", input);
           // The source may have changed or gone while the pool worked; its own change queues another catch-up.
           if (!this.sourceText(workspaceId, source)) return;
@@ -448,6 +480,7 @@ export class GraphService {
         }),
       );
     }
+    if (full) this.scanned.add(workspaceId);
     if (this.store.workspaces.byId(workspaceId)) this.store.graph.markUpdated(workspaceId, iso(this.clock.now()));
   }
 }

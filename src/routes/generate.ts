@@ -182,7 +182,7 @@ export const generateRoutes = [
       ctx.services.usage.countFor(ctx.principal, { finalizations: 1 });
       // The job is committed with the finalization; the runner picks it up after the answer.
       if (jobId) setImmediate(() => ctx.services.learning.kick());
-      ctx.services.graph.touch(row.workspace_id);
+      ctx.services.graph.touch(row.workspace_id, { kind: "content", id: row.id, version: row.version_count });
       return {
         body: {
           content_id: row.id,

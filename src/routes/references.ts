@@ -227,7 +227,7 @@ export const referenceRoutes = [
         passages: ingested.passages,
         now: iso(ctx.services.clock.now()),
       });
-      ctx.services.graph.touch(row.workspace_id);
+      ctx.services.graph.touch(row.workspace_id, { kind: "reference", id: row.id, version: 0 });
       return { status: 201, body: referenceView(row) };
     },
   }),

@@ -1,8 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import type { GraphSource } from "../../src/db/graph.js";
 import { iso } from "../../src/domain/clock.js";
 import { extractGraph, GraphService, singular } from "../../src/domain/graph.js";
 import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
-import { makeHarness } from "../helpers/harness.js";
+import { type Harness, makeHarness } from "../helpers/harness.js";
 
 const ACME =
   "Acme Corp opened an office in New York. Acme Corp hired Jane Doe to run it. " +
@@ -174,6 +175,170 @@ describe("GraphService", () => {
     const after = store.graph.nodes(h.a.ws1, null, 100).map((n) => n.label);
     expect(after).not.toContain("Acme Corp");
     expect(after).toContain("Globex Corporation");
+  });
+
+  const GLOBEX = "Globex Corporation moved to Springfield. Globex Corporation hired Homer Simpson.";
+  const HOOLI = "Hooli Labs opened in Palo Alto. Hooli Labs hired Gavin Belson.";
+  const UMBRELLA = "Umbrella Corp opened in Raccoon City. Umbrella Corp hired Albert Wesker.";
+
+  /** Sources stored without the routes (so nothing is announced), the graph's node ids, and spies on its scans. */
+  function workspace(h: Harness) {
+    const store = h.services.store;
+    const now = () => iso(h.clock.now());
+    return {
+      reference(content: string): GraphSource {
+        const r = store.references.create({
+          accountId: h.a.id,
+          workspaceId: h.a.ws1,
+          title: "t",
+          content,
+          sourceType: "text",
+          wordCount: 10,
+          passages: [],
+          now: now(),
+        });
+        return { kind: "reference", id: r.id, version: 0 };
+      },
+      /** A finalized content at version 1. */
+      finalized(text: string): GraphSource {
+        const row = store.contents.create({
+          accountId: h.a.id,
+          workspaceId: h.a.ws1,
+          templateId: null,
+          title: "t",
+          content: text,
+          status: "finalized",
+          now: now(),
+        });
+        store.contents.save({ ...row, finalized_content: text, version_count: 1 }, now());
+        return { kind: "content", id: row.id, version: 1 };
+      },
+      /** Regenerates a content: a new version, out of the graph's statuses. */
+      regenerate(source: GraphSource): GraphSource {
+        const row = store.contents.byId(source.id)!;
+        store.contents.save({ ...row, status: "generated", version_count: row.version_count + 1 }, now());
+        return { ...source, version: row.version_count + 1 };
+      },
+      nodeIds: () => store.graph.nodes(h.a.ws1, null, 100).map((n) => n.id),
+      scans: {
+        pending: vi.spyOn(store.graph, "pendingSources"),
+        stale: vi.spyOn(store.graph, "removeStale"),
+      },
+    };
+  }
+
+  it("takes in only the sources the changes name once it has scanned the workspace", async () => {
+    const h = makeHarness();
+    const gated = gatedPool();
+    const graph = new GraphService(h.services.store, gated.pool, h.clock, h.logger);
+    const ws = workspace(h);
+
+    graph.touch(h.a.ws1, ws.reference(ACME));
+    await graph.idle();
+    // The first catch-up since the service started scans the workspace, named change or not.
+    expect(ws.scans.pending).toHaveBeenCalledTimes(1);
+    expect(ws.scans.stale).toHaveBeenCalledTimes(1);
+    expect(ws.nodeIds()).toContain("acme-corp");
+
+    // A named change takes in that source only: one stored unannounced is not looked for.
+    ws.reference(GLOBEX);
+    graph.touch(h.a.ws1, ws.reference(HOOLI));
+    await graph.idle();
+    expect(gated.calls).toEqual([ACME.slice(0, 12), HOOLI.slice(0, 12)]);
+    expect(ws.nodeIds()).toContain("hooli-labs");
+    expect(ws.nodeIds()).not.toContain("globex-corporation");
+
+    // A finalized content at its version; the same change twice is taken in once.
+    const umbrella = ws.finalized(UMBRELLA);
+    graph.touch(h.a.ws1, umbrella);
+    graph.touch(h.a.ws1, umbrella);
+    await graph.idle();
+    graph.touch(h.a.ws1, umbrella);
+    await graph.idle();
+    expect(gated.calls).toHaveLength(3);
+    expect(ws.nodeIds()).toContain("umbrella-corp");
+
+    // A stale change (an older version) extracts nothing and keeps what the current version yielded.
+    graph.touch(h.a.ws1, { ...umbrella, version: 0 });
+    await graph.idle();
+    expect(gated.calls).toHaveLength(3);
+    expect(ws.nodeIds()).toContain("umbrella-corp");
+
+    // A content that left the graph's statuses goes on its named change.
+    graph.touch(h.a.ws1, ws.regenerate(umbrella));
+    await graph.idle();
+    expect(ws.nodeIds()).not.toContain("umbrella-corp");
+    expect(h.services.store.graph.staleCount(h.a.ws1)).toBe(0);
+
+    // None of that scanned the workspace again.
+    expect(ws.scans.pending).toHaveBeenCalledTimes(1);
+    expect(ws.scans.stale).toHaveBeenCalledTimes(1);
+
+    // A change naming no source scans it: the unannounced reference is taken in.
+    graph.touch(h.a.ws1);
+    await graph.idle();
+    expect(ws.scans.pending).toHaveBeenCalledTimes(2);
+    expect(ws.scans.stale).toHaveBeenCalledTimes(2);
+    expect(ws.nodeIds()).toContain("globex-corporation");
+    expect(gated.calls).toHaveLength(4);
+  });
+
+  it("scans the workspace on its first catch-up after a start, taking in what changed while it was stopped", async () => {
+    const h = makeHarness();
+    const gated = gatedPool();
+    const store = h.services.store;
+    const first = new GraphService(store, gated.pool, h.clock, h.logger);
+    const ws = workspace(h);
+    first.touch(h.a.ws1, ws.reference(ACME));
+    const umbrella = ws.finalized(UMBRELLA);
+    first.touch(h.a.ws1, umbrella);
+    await first.idle();
+    expect(ws.nodeIds()).toEqual(expect.arrayContaining(["acme-corp", "umbrella-corp"]));
+    await first.stop();
+
+    // While stopped: a reference added (its change is dropped), and the content regenerated.
+    first.touch(h.a.ws1, ws.reference(GLOBEX));
+    ws.regenerate(umbrella);
+    await first.idle();
+    expect(ws.nodeIds()).not.toContain("globex-corporation");
+
+    const second = new GraphService(store, gated.pool, h.clock, h.logger);
+    second.touch(h.a.ws1, ws.reference(HOOLI));
+    await second.idle();
+    const ids = ws.nodeIds();
+    expect(ids).toEqual(expect.arrayContaining(["acme-corp", "globex-corporation", "hooli-labs"]));
+    expect(ids).not.toContain("umbrella-corp");
+    expect(store.graph.pendingSources(h.a.ws1)).toEqual([]);
+    expect(store.graph.staleCount(h.a.ws1)).toBe(0);
+  });
+
+  it("scans the workspace again after a catch-up failed", async () => {
+    const h = makeHarness();
+    const inner = inlinePool();
+    let failures = 1;
+    const pool: WorkerPool = {
+      async run(name, input) {
+        if (name === "extractGraph" && (input as { text: string }).text === GLOBEX && failures-- > 0)
+          throw new Error("worker died");
+        return inner.run(name, input);
+      },
+      close: () => inner.close(),
+    };
+    const graph = new GraphService(h.services.store, pool, h.clock, h.logger);
+    const ws = workspace(h);
+    graph.touch(h.a.ws1, ws.reference(ACME));
+    await graph.idle();
+
+    graph.touch(h.a.ws1, ws.reference(GLOBEX));
+    await graph.idle();
+    expect(h.logger.lines).toContainEqual(expect.objectContaining({ message: "knowledge graph update failed" }));
+    expect(ws.nodeIds()).not.toContain("globex-corporation");
+
+    // The failed change is not lost: the next change, though named, scans the workspace.
+    graph.touch(h.a.ws1, ws.reference(HOOLI));
+    await graph.idle();
+    expect(ws.scans.pending).toHaveBeenCalledTimes(2);
+    expect(ws.nodeIds()).toEqual(expect.arrayContaining(["acme-corp", "globex-corporation", "hooli-labs"]));
   });
 
   it("stops taking work after stop()", async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GraphService } from "../../src/domain/graph.js";
 import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
 import { type Harness, makeHarness } from "../helpers/harness.js";
@@ -167,6 +167,37 @@ describe("GET /api/v1/knowledge-graph", () => {
     const after = await getGraph(h, key);
     expect(after.body.pending_sources).toBe(0);
     expect(byId(after.body.nodes).has("acme-corp")).toBe(true);
+  });
+
+  it("names the source a request added or finalized, and none for a deletion", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const touch = vi.spyOn(h.services.graph, "touch");
+    const refId = await addReference(h, key, ACME);
+    expect(touch).toHaveBeenLastCalledWith(h.a.ws1, { kind: "reference", id: refId, version: 0 });
+
+    const gen = await h.send("POST", "/api/v1/generate", {
+      auth: key,
+      body: { template_id: 1, user_direction: "Write about planning reviews" },
+    });
+    expect(gen.status, JSON.stringify(gen.body)).toBe(201);
+    const fin = await h.send("POST", "/api/v1/finalizeContent", {
+      auth: key,
+      body: { content_id: gen.body.content_id, finalized_content: "Hooli Labs opened in Palo Alto.", edit_seconds: 10 },
+    });
+    expect(fin.status).toBe(200);
+    const version = h.services.store.contents.byId(gen.body.content_id)!.version_count;
+    expect(touch).toHaveBeenLastCalledWith(h.a.ws1, { kind: "content", id: gen.body.content_id, version });
+    await h.services.graph.idle();
+    expect(byId((await getGraph(h, key)).body.nodes).has("hooli-labs")).toBe(true);
+
+    // Something went: the next catch-up scans the workspace.
+    await h.send("DELETE", `/api/v1/reference-materials/${refId}`, { auth: key });
+    expect(touch).toHaveBeenLastCalledWith(h.a.ws1);
+    await h.send("DELETE", `/api/v1/contents/${gen.body.content_id}`, { auth: key });
+    expect(touch).toHaveBeenLastCalledWith(h.a.ws1);
+    await h.services.graph.idle();
+    expect((await getGraph(h, key)).body).toMatchObject({ nodes: [], edges: [], pending_sources: 0 });
   });
 
   it("catches up on sources it never saw (a change lost to a restart) when read", async () => {
