@@ -2,18 +2,32 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { sqliteNativeBinding } from "../runtime/assets.js";
+import { loadSqliteAddon, sqliteNativeBinding } from "../runtime/assets.js";
 
 export type Db = Database.Database;
 
 /** The file name of the database inside a data directory. */
 export const DB_FILE = "content-service.db";
 
+/** How a connection is opened: read-only, another file name, the addon's file (worker threads), group commit. */
+export interface OpenOptions {
+  readonly?: boolean;
+  file?: string;
+  /** Load the SQLite addon from this file (a worker thread of the executable; see runtime/assets.ts). */
+  addonFile?: string;
+  /**
+   * The server's connection: commits do not fsync (synchronous = NORMAL) because the pipeline awaits a grouped
+   * fsync of the WAL before answering a write (durability.ts), and it never checkpoints on its own (another thread
+   * does, checkpoints.ts), so that the HTTP thread never waits for the disk.
+   */
+  groupCommit?: boolean;
+}
+
 /** Opens (creating if needed) the database of a data directory, with every pragma set here and nowhere else. */
-export function openDb(dataDir: string, options: { readonly?: boolean; file?: string } = {}): Db {
+export function openDb(dataDir: string, options: OpenOptions = {}): Db {
   if (!options.readonly && dataDir !== ":memory:") mkdirSync(dataDir, { recursive: true });
   const file = dataDir === ":memory:" ? ":memory:" : path.join(dataDir, options.file ?? DB_FILE);
-  const nativeBinding = sqliteNativeBinding();
+  const nativeBinding = options.addonFile ? loadSqliteAddon(options.addonFile) : sqliteNativeBinding();
   const db = new Database(file, {
     readonly: options.readonly ?? false,
     fileMustExist: options.readonly ?? false,
@@ -22,8 +36,11 @@ export function openDb(dataDir: string, options: { readonly?: boolean; file?: st
   // busy_timeout first so that the following pragmas wait for a writer in another process.
   db.pragma("busy_timeout = 5000");
   if (!options.readonly && file !== ":memory:") db.pragma("journal_mode = WAL");
-  // FULL: a write acknowledged to a client is on disk before the answer leaves (survives kill -9 and power loss).
-  db.pragma("synchronous = FULL");
+  // A write acknowledged to a client is on disk before the answer leaves (survives kill -9 and power loss): FULL
+  // fsyncs in each commit; the server's connection fsyncs in groups instead (see OpenOptions.groupCommit).
+  const groupCommit = options.groupCommit === true && file !== ":memory:";
+  db.pragma(groupCommit ? "synchronous = NORMAL" : "synchronous = FULL");
+  if (groupCommit) db.pragma("wal_autocheckpoint = 0");
   db.pragma("foreign_keys = ON");
   // Transactions take the write lock when they begin (BEGIN IMMEDIATE), waiting up to busy_timeout for it. A deferred
   // transaction that reads, then writes, fails at once (SQLITE_BUSY_SNAPSHOT, no wait) when another process commits

@@ -318,6 +318,8 @@ export function createApp(services: Services, routes: RouteDef[]): App {
               operate,
             )
           : await operate();
+      // A write is answered once it is on disk (db/durability.ts); reads wait for nothing.
+      if (request.method !== "GET" && request.method !== "HEAD") await services.durability.sync();
       const extra: Record<string, string> = { ...rateHeaders(decision), "x-trace-id": traceId };
       if (routeDef.stability === "beta") extra["x-api-stability"] = "beta";
       Object.assign(response.headers, extra);

@@ -1,6 +1,7 @@
 /** What a handler receives: the caller, the resolved workspace, validated input and the services. */
 import type { AccountRow } from "../db/accounts.js";
 import type { ApiKeyRow } from "../db/apikeys.js";
+import type { Durability } from "../db/durability.js";
 import type { RowCache } from "../db/row-cache.js";
 import type { Store } from "../db/store.js";
 import type { Role } from "../db/users.js";
@@ -56,6 +57,8 @@ export interface Services {
   store: Store;
   /** The API keys, accounts and workspaces requests authenticate with, kept while the database is unchanged. */
   rows: RowCache;
+  /** Awaited before a write is answered: the write is then on disk (db/durability.ts). */
+  durability: Durability;
   clock: Clock;
   pool: WorkerPool;
   limiter: RateLimiter;

@@ -2,8 +2,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { Checkpointer } from "../db/checkpoints.js";
+import { alreadyDurable, type Durability, WalSync } from "../db/durability.js";
 import { migrate } from "../db/migrate.js";
-import { type Db, openDb } from "../db/open.js";
+import { DB_FILE, type Db, openDb } from "../db/open.js";
 import { RowCache } from "../db/row-cache.js";
 import { createStore } from "../db/store.js";
 import { type Clock, systemClock } from "../domain/clock.js";
@@ -16,6 +18,7 @@ import { UsageCounter } from "../domain/usage.js";
 import { takeBackup } from "../jobs/backups.js";
 import { type PeriodicJob, startSchedules } from "../jobs/schedules.js";
 import { lifecycle } from "../routes/system.js";
+import { sqliteAddonFile } from "../runtime/assets.js";
 import { inlinePool, piscinaPool, type WorkerPool } from "../workers/pool.js";
 import { type App, createApp } from "./app.js";
 import type { ServerConfig, Services } from "./context.js";
@@ -40,6 +43,8 @@ export interface ServiceOptions {
   pool?: WorkerPool;
   logger?: Logger;
   config?: Partial<ServerConfig>;
+  /** What a write's answer waits for (default: nothing, for connections that fsync in each commit). */
+  durability?: Durability;
 }
 
 /** Builds the services over a migrated database. */
@@ -53,6 +58,7 @@ export function createServices(options: ServiceOptions): Services {
   return {
     store,
     rows: new RowCache(options.db),
+    durability: options.durability ?? alreadyDurable,
     clock,
     pool,
     learning: new LearningRunner(store, pool, clock, logger, usage),
@@ -92,14 +98,23 @@ export interface ServeOptions {
 
 /** Opens and migrates the data directory's database and serves the API until close(). */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const db = openDb(options.dataDir);
+  const db = openDb(options.dataDir, { groupCommit: true });
   migrate(db);
+  // Group commit and checkpoints off the HTTP thread (db/durability.ts, db/checkpoints.ts).
+  const walSync = new WalSync(`${path.join(options.dataDir, DB_FILE)}-wal`);
   const services = createServices({
     db,
     pool: piscinaPool(options.workers),
     logger: options.logger,
     config: options.config,
+    durability: walSync,
   });
+  const maintenance = piscinaPool(1);
+  const checkpointer = new Checkpointer(
+    maintenance,
+    { dataDir: options.dataDir, addonFile: sqliteAddonFile() },
+    services.logger,
+  );
   const app = createApp(services, ROUTES);
   const server = http.createServer(nodeListener(app));
   // Longer than clients' own idle timeouts (undici's is 4 s, load balancers' often 60 s), so that a client never
@@ -112,6 +127,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     server.listen(options.port, options.host, () => resolve());
   });
   services.learning.start();
+  checkpointer.start();
   const jobs: PeriodicJob[] = [
     { name: "learning-retry", expression: "* * * * *", run: () => void services.learning.retryFailed() },
     { name: "idempotency-purge", expression: "*/10 * * * *", run: () => void services.idempotency.purgeExpired() },
@@ -166,7 +182,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await services.pool.close();
         // Last: learning jobs finishing during the stop above still count.
         services.usage.flush();
+        await checkpointer.stop();
+        await maintenance.close();
+        // Closing the last connection checkpoints the WAL into the database file and syncs it.
         db.close();
+        walSync.close();
       })();
       return closing;
     },

@@ -72,6 +72,8 @@ function streamGeneration(
       try {
         for await (const text of stream.pieces) controller.enqueue(sse("delta", { text }));
         const saved = save(stream.result());
+        // `done` acknowledges the stored record: once it is on disk, as any write's answer (db/durability.ts).
+        await ctx.services.durability.sync();
         controller.enqueue(sse("done", saved.body));
       } catch (e) {
         const err = toApiError(e);

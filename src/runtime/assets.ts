@@ -124,7 +124,17 @@ let addon: unknown;
 export function sqliteNativeBinding(): unknown {
   if (!isSea()) return undefined;
   if (addon) return addon;
-  const file = writeAsset("better_sqlite3.node", 0o700);
+  addon = loadSqliteAddon(writeAsset("better_sqlite3.node", 0o700));
+  return addon;
+}
+
+/** The SQLite addon's file in the asset cache (inside the executable), for worker threads to load; else undefined. */
+export function sqliteAddonFile(): string | undefined {
+  return isSea() ? writeAsset("better_sqlite3.node", 0o700) : undefined;
+}
+
+/** Loads the SQLite addon from a file (process.dlopen), as better-sqlite3's `nativeBinding`. */
+export function loadSqliteAddon(file: string): unknown {
   const mod = { exports: {} };
   try {
     process.dlopen(mod, file);
@@ -134,8 +144,7 @@ export function sqliteNativeBinding(): unknown {
         "(a noexec filesystem prevents it: set CONTENT_SERVICE_CACHE_DIR to a folder on another filesystem)",
     );
   }
-  addon = mod.exports;
-  return addon;
+  return mod.exports;
 }
 
 /** The piscina worker file and the exec arguments it needs. */

@@ -1,4 +1,5 @@
-/** The tasks run on the worker pool: pure functions of their input. */
+/** The tasks run on the worker pool: pure functions of their input, and the WAL checkpoint (db/checkpoints.ts). */
+import { type CheckpointInput, checkpointWal } from "../db/checkpoints.js";
 import { type ConversionInput, convertContent } from "../domain/conversions.js";
 import { type GenerationInput, generateBuiltin } from "../domain/generation/builtin.js";
 import { builtinThesis, type ThesisInput } from "../domain/generation/thesis.js";
@@ -21,6 +22,7 @@ export const tasks = {
   convertContent: (input: ConversionInput) => convertContent(input),
   scoreText: (input: ScoringInput) => scoreText(input),
   extractGraph: (input: ExtractionInput) => extractGraph(input),
+  checkpointWal: (input: CheckpointInput) => checkpointWal(input),
 };
 
 export type Tasks = typeof tasks;

@@ -1,0 +1,101 @@
+/**
+ * Durable answers without an fsync on the HTTP thread (group commit).
+ *
+ * A write is acknowledged only once it is on disk. With `synchronous = FULL` SQLite fsyncs the WAL inside every
+ * COMMIT, on the thread that commits: under a write load that put a 1–15 ms disk wait into the HTTP thread once per
+ * write, and every request queued behind it waited too. The server instead commits with `synchronous = NORMAL`
+ * (the commit writes the WAL, without an fsync) and, before answering a write, awaits `sync()`: an fsync of the WAL
+ * file on libuv's thread pool. Writes that finish while an fsync is running share the next one. A WAL commit is on
+ * disk once the WAL file is: the transaction is durable before its answer leaves, as with FULL, and the HTTP thread
+ * never waits for the disk. (Checkpoints, which also fsync, run on another thread: see checkpoints.ts.)
+ */
+import fs from "node:fs";
+
+/** What the pipeline awaits before answering a write. */
+export interface Durability {
+  /** Resolves once every transaction committed before the call is on disk. */
+  sync(): Promise<void>;
+}
+
+/** For in-memory databases and tests: nothing to wait for. */
+export const alreadyDurable: Durability = { sync: () => Promise.resolve() };
+
+/** The file operations WalSync uses (tests replace them). */
+export interface SyncFs {
+  open(file: string, callback: (error: NodeJS.ErrnoException | null, fd: number) => void): void;
+  fsync(fd: number, callback: (error: NodeJS.ErrnoException | null) => void): void;
+  close(fd: number, callback: (error: NodeJS.ErrnoException | null) => void): void;
+}
+
+const nodeFs: SyncFs = {
+  open: (file, callback) => fs.open(file, "r+", callback),
+  fsync: (fd, callback) => fs.fsync(fd, callback),
+  close: (fd, callback) => fs.close(fd, callback),
+};
+
+/** Group fsyncs of a database's WAL file. */
+export class WalSync implements Durability {
+  private fd: number | undefined;
+  private running: Promise<void> | undefined;
+  private next: Promise<void> | undefined;
+  /** fsyncs done (for tests and the log). */
+  syncs = 0;
+
+  constructor(
+    private walFile: string,
+    private files: SyncFs = nodeFs,
+  ) {}
+
+  sync(): Promise<void> {
+    if (!this.running) {
+      this.running = this.fsyncOnce().finally(() => {
+        this.running = undefined;
+      });
+      return this.running;
+    }
+    // The fsync in flight may have begun before the caller's commit: the caller needs the one after it, which every
+    // caller arriving meanwhile shares.
+    this.next ??= this.running
+      .catch(() => {})
+      .then(() => {
+        this.next = undefined;
+        return this.sync();
+      });
+    return this.next;
+  }
+
+  /** Closes the file (after the database is closed). */
+  close(): void {
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private async fsyncOnce(): Promise<void> {
+    if (this.fd === undefined) {
+      const opened = await new Promise<number | undefined>((resolve, reject) =>
+        this.files.open(this.walFile, (error, fd) => {
+          // No WAL file: nothing has been written since the last checkpoint removed it; nothing to sync.
+          if (error?.code === "ENOENT") resolve(undefined);
+          else if (error) reject(error);
+          else resolve(fd);
+        }),
+      );
+      if (opened === undefined) return;
+      this.fd = opened;
+    }
+    const fd = this.fd;
+    await new Promise<void>((resolve, reject) =>
+      this.files.fsync(fd, (error) => {
+        if (!error) {
+          this.syncs++;
+          resolve();
+          return;
+        }
+        // The next attempt reopens the file.
+        this.fd = undefined;
+        this.files.close(fd, () => {});
+        reject(error);
+      }),
+    );
+  }
+}

@@ -1,0 +1,169 @@
+/** Durable answers without an fsync on the HTTP thread: grouped WAL fsyncs, and checkpoints on another connection. */
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { Checkpointer, checkpointWal } from "../../src/db/checkpoints.js";
+import { type SyncFs, WalSync } from "../../src/db/durability.js";
+import { migrate } from "../../src/db/migrate.js";
+import { DB_FILE, openDb } from "../../src/db/open.js";
+import { memoryLogger } from "../../src/http/log.js";
+import { inlinePool } from "../../src/workers/pool.js";
+import { tempDir } from "../helpers/cli.js";
+import { makeHarness } from "../helpers/harness.js";
+
+/** File operations whose fsyncs complete when the test says so. */
+function manualFs() {
+  const waiting: ((error: NodeJS.ErrnoException | null) => void)[] = [];
+  let opens = 0;
+  let fail: NodeJS.ErrnoException | null = null;
+  const files: SyncFs = {
+    open: (_file, callback) => {
+      opens++;
+      setImmediate(() => callback(null, 42));
+    },
+    fsync: (_fd, callback) => {
+      waiting.push(callback);
+    },
+    close: (_fd, callback) => callback(null),
+  };
+  return {
+    files,
+    opens: () => opens,
+    pending: () => waiting.length,
+    failNext(error: NodeJS.ErrnoException) {
+      fail = error;
+    },
+    /** Completes the oldest fsync. */
+    finish() {
+      const error = fail;
+      fail = null;
+      waiting.shift()?.(error);
+    },
+  };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("WalSync", () => {
+  it("groups the writes that arrive during an fsync into the next one", async () => {
+    const fake = manualFs();
+    const sync = new WalSync("/data/db-wal", fake.files);
+    const done: string[] = [];
+    const first = sync.sync().then(() => done.push("first"));
+    await tick();
+    expect(fake.pending()).toBe(1);
+    // Three writes commit while the first fsync runs: it may have started before them, so they wait for one more.
+    const later = [1, 2, 3].map((n) => sync.sync().then(() => done.push(`later ${n}`)));
+    await tick();
+    expect(fake.pending()).toBe(1);
+    fake.finish();
+    await first;
+    expect(done).toEqual(["first"]);
+    await tick();
+    expect(fake.pending()).toBe(1);
+    fake.finish();
+    await Promise.all(later);
+    expect(done).toEqual(["first", "later 1", "later 2", "later 3"]);
+    expect(sync.syncs).toBe(2);
+    expect(fake.opens()).toBe(1);
+  });
+
+  it("fails the writes of a failed fsync, and reopens the file for the next", async () => {
+    const fake = manualFs();
+    const sync = new WalSync("/data/db-wal", fake.files);
+    const failed = sync.sync();
+    await tick();
+    fake.failNext(Object.assign(new Error("EIO: i/o error"), { code: "EIO" }));
+    fake.finish();
+    await expect(failed).rejects.toThrow("EIO");
+    const next = sync.sync();
+    await tick();
+    fake.finish();
+    await next;
+    expect(fake.opens()).toBe(2);
+  });
+
+  it("syncs a real WAL file, and treats a missing one as nothing to sync", async () => {
+    const dir = tempDir("cs-walsync-");
+    const missing = new WalSync(path.join(dir, "nothing-wal"));
+    await missing.sync();
+    expect(missing.syncs).toBe(0);
+    const db = openDb(dir, { groupCommit: true });
+    migrate(db);
+    const sync = new WalSync(`${path.join(dir, DB_FILE)}-wal`);
+    await sync.sync();
+    expect(sync.syncs).toBe(1);
+    sync.close();
+    db.close();
+  });
+});
+
+describe("the server's connection", () => {
+  it("never checkpoints by itself; the checkpointer's connection does, while the first keeps writing", async () => {
+    const dir = tempDir("cs-ckpt-");
+    const db = openDb(dir, { groupCommit: true });
+    migrate(db);
+    expect(db.pragma("synchronous", { simple: true })).toBe(1); // NORMAL
+    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
+    db.exec("CREATE TABLE t (x TEXT)");
+    const insert = db.prepare("INSERT INTO t (x) VALUES (?)");
+    const big = "x".repeat(20_000);
+    for (let i = 0; i < 400; i++) insert.run(big);
+    const wal = `${path.join(dir, DB_FILE)}-wal`;
+    // Far past the default threshold of 1,000 pages, and still all in the WAL.
+    const grown = statSync(wal).size;
+    expect(grown).toBeGreaterThan(4096 * 1000 * 2);
+
+    const checkpointer = new Checkpointer(inlinePool(), { dataDir: dir }, memoryLogger(), 10_000);
+    await checkpointer.run();
+    expect(checkpointer.runs).toBe(1);
+    // The frames are in the database file now: the next write starts the WAL over instead of growing it.
+    insert.run("after");
+    for (let i = 0; i < 50; i++) insert.run(big);
+    expect(statSync(wal).size).toBe(grown);
+    const result = checkpointWal({ dataDir: dir });
+    expect(result.busy).toBe(0);
+    expect(result.checkpointed).toBe(result.walFrames);
+    await checkpointer.stop();
+    expect((db.prepare("SELECT count(*) AS n FROM t").get() as { n: number }).n).toBe(451);
+    db.close();
+    // Closing the last connection folds the WAL into the database file.
+    expect(existsSync(wal)).toBe(false);
+    const again = openDb(dir, { readonly: true });
+    expect((again.prepare("SELECT count(*) AS n FROM t").get() as { n: number }).n).toBe(451);
+    again.close();
+  });
+});
+
+describe("the pipeline", () => {
+  it("answers a write only once it is on disk; a read waits for nothing", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    let release = () => {};
+    let asked = 0;
+    h.services.durability = {
+      sync: () => {
+        asked++;
+        return new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+    };
+    let answered = false;
+    const write = h
+      .send("POST", "/api/v1/memories", { auth: key, body: { kind: "context", title: "m", content: "c" } })
+      .then((r) => {
+        answered = true;
+        return r;
+      });
+    for (let i = 0; i < 1000 && asked === 0; i++) await tick();
+    expect(asked).toBe(1);
+    for (let i = 0; i < 5; i++) await tick();
+    expect(answered).toBe(false);
+    // Meanwhile a read is answered.
+    expect((await h.send("GET", "/api/v1/memories", { auth: key })).status).toBe(200);
+    expect(asked).toBe(1);
+    release();
+    expect((await write).status).toBe(201);
+  });
+});
