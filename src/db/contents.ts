@@ -72,6 +72,9 @@ export function contentQueries(db: Db) {
   const versions = db.prepare<[number], VersionRow>(
     "SELECT * FROM content_versions WHERE content_id = ? ORDER BY version",
   );
+  const versionText = db
+    .prepare<[number, number], string>("SELECT text FROM content_versions WHERE content_id = ? AND version = ?")
+    .pluck();
   const lastGenerated = db.prepare<[number], VersionRow>(
     "SELECT * FROM content_versions WHERE content_id = ? AND kind = 'generated' ORDER BY version DESC LIMIT 1",
   );
@@ -146,6 +149,8 @@ export function contentQueries(db: Db) {
       insertVersion.run({ ...v, details: v.details === undefined ? null : JSON.stringify(v.details) });
     },
     versions: (contentId: number) => versions.all(contentId),
+    /** The text of one version of a content, or undefined. */
+    versionText: (contentId: number, version: number) => versionText.get(contentId, version),
     lastGenerated: (contentId: number) => lastGenerated.get(contentId),
   };
 }

@@ -288,7 +288,8 @@ export function finalizeContent(
         accountId: caller.account.id,
         workspaceId: row.workspace_id,
         contentId: row.id,
-        input: { generated: generated.text, finalized: req.finalized_content, edit_seconds: req.edit_seconds },
+        // The texts by reference: both are stored as versions already (a job holding copies wrote ~70 KB more).
+        input: { generated_version: generated.version, finalized_version: version, edit_seconds: req.edit_seconds },
         now,
       });
     }

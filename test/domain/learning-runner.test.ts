@@ -108,4 +108,41 @@ describe("learning job runner", () => {
     await stop();
     expect(calls).toBeGreaterThan(0);
   });
+
+  it("analyses the versions a job names, and fails a job whose versions are gone", async () => {
+    const { store, clock, runner, workspace } = setup(inlinePool());
+    const now = new Date(clock.now()).toISOString();
+    const content = store.contents.byId(1)!;
+    const version = (n: number, kind: "generated" | "finalized", text: string) =>
+      store.contents.addVersion({
+        contentId: content.id,
+        version: n,
+        kind,
+        title: "t",
+        text,
+        model: null,
+        details: {},
+        now,
+      });
+    version(1, "generated", "We utilize the tool. It is great.");
+    version(2, "finalized", "We use the tool. It is great.");
+    const job = (id: string, input: unknown) =>
+      store.learning.enqueue({
+        id,
+        accountId: content.account_id,
+        workspaceId: workspace.id,
+        contentId: content.id,
+        input,
+        now,
+      });
+    job("lj_refs", { generated_version: 1, finalized_version: 2, edit_seconds: 30 });
+    job("lj_gone", { generated_version: 1, finalized_version: 7, edit_seconds: 30 });
+    await runner.idle();
+    const done = store.learning.job("lj_refs")!;
+    expect(done.status).toBe("succeeded");
+    expect(JSON.stringify(JSON.parse(done.result!))).toContain("utilize");
+    const gone = store.learning.job("lj_gone")!;
+    expect(gone.status).toBe("failed");
+    expect(gone.error).toContain("are gone");
+  });
 });

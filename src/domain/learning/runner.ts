@@ -9,6 +9,13 @@ import type { UsageCounter } from "../usage.js";
 import type { AnalysisInput, AnalysisResult } from "./analyze.js";
 import { foldAnalysis } from "./fold.js";
 
+/** What a job stores (JSON): the versions of its content to compare, and the editing time. */
+export interface JobInput {
+  generated_version: number;
+  finalized_version: number;
+  edit_seconds: number;
+}
+
 /** Attempts before a job stays failed. */
 export const MAX_ATTEMPTS = 5;
 
@@ -77,14 +84,25 @@ export class LearningRunner {
       if (this.stopped) return;
       const due = this.store.learning.due(iso(this.clock.now()), this.concurrency);
       if (due.length === 0) return;
-      await Promise.all(due.map((job) => this.runOne(job.id, job.input)));
+      await Promise.all(due.map((job) => this.runOne(job.id, job.content_id, job.input)));
     }
   }
 
-  private async runOne(id: string, rawInput: string): Promise<void> {
+  /** A job's analysis input: the texts of the versions it names (older jobs hold the texts themselves). */
+  private analysisInput(contentId: number, rawInput: string): AnalysisInput {
+    const input = JSON.parse(rawInput) as AnalysisInput | JobInput;
+    if ("generated" in input) return input;
+    const generated = this.store.contents.versionText(contentId, input.generated_version);
+    const finalized = this.store.contents.versionText(contentId, input.finalized_version);
+    if (generated === undefined || finalized === undefined)
+      throw new Error(`the versions of content ${contentId} this job analyses are gone`);
+    return { generated, finalized, edit_seconds: input.edit_seconds };
+  }
+
+  private async runOne(id: string, contentId: number, rawInput: string): Promise<void> {
     if (!this.store.learning.claim(id, iso(this.clock.now()))) return;
     try {
-      const input = JSON.parse(rawInput) as AnalysisInput;
+      const input = this.analysisInput(contentId, rawInput);
       const result = (await this.pool.run("analyzeEdit", input)) as AnalysisResult;
       this.complete(id, result);
     } catch (e) {
