@@ -41,6 +41,8 @@ export interface ServiceOptions {
   db: Db;
   clock?: Clock;
   pool?: WorkerPool;
+  /** The pool of work nobody waits for (learning, the graph); default: `pool`. */
+  backgroundPool?: WorkerPool;
   logger?: Logger;
   config?: Partial<ServerConfig>;
   /** What a write's answer waits for (default: nothing, for connections that fsync in each commit). */
@@ -52,6 +54,7 @@ export function createServices(options: ServiceOptions): Services {
   const store = createStore(options.db);
   const clock = options.clock ?? systemClock;
   const pool = options.pool ?? inlinePool();
+  const background = options.backgroundPool ?? pool;
   const logger = options.logger ?? jsonLogger();
   const config = { ...DEFAULT_CONFIG, ...options.config };
   const usage = new UsageCounter(store, clock);
@@ -61,8 +64,8 @@ export function createServices(options: ServiceOptions): Services {
     durability: options.durability ?? alreadyDurable,
     clock,
     pool,
-    learning: new LearningRunner(store, pool, clock, logger, usage),
-    graph: new GraphService(store, pool, clock, logger),
+    learning: new LearningRunner(store, background, clock, logger, usage),
+    graph: new GraphService(store, background, clock, logger),
     limiter: new RateLimiter(clock),
     sessions: new SessionTokens(store, () => clock.now()),
     deviceAuth: new DeviceAuthorizations(clock),
@@ -102,16 +105,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   migrate(db);
   // Group commit and checkpoints off the HTTP thread (db/durability.ts, db/checkpoints.ts).
   const walSync = new WalSync(`${path.join(options.dataDir, DB_FILE)}-wal`);
+  // Requests wait for the foreground pool; learning, the graph and checkpoints share one low-priority thread.
+  const backgroundPool = piscinaPool(1, { background: true });
   const services = createServices({
     db,
     pool: piscinaPool(options.workers),
+    backgroundPool,
     logger: options.logger,
     config: options.config,
     durability: walSync,
   });
-  const maintenance = piscinaPool(1);
   const checkpointer = new Checkpointer(
-    maintenance,
+    backgroundPool,
     { dataDir: options.dataDir, addonFile: sqliteAddonFile() },
     services.logger,
   );
@@ -183,7 +188,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         // Last: learning jobs finishing during the stop above still count.
         services.usage.flush();
         await checkpointer.stop();
-        await maintenance.close();
+        await backgroundPool.close();
         // Closing the last connection checkpoints the WAL into the database file and syncs it.
         db.close();
         walSync.close();

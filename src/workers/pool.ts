@@ -2,6 +2,7 @@
 import { Piscina } from "piscina";
 import { workerEntry } from "../runtime/assets.js";
 import { type TaskName, type Tasks, tasks } from "./tasks.js";
+import { BACKGROUND_ENV } from "./worker.js";
 
 /** Runs a named task with its input and resolves with its output. */
 export interface WorkerPool {
@@ -9,8 +10,12 @@ export interface WorkerPool {
   close(): Promise<void>;
 }
 
-/** A piscina pool of `threads` worker threads. */
-export function piscinaPool(threads: number): WorkerPool {
+/**
+ * A piscina pool of `threads` worker threads. A `background` pool's threads run at a lower priority (see
+ * worker.ts): work nobody is waiting for (learning analysis, the knowledge graph, checkpoints) gives way to the
+ * thread answering requests and to the foreground pool's work for requests (generation, rendering, passwords).
+ */
+export function piscinaPool(threads: number, options: { background?: boolean } = {}): WorkerPool {
   const entry = workerEntry();
   const pool = new Piscina({
     filename: entry.filename,
@@ -18,6 +23,7 @@ export function piscinaPool(threads: number): WorkerPool {
     minThreads: 1,
     maxThreads: Math.max(1, threads),
     idleTimeout: 60_000,
+    env: { ...process.env, [BACKGROUND_ENV]: options.background ? "1" : "" },
   });
   return {
     run: (name, input) => pool.run({ name, input }),

@@ -4,14 +4,17 @@ import os from "node:os";
 import { isMainThread } from "node:worker_threads";
 import { type TaskName, tasks } from "./tasks.js";
 
+/** Set in a background pool's worker threads, whose priority is lowered. */
+export const BACKGROUND_ENV = "CONTENT_SERVICE_BACKGROUND_WORKER";
+
 /** The niceness of worker threads: background work gives way to the HTTP thread when both want a core. */
 export const WORKER_NICENESS = 10;
 
 /**
  * Lowers this worker thread's scheduling priority (Linux sets niceness per thread; the thread's id is the last part
- * of /proc/thread-self). Learning analysis and graph extraction run here for seconds at a time: at equal priority
- * they took half the CPU from the thread answering requests, and a GET waited behind them (README "Performance").
- * Elsewhere, or when /proc is not mounted, threads keep the process's priority.
+ * of /proc/thread-self). The background pool's threads run learning analysis and graph extraction for seconds at a
+ * time: at equal priority they took half the CPU from the thread answering requests, and a GET waited behind them
+ * (README "Performance"). Elsewhere, or when /proc is not mounted, threads keep the process's priority.
  */
 export function lowerThreadPriority(): number | undefined {
   if (isMainThread || process.platform !== "linux") return undefined;
@@ -24,7 +27,7 @@ export function lowerThreadPriority(): number | undefined {
   }
 }
 
-lowerThreadPriority();
+if (process.env[BACKGROUND_ENV] === "1") lowerThreadPriority();
 
 /** The message piscina hands a worker: which task, and its input. */
 export interface TaskMessage {

@@ -17,18 +17,23 @@ function niceness(): Map<number, number> {
   return out;
 }
 
+const niced = () => [...niceness().values()].filter((n) => n === WORKER_NICENESS).length;
+const task = { text: "One short sentence. Another one here.", keywords: [], traits: null };
+
 describe.runIf(process.platform === "linux")("worker threads", () => {
-  it("run at a lower priority than the thread that answers requests", async () => {
-    const before = [...niceness().values()].filter((n) => n === WORKER_NICENESS).length;
-    const pool = piscinaPool(1);
+  it("of the background pool run at a lower priority; the foreground pool's and this thread keep theirs", async () => {
+    const before = niced();
+    const foreground = piscinaPool(1);
+    const background = piscinaPool(1, { background: true });
     try {
-      await pool.run("scoreText", { text: "One short sentence. Another one here.", keywords: [], traits: null });
-      const after = niceness();
-      expect([...after.values()].filter((n) => n === WORKER_NICENESS).length).toBe(before + 1);
-      // This thread, the one that serves HTTP, keeps its priority.
-      expect(after.get(process.pid)).toBe(0);
+      await foreground.run("scoreText", task);
+      expect(niced()).toBe(before);
+      await background.run("scoreText", task);
+      expect(niced()).toBe(before + 1);
+      expect(niceness().get(process.pid)).toBe(0);
     } finally {
-      await pool.close();
+      await foreground.close();
+      await background.close();
     }
   });
 });
