@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ContentRow, ContentStatus } from "../../src/db/contents.js";
 import { GRAPH_SCANS, type GraphSource } from "../../src/db/graph.js";
 import { iso } from "../../src/domain/clock.js";
-import { makeHarness } from "../helpers/harness.js";
+import { makeHarness, storeReference } from "../helpers/harness.js";
 
 /** The stale query before sql/0009_graph_scans.sql, kept to check that its rewrite finds the same documents. */
 const FORMER_STALE = `SELECT d.id FROM graph_documents AS d LEFT JOIN contents AS c ON c.id = d.content_id
@@ -65,16 +65,7 @@ describe("knowledge graph scans", () => {
       other: content(ws2, "published", 1),
     };
     for (const row of Object.values(rows)) extract(row);
-    const reference = store.references.create({
-      accountId: h.a.id,
-      workspaceId: ws1,
-      title: "t",
-      content: "x",
-      sourceType: "text",
-      wordCount: 1,
-      passages: [],
-      now,
-    });
+    const reference = storeReference(store, { accountId: h.a.id, workspaceId: ws1, content: "x", now });
     store.graph.saveDocument(ws1, { kind: "reference", id: reference.id, version: 0 }, NOTHING, now);
 
     store.contents.publish(rows.published.id, now);
@@ -123,17 +114,7 @@ describe("knowledge graph scans", () => {
 
   it("list pending sources by kind, then id", () => {
     const { h, store, now, content, extract } = setup();
-    const reference = () =>
-      store.references.create({
-        accountId: h.a.id,
-        workspaceId: h.a.ws1,
-        title: "t",
-        content: "x",
-        sourceType: "text",
-        wordCount: 1,
-        passages: [],
-        now,
-      }).id;
+    const reference = () => storeReference(store, { accountId: h.a.id, workspaceId: h.a.ws1, content: "x", now }).id;
     const r1 = reference();
     const c1 = content(h.a.ws1, "published", 2);
     const r2 = reference();

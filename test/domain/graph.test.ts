@@ -3,7 +3,7 @@ import type { GraphSource } from "../../src/db/graph.js";
 import { iso } from "../../src/domain/clock.js";
 import { extractGraph, GraphService, singular } from "../../src/domain/graph.js";
 import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
-import { type Harness, makeHarness } from "../helpers/harness.js";
+import { type Harness, makeHarness, storeReference } from "../helpers/harness.js";
 
 const ACME =
   "Acme Corp opened an office in New York. Acme Corp hired Jane Doe to run it. " +
@@ -130,16 +130,7 @@ describe("GraphService", () => {
     const graph = new GraphService(h.services.store, gated.pool, h.clock, h.logger);
     const store = h.services.store;
     const addReference = (content: string) =>
-      store.references.create({
-        accountId: h.a.id,
-        workspaceId: h.a.ws1,
-        title: "t",
-        content,
-        sourceType: "text",
-        wordCount: 10,
-        passages: [],
-        now: iso(h.clock.now()),
-      });
+      storeReference(store, { accountId: h.a.id, workspaceId: h.a.ws1, content, now: iso(h.clock.now()) });
 
     gated.hold();
     const first = addReference(ACME);
@@ -187,16 +178,7 @@ describe("GraphService", () => {
     const now = () => iso(h.clock.now());
     return {
       reference(content: string): GraphSource {
-        const r = store.references.create({
-          accountId: h.a.id,
-          workspaceId: h.a.ws1,
-          title: "t",
-          content,
-          sourceType: "text",
-          wordCount: 10,
-          passages: [],
-          now: now(),
-        });
+        const r = storeReference(store, { accountId: h.a.id, workspaceId: h.a.ws1, content, now: now() });
         return { kind: "reference", id: r.id, version: 0 };
       },
       /** A finalized content at version 1. */

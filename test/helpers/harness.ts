@@ -1,6 +1,7 @@
 /** The test harness: the app on a fresh migrated in-memory database, with a manual clock and seeded fixtures. */
 import { migrate } from "../../src/db/migrate.js";
 import { openDb } from "../../src/db/open.js";
+import type { Store } from "../../src/db/store.js";
 import { createAccount, createUser, createWorkspace, issueKey } from "../../src/domain/admin.js";
 import { ManualClock } from "../../src/domain/clock.js";
 import { hashPassword } from "../../src/domain/passwords.js";
@@ -146,4 +147,21 @@ export function makeHarness(options: { config?: Partial<ServerConfig> } = {}): H
 /** Fills `{param}` placeholders of a route path with sample values. */
 export function samplePath(path: string, values: Record<string, string> = {}): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? (name === "id" ? "1" : "x1"));
+}
+
+/** Stores a plain-text reference material straight into the database (no passages, no graph touch). */
+export function storeReference(
+  store: Store,
+  o: { accountId: number; workspaceId: string; content: string; now: string },
+) {
+  return store.references.create({
+    accountId: o.accountId,
+    workspaceId: o.workspaceId,
+    title: "t",
+    content: o.content,
+    sourceType: "text",
+    wordCount: o.content.split(/\s+/).length,
+    passages: [],
+    now: o.now,
+  });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { GraphService } from "../../src/domain/graph.js";
 import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
-import { type Harness, makeHarness } from "../helpers/harness.js";
+import { type Harness, makeHarness, storeReference } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
 
 const ACME =
@@ -203,14 +203,10 @@ describe("GET /api/v1/knowledge-graph", () => {
   it("catches up on sources it never saw (a change lost to a restart) when read", async () => {
     const h = makeHarness();
     // A reference stored without the route, so no change was announced.
-    h.services.store.references.create({
+    storeReference(h.services.store, {
       accountId: h.a.id,
       workspaceId: h.a.ws1,
-      title: "t",
       content: ACME,
-      sourceType: "text",
-      wordCount: 30,
-      passages: [],
       now: new Date(h.clock.now()).toISOString(),
     });
     const key = h.key();
