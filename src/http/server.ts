@@ -143,7 +143,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       name: "backup",
       expression: backups.schedule,
       run: async () => {
-        const file = await takeBackup(db, backups.dir ?? path.join(options.dataDir, "backups"), backups.keep);
+        const dir = backups.dir ?? path.join(options.dataDir, "backups");
+        // The integrity check reads the whole copy: on the background thread, not the one answering requests.
+        const check = (copy: string) => backgroundPool.run("checkBackup", { file: copy, addonFile: sqliteAddonFile() });
+        const file = await takeBackup(db, dir, backups.keep, Date.now(), check);
         services.logger.info("backup written", { file });
       },
     });

@@ -18,14 +18,26 @@ export function backupName(nowMs: number): string {
 /**
  * Copies the live database with SQLite's online backup through the server's own connection (its writes during
  * the copy are carried over, so the copy is consistent), checks it, moves it into place and prunes old copies.
+ * `check` runs checkCopy; the server runs it on its background thread (a full integrity check reads every page).
  */
-export async function takeBackup(db: Db, dir: string, keep: number, nowMs = Date.now()): Promise<string> {
+export async function takeBackup(
+  db: Db,
+  dir: string,
+  keep: number,
+  nowMs = Date.now(),
+  check: (file: string) => unknown = checkCopy,
+): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const target = path.join(dir, backupName(nowMs));
   const tmp = `${target}.partial`;
   rmSync(tmp, { force: true });
   await db.backup(tmp);
-  checkCopy(tmp);
+  try {
+    await check(tmp);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
   renameSync(tmp, target);
   pruneBackups(dir, keep);
   return target;
@@ -35,8 +47,8 @@ export async function takeBackup(db: Db, dir: string, keep: number, nowMs = Date
  * Makes a copy self-contained (rollback journal, so no -wal/-shm files travel beside it) and checks its integrity;
  * throws when the check fails.
  */
-export function checkCopy(file: string): void {
-  const copy = openDb(path.dirname(file), { file: path.basename(file) });
+export function checkCopy(file: string, addonFile?: string): void {
+  const copy = openDb(path.dirname(file), { file: path.basename(file), addonFile });
   try {
     copy.pragma("journal_mode = DELETE");
     const result = copy.pragma("integrity_check", { simple: true });

@@ -1,4 +1,4 @@
-/** The tasks run on the worker pool: pure functions of their input, and the WAL checkpoint (db/checkpoints.ts). */
+/** The tasks run on the worker pools: pure functions of their input, the WAL checkpoint and the backup check. */
 import { type CheckpointInput, checkpointWal } from "../db/checkpoints.js";
 import { type ConversionInput, convertContent } from "../domain/conversions.js";
 import { type GenerationInput, generateBuiltin } from "../domain/generation/builtin.js";
@@ -9,6 +9,7 @@ import { type AnalysisInput, analyzeEdit } from "../domain/learning/analyze.js";
 import { hashPassword, verifyPassword } from "../domain/passwords.js";
 import { type ScoringInput, scoreText } from "../domain/scoring.js";
 import { ingestText, type TextFormat } from "../domain/text.js";
+import { checkCopy } from "../jobs/backups.js";
 
 /** Every task by name, with its input and output. */
 export const tasks = {
@@ -23,6 +24,7 @@ export const tasks = {
   scoreText: (input: ScoringInput) => scoreText(input),
   extractGraph: (input: ExtractionInput) => extractGraph(input),
   checkpointWal: (input: CheckpointInput) => checkpointWal(input),
+  checkBackup: (input: { file: string; addonFile?: string }) => checkCopy(input.file, input.addonFile),
 };
 
 export type Tasks = typeof tasks;

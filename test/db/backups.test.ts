@@ -29,6 +29,17 @@ describe("scheduled backups", () => {
     db.close();
   });
 
+  it("keeps no copy that fails its check", async () => {
+    const dir = tempDir();
+    const db = openDb(dir);
+    migrate(db);
+    const out = path.join(dir, "backups");
+    const failing = () => Promise.reject(new Error("the backup failed its integrity check: page 7"));
+    await expect(takeBackup(db, out, 2, Date.now(), failing)).rejects.toThrow("integrity check");
+    expect(readdirSync(out)).toEqual([]);
+    db.close();
+  });
+
   it("runs on the serve schedule and refuses a bad cron expression", async () => {
     const bad = cli(["serve", "--data-dir", tempDir(), "--backup-schedule", "every day"]);
     expect(bad.status).toBe(2);
