@@ -1,9 +1,16 @@
 /**
- * WAL checkpoints on another thread. The server's connection never checkpoints (wal_autocheckpoint = 0, see
- * open.ts): a checkpoint copies the WAL's pages into the database file and fsyncs it, 5–20 ms under a write load, and
- * SQLite runs it inside whichever COMMIT crosses the threshold, on the HTTP thread. Instead a connection of its own,
- * on a worker thread, runs a PASSIVE checkpoint every `everyMs`: it copies what no reader still needs and waits for
- * no lock, while the server keeps reading and writing. Readers and writers of the other connection are never blocked.
+ * WAL checkpoints on another thread. The server's connection does not checkpoint in the normal course (open.ts): a
+ * checkpoint copies the WAL's pages into the database file and fsyncs it, 5–20 ms under a write load, and SQLite runs
+ * it inside whichever COMMIT crosses the threshold, on the HTTP thread. Instead a connection of its own, on a worker
+ * thread, runs a PASSIVE checkpoint every `everyMs`: it copies what no reader still needs and waits for no lock, while
+ * the server keeps reading and writing.
+ *
+ * The WAL starts over (instead of growing) only when a write begins after a checkpoint copied every frame. Under a
+ * steady write load a commit lands during nearly every checkpoint, so the WAL would grow without end. When a
+ * checkpoint finds the WAL longer than `resetFrames` and longer than last time, the next one runs while the write
+ * turns are held
+ * (http/turns.ts): API writes wait in line for those few milliseconds, reads go on, and the next write starts the WAL
+ * over. The server's connection keeps a distant autocheckpoint as a safety net (open.ts).
  */
 import type { Logger } from "../http/log.js";
 import type { WorkerPool } from "../workers/pool.js";
@@ -43,18 +50,28 @@ export function checkpointWal(input: CheckpointInput): CheckpointResult {
   return { busy: row.busy, walFrames: row.log, checkpointed: row.checkpointed };
 }
 
+/** What the checkpointer may hold: the write turns. */
+export interface Holdable {
+  hold(): () => void;
+}
+
 /** Runs checkpointWal on a pool every `everyMs`, one at a time. */
 export class Checkpointer {
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<unknown> | undefined;
-  /** Checkpoints run (for tests). */
+  private resetNext = false;
+  private lastFrames = 0;
+  /** Checkpoints run, and those run with the writes held (for tests). */
   runs = 0;
+  heldRuns = 0;
 
   constructor(
     private pool: WorkerPool,
     private input: CheckpointInput,
     private logger: Logger,
+    private writes?: Holdable,
     private everyMs = 200,
+    private resetFrames = 8_192,
   ) {}
 
   start(): void {
@@ -64,16 +81,28 @@ export class Checkpointer {
 
   /** One checkpoint now (or the one in flight). */
   run(): Promise<unknown> {
-    this.inFlight ??= this.pool
-      .run("checkpointWal", this.input)
-      .then(() => {
-        this.runs++;
-      })
-      .catch((e) => this.logger.error("checkpoint failed", { error: (e as Error).message }))
-      .finally(() => {
-        this.inFlight = undefined;
-      });
+    this.inFlight ??= this.once().finally(() => {
+      this.inFlight = undefined;
+    });
     return this.inFlight;
+  }
+
+  private async once(): Promise<void> {
+    const release = this.resetNext && this.writes ? this.writes.hold() : undefined;
+    try {
+      const result = (await this.pool.run("checkpointWal", this.input)) as CheckpointResult;
+      this.runs++;
+      if (release) this.heldRuns++;
+      // The WAL holds many frames and grew since the last look: it has not started over, commits keep landing
+      // between checkpoints. The next checkpoint lets no API write in. (An idle WAL, however long, is left alone.)
+      // After a held checkpoint the next write starts the WAL over: look again after it.
+      this.resetNext = !release && result.walFrames > this.resetFrames && result.walFrames !== this.lastFrames;
+      this.lastFrames = result.walFrames;
+    } catch (e) {
+      this.logger.error("checkpoint failed", { error: (e as Error).message });
+    } finally {
+      release?.();
+    }
   }
 
   /** Stops the schedule and closes the worker's connection (the server's own close then checkpoints the rest). */

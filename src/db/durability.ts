@@ -38,15 +38,21 @@ export class WalSync implements Durability {
   private fd: number | undefined;
   private running: Promise<void> | undefined;
   private next: Promise<void> | undefined;
+  private failure: Error | undefined;
   /** fsyncs done (for tests and the log). */
   syncs = 0;
 
   constructor(
     private walFile: string,
     private files: SyncFs = nodeFs,
+    private onFailure: (error: Error) => void = () => {},
   ) {}
 
   sync(): Promise<void> {
+    // After a failed fsync the kernel may have dropped the pages it could not write and report the next fsync as a
+    // success: nothing written since can be acknowledged. Every later write fails until a restart, whose recovery
+    // reads what is really on disk.
+    if (this.failure) return Promise.reject(this.failure);
     if (!this.running) {
       this.running = this.fsyncOnce().finally(() => {
         this.running = undefined;
@@ -91,9 +97,10 @@ export class WalSync implements Durability {
           resolve();
           return;
         }
-        // The next attempt reopens the file.
-        this.fd = undefined;
-        this.files.close(fd, () => {});
+        if (!this.failure) {
+          this.failure = error;
+          this.onFailure(error);
+        }
         reject(error);
       }),
     );

@@ -17,8 +17,8 @@ export interface OpenOptions {
   addonFile?: string;
   /**
    * The server's connection: commits do not fsync (synchronous = NORMAL) because the pipeline awaits a grouped
-   * fsync of the WAL before answering a write (durability.ts), and it never checkpoints on its own (another thread
-   * does, checkpoints.ts), so that the HTTP thread never waits for the disk.
+   * fsync of the WAL before answering a write (durability.ts), and it leaves checkpoints to another thread
+   * (checkpoints.ts), so that the HTTP thread does not wait for the disk.
    */
   groupCommit?: boolean;
 }
@@ -40,7 +40,12 @@ export function openDb(dataDir: string, options: OpenOptions = {}): Db {
   // fsyncs in each commit; the server's connection fsyncs in groups instead (see OpenOptions.groupCommit).
   const groupCommit = options.groupCommit === true && file !== ":memory:";
   db.pragma(groupCommit ? "synchronous = NORMAL" : "synchronous = FULL");
-  if (groupCommit) db.pragma("wal_autocheckpoint = 0");
+  if (groupCommit) {
+    // A safety net only: the checkpointer keeps the WAL far shorter (checkpoints.ts). After a burst, a WAL that starts
+    // over is cut back to 64 MiB.
+    db.pragma("wal_autocheckpoint = 65536");
+    db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+  }
   db.pragma("foreign_keys = ON");
   // Transactions take the write lock when they begin (BEGIN IMMEDIATE), waiting up to busy_timeout for it. A deferred
   // transaction that reads, then writes, fails at once (SQLITE_BUSY_SNAPSHOT, no wait) when another process commits

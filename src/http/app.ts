@@ -14,7 +14,6 @@ import { idempotencyKeyOf, requestFingerprint } from "./idempotency.js";
 import { redactSecrets } from "./log.js";
 import { ANONYMOUS_PER_MINUTE, type RateDecision } from "./ratelimit.js";
 import type { Method, Reply, RouteDef } from "./route.js";
-import { WriteTurns } from "./turns.js";
 import { parseInput } from "./validate.js";
 
 /** Per-request facts the transport knows (client address). */
@@ -26,6 +25,14 @@ type Match =
   | { kind: "route"; def: RouteDef; params: Record<string, string> }
   | { kind: "method"; allowed: string[] }
   | { kind: "none" };
+
+function parseUrl(text: string): URL {
+  try {
+    return new URL(text);
+  } catch {
+    return new URL("http://localhost/");
+  }
+}
 
 /** Converts `/a/{id}` to itty's `/a/:id`. */
 function ittyPath(path: string): string {
@@ -172,19 +179,20 @@ export interface App {
 /** Builds the application over its services and route table. */
 export function createApp(services: Services, routes: RouteDef[]): App {
   const match = buildMatcher(routes);
-  const turns = new WriteTurns();
+  const turns = services.turns;
 
   async function serve(request: Incoming, env: RequestEnv = {}): Promise<Outgoing> {
     const started = performance.now();
     const traceId = randomUUID();
-    const url = new URL(request.url);
+    // Transports hand over a valid absolute URL (node.ts checks the Host header); a bad one is a request for "/".
+    const url = parseUrl(request.url);
     let principal: Principal | null = null;
     let decision: RateDecision | undefined;
     let response: Outgoing;
     let errorCode: string | undefined;
     let beta = false;
     try {
-      const matched = match(request.method, request.url, url.pathname);
+      const matched = match(request.method, url.href, url.pathname);
       const m = matched instanceof Promise ? await matched : matched;
       const def = m.kind === "route" ? m.def : undefined;
       beta = def?.stability === "beta";

@@ -21,6 +21,7 @@ import type { IdempotencyKeys } from "./idempotency.js";
 import type { KeyUsageTracker } from "./key-usage.js";
 import type { Logger } from "./log.js";
 import type { RateLimiter } from "./ratelimit.js";
+import type { WriteTurns } from "./turns.js";
 
 /** The authenticated caller. */
 export type Principal =
@@ -59,6 +60,8 @@ export interface Services {
   rows: RowCache;
   /** Awaited before a write is answered: the write is then on disk (db/durability.ts). */
   durability: Durability;
+  /** The writes' turns on the HTTP thread (turns.ts); the checkpointer holds them for a moment now and then. */
+  turns: WriteTurns;
   clock: Clock;
   pool: WorkerPool;
   limiter: RateLimiter;

@@ -25,9 +25,26 @@ class NodeHeaders implements RequestHeaders {
 /** A host name, IPv4/IPv6 address and port, and nothing else (the Host header is the client's to choose). */
 const SAFE_HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
+/** The last Host header found usable (nearly every request repeats it): checked once. */
+let lastGoodHost = "";
+
+/** The Host header when it makes a valid URL (the pattern lets through 999.999.999.999 or a port past 65535). */
+function usableHost(host: string | undefined): string {
+  if (host === undefined) return "localhost";
+  if (host === lastGoodHost) return host;
+  if (!SAFE_HOST.test(host)) return "localhost";
+  try {
+    new URL(`http://${host}/`);
+  } catch {
+    return "localhost";
+  }
+  lastGoodHost = host;
+  return host;
+}
+
 /** The absolute URL of a request: origin-form targets joined to the Host header; anything else as a path. */
 function urlOf(req: http.IncomingMessage): string {
-  const host = req.headers.host !== undefined && SAFE_HOST.test(req.headers.host) ? req.headers.host : "localhost";
+  const host = usableHost(req.headers.host);
   const target = req.url ?? "/";
   if (target.startsWith("/")) return `http://${host}${target}`;
   // Absolute-form (a proxy's request line): its path only, on this server. `*` and the rest match no route.
@@ -72,6 +89,11 @@ class NodeIncoming implements Incoming {
   bytes(limit: number): Promise<Uint8Array> {
     const req = this.req;
     return new Promise<Uint8Array>((resolve, reject) => {
+      // The client may have gone while the pipeline awaited something (a session's signature): no event will come.
+      if (req.destroyed || req.readableAborted) {
+        reject(new ApiError("validation_failed", "The request body ended before its end.", {}));
+        return;
+      }
       const declared = req.headers["content-length"];
       if (declared !== undefined && Number(declared) > limit) {
         this.closeAfter = true;
@@ -114,6 +136,19 @@ class NodeIncoming implements Incoming {
   }
 }
 
+/** Resolves when the response can take more, or is gone; leaves no listener behind. */
+function drained(res: http.ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
 /** Writes a stream body with backpressure; stops reading it when the client goes away. */
 async function pump(res: http.ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
   const reader = body.getReader();
@@ -124,7 +159,7 @@ async function pump(res: http.ServerResponse, body: ReadableStream<Uint8Array>):
       const { done, value } = await reader.read();
       if (done) break;
       if (res.destroyed) return;
-      if (!res.write(value)) await new Promise<void>((resolve) => res.once("drain", resolve).once("close", resolve));
+      if (!res.write(value)) await drained(res);
     }
     res.end();
   } finally {

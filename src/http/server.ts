@@ -28,6 +28,7 @@ import { jsonLogger, type Logger } from "./log.js";
 import { nodeListener } from "./node.js";
 import { RateLimiter } from "./ratelimit.js";
 import { ROUTES } from "./routes.js";
+import { WriteTurns } from "./turns.js";
 
 /** Defaults of the description's servers. */
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -62,6 +63,7 @@ export function createServices(options: ServiceOptions): Services {
     store,
     rows: new RowCache(options.db),
     durability: options.durability ?? alreadyDurable,
+    turns: new WriteTurns(),
     clock,
     pool,
     learning: new LearningRunner(store, background, clock, logger, usage),
@@ -104,8 +106,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const db = openDb(options.dataDir, { groupCommit: true });
   migrate(db);
   // Group commit and checkpoints off the HTTP thread (db/durability.ts, db/checkpoints.ts).
-  const walSync = new WalSync(`${path.join(options.dataDir, DB_FILE)}-wal`);
-  // Requests wait for the foreground pool; learning, the graph and checkpoints share one low-priority thread.
+  let logger: Logger | undefined;
+  const walSync = new WalSync(`${path.join(options.dataDir, DB_FILE)}-wal`, undefined, (error) =>
+    logger?.error("fsync of the WAL failed: writes are refused until the server restarts", { error: error.message }),
+  );
+  // Requests wait for the foreground pool; learning, the graph and backup checks share one low-priority thread.
   const backgroundPool = piscinaPool(1, { background: true });
   const services = createServices({
     db,
@@ -115,10 +120,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     config: options.config,
     durability: walSync,
   });
+  logger = services.logger;
+  // Checkpoints have a thread of their own: behind learning analyses they would fall behind a write load.
+  const checkpointPool = piscinaPool(1, { background: true });
   const checkpointer = new Checkpointer(
-    backgroundPool,
+    checkpointPool,
     { dataDir: options.dataDir, addonFile: sqliteAddonFile() },
     services.logger,
+    services.turns,
   );
   const app = createApp(services, ROUTES);
   const server = http.createServer(nodeListener(app));
@@ -191,6 +200,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         // Last: learning jobs finishing during the stop above still count.
         services.usage.flush();
         await checkpointer.stop();
+        await checkpointPool.close();
         await backgroundPool.close();
         // Closing the last connection checkpoints the WAL into the database file and syncs it.
         db.close();

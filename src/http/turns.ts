@@ -9,6 +9,27 @@
 export class WriteTurns {
   private waiting: (() => void)[] = [];
   private scheduled = false;
+  private holds = 0;
+
+  /**
+   * Gives no turn until the returned release is called (the checkpointer, for a checkpoint no commit interrupts:
+   * see db/checkpoints.ts). Reads go on meanwhile; writes wait in line.
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      this.schedule();
+    };
+  }
+
+  /** Whether turns are held now. */
+  get held(): boolean {
+    return this.holds > 0;
+  }
 
   /** Resolves when it is this caller's turn. */
   next(): Promise<void> {
@@ -24,10 +45,11 @@ export class WriteTurns {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.waiting.length === 0) return;
+    if (this.scheduled || this.waiting.length === 0 || this.holds > 0) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
+      if (this.holds > 0) return;
       // The writer runs in the microtasks right after this callback; the next turn is in the next pass.
       this.waiting.shift()?.();
       this.schedule();

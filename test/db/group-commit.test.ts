@@ -7,7 +7,8 @@ import { type SyncFs, WalSync } from "../../src/db/durability.js";
 import { migrate } from "../../src/db/migrate.js";
 import { DB_FILE, openDb } from "../../src/db/open.js";
 import { memoryLogger } from "../../src/http/log.js";
-import { inlinePool } from "../../src/workers/pool.js";
+import { WriteTurns } from "../../src/http/turns.js";
+import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
 import { tempDir } from "../helpers/cli.js";
 import { makeHarness } from "../helpers/harness.js";
 
@@ -68,19 +69,20 @@ describe("WalSync", () => {
     expect(fake.opens()).toBe(1);
   });
 
-  it("fails the writes of a failed fsync, and reopens the file for the next", async () => {
+  it("after a failed fsync, acknowledges no write until a restart", async () => {
     const fake = manualFs();
-    const sync = new WalSync("/data/db-wal", fake.files);
+    const failures: Error[] = [];
+    const sync = new WalSync("/data/db-wal", fake.files, (e) => failures.push(e));
     const failed = sync.sync();
     await tick();
     fake.failNext(Object.assign(new Error("EIO: i/o error"), { code: "EIO" }));
     fake.finish();
     await expect(failed).rejects.toThrow("EIO");
-    const next = sync.sync();
+    // The kernel may have dropped the pages it could not write: a later fsync's success would prove nothing.
+    await expect(sync.sync()).rejects.toThrow("EIO");
     await tick();
-    fake.finish();
-    await next;
-    expect(fake.opens()).toBe(2);
+    expect(fake.pending()).toBe(0);
+    expect(failures).toHaveLength(1);
   });
 
   it("syncs a real WAL file, and treats a missing one as nothing to sync", async () => {
@@ -104,7 +106,8 @@ describe("the server's connection", () => {
     const db = openDb(dir, { groupCommit: true });
     migrate(db);
     expect(db.pragma("synchronous", { simple: true })).toBe(1); // NORMAL
-    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
+    // A safety net far beyond what the checkpointer lets the WAL reach (256 MiB).
+    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(65_536);
     db.exec("CREATE TABLE t (x TEXT)");
     const insert = db.prepare("INSERT INTO t (x) VALUES (?)");
     const big = "x".repeat(20_000);
@@ -114,7 +117,7 @@ describe("the server's connection", () => {
     const grown = statSync(wal).size;
     expect(grown).toBeGreaterThan(4096 * 1000 * 2);
 
-    const checkpointer = new Checkpointer(inlinePool(), { dataDir: dir }, memoryLogger(), 10_000);
+    const checkpointer = new Checkpointer(inlinePool(), { dataDir: dir }, memoryLogger(), undefined, 10_000);
     await checkpointer.run();
     expect(checkpointer.runs).toBe(1);
     // The frames are in the database file now: the next write starts the WAL over instead of growing it.
@@ -132,6 +135,56 @@ describe("the server's connection", () => {
     const again = openDb(dir, { readonly: true });
     expect((again.prepare("SELECT count(*) AS n FROM t").get() as { n: number }).n).toBe(451);
     again.close();
+  });
+});
+
+describe("the checkpointer", () => {
+  it("holds the write turns for the next checkpoint when a commit kept the WAL from starting over", async () => {
+    const turns = new WriteTurns();
+    const seen: boolean[] = [];
+    const answers = [
+      { busy: 0, walFrames: 20_000, checkpointed: 20_000 }, // long, and it grew: commits keep it from starting over
+      { busy: 0, walFrames: 20_300, checkpointed: 20_300 }, // held: nothing lands in between
+      { busy: 0, walFrames: 40, checkpointed: 40 }, // the next write started the WAL over
+      { busy: 0, walFrames: 9_000, checkpointed: 9_000 }, // long and growing again
+      { busy: 0, walFrames: 9_000, checkpointed: 9_000 }, // held
+      { busy: 0, walFrames: 9_000, checkpointed: 9_000 }, // idle: long but unchanged, left alone
+    ];
+    let finish = () => {};
+    const pool: WorkerPool = {
+      run: (name) => {
+        expect(name).toBe("checkpointWal");
+        seen.push(turns.held);
+        const answer = answers.shift() as never;
+        // The held checkpoint ends when the test says so.
+        if (turns.held) return new Promise((resolve) => (finish = () => resolve(answer)));
+        return Promise.resolve(answer);
+      },
+      close: async () => {},
+    };
+    const checkpointer = new Checkpointer(pool, { dataDir: "/unused" }, memoryLogger(), turns, 10_000, 8_192);
+    await checkpointer.run();
+    // A write asking for its turn now waits for the held checkpoint to end.
+    let granted = false;
+    const second = checkpointer.run();
+    const write = turns.next().then(() => {
+      granted = true;
+    });
+    for (let i = 0; i < 5; i++) await tick();
+    expect(turns.held).toBe(true);
+    expect(granted).toBe(false);
+    finish();
+    await second;
+    await write;
+    expect(granted).toBe(true);
+    await checkpointer.run();
+    await checkpointer.run();
+    const fifth = checkpointer.run();
+    finish();
+    await fifth;
+    await checkpointer.run();
+    expect(seen).toEqual([false, true, false, false, true, false]);
+    expect(checkpointer.heldRuns).toBe(2);
   });
 });
 

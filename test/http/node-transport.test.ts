@@ -129,6 +129,9 @@ describe("the node:http transport", () => {
       ["GET * HTTP/1.1", "Host: x", 404],
       ["GET http://elsewhere.example/api/v1/api-keys/current HTTP/1.1", "Host: x", 200],
       ["GET /api/v1/api-keys/current HTTP/1.1", "Host: a b/c?d", 200],
+      ["GET /api/v1/api-keys/current HTTP/1.1", "Host: 999.999.999.999", 200],
+      ["GET /api/v1/api-keys/current HTTP/1.1", "Host: a:99999", 200],
+      ["GET /api/v1/api-keys/current HTTP/1.1", "Host: [::::]", 200],
       ["GET /api/v1/api-keys/current HTTP/1.0", "X-No-Host: 1", 200],
       ["GET //api/v1/../v1/api-keys/current HTTP/1.1", "Host: x", 404],
     ] as const;
