@@ -1,4 +1,5 @@
 /** Assembles the services over a data directory and runs the HTTP server with a graceful shutdown. */
+import { stat } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -103,6 +104,9 @@ export interface ServeOptions {
 
 /** Opens and migrates the data directory's database and serves the API until close(). */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  // libuv starts its thread pool (fsyncs of the group commit, file I/O) on first use, and new threads take the
+  // priority of the thread that starts them: started here, not by a lower-priority background worker.
+  await stat(options.dataDir).catch(() => {});
   const db = openDb(options.dataDir, { groupCommit: true });
   migrate(db);
   // Group commit and checkpoints off the HTTP thread (db/durability.ts, db/checkpoints.ts).
