@@ -20,7 +20,8 @@ export function piscinaPool(threads: number, options: { background?: boolean } =
   const pool = new Piscina({
     filename: entry.filename,
     execArgv: entry.execArgv,
-    minThreads: 1,
+    // Background threads start with their first task: at start they would only compete with the server's own start.
+    minThreads: options.background ? 0 : 1,
     maxThreads: Math.max(1, threads),
     idleTimeout: 60_000,
     env: { ...process.env, [BACKGROUND_ENV]: options.background ? "1" : "" },
