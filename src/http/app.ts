@@ -326,8 +326,10 @@ export function createApp(services: Services, routes: RouteDef[]): App {
               operate,
             )
           : await operate();
-      // A write is answered once it is on disk (db/durability.ts); reads wait for nothing.
-      if (request.method !== "GET" && request.method !== "HEAD") await services.durability.sync();
+      // A write is answered once it is on disk (db/durability.ts); reads wait for nothing. A stream acknowledges what
+      // it stores in its own last event, after its own sync (the generate stream's done): its start waits for nothing.
+      if (request.method !== "GET" && request.method !== "HEAD" && !(response.body instanceof ReadableStream))
+        await services.durability.sync();
       const extra: Record<string, string> = { ...rateHeaders(decision), "x-trace-id": traceId };
       if (routeDef.stability === "beta") extra["x-api-stability"] = "beta";
       Object.assign(response.headers, extra);

@@ -219,4 +219,45 @@ describe("the pipeline", () => {
     release();
     expect((await write).status).toBe(201);
   });
+
+  it("sends a stream's done event only once the stored record is on disk", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    let release = () => {};
+    let asked = 0;
+    h.services.durability = {
+      sync: () => {
+        asked++;
+        return new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+    };
+    const res = await h.app.handle(
+      new Request("http://test.local/api/v1/generate", {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ template_id: 2, user_direction: "A LinkedIn post about hiring", stream: true }),
+      }),
+    );
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    // Every delta arrives; then the stream waits for the fsync before its done event.
+    for (let i = 0; i < 1000 && asked === 0; i++) await tick();
+    expect(asked).toBe(1);
+    let pending = reader.read();
+    for (;;) {
+      const next = await Promise.race([pending, tick().then(() => null)]);
+      if (next === null || next.done) break; // nothing more is queued: the stream is waiting
+      text += decoder.decode(next.value);
+      pending = reader.read();
+    }
+    expect(text).toMatch(/event: delta/);
+    expect(text).not.toMatch(/event: done/);
+    release();
+    for (let next = await pending; !next.done; next = await reader.read()) text += decoder.decode(next.value);
+    expect(text).toMatch(/event: done/);
+  });
 });
