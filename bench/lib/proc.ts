@@ -2,8 +2,10 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, openSync, readFileSync } from "node:fs";
 import http from "node:http";
+import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 /** dist/content-service, or another build named by CS_EXECUTABLE (to compare two builds). */
@@ -34,7 +36,12 @@ export function sourceRunner(): Runner {
   return {
     kind: "source",
     command: process.execPath,
-    prefix: [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, "src/main.ts")],
+    // Node with tsx's loader (tsx's command line would run the program in a child, out of reach of kill -9).
+    prefix: [
+      "--import",
+      pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href,
+      path.join(ROOT, "src/main.ts"),
+    ],
     env: { ...process.env, NODE_OPTIONS: "" },
   };
 }

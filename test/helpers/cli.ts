@@ -1,12 +1,17 @@
 /** Runs the CLI from source in a child process, and starts servers for end-to-end checks. */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const ENTRY = [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, "src/main.ts")];
+// Node itself with tsx's loader, not tsx's command line: that one runs the program in a child process of its own, so
+// a signal (kill -9 in the crash tests) reached the wrapper and left the real server running as an orphan.
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+const ENTRY = ["--import", TSX, path.join(ROOT, "src/main.ts")];
 
 const made: string[] = [];
 // Each test file gets its own copy of this module: its folders go when the file's tests end.
