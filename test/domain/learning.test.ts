@@ -90,3 +90,33 @@ describe("learning analysis", () => {
     expect(readability("").words).toBe(0);
   });
 });
+
+describe("analysis of a rewrite", () => {
+  it("counts words instead of aligning them past MAX_EDITS, and still finds the substitutions of an edit", () => {
+    const vocabulary = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november".split(
+      " ",
+    );
+    const text = (seed: number, n: number) =>
+      Array.from({ length: n }, (_, i) => vocabulary[(i * 7 + seed * 13 + ((i * i) % 11)) % vocabulary.length]).join(
+        " ",
+      );
+    const generated = text(1, 3000);
+    const rewritten = text(5, 2800);
+    const result = analyzeEdit({ generated, finalized: rewritten, edit_seconds: 600 });
+    expect(result.words_before).toBe(3000);
+    expect(result.words_after).toBe(2800);
+    expect(result.substitutions).toEqual([]);
+    expect(result.removed_phrases).toEqual([]);
+    expect(result.added_phrases).toEqual([]);
+    // Kept, removed and added add up on both sides.
+    const kept = result.words_before - result.words_removed;
+    expect(result.words_after - result.words_added).toBe(kept);
+    expect(kept).toBeGreaterThan(0);
+    expect(result.retained_ratio).toBeCloseTo(kept / 3000, 2);
+
+    // A light edit of a long text is still aligned word by word.
+    const edited = `${generated} We utilize it.`.replace("We utilize it.", "We use it.");
+    const light = analyzeEdit({ generated: `${generated} We utilize it.`, finalized: edited, edit_seconds: 60 });
+    expect(light.substitutions).toEqual([{ from: "utilize", to: "use", count: 1 }]);
+  });
+});
