@@ -188,20 +188,25 @@ describe("the checkpointer", () => {
   });
 });
 
+/** A harness whose fsyncs complete when the test releases them; counts the syncs asked for. */
+function heldSyncs() {
+  const h = makeHarness();
+  let releaseLast = () => {};
+  let count = 0;
+  h.services.durability = {
+    sync: () => {
+      count++;
+      return new Promise<void>((resolve) => {
+        releaseLast = resolve;
+      });
+    },
+  };
+  return { h, key: h.key(), asked: () => count, release: () => releaseLast() };
+}
+
 describe("the pipeline", () => {
   it("answers a write only once it is on disk; a read waits for nothing", async () => {
-    const h = makeHarness();
-    const key = h.key();
-    let release = () => {};
-    let asked = 0;
-    h.services.durability = {
-      sync: () => {
-        asked++;
-        return new Promise<void>((resolve) => {
-          release = resolve;
-        });
-      },
-    };
+    const { h, key, asked, release } = heldSyncs();
     let answered = false;
     const write = h
       .send("POST", "/api/v1/memories", { auth: key, body: { kind: "context", title: "m", content: "c" } })
@@ -209,30 +214,19 @@ describe("the pipeline", () => {
         answered = true;
         return r;
       });
-    for (let i = 0; i < 1000 && asked === 0; i++) await tick();
-    expect(asked).toBe(1);
+    for (let i = 0; i < 1000 && asked() === 0; i++) await tick();
+    expect(asked()).toBe(1);
     for (let i = 0; i < 5; i++) await tick();
     expect(answered).toBe(false);
     // Meanwhile a read is answered.
     expect((await h.send("GET", "/api/v1/memories", { auth: key })).status).toBe(200);
-    expect(asked).toBe(1);
+    expect(asked()).toBe(1);
     release();
     expect((await write).status).toBe(201);
   });
 
   it("sends a stream's done event only once the stored record is on disk", async () => {
-    const h = makeHarness();
-    const key = h.key();
-    let release = () => {};
-    let asked = 0;
-    h.services.durability = {
-      sync: () => {
-        asked++;
-        return new Promise<void>((resolve) => {
-          release = resolve;
-        });
-      },
-    };
+    const { h, key, asked, release } = heldSyncs();
     const res = await h.app.handle(
       new Request("http://test.local/api/v1/generate", {
         method: "POST",
@@ -245,8 +239,8 @@ describe("the pipeline", () => {
     const decoder = new TextDecoder();
     let text = "";
     // Every delta arrives; then the stream waits for the fsync before its done event.
-    for (let i = 0; i < 1000 && asked === 0; i++) await tick();
-    expect(asked).toBe(1);
+    for (let i = 0; i < 1000 && asked() === 0; i++) await tick();
+    expect(asked()).toBe(1);
     let pending = reader.read();
     for (;;) {
       const next = await Promise.race([pending, tick().then(() => null)]);
