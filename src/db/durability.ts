@@ -24,13 +24,11 @@ export const alreadyDurable: Durability = { sync: () => Promise.resolve() };
 export interface SyncFs {
   open(file: string, callback: (error: NodeJS.ErrnoException | null, fd: number) => void): void;
   fsync(fd: number, callback: (error: NodeJS.ErrnoException | null) => void): void;
-  close(fd: number, callback: (error: NodeJS.ErrnoException | null) => void): void;
 }
 
 const nodeFs: SyncFs = {
   open: (file, callback) => fs.open(file, "r+", callback),
   fsync: (fd, callback) => fs.fsync(fd, callback),
-  close: (fd, callback) => fs.close(fd, callback),
 };
 
 /** Group fsyncs of a database's WAL file. */

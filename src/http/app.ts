@@ -126,6 +126,11 @@ function mismatch(bound: string, requested: string): ApiError {
   );
 }
 
+/** A workspace by id, through the row cache (db/row-cache.ts). */
+function workspaceRow(services: Services, id: string): WorkspaceRow | undefined {
+  return services.rows.get(`workspace:${id}`, () => services.store.workspaces.byId(id));
+}
+
 /** Resolves the workspace of a workspace-aware request per spec §5's table. */
 function resolveWorkspace(
   services: Services,
@@ -136,10 +141,10 @@ function resolveWorkspace(
   const bound = principal.boundWorkspaceId;
   if (bound !== null) {
     if (requested !== undefined && requested !== bound) throw mismatch(bound, requested);
-    return services.rows.get(`workspace:${bound}`, () => services.store.workspaces.byId(bound));
+    return workspaceRow(services, bound);
   }
   if (requested !== undefined) {
-    const ws = services.rows.get(`workspace:${requested}`, () => services.store.workspaces.byId(requested));
+    const ws = workspaceRow(services, requested);
     if (!ws || ws.account_id !== principal.accountId)
       throw new ApiError("workspace_not_found", `No workspace ${requested}.`, { workspace_id: requested });
     return ws;
@@ -186,6 +191,8 @@ export function createApp(services: Services, routes: RouteDef[]): App {
     const traceId = randomUUID();
     // Transports hand over a valid absolute URL (node.ts checks the Host header); a bad one is a request for "/".
     const url = parseUrl(request.url);
+    // Every method but GET and HEAD writes: it needs the write scope, waits for a turn and for the disk.
+    const writes = request.method !== "GET" && request.method !== "HEAD";
     let principal: Principal | null = null;
     let decision: RateDecision | undefined;
     let response: Outgoing;
@@ -259,8 +266,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
         if (routeDef.access === "admin" && principal.kind === "session" && principal.role !== "admin")
           throw new ApiError("admin_required", "This operation needs an administrator.", { required_role: "admin" });
         // Scope: every method but GET and HEAD needs write.
-        if (request.method !== "GET" && request.method !== "HEAD" && !principal.scopes.includes("write"))
-          throw scopeForbidden(principal);
+        if (writes && !principal.scopes.includes("write")) throw scopeForbidden(principal);
       }
 
       // Workspace before input (DESIGN §3): a workspace_id in the query is settled before the body is read; one
@@ -278,7 +284,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       const hasBody = routeDef.body && ["POST", "PUT", "PATCH"].includes(request.method);
       const raw = hasBody ? await readBody(request, routeDef.upload) : undefined;
       // A write waits for its turn (turns.ts) once its body is in, before the work that holds the thread.
-      if (request.method !== "GET" && request.method !== "HEAD") await turns.next();
+      if (writes) await turns.next();
       const body = raw ? await parseBody(raw) : undefined;
 
       if (!inQuery && principal && routeDef.workspace)
@@ -328,8 +334,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
           : await operate();
       // A write is answered once it is on disk (db/durability.ts); reads wait for nothing. A stream acknowledges what
       // it stores in its own last event, after its own sync (the generate stream's done): its start waits for nothing.
-      if (request.method !== "GET" && request.method !== "HEAD" && !(response.body instanceof ReadableStream))
-        await services.durability.sync();
+      if (writes && !(response.body instanceof ReadableStream)) await services.durability.sync();
       const extra: Record<string, string> = { ...rateHeaders(decision), "x-trace-id": traceId };
       if (routeDef.stability === "beta") extra["x-api-stability"] = "beta";
       Object.assign(response.headers, extra);

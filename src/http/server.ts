@@ -109,10 +109,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   await stat(options.dataDir).catch(() => {});
   const db = openDb(options.dataDir, { groupCommit: true });
   migrate(db);
+  const logger = options.logger ?? jsonLogger();
+  // The SQLite addon's file for worker threads that open the database (checkpoints, backup checks).
+  const addonFile = sqliteAddonFile();
   // Group commit and checkpoints off the HTTP thread (db/durability.ts, db/checkpoints.ts).
-  let logger: Logger | undefined;
   const walSync = new WalSync(`${path.join(options.dataDir, DB_FILE)}-wal`, undefined, (error) =>
-    logger?.error("fsync of the WAL failed: writes are refused until the server restarts", { error: error.message }),
+    logger.error("fsync of the WAL failed: writes are refused until the server restarts", { error: error.message }),
   );
   // Requests wait for the foreground pool; learning, the graph and backup checks share one low-priority thread.
   const backgroundPool = piscinaPool(1, { background: true });
@@ -120,17 +122,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     db,
     pool: piscinaPool(options.workers),
     backgroundPool,
-    logger: options.logger,
+    logger,
     config: options.config,
     durability: walSync,
   });
-  logger = services.logger;
   // Checkpoints have a thread of their own: behind learning analyses they would fall behind a write load.
   const checkpointPool = piscinaPool(1, { background: true });
   const checkpointer = new Checkpointer(
     checkpointPool,
-    { dataDir: options.dataDir, addonFile: sqliteAddonFile() },
-    services.logger,
+    { dataDir: options.dataDir, addonFile },
+    logger,
     services.turns,
   );
   const app = createApp(services, ROUTES);
@@ -158,7 +159,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       run: async () => {
         const dir = backups.dir ?? path.join(options.dataDir, "backups");
         // The integrity check reads the whole copy: on the background thread, not the one answering requests.
-        const check = (copy: string) => backgroundPool.run("checkBackup", { file: copy, addonFile: sqliteAddonFile() });
+        const check = (copy: string) => backgroundPool.run("checkBackup", { file: copy, addonFile });
         const file = await takeBackup(db, dir, backups.keep, Date.now(), check);
         services.logger.info("backup written", { file });
       },

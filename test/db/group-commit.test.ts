@@ -25,7 +25,6 @@ function manualFs() {
     fsync: (_fd, callback) => {
       waiting.push(callback);
     },
-    close: (_fd, callback) => callback(null),
   };
   return {
     files,
