@@ -15,8 +15,9 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
+import type autocannon from "autocannon";
 import { openDb } from "../src/db/open.js";
+import { type Load, load, loadInChild } from "./lib/load.js";
 import {
   EXECUTABLE,
   executableRunner,
@@ -58,65 +59,14 @@ const TARGETS = { getRatio: 0.5, probeP99Ratio: 2, startMs: 300 };
 /** Learning analyses one account may run per month (agency); finalizations are spread so that all are analysed. */
 const ANALYSES_PER_ACCOUNT = 1900;
 
-interface Load {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const percentile = (sorted: Float64Array, p: number) =>
-  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const fixed = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : "–");
 const log = (s: string) => process.stderr.write(`[bench] ${s}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * One autocannon run. Latencies come from autocannon's per-response event (float milliseconds; its histogram keeps
- * whole milliseconds, too coarse for sub-millisecond GETs), 2xx answers only.
- */
-function load(name: string, options: autocannon.Options): Promise<Load> {
-  return new Promise((resolve, reject) => {
-    let times = new Float64Array(1 << 16);
-    let n = 0;
-    const instance = autocannon({ timeout: 30, ...options }, (err, result) => {
-      if (err) return reject(err);
-      const sorted = times.subarray(0, n).sort();
-      resolve({
-        name,
-        rps: result.requests.average,
-        p50: percentile(sorted, 50),
-        p99: percentile(sorted, 99),
-        requests: result.requests.total,
-        non2xx: result.non2xx,
-        errors: result.errors,
-        timeouts: result.timeouts,
-      });
-    });
-    // autocannon emits (client, statusCode, bytes, responseTime) although its typings omit the client.
-    (instance as unknown as NodeJS.EventEmitter).on(
-      "response",
-      (_c: unknown, status: number, _b: number, ms: number) => {
-        if (status < 200 || status >= 300) return;
-        if (n === times.length) {
-          const grown = new Float64Array(times.length * 2);
-          grown.set(times);
-          times = grown;
-        }
-        times[n++] = ms;
-      },
-    );
-  });
-}
 
 /** The baseline's Node: the one the executable embeds (same runtime, so the ratio measures the service's own work). */
 function baselineNode(): string {
@@ -310,9 +260,10 @@ async function main(): Promise<number> {
     let finalizeUnderProbe: Load | undefined;
     const poolInfo = { made: 0, used: 0, exhausted: 0, accounts: 1 };
     if (!ONLY_GET) {
-      // The GET probe: a fixed rate on 2 connections, on a quiet server first.
+      // The GET probe: a fixed rate on 2 connections, on a quiet server first. Measured from a process of its own,
+      // so that the finalize load's client work (30 KB bodies built and collected) is not counted as the server's.
       const probe = () =>
-        load("GET /contents/{id} probe", {
+        loadInChild("GET /contents/{id} probe", {
           url: `${base}/api/v1/contents/${contentId}`,
           headers: auth,
           connections: 2,
