@@ -3,7 +3,7 @@ import type { AccountRow } from "../db/accounts.js";
 import type { ContentRow, ContentStatus } from "../db/contents.js";
 import type { Store } from "../db/store.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, workspaceMismatch } from "../http/errors.js";
 import { iso } from "./clock.js";
 import type { GenerationInput, GenerationOutput, SectionSpec } from "./generation/builtin.js";
 import { emptyTraits, type VoiceTraits } from "./generation/voice.js";
@@ -295,6 +295,45 @@ export function finalizeContent(
     }
     return { row: saved, jobId };
   })();
+}
+
+/** A finalization as the writer thread receives it (writer.ts): the caller's rows instead of its request context. */
+export interface FinalizeTask {
+  account: AccountRow;
+  workspace?: WorkspaceRow;
+  /** The workspace the caller's API key is bound to, if any. */
+  boundWorkspaceId: string | null;
+  req: { content_id: number; finalized_content: string; edit_seconds: number };
+  nowMs: number;
+}
+
+/** What crosses back from a finalization on the writer thread: not the texts (the caller has them). */
+export interface Finalized {
+  contentId: number;
+  workspaceId: string;
+  version: number;
+  updatedAt: string;
+  jobId: string | null;
+}
+
+/** finalizeContent for a caller described by plain data (the writer thread's operation). */
+export function finalizeTask(store: Store, task: FinalizeTask): Finalized {
+  const bound = task.boundWorkspaceId;
+  const caller: Caller = {
+    account: task.account,
+    workspace: task.workspace,
+    checkRecordWorkspace(workspaceId) {
+      if (bound !== null && bound !== workspaceId) throw workspaceMismatch(bound, workspaceId);
+    },
+  };
+  const { row, jobId } = finalizeContent(store, caller, task.req, task.nowMs);
+  return {
+    contentId: row.id,
+    workspaceId: row.workspace_id,
+    version: row.version_count,
+    updatedAt: row.updated_at,
+    jobId,
+  };
 }
 
 /** A voice profile as the API shows it. */

@@ -7,12 +7,14 @@
 
 import type { ExtractedDocument, GraphSource } from "../db/graph.js";
 import type { Store } from "../db/store.js";
+import { type DbLocation, threadStore } from "../db/thread-store.js";
 import type { Logger } from "../http/log.js";
 import type { WorkerPool } from "../workers/pool.js";
 import { type Clock, iso } from "./clock.js";
 import { markdownToPlain } from "./conversions.js";
 import { STOP_WORDS } from "./generation/language.js";
 import { splitSentences } from "./text.js";
+import { inlineWriter, type StoreWriter } from "./writer.js";
 
 /** A word of a sentence: its text (a possessive 's dropped), where it sits, and whether it is capitalised. */
 export interface Word {
@@ -354,6 +356,39 @@ export function extractGraph(input: ExtractionInput): ExtractedDocument {
 /** Sources extracted at once on the pool. */
 const BATCH = 4;
 
+/** The text of a source as it is now, or undefined when it no longer belongs in the workspace's graph. */
+export function sourceText(store: Store, workspaceId: string, source: GraphSource): ExtractionInput | undefined {
+  if (source.kind === "reference") {
+    const r = store.references.byId(source.id);
+    return r && r.workspace_id === workspaceId ? { text: r.content, format: "plain" } : undefined;
+  }
+  const c = store.contents.byId(source.id);
+  if (!c || c.workspace_id !== workspaceId || (c.status !== "finalized" && c.status !== "published")) return;
+  if (c.version_count !== source.version) return;
+  return { text: c.finalized_content ?? c.content, format: "markdown" };
+}
+
+/** The pool task: reads a source from the database on this thread and extracts it (see GraphService.extract). */
+export function extractSource(input: { db: DbLocation; workspaceId: string; source: GraphSource }): string | null {
+  const text = sourceText(threadStore(input.db), input.workspaceId, input.source);
+  return text ? JSON.stringify(extractGraph(text)) : null;
+}
+
+/**
+ * The writer's operation: stores an extraction (JSON) if its source is still as it was extracted; whether it did.
+ */
+export function saveExtraction(
+  store: Store,
+  input: { workspaceId: string; source: GraphSource; extracted: string; now: string },
+): boolean {
+  return store.db.transaction(() => {
+    if (!sourceText(store, input.workspaceId, input.source)) return false;
+    const document = JSON.parse(input.extracted) as ExtractedDocument;
+    store.graph.saveDocument(input.workspaceId, input.source, document, input.now);
+    return true;
+  })();
+}
+
 /**
  * Keeps each workspace's graph caught up with its sources, in the background: `touch` after a change queues
  * the workspace (several changes in a row coalesce into one catch-up), one catch-up per workspace runs at a
@@ -377,6 +412,10 @@ export class GraphService {
     private pool: WorkerPool,
     private clock: Clock,
     private logger: Logger,
+    /** Where the graph's writes run (the server: its writer thread; see writer.ts). */
+    private writer: StoreWriter = inlineWriter(store),
+    /** The database file, for the pool's threads to read sources from (the server); none: texts are sent. */
+    private location?: DbLocation,
   ) {}
 
   /**
@@ -440,16 +479,14 @@ export class GraphService {
     this.running.set(workspaceId, run);
   }
 
-  /** The text of a source as it is now, or undefined when it no longer belongs in the workspace's graph. */
-  private sourceText(workspaceId: string, source: GraphSource): ExtractionInput | undefined {
-    if (source.kind === "reference") {
-      const r = this.store.references.byId(source.id);
-      return r && r.workspace_id === workspaceId ? { text: r.content, format: "plain" } : undefined;
-    }
-    const c = this.store.contents.byId(source.id);
-    if (!c || c.workspace_id !== workspaceId || (c.status !== "finalized" && c.status !== "published")) return;
-    if (c.version_count !== source.version) return;
-    return { text: c.finalized_content ?? c.content, format: "markdown" };
+  /**
+   * A source's extraction as JSON (one string crosses between threads, not thousands of small objects), or null when
+   * the source no longer belongs in the graph. With a database location the pool's thread reads the text itself.
+   */
+  private async extract(workspaceId: string, source: GraphSource): Promise<string | null> {
+    if (this.location) return this.pool.run("extractSource", { db: this.location, workspaceId, source });
+    const input = sourceText(this.store, workspaceId, source);
+    return input ? JSON.stringify(await this.pool.run("extractGraph", input)) : null;
   }
 
   /**
@@ -461,26 +498,27 @@ export class GraphService {
     const full = named === null || !this.scanned.has(workspaceId);
     let pending: GraphSource[];
     if (full) {
-      this.store.graph.removeStale(workspaceId);
+      await this.writer.run("graphRemoveStale", { workspaceId });
       pending = this.store.graph.pendingSources(workspaceId);
     } else pending = named.filter((source) => !this.store.graph.isExtracted(source));
     for (let i = 0; i < pending.length && !this.stopped; i += BATCH) {
       await Promise.all(
         pending.slice(i, i + BATCH).map(async (source) => {
-          const input = this.sourceText(workspaceId, source);
-          if (!input) {
+          const extracted = await this.extract(workspaceId, source);
+          if (extracted === null) {
             // A content that left the graph, or a stale touch: its document goes only if it is stale, as in a scan.
-            if (source.kind === "content") this.store.graph.removeStaleOf(workspaceId, source.id);
+            if (source.kind === "content")
+              await this.writer.run("graphRemoveStaleOf", { workspaceId, contentId: source.id });
             return;
           }
-          const extracted = await this.pool.run("extractGraph", input);
-          // The source may have changed or gone while the pool worked; its own change queues another catch-up.
-          if (!this.sourceText(workspaceId, source)) return;
-          this.store.graph.saveDocument(workspaceId, source, extracted, iso(this.clock.now()));
+          // Saved only if the source is still as extracted (checked in the same transaction): a change meanwhile
+          // queues its own catch-up.
+          await this.writer.run("graphSave", { workspaceId, source, extracted, now: iso(this.clock.now()) });
         }),
       );
     }
     if (full) this.scanned.add(workspaceId);
-    if (this.store.workspaces.byId(workspaceId)) this.store.graph.markUpdated(workspaceId, iso(this.clock.now()));
+    if (this.store.workspaces.byId(workspaceId))
+      await this.writer.run("graphMarkUpdated", { workspaceId, now: iso(this.clock.now()) });
   }
 }

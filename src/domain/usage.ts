@@ -6,6 +6,7 @@
 import type { Store } from "../db/store.js";
 import { USAGE_FIELDS, type UsageCounts, type UsageField, type UsageRow } from "../db/usage.js";
 import type { Clock } from "./clock.js";
+import type { StoreWriter } from "./writer.js";
 
 export { USAGE_FIELDS, type UsageCounts, type UsageField };
 
@@ -122,22 +123,44 @@ export class UsageCounter {
 
   /** Writes every pending increment in one transaction; returns the rows written. On failure nothing is lost. */
   flush(): number {
-    if (this.pending.size === 0) return 0;
-    const rows = [...this.pending.values()];
-    this.pending.clear();
+    const rows = this.take();
+    if (rows.length === 0) return 0;
     try {
       this.store.usage.addMany(rows);
     } catch (e) {
-      // The transaction rolled back: keep the increments for the next flush.
-      for (const row of rows) {
-        const id = `${row.account_id}\u0000${row.key_id}\u0000${row.day}`;
-        const newer = this.pending.get(id);
-        if (newer) addInto(newer, row);
-        else this.pending.set(id, row);
-      }
+      this.restore(rows);
       throw e;
     }
     return rows.length;
+  }
+
+  /** flush() through a writer (the server's writer thread: see writer.ts). */
+  async flushVia(writer: StoreWriter): Promise<number> {
+    const rows = this.take();
+    if (rows.length === 0) return 0;
+    try {
+      await writer.run("usageAdd", rows);
+    } catch (e) {
+      this.restore(rows);
+      throw e;
+    }
+    return rows.length;
+  }
+
+  private take(): UsageRow[] {
+    const rows = [...this.pending.values()];
+    this.pending.clear();
+    return rows;
+  }
+
+  /** The transaction rolled back: keep the increments for the next flush. */
+  private restore(rows: UsageRow[]): void {
+    for (const row of rows) {
+      const id = `${row.account_id}\u0000${row.key_id}\u0000${row.day}`;
+      const newer = this.pending.get(id);
+      if (newer) addInto(newer, row);
+      else this.pending.set(id, row);
+    }
   }
 
   /** An account's usage between two days (inclusive), stored and still in memory. */

@@ -8,7 +8,7 @@ import { API_PLANS, effectiveRateLimits, PLAN_LIMITS, UPGRADE_URL } from "../dom
 import { authenticate, bearerToken, isApiKey, unauthorized } from "./auth.js";
 import { parseBody, readBody } from "./body.js";
 import type { Ctx, Principal, Services } from "./context.js";
-import { ApiError, errorBody, toApiError } from "./errors.js";
+import { ApiError, errorBody, toApiError, workspaceMismatch } from "./errors.js";
 import { type Incoming, incomingOf, jsonOutgoing, type Outgoing, outgoingOf, responseOf } from "./exchange.js";
 import { idempotencyKeyOf, requestFingerprint } from "./idempotency.js";
 import { redactSecrets } from "./log.js";
@@ -118,14 +118,6 @@ function requestedWorkspace(query: URLSearchParams, body: unknown): string | und
   return undefined;
 }
 
-function mismatch(bound: string, requested: string): ApiError {
-  return new ApiError(
-    "workspace_mismatch",
-    `This API key is bound to workspace ${bound} and cannot act on workspace ${requested}.`,
-    { bound_workspace_id: bound, requested_workspace_id: requested },
-  );
-}
-
 /** A workspace by id, through the row cache (db/row-cache.ts). */
 function workspaceRow(services: Services, id: string): WorkspaceRow | undefined {
   return services.rows.get(`workspace:${id}`, () => services.store.workspaces.byId(id));
@@ -140,7 +132,7 @@ function resolveWorkspace(
 ): WorkspaceRow | undefined {
   const bound = principal.boundWorkspaceId;
   if (bound !== null) {
-    if (requested !== undefined && requested !== bound) throw mismatch(bound, requested);
+    if (requested !== undefined && requested !== bound) throw workspaceMismatch(bound, requested);
     return workspaceRow(services, bound);
   }
   if (requested !== undefined) {
@@ -308,7 +300,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
         workspace: workspace as WorkspaceRow,
         checkRecordWorkspace(recordWs: string) {
           if (p && p.boundWorkspaceId !== null && p.boundWorkspaceId !== recordWs)
-            throw mismatch(p.boundWorkspaceId, recordWs);
+            throw workspaceMismatch(p.boundWorkspaceId, recordWs);
         },
         params: routeDef.params ? parseInput(routeDef.params, m.params, "path") : m.params,
         query: routeDef.query ? parseInput(routeDef.query, queryObject, "query") : queryObject,

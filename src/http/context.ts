@@ -15,6 +15,7 @@ import type { GraphService } from "../domain/graph.js";
 import type { LearningRunner } from "../domain/learning/runner.js";
 import type { SessionClaims, SessionTokens } from "../domain/sessions.js";
 import type { UsageCounter } from "../domain/usage.js";
+import type { StoreWriter } from "../domain/writer.js";
 import type { WorkerPool } from "../workers/pool.js";
 import type { Incoming } from "./exchange.js";
 import type { IdempotencyKeys } from "./idempotency.js";
@@ -62,6 +63,8 @@ export interface Services {
   durability: Durability;
   /** The writes' turns on the HTTP thread (turns.ts); the checkpointer holds them for a moment now and then. */
   turns: WriteTurns;
+  /** Runs the heavy write transactions (finalizations) off the HTTP thread (domain/writer.ts). */
+  writer: StoreWriter;
   clock: Clock;
   pool: WorkerPool;
   limiter: RateLimiter;

@@ -114,3 +114,12 @@ export function toApiError(err: unknown): ApiError {
 export function notFound(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
   return new ApiError(code, message, details);
 }
+
+/** 403: a key bound to one workspace named, or reached a record of, another. */
+export function workspaceMismatch(bound: string, requested: string): ApiError {
+  return new ApiError(
+    "workspace_mismatch",
+    `This API key is bound to workspace ${bound} and cannot act on workspace ${requested}.`,
+    { bound_workspace_id: bound, requested_workspace_id: requested },
+  );
+}

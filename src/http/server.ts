@@ -9,6 +9,7 @@ import { migrate } from "../db/migrate.js";
 import { DB_FILE, type Db, openDb } from "../db/open.js";
 import { RowCache } from "../db/row-cache.js";
 import { createStore } from "../db/store.js";
+import type { DbLocation } from "../db/thread-store.js";
 import { type Clock, systemClock } from "../domain/clock.js";
 import { DeviceAuthorizations } from "../domain/device-auth.js";
 import { enginesOf } from "../domain/generation/engines.js";
@@ -16,11 +17,13 @@ import { GraphService } from "../domain/graph.js";
 import { LearningRunner } from "../domain/learning/runner.js";
 import { SessionTokens } from "../domain/sessions.js";
 import { UsageCounter } from "../domain/usage.js";
+import { inlineWriter, type StoreWriter, threadWriter } from "../domain/writer.js";
 import { takeBackup } from "../jobs/backups.js";
 import { type PeriodicJob, startSchedules } from "../jobs/schedules.js";
 import { lifecycle } from "../routes/system.js";
 import { sqliteAddonFile } from "../runtime/assets.js";
 import { inlinePool, piscinaPool, type WorkerPool } from "../workers/pool.js";
+import { WRITER_NICENESS } from "../workers/worker.js";
 import { type App, createApp } from "./app.js";
 import type { ServerConfig, Services } from "./context.js";
 import { IdempotencyKeys } from "./idempotency.js";
@@ -49,6 +52,10 @@ export interface ServiceOptions {
   config?: Partial<ServerConfig>;
   /** What a write's answer waits for (default: nothing, for connections that fsync in each commit). */
   durability?: Durability;
+  /** Where finalizations' and background writes run (default: on the calling thread, over `db`). */
+  writer?: StoreWriter;
+  /** The database file, for worker threads to read texts from themselves (default: texts are sent to them). */
+  location?: DbLocation;
 }
 
 /** Builds the services over a migrated database. */
@@ -60,15 +67,17 @@ export function createServices(options: ServiceOptions): Services {
   const logger = options.logger ?? jsonLogger();
   const config = { ...DEFAULT_CONFIG, ...options.config };
   const usage = new UsageCounter(store, clock);
+  const writer = options.writer ?? inlineWriter(store);
   return {
     store,
     rows: new RowCache(options.db),
     durability: options.durability ?? alreadyDurable,
     turns: new WriteTurns(),
+    writer,
     clock,
     pool,
-    learning: new LearningRunner(store, background, clock, logger, usage),
-    graph: new GraphService(store, background, clock, logger),
+    learning: new LearningRunner(store, background, clock, logger, usage, undefined, writer, options.location),
+    graph: new GraphService(store, background, clock, logger, writer, options.location),
     limiter: new RateLimiter(clock),
     sessions: new SessionTokens(store, () => clock.now()),
     deviceAuth: new DeviceAuthorizations(clock),
@@ -116,9 +125,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const walSync = new WalSync(`${path.join(options.dataDir, DB_FILE)}-wal`, undefined, (error) =>
     logger.error("fsync of the WAL failed: writes are refused until the server restarts", { error: error.message }),
   );
-  // Requests wait for the foreground pool; learning, the graph and backup checks share one low-priority thread.
-  const backgroundPool = piscinaPool(1, { background: true });
+  // Requests wait for the foreground pool; learning, the graph and backup checks share one thread that runs on time
+  // no request wants (niceness 10, and SCHED_IDLE where chrt is found: see workers/worker.ts).
+  const backgroundPool = piscinaPool(1, { background: true, idle: true });
+  // Finalizations' transactions run on a thread of their own, with its own connection (domain/writer.ts).
+  const writerPool = piscinaPool(1, { niceness: WRITER_NICENESS });
+  const location = { dataDir: options.dataDir, addonFile };
+  const writer = threadWriter(writerPool, location);
   const services = createServices({
+    writer,
+    location,
     db,
     pool: piscinaPool(options.workers),
     backgroundPool,
@@ -167,11 +183,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const stopSchedules = startSchedules(jobs, (job, e) =>
     services.logger.error("periodic job failed", { job, error: (e as Error).message }),
   );
-  const flushTimer = setInterval(() => {
+  const flushTimer = setInterval(async () => {
     try {
-      services.keyUsage.flush();
-      services.usage.flush();
-      services.store.misc.purgeRevokedSessions(new Date(services.clock.now()).toISOString());
+      await services.keyUsage.flushVia(writer);
+      await services.usage.flushVia(writer);
+      await writer.run("sessionsPurge", { now: new Date(services.clock.now()).toISOString() });
     } catch (e) {
       services.logger.error("flush failed", { error: (e as Error).message });
     }
@@ -202,6 +218,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await services.learning.stop();
         await services.graph.stop();
         await services.pool.close();
+        await writer.close();
+        await writerPool.close();
         // Last: learning jobs finishing during the stop above still count.
         services.usage.flush();
         await checkpointer.stop();
@@ -210,6 +228,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         // Closing the last connection checkpoints the WAL into the database file and syncs it.
         db.close();
         walSync.close();
+        await logger.drain?.();
       })();
       return closing;
     },

@@ -1,13 +1,6 @@
 /** POST /generate (spec §4.1) and POST /finalizeContent (spec §4.2): the two stable operations of the lifecycle. */
 import * as v from "valibot";
-import {
-  contentView,
-  finalizeContent,
-  findContent,
-  generationInput,
-  requireStatus,
-  saveGeneration,
-} from "../domain/contents.js";
+import { contentView, findContent, generationInput, requireStatus, saveGeneration } from "../domain/contents.js";
 import type { GenerationOutput } from "../domain/generation/builtin.js";
 import { type GenerationStream, pickEngine } from "../domain/generation/engines.js";
 import type { Ctx } from "../http/context.js";
@@ -179,20 +172,28 @@ export const generateRoutes = [
       ...NOT_FOUND("Content"),
       ...CONFLICT("The content is not in generated status (invalid_status); its text is untouched."),
     },
-    handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof FinalizeBody>>) {
-      const { row, jobId } = finalizeContent(ctx.services.store, ctx, ctx.body, ctx.services.clock.now());
+    async handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof FinalizeBody>>) {
+      // On the writer thread: its write() calls to the WAL can wait for the disk (domain/writer.ts).
+      const done = await ctx.services.writer.run("finalize", {
+        account: ctx.account,
+        workspace: ctx.workspace,
+        boundWorkspaceId: ctx.principal.boundWorkspaceId,
+        req: ctx.body,
+        nowMs: ctx.services.clock.now(),
+      });
       ctx.services.usage.countFor(ctx.principal, { finalizations: 1 });
       // The job is committed with the finalization; the runner picks it up after the answer.
-      if (jobId) setImmediate(() => ctx.services.learning.kick());
-      ctx.services.graph.touch(row.workspace_id, { kind: "content", id: row.id, version: row.version_count });
+      if (done.jobId) setImmediate(() => ctx.services.learning.kick());
+      ctx.services.graph.touch(done.workspaceId, { kind: "content", id: done.contentId, version: done.version });
       return {
         body: {
-          content_id: row.id,
-          finalized_content: row.finalized_content!,
+          content_id: done.contentId,
+          // The text stored is the one received.
+          finalized_content: ctx.body.finalized_content,
           status: "finalized",
-          updated_at: row.updated_at,
-          learning_job_id: jobId,
-          learning_triggered: jobId !== null,
+          updated_at: done.updatedAt,
+          learning_job_id: done.jobId,
+          learning_triggered: done.jobId !== null,
         },
       };
     },

@@ -2,7 +2,7 @@
 import { Piscina } from "piscina";
 import { workerEntry } from "../runtime/assets.js";
 import { type TaskName, type Tasks, tasks } from "./tasks.js";
-import { BACKGROUND_ENV } from "./worker.js";
+import { IDLE_ENV, NICENESS_ENV, WORKER_NICENESS } from "./worker.js";
 
 /** Runs a named task with its input and resolves with its output. */
 export interface WorkerPool {
@@ -14,8 +14,13 @@ export interface WorkerPool {
  * A piscina pool of `threads` worker threads. A `background` pool's threads run at a lower priority (see
  * worker.ts): work nobody is waiting for (learning analysis, the knowledge graph, checkpoints) gives way to the
  * thread answering requests and to the foreground pool's work for requests (generation, rendering, passwords).
+ * `niceness` sets another priority (the writer's); `idle` also asks for SCHED_IDLE (worker.ts, idleThreadPolicy).
  */
-export function piscinaPool(threads: number, options: { background?: boolean } = {}): WorkerPool {
+export function piscinaPool(
+  threads: number,
+  options: { background?: boolean; niceness?: number; idle?: boolean } = {},
+): WorkerPool {
+  const niceness = options.niceness ?? (options.background ? WORKER_NICENESS : 0);
   const entry = workerEntry();
   const pool = new Piscina({
     filename: entry.filename,
@@ -24,7 +29,7 @@ export function piscinaPool(threads: number, options: { background?: boolean } =
     minThreads: options.background ? 0 : 1,
     maxThreads: Math.max(1, threads),
     idleTimeout: 60_000,
-    env: { ...process.env, [BACKGROUND_ENV]: options.background ? "1" : "" },
+    env: { ...process.env, [NICENESS_ENV]: String(niceness), [IDLE_ENV]: options.idle ? "1" : "" },
   });
   return {
     run: (name, input) => pool.run({ name, input }),

@@ -3,12 +3,14 @@ import { type CheckpointInput, checkpointWal } from "../db/checkpoints.js";
 import { type ConversionInput, convertContent } from "../domain/conversions.js";
 import { type GenerationInput, generateBuiltin } from "../domain/generation/builtin.js";
 import { builtinThesis, type ThesisInput } from "../domain/generation/thesis.js";
-import { type ExtractionInput, extractGraph } from "../domain/graph.js";
+import { type ExtractionInput, extractGraph, extractSource } from "../domain/graph.js";
 import { type RenderRequest, renderPng } from "../domain/images.js";
 import { type AnalysisInput, analyzeEdit } from "../domain/learning/analyze.js";
+import { analyzeJob } from "../domain/learning/runner.js";
 import { hashPassword, verifyPassword } from "../domain/passwords.js";
 import { type ScoringInput, scoreText } from "../domain/scoring.js";
 import { ingestText, type TextFormat } from "../domain/text.js";
+import { runWrite, type WriteTaskInput } from "../domain/writer.js";
 import { checkCopy } from "../jobs/backups.js";
 
 /** Every task by name, with its input and output. */
@@ -18,12 +20,15 @@ export const tasks = {
   renderImage: (input: RenderRequest): Uint8Array => renderPng(input),
   generateBuiltin: (input: GenerationInput) => generateBuiltin(input),
   analyzeEdit: (input: AnalysisInput) => analyzeEdit(input),
+  analyzeJob,
   thesis: (input: ThesisInput) => builtinThesis(input),
   ingestText: (input: { text: string; format: TextFormat }) => ingestText(input),
   convertContent: (input: ConversionInput) => convertContent(input),
   scoreText: (input: ScoringInput) => scoreText(input),
   extractGraph: (input: ExtractionInput) => extractGraph(input),
+  extractSource,
   checkpointWal: (input: CheckpointInput) => checkpointWal(input),
+  write: (input: WriteTaskInput) => runWrite(input),
   checkBackup: (input: { file: string; addonFile?: string }) => checkCopy(input.file, input.addonFile),
 };
 

@@ -1,14 +1,25 @@
 /** The piscina worker entry: one dispatcher that runs a named task on its input. */
+import { execFileSync } from "node:child_process";
 import { readlinkSync } from "node:fs";
 import os from "node:os";
 import { isMainThread } from "node:worker_threads";
 import { type TaskName, tasks } from "./tasks.js";
 
-/** Set in a background pool's worker threads, whose priority is lowered. */
-export const BACKGROUND_ENV = "CONTENT_SERVICE_BACKGROUND_WORKER";
+/** Set in the worker threads of a pool whose priority is lowered: their niceness. */
+export const NICENESS_ENV = "CONTENT_SERVICE_WORKER_NICENESS";
 
-/** The niceness of worker threads: background work gives way to the HTTP thread when both want a core. */
+/** Set ("1") in the worker threads of a pool that runs only on cores nothing else wants (see idleThreadPolicy). */
+export const IDLE_ENV = "CONTENT_SERVICE_WORKER_IDLE";
+
+/** The niceness of background threads: background work gives way to the HTTP thread when both want a core. */
 export const WORKER_NICENESS = 10;
+
+/**
+ * The niceness of the writer thread (domain/writer.ts): it runs the writes requests wait for, ahead of background
+ * work, but a GET arriving while it writes takes the core (at equal priority the HTTP thread waited for the end of
+ * the writer's time slice, a few milliseconds).
+ */
+export const WRITER_NICENESS = 5;
 
 /**
  * Lowers this worker thread's scheduling priority (Linux sets niceness per thread; the thread's id is the last part
@@ -16,18 +27,39 @@ export const WORKER_NICENESS = 10;
  * time: at equal priority they took half the CPU from the thread answering requests, and a GET waited behind them
  * (README "Performance"). Elsewhere, or when /proc is not mounted, threads keep the process's priority.
  */
-export function lowerThreadPriority(): number | undefined {
+export function lowerThreadPriority(niceness: number): number | undefined {
   if (isMainThread || process.platform !== "linux") return undefined;
   try {
     const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    os.setPriority(tid, WORKER_NICENESS);
+    os.setPriority(tid, niceness);
     return tid;
   } catch {
     return undefined;
   }
 }
 
-if (process.env[BACKGROUND_ENV] === "1") lowerThreadPriority();
+/**
+ * Moves a thread to Linux's SCHED_IDLE class, with chrt(1) from util-linux (Node has no call for it); false when that
+ * fails (no chrt, another system), and the thread keeps its niceness. A niced thread still holds a core until the
+ * scheduler takes it back, and a request's thread woken meanwhile could wait for it (measured: the GET probe's p99
+ * under a finalize load, README "Performance"); a core running only SCHED_IDLE threads counts as free when a thread
+ * wakes. Such threads run only on time no other thread wants: under a load that saturates every core, the work waits
+ * for the load to end (learning jobs and the knowledge graph are eventually consistent by design).
+ */
+export function idleThreadPolicy(tid: number): boolean {
+  try {
+    execFileSync("chrt", ["--idle", "--pid", "0", String(tid)], { stdio: "ignore", timeout: 5_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const niceness = Number(process.env[NICENESS_ENV] || 0);
+if (Number.isInteger(niceness) && niceness > 0) {
+  const tid = lowerThreadPriority(niceness);
+  if (tid !== undefined && process.env[IDLE_ENV] === "1") idleThreadPolicy(tid);
+}
 
 /** The message piscina hands a worker: which task, and its input. */
 export interface TaskMessage {

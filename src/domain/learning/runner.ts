@@ -1,12 +1,14 @@
 /** Runs queued learning jobs on the worker pool, folds their results into voice profiles, retries failures. */
 import type { Store } from "../../db/store.js";
+import { type DbLocation, threadStore } from "../../db/thread-store.js";
 import type { Logger } from "../../http/log.js";
 import type { WorkerPool } from "../../workers/pool.js";
 import { type Clock, iso } from "../clock.js";
 import { emptyTraits, type VoiceTraits } from "../generation/voice.js";
 import { prefixedId } from "../ids.js";
 import type { UsageCounter } from "../usage.js";
-import type { AnalysisInput, AnalysisResult } from "./analyze.js";
+import { inlineWriter, type StoreWriter } from "../writer.js";
+import { type AnalysisInput, type AnalysisResult, analyzeEdit } from "./analyze.js";
 import { foldAnalysis } from "./fold.js";
 
 /** What a job stores (JSON): the versions of its content to compare, and the editing time. */
@@ -24,6 +26,22 @@ export function backoffMs(attempts: number): number {
   return 30_000 * 4 ** Math.max(0, attempts - 1);
 }
 
+/** A job's analysis input: the texts of the versions it names (older jobs hold the texts themselves). */
+export function analysisInput(store: Store, contentId: number, rawInput: string): AnalysisInput {
+  const input = JSON.parse(rawInput) as AnalysisInput | JobInput;
+  if ("generated" in input) return input;
+  const generated = store.contents.versionText(contentId, input.generated_version);
+  const finalized = store.contents.versionText(contentId, input.finalized_version);
+  if (generated === undefined || finalized === undefined)
+    throw new Error(`the versions of content ${contentId} this job analyses are gone`);
+  return { generated, finalized, edit_seconds: input.edit_seconds };
+}
+
+/** The pool task: reads a job's texts from the database on this thread and analyses them. */
+export function analyzeJob(input: { db: DbLocation; contentId: number; rawInput: string }): AnalysisResult {
+  return analyzeEdit(analysisInput(threadStore(input.db), input.contentId, input.rawInput));
+}
+
 /** The job queue's runner; one per server. */
 export class LearningRunner {
   private running = false;
@@ -37,6 +55,10 @@ export class LearningRunner {
     private logger: Logger,
     private usage?: UsageCounter,
     private concurrency = 2,
+    /** Where the jobs' writes run (the server: its writer thread; see writer.ts). */
+    private writer: StoreWriter = inlineWriter(store),
+    /** The database file, for the pool's threads to read the texts from (the server); none: texts are sent. */
+    private location?: DbLocation,
   ) {}
 
   /** After a start (or a crash): interrupted jobs go back to the queue, then the queue runs. */
@@ -88,53 +110,49 @@ export class LearningRunner {
     }
   }
 
-  /** A job's analysis input: the texts of the versions it names (older jobs hold the texts themselves). */
-  private analysisInput(contentId: number, rawInput: string): AnalysisInput {
-    const input = JSON.parse(rawInput) as AnalysisInput | JobInput;
-    if ("generated" in input) return input;
-    const generated = this.store.contents.versionText(contentId, input.generated_version);
-    const finalized = this.store.contents.versionText(contentId, input.finalized_version);
-    if (generated === undefined || finalized === undefined)
-      throw new Error(`the versions of content ${contentId} this job analyses are gone`);
-    return { generated, finalized, edit_seconds: input.edit_seconds };
-  }
-
   private async runOne(id: string, contentId: number, rawInput: string): Promise<void> {
-    if (!this.store.learning.claim(id, iso(this.clock.now()))) return;
+    if (!(await this.writer.run("learningClaim", { id, now: iso(this.clock.now()) }))) return;
     try {
-      const input = this.analysisInput(contentId, rawInput);
-      const result = (await this.pool.run("analyzeEdit", input)) as AnalysisResult;
-      this.complete(id, result);
+      // With a database location the pool's thread reads the two texts itself: they never cross this thread.
+      const result = this.location
+        ? await this.pool.run("analyzeJob", { db: this.location, contentId, rawInput })
+        : await this.pool.run("analyzeEdit", analysisInput(this.store, contentId, rawInput));
+      const accountId = await this.writer.run("learningComplete", { id, result, now: iso(this.clock.now()) });
+      // Counted for the account: the analysis runs in the background, for no API key.
+      if (accountId !== null) this.usage?.count(accountId, null, "learning_analyses");
     } catch (e) {
       const job = this.store.learning.job(id);
       const attempts = job?.attempts ?? MAX_ATTEMPTS;
       const retryAt = attempts < MAX_ATTEMPTS ? iso(this.clock.now() + backoffMs(attempts)) : null;
-      this.store.learning.fail(id, (e as Error).message ?? String(e), retryAt, iso(this.clock.now()));
+      const error = (e as Error).message ?? String(e);
+      await this.writer.run("learningFail", { id, error, retryAt, now: iso(this.clock.now()) });
       this.logger.error("learning job failed", { job_id: id, attempts, retry_at: retryAt });
     }
   }
+}
 
-  /** Stores the result and folds it into the workspace's profile, in one transaction. */
-  private complete(id: string, result: AnalysisResult): void {
-    const now = iso(this.clock.now());
-    const job = this.store.db.transaction(() => {
-      const job = this.store.learning.job(id);
-      if (!job) return;
-      const profile = this.store.learning.profileOfWorkspace(job.workspace_id);
-      const traits = profile ? (JSON.parse(profile.traits) as VoiceTraits) : emptyTraits();
-      const samples = profile?.sample_count ?? 0;
-      this.store.learning.saveProfile({
-        id: profile?.id ?? prefixedId("vp"),
-        accountId: job.account_id,
-        workspaceId: job.workspace_id,
-        traits: foldAnalysis(traits, result, samples),
-        sampleCount: samples + 1,
-        now,
-      });
-      this.store.learning.succeed(id, result, now);
-      return job;
-    })();
-    // Counted for the account: the analysis runs in the background, for no API key.
-    if (job) this.usage?.count(job.account_id, null, "learning_analyses");
-  }
+/**
+ * Stores a job's result and folds it into its workspace's profile, in one transaction (the writer's operation);
+ * the job's account, or null when the job is gone.
+ */
+export function completeJob(store: Store, input: { id: string; result: AnalysisResult; now: string }): number | null {
+  const { id, result, now } = input;
+  const job = store.db.transaction(() => {
+    const job = store.learning.job(id);
+    if (!job) return;
+    const profile = store.learning.profileOfWorkspace(job.workspace_id);
+    const traits = profile ? (JSON.parse(profile.traits) as VoiceTraits) : emptyTraits();
+    const samples = profile?.sample_count ?? 0;
+    store.learning.saveProfile({
+      id: profile?.id ?? prefixedId("vp"),
+      accountId: job.account_id,
+      workspaceId: job.workspace_id,
+      traits: foldAnalysis(traits, result, samples),
+      sampleCount: samples + 1,
+      now,
+    });
+    store.learning.succeed(id, result, now);
+    return job;
+  })();
+  return job ? job.account_id : null;
 }

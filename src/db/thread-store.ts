@@ -1,0 +1,34 @@
+/**
+ * The database as a worker thread sees it: a connection of the thread's own to the server's database file, opened on
+ * first use and kept (one per data directory), so that the text a task works on is read where the task runs and
+ * never crosses the HTTP thread (see domain/writer.ts).
+ */
+import { openDb } from "./open.js";
+import { createStore, type Store } from "./store.js";
+
+/** Where a worker thread finds the database, and how it loads the SQLite addon (runtime/assets.ts). */
+export interface DbLocation {
+  dataDir: string;
+  addonFile?: string;
+}
+
+const stores = new Map<string, Store>();
+
+/**
+ * This thread's store of a database. `groupCommit`: its commits do not fsync; the server's group commit covers them
+ * (the writer's connection; see open.ts). A thread opens a data directory with one setting only.
+ */
+export function threadStore(location: DbLocation, options: { groupCommit?: boolean } = {}): Store {
+  let store = stores.get(location.dataDir);
+  if (!store) {
+    store = createStore(openDb(location.dataDir, { addonFile: location.addonFile, groupCommit: options.groupCommit }));
+    stores.set(location.dataDir, store);
+  }
+  return store;
+}
+
+/** Closes this thread's connection to a database (at shutdown). */
+export function closeThreadStore(location: DbLocation): void {
+  stores.get(location.dataDir)?.db.close();
+  stores.delete(location.dataDir);
+}

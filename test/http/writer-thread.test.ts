@@ -1,0 +1,133 @@
+/**
+ * A running server's writes off the HTTP thread (src/domain/writer.ts): finalizations, learning jobs, the knowledge
+ * graph and the usage counters are written by the writer thread's own connection, and their texts are read by the
+ * worker threads themselves; the answers and errors are those of the pipeline on one thread.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDb } from "../../src/db/open.js";
+import { createAccount, createWorkspace, issueKey } from "../../src/domain/admin.js";
+import { memoryLogger } from "../../src/http/log.js";
+import { type RunningServer, startServer } from "../../src/http/server.js";
+
+const direction = "How our planning team runs quarterly reviews with Acme Corporation in Lisbon";
+
+describe("a running server's writer thread", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "cs-writer-"));
+  let server: RunningServer;
+  let key: string;
+  let boundElsewhere: string;
+  let accountId: number;
+
+  const send = async (method: string, route: string, secret: string, body?: unknown) => {
+    const res = await fetch(`${server.url}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${secret}`, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const generate = async () => {
+    const r = await send("POST", "/api/v1/generate", key, { template_id: 1, user_direction: direction });
+    expect(r.status).toBe(201);
+    return r.body as { content_id: number; content: string };
+  };
+  /** The server's own connection's count of rows it changed: the writer's connection is another one. */
+  const mainChanges = () => (server.services.store.db.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+
+  beforeAll(async () => {
+    server = await startServer({ dataDir: dir, host: "127.0.0.1", port: 0, workers: 1, logger: memoryLogger() });
+    const store = server.services.store;
+    const { account } = createAccount(store, "test", "Writer", "business", Date.now());
+    accountId = account.id;
+    key = issueKey(store, "test", { accountId, name: "k", workspaceId: null }).secret;
+    const other = createWorkspace(store, "test", accountId, "Other");
+    boundElsewhere = issueKey(store, "test", { accountId, name: "b", workspaceId: other.id }).secret;
+  });
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("finalizes on its own connection and answers with the text it stored", async () => {
+    const content = await generate();
+    const text = `${content.content}\n\nA closing paragraph the writer added by hand, naming Acme Corporation again.`;
+    const before = mainChanges();
+    const r = await send("POST", "/api/v1/finalizeContent", key, {
+      content_id: content.content_id,
+      finalized_content: text,
+      edit_seconds: 120,
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      content_id: content.content_id,
+      finalized_content: text,
+      status: "finalized",
+      learning_triggered: true,
+    });
+    // Nothing of it was written by the HTTP thread's connection, yet that connection reads it at once.
+    expect(mainChanges()).toBe(before);
+    const got = await send("GET", `/api/v1/contents/${content.content_id}`, key);
+    expect(got.body).toMatchObject({ status: "finalized", finalized_content: text, updated_at: r.body.updated_at });
+  });
+
+  it("answers the pipeline's coded errors from the writer thread", async () => {
+    const content = await generate();
+    const body = { content_id: content.content_id, finalized_content: "Final text.", edit_seconds: 5 };
+    // A key bound to another workspace: 403 workspace_mismatch, raised in the writer's transaction.
+    const mismatch = await send("POST", "/api/v1/finalizeContent", boundElsewhere, body);
+    expect(mismatch.status).toBe(403);
+    expect(mismatch.body.details).toMatchObject({
+      error_code: "workspace_mismatch",
+      bound_workspace_id: expect.any(String),
+    });
+    expect(await send("POST", "/api/v1/finalizeContent", key, body)).toMatchObject({ status: 200 });
+    const again = await send("POST", "/api/v1/finalizeContent", key, body);
+    expect(again.status).toBe(409);
+    expect(again.body.details).toMatchObject({ error_code: "invalid_status" });
+    const missing = await send("POST", "/api/v1/finalizeContent", key, { ...body, content_id: 987_654 });
+    expect(missing.status).toBe(404);
+    expect(missing.body.details).toMatchObject({ error_code: "content_not_found", content_id: 987_654 });
+  });
+
+  it("runs learning jobs and the knowledge graph with texts read by the worker threads", async () => {
+    const content = await generate();
+    const r = await send("POST", "/api/v1/finalizeContent", key, {
+      content_id: content.content_id,
+      finalized_content: `${content.content}\n\nAcme Corporation opened its Lisbon office. Acme Corporation hired.`,
+      edit_seconds: 60,
+    });
+    expect(r.status).toBe(200);
+    await server.services.learning.idle();
+    await server.services.graph.idle();
+    const job = await send("GET", `/api/v1/learning-jobs/${r.body.learning_job_id}`, key);
+    expect(job.body).toMatchObject({ status: "succeeded" });
+    const graph = await send("GET", "/api/v1/knowledge-graph", key);
+    expect(graph.status).toBe(200);
+    const labels = (graph.body.nodes as { label: string }[]).map((e) => e.label);
+    expect(labels).toContain("Acme Corporation");
+  });
+
+  it("flushes usage counters through the writer", async () => {
+    const written = await server.services.usage.flushVia(server.services.writer);
+    expect(written).toBeGreaterThan(0);
+    const row = server.services.store.db
+      .prepare("SELECT SUM(finalizations) AS n FROM usage_daily WHERE account_id = ?")
+      .get(accountId) as { n: number };
+    expect(row.n).toBe(3);
+  });
+
+  it("leaves a database that holds every write and passes its integrity check after close", async () => {
+    await server.close();
+    const db = openDb(dir);
+    try {
+      expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+      const n = db.prepare("SELECT COUNT(*) AS n FROM contents WHERE account_id = ? AND status = 'finalized'");
+      expect((n.get(accountId) as { n: number }).n).toBe(3);
+    } finally {
+      db.close();
+    }
+  });
+});
