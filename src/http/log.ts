@@ -1,4 +1,5 @@
 /** One JSON line per request; secrets never reach it (only key ids are logged). */
+import fs from "node:fs";
 
 /** What a request log line holds. */
 export interface RequestLogLine {
@@ -19,13 +20,89 @@ export interface Logger {
   request(line: RequestLogLine): void;
   error(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
+  /** Resolves when every line logged so far is written (a server's close awaits it). */
+  drain?(): Promise<void>;
+}
+
+/** Where a JSON logger's text goes. */
+interface Sink {
+  write(text: string): void;
+  /** Resolves when what was written is out. */
+  drain(): Promise<void>;
+  /** Writes what is still queued, then `text`, now (at exit). */
+  flushSync(text: string): void;
+}
+
+/**
+ * Standard output. When it is a file, Node writes to it synchronously on the calling thread, and a write() to a file
+ * on ext4 waits while the journal commits, which the group commit's fsyncs make frequent (db/durability.ts): the
+ * HTTP thread stalled for milliseconds in its log writes under a write load. Into a file the text is written by
+ * libuv's thread pool instead, one write at a time, in order. Pipes and terminals keep process.stdout.
+ */
+function stdoutSink(): Sink {
+  let isFile = false;
+  try {
+    isFile = fs.fstatSync(1).isFile();
+  } catch {}
+  if (!isFile)
+    return {
+      write: (text) => void process.stdout.write(text),
+      drain: () => Promise.resolve(),
+      flushSync: (text) => void (text && process.stdout.write(text)),
+    };
+  return fileSink(1);
+}
+
+/** Appends to an open file descriptor off the calling thread, in order (see stdoutSink). */
+export function fileSink(fd: number): Sink {
+  const queued: string[] = [];
+  let writing: Promise<void> | undefined;
+  const writeAll = (buffer: Buffer, done: () => void) => {
+    fs.write(fd, buffer, 0, buffer.length, null, (error, n) => {
+      // A log that cannot be written (disk full, closed descriptor) drops the text rather than the server.
+      if (error || n >= buffer.length) return done();
+      writeAll(buffer.subarray(n), done);
+    });
+  };
+  const pump = () => {
+    if (writing || queued.length === 0) return;
+    const buffer = Buffer.from(queued.join(""));
+    queued.length = 0;
+    writing = new Promise((resolve) =>
+      writeAll(buffer, () => {
+        writing = undefined;
+        resolve();
+        pump();
+      }),
+    );
+  };
+  return {
+    write(text) {
+      queued.push(text);
+      pump();
+    },
+    async drain() {
+      while (writing) await writing;
+    },
+    flushSync(text) {
+      // At exit: a write still in flight on the pool is not waited for (a server's close drains first).
+      const rest = queued.join("") + text;
+      queued.length = 0;
+      if (rest === "") return;
+      try {
+        fs.writeSync(fd, rest);
+      } catch {}
+    },
+  };
 }
 
 /** The flushes of every JSON logger, run at process exit. */
 const flushAtExit = new Set<() => void>();
 
 /** Writes JSON lines to a stream (stdout by default), batched per event-loop turn. */
-export function jsonLogger(write: (line: string) => void = (l) => process.stdout.write(l)): Logger {
+export function jsonLogger(write?: (line: string) => void): Logger {
+  const sink = write ? undefined : stdoutSink();
+  const emit = write ?? ((text: string) => sink?.write(text));
   // The lines of one event-loop turn go out in one write (a write per request costs a system call each), flushed
   // right after the turn, at 64 KiB, and at exit.
   let pending = "";
@@ -35,9 +112,15 @@ export function jsonLogger(write: (line: string) => void = (l) => process.stdout
     if (pending === "") return;
     const text = pending;
     pending = "";
-    write(text);
+    emit(text);
   };
-  flushAtExit.add(flush);
+  flushAtExit.add(() => {
+    // Synchronously: nothing runs after the exit event.
+    const text = pending;
+    pending = "";
+    if (sink) sink.flushSync(text);
+    else if (text) emit(text);
+  });
   if (flushAtExit.size === 1)
     process.once("exit", () => {
       for (const f of flushAtExit) f();
@@ -54,6 +137,10 @@ export function jsonLogger(write: (line: string) => void = (l) => process.stdout
     request: (line) => out(line as unknown as Record<string, unknown>),
     error: (message, fields = {}) => out({ time: new Date().toISOString(), level: "error", message, ...fields }),
     info: (message, fields = {}) => out({ time: new Date().toISOString(), level: "info", message, ...fields }),
+    drain: async () => {
+      flush();
+      await sink?.drain();
+    },
   };
 }
 
