@@ -7,7 +7,7 @@ import { DB_FILE, openDb } from "../db/open.js";
 import { buildOpenApi } from "../http/openapi.js";
 import { ROUTES } from "../http/routes.js";
 import { DEFAULT_CONFIG } from "../http/server.js";
-import { checkCopy } from "../jobs/backups.js";
+import { checkCopy, copyDatabase } from "../jobs/backups.js";
 import { CliError, dataDirOf, printJson, wantsJson } from "./common.js";
 
 /** Copies a live database into `out` as one consistent snapshot (VACUUM INTO reads in one transaction). */
@@ -16,12 +16,7 @@ export function backupDatabase(dataDir: string, out: string): { bytes: number } 
   const target = path.resolve(out);
   const tmp = `${target}.partial-${process.pid}`;
   rmSync(tmp, { force: true });
-  const db = openDb(dataDir);
-  try {
-    db.prepare("VACUUM INTO ?").run(tmp);
-  } finally {
-    db.close();
-  }
+  copyDatabase({ dataDir }, tmp);
   try {
     checkCopy(tmp);
   } catch (e) {

@@ -7,10 +7,10 @@
  *
  * The WAL starts over (instead of growing) only when a write begins after a checkpoint copied every frame. Under a
  * steady write load a commit lands during nearly every checkpoint, so the WAL would grow without end. When a
- * checkpoint finds the WAL longer than `resetFrames` and longer than last time, the next one runs while the write
- * turns are held
- * (http/turns.ts): API writes wait in line for those few milliseconds, reads go on, and the next write starts the WAL
- * over. The server's connection keeps a distant autocheckpoint as a safety net (open.ts).
+ * checkpoint finds the WAL longer than `resetFrames` and longer than last time, the next one runs while the writes
+ * are held (the HTTP thread's write turns, http/turns.ts, and the writer thread's queue, domain/writer.ts, once its
+ * operation in progress has ended): writes wait in line for those few milliseconds, reads go on, and the next write
+ * starts the WAL over. The server's connection keeps a distant autocheckpoint as a safety net (open.ts).
  */
 import type { Logger } from "../http/log.js";
 import type { WorkerPool } from "../workers/pool.js";
@@ -50,9 +50,13 @@ export function checkpointWal(input: CheckpointInput): CheckpointResult {
   return { busy: row.busy, walFrames: row.log, checkpointed: row.checkpointed };
 }
 
-/** What the checkpointer may hold: the write turns. */
+/**
+ * What the checkpointer may hold: the writes (the HTTP thread's write turns and the writer thread's queue). `hold`
+ * lets no new write begin; `settled` resolves once the writes already begun have ended.
+ */
 export interface Holdable {
   hold(): () => void;
+  settled?(): Promise<void>;
 }
 
 /** Runs checkpointWal on a pool every `everyMs`, one at a time. */
@@ -90,6 +94,9 @@ export class Checkpointer {
   private async once(): Promise<void> {
     const release = this.resetNext && this.writes ? this.writes.hold() : undefined;
     try {
+      // The writer thread's operation in progress ends first (the HTTP thread's writes are synchronous: none is).
+      const settled = release ? this.writes?.settled?.() : undefined;
+      if (settled) await settled;
       const result = (await this.pool.run("checkpointWal", this.input)) as CheckpointResult;
       this.runs++;
       if (release) this.heldRuns++;

@@ -7,7 +7,9 @@
  * (the commit writes the WAL, without an fsync) and, before answering a write, awaits `sync()`: an fsync of the WAL
  * file on libuv's thread pool. Writes that finish while an fsync is running share the next one. A WAL commit is on
  * disk once the WAL file is: the transaction is durable before its answer leaves, as with FULL, and the HTTP thread
- * never waits for the disk. (Checkpoints, which also fsync, run on another thread: see checkpoints.ts.)
+ * never waits for the disk. The writer thread's connection (domain/writer.ts) commits the same way: the fsync of the
+ * WAL file covers its commits too, whichever connection wrote them. (Checkpoints, which also fsync, run on another
+ * thread: see checkpoints.ts.)
  */
 import fs from "node:fs";
 

@@ -4,8 +4,9 @@
  *
  * When is a row stale? After any write on the server's own connection: `total_changes()` moves, and the cache is
  * emptied before the next lookup (a key revoked over the API is refused by the very next request). After a write by
- * another process (the command line revoking a key, changing a plan): `PRAGMA data_version` moves; it is read at most
- * every `otherWritersMs` (250 ms), well within DESIGN §2's "a running server rejects the key within 2 seconds".
+ * another connection (the command line revoking a key, changing a plan; the server's writer thread, which touches no
+ * cached row but `last_used_at`): `PRAGMA data_version` moves; it is read at most every `otherWritersMs` (250 ms),
+ * well within DESIGN §2's "a running server rejects the key within 2 seconds".
  * Lookups that find nothing are not kept, so that guessing keys cannot fill memory; the cache holds at most
  * `maxRows` rows and starts over when full.
  */

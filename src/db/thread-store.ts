@@ -16,12 +16,16 @@ const stores = new Map<string, Store>();
 
 /**
  * This thread's store of a database. `groupCommit`: its commits do not fsync; the server's group commit covers them
- * (the writer's connection; see open.ts). A thread opens a data directory with one setting only.
+ * (the writer's connection; see open.ts). `readonly`: a thread that only reads (learning analyses, the graph's
+ * extractions) never takes the write lock. A thread opens a data directory with one setting only.
  */
-export function threadStore(location: DbLocation, options: { groupCommit?: boolean } = {}): Store {
+export function threadStore(location: DbLocation, options: { groupCommit?: boolean; readonly?: boolean } = {}): Store {
   let store = stores.get(location.dataDir);
   if (!store) {
-    store = createStore(openDb(location.dataDir, { addonFile: location.addonFile, groupCommit: options.groupCommit }));
+    const { addonFile } = location;
+    store = createStore(
+      openDb(location.dataDir, { addonFile, groupCommit: options.groupCommit, readonly: options.readonly }),
+    );
     stores.set(location.dataDir, store);
   }
   return store;

@@ -370,7 +370,7 @@ export function sourceText(store: Store, workspaceId: string, source: GraphSourc
 
 /** The pool task: reads a source from the database on this thread and extracts it (see GraphService.extract). */
 export function extractSource(input: { db: DbLocation; workspaceId: string; source: GraphSource }): string | null {
-  const text = sourceText(threadStore(input.db), input.workspaceId, input.source);
+  const text = sourceText(threadStore(input.db, { readonly: true }), input.workspaceId, input.source);
   return text ? JSON.stringify(extractGraph(text)) : null;
 }
 
@@ -392,9 +392,10 @@ export function saveExtraction(
 /**
  * Keeps each workspace's graph caught up with its sources, in the background: `touch` after a change queues
  * the workspace (several changes in a row coalesce into one catch-up), one catch-up per workspace runs at a
- * time, and extraction runs on the worker pool. Requests never wait for it.
+ * time, and extraction runs on the worker pool. Requests never wait for it. The server's pool threads read the
+ * sources themselves and the writer thread saves what they yield (domain/writer.ts); tests send the texts.
  *
- * A catch-up runs on the HTTP thread between extractions, so it looks only at the sources the queued changes
+ * A catch-up's bookkeeping runs on the HTTP thread between extractions, so it looks only at the sources the queued changes
  * name when they all name one; otherwise (a deletion, a caller that does not know, the first catch-up of a
  * workspace since the service started, a failed catch-up) it scans the whole workspace, so that a change
  * never seen (lost to a restart) is still taken in.

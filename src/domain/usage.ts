@@ -134,17 +134,27 @@ export class UsageCounter {
     return rows.length;
   }
 
+  /** The flush through the writer in progress: its rows are neither in memory nor readable until it ends. */
+  private flushing: Promise<unknown> = Promise.resolve();
+
   /** flush() through a writer (the server's writer thread: see writer.ts). */
-  async flushVia(writer: StoreWriter): Promise<number> {
+  flushVia(writer: StoreWriter): Promise<number> {
     const rows = this.take();
-    if (rows.length === 0) return 0;
-    try {
-      await writer.run("usageAdd", rows);
-    } catch (e) {
-      this.restore(rows);
-      throw e;
-    }
-    return rows.length;
+    if (rows.length === 0) return Promise.resolve(0);
+    const done = writer.run("usageAdd", rows).then(
+      () => rows.length,
+      (e) => {
+        this.restore(rows);
+        throw e;
+      },
+    );
+    this.flushing = done.catch(() => {});
+    return done;
+  }
+
+  /** Resolves when no flush is in progress (a report waits for it: see report). */
+  settled(): Promise<unknown> {
+    return this.flushing;
   }
 
   private take(): UsageRow[] {
@@ -163,7 +173,7 @@ export class UsageCounter {
     }
   }
 
-  /** An account's usage between two days (inclusive), stored and still in memory. */
+  /** An account's usage between two days (inclusive), stored and still in memory (await settled() first). */
   report(accountId: number, from: string, to: string): UsageReport {
     const rows: UsageRow[] = this.store.usage.range(accountId, from, to);
     for (const row of this.pending.values())

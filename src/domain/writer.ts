@@ -2,12 +2,15 @@
  * Heavy write transactions on a thread of their own. Writing to the WAL is a write() system call; while the group
  * commit's fsync of the same file runs (durability.ts), ext4 makes such calls wait for its journal commit, 5–15 ms.
  * On the HTTP thread every GET arriving meanwhile waited too (README "Performance"). The writes that carry large texts
- * (finalizations) run instead on the writer thread: a connection of its own to the same database, one transaction
- * at a time, in the order they were sent. The HTTP thread parses, checks and answers; the answer still waits for the
- * group commit's fsync, which covers the writer's commits as well (it syncs the WAL file, whoever wrote it).
+ * (finalizations) and those made in the background (learning jobs' claims and results, the knowledge graph, the
+ * usage, key-use and session flushes) run instead on the writer thread: a connection of its own to the same database,
+ * one transaction at a time, begun in the order asked. The HTTP thread parses, checks and answers; the answer still
+ * waits for the group commit's fsync, which covers the writer's commits as well (it syncs the WAL file, whoever wrote
+ * it). The HTTP thread's other writes (generation, references, idempotency records and the rest) stay on its own
+ * connection; one of them that finds the writer's transaction in progress waits for it (busy_timeout).
  *
  * An operation is a function of a Store and a plain input with a plain output (both cross threads by structured
- * clone). An ApiError it throws comes back as one; any other error as an Error with its message.
+ * clone). An ApiError it throws comes back as one; another error keeps its message, name, code and stack.
  */
 import type { Store } from "../db/store.js";
 import { closeThreadStore, type DbLocation, threadStore } from "../db/thread-store.js";
@@ -20,6 +23,8 @@ import { completeJob } from "./learning/runner.js";
 
 /** The operations the writer runs, by name. */
 export const writeOps = {
+  /** Opens the thread's connection (at start). */
+  open: () => null,
   finalize: finalizeTask,
   learningClaim: (store: Store, i: { id: string; now: string }) => store.learning.claim(i.id, i.now),
   learningComplete: completeJob,
@@ -61,13 +66,16 @@ type Outcome =
   | { ok: true; value: unknown }
   | {
       ok: false;
+      message: string;
       apiError?: {
         code: ErrorCode;
         message: string;
         details: Record<string, unknown>;
         headers: Record<string, string>;
       };
-      message: string;
+      name?: string;
+      code?: unknown;
+      stack?: string;
     };
 
 /** The writer task's input: which database, which operation on what. */
@@ -101,7 +109,14 @@ function attempt(store: Store, op: WriteOpName, input: unknown): Outcome {
         message: e.message,
         apiError: { code: e.code, message: e.message, details: e.details, headers: e.headers },
       };
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    const error = e instanceof Error ? e : new Error(String(e));
+    return {
+      ok: false,
+      message: error.message,
+      name: error.name,
+      code: (error as { code?: unknown }).code,
+      stack: error.stack,
+    };
   }
 }
 
@@ -109,14 +124,57 @@ function settle(outcome: Outcome): unknown {
   if (outcome.ok) return outcome.value;
   const a = outcome.apiError;
   if (a) throw new ApiError(a.code, a.message, a.details, a.headers);
-  throw new Error(outcome.message);
+  // Another error (SqliteError: busy, disk full) keeps its name, code and the writer thread's stack for the log.
+  const error = new Error(outcome.message) as Error & { code?: unknown };
+  if (outcome.name) error.name = outcome.name;
+  if (outcome.code !== undefined) error.code = outcome.code;
+  if (outcome.stack) error.stack = outcome.stack;
+  throw error;
 }
 
-/** The server's writer: one thread (a pool of one), its own connection. */
-export function threadWriter(pool: WorkerPool, db: DbLocation): StoreWriter & { close(): Promise<void> } {
+/** The server's writer (see threadWriter). */
+export interface ThreadWriter extends StoreWriter {
+  /** Lets no operation begin until the returned release is called (the checkpointer; see db/checkpoints.ts). */
+  hold(): () => void;
+  /** Resolves when no operation is in progress. */
+  settled(): Promise<void>;
+  /** Closes the thread's connection; operations asked for after it fail. */
+  close(): Promise<void>;
+}
+
+/** The server's writer: one thread (a pool of one), its own connection; operations begin in the order asked. */
+export function threadWriter(pool: WorkerPool, db: DbLocation): ThreadWriter {
+  let holds = 0;
+  let inFlight = 0;
+  let closed = false;
+  const held: (() => void)[] = [];
+  const settledWaiters: (() => void)[] = [];
   return {
-    run: async (op, input) => settle((await pool.run("write", { db, op, input })) as Outcome) as OutputOf<typeof op>,
-    close: async () => {
+    async run(op, input) {
+      // Held operations resume in the order they arrived (the release resolves them in turn).
+      if (holds > 0) await new Promise<void>((resolve) => held.push(resolve));
+      if (closed) throw new Error(`the writer is closed (${op})`);
+      inFlight++;
+      try {
+        return settle((await pool.run("write", { db, op, input })) as Outcome) as OutputOf<typeof op>;
+      } finally {
+        inFlight--;
+        if (inFlight === 0) for (const resolve of settledWaiters.splice(0)) resolve();
+      }
+    },
+    hold() {
+      holds++;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        holds--;
+        if (holds === 0) for (const resolve of held.splice(0)) resolve();
+      };
+    },
+    settled: () => (inFlight === 0 ? Promise.resolve() : new Promise((resolve) => settledWaiters.push(resolve))),
+    async close() {
+      closed = true;
       await pool.run("write", { db, close: true }).catch(() => {});
     },
   };

@@ -63,7 +63,7 @@ export interface Services {
   durability: Durability;
   /** The writes' turns on the HTTP thread (turns.ts); the checkpointer holds them for a moment now and then. */
   turns: WriteTurns;
-  /** Runs the heavy write transactions (finalizations) off the HTTP thread (domain/writer.ts). */
+  /** Runs finalizations' and background writes off the HTTP thread (domain/writer.ts). */
   writer: StoreWriter;
   clock: Clock;
   pool: WorkerPool;

@@ -128,10 +128,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Requests wait for the foreground pool; learning, the graph and backup checks share one thread that runs on time
   // no request wants (niceness 10, and SCHED_IDLE where chrt is found: see workers/worker.ts).
   const backgroundPool = piscinaPool(1, { background: true, idle: true });
-  // Finalizations' transactions run on a thread of their own, with its own connection (domain/writer.ts).
+  // Finalizations' and background writes run on a thread of their own, with its own connection (domain/writer.ts).
   const writerPool = piscinaPool(1, { niceness: WRITER_NICENESS });
   const location = { dataDir: options.dataDir, addonFile };
   const writer = threadWriter(writerPool, location);
+  // Opened now rather than by the first write; a failure shows in the log at start.
+  writer
+    .run("open", undefined)
+    .catch((e) => logger.error("the writer thread cannot open the database", { error: e.message }));
   const services = createServices({
     writer,
     location,
@@ -144,12 +148,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   // Checkpoints have a thread of their own: behind learning analyses they would fall behind a write load.
   const checkpointPool = piscinaPool(1, { background: true });
-  const checkpointer = new Checkpointer(
-    checkpointPool,
-    { dataDir: options.dataDir, addonFile },
-    logger,
-    services.turns,
-  );
+  const checkpointer = new Checkpointer(checkpointPool, { dataDir: options.dataDir, addonFile }, logger, {
+    // Writes on both threads: the HTTP thread's turns and the writer thread's queue.
+    hold() {
+      const turns = services.turns.hold();
+      const queue = writer.hold();
+      return () => {
+        turns();
+        queue();
+      };
+    },
+    settled: () => writer.settled(),
+  });
   const app = createApp(services, ROUTES);
   const server = http.createServer(nodeListener(app));
   // Longer than clients' own idle timeouts (undici's is 4 s, load balancers' often 60 s), so that a client never
@@ -174,23 +184,29 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       expression: backups.schedule,
       run: async () => {
         const dir = backups.dir ?? path.join(options.dataDir, "backups");
-        // The integrity check reads the whole copy: on the background thread, not the one answering requests.
-        const check = (copy: string) => backgroundPool.run("checkBackup", { file: copy, addonFile });
-        const file = await takeBackup(db, dir, backups.keep, Date.now(), check);
+        // The copy (VACUUM INTO, a snapshot that the writer thread's commits do not restart) and the integrity check
+        // each read the whole database: on the background thread, not the one answering requests.
+        const copy = (tmp: string) => backgroundPool.run("copyBackup", { db: location, file: tmp });
+        const check = (tmp: string) => backgroundPool.run("checkBackup", { file: tmp, addonFile });
+        const file = await takeBackup(copy, dir, backups.keep, Date.now(), check);
         services.logger.info("backup written", { file });
       },
     });
   const stopSchedules = startSchedules(jobs, (job, e) =>
     services.logger.error("periodic job failed", { job, error: (e as Error).message }),
   );
-  const flushTimer = setInterval(async () => {
-    try {
-      await services.keyUsage.flushVia(writer);
-      await services.usage.flushVia(writer);
-      await writer.run("sessionsPurge", { now: new Date(services.clock.now()).toISOString() });
-    } catch (e) {
-      services.logger.error("flush failed", { error: (e as Error).message });
-    }
+  // The flush in progress, awaited at close (the writer closes after it).
+  let flushing: Promise<void> = Promise.resolve();
+  const flushTimer = setInterval(() => {
+    flushing = (async () => {
+      try {
+        await services.keyUsage.flushVia(writer);
+        await services.usage.flushVia(writer);
+        await writer.run("sessionsPurge", { now: new Date(services.clock.now()).toISOString() });
+      } catch (e) {
+        services.logger.error("flush failed", { error: (e as Error).message });
+      }
+    })();
   }, 5_000);
   flushTimer.unref();
   const address = server.address() as AddressInfo;
@@ -213,6 +229,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await closed;
         clearTimeout(timer);
         clearInterval(idle);
+        await flushing;
         services.keyUsage.flush();
         await stopSchedules();
         await services.learning.stop();

@@ -1,10 +1,11 @@
 /**
- * Turns for writes on the one HTTP thread. A write (parse a 5,000-word body, run its transaction, answer) holds the
- * thread for a millisecond or two; when ten arrive together they would run back to back and a GET arriving among
- * them would wait for all ten. Each write instead waits for its turn: one turn per pass of the event loop, given in
- * the loop's check phase, so that between two writes the loop polls the sockets again and the reads that arrived
- * meanwhile are answered first (a GET needs no turn). Writes keep their order; a turn is only a place in line, not a
- * lock: the writer may await anything once it has it.
+ * Turns for writes on the one HTTP thread. A write (parse a 5,000-word body, run or send off its transaction, answer)
+ * holds the thread for a fraction of a millisecond to a few; when ten arrive together they would run back to back and
+ * a GET arriving among them would wait for all ten. Each write instead waits for its turn: one turn per pass of the
+ * event loop, given in the loop's check phase, so that between two writes the loop polls the sockets again and the
+ * reads that arrived meanwhile are answered first (a GET needs no turn). Turns are given in order; a turn is only a
+ * place in line, not a lock: the request may await anything once it has it (a finalization awaits the writer thread,
+ * domain/writer.ts, which runs its operations in the order asked).
  */
 export class WriteTurns {
   private waiting: (() => void)[] = [];

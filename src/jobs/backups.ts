@@ -1,8 +1,8 @@
 /** Scheduled backups of a running server's database: one consistent copy per run, the newest N kept. */
 import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
-import type { Db } from "../db/open.js";
 import { openDb } from "../db/open.js";
+import type { DbLocation } from "../db/thread-store.js";
 
 const NAME = /^content-service-(\d{8}T\d{6}Z)\.db$/;
 
@@ -16,12 +16,13 @@ export function backupName(nowMs: number): string {
 }
 
 /**
- * Copies the live database with SQLite's online backup through the server's own connection (its writes during
- * the copy are carried over, so the copy is consistent), checks it, moves it into place and prunes old copies.
- * `check` runs checkCopy; the server runs it on its background thread (a full integrity check reads every page).
+ * Copies the live database into a `.partial` file with `copy` (copyDatabase: VACUUM INTO, one read transaction, so
+ * the copy is a consistent snapshot whatever other connections commit meanwhile), checks it, moves it into place and
+ * prunes old copies. A copy that fails, or fails its check, is deleted. The server runs both copyDatabase and `check`
+ * (checkCopy) on its background thread: each reads every page, and neither belongs on the thread answering requests.
  */
 export async function takeBackup(
-  db: Db,
+  copy: (tmpFile: string) => Promise<void> | void,
   dir: string,
   keep: number,
   nowMs = Date.now(),
@@ -31,8 +32,8 @@ export async function takeBackup(
   const target = path.join(dir, backupName(nowMs));
   const tmp = `${target}.partial`;
   rmSync(tmp, { force: true });
-  await db.backup(tmp);
   try {
+    await copy(tmp);
     await check(tmp);
   } catch (e) {
     rmSync(tmp, { force: true });
@@ -41,6 +42,21 @@ export async function takeBackup(
   renameSync(tmp, target);
   pruneBackups(dir, keep);
   return target;
+}
+
+/**
+ * The worker task of a backup: copies a data directory's database into `file` (which must not exist) with
+ * `VACUUM INTO`. It reads in one transaction, so commits of other connections (the server's, the writer thread's)
+ * neither change the copy nor restart it, as they restart SQLite's online backup. The connection is opened for the
+ * purpose and closed.
+ */
+export function copyDatabase(location: DbLocation, file: string): void {
+  const db = openDb(location.dataDir, { addonFile: location.addonFile });
+  try {
+    db.prepare("VACUUM INTO ?").run(file);
+  } finally {
+    db.close();
+  }
 }
 
 /**

@@ -174,11 +174,13 @@ export const generateRoutes = [
     },
     async handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof FinalizeBody>>) {
       // On the writer thread: its write() calls to the WAL can wait for the disk (domain/writer.ts).
+      // Stored as well-formed UTF-8: a lone surrogate becomes U+FFFD here, not bytes that read back as three of them.
+      const text = ctx.body.finalized_content.toWellFormed();
       const done = await ctx.services.writer.run("finalize", {
         account: ctx.account,
         workspace: ctx.workspace,
         boundWorkspaceId: ctx.principal.boundWorkspaceId,
-        req: ctx.body,
+        req: { content_id: ctx.body.content_id, finalized_content: text, edit_seconds: ctx.body.edit_seconds },
         nowMs: ctx.services.clock.now(),
       });
       ctx.services.usage.countFor(ctx.principal, { finalizations: 1 });
@@ -188,8 +190,8 @@ export const generateRoutes = [
       return {
         body: {
           content_id: done.contentId,
-          // The text stored is the one received.
-          finalized_content: ctx.body.finalized_content,
+          // The text stored.
+          finalized_content: text,
           status: "finalized",
           updated_at: done.updatedAt,
           learning_job_id: done.jobId,

@@ -69,13 +69,15 @@ export const usageRoutes = [
       ...AUTH_ERRORS,
       400: INPUT_ERRORS[400],
     },
-    handler(ctx: Ctx<Record<string, string>, v.InferOutput<typeof UsageQuery>>) {
+    async handler(ctx: Ctx<Record<string, string>, v.InferOutput<typeof UsageQuery>>) {
       const to = ctx.query.to ?? utcDay(ctx.services.clock.now());
       const from = ctx.query.from ?? addDays(to, 1 - DEFAULT_USAGE_DAYS);
       const span = daysInRange(from, to);
       if (span < 1) throw invalid("query.from", `Expected a day on or before to (${to}).`);
       if (span > MAX_USAGE_DAYS)
         throw invalid("query.from", `The range covers ${span} days; at most ${MAX_USAGE_DAYS} are allowed.`);
+      // Rows a flush is writing are in neither place until it ends.
+      await ctx.services.usage.settled();
       return { body: ctx.services.usage.report(ctx.account.id, from, to) };
     },
   }),

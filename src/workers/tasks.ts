@@ -1,5 +1,6 @@
-/** The tasks run on the worker pools: pure functions of their input, the WAL checkpoint and the backup check. */
+/** The tasks run on the worker pools: pure functions of their input, the WAL checkpoint, backups' copy and check. */
 import { type CheckpointInput, checkpointWal } from "../db/checkpoints.js";
+import type { DbLocation } from "../db/thread-store.js";
 import { type ConversionInput, convertContent } from "../domain/conversions.js";
 import { type GenerationInput, generateBuiltin } from "../domain/generation/builtin.js";
 import { builtinThesis, type ThesisInput } from "../domain/generation/thesis.js";
@@ -11,7 +12,7 @@ import { hashPassword, verifyPassword } from "../domain/passwords.js";
 import { type ScoringInput, scoreText } from "../domain/scoring.js";
 import { ingestText, type TextFormat } from "../domain/text.js";
 import { runWrite, type WriteTaskInput } from "../domain/writer.js";
-import { checkCopy } from "../jobs/backups.js";
+import { checkCopy, copyDatabase } from "../jobs/backups.js";
 
 /** Every task by name, with its input and output. */
 export const tasks = {
@@ -29,6 +30,7 @@ export const tasks = {
   extractSource,
   checkpointWal: (input: CheckpointInput) => checkpointWal(input),
   write: (input: WriteTaskInput) => runWrite(input),
+  copyBackup: (input: { db: DbLocation; file: string }) => copyDatabase(input.db, input.file),
   checkBackup: (input: { file: string; addonFile?: string }) => checkCopy(input.file, input.addonFile),
 };
 

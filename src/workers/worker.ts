@@ -31,7 +31,8 @@ export function lowerThreadPriority(niceness: number): number | undefined {
   if (isMainThread || process.platform !== "linux") return undefined;
   try {
     const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    os.setPriority(tid, niceness);
+    // Relative to the process's own (a service may run niced already): lowering is always allowed, raising is not.
+    os.setPriority(tid, Math.min(19, os.getPriority(tid) + niceness));
     return tid;
   } catch {
     return undefined;
@@ -57,8 +58,12 @@ export function idleThreadPolicy(tid: number): boolean {
 
 const niceness = Number(process.env[NICENESS_ENV] || 0);
 if (Number.isInteger(niceness) && niceness > 0) {
-  const tid = lowerThreadPriority(niceness);
-  if (tid !== undefined && process.env[IDLE_ENV] === "1") idleThreadPolicy(tid);
+  lowerThreadPriority(niceness);
+  if (process.env[IDLE_ENV] === "1" && !isMainThread && process.platform === "linux") {
+    try {
+      idleThreadPolicy(Number(readlinkSync("/proc/thread-self").split("/").pop()));
+    } catch {}
+  }
 }
 
 /** The message piscina hands a worker: which task, and its input. */

@@ -5,7 +5,8 @@ import { migrate } from "../../src/db/migrate.js";
 import { openDb } from "../../src/db/open.js";
 import { createStore } from "../../src/db/store.js";
 import { createAccount } from "../../src/domain/admin.js";
-import { backupName, takeBackup } from "../../src/jobs/backups.js";
+import { backupName, copyDatabase, takeBackup } from "../../src/jobs/backups.js";
+import { piscinaPool } from "../../src/workers/pool.js";
 import { cli, startServe, tempDir } from "../helpers/cli.js";
 
 describe("scheduled backups", () => {
@@ -18,7 +19,7 @@ describe("scheduled backups", () => {
     const t0 = Date.UTC(2026, 10, 22, 3, 0, 0);
     for (let i = 0; i < 4; i++) {
       createAccount(store, "test", `acct ${i}`, "business");
-      await takeBackup(db, out, 2, t0 + i * 86_400_000);
+      await takeBackup((tmp) => copyDatabase({ dataDir: dir }, tmp), out, 2, t0 + i * 86_400_000);
     }
     const files = readdirSync(out).sort();
     expect(files).toEqual([backupName(t0 + 2 * 86_400_000), backupName(t0 + 3 * 86_400_000)]);
@@ -35,9 +36,79 @@ describe("scheduled backups", () => {
     migrate(db);
     const out = path.join(dir, "backups");
     const failing = () => Promise.reject(new Error("the backup failed its integrity check: page 7"));
-    await expect(takeBackup(db, out, 2, Date.now(), failing)).rejects.toThrow("integrity check");
+    const copy = (tmp: string) => copyDatabase({ dataDir: dir }, tmp);
+    await expect(takeBackup(copy, out, 2, Date.now(), failing)).rejects.toThrow("integrity check");
     expect(readdirSync(out)).toEqual([]);
     db.close();
+  });
+
+  it("finishes a consistent snapshot while another connection keeps committing", async () => {
+    const dir = tempDir();
+    const writer = openDb(dir);
+    // ~2,000 pages: SQLite's online backup copies 100 per step and starts over after another connection's commit.
+    writer.exec(`
+      CREATE TABLE rows (id INTEGER PRIMARY KEY, body BLOB NOT NULL);
+      CREATE TABLE tally (n INTEGER NOT NULL);
+      WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 8000)
+      INSERT INTO rows (body) SELECT randomblob(1000) FROM c;
+      INSERT INTO tally VALUES (8000);
+    `);
+    const insert = writer.prepare("INSERT INTO rows (body) VALUES (randomblob(1000))");
+    const bump = writer.prepare("UPDATE tally SET n = n + 1");
+    const commit = writer.transaction(() => {
+      insert.run();
+      bump.run();
+    });
+    const count = () => (writer.prepare("SELECT count(*) AS n FROM rows").get() as { n: number }).n;
+    // As the server does it: the copy and its check on a worker thread, with connections of that thread.
+    const pool = piscinaPool(1, { background: true });
+    try {
+      const before = count();
+      let done = false;
+      const backup = takeBackup(
+        (tmp) => pool.run("copyBackup", { db: { dataDir: dir }, file: tmp }),
+        path.join(dir, "backups"),
+        1,
+        Date.now(),
+        (tmp) => pool.run("checkBackup", { file: tmp }),
+      ).finally(() => {
+        done = true;
+      });
+      backup.catch(() => {});
+      // One commit per turn of the event loop until the backup is done (the online backup's steps take turns too).
+      let during = 0;
+      const deadline = Date.now() + 30_000;
+      while (!done && Date.now() < deadline) {
+        commit();
+        during++;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      // Done while the commits went on, not after they stopped at the deadline.
+      expect(done).toBe(true);
+      expect(during).toBeGreaterThan(0);
+      const file = await backup;
+      const after = count();
+      const copy = openDb(path.dirname(file), { readonly: true, file: path.basename(file) });
+      try {
+        expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
+        const rows = copy.prepare("SELECT count(*) AS n, max(id) AS last FROM rows").get() as {
+          n: number;
+          last: number;
+        };
+        const tally = copy.prepare("SELECT n FROM tally").get() as { n: number };
+        // Every row committed before the backup began, and whole transactions only: one snapshot.
+        expect(rows.n).toBeGreaterThanOrEqual(before);
+        expect(rows.n).toBeLessThanOrEqual(after);
+        expect(rows.last).toBe(rows.n);
+        expect(tally.n).toBe(rows.n);
+      } finally {
+        copy.close();
+      }
+      expect(readdirSync(path.dirname(file))).toEqual([path.basename(file)]);
+    } finally {
+      await pool.close();
+      writer.close();
+    }
   });
 
   it("runs on the serve schedule and refuses a bad cron expression", async () => {

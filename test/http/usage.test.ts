@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "../../src/db/open.js";
 import { createAccount, issueKey } from "../../src/domain/admin.js";
 import { USAGE_FIELDS, type UsageCounts } from "../../src/domain/usage.js";
+import { inlineWriter, type StoreWriter } from "../../src/domain/writer.js";
 import { memoryLogger } from "../../src/http/log.js";
 import { startServer } from "../../src/http/server.js";
 import { type Harness, makeHarness } from "../helpers/harness.js";
@@ -298,6 +299,35 @@ describe("GET /usage: who sees what", () => {
     expectErrorBody(await h.send("GET", "/api/v1/usage"), 401);
     const starter = h.accountWithPlan("starter");
     expectErrorBody(await h.send("GET", "/api/v1/usage", { auth: starter.key }), 403, "plan_upgrade_required");
+  });
+});
+
+describe("GET /usage while the counters are being written", () => {
+  it("waits for a flush in progress instead of answering without its rows", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    for (let i = 0; i < 3; i++) expect((await h.send("GET", "/api/v1/users/me", { auth: key })).status).toBe(200);
+    // A writer that holds the flush until released (the server's writer thread may be busy with finalizations).
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const inline = inlineWriter(h.services.store);
+    const slow: StoreWriter = { run: async (op, input) => gate.then(() => inline.run(op, input)) };
+    const flushed = h.services.usage.flushVia(slow);
+    const report = h.send("GET", "/api/v1/usage", { auth: key });
+    let answered = false;
+    void report.then(() => {
+      answered = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(answered).toBe(false);
+    release();
+    expect(await flushed).toBeGreaterThan(0);
+    const res = await report;
+    expect(res.status).toBe(200);
+    // The three requests before, flushed; the report's own request is counted after it is answered.
+    expect(res.body.totals).toMatchObject({ requests: 3 });
   });
 });
 

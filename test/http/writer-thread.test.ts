@@ -73,6 +73,19 @@ describe("a running server's writer thread", () => {
     expect(got.body).toMatchObject({ status: "finalized", finalized_content: text, updated_at: r.body.updated_at });
   });
 
+  it("answers with the text as stored, also when the request held a lone surrogate", async () => {
+    const content = await generate();
+    const r = await send("POST", "/api/v1/finalizeContent", key, {
+      content_id: content.content_id,
+      finalized_content: "Before \ud800 after.",
+      edit_seconds: 1,
+    });
+    expect(r.status).toBe(200);
+    const got = await send("GET", `/api/v1/contents/${content.content_id}`, key);
+    expect(got.body.finalized_content).toBe("Before \ufffd after.");
+    expect(r.body.finalized_content).toBe(got.body.finalized_content);
+  });
+
   it("answers the pipeline's coded errors from the writer thread", async () => {
     const content = await generate();
     const body = { content_id: content.content_id, finalized_content: "Final text.", edit_seconds: 5 };
@@ -116,7 +129,7 @@ describe("a running server's writer thread", () => {
     const row = server.services.store.db
       .prepare("SELECT SUM(finalizations) AS n FROM usage_daily WHERE account_id = ?")
       .get(accountId) as { n: number };
-    expect(row.n).toBe(3);
+    expect(row.n).toBe(4);
   });
 
   it("leaves a database that holds every write and passes its integrity check after close", async () => {
@@ -125,7 +138,7 @@ describe("a running server's writer thread", () => {
     try {
       expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
       const n = db.prepare("SELECT COUNT(*) AS n FROM contents WHERE account_id = ? AND status = 'finalized'");
-      expect((n.get(accountId) as { n: number }).n).toBe(3);
+      expect((n.get(accountId) as { n: number }).n).toBe(4);
     } finally {
       db.close();
     }

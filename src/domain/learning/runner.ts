@@ -39,7 +39,7 @@ export function analysisInput(store: Store, contentId: number, rawInput: string)
 
 /** The pool task: reads a job's texts from the database on this thread and analyses them. */
 export function analyzeJob(input: { db: DbLocation; contentId: number; rawInput: string }): AnalysisResult {
-  return analyzeEdit(analysisInput(threadStore(input.db), input.contentId, input.rawInput));
+  return analyzeEdit(analysisInput(threadStore(input.db, { readonly: true }), input.contentId, input.rawInput));
 }
 
 /** The job queue's runner; one per server. */

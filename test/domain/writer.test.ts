@@ -1,0 +1,136 @@
+/** The writer's queue (src/domain/writer.ts): order, holds for the checkpointer, close, and errors crossing back. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { Checkpointer } from "../../src/db/checkpoints.js";
+import { migrate } from "../../src/db/migrate.js";
+import { openDb } from "../../src/db/open.js";
+import { zeroCounts } from "../../src/domain/usage.js";
+import { inlineWriter, runWrite, threadWriter } from "../../src/domain/writer.js";
+import { ApiError } from "../../src/http/errors.js";
+import { memoryLogger } from "../../src/http/log.js";
+import type { WorkerPool } from "../../src/workers/pool.js";
+import { makeHarness } from "../helpers/harness.js";
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A pool whose "write" tasks end when the test says so; records the operations in the order they began. */
+function gatedPool() {
+  const begun: string[] = [];
+  const pending: (() => void)[] = [];
+  const pool: WorkerPool = {
+    run: ((name: string, input: { op?: string; close?: boolean }) => {
+      if (name === "checkpointWal")
+        return Promise.resolve({ busy: 0, walFrames: 20_000 + begun.length, checkpointed: 0 } as never);
+      begun.push(input.close ? "close" : String(input.op));
+      return new Promise((resolve) => pending.push(() => resolve({ ok: true, value: input.op } as never)));
+    }) as WorkerPool["run"],
+    close: async () => {},
+  };
+  const finishAll = () => {
+    for (const finish of pending.splice(0)) finish();
+  };
+  return { pool, begun, finishAll };
+}
+
+describe("the thread writer", () => {
+  it("begins operations in the order asked, none while held, and settles when those begun have ended", async () => {
+    const { pool, begun, finishAll } = gatedPool();
+    const writer = threadWriter(pool, { dataDir: "/unused" });
+    const first = writer.run("graphMarkUpdated", { workspaceId: "ws", now: "t" });
+    await tick();
+    expect(begun).toEqual(["graphMarkUpdated"]);
+    const release = writer.hold();
+    const later = [writer.run("learningClaim", { id: "a", now: "t" }), writer.run("sessionsPurge", { now: "t" })];
+    let settled = false;
+    void writer.settled().then(() => {
+      settled = true;
+    });
+    for (let i = 0; i < 3; i++) await tick();
+    // Held: nothing new began, and the operation in progress has not ended yet.
+    expect(begun).toEqual(["graphMarkUpdated"]);
+    expect(settled).toBe(false);
+    finishAll();
+    await first;
+    await tick();
+    expect(settled).toBe(true);
+    release();
+    for (let i = 0; i < 3; i++) await tick();
+    expect(begun).toEqual(["graphMarkUpdated", "learningClaim", "sessionsPurge"]);
+    finishAll();
+    expect(await Promise.all(later)).toEqual(["learningClaim", "sessionsPurge"]);
+    const closing = writer.close();
+    finishAll();
+    await closing;
+    await expect(writer.run("sessionsPurge", { now: "t" })).rejects.toThrow(/closed/);
+  });
+
+  it("lets the checkpointer run its WAL-resetting checkpoint only once the writer's operation in progress ended", async () => {
+    const { pool, begun, finishAll } = gatedPool();
+    const writer = threadWriter(pool, { dataDir: "/unused" });
+    const checkpoints: number[] = [];
+    const checkpointPool: WorkerPool = {
+      run: ((name: string) => {
+        checkpoints.push(begun.length);
+        return pool.run(name as "checkpointWal", { dataDir: "/unused" });
+      }) as WorkerPool["run"],
+      close: async () => {},
+    };
+    const checkpointer = new Checkpointer(checkpointPool, { dataDir: "/unused" }, memoryLogger(), writer, 10_000, 8);
+    // The first checkpoint finds a long, growing WAL: the next one holds the writes.
+    await checkpointer.run();
+    const inProgress = writer.run("graphMarkUpdated", { workspaceId: "ws", now: "t" });
+    await tick();
+    const held = checkpointer.run();
+    const queued = writer.run("learningClaim", { id: "a", now: "t" });
+    for (let i = 0; i < 3; i++) await tick();
+    expect(checkpoints).toEqual([0]);
+    finishAll();
+    await inProgress;
+    await held;
+    expect(checkpoints).toEqual([0, 1]);
+    expect(checkpointer.heldRuns).toBe(1);
+    // The write asked for during the held checkpoint began after it.
+    for (let i = 0; i < 3; i++) await tick();
+    expect(begun).toEqual(["graphMarkUpdated", "learningClaim"]);
+    finishAll();
+    await queued;
+  });
+
+  it("rethrows an ApiError with its code and details, and another error with its name and code", async () => {
+    const h = makeHarness();
+    const writer = inlineWriter(h.services.store);
+    const account = h.services.store.accounts.byId(h.a.id)!;
+    const missing = writer.run("finalize", {
+      account,
+      boundWorkspaceId: null,
+      req: { content_id: 424_242, finalized_content: "Text.", edit_seconds: 1 },
+      nowMs: Date.now(),
+    });
+    await expect(missing).rejects.toBeInstanceOf(ApiError);
+    await expect(missing).rejects.toMatchObject({ code: "content_not_found", details: { content_id: 424_242 } });
+
+    // Through the worker task's outcome: a SQLite error (here a row of no account) keeps its name and code.
+    const dir = mkdtempSync(path.join(tmpdir(), "cs-writer-unit-"));
+    try {
+      const db = openDb(dir);
+      migrate(db);
+      db.close();
+      const row = { account_id: 999_999, key_id: "", day: "2026-01-01", ...zeroCounts() };
+      const outcome = runWrite({ db: { dataDir: dir }, op: "usageAdd", input: [row] });
+      runWrite({ db: { dataDir: dir }, close: true });
+      expect(outcome).toMatchObject({ ok: false, name: "SqliteError", code: "SQLITE_CONSTRAINT_FOREIGNKEY" });
+      const viaPool = threadWriter(
+        { run: (async () => outcome) as unknown as WorkerPool["run"], close: async () => {} },
+        { dataDir: dir },
+      );
+      await expect(viaPool.run("usageAdd", [row])).rejects.toMatchObject({
+        name: "SqliteError",
+        code: "SQLITE_CONSTRAINT_FOREIGNKEY",
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
