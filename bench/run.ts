@@ -271,7 +271,7 @@ async function main(): Promise<number> {
           duration: DURATION,
         });
       log(`GET probe alone (${PROBE_RATE} req/s)`);
-      probeAlone = await probe();
+      probeAlone = await (await probe()).start();
       rssReadsKb = rss.stop();
       rssWrites = rssSampler(pid);
 
@@ -363,7 +363,9 @@ async function main(): Promise<number> {
 
       // The probe first, while the learning backlog is only the calibration's; then finalize alone.
       log(`GET probe (${PROBE_RATE} req/s) during a finalize load`);
-      [probeLoaded, finalizeUnderProbe] = await Promise.all([probe(), finalizeLoad(DURATION)]);
+      // The probe's process is loaded first, so that both loads start together.
+      const loadedProbe = await probe();
+      [probeLoaded, finalizeUnderProbe] = await Promise.all([loadedProbe.start(), finalizeLoad(DURATION)]);
       if (!ONLY_PROBE) log("POST /finalizeContent with 5,000-word texts");
       if (!ONLY_PROBE) finalize = await finalizeLoad(DURATION);
       poolInfo.made = pool.length;

@@ -59,28 +59,41 @@ export function load(name: string, options: autocannon.Options): Promise<Load> {
 /**
  * load() in a child process (bench/lib/load-child.ts). A latency is measured when the client's event loop sees the
  * answer: a probe sharing its process with a load generator that builds 30 KB bodies (and collects them) would count
- * the generator's own pauses as the server's. Options are plain data (no functions).
+ * the generator's own pauses as the server's. Options are plain data (no functions). Resolves once the child has
+ * loaded (tsx, autocannon) and waits: `start` begins the load, so that it starts with the loads it is run beside.
  */
-export function loadInChild(name: string, options: autocannon.Options): Promise<Load> {
+export async function loadInChild(name: string, options: autocannon.Options): Promise<{ start(): Promise<Load> }> {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
   const child = spawn(
     process.execPath,
     ["--import", tsx, new URL("./load-child.ts", import.meta.url).pathname, JSON.stringify({ name, options })],
-    { stdio: ["ignore", "pipe", "inherit"] },
+    { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, NODE_OPTIONS: "" } },
   );
   let out = "";
+  let onReady = () => {};
+  const ready = new Promise<void>((resolve) => {
+    onReady = resolve;
+  });
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
     out += chunk;
+    if (out.startsWith("ready\n")) onReady();
   });
-  return new Promise((resolve, reject) => {
+  const exited = new Promise<Load>((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (code) => {
       if (code !== 0) return reject(new Error(`load ${name}: child exited with ${code}`));
       try {
-        resolve(JSON.parse(out) as Load);
+        resolve(JSON.parse(out.slice("ready\n".length)) as Load);
       } catch (e) {
         reject(new Error(`load ${name}: unreadable result (${(e as Error).message})`));
       }
     });
   });
+  await Promise.race([ready, exited]);
+  return {
+    start() {
+      child.stdin.end("go\n");
+      return exited;
+    },
+  };
 }
