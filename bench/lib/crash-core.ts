@@ -112,7 +112,9 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
         if (status !== "generated" && status !== "finalized")
           failures.push(`${label}: content ${id} acknowledged (201) but ${status ? `is ${status}` : "missing"}`);
       }
-      const finalText = db.prepare("SELECT status, finalized_content FROM contents WHERE id = ?");
+      const finalText = db.prepare(
+        "SELECT status, COALESCE(finalized_content, content) AS finalized_content FROM contents WHERE id = ?",
+      );
       for (const f of finalizations) {
         const row = finalText.get(f.contentId) as { status: string; finalized_content: string | null } | undefined;
         if (row?.status !== "finalized" || sha256(row?.finalized_content ?? "") !== f.sha256)

@@ -11,6 +11,14 @@ import { prefixedId } from "./ids.js";
 import { isOverdue, todayIn } from "./planning.js";
 import { PLAN_LIMITS } from "./plans.js";
 
+/**
+ * The final text of a content: finalized and published contents' text is fixed, and since this version it is stored
+ * once, as `content` (`finalized_content` NULL; rows finalized before hold it in both).
+ */
+export function finalText(row: ContentRow): string | null {
+  return row.finalized_content ?? (row.status === "finalized" || row.status === "published" ? row.content : null);
+}
+
 /** The content record as the API shows it (DESIGN §9). */
 export function contentView(row: ContentRow, today: string) {
   return {
@@ -19,7 +27,7 @@ export function contentView(row: ContentRow, today: string) {
     template_id: row.template_id,
     title: row.title,
     content: row.content,
-    finalized_content: row.finalized_content,
+    finalized_content: finalText(row),
     status: row.status,
     scheduled_publish_at: row.scheduled_publish_at,
     scheduled_publish_day: row.scheduled_publish_day,
@@ -269,8 +277,9 @@ export function finalizeContent(
     const saved = store.contents.save(
       {
         ...row,
+        // Stored once (see finalText): the row's overflow pages were written twice for the same 30 KB text.
         content: req.finalized_content,
-        finalized_content: req.finalized_content,
+        finalized_content: null,
         status: "finalized",
         version_count: version,
       },

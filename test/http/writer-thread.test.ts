@@ -71,6 +71,14 @@ describe("a running server's writer thread", () => {
     expect(mainChanges()).toBe(before);
     const got = await send("GET", `/api/v1/contents/${content.content_id}`, key);
     expect(got.body).toMatchObject({ status: "finalized", finalized_content: text, updated_at: r.body.updated_at });
+    // The text is stored once (domain/contents.ts finalText); a row finalized before, holding it twice, reads the same.
+    const stored = server.services.store.db.prepare("SELECT content, finalized_content FROM contents WHERE id = ?");
+    expect(stored.get(content.content_id)).toEqual({ content: text, finalized_content: null });
+    server.services.store.db
+      .prepare("UPDATE contents SET finalized_content = content WHERE id = ?")
+      .run(content.content_id);
+    const legacy = await send("GET", `/api/v1/contents/${content.content_id}`, key);
+    expect(legacy.body).toMatchObject({ content: text, finalized_content: text });
   });
 
   it("answers with the text as stored, also when the request held a lone surrogate", async () => {
