@@ -14,12 +14,10 @@
  */
 import type { Logger } from "../http/log.js";
 import type { WorkerPool } from "../workers/pool.js";
-import { type Db, openDb } from "./open.js";
+import { closeThreadStore, type DbLocation, threadStore } from "./thread-store.js";
 
-/** Which database to checkpoint, and how a worker thread loads the SQLite addon. */
-export interface CheckpointInput {
-  dataDir: string;
-  addonFile?: string;
+/** Which database to checkpoint (and how a worker thread loads the SQLite addon). */
+export interface CheckpointInput extends DbLocation {
   /** Close this thread's connection instead (at shutdown). */
   close?: boolean;
 }
@@ -31,21 +29,13 @@ export interface CheckpointResult {
   checkpointed: number;
 }
 
-/** This thread's connections, one per data directory. */
-const connections = new Map<string, Db>();
-
-/** The worker task: one PASSIVE checkpoint of a data directory's database. */
+/** The worker task: one PASSIVE checkpoint of a data directory's database, on this thread's connection. */
 export function checkpointWal(input: CheckpointInput): CheckpointResult {
-  let db = connections.get(input.dataDir);
   if (input.close) {
-    db?.close();
-    connections.delete(input.dataDir);
+    closeThreadStore(input);
     return { busy: 0, walFrames: 0, checkpointed: 0 };
   }
-  if (!db) {
-    db = openDb(input.dataDir, { addonFile: input.addonFile });
-    connections.set(input.dataDir, db);
-  }
+  const db = threadStore(input).db;
   const [row] = db.pragma("wal_checkpoint(PASSIVE)") as { busy: number; log: number; checkpointed: number }[];
   return { busy: row.busy, walFrames: row.log, checkpointed: row.checkpointed };
 }

@@ -119,7 +119,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const db = openDb(options.dataDir, { groupCommit: true });
   migrate(db);
   const logger = options.logger ?? jsonLogger();
-  // The SQLite addon's file for worker threads that open the database (checkpoints, backup checks).
+  // The SQLite addon's file for worker threads that open the database (writer, readers, checkpoints, backups).
   const addonFile = sqliteAddonFile();
   // Group commit and checkpoints off the HTTP thread (db/durability.ts, db/checkpoints.ts).
   const walSync = new WalSync(`${path.join(options.dataDir, DB_FILE)}-wal`, undefined, (error) =>
@@ -148,7 +148,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   // Checkpoints have a thread of their own: behind learning analyses they would fall behind a write load.
   const checkpointPool = piscinaPool(1, { background: true });
-  const checkpointer = new Checkpointer(checkpointPool, { dataDir: options.dataDir, addonFile }, logger, {
+  const checkpointer = new Checkpointer(checkpointPool, location, logger, {
     // Writes on both threads: the HTTP thread's turns and the writer thread's queue.
     hold() {
       const turns = services.turns.hold();
