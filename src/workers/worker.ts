@@ -22,18 +22,25 @@ export const WORKER_NICENESS = 10;
 export const WRITER_NICENESS = 5;
 
 /**
- * Lowers this worker thread's scheduling priority (Linux sets niceness per thread; the thread's id is the last part
- * of /proc/thread-self). The background pool's threads run learning analysis and graph extraction for seconds at a
+ * Lowers a worker thread's scheduling priority (Linux sets niceness per thread). The background pool's threads run learning analysis and graph extraction for seconds at a
  * time: at equal priority they took half the CPU from the thread answering requests, and a GET waited behind them
  * (README "Performance"). Elsewhere, or when /proc is not mounted, threads keep the process's priority.
  */
-export function lowerThreadPriority(niceness: number): number | undefined {
-  if (isMainThread || process.platform !== "linux") return undefined;
+export function lowerThreadPriority(tid: number, niceness: number): boolean {
   try {
-    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
     // Relative to the process's own (a service may run niced already): lowering is always allowed, raising is not.
     os.setPriority(tid, Math.min(19, os.getPriority(tid) + niceness));
-    return tid;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** This worker thread's id on Linux (the last part of /proc/thread-self); undefined elsewhere or without /proc. */
+function workerThreadId(): number | undefined {
+  if (isMainThread || process.platform !== "linux") return undefined;
+  try {
+    return Number(readlinkSync("/proc/thread-self").split("/").pop());
   } catch {
     return undefined;
   }
@@ -57,13 +64,10 @@ export function idleThreadPolicy(tid: number): boolean {
 }
 
 const niceness = Number(process.env[NICENESS_ENV] || 0);
-if (Number.isInteger(niceness) && niceness > 0) {
-  lowerThreadPriority(niceness);
-  if (process.env[IDLE_ENV] === "1" && !isMainThread && process.platform === "linux") {
-    try {
-      idleThreadPolicy(Number(readlinkSync("/proc/thread-self").split("/").pop()));
-    } catch {}
-  }
+const tid = Number.isInteger(niceness) && niceness > 0 ? workerThreadId() : undefined;
+if (tid !== undefined) {
+  lowerThreadPriority(tid, niceness);
+  if (process.env[IDLE_ENV] === "1") idleThreadPolicy(tid);
 }
 
 /** The message piscina hands a worker: which task, and its input. */
