@@ -11,6 +11,7 @@ import { openDb } from "../../src/db/open.js";
 import { createAccount, createWorkspace, issueKey } from "../../src/domain/admin.js";
 import { memoryLogger } from "../../src/http/log.js";
 import { type RunningServer, startServer } from "../../src/http/server.js";
+import { sendTo } from "../helpers/http.js";
 
 const direction = "How our planning team runs quarterly reviews with Acme Corporation in Lisbon";
 
@@ -21,14 +22,9 @@ describe("a running server's writer thread", () => {
   let boundElsewhere: string;
   let accountId: number;
 
-  const send = async (method: string, route: string, secret: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${secret}`, ...(body ? { "content-type": "application/json" } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
+  // Through the running server's app (with the description's contract checked), to its writer thread.
+  const send = (method: string, route: string, secret: string, body?: unknown) =>
+    sendTo(server.app, method, route, { auth: secret, body });
   const generate = async () => {
     const r = await send("POST", "/api/v1/generate", key, { template_id: 1, user_direction: direction });
     expect(r.status).toBe(201);
