@@ -155,6 +155,7 @@ async function main(): Promise<number> {
   }
   const startedAt = new Date();
   const tmp = mkdtempSync(path.join(os.tmpdir(), "cs-bench-"));
+  let finished = false;
   const dataDir = path.join(tmp, "data");
   const logFile = path.join(tmp, "server.log");
   const runner = executableRunner(path.join(tmp, "asset-cache"));
@@ -518,11 +519,14 @@ async function main(): Promise<number> {
     ]);
     text += `\nJSON: ${path.relative(ROOT, out)}\n`;
     process.stdout.write(text);
+    finished = true;
     return checks.every((c) => c.pass) || env.BENCH_NO_FAIL === "1" ? 0 : 1;
   } finally {
     if (baseline) await baseline.close();
     if (server) await stop(server);
-    rmSync(tmp, { recursive: true, force: true });
+    // A run that broke keeps its data and the server's log (server.log) for a look at what went wrong.
+    if (finished) rmSync(tmp, { recursive: true, force: true });
+    else log(`the run failed: its data and server log are kept in ${tmp}`);
   }
 }
 
