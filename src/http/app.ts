@@ -336,6 +336,8 @@ export function createApp(services: Services, routes: RouteDef[]): App {
         services.logger.error("unhandled error", {
           trace_id: traceId,
           error: redactSecrets(err instanceof Error ? err.message : String(err)),
+          // SQLite's extended result code (SQLITE_BUSY_SNAPSHOT, SQLITE_IOERR_FSYNC) says which of its failures it was.
+          ...(typeof (err as { code?: unknown })?.code === "string" ? { code: (err as { code: string }).code } : {}),
           stack: redactSecrets(err instanceof Error ? err.stack : undefined),
         });
       errorCode = apiError.code;
