@@ -138,6 +138,8 @@ export interface ThreadWriter extends StoreWriter {
   hold(): () => void;
   /** Resolves when no operation is in progress. */
   settled(): Promise<void>;
+  /** Operations asked for and not yet ended (queued or running). */
+  readonly inFlight: number;
   /** Closes the thread's connection; operations asked for after it fail. */
   close(): Promise<void>;
 }
@@ -173,6 +175,9 @@ export function threadWriter(pool: WorkerPool, db: DbLocation): ThreadWriter {
       };
     },
     settled: () => (inFlight === 0 ? Promise.resolve() : new Promise((resolve) => settledWaiters.push(resolve))),
+    get inFlight() {
+      return inFlight;
+    },
     async close() {
       closed = true;
       await pool.run("write", { db, close: true }).catch(() => {});

@@ -111,6 +111,9 @@ export interface ServeOptions {
   backups?: { schedule: string; keep: number; dir?: string };
 }
 
+/** How long an fsync about to begin waits at most for the writer thread's operations under way (db/durability.ts). */
+const GATHER_MS = 2;
+
 /** Opens and migrates the data directory's database and serves the API until close(). */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   // libuv starts its thread pool (fsyncs of the group commit, file I/O) on first use, and new threads take the
@@ -121,10 +124,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const logger = options.logger ?? jsonLogger();
   // The SQLite addon's file for worker threads that open the database (writer, readers, checkpoints, backups).
   const addonFile = sqliteAddonFile();
-  // Group commit and checkpoints off the HTTP thread (db/durability.ts, db/checkpoints.ts).
-  const walSync = new WalSync(`${path.join(options.dataDir, DB_FILE)}-wal`, undefined, (error) =>
-    logger.error("fsync of the WAL failed: writes are refused until the server restarts", { error: error.message }),
-  );
   // Requests wait for the foreground pool; learning, the graph and backup checks share one thread that runs on time
   // no request wants (niceness 10, and SCHED_IDLE where chrt is found: see workers/worker.ts).
   const backgroundPool = piscinaPool(1, { background: true, idle: true });
@@ -136,6 +135,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   writer
     .run("open", undefined)
     .catch((e) => logger.error("the writer thread cannot open the database", { error: e.message }));
+  // Group commit and checkpoints off the HTTP thread (db/durability.ts, db/checkpoints.ts). The writer thread's
+  // operations under way join the fsync about to begin (up to GATHER_MS more for a finalization under a load).
+  const walSync = new WalSync(
+    `${path.join(options.dataDir, DB_FILE)}-wal`,
+    undefined,
+    (error) =>
+      logger.error("fsync of the WAL failed: writes are refused until the server restarts", { error: error.message }),
+    { busy: () => writer.inFlight > 0, settled: () => writer.settled(), maxMs: GATHER_MS },
+  );
   const services = createServices({
     writer,
     location,

@@ -1,7 +1,7 @@
 /** Durable answers without an fsync on the HTTP thread: grouped WAL fsyncs, and checkpoints on another connection. */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Checkpointer, checkpointWal } from "../../src/db/checkpoints.js";
 import { type SyncFs, WalSync } from "../../src/db/durability.js";
 import { migrate } from "../../src/db/migrate.js";
@@ -66,6 +66,77 @@ describe("WalSync", () => {
     expect(done).toEqual(["first", "later 1", "later 2", "later 3"]);
     expect(sync.syncs).toBe(2);
     expect(fake.opens()).toBe(1);
+  });
+
+  it("while the writer thread has operations under way, waits for them so that their commits share the fsync", async () => {
+    const fake = manualFs();
+    let inFlight = 2;
+    let settle = () => {};
+    const settled = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    const sync = new WalSync("/data/db-wal", fake.files, undefined, {
+      busy: () => inFlight > 0,
+      settled: () => settled,
+      maxMs: 60_000,
+    });
+    const done: string[] = [];
+    const first = sync.sync().then(() => done.push("first"));
+    await tick();
+    // Not begun: the two operations under way will commit first.
+    expect(fake.pending()).toBe(0);
+    // Their commits land while it gathers: the fsync not yet begun covers them.
+    inFlight = 0;
+    const joined = [1, 2].map((n) => sync.sync().then(() => done.push(`joined ${n}`)));
+    settle();
+    await tick();
+    await tick();
+    expect(fake.pending()).toBe(1);
+    // One that commits after the fsync began needs the next.
+    const after = sync.sync().then(() => done.push("after"));
+    fake.finish();
+    await Promise.all([first, ...joined]);
+    expect(done).toEqual(["first", "joined 1", "joined 2"]);
+    await tick();
+    expect(fake.pending()).toBe(1);
+    fake.finish();
+    await after;
+    expect(sync.syncs).toBe(2);
+  });
+
+  it("gathers for at most maxMs, and not at all when the writer thread is idle", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const fake = manualFs();
+      let busy = false;
+      const sync = new WalSync("/data/db-wal", fake.files, undefined, {
+        busy: () => busy,
+        settled: () => new Promise<void>(() => {}),
+        maxMs: 30,
+      });
+      const idle = sync.sync();
+      await tick();
+      await tick();
+      expect(fake.pending()).toBe(1);
+      fake.finish();
+      await idle;
+      // The writer never settles: the fsync begins once maxMs has passed.
+      busy = true;
+      const capped = sync.sync();
+      await tick();
+      vi.advanceTimersByTime(29);
+      await tick();
+      expect(fake.pending()).toBe(0);
+      vi.advanceTimersByTime(1);
+      await tick();
+      await tick();
+      expect(fake.pending()).toBe(1);
+      fake.finish();
+      await capped;
+      expect(sync.syncs).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("after a failed fsync, acknowledges no write until a restart", async () => {
