@@ -12,10 +12,12 @@
  * thread: see checkpoints.ts.)
  *
  * Under a write load each fsync would cover about one commit (an fsync takes about as long as a finalization), and
- * each is a journal commit and a cache flush of the disk: ~1,000 a second, the disk's and the machine's busiest
- * work. While the writer thread still has operations under way, an fsync about to begin waits for them a little
- * (`gather`, at most `maxMs`): their commits join it. A lone write waits for nothing. The WAL is synced with
- * fdatasync: a commit changes its data (and its size when it grows), never anything else an fsync would add.
+ * each is a journal commit and a cache flush of the disk: ~1,000 a second. While the writer thread still has
+ * operations under way, an fsync about to begin waits for them (`gather`, at most `maxMs`): once they have ended, and
+ * their callers have asked for the sync (one macrotask later: the callers go on in microtasks), it begins and covers
+ * their commits. A write while the writer thread is idle waits for nothing. The WAL is synced with fdatasync: a
+ * commit changes its data (and its size when it grows); fdatasync leaves out only what reading it back does not
+ * need (its times). (SQLite's own build here would fsync: it uses fdatasync only where built with HAVE_FDATASYNC.)
  */
 import fs from "node:fs";
 
@@ -28,7 +30,7 @@ export interface Durability {
 /** For in-memory databases and tests: nothing to wait for. */
 export const alreadyDurable: Durability = { sync: () => Promise.resolve() };
 
-/** The file operations WalSync uses (tests replace them). */
+/** The file operations WalSync uses (tests replace them). `fsync` syncs the file's data (fdatasync). */
 export interface SyncFs {
   open(file: string, callback: (error: NodeJS.ErrnoException | null, fd: number) => void): void;
   fsync(fd: number, callback: (error: NodeJS.ErrnoException | null) => void): void;
@@ -41,12 +43,15 @@ const nodeFs: SyncFs = {
 
 /** Commits about to come: an fsync about to begin waits for `settled` (at most `maxMs`) so that they join it. */
 export interface Gather {
-  /** Whether more commits are under way (the writer thread has operations in flight). */
+  /** Whether more commits are under way (the writer thread has operations running or queued). */
   busy(): boolean;
   /** Resolves once they have ended. */
   settled(): Promise<void>;
   maxMs: number;
 }
+
+/** One macrotask: the microtasks queued before it (the callers of an operation that just ended) have run. */
+const afterMicrotasks = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Group fsyncs of a database's WAL file. */
 export class WalSync implements Durability {
@@ -56,7 +61,7 @@ export class WalSync implements Durability {
   private gathering = false;
   private next: Promise<void> | undefined;
   private failure: Error | undefined;
-  /** fsyncs done (for tests and the log). */
+  /** Syncs of the WAL file done (fdatasync; for tests and the log). */
   syncs = 0;
 
   constructor(
@@ -103,7 +108,7 @@ export class WalSync implements Durability {
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([
-          gather.settled(),
+          gather.settled().then(afterMicrotasks),
           new Promise<void>((resolve) => {
             timer = setTimeout(resolve, gather.maxMs);
           }),

@@ -138,7 +138,7 @@ export interface ThreadWriter extends StoreWriter {
   hold(): () => void;
   /** Resolves when no operation is in progress. */
   settled(): Promise<void>;
-  /** Operations asked for and not yet ended (queued or running). */
+  /** Operations running or queued for the thread (not those held back by hold()). */
   readonly inFlight: number;
   /** Closes the thread's connection; operations asked for after it fail. */
   close(): Promise<void>;
@@ -150,7 +150,9 @@ export function threadWriter(pool: WorkerPool, db: DbLocation): ThreadWriter {
   let inFlight = 0;
   let closed = false;
   const held: (() => void)[] = [];
-  const settledWaiters: (() => void)[] = [];
+  // One promise per busy stretch, however many wait for it (the group commit asks once per fsync under a load).
+  let settledNow: Promise<void> | undefined;
+  let resolveSettled = () => {};
   return {
     async run(op, input) {
       // Held operations resume in the order they arrived (the release resolves them in turn).
@@ -161,7 +163,10 @@ export function threadWriter(pool: WorkerPool, db: DbLocation): ThreadWriter {
         return settle((await pool.run("write", { db, op, input })) as Outcome) as OutputOf<typeof op>;
       } finally {
         inFlight--;
-        if (inFlight === 0) for (const resolve of settledWaiters.splice(0)) resolve();
+        if (inFlight === 0) {
+          settledNow = undefined;
+          resolveSettled();
+        }
       }
     },
     hold() {
@@ -174,7 +179,13 @@ export function threadWriter(pool: WorkerPool, db: DbLocation): ThreadWriter {
         if (holds === 0) for (const resolve of held.splice(0)) resolve();
       };
     },
-    settled: () => (inFlight === 0 ? Promise.resolve() : new Promise((resolve) => settledWaiters.push(resolve))),
+    settled() {
+      if (inFlight === 0) return Promise.resolve();
+      settledNow ??= new Promise<void>((resolve) => {
+        resolveSettled = resolve;
+      });
+      return settledNow;
+    },
     get inFlight() {
       return inFlight;
     },

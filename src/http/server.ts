@@ -136,7 +136,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     .run("open", undefined)
     .catch((e) => logger.error("the writer thread cannot open the database", { error: e.message }));
   // Group commit and checkpoints off the HTTP thread (db/durability.ts, db/checkpoints.ts). The writer thread's
-  // operations under way join the fsync about to begin (up to GATHER_MS more for a finalization under a load).
+  // operations under way join the fsync about to begin (a write's answer waits up to GATHER_MS more for them).
   const walSync = new WalSync(
     `${path.join(options.dataDir, DB_FILE)}-wal`,
     undefined,

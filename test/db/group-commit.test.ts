@@ -6,6 +6,7 @@ import { Checkpointer, checkpointWal } from "../../src/db/checkpoints.js";
 import { type SyncFs, WalSync } from "../../src/db/durability.js";
 import { migrate } from "../../src/db/migrate.js";
 import { DB_FILE, openDb } from "../../src/db/open.js";
+import { threadWriter } from "../../src/domain/writer.js";
 import { memoryLogger } from "../../src/http/log.js";
 import { WriteTurns } from "../../src/http/turns.js";
 import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
@@ -81,27 +82,68 @@ describe("WalSync", () => {
       maxMs: 60_000,
     });
     const done: string[] = [];
-    const first = sync.sync().then(() => done.push("first"));
+    void sync.sync().then(() => done.push("first"));
     await tick();
     // Not begun: the two operations under way will commit first.
     expect(fake.pending()).toBe(0);
     // Their commits land while it gathers: the fsync not yet begun covers them.
     inFlight = 0;
-    const joined = [1, 2].map((n) => sync.sync().then(() => done.push(`joined ${n}`)));
+    for (const n of [1, 2]) void sync.sync().then(() => done.push(`joined ${n}`));
     settle();
-    await tick();
-    await tick();
+    for (let i = 0; i < 4; i++) await tick();
     expect(fake.pending()).toBe(1);
     // One that commits after the fsync began needs the next.
-    const after = sync.sync().then(() => done.push("after"));
+    void sync.sync().then(() => done.push("after"));
     fake.finish();
-    await Promise.all([first, ...joined]);
+    await tick();
     expect(done).toEqual(["first", "joined 1", "joined 2"]);
     await tick();
     expect(fake.pending()).toBe(1);
     fake.finish();
-    await after;
+    await tick();
+    expect(done).toEqual(["first", "joined 1", "joined 2", "after"]);
     expect(sync.syncs).toBe(2);
+  });
+
+  it("covers, in one fsync, the writer thread's operations whose callers ask for it after a few awaits", async () => {
+    const fake = manualFs();
+    // The writer thread's pool, its operations ended by the test.
+    const ends: (() => void)[] = [];
+    const pool: WorkerPool = {
+      run: (() => new Promise((resolve) => ends.push(() => resolve({ ok: true, value: undefined })))) as never,
+      close: async () => {},
+    };
+    const writer = threadWriter(pool, { dataDir: "/nowhere" });
+    const sync = new WalSync("/data/db-wal", fake.files, undefined, {
+      busy: () => writer.inFlight > 0,
+      settled: () => writer.settled(),
+      maxMs: 60_000,
+    });
+    // As the pipeline answers a finalization: the operation, a few hops (handler, idempotency, operate), the sync.
+    const answered: number[] = [];
+    for (const n of [1, 2, 3])
+      void (async () => {
+        await writer.run("open", undefined);
+        await Promise.resolve();
+        await Promise.resolve();
+        await sync.sync();
+        answered.push(n);
+      })();
+    await tick();
+    expect(writer.inFlight).toBe(3);
+    // The first ends and asks for a sync while two are still running: the fsync waits for them.
+    ends.shift()?.();
+    await tick();
+    expect(fake.pending()).toBe(0);
+    ends.shift()?.();
+    ends.shift()?.();
+    for (let i = 0; i < 4; i++) await tick();
+    expect(fake.pending()).toBe(1);
+    fake.finish();
+    for (let i = 0; i < 2; i++) await tick();
+    expect(answered).toEqual([1, 2, 3]);
+    expect(sync.syncs).toBe(1);
+    expect(fake.pending()).toBe(0);
   });
 
   it("gathers for at most maxMs, and not at all when the writer thread is idle", async () => {
@@ -134,6 +176,7 @@ describe("WalSync", () => {
       fake.finish();
       await capped;
       expect(sync.syncs).toBe(2);
+      expect(vi.getTimerCount()).toBe(0);
     } finally {
       vi.useRealTimers();
     }
