@@ -112,8 +112,12 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
         if (status !== "generated" && status !== "finalized")
           failures.push(`${label}: content ${id} acknowledged (201) but ${status ? `is ${status}` : "missing"}`);
       }
+      // The text as the server reads it: in the row, or in the version it names (sql/0010_text_version.sql).
       const finalText = db.prepare(
-        "SELECT status, COALESCE(finalized_content, content) AS finalized_content FROM contents WHERE id = ?",
+        `SELECT c.status, COALESCE(c.finalized_content, CASE WHEN c.text_version IS NULL THEN c.content ELSE
+           (SELECT v.text FROM content_versions AS v WHERE v.content_id = c.id AND v.version = c.text_version) END)
+           AS finalized_content
+         FROM contents AS c WHERE c.id = ?`,
       );
       for (const f of finalizations) {
         const row = finalText.get(f.contentId) as { status: string; finalized_content: string | null } | undefined;

@@ -19,6 +19,8 @@ export interface ContentRow {
   version_count: number;
   created_at: string;
   updated_at: string;
+  /** The version whose text is the current text (`content` is then read from it), or null: `content` holds it. */
+  text_version: number | null;
 }
 
 export interface VersionRow {
@@ -47,16 +49,28 @@ export interface ContentFilter {
   limit: number;
 }
 
+/**
+ * A content row as the code sees it: `content` is the current text wherever it is stored (sql/0010_text_version.sql).
+ * Every read of a content row goes through these columns.
+ */
+const ROW = `c.id, c.account_id, c.workspace_id, c.template_id, c.title,
+  CASE WHEN c.text_version IS NULL THEN c.content
+    ELSE (SELECT v.text FROM content_versions AS v WHERE v.content_id = c.id AND v.version = c.text_version) END
+    AS content,
+  c.finalized_content, c.status, c.scheduled_publish_at, c.scheduled_publish_day, c.published_at, c.version_count,
+  c.created_at, c.updated_at, c.text_version`;
+
 /** Prepared content statements of one connection. */
 export function contentQueries(db: Db) {
-  const byId = db.prepare<[number], ContentRow>("SELECT * FROM contents WHERE id = ?");
+  const byId = db.prepare<[number], ContentRow>(`SELECT ${ROW} FROM contents AS c WHERE c.id = ?`);
   const insert = db.prepare(
     `INSERT INTO contents (account_id, workspace_id, template_id, title, content, status, created_at, updated_at)
      VALUES (@accountId, @workspaceId, @templateId, @title, @content, @status, @now, @now)`,
   );
   const update = db.prepare(
     `UPDATE contents SET title = @title, content = @content, template_id = @templateId, status = @status,
-       finalized_content = @finalizedContent, version_count = @versionCount, updated_at = @now WHERE id = @id`,
+       finalized_content = @finalizedContent, version_count = @versionCount, text_version = @textVersion,
+       updated_at = @now WHERE id = @id`,
   );
   const schedule = db.prepare<[string | null, string | null, string, number]>(
     "UPDATE contents SET scheduled_publish_at = ?, scheduled_publish_day = ?, updated_at = ? WHERE id = ?",
@@ -82,14 +96,16 @@ export function contentQueries(db: Db) {
   // One statement per combination of filters, prepared on first use and kept for the connection.
   const listStatements = new Map<string, Database.Statement>();
   function list(f: ContentFilter): ContentRow[] {
-    const where = ["workspace_id = @workspaceId", "id > @afterId"];
-    if (f.status) where.push("status = @status");
-    if (f.plannedFrom) where.push("scheduled_publish_day >= @plannedFrom");
-    if (f.plannedTo) where.push("scheduled_publish_day <= @plannedTo");
-    if (f.overdueBefore) where.push("scheduled_publish_day < @overdueBefore AND status != 'published'");
+    const where = ["c.workspace_id = @workspaceId", "c.id > @afterId"];
+    if (f.status) where.push("c.status = @status");
+    if (f.plannedFrom) where.push("c.scheduled_publish_day >= @plannedFrom");
+    if (f.plannedTo) where.push("c.scheduled_publish_day <= @plannedTo");
+    if (f.overdueBefore) where.push("c.scheduled_publish_day < @overdueBefore AND c.status != 'published'");
     if (f.notOverdueOn)
-      where.push("(scheduled_publish_day IS NULL OR scheduled_publish_day >= @notOverdueOn OR status = 'published')");
-    const sql = `SELECT * FROM contents WHERE ${where.join(" AND ")} ORDER BY id LIMIT @limit`;
+      where.push(
+        "(c.scheduled_publish_day IS NULL OR c.scheduled_publish_day >= @notOverdueOn OR c.status = 'published')",
+      );
+    const sql = `SELECT ${ROW} FROM contents AS c WHERE ${where.join(" AND ")} ORDER BY c.id LIMIT @limit`;
     let stmt = listStatements.get(sql);
     if (!stmt) {
       stmt = db.prepare(sql);
@@ -113,16 +129,21 @@ export function contentQueries(db: Db) {
       const id = Number(insert.run(c).lastInsertRowid);
       return byId.get(id)!;
     },
-    /** Writes a new state of a content record (all mutable text fields at once). */
-    save(row: ContentRow, now: string): ContentRow {
+    /**
+     * Writes a new state of a content record (all mutable text fields at once). `textVersion`: the version that holds
+     * `row.content` (added in the same transaction); the text is then not written into the row again. Without it the
+     * text is stored in the row.
+     */
+    save(row: ContentRow, now: string, textVersion: number | null = null): ContentRow {
       update.run({
         id: row.id,
         title: row.title,
-        content: row.content,
+        content: textVersion === null ? row.content : "",
         templateId: row.template_id,
         status: row.status,
         finalizedContent: row.finalized_content,
         versionCount: row.version_count,
+        textVersion,
         now,
       });
       return byId.get(row.id)!;

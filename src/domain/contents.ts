@@ -235,6 +235,8 @@ export function saveGeneration(
         version_count: version,
       },
       now,
+      // The text is the version's (stored once).
+      version,
     );
     return { row: saved, created };
   })();
@@ -277,13 +279,14 @@ export function finalizeContent(
     const saved = store.contents.save(
       {
         ...row,
-        // Stored once (see finalText): the row's overflow pages were written twice for the same 30 KB text.
+        // Stored once, as the finalized version's text (see finalText and sql/0010_text_version.sql).
         content: req.finalized_content,
         finalized_content: null,
         status: "finalized",
         version_count: version,
       },
       now,
+      version,
     );
     const prefs = store.misc.learningPreferences(caller.account.id);
     const enabled = prefs ? prefs.enabled === 1 : true;

@@ -218,9 +218,11 @@ export const contentRoutes = [
       const saved = store.db.transaction(() => {
         const row = findContent(store, ctx, ctx.params.contentId);
         if (ctx.body.content !== undefined) requireStatus(row, ["draft", "generated"], "edit the text of");
+        // A new text is stored in the row (no version is added for an edit); an unchanged one stays where it is.
         return store.contents.save(
           { ...row, title: ctx.body.title ?? row.title, content: ctx.body.content ?? row.content },
           now(ctx),
+          ctx.body.content === undefined ? row.text_version : null,
         );
       })();
       return { body: contentView(saved, today(ctx)) };

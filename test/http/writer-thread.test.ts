@@ -67,12 +67,15 @@ describe("a running server's writer thread", () => {
     expect(mainChanges()).toBe(before);
     const got = await send("GET", `/api/v1/contents/${content.content_id}`, key);
     expect(got.body).toMatchObject({ status: "finalized", finalized_content: text, updated_at: r.body.updated_at });
-    // The text is stored once (domain/contents.ts finalText); a row finalized before, holding it twice, reads the same.
-    const stored = server.services.store.db.prepare("SELECT content, finalized_content FROM contents WHERE id = ?");
-    expect(stored.get(content.content_id)).toEqual({ content: text, finalized_content: null });
+    // The text is stored once, in the finalized version (sql/0010_text_version.sql); a row finalized before, holding
+    // it twice in the row, reads the same.
+    const stored = server.services.store.db.prepare(
+      "SELECT content, finalized_content, text_version FROM contents WHERE id = ?",
+    );
+    expect(stored.get(content.content_id)).toEqual({ content: "", finalized_content: null, text_version: 2 });
     server.services.store.db
-      .prepare("UPDATE contents SET finalized_content = content WHERE id = ?")
-      .run(content.content_id);
+      .prepare("UPDATE contents SET content = ?, finalized_content = ?, text_version = NULL WHERE id = ?")
+      .run(text, text, content.content_id);
     const legacy = await send("GET", `/api/v1/contents/${content.content_id}`, key);
     expect(legacy.body).toMatchObject({ content: text, finalized_content: text });
   });
