@@ -119,7 +119,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // libuv starts its thread pool (fsyncs of the group commit, file I/O) on first use, and new threads take the
   // priority of the thread that starts them: started here, not by a lower-priority background worker.
   await stat(options.dataDir).catch(() => {});
-  const db = openDb(options.dataDir, { groupCommit: true });
+  // Raised by the writer thread while its transaction runs; this thread's transactions wait for it (db/open.ts).
+  const writeSignal = new Int32Array(new SharedArrayBuffer(4));
+  const db = openDb(options.dataDir, { groupCommit: true, writeSignal: { flag: writeSignal, role: "waiter" } });
   migrate(db);
   const logger = options.logger ?? jsonLogger();
   // The SQLite addon's file for worker threads that open the database (writer, readers, checkpoints, backups).
@@ -129,7 +131,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const backgroundPool = piscinaPool(1, { background: true, idle: true });
   // Finalizations' and background writes run on a thread of their own, with its own connection (domain/writer.ts).
   const writerPool = piscinaPool(1, { niceness: WRITER_NICENESS });
-  const location = { dataDir: options.dataDir, addonFile };
+  const location = { dataDir: options.dataDir, addonFile, writeSignal };
   const writer = threadWriter(writerPool, location);
   // Opened now rather than by the first write; a failure shows in the log at start.
   writer
