@@ -26,7 +26,8 @@ export interface OpenOptions {
    * flag: the writer raises it for each transaction; the other, before beginning one, waits for it to fall
    * (Atomics.wait, woken by the writer's commit) instead of SQLite's busy handler, which sleeps 1, 2, 5, 10, 15,
    * 20 ms... between tries: a 2 ms transaction of the writer cost the HTTP thread 8 ms asleep. The busy handler stays
-   * behind it (another process, a statement outside a transaction).
+   * behind it (another process, a statement outside a transaction). Should the writer thread end mid-transaction,
+   * the server lowers the flag once its operation has settled (domain/writer.ts).
    */
   writeSignal?: { flag: Int32Array; role: "writer" | "waiter" };
 }
@@ -37,11 +38,18 @@ const BUSY_TIMEOUT_MS = 5000;
 /** Waits (blocking this thread) while the writer's flag is raised, at most `ms`. */
 export function waitWhileRaised(flag: Int32Array, ms = BUSY_TIMEOUT_MS): void {
   const deadline = performance.now() + ms;
-  while (Atomics.load(flag, 0) !== 0) {
+  // Sleeps only while the flag is still 1: lowered (and notified) between the check and the wait, it returns at once.
+  while (Atomics.load(flag, 0) === 1) {
     const left = deadline - performance.now();
     if (left <= 0) return;
-    Atomics.wait(flag, 0, Atomics.load(flag, 0), left);
+    Atomics.wait(flag, 0, 1, left);
   }
+}
+
+/** Lowers the writer's flag and wakes its waiters (the writer's commit, or its thread ending mid-transaction). */
+export function lowerFlag(flag: Int32Array): void {
+  Atomics.store(flag, 0, 0);
+  Atomics.notify(flag, 0);
 }
 
 /** Opens (creating if needed) the database of a data directory, with every pragma set here and nowhere else. */
@@ -79,28 +87,29 @@ export function openDb(dataDir: string, options: OpenOptions = {}): Db {
       const run = variants.immediate;
       if (!signal) return run;
       const { flag, role } = signal;
-      const signalled = (...args: never[]) => {
+      const signalled = function (this: unknown, ...args: never[]) {
         // A nested transaction is a savepoint of the one in progress.
-        if (db.inTransaction) return run(...args);
+        if (db.inTransaction) return run.apply(this, args);
         if (role === "waiter") {
           waitWhileRaised(flag);
-          return run(...args);
+          return run.apply(this, args);
         }
         Atomics.store(flag, 0, 1);
         try {
-          return run(...args);
+          return run.apply(this, args);
         } finally {
-          Atomics.store(flag, 0, 0);
-          Atomics.notify(flag, 0);
+          lowerFlag(flag);
         }
       };
-      // The variants better-sqlite3 hangs on a transaction function: the immediate one is this one.
-      return Object.assign(signalled, {
-        default: signalled,
-        immediate: signalled,
-        deferred: variants.deferred,
-        exclusive: variants.exclusive,
-        database: db,
+      // The variants better-sqlite3 hangs on a transaction function, read-only as there: the default and immediate
+      // ones are this one; deferred and exclusive neither raise nor wait for the flag.
+      const fixed = (value: unknown) => ({ value, enumerable: true });
+      return Object.defineProperties(signalled, {
+        default: fixed(signalled),
+        immediate: fixed(signalled),
+        deferred: fixed(variants.deferred),
+        exclusive: fixed(variants.exclusive),
+        database: fixed(db),
       });
     }) as Db["transaction"];
   }

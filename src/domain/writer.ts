@@ -12,6 +12,7 @@
  * An operation is a function of a Store and a plain input with a plain output (both cross threads by structured
  * clone). An ApiError it throws comes back as one; another error keeps its message, name, code and stack.
  */
+import { lowerFlag } from "../db/open.js";
 import type { Store } from "../db/store.js";
 import { closeThreadStore, type DbLocation, threadStore } from "../db/thread-store.js";
 import type { UsageRow } from "../db/usage.js";
@@ -101,7 +102,9 @@ function attempt(store: Store, op: WriteOpName, input: unknown): Outcome {
   const fn = writeOps[op] as ((s: Store, i: unknown) => unknown) | undefined;
   if (!fn) return { ok: false, message: `unknown write operation ${String(op)}` };
   try {
-    return { ok: true, value: fn(store, input) };
+    // In one transaction (a savepoint for the operations' own): an operation of several statements is all or nothing,
+    // and a single statement raises the write flag too (db/open.ts writeSignal).
+    return { ok: true, value: store.db.transaction(() => fn(store, input))() };
   } catch (e) {
     if (e instanceof ApiError)
       return {
@@ -160,7 +163,16 @@ export function threadWriter(pool: WorkerPool, db: DbLocation): ThreadWriter {
       if (closed) throw new Error(`the writer is closed (${op})`);
       inFlight++;
       try {
-        return settle((await pool.run("write", { db, op, input })) as Outcome) as OutputOf<typeof op>;
+        let outcome: Outcome;
+        try {
+          outcome = (await pool.run("write", { db, op, input })) as Outcome;
+        } catch (error) {
+          // The thread itself failed (ended, out of memory), perhaps mid-transaction with the write flag raised: the
+          // HTTP thread's writes would each wait out the flag's timeout (db/open.ts).
+          if (db.writeSignal) lowerFlag(db.writeSignal);
+          throw error;
+        }
+        return settle(outcome) as OutputOf<typeof op>;
       } finally {
         inFlight--;
         if (inFlight === 0) {

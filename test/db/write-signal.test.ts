@@ -7,8 +7,10 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { migrate } from "../../src/db/migrate.js";
-import { DB_FILE, openDb } from "../../src/db/open.js";
+import { DB_FILE, openDb, waitWhileRaised } from "../../src/db/open.js";
 import { closeThreadStore, threadStore } from "../../src/db/thread-store.js";
+import { threadWriter } from "../../src/domain/writer.js";
+import type { WorkerPool } from "../../src/workers/pool.js";
 import { tempDir } from "../helpers/cli.js";
 
 /** A writer on another thread: raises the flag, holds a write transaction for `holdMs`, commits, lowers it. */
@@ -98,5 +100,39 @@ describe("the write flag", () => {
     const checkpoints = threadStore(location);
     expect(checkpoints.db.transaction(() => Atomics.load(flag, 0))()).toBe(0);
     closeThreadStore(location);
+  });
+
+  it("is lowered when the writer thread fails mid-operation, and a raised flag is waited for at most its timeout", async () => {
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    // The thread ended while its transaction had the flag raised.
+    Atomics.store(flag, 0, 1);
+    const dead: WorkerPool = {
+      run: (() => Promise.reject(new Error("worker exited"))) as never,
+      close: async () => {},
+    };
+    const writer = threadWriter(dead, { dataDir: "/nowhere", writeSignal: flag });
+    await expect(writer.run("open", undefined)).rejects.toThrow("worker exited");
+    expect(Atomics.load(flag, 0)).toBe(0);
+    // A flag nobody lowers holds a transaction back only until the timeout; then it tries anyway.
+    Atomics.store(flag, 0, 1);
+    waitWhileRaised(flag, 20);
+    expect(Atomics.load(flag, 0)).toBe(1);
+  });
+
+  it("keeps better-sqlite3's transaction function: this, arguments, read-only variants", () => {
+    const dir = tempDir("cs-signal-");
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const db = openDb(dir, { groupCommit: true, writeSignal: { flag, role: "writer" } });
+    const tx = db.transaction(function (this: { base: number } | undefined, n: number) {
+      return (this?.base ?? 0) + n;
+    });
+    expect(tx.call({ base: 40 }, 2)).toBe(42);
+    expect(tx.immediate).toBe(tx);
+    expect(tx.default).toBe(tx);
+    expect(tx.deferred(1)).toBe(1);
+    expect(() => {
+      (tx as unknown as { immediate: unknown }).immediate = null;
+    }).toThrow();
+    db.close();
   });
 });
