@@ -55,8 +55,8 @@ export interface ContentFilter {
  */
 const ROW = `c.id, c.account_id, c.workspace_id, c.template_id, c.title,
   CASE WHEN c.text_version IS NULL THEN c.content
-    ELSE (SELECT v.text FROM content_versions AS v WHERE v.content_id = c.id AND v.version = c.text_version) END
-    AS content,
+    ELSE coalesce((SELECT v.text FROM content_versions AS v WHERE v.content_id = c.id AND v.version = c.text_version),
+      c.content) END AS content,
   c.finalized_content, c.status, c.scheduled_publish_at, c.scheduled_publish_day, c.published_at, c.version_count,
   c.created_at, c.updated_at, c.text_version`;
 

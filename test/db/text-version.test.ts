@@ -103,4 +103,23 @@ describe("a content's text, stored once", () => {
     expect(raw(g.content_id)).toMatchObject({ content: g.content, text_version: null });
     expect(await get(g.content_id)).toMatchObject({ content: g.content });
   });
+
+  it("of a published content is the finalized version's, and a row naming a missing version falls back to its own", async () => {
+    const { h, key, raw, generate, get } = setup();
+    const g = await generate();
+    const text = `${g.content}\n\nSigned off.`;
+    await h.send("POST", "/api/v1/finalizeContent", {
+      auth: key,
+      body: { content_id: g.content_id, finalized_content: text, edit_seconds: 5 },
+    });
+    const published = await h.send("POST", `/api/v1/contents/${g.content_id}/publication`, { auth: key, body: {} });
+    expect(published.status).toBe(200);
+    expect(raw(g.content_id)).toMatchObject({ content: "", text_version: 2 });
+    expect(await get(g.content_id)).toMatchObject({ status: "published", content: text, finalized_content: text });
+    // Nothing deletes versions; should a row still name one that is gone, it reads its own column, not null.
+    h.services.store.db
+      .prepare("UPDATE contents SET content = 'kept', text_version = 9 WHERE id = ?")
+      .run(g.content_id);
+    expect(await get(g.content_id)).toMatchObject({ content: "kept" });
+  });
 });
