@@ -115,8 +115,8 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
       // The text as the server reads it: in the row, or in the version it names (sql/0010_text_version.sql).
       const finalText = db.prepare(
         `SELECT c.status, COALESCE(c.finalized_content, CASE WHEN c.text_version IS NULL THEN c.content ELSE
-           (SELECT v.text FROM content_versions AS v WHERE v.content_id = c.id AND v.version = c.text_version) END)
-           AS finalized_content
+           coalesce((SELECT v.text FROM content_versions AS v WHERE v.content_id = c.id AND v.version = c.text_version),
+             c.content) END) AS finalized_content
          FROM contents AS c WHERE c.id = ?`,
       );
       for (const f of finalizations) {
