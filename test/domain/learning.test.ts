@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type GenerationInput, generateBuiltin } from "../../src/domain/generation/builtin.js";
 import { emptyTraits } from "../../src/domain/generation/voice.js";
-import { analyzeEdit } from "../../src/domain/learning/analyze.js";
+import { analyzeEdit, certainEdits } from "../../src/domain/learning/analyze.js";
 import { foldAnalysis } from "../../src/domain/learning/fold.js";
 import { readability } from "../../src/domain/readability.js";
 
@@ -113,6 +113,14 @@ describe("analysis of a rewrite", () => {
     expect(result.words_after - result.words_added).toBe(kept);
     expect(kept).toBeGreaterThan(0);
     expect(result.retained_ratio).toBeCloseTo(kept / 3000, 2);
+
+    // A rewrite in other words altogether: counted as such without a diff (certainEdits is past the bound).
+    const other = text(2, 2000).replace(/[a-z]+/g, (w) => `${w}x`);
+    expect(certainEdits(generated.split(" "), other.split(" "))).toBe(5000);
+    const counted = analyzeEdit({ generated, finalized: other, edit_seconds: 600 });
+    expect(counted).toMatchObject({ words_before: 3000, words_after: 2000, words_removed: 3000, words_added: 2000 });
+    expect(counted.retained_ratio).toBe(0);
+    expect(counted.substitutions).toEqual([]);
 
     // A light edit of a long text is still aligned word by word.
     const edited = `${generated} We utilize it.`.replace("We utilize it.", "We use it.");
