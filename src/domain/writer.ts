@@ -7,7 +7,8 @@
  * one transaction at a time, begun in the order asked. The HTTP thread parses, checks and answers; the answer still
  * waits for the group commit's fsync, which covers the writer's commits as well (it syncs the WAL file, whoever wrote
  * it). The HTTP thread's other writes (generation, references, idempotency records and the rest) stay on its own
- * connection; one of them that finds the writer's transaction in progress waits for it (busy_timeout).
+ * connection; one of them that finds the writer's transaction in progress waits for its commit (db/open.ts
+ * writeSignal).
  *
  * An operation is a function of a Store and a plain input with a plain output (both cross threads by structured
  * clone). An ApiError it throws comes back as one; another error keeps its message, name, code and stack.
