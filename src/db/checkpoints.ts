@@ -7,10 +7,11 @@
  *
  * The WAL starts over (instead of growing) only when a write begins after a checkpoint copied every frame. Under a
  * steady write load a commit lands during nearly every checkpoint, so the WAL would grow without end. When a
- * checkpoint finds the WAL longer than `resetFrames` and longer than last time, the next one runs while the writes
- * are held (the HTTP thread's write turns, http/turns.ts, and the writer thread's queue, domain/writer.ts, once its
- * operation in progress has ended): writes wait in line for those few milliseconds, reads go on, and the next write
- * starts the WAL over. The server's connection keeps a distant autocheckpoint as a safety net (open.ts).
+ * checkpoint finds the WAL longer than `resetFrames` and longer than last time, a second one follows at once and
+ * copies what landed during the first; then a third runs while the writes are held (the HTTP thread's write turns,
+ * http/turns.ts, and the writer thread's queue, domain/writer.ts, once its operation in progress has ended). Writes
+ * wait in line only for that third one, which has little left to copy; reads go on, and the next write starts the
+ * WAL over. The server's connection keeps a distant autocheckpoint as a safety net (open.ts).
  */
 import type { Logger } from "../http/log.js";
 import type { WorkerPool } from "../workers/pool.js";
@@ -53,7 +54,6 @@ export interface Holdable {
 export class Checkpointer {
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<unknown> | undefined;
-  private resetNext = false;
   private lastFrames = 0;
   /** Checkpoints run, and those run with the writes held (for tests). */
   runs = 0;
@@ -82,7 +82,25 @@ export class Checkpointer {
   }
 
   private async once(): Promise<void> {
-    const release = this.resetNext && this.writes ? this.writes.hold() : undefined;
+    try {
+      let result = await this.checkpoint(false);
+      // The WAL holds many frames and grew since the last look: it has not started over, commits keep landing
+      // between checkpoints. (An idle WAL, however long, is left alone.) One more checkpoint at once copies what
+      // landed during this one, far less than a period's worth; then one with the API's writes held copies the few
+      // frames left, and the next write starts the WAL over. The writes wait only for that last, short one.
+      if (this.writes && result.walFrames > this.resetFrames && result.walFrames !== this.lastFrames) {
+        await this.checkpoint(false);
+        result = await this.checkpoint(true);
+      }
+      this.lastFrames = result.walFrames;
+    } catch (e) {
+      this.logger.error("checkpoint failed", { error: (e as Error).message });
+    }
+  }
+
+  /** One PASSIVE checkpoint on the pool; `held`: with the writes held, once those already begun have ended. */
+  private async checkpoint(held: boolean): Promise<CheckpointResult> {
+    const release = held ? this.writes?.hold() : undefined;
     try {
       // The writer thread's operation in progress ends first (the HTTP thread's writes are synchronous: none is).
       const settled = release ? this.writes?.settled?.() : undefined;
@@ -90,13 +108,7 @@ export class Checkpointer {
       const result = (await this.pool.run("checkpointWal", this.input)) as CheckpointResult;
       this.runs++;
       if (release) this.heldRuns++;
-      // The WAL holds many frames and grew since the last look: it has not started over, commits keep landing
-      // between checkpoints. The next checkpoint lets no API write in. (An idle WAL, however long, is left alone.)
-      // After a held checkpoint the next write starts the WAL over: look again after it.
-      this.resetNext = !release && result.walFrames > this.resetFrames && result.walFrames !== this.lastFrames;
-      this.lastFrames = result.walFrames;
-    } catch (e) {
-      this.logger.error("checkpoint failed", { error: (e as Error).message });
+      return result;
     } finally {
       release?.();
     }

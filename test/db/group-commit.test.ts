@@ -252,16 +252,18 @@ describe("the server's connection", () => {
 });
 
 describe("the checkpointer", () => {
-  it("holds the write turns for the next checkpoint when a commit kept the WAL from starting over", async () => {
+  it("catches up, then holds the write turns for a last checkpoint when commits kept the WAL from starting over", async () => {
     const turns = new WriteTurns();
     const seen: boolean[] = [];
     const answers = [
       { busy: 0, walFrames: 20_000, checkpointed: 20_000 }, // long, and it grew: commits keep it from starting over
+      { busy: 0, walFrames: 20_200, checkpointed: 20_200 }, // at once: copies what landed during the first
       { busy: 0, walFrames: 20_300, checkpointed: 20_300 }, // held: nothing lands in between
       { busy: 0, walFrames: 40, checkpointed: 40 }, // the next write started the WAL over
       { busy: 0, walFrames: 9_000, checkpointed: 9_000 }, // long and growing again
-      { busy: 0, walFrames: 9_000, checkpointed: 9_000 }, // held
-      { busy: 0, walFrames: 9_000, checkpointed: 9_000 }, // idle: long but unchanged, left alone
+      { busy: 0, walFrames: 9_100, checkpointed: 9_100 },
+      { busy: 0, walFrames: 9_150, checkpointed: 9_150 }, // held
+      { busy: 0, walFrames: 9_150, checkpointed: 9_150 }, // idle: long but unchanged, left alone
     ];
     let finish = () => {};
     const pool: WorkerPool = {
@@ -276,10 +278,11 @@ describe("the checkpointer", () => {
       close: async () => {},
     };
     const checkpointer = new Checkpointer(pool, { dataDir: "/unused" }, memoryLogger(), turns, 10_000, 8_192);
-    await checkpointer.run();
+    const first = checkpointer.run();
+    for (let i = 0; i < 5; i++) await tick();
+    expect(seen).toEqual([false, false, true]);
     // A write asking for its turn now waits for the held checkpoint to end.
     let granted = false;
-    const second = checkpointer.run();
     const write = turns.next().then(() => {
       granted = true;
     });
@@ -287,16 +290,17 @@ describe("the checkpointer", () => {
     expect(turns.held).toBe(true);
     expect(granted).toBe(false);
     finish();
-    await second;
+    await first;
     await write;
     expect(granted).toBe(true);
     await checkpointer.run();
-    await checkpointer.run();
-    const fifth = checkpointer.run();
+    const third = checkpointer.run();
+    for (let i = 0; i < 5; i++) await tick();
     finish();
-    await fifth;
+    await third;
     await checkpointer.run();
-    expect(seen).toEqual([false, true, false, false, true, false]);
+    expect(seen).toEqual([false, false, true, false, false, false, true, false]);
+    expect(checkpointer.runs).toBe(8);
     expect(checkpointer.heldRuns).toBe(2);
   });
 });
