@@ -2,7 +2,8 @@
  * `npm run bench`: loads the built executable (dist/content-service; this script builds nothing) and a bare
  * node:http baseline in turn, in the same run, with autocannon (fixed connections and duration), and reports
  * requests/s, p50 and p99 of each scenario with its ratio to the baseline, the p99 of a GET probe with and without
- * a finalize load, start to first 200, and RSS idle and under load. Prints a Markdown table, writes JSON to
+ * a finalize load, start to first 200, and RSS idle and under load. For scale it also sends the same probe to the
+ * baseline, quiet and while a busy loop runs on every CPU: how much of the probe's tail the machine makes by itself. Prints a Markdown table, writes JSON to
  * bench/results/<timestamp>.json, then checks the targets (exit 1 when one fails; BENCH_NO_FAIL=1 exits 0).
  *
  * Environment: BENCH_DURATION (s per scenario, 8), BENCH_CONNECTIONS (10), BENCH_ROUNDS (rounds of baseline and
@@ -103,6 +104,25 @@ async function startBaseline(bodyFile: string) {
     async close() {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
+    },
+  };
+}
+
+/** A busy loop (a process doing nothing but count) on each of `count` CPUs, at normal priority, until stop(). */
+function busyLoops(count: number) {
+  const children = Array.from({ length: count }, () =>
+    spawn(baselineNode(), ["-e", "for (;;) {}"], { stdio: "ignore", env: { ...env, NODE_OPTIONS: "" } }),
+  );
+  return {
+    count,
+    async stop() {
+      await Promise.all(
+        children.map((c) => {
+          if (c.exitCode !== null || c.signalCode !== null) return undefined;
+          c.kill("SIGKILL");
+          return new Promise((r) => c.once("exit", r));
+        }),
+      );
     },
   };
 }
@@ -236,6 +256,24 @@ async function main(): Promise<number> {
           headers: auth,
         }),
       });
+    }
+    // The machine's own share of the probe's tail: the probe sent to the bare baseline, quiet and while a busy loop
+    // runs on every CPU. Where that alone doubles the p99, a load that fills the CPUs does so to any server.
+    let machine: { quiet: Load; busy: Load; loops: number } | undefined;
+    if (!ONLY_GET) {
+      const url = `${baseline.url}/`;
+      const refProbe = () =>
+        loadInChild("baseline probe", { url, connections: 2, overallRate: PROBE_RATE, duration: DURATION });
+      log(`machine reference: the GET probe against the baseline, quiet, then with a busy loop on each CPU`);
+      const quiet = await (await refProbe()).start();
+      const ready = await refProbe();
+      const loops = busyLoops(os.cpus().length);
+      try {
+        await sleep(300);
+        machine = { quiet, busy: await ready.start(), loops: loops.count };
+      } finally {
+        await loops.stop();
+      }
     }
     await baseline.close();
     baseline = undefined;
@@ -387,6 +425,7 @@ async function main(): Promise<number> {
     const startMedian = median(starts);
     const scenarios = [cur, content, generate, finalize].filter((x): x is Load => x !== undefined);
     const probeRatio = probeLoaded && probeAlone ? probeLoaded.p99 / probeAlone.p99 : Number.NaN;
+    const machineRatio = machine ? machine.busy.p99 / machine.quiet.p99 : Number.NaN;
     const checks = [
       {
         target: `GET /api-keys/current req/s ≥ ${TARGETS.getRatio * 100}% of the baseline's`,
@@ -436,6 +475,14 @@ async function main(): Promise<number> {
             under_finalize: probeLoaded,
             finalize_during_probe: finalizeUnderProbe,
             p99_ratio: probeRatio,
+            machine_reference: machine
+              ? {
+                  baseline_quiet: machine.quiet,
+                  baseline_busy_loops: machine.busy,
+                  loops: machine.loops,
+                  p99_ratio: machineRatio,
+                }
+              : null,
           }
         : null,
       finalize_pool: poolInfo,
@@ -488,6 +535,25 @@ async function main(): Promise<number> {
           String(finalizeUnderProbe.non2xx),
         ],
       );
+    if (machine)
+      rows.push(
+        [
+          "baseline probe, quiet machine",
+          fixed(machine.quiet.rps, 0),
+          fixed(machine.quiet.p50),
+          fixed(machine.quiet.p99),
+          "",
+          String(machine.quiet.non2xx),
+        ],
+        [
+          `baseline probe, ${machine.loops} busy loops`,
+          fixed(machine.busy.rps, 0),
+          fixed(machine.busy.p50),
+          fixed(machine.busy.p99),
+          "",
+          String(machine.busy.non2xx),
+        ],
+      );
     let text = `\n## content-service benchmark, ${startedAt.toISOString()}\n\n`;
     text += `${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${DURATION} s per load, median of ${ONLY_PROBE ? 1 : ROUNDS} round(s) for the baseline and GETs; `;
     text += `baseline: bare node:http on Node ${rounds.length ? results.machine.baseline_node : "?"}; GET probe: ${PROBE_RATE} req/s on 2 connections.\n\n`;
@@ -500,6 +566,14 @@ async function main(): Promise<number> {
         `${fixed(startMedian, 0)} ms (runs: ${starts.map((x) => x.toFixed(0)).join(", ")})`,
       ],
       ["first start (writes the asset cache)", `${fixed(coldStartMs, 0)} ms`],
+      ...(machine
+        ? [
+            [
+              "the machine alone: the baseline's probe p99 with every CPU busy ÷ quiet (no target)",
+              `${fixed(machineRatio, 1)}× (${fixed(machine.busy.p99)} ms vs ${fixed(machine.quiet.p99)} ms)`,
+            ],
+          ]
+        : []),
       ["RSS idle", `${(rssIdleKb / 1024).toFixed(1)} MiB`],
       ["RSS under the GET loads (max)", `${(rssReadsKb / 1024).toFixed(1)} MiB`],
       ...(rssWrites ? [["RSS under the write loads (max)", `${(rssWritesKb / 1024).toFixed(1)} MiB`]] : []),
