@@ -19,6 +19,12 @@ import { parseInput } from "./validate.js";
 /** Per-request facts the transport knows (client address). */
 export interface RequestEnv {
   remoteAddress?: string;
+  /**
+   * The request this one is made inside (an MCP tool call inside its POST /mcp), which took a rate-limit token and
+   * was counted in usage: the first request made inside it is covered by that, later ones (a batch's further tool
+   * calls) take their own. So a tool call counts once, as the API request it is.
+   */
+  enclosing?: { covered: boolean };
 }
 
 type Match =
@@ -181,6 +187,9 @@ export function createApp(services: Services, routes: RouteDef[]): App {
   async function serve(request: Incoming, env: RequestEnv = {}): Promise<Outgoing> {
     const started = performance.now();
     const traceId = randomUUID();
+    // Claimed before the first await, so that of a batch's concurrent tool calls exactly one is covered.
+    const covered = env.enclosing !== undefined && !env.enclosing.covered;
+    if (covered) env.enclosing!.covered = true;
     // Transports hand over a valid absolute URL (node.ts checks the Host header); a bad one is a request for "/".
     const url = parseUrl(request.url);
     // Every method but GET and HEAD writes: it needs the write scope, waits for a turn and for the disk.
@@ -213,7 +222,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
         else if (def) authFailure = auth.reason;
       }
 
-      // Rate limit: per key (or session user), else per client address.
+      // Rate limit: per key (or session user), else per client address (not again for a covered request).
       let account: AccountRow | undefined;
       if (!internal) {
         if (principal) {
@@ -225,16 +234,17 @@ export function createApp(services: Services, routes: RouteDef[]): App {
           // limits for each window the account does not override.
           const limits = effectiveRateLimits(account);
           const borrow = !PLAN_LIMITS[account.plan].apiAccess;
-          decision = services.limiter.take(id, {
-            perMinute: borrow && limits.perMinute <= 0 ? PLAN_LIMITS.business.perMinute : limits.perMinute,
-            perHour: borrow && limits.perHour <= 0 ? PLAN_LIMITS.business.perHour : limits.perHour,
-          });
-        } else {
+          if (!covered)
+            decision = services.limiter.take(id, {
+              perMinute: borrow && limits.perMinute <= 0 ? PLAN_LIMITS.business.perMinute : limits.perMinute,
+              perHour: borrow && limits.perHour <= 0 ? PLAN_LIMITS.business.perHour : limits.perHour,
+            });
+        } else if (!covered) {
           decision = services.limiter.take(`addr:${env.remoteAddress ?? "unknown"}`, {
             perMinute: ANONYMOUS_PER_MINUTE,
           });
         }
-        if (!decision.allowed) throw rateLimited(decision);
+        if (decision && !decision.allowed) throw rateLimited(decision);
       }
 
       if (m.kind === "none") throw new ApiError("route_not_found", `No route ${request.method} ${url.pathname}.`);
@@ -348,7 +358,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       response = jsonOutgoing(apiError.status, redactSecrets(errorBody(apiError, traceId)), headers);
     }
     // Usage: every authenticated request, counted in memory (src/domain/usage.ts).
-    if (principal) services.usage.countFor(principal, { requests: 1 });
+    if (principal && !covered) services.usage.countFor(principal, { requests: 1 });
     services.logger.request({
       time: iso(services.clock.now()),
       level: response.status >= 500 ? "error" : "info",

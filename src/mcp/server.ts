@@ -103,8 +103,10 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
     authorization: request.headers.get("authorization"),
     defaultWorkspace: exchange.defaultWorkspace,
   };
+  // The POST took a rate-limit token and counts in usage: its first tool call uses those (http/app.ts RequestEnv).
+  const enclosing = { covered: false };
   const server = createMcpServer(async (tool, args) =>
-    toolResult(await exchange.dispatch(toolRequest(tool, args, call))),
+    toolResult(await exchange.dispatch(toolRequest(tool, args, call), { enclosing })),
   );
   const stream = prefersEventStream(request.headers.get("accept"));
   const transport = new WebStandardStreamableHTTPServerTransport({

@@ -314,22 +314,53 @@ describe("the pipeline's rules on /mcp and on every tool call", () => {
     expect(res.json.details.error_code).toBe("workspace_mismatch");
   });
 
-  it("each tool call is an API request of its own: an exhausted rate limit is a tool error", async () => {
+  it("a tool call is one API request: the POST's token and usage count cover it, a batch's further calls take their own", async () => {
     const other = createAccount(api.services.store, "test", "Tight", "business");
+    setLimits(api.services.store, "test", other.account.id, 3, 100);
+    const secret = key({ accountId: other.account.id });
+    const headers = { authorization: `Bearer ${secret}`, "mcp-protocol-version": "2025-06-18" };
+    const listTemplates = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "list_templates", arguments: {} },
+    });
+    // One token: the POST and its tool call.
+    const one = await post(listTemplates(1), headers);
+    expect(one.status).toBe(200);
+    expect(one.json.result.isError === true).toBe(false);
+    expect(one.headers.get("x-ratelimit-remaining")).toBe("2");
+    // A batch of two: the POST's token covers the first call, the second takes the minute's last one...
+    const two = await post([listTemplates(2), listTemplates(3)], headers);
+    expect(two.status).toBe(200);
+    expect(two.json.map((r: { result: { isError?: boolean } }) => r.result.isError === true)).toEqual([false, false]);
+    const usage = api.services.usage.report(other.account.id, "2000-01-01", "2100-01-01");
+    expect(usage.totals.requests).toBe(3);
+    // ...so that the next call, and the next POST, find none left: the call's refusal is a tool error.
+    expect((await post(initialize(), { authorization: `Bearer ${secret}` })).status).toBe(429);
+  });
+
+  it("an exhausted rate limit during a batch is a tool error for the calls past it", async () => {
+    const other = createAccount(api.services.store, "test", "Tighter", "business");
     setLimits(api.services.store, "test", other.account.id, 1, 100);
     const secret = key({ accountId: other.account.id });
-    // The /mcp request takes the minute's only token; the tool's own request finds none left.
-    const res = await post(
-      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_templates", arguments: {} } },
-      { authorization: `Bearer ${secret}`, "mcp-protocol-version": "2025-06-18" },
-    );
+    const call = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "list_templates", arguments: {} },
+    });
+    const res = await post([call(1), call(2)], {
+      authorization: `Bearer ${secret}`,
+      "mcp-protocol-version": "2025-06-18",
+    });
     expect(res.status).toBe(200);
-    expect(res.json.result.isError).toBe(true);
-    expect(res.json.result.structuredContent).toMatchObject({
+    const results = res.json.map((r: { result: { isError: boolean } }) => r.result);
+    expect(results.map((r: { isError?: boolean }) => r.isError === true).sort()).toEqual([false, true]);
+    expect(results.find((r: { isError?: boolean }) => r.isError === true).structuredContent).toMatchObject({
       error: "RATE_LIMITED",
       details: { error_code: "rate_limit_exceeded", window: "minute", limit: 1 },
     });
-    expect((await post(initialize(), { authorization: `Bearer ${secret}` })).status).toBe(429);
   });
 });
 
