@@ -3,8 +3,9 @@
  * node:http baseline in turn, in the same run, with autocannon (fixed connections and duration), and reports
  * requests/s, p50 and p99 of each scenario with its ratio to the baseline, the p99 of a GET probe with and without
  * a finalize load, start to first 200, and RSS idle and under load. For scale it also sends the same probe to the
- * baseline, quiet and while a busy loop runs on every CPU: how much of the probe's tail the machine makes by itself. Prints a Markdown table, writes JSON to
- * bench/results/<timestamp>.json, then checks the targets (exit 1 when one fails; BENCH_NO_FAIL=1 exits 0).
+ * baseline, quiet and while a busy loop runs on every CPU (one run each): how much of the probe's tail the machine
+ * makes by itself. Prints a Markdown table, writes JSON to bench/results/<timestamp>.json, then checks the targets
+ * (exit 1 when one fails; BENCH_NO_FAIL=1 exits 0).
  *
  * Environment: BENCH_DURATION (s per scenario, 8), BENCH_CONNECTIONS (10), BENCH_ROUNDS (rounds of baseline and
  * GETs, medians reported, 3), BENCH_START_RUNS (7), BENCH_PROBE_RATE (GET probe req/s, 200), BENCH_WORKERS (the
@@ -108,19 +109,26 @@ async function startBaseline(bodyFile: string) {
   };
 }
 
-/** A busy loop (a process doing nothing but count) on each of `count` CPUs, at normal priority, until stop(). */
-function busyLoops(count: number) {
-  const children = Array.from({ length: count }, () =>
-    spawn(baselineNode(), ["-e", "for (;;) {}"], { stdio: "ignore", env: { ...env, NODE_OPTIONS: "" } }),
-  );
+/**
+ * A busy loop (a process doing nothing but spin) on each of `count` CPUs, at normal priority, until stop(). Each
+ * loop also ends by itself after `seconds`, so that none outlives a bench that was killed.
+ */
+function busyLoops(count: number, seconds: number) {
+  const code = `const end = Date.now() + ${Math.ceil(seconds * 1000)}; while (Date.now() < end) {}`;
+  const children = Array.from({ length: count }, () => {
+    const child = spawn(baselineNode(), ["-e", code], { stdio: "ignore", env: { ...env, NODE_OPTIONS: "" } });
+    child.on("error", (e) => log(`a busy loop failed to start: ${e.message}`));
+    return child;
+  });
   return {
     count,
     async stop() {
       await Promise.all(
         children.map((c) => {
-          if (c.exitCode !== null || c.signalCode !== null) return undefined;
+          if (c.pid === undefined || c.exitCode !== null || c.signalCode !== null) return undefined;
+          const exited = new Promise((r) => c.once("exit", r));
           c.kill("SIGKILL");
-          return new Promise((r) => c.once("exit", r));
+          return exited;
         }),
       );
     },
@@ -262,12 +270,12 @@ async function main(): Promise<number> {
     let machine: { quiet: Load; busy: Load; loops: number } | undefined;
     if (!ONLY_GET) {
       const url = `${baseline.url}/`;
-      const refProbe = () =>
-        loadInChild("baseline probe", { url, connections: 2, overallRate: PROBE_RATE, duration: DURATION });
+      const refProbe = (name: string) =>
+        loadInChild(name, { url, connections: 2, overallRate: PROBE_RATE, duration: DURATION });
       log(`machine reference: the GET probe against the baseline, quiet, then with a busy loop on each CPU`);
-      const quiet = await (await refProbe()).start();
-      const ready = await refProbe();
-      const loops = busyLoops(os.cpus().length);
+      const quiet = await (await refProbe("baseline probe, quiet")).start();
+      const ready = await refProbe("baseline probe, busy loops");
+      const loops = busyLoops(os.cpus().length, DURATION + 30);
       try {
         await sleep(300);
         machine = { quiet, busy: await ready.start(), loops: loops.count };

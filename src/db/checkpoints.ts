@@ -89,8 +89,11 @@ export class Checkpointer {
       // landed during this one, far less than a period's worth; then one with the API's writes held copies the few
       // frames left, and the next write starts the WAL over. The writes wait only for that last, short one.
       if (this.writes && result.walFrames > this.resetFrames && result.walFrames !== this.lastFrames) {
-        await this.checkpoint(false);
-        result = await this.checkpoint(true);
+        result = await this.checkpoint(false);
+        // Held only when it can help: not when the WAL started over meanwhile, nor when a reader (a backup's long
+        // snapshot) keeps frames from being copied; the WAL cannot start over before that reader ends anyway.
+        if (result.walFrames > this.resetFrames && result.checkpointed === result.walFrames)
+          result = await this.checkpoint(true);
       }
       this.lastFrames = result.walFrames;
     } catch (e) {

@@ -2,7 +2,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { Checkpointer, checkpointWal } from "../../src/db/checkpoints.js";
+import { type CheckpointResult, Checkpointer, checkpointWal } from "../../src/db/checkpoints.js";
 import { type SyncFs, WalSync } from "../../src/db/durability.js";
 import { migrate } from "../../src/db/migrate.js";
 import { DB_FILE, openDb } from "../../src/db/open.js";
@@ -302,6 +302,44 @@ describe("the checkpointer", () => {
     expect(seen).toEqual([false, false, true, false, false, false, true, false]);
     expect(checkpointer.runs).toBe(8);
     expect(checkpointer.heldRuns).toBe(2);
+  });
+
+  it("holds nothing when a reader keeps frames from being copied or the WAL started over, and releases on failure", async () => {
+    const turns = new WriteTurns();
+    const seen: boolean[] = [];
+    const answers: (CheckpointResult | Error)[] = [
+      { busy: 0, walFrames: 20_000, checkpointed: 12_000 }, // long and growing: catch up
+      { busy: 0, walFrames: 20_400, checkpointed: 12_000 }, // a reader still needs frames: holding would not help
+      { busy: 0, walFrames: 30_000, checkpointed: 30_000 }, // growing again
+      { busy: 0, walFrames: 300, checkpointed: 300 }, // it started over meanwhile: nothing to hold for
+      { busy: 0, walFrames: 9_000, checkpointed: 9_000 }, // growing again
+      { busy: 0, walFrames: 9_100, checkpointed: 9_100 },
+      new Error("disk I/O error"), // the held checkpoint fails
+      { busy: 0, walFrames: 9_200, checkpointed: 9_200 }, // the next tick tries again
+      { busy: 0, walFrames: 9_250, checkpointed: 9_250 },
+      { busy: 0, walFrames: 9_260, checkpointed: 9_260 }, // held
+    ];
+    const pool: WorkerPool = {
+      run: () => {
+        seen.push(turns.held);
+        const answer = answers.shift();
+        return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer as never);
+      },
+      close: async () => {},
+    };
+    const logger = memoryLogger();
+    const checkpointer = new Checkpointer(pool, { dataDir: "/unused" }, logger, turns, 10_000, 8_192);
+    await checkpointer.run();
+    await checkpointer.run();
+    expect(seen).toEqual([false, false, false, false]);
+    await checkpointer.run();
+    // The failed held checkpoint let the writes go and was logged.
+    expect(turns.held).toBe(false);
+    expect(JSON.stringify(logger.lines)).toContain("disk I/O error");
+    await checkpointer.run();
+    expect(seen).toEqual([false, false, false, false, false, false, true, false, false, true]);
+    expect(checkpointer.heldRuns).toBe(1);
+    expect(turns.held).toBe(false);
   });
 });
 

@@ -22,7 +22,11 @@ function gatedPool() {
   const pool: WorkerPool = {
     run: ((name: string, input: { op?: string; close?: boolean }) => {
       if (name === "checkpointWal")
-        return Promise.resolve({ busy: 0, walFrames: 20_000 + begun.length, checkpointed: 0 } as never);
+        return Promise.resolve({
+          busy: 0,
+          walFrames: 20_000 + begun.length,
+          checkpointed: 20_000 + begun.length,
+        } as never);
       begun.push(input.close ? "close" : String(input.op));
       return new Promise((resolve) => pending.push(() => resolve({ ok: true, value: input.op } as never)));
     }) as WorkerPool["run"],

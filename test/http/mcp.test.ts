@@ -336,7 +336,7 @@ describe("the pipeline's rules on /mcp and on every tool call", () => {
     expect(two.json.map((r: { result: { isError?: boolean } }) => r.result.isError === true)).toEqual([false, false]);
     const usage = api.services.usage.report(other.account.id, "2000-01-01", "2100-01-01");
     expect(usage.totals.requests).toBe(3);
-    // ...so that the next call, and the next POST, find none left: the call's refusal is a tool error.
+    // ...so that the next POST finds none left.
     expect((await post(initialize(), { authorization: `Bearer ${secret}` })).status).toBe(429);
   });
 
