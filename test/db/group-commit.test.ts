@@ -2,7 +2,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { type CheckpointResult, Checkpointer, checkpointWal } from "../../src/db/checkpoints.js";
+import { Checkpointer, type CheckpointResult, checkpointWal } from "../../src/db/checkpoints.js";
 import { type SyncFs, WalSync } from "../../src/db/durability.js";
 import { migrate } from "../../src/db/migrate.js";
 import { DB_FILE, openDb } from "../../src/db/open.js";
