@@ -22,6 +22,8 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 const ONLY = process.env.FUZZ_OP;
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 const PATH = process.env.FUZZ_PATH;
+/** How long one operation's runs and shrinking may take in all before fast-check stops (a long run: no limit). */
+const SHRINK_LIMIT_MS = RUNS > 100 ? undefined : 45_000;
 
 interface DocOperation {
   operationId: string;
@@ -138,25 +140,39 @@ describe("fuzzing every OpenAPI operation", () => {
       const { h, known } = await prepared();
       const seed = SEED ?? Math.floor(Math.random() * 2 ** 31);
       const statuses = new Map<number, number>();
+      let reported = false;
       const property = fc.asyncProperty(requestsFor(op, known), async (req) => {
-        const auth = await credentialFor(h, op, req.credential);
-        const res = await send(h, req, auth);
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        const context = `${req.method} ${req.url.slice(0, 200)} → ${res.status} ${JSON.stringify(res.body)?.slice(0, 300)}`;
-        expect(res.status, context).toBeLessThan(500);
-        if (res.status >= 400 && req.method !== "HEAD") {
-          // A replayed error (Idempotency-Key) carries the replay's trace id too, so the body matches the header.
-          expectErrorBody(res, res.status);
+        let context = `${req.method} ${req.url.slice(0, 200)}`;
+        try {
+          const auth = await credentialFor(h, op, req.credential);
+          const res = await send(h, req, auth);
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          context += ` → ${res.status} ${JSON.stringify(res.body)?.slice(0, 300)}`;
+          expect(res.status, context).toBeLessThan(500);
+          if (res.status >= 400 && req.method !== "HEAD") {
+            // A replayed error (Idempotency-Key) carries the replay's trace id too, so the body matches the header.
+            expectErrorBody(res, res.status);
+          }
+          if (auth?.startsWith("svc_live_")) expect(JSON.stringify(res.body) ?? "", context).not.toContain(auth);
+          const health = await h.send("GET", "/healthz");
+          expect(health.status, "GET /healthz after the request").toBe(200);
+        } catch (e) {
+          // The seed at once, before shrinking: should the shrinking itself crash the run, the seed is still known.
+          if (!reported) {
+            reported = true;
+            process.stderr.write(`fuzz: ${op.id} failed (seed ${seed}, shrinking): ${context}\n`);
+          }
+          throw e;
         }
-        if (auth?.startsWith("svc_live_")) expect(JSON.stringify(res.body) ?? "", context).not.toContain(auth);
-        const health = await h.send("GET", "/healthz");
-        expect(health.status, "GET /healthz after the request").toBe(200);
       });
       const out = await fc.check(property, {
         numRuns: RUNS,
         seed,
         ...(PATH ? { path: PATH } : {}),
         endOnFailure: false,
+        // Shrinking stops after this long (the failure and its seed stand); a replay with the seed shrinks at leisure.
+        interruptAfterTimeLimit: SHRINK_LIMIT_MS,
+        markInterruptAsFailure: false,
       });
       if (process.env.FUZZ_STATS === "1")
         process.stdout.write(
