@@ -10,6 +10,11 @@
  * connection; one of them that finds the writer's transaction in progress waits for its commit (db/open.ts
  * writeSignal).
  *
+ * Operations asked for while the thread is busy go to it together, when it is free, and run in one transaction,
+ * each in a savepoint of its own: one that fails rolls back alone. Under a finalize load several finalizations then
+ * share one commit: the pages they all touch (the tables' and indexes' last pages, the learning queue, the quota)
+ * go to the WAL once instead of once each, and the thread is handed work, and wakes the HTTP thread, once a batch.
+ *
  * An operation is a function of a Store and a plain input with a plain output (both cross threads by structured
  * clone). An ApiError it throws comes back as one; another error keeps its message, name, code and stack.
  */
@@ -80,23 +85,42 @@ type Outcome =
       stack?: string;
     };
 
-/** The writer task's input: which database, which operation on what. */
+/** One operation for the writer: its name and input. */
+export interface WriteCall {
+  op: WriteOpName;
+  input: unknown;
+}
+
+/** The writer task's input: which database, and one operation (op, input) or several in one transaction (ops). */
 export interface WriteTaskInput {
   db: DbLocation;
   op?: WriteOpName;
   input?: unknown;
+  /** Operations run in order in one transaction, each in a savepoint of its own; the task answers an outcome each. */
+  ops?: WriteCall[];
   /** Close this thread's connection instead (at shutdown). */
   close?: boolean;
 }
 
-/** The worker task: one operation in its own transaction on this thread's connection. */
-export function runWrite(task: WriteTaskInput): Outcome {
+/** The worker task: operations in a transaction on this thread's connection (see WriteTaskInput). */
+export function runWrite(task: WriteTaskInput): Outcome | Outcome[] {
   if (task.close) {
     closeThreadStore(task.db);
     return { ok: true, value: null };
   }
   // Like the server's connection: commits do not fsync, the server's group commit does (open.ts).
-  return attempt(threadStore(task.db, { groupCommit: true }), task.op as WriteOpName, task.input);
+  const store = threadStore(task.db, { groupCommit: true });
+  if (!task.ops) return attempt(store, task.op as WriteOpName, task.input);
+  const ops = task.ops;
+  if (ops.length === 1) return [attempt(store, ops[0].op, ops[0].input)];
+  try {
+    // One commit for all: each attempt's transaction is a savepoint inside this one.
+    return store.db.transaction(() => ops.map((call) => attempt(store, call.op, call.input)))();
+  } catch (e) {
+    // The commit itself failed (disk full, I/O error): none of them is stored.
+    const failed = failure(e);
+    return ops.map(() => failed);
+  }
 }
 
 function attempt(store: Store, op: WriteOpName, input: unknown): Outcome {
@@ -107,21 +131,26 @@ function attempt(store: Store, op: WriteOpName, input: unknown): Outcome {
     // and a single statement raises the write flag too (db/open.ts writeSignal).
     return { ok: true, value: store.db.transaction(() => fn(store, input))() };
   } catch (e) {
-    if (e instanceof ApiError)
-      return {
-        ok: false,
-        message: e.message,
-        apiError: { code: e.code, message: e.message, details: e.details, headers: e.headers },
-      };
-    const error = e instanceof Error ? e : new Error(String(e));
+    return failure(e);
+  }
+}
+
+/** An error as it crosses back: an ApiError whole, another with its message, name, code and stack. */
+function failure(e: unknown): Outcome {
+  if (e instanceof ApiError)
     return {
       ok: false,
-      message: error.message,
-      name: error.name,
-      code: (error as { code?: unknown }).code,
-      stack: error.stack,
+      message: e.message,
+      apiError: { code: e.code, message: e.message, details: e.details, headers: e.headers },
     };
-  }
+  const error = e instanceof Error ? e : new Error(String(e));
+  return {
+    ok: false,
+    message: error.message,
+    name: error.name,
+    code: (error as { code?: unknown }).code,
+    stack: error.stack,
+  };
 }
 
 function settle(outcome: Outcome): unknown {
@@ -148,15 +177,57 @@ export interface ThreadWriter extends StoreWriter {
   close(): Promise<void>;
 }
 
-/** The server's writer: one thread (a pool of one), its own connection; operations begin in the order asked. */
+/**
+ * Most operations the writer thread runs in one transaction. The HTTP thread's own writes wait for the whole of it
+ * (db/open.ts writeSignal): under a mixed load of finalizations and generations, batches of 4 gave finalize 26-31%
+ * and all writes together 10% more throughput than one at a time; batches of 16 took more from generation.
+ */
+export const MAX_BATCH = 4;
+
+/**
+ * The server's writer: one thread (a pool of one), its own connection; operations begin in the order asked, those
+ * asked for while the thread is busy together in one transaction (at most MAX_BATCH).
+ */
 export function threadWriter(pool: WorkerPool, db: DbLocation): ThreadWriter {
   let holds = 0;
   let inFlight = 0;
   let closed = false;
   const held: (() => void)[] = [];
+  // Operations waiting for the thread, and whether it has a batch.
+  const queue: (WriteCall & { done: (outcome: Outcome) => void; failed: (error: unknown) => void })[] = [];
+  let busy = false;
   // One promise per busy stretch, however many wait for it (the group commit asks once per fsync under a load).
   let settledNow: Promise<void> | undefined;
   let resolveSettled = () => {};
+  const settled = () => {
+    if (inFlight === 0) return Promise.resolve();
+    settledNow ??= new Promise<void>((resolve) => {
+      resolveSettled = resolve;
+    });
+    return settledNow;
+  };
+  function pump() {
+    if (busy || queue.length === 0) return;
+    busy = true;
+    const batch = queue.splice(0, MAX_BATCH);
+    pool
+      .run("write", { db, ops: batch.map(({ op, input }) => ({ op, input })) })
+      .then(
+        (outcomes) => {
+          for (const [i, call] of batch.entries()) call.done((outcomes as Outcome[])[i]);
+        },
+        (error) => {
+          // The thread itself failed (ended, out of memory), perhaps mid-transaction with the write flag raised: the
+          // HTTP thread's writes would each wait out the flag's timeout (db/open.ts).
+          if (db.writeSignal) lowerFlag(db.writeSignal);
+          for (const call of batch) call.failed(error);
+        },
+      )
+      .finally(() => {
+        busy = false;
+        pump();
+      });
+  }
   return {
     async run(op, input) {
       // Held operations resume in the order they arrived (the release resolves them in turn).
@@ -164,15 +235,10 @@ export function threadWriter(pool: WorkerPool, db: DbLocation): ThreadWriter {
       if (closed) throw new Error(`the writer is closed (${op})`);
       inFlight++;
       try {
-        let outcome: Outcome;
-        try {
-          outcome = (await pool.run("write", { db, op, input })) as Outcome;
-        } catch (error) {
-          // The thread itself failed (ended, out of memory), perhaps mid-transaction with the write flag raised: the
-          // HTTP thread's writes would each wait out the flag's timeout (db/open.ts).
-          if (db.writeSignal) lowerFlag(db.writeSignal);
-          throw error;
-        }
+        const outcome = await new Promise<Outcome>((done, failed) => {
+          queue.push({ op, input, done, failed });
+          pump();
+        });
         return settle(outcome) as OutputOf<typeof op>;
       } finally {
         inFlight--;
@@ -192,18 +258,14 @@ export function threadWriter(pool: WorkerPool, db: DbLocation): ThreadWriter {
         if (holds === 0) for (const resolve of held.splice(0)) resolve();
       };
     },
-    settled() {
-      if (inFlight === 0) return Promise.resolve();
-      settledNow ??= new Promise<void>((resolve) => {
-        resolveSettled = resolve;
-      });
-      return settledNow;
-    },
+    settled,
     get inFlight() {
       return inFlight;
     },
     async close() {
       closed = true;
+      // After the operations already asked for: they would open the connection again.
+      await settled();
       await pool.run("write", { db, close: true }).catch(() => {});
     },
   };

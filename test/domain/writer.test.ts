@@ -7,7 +7,7 @@ import { Checkpointer } from "../../src/db/checkpoints.js";
 import { migrate } from "../../src/db/migrate.js";
 import { openDb } from "../../src/db/open.js";
 import { zeroCounts } from "../../src/domain/usage.js";
-import { inlineWriter, runWrite, threadWriter } from "../../src/domain/writer.js";
+import { inlineWriter, MAX_BATCH, runWrite, threadWriter } from "../../src/domain/writer.js";
 import { ApiError } from "../../src/http/errors.js";
 import { memoryLogger } from "../../src/http/log.js";
 import type { WorkerPool } from "../../src/workers/pool.js";
@@ -15,32 +15,39 @@ import { makeHarness } from "../helpers/harness.js";
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-/** A pool whose "write" tasks end when the test says so; records the operations in the order they began. */
+/**
+ * A pool whose "write" tasks end when the test says so; records the operations in the order they began, and the
+ * tasks (batches) they came in.
+ */
 function gatedPool() {
   const begun: string[] = [];
+  const tasks: string[][] = [];
   const pending: (() => void)[] = [];
   const pool: WorkerPool = {
-    run: ((name: string, input: { op?: string; close?: boolean }) => {
+    run: ((name: string, input: { ops?: { op: string }[]; close?: boolean }) => {
       if (name === "checkpointWal")
         return Promise.resolve({
           busy: 0,
           walFrames: 20_000 + begun.length,
           checkpointed: 20_000 + begun.length,
         } as never);
-      begun.push(input.close ? "close" : String(input.op));
-      return new Promise((resolve) => pending.push(() => resolve({ ok: true, value: input.op } as never)));
+      const ops = input.close ? ["close"] : (input.ops ?? []).map((o) => o.op);
+      begun.push(...ops);
+      tasks.push(ops);
+      const answer = input.close ? { ok: true, value: null } : ops.map((op) => ({ ok: true, value: op }));
+      return new Promise((resolve) => pending.push(() => resolve(answer as never)));
     }) as WorkerPool["run"],
     close: async () => {},
   };
   const finishAll = () => {
     for (const finish of pending.splice(0)) finish();
   };
-  return { pool, begun, finishAll };
+  return { pool, begun, tasks, finishAll };
 }
 
 describe("the thread writer", () => {
   it("begins operations in the order asked, none while held, and settles when those begun have ended", async () => {
-    const { pool, begun, finishAll } = gatedPool();
+    const { pool, begun, tasks, finishAll } = gatedPool();
     const writer = threadWriter(pool, { dataDir: "/unused" });
     const first = writer.run("graphMarkUpdated", { workspaceId: "ws", now: "t" });
     await tick();
@@ -61,13 +68,75 @@ describe("the thread writer", () => {
     expect(settled).toBe(true);
     release();
     for (let i = 0; i < 3; i++) await tick();
+    // The first released found the thread idle and went alone; the second, asked for while it ran, waits for it.
+    expect(begun).toEqual(["graphMarkUpdated", "learningClaim"]);
+    finishAll();
+    for (let i = 0; i < 3; i++) await tick();
     expect(begun).toEqual(["graphMarkUpdated", "learningClaim", "sessionsPurge"]);
     finishAll();
     expect(await Promise.all(later)).toEqual(["learningClaim", "sessionsPurge"]);
+    expect(tasks).toEqual([["graphMarkUpdated"], ["learningClaim"], ["sessionsPurge"]]);
     const closing = writer.close();
+    await tick();
     finishAll();
     await closing;
     await expect(writer.run("sessionsPurge", { now: "t" })).rejects.toThrow(/closed/);
+  });
+
+  it("sends the operations asked for while the thread is busy together, at most MAX_BATCH, in order", async () => {
+    const { pool, tasks, finishAll } = gatedPool();
+    const writer = threadWriter(pool, { dataDir: "/unused" });
+    const first = writer.run("sessionsPurge", { now: "t" });
+    await tick();
+    const waiting = Array.from({ length: MAX_BATCH + 2 }, (_, i) =>
+      writer.run("learningClaim", { id: `j${i}`, now: "t" }),
+    );
+    await tick();
+    expect(tasks).toEqual([["sessionsPurge"]]);
+    expect(writer.inFlight).toBe(MAX_BATCH + 3);
+    finishAll();
+    await first;
+    for (let i = 0; i < 3; i++) await tick();
+    expect(tasks.map((t) => t.length)).toEqual([1, MAX_BATCH]);
+    finishAll();
+    for (let i = 0; i < 3; i++) await tick();
+    expect(tasks.map((t) => t.length)).toEqual([1, MAX_BATCH, 2]);
+    finishAll();
+    expect(await Promise.all(waiting)).toEqual(waiting.map(() => "learningClaim"));
+    expect(writer.inFlight).toBe(0);
+  });
+
+  it("runs a batch in one transaction where a failing operation rolls back alone", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "cs-writer-batch-"));
+    try {
+      const db = openDb(dir);
+      migrate(db);
+      db.prepare("INSERT INTO accounts (id, name, plan, created_at) VALUES (7, 'Batch', 'pro', '2026-01-01')").run();
+      db.close();
+      const good = (day: string) => ({ account_id: 7, key_id: "", day, ...zeroCounts(), requests: 1 });
+      const bad = { account_id: 999_999, key_id: "", day: "2026-01-02", ...zeroCounts() };
+      const location = { dataDir: dir };
+      const outcomes = runWrite({
+        db: location,
+        ops: [
+          { op: "usageAdd", input: [good("2026-01-01")] },
+          { op: "usageAdd", input: [bad] },
+          { op: "usageAdd", input: [good("2026-01-03")] },
+        ],
+      });
+      runWrite({ db: location, close: true });
+      expect(outcomes).toMatchObject([
+        { ok: true },
+        { ok: false, name: "SqliteError", code: "SQLITE_CONSTRAINT_FOREIGNKEY" },
+        { ok: true },
+      ]);
+      const check = openDb(dir, { readonly: true });
+      const days = check.prepare("SELECT day FROM usage_daily ORDER BY day").pluck().all();
+      check.close();
+      expect(days).toEqual(["2026-01-01", "2026-01-03"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("lets the checkpointer run its WAL-resetting checkpoint only once the writer's operation in progress ended", async () => {
@@ -128,7 +197,7 @@ describe("the thread writer", () => {
       runWrite({ db: { dataDir: dir }, close: true });
       expect(outcome).toMatchObject({ ok: false, name: "SqliteError", code: "SQLITE_CONSTRAINT_FOREIGNKEY" });
       const viaPool = threadWriter(
-        { run: (async () => outcome) as unknown as WorkerPool["run"], close: async () => {} },
+        { run: (async () => [outcome]) as unknown as WorkerPool["run"], close: async () => {} },
         { dataDir: dir },
       );
       await expect(viaPool.run("usageAdd", [row])).rejects.toMatchObject({
