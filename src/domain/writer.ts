@@ -115,11 +115,26 @@ export function runWrite(task: WriteTaskInput): Outcome | Outcome[] {
   if (ops.length === 1) return [attempt(store, ops[0].op, ops[0].input)];
   try {
     // One commit for all: each attempt's transaction is a savepoint inside this one.
-    return store.db.transaction(() => ops.map((call) => attempt(store, call.op, call.input)))();
+    return store.db.transaction(() =>
+      ops.map((call) => {
+        const outcome = attempt(store, call.op, call.input);
+        // Some errors (disk full, I/O error) make SQLite roll back the whole transaction, not only the failing
+        // operation's savepoint: the operations before it are undone, and those after it must not run on their own.
+        if (!store.db.inTransaction) throw new BatchRolledBack(outcome);
+        return outcome;
+      }),
+    )();
   } catch (e) {
-    // The commit itself failed (disk full, I/O error): none of them is stored.
-    const failed = failure(e);
+    // The batch was rolled back, or its commit failed: none of them is stored.
+    const failed = e instanceof BatchRolledBack ? e.outcome : failure(e);
     return ops.map(() => failed);
+  }
+}
+
+/** A batch that SQLite rolled back whole, with the outcome of the operation that caused it. */
+class BatchRolledBack extends Error {
+  constructor(readonly outcome: Outcome) {
+    super(outcome.ok ? "rolled back" : outcome.message);
   }
 }
 
@@ -209,12 +224,15 @@ export function threadWriter(pool: WorkerPool, db: DbLocation): ThreadWriter {
   function pump() {
     if (busy || queue.length === 0) return;
     busy = true;
+    // Inputs and outputs are plain data; one that structured clone could not copy would fail the whole batch.
     const batch = queue.splice(0, MAX_BATCH);
     pool
       .run("write", { db, ops: batch.map(({ op, input }) => ({ op, input })) })
       .then(
         (outcomes) => {
-          for (const [i, call] of batch.entries()) call.done((outcomes as Outcome[])[i]);
+          if (!Array.isArray(outcomes) || outcomes.length !== batch.length)
+            throw new Error(`the writer thread answered ${batch.length} operations with ${JSON.stringify(outcomes)}`);
+          for (const [i, call] of batch.entries()) call.done(outcomes[i] as Outcome);
         },
         (error) => {
           // The thread itself failed (ended, out of memory), perhaps mid-transaction with the write flag raised: the
@@ -223,6 +241,10 @@ export function threadWriter(pool: WorkerPool, db: DbLocation): ThreadWriter {
           for (const call of batch) call.failed(error);
         },
       )
+      // An answer of the wrong shape fails the batch's callers (a settled promise ignores a second call).
+      .catch((error) => {
+        for (const call of batch) call.failed(error);
+      })
       .finally(() => {
         busy = false;
         pump();

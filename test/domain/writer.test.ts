@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { Checkpointer } from "../../src/db/checkpoints.js";
 import { migrate } from "../../src/db/migrate.js";
 import { openDb } from "../../src/db/open.js";
+import { threadStore } from "../../src/db/thread-store.js";
 import { zeroCounts } from "../../src/domain/usage.js";
 import { inlineWriter, MAX_BATCH, runWrite, threadWriter } from "../../src/domain/writer.js";
 import { ApiError } from "../../src/http/errors.js";
@@ -120,7 +121,8 @@ describe("the thread writer", () => {
         db: location,
         ops: [
           { op: "usageAdd", input: [good("2026-01-01")] },
-          { op: "usageAdd", input: [bad] },
+          // Its first row is fine, its second is not: the operation rolls back whole, and alone.
+          { op: "usageAdd", input: [good("2026-01-02"), bad] },
           { op: "usageAdd", input: [good("2026-01-03")] },
         ],
       });
@@ -137,6 +139,87 @@ describe("the thread writer", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("fails the whole batch when SQLite rolls back the transaction (disk full), running nothing after it", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "cs-writer-full-"));
+    try {
+      const db = openDb(dir);
+      migrate(db);
+      db.prepare("INSERT INTO accounts (id, name, plan, created_at) VALUES (7, 'Full', 'pro', '2026-01-01')").run();
+      db.close();
+      const location = { dataDir: dir };
+      const row = (day: string) => ({ account_id: 7, key_id: "", day, ...zeroCounts(), requests: 1 });
+      // The worker task's own connection (cached per thread), with no room to grow.
+      const store = threadStore(location, { groupCommit: true });
+      const pages = store.db.pragma("page_count", { simple: true }) as number;
+      store.db.pragma(`max_page_count = ${pages}`);
+      const many = Array.from({ length: 5_000 }, (_, i) =>
+        row(`2027-${String((i % 12) + 1).padStart(2, "0")}-${String((i % 28) + 1).padStart(2, "0")}`),
+      ).map((r, i) => ({ ...r, key_id: `k${i}` }));
+      const outcomes = runWrite({
+        db: location,
+        ops: [
+          { op: "usageAdd", input: [row("2026-01-01")] },
+          { op: "usageAdd", input: many },
+          { op: "usageAdd", input: [row("2026-01-03")] },
+        ],
+      }) as { ok: boolean; code?: string }[];
+      expect(store.db.inTransaction).toBe(false);
+      runWrite({ db: location, close: true });
+      expect(outcomes.map((o) => o.ok)).toEqual([false, false, false]);
+      expect(outcomes[0].code).toBe("SQLITE_FULL");
+      const check = openDb(dir, { readonly: true });
+      const stored = check.prepare("SELECT count(*) FROM usage_daily").pluck().get();
+      check.close();
+      expect(stored).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("fails every operation of a batch the thread could not run, lowers the write flag, and goes on", async () => {
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const answers: (() => Promise<unknown>)[] = [
+      () => new Promise((resolve) => setImmediate(() => resolve([{ ok: true, value: 1 }]))),
+      () => Promise.reject(new Error("worker exited")),
+      () => Promise.resolve({ ok: true, value: "not a list" }),
+      () => Promise.resolve([{ ok: true, value: 4 }]),
+    ];
+    const pool: WorkerPool = { run: (() => answers.shift()?.()) as never, close: async () => {} };
+    const writer = threadWriter(pool, { dataDir: "/unused", writeSignal: flag });
+    const first = writer.run("sessionsPurge", { now: "t" });
+    // Asked for while the first runs: one batch, which the thread fails.
+    const second = [writer.run("sessionsPurge", { now: "t" }), writer.run("sessionsPurge", { now: "t" })];
+    Atomics.store(flag, 0, 1);
+    await expect(first).resolves.toBe(1);
+    for (const p of second) await expect(p).rejects.toThrow("worker exited");
+    expect(Atomics.load(flag, 0)).toBe(0);
+    // An answer of the wrong shape fails its callers instead of leaving them waiting.
+    await expect(writer.run("sessionsPurge", { now: "t" })).rejects.toThrow(/answered 1 operations/);
+    await expect(writer.run("sessionsPurge", { now: "t" })).resolves.toBe(4);
+    expect(writer.inFlight).toBe(0);
+  });
+
+  it("closes only after the operations already asked for have run", async () => {
+    const { pool, tasks, finishAll } = gatedPool();
+    const writer = threadWriter(pool, { dataDir: "/unused" });
+    const first = writer.run("sessionsPurge", { now: "t" });
+    await tick();
+    const queued = writer.run("learningClaim", { id: "a", now: "t" });
+    const closing = writer.close();
+    await tick();
+    expect(tasks).toEqual([["sessionsPurge"]]);
+    finishAll();
+    await first;
+    for (let i = 0; i < 3; i++) await tick();
+    expect(tasks).toEqual([["sessionsPurge"], ["learningClaim"]]);
+    finishAll();
+    await queued;
+    for (let i = 0; i < 3; i++) await tick();
+    expect(tasks).toEqual([["sessionsPurge"], ["learningClaim"], ["close"]]);
+    finishAll();
+    await closing;
   });
 
   it("lets the checkpointer run its WAL-resetting checkpoint only once the writer's operation in progress ended", async () => {
