@@ -46,6 +46,27 @@ function gatedPool() {
   return { pool, begun, tasks, finishAll };
 }
 
+/** A migrated data directory with account 7, for usage rows (usageAdd) written through runWrite. */
+function usageDir(prefix: string) {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  const db = openDb(dir);
+  migrate(db);
+  db.prepare("INSERT INTO accounts (id, name, plan, created_at) VALUES (7, 'Usage', 'pro', '2026-01-01')").run();
+  db.close();
+  return {
+    location: { dataDir: dir },
+    row: (day: string) => ({ account_id: 7, key_id: "", day, ...zeroCounts(), requests: 1 }),
+    /** The days stored, read on a connection of its own. */
+    days() {
+      const check = openDb(dir, { readonly: true });
+      const days = check.prepare("SELECT day FROM usage_daily ORDER BY day").pluck().all();
+      check.close();
+      return days;
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
 describe("the thread writer", () => {
   it("begins operations in the order asked, none while held, and settles when those begun have ended", async () => {
     const { pool, begun, tasks, finishAll } = gatedPool();
@@ -108,15 +129,9 @@ describe("the thread writer", () => {
   });
 
   it("runs a batch in one transaction where a failing operation rolls back alone", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "cs-writer-batch-"));
+    const { location, row: good, days, remove } = usageDir("cs-writer-batch-");
     try {
-      const db = openDb(dir);
-      migrate(db);
-      db.prepare("INSERT INTO accounts (id, name, plan, created_at) VALUES (7, 'Batch', 'pro', '2026-01-01')").run();
-      db.close();
-      const good = (day: string) => ({ account_id: 7, key_id: "", day, ...zeroCounts(), requests: 1 });
       const bad = { account_id: 999_999, key_id: "", day: "2026-01-02", ...zeroCounts() };
-      const location = { dataDir: dir };
       const outcomes = runWrite({
         db: location,
         ops: [
@@ -132,24 +147,15 @@ describe("the thread writer", () => {
         { ok: false, name: "SqliteError", code: "SQLITE_CONSTRAINT_FOREIGNKEY" },
         { ok: true },
       ]);
-      const check = openDb(dir, { readonly: true });
-      const days = check.prepare("SELECT day FROM usage_daily ORDER BY day").pluck().all();
-      check.close();
-      expect(days).toEqual(["2026-01-01", "2026-01-03"]);
+      expect(days()).toEqual(["2026-01-01", "2026-01-03"]);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      remove();
     }
   });
 
   it("fails the whole batch when SQLite rolls back the transaction (disk full), running nothing after it", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "cs-writer-full-"));
+    const { location, row, days, remove } = usageDir("cs-writer-full-");
     try {
-      const db = openDb(dir);
-      migrate(db);
-      db.prepare("INSERT INTO accounts (id, name, plan, created_at) VALUES (7, 'Full', 'pro', '2026-01-01')").run();
-      db.close();
-      const location = { dataDir: dir };
-      const row = (day: string) => ({ account_id: 7, key_id: "", day, ...zeroCounts(), requests: 1 });
       // The worker task's own connection (cached per thread), with no room to grow.
       const store = threadStore(location, { groupCommit: true });
       const pages = store.db.pragma("page_count", { simple: true }) as number;
@@ -169,12 +175,9 @@ describe("the thread writer", () => {
       runWrite({ db: location, close: true });
       expect(outcomes.map((o) => o.ok)).toEqual([false, false, false]);
       expect(outcomes[0].code).toBe("SQLITE_FULL");
-      const check = openDb(dir, { readonly: true });
-      const stored = check.prepare("SELECT count(*) FROM usage_daily").pluck().get();
-      check.close();
-      expect(stored).toBe(0);
+      expect(days()).toEqual([]);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      remove();
     }
   });
 
