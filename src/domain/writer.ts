@@ -126,7 +126,10 @@ export function runWrite(task: WriteTaskInput): Outcome | Outcome[] {
     )();
   } catch (e) {
     // The batch was rolled back, or its commit failed: none of them is stored.
-    const failed = e instanceof BatchRolledBack ? e.outcome : failure(e);
+    const failed =
+      e instanceof BatchRolledBack && !e.outcome.ok
+        ? e.outcome
+        : failure(e instanceof BatchRolledBack ? new Error("the batch's transaction was rolled back") : e);
     return ops.map(() => failed);
   }
 }
