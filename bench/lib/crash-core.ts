@@ -5,6 +5,7 @@
  * every acknowledged finalization must reach `succeeded`.
  */
 import { createHash } from "node:crypto";
+import { contentQueries } from "../../src/db/contents.js";
 import { openDb } from "../../src/db/open.js";
 import { prng, words } from "./text.js";
 
@@ -113,15 +114,10 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
           failures.push(`${label}: content ${id} acknowledged (201) but ${status ? `is ${status}` : "missing"}`);
       }
       // The text as the server reads it: in the row, or in the version it names (sql/0010_text_version.sql).
-      const finalText = db.prepare(
-        `SELECT c.status, COALESCE(c.finalized_content, CASE WHEN c.text_version IS NULL THEN c.content ELSE
-           coalesce((SELECT v.text FROM content_versions AS v WHERE v.content_id = c.id AND v.version = c.text_version),
-             c.content) END) AS finalized_content
-         FROM contents AS c WHERE c.id = ?`,
-      );
+      const rows = contentQueries(db);
       for (const f of finalizations) {
-        const row = finalText.get(f.contentId) as { status: string; finalized_content: string | null } | undefined;
-        if (row?.status !== "finalized" || sha256(row?.finalized_content ?? "") !== f.sha256)
+        const row = rows.byId(f.contentId);
+        if (row?.status !== "finalized" || sha256(row.finalized_content ?? row.content) !== f.sha256)
           failures.push(`${label}: finalization of content ${f.contentId} acknowledged (200) but not stored`);
       }
     } finally {
