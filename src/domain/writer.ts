@@ -91,11 +91,9 @@ export interface WriteCall {
   input: unknown;
 }
 
-/** The writer task's input: which database, and one operation (op, input) or several in one transaction (ops). */
+/** The writer task's input: which database, and the operations to run in one transaction. */
 export interface WriteTaskInput {
   db: DbLocation;
-  op?: WriteOpName;
-  input?: unknown;
   /** Operations run in order in one transaction, each in a savepoint of its own; the task answers an outcome each. */
   ops?: WriteCall[];
   /** Close this thread's connection instead (at shutdown). */
@@ -103,15 +101,14 @@ export interface WriteTaskInput {
 }
 
 /** The worker task: operations in a transaction on this thread's connection (see WriteTaskInput). */
-export function runWrite(task: WriteTaskInput): Outcome | Outcome[] {
+export function runWrite(task: WriteTaskInput): Outcome[] {
   if (task.close) {
     closeThreadStore(task.db);
-    return { ok: true, value: null };
+    return [];
   }
   // Like the server's connection: commits do not fsync, the server's group commit does (open.ts).
   const store = threadStore(task.db, { groupCommit: true });
-  if (!task.ops) return attempt(store, task.op as WriteOpName, task.input);
-  const ops = task.ops;
+  const ops = task.ops ?? [];
   if (ops.length === 1) return [attempt(store, ops[0].op, ops[0].input)];
   try {
     // One commit for all: each attempt's transaction is a savepoint inside this one.
@@ -120,24 +117,22 @@ export function runWrite(task: WriteTaskInput): Outcome | Outcome[] {
         const outcome = attempt(store, call.op, call.input);
         // Some errors (disk full, I/O error) make SQLite roll back the whole transaction, not only the failing
         // operation's savepoint: the operations before it are undone, and those after it must not run on their own.
-        if (!store.db.inTransaction) throw new BatchRolledBack(outcome);
+        if (!store.db.inTransaction)
+          throw outcome.ok ? new Error("the batch's transaction was rolled back") : new BatchRolledBack(outcome);
         return outcome;
       }),
     )();
   } catch (e) {
     // The batch was rolled back, or its commit failed: none of them is stored.
-    const failed =
-      e instanceof BatchRolledBack && !e.outcome.ok
-        ? e.outcome
-        : failure(e instanceof BatchRolledBack ? new Error("the batch's transaction was rolled back") : e);
+    const failed = e instanceof BatchRolledBack ? e.outcome : failure(e);
     return ops.map(() => failed);
   }
 }
 
-/** A batch that SQLite rolled back whole, with the outcome of the operation that caused it. */
+/** A batch that SQLite rolled back whole, with the failure of the operation that caused it. */
 class BatchRolledBack extends Error {
   constructor(readonly outcome: Outcome) {
-    super(outcome.ok ? "rolled back" : outcome.message);
+    super("the batch's transaction was rolled back");
   }
 }
 

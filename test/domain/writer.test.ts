@@ -280,7 +280,7 @@ describe("the thread writer", () => {
       migrate(db);
       db.close();
       const row = { account_id: 999_999, key_id: "", day: "2026-01-01", ...zeroCounts() };
-      const outcome = runWrite({ db: { dataDir: dir }, op: "usageAdd", input: [row] });
+      const [outcome] = runWrite({ db: { dataDir: dir }, ops: [{ op: "usageAdd", input: [row] }] });
       runWrite({ db: { dataDir: dir }, close: true });
       expect(outcome).toMatchObject({ ok: false, name: "SqliteError", code: "SQLITE_CONSTRAINT_FOREIGNKEY" });
       const viaPool = threadWriter(
