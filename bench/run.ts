@@ -504,63 +504,30 @@ async function main(): Promise<number> {
     const out = path.join(ROOT, "bench/results", `${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
     writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
 
+    /** A table row: a load's name, req/s, p50, p99, the given ratio column and its non-2xx count. */
+    const row = (name: string, x: Load, ratio: string) => [
+      name,
+      fixed(x.rps, 0),
+      fixed(x.p50),
+      fixed(x.p99),
+      ratio,
+      String(x.non2xx),
+    ];
     const rows = [
       ["scenario", "req/s", "p50 ms", "p99 ms", "req/s ÷ baseline", "non-2xx"],
-      [b.name, fixed(b.rps, 0), fixed(b.p50), fixed(b.p99), "1.00", String(b.non2xx)],
-      ...scenarios.map((x) => [
-        x.name,
-        fixed(x.rps, 0),
-        fixed(x.p50),
-        fixed(x.p99),
-        fixed(x.rps / b.rps),
-        String(x.non2xx),
-      ]),
+      row(b.name, b, "1.00"),
+      ...scenarios.map((x) => row(x.name, x, fixed(x.rps / b.rps))),
     ];
     if (probeAlone && probeLoaded && finalizeUnderProbe)
       rows.push(
-        [
-          `${probeAlone.name}, quiet server`,
-          fixed(probeAlone.rps, 0),
-          fixed(probeAlone.p50),
-          fixed(probeAlone.p99),
-          "",
-          String(probeAlone.non2xx),
-        ],
-        [
-          `${probeLoaded.name}, during finalize load`,
-          fixed(probeLoaded.rps, 0),
-          fixed(probeLoaded.p50),
-          fixed(probeLoaded.p99),
-          "",
-          String(probeLoaded.non2xx),
-        ],
-        [
-          "POST /finalizeContent during the probe",
-          fixed(finalizeUnderProbe.rps, 0),
-          fixed(finalizeUnderProbe.p50),
-          fixed(finalizeUnderProbe.p99),
-          fixed(finalizeUnderProbe.rps / b.rps),
-          String(finalizeUnderProbe.non2xx),
-        ],
+        row(`${probeAlone.name}, quiet server`, probeAlone, ""),
+        row(`${probeLoaded.name}, during finalize load`, probeLoaded, ""),
+        row("POST /finalizeContent during the probe", finalizeUnderProbe, fixed(finalizeUnderProbe.rps / b.rps)),
       );
     if (machine)
       rows.push(
-        [
-          "baseline probe, quiet machine",
-          fixed(machine.quiet.rps, 0),
-          fixed(machine.quiet.p50),
-          fixed(machine.quiet.p99),
-          "",
-          String(machine.quiet.non2xx),
-        ],
-        [
-          `baseline probe, ${machine.loops} busy loops`,
-          fixed(machine.busy.rps, 0),
-          fixed(machine.busy.p50),
-          fixed(machine.busy.p99),
-          "",
-          String(machine.busy.non2xx),
-        ],
+        row("baseline probe, quiet machine", machine.quiet, ""),
+        row(`baseline probe, ${machine.loops} busy loops`, machine.busy, ""),
       );
     let text = `\n## content-service benchmark, ${startedAt.toISOString()}\n\n`;
     text += `${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${DURATION} s per load, median of ${ONLY_PROBE ? 1 : ROUNDS} round(s) for the baseline and GETs; `;
