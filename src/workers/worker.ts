@@ -22,9 +22,10 @@ export const WORKER_NICENESS = 10;
 export const WRITER_NICENESS = 5;
 
 /**
- * Lowers a worker thread's scheduling priority (Linux sets niceness per thread). The background pool's threads run learning analysis and graph extraction for seconds at a
- * time: at equal priority they took half the CPU from the thread answering requests, and a GET waited behind them
- * (README "Performance"). Elsewhere, or when /proc is not mounted, threads keep the process's priority.
+ * Lowers a worker thread's scheduling priority (Linux sets niceness per thread). The background pool's threads run
+ * learning analysis and graph extraction for seconds at a time: at equal priority they took half the CPU from the
+ * thread answering requests, and a GET waited behind them (README "Performance"). Elsewhere, or when /proc is not
+ * mounted, threads keep the process's priority.
  */
 export function lowerThreadPriority(tid: number, niceness: number): boolean {
   try {
