@@ -49,6 +49,9 @@ export function isCalendarDay(text: string): boolean {
   return Number.isFinite(ms) && utcDay(ms) === text;
 }
 
+/** The first day written YYYY-MM-DD; an earlier one is written -000001-12-31. */
+export const FIRST_DAY = "0000-01-01";
+
 /** The day `n` days after (or before, when negative) a YYYY-MM-DD day. */
 export function addDays(day: string, n: number): string {
   return utcDay(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS);
@@ -188,8 +191,13 @@ export class UsageCounter {
       if (row.key_id !== "") addInto(bucket(byKey, row.key_id), row);
     }
 
+    // Counted, not compared: the day after 9999-12-31 is written +010000-01-01, which sorts before it.
     const days: UsageReport["days"] = [];
-    for (let day = from; day <= to; day = addDays(day, 1)) days.push({ day, ...(byDay.get(day) ?? zeroCounts()) });
+    const span = daysInRange(from, to);
+    for (let i = 0; i < span; i++) {
+      const day = addDays(from, i);
+      days.push({ day, ...(byDay.get(day) ?? zeroCounts()) });
+    }
     const keys = [...byKey.entries()]
       .map(([keyId, counts]) => ({
         key_id: keyId,

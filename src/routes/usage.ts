@@ -7,6 +7,7 @@ import {
   addDays,
   DEFAULT_USAGE_DAYS,
   daysInRange,
+  FIRST_DAY,
   isCalendarDay,
   MAX_USAGE_DAYS,
   USAGE_FIELDS,
@@ -71,7 +72,10 @@ export const usageRoutes = [
     },
     async handler(ctx: Ctx<Record<string, string>, v.InferOutput<typeof UsageQuery>>) {
       const to = ctx.query.to ?? utcDay(ctx.services.clock.now());
-      const from = ctx.query.from ?? addDays(to, 1 - DEFAULT_USAGE_DAYS);
+      // The default range stops at the first day that can be written YYYY-MM-DD.
+      const from =
+        ctx.query.from ??
+        (daysInRange(FIRST_DAY, to) < DEFAULT_USAGE_DAYS ? FIRST_DAY : addDays(to, 1 - DEFAULT_USAGE_DAYS));
       const span = daysInRange(from, to);
       if (span < 1) throw invalid("query.from", `Expected a day on or before to (${to}).`);
       if (span > MAX_USAGE_DAYS)

@@ -245,6 +245,22 @@ describe("GET /usage: ranges", () => {
     expect(res.body.days[0].day).toBe("2024-02-29");
   });
 
+  // Found by the fuzz run: the day after 9999-12-31 is written +010000-01-01, which sorts before it as text, and
+  // the report's walk over the days never ended (the server hung, filling its heap).
+  it("answers ranges at the last and the first day that can be written", async () => {
+    const last = await h.send("GET", "/api/v1/usage?to=9999-12-31", { auth: key });
+    expect(last.status).toBe(200);
+    expect(last.body).toMatchObject({ from: "9999-12-02", to: "9999-12-31" });
+    expect(last.body.days).toHaveLength(30);
+    expect(last.body.days.at(-1).day).toBe("9999-12-31");
+    const first = await h.send("GET", "/api/v1/usage?to=0000-01-10", { auth: key });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ from: "0000-01-01", to: "0000-01-10" });
+    expect(first.body.days.map((d: { day: string }) => d.day)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `0000-01-${String(i + 1).padStart(2, "0")}`),
+    );
+  });
+
   it.each([
     ["a month 13", "?from=2026-13-01", "query.from"],
     ["a day that does not exist", "?to=2026-02-30", "query.to"],
