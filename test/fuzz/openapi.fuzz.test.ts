@@ -11,12 +11,13 @@
  * (the shared contract check of test/helpers).
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { buildOpenApi } from "../../src/http/openapi.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { type Answer, type Harness, makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, freshAddress, sendTo, sessionOf } from "../helpers/http.js";
 import { type FuzzRequest, type Known, type Operation, requestsFor, type Schema } from "./requests.js";
+import { watchdog } from "./watchdog.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 const ONLY = process.env.FUZZ_OP;
@@ -129,6 +130,10 @@ async function send(h: Harness, req: FuzzRequest, auth: string | undefined): Pro
 }
 
 describe("fuzzing every OpenAPI operation", () => {
+  // A request that blocks the event loop stops every timeout here: the watchdog's thread reports it with its seed.
+  const dog = watchdog();
+  afterAll(() => dog.stop());
+
   it("covers the whole document", () => {
     expect(operations.length).toBeGreaterThan(50);
     expect(new Set(operations.map((o) => o.id)).size).toBe(operations.length);
@@ -143,6 +148,7 @@ describe("fuzzing every OpenAPI operation", () => {
       let reported = false;
       const property = fc.asyncProperty(requestsFor(op, known), async (req) => {
         let context = `${req.method} ${req.url.slice(0, 200)}`;
+        dog.begin(`${op.id} (seed ${seed}): ${fc.stringify(req)}`);
         try {
           const auth = await credentialFor(h, op, req.credential);
           const res = await send(h, req, auth);
@@ -163,6 +169,8 @@ describe("fuzzing every OpenAPI operation", () => {
             process.stderr.write(`fuzz: ${op.id} failed (seed ${seed}, shrinking): ${context}\n`);
           }
           throw e;
+        } finally {
+          dog.end();
         }
       });
       const out = await fc.check(property, {
