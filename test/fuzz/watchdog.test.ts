@@ -55,11 +55,15 @@ describe("fuzz watchdog", () => {
   });
 
   it("ends a process whose request never comes back, after saying which", () => {
-    const child = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "test/fuzz/fixtures/hang-child.ts")], {
-      cwd: ROOT,
-      encoding: "utf8",
-      timeout: 60_000,
-    });
+    const child = spawnSync(
+      process.execPath,
+      ["--import", "tsx", path.join(ROOT, "test/fuzz/fixtures/hang-child.ts")],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
     expect(child.signal).toBe("SIGKILL");
     expect(child.stderr).toContain("fuzz: no answer after 0.1 s to hangingOp (seed 42): GET /api/v1/never");
     expect(child.stderr).toContain("fuzz: still no answer after 0.6 s; ending the test process");
