@@ -41,6 +41,7 @@ export const ERROR_CODES = {
   upstream_error: 502,
   upstream_invalid_response: 502,
   upstream_timeout: 504,
+  service_busy: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -58,6 +59,7 @@ export const STATUS_WORDS: Record<number, string> = {
   429: "RATE_LIMITED",
   500: "INTERNAL",
   502: "BAD_GATEWAY",
+  503: "SERVICE_UNAVAILABLE",
   504: "GATEWAY_TIMEOUT",
 };
 
@@ -107,7 +109,26 @@ export function errorBody(err: ApiError, traceId: string): ErrorBody {
 /** Turns anything thrown into an ApiError; unknown errors become a generic 500 (never a stack). */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (isBusy(err))
+    return new ApiError(
+      "service_busy",
+      "The database stayed locked by another writer (a command-line tool, another process) for longer than the server waits. Retry shortly.",
+      { retry_after_seconds: BUSY_RETRY_SECONDS },
+      { "retry-after": String(BUSY_RETRY_SECONDS) },
+    );
   return new ApiError("internal_error", "The server met an unexpected error.");
+}
+
+/** How long a client is told to wait before retrying after a busy database. */
+const BUSY_RETRY_SECONDS = 1;
+
+/**
+ * SQLite's "the database is locked" (SQLITE_BUSY and its extended codes, SQLITE_LOCKED): another connection held the
+ * write lock longer than busy_timeout (db/open.ts). The transaction that met it did not run.
+ */
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
 }
 
 /** Shorthand for the 404 of a missing record. */

@@ -48,6 +48,8 @@ export function pipelineErrors(r: RouteDef): Record<number, string[]> {
     add(400, "validation_failed");
     add(409, "idempotency_key_reused");
   }
+  // A write that found the database locked by another process for longer than the server waits (errors.ts).
+  if (r.method !== "GET") add(503, "service_busy");
   return out;
 }
 

@@ -580,6 +580,8 @@ describe("the error-code list (DESIGN §4)", () => {
     upstream_error: 502,
     upstream_invalid_response: 502,
     upstream_timeout: 504,
+    // A write that met the database locked by another process past busy_timeout: retryable, unlike a 500.
+    service_busy: 503,
   };
 
   it("has every code DESIGN §4 names, with DESIGN's status", () => {
