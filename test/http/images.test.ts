@@ -181,6 +181,9 @@ describe("POST /api/v1/images: upload", () => {
     { name: "neither file nor data_base64", json: { filename: "x.png" } },
     { name: "data_base64 that is not base64", json: { data_base64: "iVBOR***" } },
     { name: "an empty image", json: { data_base64: "" } },
+    // Found by review: /=+$/ scanned a long run of "=" from each of its characters (minutes for 1 MB, on the event loop).
+    { name: "a million '=' before a digit", json: { data_base64: `${"=".repeat(1_000_000)}A` } },
+    { name: "padding only", json: { data_base64: "=".repeat(1_000) } },
     { name: "data_base64 of the wrong type", json: { data_base64: 12 } },
     {
       name: "a JSON object posing as a file part",
