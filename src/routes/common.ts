@@ -52,7 +52,8 @@ export function decodeCursor<T extends string | number>(
   if (cursor === undefined) return undefined;
   try {
     const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (typeof value === kind) return value as T;
+    // A number this API issues is an id or an offset: a whole number from 0 (1.5 or 1e300 as an SQL OFFSET was a 500).
+    if (kind === "number" ? Number.isSafeInteger(value) && value >= 0 : typeof value === "string") return value as T;
   } catch {}
   throw new ApiError("validation_failed", "Invalid query: query.cursor: not a cursor this list issued.", {
     issues: [{ path: "query.cursor", message: "Not a cursor this list issued." }],

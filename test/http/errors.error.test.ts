@@ -350,6 +350,32 @@ describe("validation errors", () => {
     },
   ];
 
+  // Found by review: the graph's offset cursor took any JSON number, and 1.5 or 1e300 as an SQL OFFSET was a 500.
+  const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  it.each([1.5, 1e300, -1, Number.MAX_SAFE_INTEGER + 2])(
+    "a numeric cursor of %s (no list issues one) → 400 on every list paged by number",
+    async (value) => {
+      const h = makeHarness();
+      const token = await sessionOf(h, "admin@a.test");
+      for (const list of [
+        "/api/v1/knowledge-graph/entities?q=a",
+        "/api/v1/templates",
+        "/api/v1/reference-materials",
+        "/api/v1/contents",
+        "/api/v1/conversions",
+        "/api/v1/memories",
+        "/api/v1/images",
+        "/api/v1/admin/audit-log",
+      ]) {
+        const res = await h.send("GET", `${list}${list.includes("?") ? "&" : "?"}cursor=${cursorOf(value)}`, {
+          auth: token,
+        });
+        const details = expectErrorBody(res, 400, "validation_failed");
+        expect((details.issues as { path: string }[])[0].path, list).toBe("query.cursor");
+      }
+    },
+  );
+
   it.each(scenarios)("$name → 400 validation_failed with issues [{path, message}]", async (s) => {
     const h = makeHarness();
     const token = await sessionOf(h, "admin@a.test");
