@@ -45,9 +45,14 @@ function showsAddress(text: string, href: string): boolean {
   return bare(text) === bare(href);
 }
 
-/** Plain text of an inline token run: marks dropped, links as "text (address)", images as their alt text. */
-function inlineText(children: Token[], breaks: boolean): string {
-  let out = "";
+/**
+ * Plain text of an inline token run: marks dropped, links as "text (address)" (an address `shown` already is not
+ * written again), images as their alt text. The text
+ * is kept in pieces and joined once: a link's text is read from its own pieces (slicing the text built so far copied
+ * all of it at every link, quadratic in the number of links).
+ */
+function inlineText(children: Token[], breaks: boolean, shown: Set<string>): string {
+  const out: string[] = [];
   let skipping: string | null = null;
   const links: { href: string; at: number }[] = [];
   for (const t of children) {
@@ -58,21 +63,21 @@ function inlineText(children: Token[], breaks: boolean): string {
     switch (t.type) {
       case "text":
       case "code_inline":
-        out += t.content;
+        out.push(t.content);
         break;
       case "softbreak":
-        out += breaks ? "\n" : " ";
+        out.push(breaks ? "\n" : " ");
         break;
       case "hardbreak":
-        out += "\n";
+        out.push("\n");
         break;
       case "image":
-        out += t.content;
+        out.push(t.content);
         break;
       case "html_inline": {
         const m = SKIPPED_INLINE.exec(t.content);
         if (m) skipping = m[1];
-        else if (/^<br\s*\/?>$/i.test(t.content)) out += "\n";
+        else if (/^<br\s*\/?>$/i.test(t.content)) out.push("\n");
         break;
       }
       case "link_open":
@@ -80,12 +85,23 @@ function inlineText(children: Token[], breaks: boolean): string {
         break;
       case "link_close": {
         const link = links.pop();
-        if (link?.href && !showsAddress(out.slice(link.at), link.href)) out += ` (${link.href})`;
+        if (!link?.href || shown.has(link.href) || showsAddress(out.slice(link.at).join(""), link.href)) break;
+        // An address is written once, at its first link: a reference definition used k times repeated it k times
+        // (a 28 KB text of "[a] " under one long definition came out as 49 MB).
+        out.push(` (${link.href})`);
+        shown.add(link.href);
         break;
       }
     }
   }
-  return out;
+  return out.join("");
+}
+
+/** The text without its trailing line breaks, counted from the end (/\n+$/ is quadratic on a long inner run). */
+function withoutTrailingNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  return text.slice(0, end);
 }
 
 /**
@@ -102,6 +118,8 @@ export function markdownBlocks(markdown: string, options: { breaks?: boolean } =
   let row: string[] | null = null;
   let group = 0;
   let tableGroup = 0;
+  /** The link addresses written so far (see inlineText). */
+  const shown = new Set<string>();
   /** An item whose first content is not a paragraph still shows its marker. */
   const flushPending = () => {
     const list = lists.at(-1);
@@ -158,7 +176,7 @@ export function markdownBlocks(markdown: string, options: { breaks?: boolean } =
       case "fence":
       case "code_block":
         flushPending();
-        blocks.push({ kind: "code", text: t.content.replace(/\n+$/, "") });
+        blocks.push({ kind: "code", text: withoutTrailingNewlines(t.content) });
         break;
       case "html_block": {
         flushPending();
@@ -168,7 +186,7 @@ export function markdownBlocks(markdown: string, options: { breaks?: boolean } =
       }
       case "inline": {
         // Runs of blanks first: both patterns then match in one pass (no backtracking over long runs).
-        const text = inlineText(t.children ?? [], breaks)
+        const text = inlineText(t.children ?? [], breaks, shown)
           .replace(/[ \t]+/g, " ")
           .replace(/ ?\n ?/g, "\n")
           .trim();
@@ -229,9 +247,35 @@ export function markdownToPlain(markdown: string, options: { breaks?: boolean } 
   return blocksToText(markdownBlocks(markdown, options));
 }
 
-/** HTML of a Markdown document; raw HTML is escaped and unsafe link schemes (javascript:) are not links. */
+/**
+ * The longest output a conversion makes, in characters. A content's text is at most 500,000 characters, and its HTML
+ * stays far below this; only links repeating a long address (one reference definition used thousands of times)
+ * reach it: 56 KB of "[a] " under a long definition made 160 MB of HTML.
+ */
+export const MAX_OUTPUT_CHARS = 8_000_000;
+
+/** A conversion whose output would be longer than MAX_OUTPUT_CHARS. */
+export class OutputTooLarge extends Error {
+  constructor(readonly chars: number) {
+    super(`the output would be ${chars} characters`);
+  }
+}
+
+/**
+ * HTML of a Markdown document; raw HTML is escaped and unsafe link schemes (javascript:) are not links. Refused
+ * (OutputTooLarge) before rendering when its links' addresses alone pass MAX_OUTPUT_CHARS.
+ */
 export function markdownToHtml(markdown: string): string {
-  return htmlRenderer.render(markdown).trim();
+  const env = {};
+  const tokens = htmlRenderer.parse(markdown, env);
+  let addresses = 0;
+  for (const t of tokens)
+    for (const c of t.children ?? []) {
+      if (c.type === "link_open") addresses += c.attrGet("href")?.length ?? 0;
+      else if (c.type === "image") addresses += c.attrGet("src")?.length ?? 0;
+    }
+  if (addresses > MAX_OUTPUT_CHARS) throw new OutputTooLarge(addresses);
+  return htmlRenderer.renderer.render(tokens, htmlRenderer.options, env).trim();
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
@@ -484,15 +528,27 @@ export interface ConversionInput {
   target_format: TargetFormat;
 }
 
-/** What it makes (DESIGN §9): `posts` for social_thread and `subject` for email, else null. */
-export interface ConversionOutput {
-  output: string;
-  posts: string[] | null;
-  subject: string | null;
-}
+/**
+ * What it makes (DESIGN §9): `posts` for social_thread and `subject` for email, else null; or, for an output longer
+ * than MAX_OUTPUT_CHARS, how long it would have been (a value: it crosses back from the worker thread).
+ */
+export type ConversionOutput =
+  | { output: string; posts: string[] | null; subject: string | null }
+  | { tooLargeChars: number };
 
 /** Converts a content's text into a target format (runs on the worker pool). */
 export function convertContent(input: ConversionInput): ConversionOutput {
+  try {
+    const converted = convertOrThrow(input);
+    if (converted.output.length > MAX_OUTPUT_CHARS) return { tooLargeChars: converted.output.length };
+    return converted;
+  } catch (e) {
+    if (e instanceof OutputTooLarge) return { tooLargeChars: e.chars };
+    throw e;
+  }
+}
+
+function convertOrThrow(input: ConversionInput): { output: string; posts: string[] | null; subject: string | null } {
   switch (input.target_format) {
     case "html":
       return { output: markdownToHtml(input.text), posts: null, subject: null };

@@ -6,7 +6,7 @@ import * as v from "valibot";
 import { type ConversionRow, conversionView, TARGET_FORMATS } from "../db/conversions.js";
 import { iso } from "../domain/clock.js";
 import { findContent } from "../domain/contents.js";
-import { POST_LIMIT } from "../domain/conversions.js";
+import { MAX_OUTPUT_CHARS, POST_LIMIT } from "../domain/conversions.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
@@ -119,6 +119,13 @@ export const conversionRoutes = [
         text: content.finalized_content ?? content.content,
         target_format: ctx.body.target_format,
       });
+      if ("tooLargeChars" in converted)
+        throw new ApiError(
+          "payload_too_large",
+          `The ${ctx.body.target_format} of this content would be ${converted.tooLargeChars} characters, more than ` +
+            `the ${MAX_OUTPUT_CHARS} a conversion may have (its links repeat long addresses).`,
+          { limit_bytes: MAX_OUTPUT_CHARS, target_format: ctx.body.target_format },
+        );
       // The content may have been deleted while the pool worked: it must still be there to be referred to.
       const current = findContent(store, ctx, content.id);
       const row = store.conversions.create({

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   convertContent,
   emailOf,
+  MAX_OUTPUT_CHARS,
   markdownBlocks,
   markdownToHtml,
   markdownToPlain,
@@ -219,16 +220,64 @@ describe("email", () => {
   });
 });
 
+/** A conversion that is expected to succeed. */
+function converted(input: Parameters<typeof convertContent>[0]) {
+  const c = convertContent(input);
+  if ("tooLargeChars" in c) throw new Error(`refused: ${c.tooLargeChars} characters`);
+  return c;
+}
+
 describe("convertContent", () => {
   it("gives posts only for social_thread and a subject only for email", () => {
     const text = "# T\n\nHello world. Bye.";
     for (const f of ["html", "markdown", "plain_text"] as const) {
-      const c = convertContent({ title: "T", text, target_format: f });
+      const c = converted({ title: "T", text, target_format: f });
       expect(c.posts).toBeNull();
       expect(c.subject).toBeNull();
     }
-    const t = convertContent({ title: "T", text, target_format: "social_thread" });
+    const t = converted({ title: "T", text, target_format: "social_thread" });
     expect(t.posts).toEqual(["1/1 T\nHello world. Bye."]);
     expect(t.output).toBe(t.posts!.join("\n\n"));
+  });
+});
+
+// Found by review: inputs a content may hold (500,000 characters) that took minutes or hundreds of megabytes.
+describe("conversions of hostile texts", () => {
+  // One definition with a long address, used 14,000 times: 56 KB of text.
+  const definition = `[a]: https://example.com/${"y".repeat(14_000)}`;
+  const repeated = `${definition}\n\n${"[a] ".repeat(14_000)}`;
+
+  it("writes a link's address once in plain text, at its first link", () => {
+    const plain = markdownToPlain(
+      "See [the guide](https://example.com/guide), then [the guide](https://example.com/guide) again, and [more](https://example.com/more).",
+    );
+    expect(plain).toBe(
+      "See the guide (https://example.com/guide), then the guide again, and more (https://example.com/more).",
+    );
+    // Was 196 MB; now the address once and the link texts.
+    const out = markdownToPlain(repeated);
+    expect(out.length).toBeLessThan(repeated.length);
+    expect(out.split("https://").length).toBe(2);
+  });
+
+  it("refuses HTML whose links' addresses pass MAX_OUTPUT_CHARS, before building it", () => {
+    const c = convertContent({ title: "T", text: repeated, target_format: "html" });
+    expect(c).toEqual({ tooLargeChars: expect.any(Number) });
+    expect((c as { tooLargeChars: number }).tooLargeChars).toBeGreaterThan(MAX_OUTPUT_CHARS);
+    // The same links a few times convert as before.
+    const few = converted({ title: "T", text: `${definition}\n\n[a] [a]`, target_format: "html" });
+    expect(few.output.split('href="https://example.com/y').length).toBe(3);
+  });
+
+  it("keeps the text of 71,000 links, each with its address shown where the text does not show it", () => {
+    const text = "[a](b) ".repeat(71_000);
+    const plain = markdownToPlain(text);
+    expect(plain.startsWith("a (b) a a a")).toBe(true);
+    expect(plain.length).toBe("a (b)".length + " a".repeat(70_999).length);
+  });
+
+  it("keeps a code block of 500,000 blank lines to its content", () => {
+    const out = markdownToPlain(`\`\`\`\n${"\n".repeat(500_000)}x\n\`\`\``);
+    expect(out).toBe("x");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { POST_LIMIT } from "../../src/domain/conversions.js";
+import { MAX_OUTPUT_CHARS, POST_LIMIT } from "../../src/domain/conversions.js";
 import { type Harness, makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
 
@@ -42,6 +42,22 @@ describe("POST /api/v1/conversions", () => {
     const got = await h.send("GET", `/api/v1/conversions/${res.body.id}`, { auth: key });
     expect(got.status).toBe(200);
     expect(got.body).toEqual(res.body);
+  });
+
+  it("refuses with 413 an html conversion whose links repeat a long address past the output limit", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    // 56 KB: one reference definition with a 14,000-character address, used 14,000 times (160 MB of HTML).
+    const content = `[a]: https://example.com/${"y".repeat(14_000)}\n\n${"[a] ".repeat(14_000)}`;
+    const id = await draft(h, key, { title: "Links", content });
+    const res = await convert(h, key, { content_id: id, target_format: "html" });
+    const details = expectErrorBody(res, 413, "payload_too_large");
+    expect(details).toMatchObject({ limit_bytes: MAX_OUTPUT_CHARS, target_format: "html" });
+    // Nothing stored; the plain text writes the address once and is made.
+    expect((await h.send("GET", "/api/v1/conversions", { auth: key })).body.data).toEqual([]);
+    const plain = await convert(h, key, { content_id: id, target_format: "plain_text" });
+    expect(plain.status).toBe(201);
+    expect(plain.body.output.split("https://").length).toBe(2);
   });
 
   it("makes every format from the same text", async () => {
