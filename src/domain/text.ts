@@ -1,5 +1,5 @@
 /** Plain text from Markdown and HTML, and the word, sentence and passage splitting that reference materials use. */
-import { convert, type HtmlToTextOptions } from "html-to-text";
+import { convert, type DomNode, type FormatCallback, type HtmlToTextOptions } from "html-to-text";
 import MarkdownIt from "markdown-it";
 
 /** The formats a reference material may arrive in (DESIGN §9 `source_type`, less `file`). */
@@ -43,8 +43,44 @@ const DROPPED = [
 /** Deeper elements are left out: html-to-text walks the tree recursively, and real pages nest far less. */
 export const HTML_MAX_DEPTH = 256;
 
+/** Row groups whose rows belong to the table around them. */
+const ROW_GROUPS = new Set(["thead", "tbody", "tfoot"]);
+
+/**
+ * A table as its rows, one per line, cells separated by a space, in time linear in its cells. html-to-text's own
+ * dataTable lays out columns in O(columns²) (3 s for 40,000 cells, or for eight cells of colspan 5,000: a 208-byte
+ * body) and recurses on rowspan until the stack overflows (rowspan=20000: a 500).
+ */
+const tableRows: FormatCallback = (elem, walk, builder, formatOptions) => {
+  builder.openBlock({ leadingLineBreaks: formatOptions.leadingLineBreaks ?? 2 });
+  // Row groups by a stack, not recursion: the parser nests <tbody> in <tbody> as deep as the text says.
+  const pending: DomNode[] = [...(elem.children ?? [])].reverse();
+  let firstRow = true;
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (node.type !== "tag" || !node.name) continue;
+    if (ROW_GROUPS.has(node.name)) {
+      for (let i = (node.children ?? []).length - 1; i >= 0; i--) pending.push(node.children![i]);
+      continue;
+    }
+    if (node.name !== "tr") continue;
+    // Line breaks, not a block per row: the table's first block would take its leading line breaks (one, not two).
+    if (!firstRow) builder.addLineBreak();
+    firstRow = false;
+    let firstCell = true;
+    for (const cell of node.children ?? []) {
+      if (cell.type !== "tag" || (cell.name !== "td" && cell.name !== "th")) continue;
+      if (!firstCell) builder.addInline(" ");
+      walk(cell.children ?? [], builder);
+      firstCell = false;
+    }
+  }
+  builder.closeBlock({ trailingLineBreaks: formatOptions.trailingLineBreaks ?? 2 });
+};
+
 const HTML_OPTIONS: HtmlToTextOptions = {
   wordwrap: false,
+  formatters: { tableRows },
   decodeEntities: true,
   limits: { maxDepth: HTML_MAX_DEPTH, ellipsis: "" },
   selectors: [
@@ -53,7 +89,7 @@ const HTML_OPTIONS: HtmlToTextOptions = {
     { selector: "a", options: { ignoreHref: true } },
     { selector: "blockquote", format: "block" },
     { selector: "ul", options: { itemPrefix: "- " } },
-    { selector: "table", format: "dataTable", options: { uppercaseHeaderCells: false } },
+    { selector: "table", format: "tableRows" },
   ],
 };
 

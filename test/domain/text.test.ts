@@ -195,6 +195,26 @@ describe("markdownToText", () => {
     ]);
   });
 
+  // Found by review: html-to-text's own table layout took O(columns²) (minutes for a few hundred bytes of colspan)
+  // and recursed on rowspan until the stack overflowed; tables are now their rows, one per line.
+  it("reads a table as its rows, whatever its spans, row groups or size", () => {
+    expect(
+      htmlToText(
+        "<div>Before</div><table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody><tr><td>a <b>b</b></td><td>1</td></tr></tbody><tfoot><tr><td></td><td>z</td></tr></tfoot></table><p>After</p>",
+      ),
+    ).toBe("Before\n\nName Value\na b 1\nz\n\nAfter");
+    expect(htmlToText(`<table><tr>${"<td colspan=50000>x</td>".repeat(8)}</tr></table>`)).toBe("x x x x x x x x");
+    expect(htmlToText('<table><tr><td rowspan="20000">x</td><td>y</td></tr><tr><td>z</td></tr></table>')).toBe(
+      "x y\nz",
+    );
+    expect(htmlToText(`<table>${"<tbody>".repeat(100_000)}<tr><td>deep</td></tr></table>`)).toBe("deep");
+    const wide = htmlToText(`<table><tr>${"<td>a</td>".repeat(100_000)}</tr></table>`);
+    expect(wide).toBe(Array(100_000).fill("a").join(" "));
+    expect(markdownToText(`| ${"c | ".repeat(40_000)}\n|${"---|".repeat(40_000)}\n| ${"1 | ".repeat(40_000)}`)).toBe(
+      `${Array(40_000).fill("c").join(" ")}\n${Array(40_000).fill("1").join(" ")}`,
+    );
+  });
+
   it("toPlainText dispatches on the format and normalizes plain text", () => {
     expect(toPlainText("# Hi", "markdown")).toBe("Hi");
     expect(toPlainText("<p>Hi</p>", "html")).toBe("Hi");
