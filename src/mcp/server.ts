@@ -3,10 +3,11 @@
  * with this API's tools and a stateless web-standard Streamable HTTP transport (no session id), answering JSON,
  * or an SSE stream when the client prefers text/event-stream.
  */
+import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { type CallToolResult, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, errorBody } from "../http/errors.js";
 import type { Incoming } from "../http/exchange.js";
 import type { Dispatch } from "./dispatch.js";
 import { type CallContext, TOOLS, type ToolDef, toolRequest, toolResult } from "./tools.js";
@@ -21,6 +22,27 @@ const INSTRUCTIONS = [
   "text, finalize_content (starts a learning analysis: get_learning_job), schedule_content, publish_content.",
   "A failed call is a tool error carrying the API's error body: details.error_code says what went wrong.",
 ].join(" ");
+
+/**
+ * The most text the tool results of one POST carry, in characters; the calls of a batch share it. A result is the
+ * operation's JSON answer, which the JSON-RPC answer carries escaped again and parsed as structuredContent (about
+ * three times its size). Without a cap, a batch of list_contents over large texts reached V8's longest string: the
+ * SDK's serialisation failed unseen and the POST never answered, or the process ran out of memory.
+ */
+export const MAX_RESULT_CHARS = 16 * 1024 * 1024;
+
+/** A tool error in place of a result past MAX_RESULT_CHARS: the API's 413 body. */
+function tooLarge(chars: number, left: number): CallToolResult {
+  const message =
+    `This result is ${chars} characters; the results of one MCP request may carry ${MAX_RESULT_CHARS} in all ` +
+    `(${Math.max(0, left)} were left). Ask for less: a smaller limit, or fewer calls in one batch.`;
+  const body = errorBody(new ApiError("payload_too_large", message, { limit_bytes: MAX_RESULT_CHARS }), randomUUID());
+  return {
+    content: [{ type: "text", text: JSON.stringify(body) }],
+    structuredContent: body as unknown as Record<string, unknown>,
+    isError: true,
+  };
+}
 
 /** Builds the SDK server whose tools run through `call`. */
 export function createMcpServer(call: (tool: ToolDef, args: Record<string, unknown>) => Promise<CallToolResult>) {
@@ -105,9 +127,14 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
   };
   // The POST took a rate-limit token and counts in usage: its first tool call uses those (http/app.ts RequestEnv).
   const enclosing = { covered: false };
-  const server = createMcpServer(async (tool, args) =>
-    toolResult(await exchange.dispatch(toolRequest(tool, args, call), { enclosing })),
-  );
+  let carried = 0;
+  const server = createMcpServer(async (tool, args) => {
+    const result = await toolResult(await exchange.dispatch(toolRequest(tool, args, call), { enclosing }));
+    const chars = result.content.reduce((n, c) => n + (c.type === "text" ? c.text.length : 0), 0);
+    if (carried + chars > MAX_RESULT_CHARS) return tooLarge(chars, MAX_RESULT_CHARS - carried);
+    carried += chars;
+    return result;
+  });
   const stream = prefersEventStream(request.headers.get("accept"));
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

@@ -21,6 +21,7 @@ import { memoryLogger } from "../../src/http/log.js";
 import { nodeListener } from "../../src/http/node.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { createServices } from "../../src/http/server.js";
+import { MAX_RESULT_CHARS } from "../../src/mcp/server.js";
 import { TOOLS } from "../../src/mcp/tools.js";
 import { inlinePool } from "../../src/workers/pool.js";
 import { tempDir } from "../helpers/cli.js";
@@ -361,6 +362,62 @@ describe("the pipeline's rules on /mcp and on every tool call", () => {
       error: "RATE_LIMITED",
       details: { error_code: "rate_limit_exceeded", window: "minute", limit: 1 },
     });
+  });
+});
+
+describe("the size of an MCP answer", () => {
+  // Found by review: results are carried escaped and parsed again, and a batch of list_contents over large texts
+  // reached V8's longest string (the POST never answered) or ran the process out of memory.
+  it("carries at most MAX_RESULT_CHARS of results per POST; past it, calls are tool errors with a 413 body", async () => {
+    const other = createAccount(api.services.store, "test", "Large", "business");
+    setLimits(api.services.store, "test", other.account.id, 100_000, 100_000);
+    const secret = key({ accountId: other.account.id });
+    const text = "x".repeat(400_000);
+    const ids: number[] = [];
+    for (let i = 0; i < 45; i++) {
+      const res = await fetch(`${api.url}/api/v1/contents`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+        body: JSON.stringify({ title: `Long ${i}`, content: text }),
+      });
+      expect(res.status).toBe(201);
+      ids.push(((await res.json()) as { content_id: number }).content_id);
+    }
+    const headers = { authorization: `Bearer ${secret}`, "mcp-protocol-version": "2025-06-18" };
+    const tool = (id: number, name: string, args: Record<string, unknown>) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name, arguments: args },
+    });
+    const refused = (r: { isError?: boolean; structuredContent?: { details?: { error_code?: string } } }) =>
+      r.isError === true && r.structuredContent?.details?.error_code === "payload_too_large";
+
+    // One call past the limit: 45 texts of 400,000 characters.
+    const list = await post(tool(1, "list_contents", { limit: 45 }), headers);
+    expect(list.status).toBe(200);
+    expect(refused(list.json.result)).toBe(true);
+    expect(list.json.result.structuredContent.details.limit_bytes).toBe(MAX_RESULT_CHARS);
+
+    // A batch shares the limit: the calls that fit are answered, the others refused.
+    const batch = await post(
+      ids.map((id, i) => tool(i + 2, "get_content", { content_id: id })),
+      headers,
+    );
+    expect(batch.status).toBe(200);
+    const results = batch.json.map((r: { result: CallToolResult }) => r.result);
+    const fit = Math.floor(MAX_RESULT_CHARS / 400_000);
+    const answered = results.filter((r: CallToolResult) => r.isError !== true);
+    expect(answered.length).toBeGreaterThanOrEqual(fit - 2);
+    expect(answered.length).toBeLessThanOrEqual(fit);
+    expect(answered.every((r: CallToolResult) => (r.structuredContent as { content: string }).content === text)).toBe(
+      true,
+    );
+    expect(results.filter(refused)).toHaveLength(45 - answered.length);
+
+    // The limit is per POST.
+    const next = await post(tool(100, "get_content", { content_id: ids[0] }), headers);
+    expect(next.json.result.isError === true).toBe(false);
   });
 });
 
