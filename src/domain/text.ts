@@ -43,19 +43,35 @@ const DROPPED = [
 /** Deeper elements are left out: html-to-text walks the tree recursively, and real pages nest far less. */
 export const HTML_MAX_DEPTH = 256;
 
-/** Row groups whose rows belong to the table around them. */
-const ROW_GROUPS = new Set(["thead", "tbody", "tfoot"]);
+/** Row groups whose rows belong to the table around them (dataTable walked `center` too). */
+const ROW_GROUPS = new Set(["thead", "tbody", "tfoot", "center"]);
 
 /**
- * A table as its rows, one per line, cells separated by a space, in time linear in its cells. html-to-text's own
- * dataTable lays out columns in O(columns²) (3 s for 40,000 cells, or for eight cells of colspan 5,000: a 208-byte
- * body) and recurses on rowspan until the stack overflows (rowspan=20000: a 500).
+ * A table's rows as lines, its cells side by side separated by a space, line by line for cells of several lines (what
+ * html-to-text's dataTable gave once its padding was collapsed), in time linear in the text. dataTable's own layout
+ * was O(columns²) (3 s for 40,000 cells, or for eight cells of colspan 5,000: a 208-byte body) and recursed on
+ * rowspan until the stack overflowed (rowspan=20000: a 500); spans are not laid out here.
  */
+function rowsToString(rows: { text: string }[][]): string {
+  const lines: string[] = [];
+  for (const row of rows) {
+    const cells = row.map((cell) => cell.text.split("\n"));
+    const height = cells.reduce((n, c) => Math.max(n, c.length), 0);
+    for (let i = 0; i < height; i++) {
+      const line = cells
+        .map((c) => c[i] ?? "")
+        .filter((t) => t.trim() !== "")
+        .join(" ");
+      if (line) lines.push(line);
+    }
+  }
+  return lines.join("\n");
+}
+
 const tableRows: FormatCallback = (elem, walk, builder, formatOptions) => {
-  builder.openBlock({ leadingLineBreaks: formatOptions.leadingLineBreaks ?? 2 });
+  builder.openTable();
   // Row groups by a stack, not recursion: the parser nests <tbody> in <tbody> as deep as the text says.
   const pending: DomNode[] = [...(elem.children ?? [])].reverse();
-  let firstRow = true;
   while (pending.length > 0) {
     const node = pending.pop()!;
     if (node.type !== "tag" || !node.name) continue;
@@ -64,18 +80,20 @@ const tableRows: FormatCallback = (elem, walk, builder, formatOptions) => {
       continue;
     }
     if (node.name !== "tr") continue;
-    // Line breaks, not a block per row: the table's first block would take its leading line breaks (one, not two).
-    if (!firstRow) builder.addLineBreak();
-    firstRow = false;
-    let firstCell = true;
+    builder.openTableRow();
     for (const cell of node.children ?? []) {
       if (cell.type !== "tag" || (cell.name !== "td" && cell.name !== "th")) continue;
-      if (!firstCell) builder.addInline(" ");
+      builder.openTableCell();
       walk(cell.children ?? [], builder);
-      firstCell = false;
+      builder.closeTableCell();
     }
+    builder.closeTableRow();
   }
-  builder.closeBlock({ trailingLineBreaks: formatOptions.trailingLineBreaks ?? 2 });
+  builder.closeTable({
+    tableToString: rowsToString,
+    leadingLineBreaks: formatOptions.leadingLineBreaks ?? 2,
+    trailingLineBreaks: formatOptions.trailingLineBreaks ?? 2,
+  });
 };
 
 const HTML_OPTIONS: HtmlToTextOptions = {

@@ -203,6 +203,18 @@ describe("markdownToText", () => {
         "<div>Before</div><table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody><tr><td>a <b>b</b></td><td>1</td></tr></tbody><tfoot><tr><td></td><td>z</td></tr></tfoot></table><p>After</p>",
       ),
     ).toBe("Before\n\nName Value\na b 1\nz\n\nAfter");
+    // Cells holding blocks (as Word, Google Docs and Confluence export them), lists, line breaks and tables.
+    expect(
+      htmlToText(
+        "<table><tr><td><p>Name</p></td><td><p>Value</p></td></tr><tr><td><h3>alpha</h3></td><td><div>1</div></td></tr></table>",
+      ),
+    ).toBe("Name Value\nalpha 1");
+    expect(htmlToText("<table><tr><td>multi<br>line</td><td><ul><li>one</li><li>two</li></ul></td></tr></table>")).toBe(
+      "multi - one\nline - two",
+    );
+    expect(
+      htmlToText("<table><tr><td><table><tr><td>in1</td><td>in2</td></tr></table></td><td>out</td></tr></table>"),
+    ).toBe("in1 in2 out");
     expect(htmlToText(`<table><tr>${"<td colspan=50000>x</td>".repeat(8)}</tr></table>`)).toBe("x x x x x x x x");
     expect(htmlToText('<table><tr><td rowspan="20000">x</td><td>y</td></tr><tr><td>z</td></tr></table>')).toBe(
       "x y\nz",
