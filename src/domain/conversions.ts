@@ -46,12 +46,22 @@ function showsAddress(text: string, href: string): boolean {
 }
 
 /**
- * Plain text of an inline token run: marks dropped, links as "text (address)" (an address `shown` already is not
- * written again), images as their alt text. The text
+ * The link addresses a document's plain text has written, and how many characters of addresses written again it may
+ * still write (as many as the document has). A reference definition used k times wrote its address k times: a
+ * 28 KB text of "[a] " under one long definition came out as 49 MB. An ordinary text never runs out.
+ */
+interface Addresses {
+  shown: Set<string>;
+  repeats: number;
+}
+
+/**
+ * Plain text of an inline token run: marks dropped, links as "text (address)" (see Addresses for a repeated one),
+ * images as their alt text. The text
  * is kept in pieces and joined once: a link's text is read from its own pieces (slicing the text built so far copied
  * all of it at every link, quadratic in the number of links).
  */
-function inlineText(children: Token[], breaks: boolean, shown: Set<string>): string {
+function inlineText(children: Token[], breaks: boolean, addresses: Addresses): string {
   const out: string[] = [];
   let skipping: string | null = null;
   const links: { href: string; at: number }[] = [];
@@ -85,11 +95,12 @@ function inlineText(children: Token[], breaks: boolean, shown: Set<string>): str
         break;
       case "link_close": {
         const link = links.pop();
-        if (!link?.href || shown.has(link.href) || showsAddress(out.slice(link.at).join(""), link.href)) break;
-        // An address is written once, at its first link: a reference definition used k times repeated it k times
-        // (a 28 KB text of "[a] " under one long definition came out as 49 MB).
+        if (!link?.href || showsAddress(out.slice(link.at).join(""), link.href)) break;
+        if (addresses.shown.has(link.href)) {
+          if (addresses.repeats < link.href.length) break;
+          addresses.repeats -= link.href.length;
+        } else addresses.shown.add(link.href);
         out.push(` (${link.href})`);
-        shown.add(link.href);
         break;
       }
     }
@@ -118,8 +129,7 @@ export function markdownBlocks(markdown: string, options: { breaks?: boolean } =
   let row: string[] | null = null;
   let group = 0;
   let tableGroup = 0;
-  /** The link addresses written so far (see inlineText). */
-  const shown = new Set<string>();
+  const addresses: Addresses = { shown: new Set(), repeats: markdown.length };
   /** An item whose first content is not a paragraph still shows its marker. */
   const flushPending = () => {
     const list = lists.at(-1);
@@ -186,7 +196,7 @@ export function markdownBlocks(markdown: string, options: { breaks?: boolean } =
       }
       case "inline": {
         // Runs of blanks first: both patterns then match in one pass (no backtracking over long runs).
-        const text = inlineText(t.children ?? [], breaks, shown)
+        const text = inlineText(t.children ?? [], breaks, addresses)
           .replace(/[ \t]+/g, " ")
           .replace(/ ?\n ?/g, "\n")
           .trim();
@@ -263,18 +273,18 @@ export class OutputTooLarge extends Error {
 
 /**
  * HTML of a Markdown document; raw HTML is escaped and unsafe link schemes (javascript:) are not links. Refused
- * (OutputTooLarge) before rendering when its links' addresses alone pass MAX_OUTPUT_CHARS.
+ * (OutputTooLarge) before rendering when its links' and images' attributes (addresses, titles) alone pass
+ * MAX_OUTPUT_CHARS.
  */
 export function markdownToHtml(markdown: string): string {
   const env = {};
   const tokens = htmlRenderer.parse(markdown, env);
-  let addresses = 0;
+  // What a link or image repeats from its definition: its address and title.
+  let repeated = 0;
   for (const t of tokens)
-    for (const c of t.children ?? []) {
-      if (c.type === "link_open") addresses += c.attrGet("href")?.length ?? 0;
-      else if (c.type === "image") addresses += c.attrGet("src")?.length ?? 0;
-    }
-  if (addresses > MAX_OUTPUT_CHARS) throw new OutputTooLarge(addresses);
+    for (const c of t.children ?? [])
+      if (c.type === "link_open" || c.type === "image") for (const [, value] of c.attrs ?? []) repeated += value.length;
+  if (repeated > MAX_OUTPUT_CHARS) throw new OutputTooLarge(repeated);
   return htmlRenderer.renderer.render(tokens, htmlRenderer.options, env).trim();
 }
 
@@ -544,6 +554,8 @@ export function convertContent(input: ConversionInput): ConversionOutput {
     return converted;
   } catch (e) {
     if (e instanceof OutputTooLarge) return { tooLargeChars: e.chars };
+    // Past V8's longest string (about 512 million characters): too large, by any measure.
+    if (e instanceof RangeError && /Invalid string length/.test(e.message)) return { tooLargeChars: 2 ** 29 };
     throw e;
   }
 }
