@@ -24,7 +24,8 @@ const INSTRUCTIONS = [
 ].join(" ");
 
 /**
- * The most text the tool results of one POST carry, in characters; the calls of a batch share it. A result is the
+ * The most text the read tools' results of one POST carry, in characters; the calls of a batch share it (writes'
+ * results count, and always come back). A result is the
  * operation's JSON answer, which the JSON-RPC answer carries escaped again and parsed as structuredContent (about
  * three times its size). Without a cap, a batch of list_contents over large texts reached V8's longest string: the
  * SDK's serialisation failed unseen and the POST never answered, or the process ran out of memory.
@@ -129,11 +130,14 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
   const enclosing = { covered: false };
   let carried = 0;
   const server = createMcpServer(async (tool, args) => {
-    const result = await toolResult(await exchange.dispatch(toolRequest(tool, args, call), { enclosing }));
-    const chars = result.content.reduce((n, c) => n + (c.type === "text" ? c.text.length : 0), 0);
-    if (carried + chars > MAX_RESULT_CHARS) return tooLarge(chars, MAX_RESULT_CHARS - carried);
-    carried += chars;
-    return result;
+    const response = await exchange.dispatch(toolRequest(tool, args, call), { enclosing });
+    const text = await response.text();
+    // A read past the budget is refused before its result is built. A write's result always comes back: the write
+    // happened, and an error would invite a retry that does it twice.
+    if (tool.annotations.readOnlyHint === true && carried + text.length > MAX_RESULT_CHARS)
+      return tooLarge(text.length, MAX_RESULT_CHARS - carried);
+    carried += text.length;
+    return toolResult(response, text);
   });
   const stream = prefersEventStream(request.headers.get("accept"));
   const transport = new WebStandardStreamableHTTPServerTransport({

@@ -385,8 +385,7 @@ export function toolRequest(tool: ToolDef, args: Record<string, unknown>, call: 
  * A tool result from the operation's response: its JSON as text and as structured content; an error answer
  * (DESIGN §3's coded body) becomes a tool error, so the agent sees the error_code and can act on it.
  */
-export async function toolResult(response: Response): Promise<CallToolResult> {
-  const text = await response.text();
+export function toolResult(response: Response, text: string): CallToolResult {
   let json: unknown;
   try {
     json = JSON.parse(text);

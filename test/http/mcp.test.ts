@@ -21,7 +21,7 @@ import { memoryLogger } from "../../src/http/log.js";
 import { nodeListener } from "../../src/http/node.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { createServices } from "../../src/http/server.js";
-import { MAX_RESULT_CHARS } from "../../src/mcp/server.js";
+import { answerMcp, MAX_RESULT_CHARS } from "../../src/mcp/server.js";
 import { TOOLS } from "../../src/mcp/tools.js";
 import { inlinePool } from "../../src/workers/pool.js";
 import { tempDir } from "../helpers/cli.js";
@@ -399,13 +399,20 @@ describe("the size of an MCP answer", () => {
     expect(refused(list.json.result)).toBe(true);
     expect(list.json.result.structuredContent.details.limit_bytes).toBe(MAX_RESULT_CHARS);
 
-    // A batch shares the limit: the calls that fit are answered, the others refused.
+    // A batch shares the limit: the reads that fit are answered, the others refused. A write is answered whatever
+    // is left: it happened.
+    const memory = { kind: "voice", title: "Past the limit", content: "Written after the reads." };
     const batch = await post(
-      ids.map((id, i) => tool(i + 2, "get_content", { content_id: id })),
+      [...ids.map((id, i) => tool(i + 2, "get_content", { content_id: id })), tool(99, "create_memory", memory)],
       headers,
     );
     expect(batch.status).toBe(200);
-    const results = batch.json.map((r: { result: CallToolResult }) => r.result);
+    const write = batch.json.find((r: { id: number }) => r.id === 99).result;
+    expect(write.isError === true).toBe(false);
+    expect(write.structuredContent).toMatchObject({ title: "Past the limit" });
+    const results = batch.json
+      .filter((r: { id: number }) => r.id !== 99)
+      .map((r: { result: CallToolResult }) => r.result);
     const fit = Math.floor(MAX_RESULT_CHARS / 400_000);
     const answered = results.filter((r: CallToolResult) => r.isError !== true);
     expect(answered.length).toBeGreaterThanOrEqual(fit - 2);
@@ -418,6 +425,56 @@ describe("the size of an MCP answer", () => {
     // The limit is per POST.
     const next = await post(tool(100, "get_content", { content_id: ids[0] }), headers);
     expect(next.json.result.isError === true).toBe(false);
+  });
+});
+
+describe("the result budget, with the order of the calls held", () => {
+  it("answers a write that ends past the budget, and refuses the read past it", async () => {
+    // Two reads of 10 M characters answer at once; the write of 7 M answers after both, with 6.7 M left.
+    let readsDone = 0;
+    let release = () => {};
+    const readsOver = new Promise<void>((r) => {
+      release = r;
+    });
+    const dispatch = async (req: Request) => {
+      if (req.method === "GET") {
+        if (++readsDone === 2) release();
+        return new Response(JSON.stringify({ content: "r".repeat(10_000_000) }), { status: 200 });
+      }
+      await readsOver;
+      return new Response(JSON.stringify({ id: 7, content: "w".repeat(7_000_000) }), { status: 201 });
+    };
+    const call = (id: number, name: string, args: Record<string, unknown>) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name, arguments: args },
+    });
+    const response = await answerMcp({
+      request: {
+        method: "POST",
+        url: "http://test.local/api/v1/mcp",
+        headers: new Headers({ accept: "application/json", "mcp-protocol-version": "2025-06-18" }),
+        signal: new AbortController().signal,
+        bytes: async () => new Uint8Array(),
+      },
+      messages: [
+        call(1, "create_memory", { kind: "voice", title: "t", content: "c" }),
+        call(2, "get_content", { content_id: 1 }),
+        call(3, "get_content", { content_id: 2 }),
+      ],
+      dispatch,
+    });
+    const byId = new Map(
+      ((await response.json()) as { id: number; result: CallToolResult }[]).map((r) => [r.id, r.result]),
+    );
+    expect(byId.get(1)?.isError === true).toBe(false);
+    expect((byId.get(1)?.structuredContent as { id: number }).id).toBe(7);
+    const reads = [byId.get(2), byId.get(3)];
+    expect(reads.filter((r) => r?.isError !== true)).toHaveLength(1);
+    expect(reads.find((r) => r?.isError === true)?.structuredContent).toMatchObject({
+      details: { error_code: "payload_too_large", limit_bytes: MAX_RESULT_CHARS },
+    });
   });
 });
 
