@@ -123,12 +123,13 @@ export function toApiError(err: unknown): ApiError {
 const BUSY_RETRY_SECONDS = 1;
 
 /**
- * SQLite's "the database is locked" (SQLITE_BUSY and its extended codes, SQLITE_LOCKED): another connection held the
- * write lock longer than busy_timeout (db/open.ts). The transaction that met it did not run.
+ * SQLite's "the database is locked" (SQLITE_BUSY and its extended codes): another connection held the write lock
+ * longer than busy_timeout (db/open.ts). The transaction that met it did not run. SQLITE_LOCKED is not one: it is a
+ * conflict within one connection, a bug, and stays a 500.
  */
 function isBusy(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === "string" && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
+  return typeof code === "string" && /^SQLITE_BUSY(_|$)/.test(code);
 }
 
 /** Shorthand for the 404 of a missing record. */

@@ -25,7 +25,9 @@ const Day = v.pipe(
 );
 
 const UsageQuery = v.object({
-  from: v.optional(v.pipe(Day, v.description("First day (inclusive); default: 29 days before `to`."))),
+  from: v.optional(
+    v.pipe(Day, v.description("First day (inclusive); default: 29 days before `to`, at the earliest 0000-01-01.")),
+  ),
   to: v.optional(v.pipe(Day, v.description("Last day (inclusive); default: today (UTC)."))),
 });
 

@@ -8,10 +8,10 @@ import { watchdog } from "./watchdog.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-/** Blocks this thread, as a handler looping on the event loop would. */
-function block(ms: number): void {
-  const until = Date.now() + ms;
-  while (Date.now() < until);
+/** Blocks this thread, as a handler looping on the event loop would, until `done()` or 20 s have passed. */
+function blockUntil(done: () => boolean): void {
+  const until = Date.now() + 20_000;
+  while (Date.now() < until && !done());
 }
 
 /** A watchdog writing to a file, and what it wrote so far. */
@@ -33,8 +33,8 @@ describe("fuzz watchdog", () => {
   it("reports a request whose answer does not come, with its operation and seed, while the thread is blocked", async () => {
     const w = watched(100);
     w.dog.begin("getUsage (seed 1234): GET /api/v1/usage?to=9999-12-31");
-    block(1_500);
-    // Written while this thread was blocked: nothing here had a chance to run.
+    // Written while this thread is blocked: nothing here has a chance to run.
+    blockUntil(() => w.written().includes("\n", 1));
     const report = w.written();
     w.dog.end();
     await w.stop();
@@ -46,10 +46,11 @@ describe("fuzz watchdog", () => {
     const w = watched(200);
     for (let i = 0; i < 20; i++) {
       w.dog.begin(`op (seed ${i}): GET /x`);
-      await new Promise((r) => setTimeout(r, 5));
+      await Promise.resolve();
       w.dog.end();
     }
-    await new Promise((r) => setTimeout(r, 600));
+    // Long past the report's time, with no request waiting.
+    await new Promise((r) => setTimeout(r, 1_000));
     await w.stop();
     expect(w.written()).toBe("");
   });

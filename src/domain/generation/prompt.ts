@@ -70,5 +70,10 @@ export function buildPrompt(input: GenerationInput): { messages: ChatMessage[]; 
 export function titleOf(text: string): string {
   const heading = /^(?:#\s+|Subject:\s*)(.+)$/m.exec(text);
   const line = heading?.[1] ?? text.split("\n").find((l) => l.trim()) ?? "";
-  return line.replace(/^[#*\s]+|[*\s]+$/g, "").slice(0, 300);
+  // Marks and blanks trimmed by index: /[*\s]+$/ is quadratic on a long inner run of blanks.
+  let start = 0;
+  let end = line.length;
+  while (start < end && /[#*\s]/.test(line[start])) start++;
+  while (end > start && /[*\s]/.test(line[end - 1])) end--;
+  return line.slice(start, end).slice(0, 300);
 }

@@ -88,7 +88,7 @@ export async function llmThesis(cfg: LlmConfig, input: ThesisInput, signal?: Abo
     },
   ];
   const raw = await chatComplete(cfg, messages, signal);
-  const json = raw.replace(/^\s*```(?:json)?\s*|\s*```\s*$/g, "");
+  const json = withoutFence(raw);
   let parsed: { thesis?: unknown; supporting_points?: unknown; counterpoints?: unknown };
   try {
     parsed = JSON.parse(json);
@@ -110,4 +110,15 @@ export async function llmThesis(cfg: LlmConfig, input: ThesisInput, signal?: Abo
     ? parsed.counterpoints.filter((c): c is string => typeof c === "string")
     : [];
   return { thesis: parsed.thesis, supporting_points: points, counterpoints };
+}
+
+/**
+ * A model's answer without the Markdown fence it may wrap its JSON in (```json … ```). By trimming rather than
+ * /\s*```\s*$/, which is quadratic on a long run of blanks inside the answer.
+ */
+export function withoutFence(raw: string): string {
+  let text = raw.trim();
+  if (text.startsWith("```")) text = text.slice(text.startsWith("```json") ? 7 : 3).trimStart();
+  if (text.endsWith("```")) text = text.slice(0, -3).trimEnd();
+  return text;
 }
