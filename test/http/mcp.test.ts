@@ -468,8 +468,9 @@ describe("the result budget, with the order of the calls held", () => {
     const byId = new Map(
       ((await response.json()) as { id: number; result: CallToolResult }[]).map((r) => [r.id, r.result]),
     );
-    expect(byId.get(1)?.isError === true).toBe(false);
-    expect((byId.get(1)?.structuredContent as { id: number }).id).toBe(7);
+    const write = byId.get(1)!;
+    expect(write.isError === true).toBe(false);
+    expect((write.structuredContent as { id: number }).id).toBe(7);
     const reads = [byId.get(2), byId.get(3)];
     expect(reads.filter((r) => r?.isError !== true)).toHaveLength(1);
     expect(reads.find((r) => r?.isError === true)?.structuredContent).toMatchObject({
