@@ -178,6 +178,17 @@ export function generationInput(
   };
 }
 
+/**
+ * 404 when the workspace a request resolved is gone: deleted while the request waited on the worker pool (its rows
+ * would fail their foreign key, a 500). Called inside the transaction that writes into it.
+ */
+export function requireWorkspaceStill(store: Store, workspaceId: string): void {
+  if (!store.workspaces.byId(workspaceId))
+    throw new ApiError("workspace_not_found", `No workspace ${workspaceId}: it was deleted meanwhile.`, {
+      workspace_id: workspaceId,
+    });
+}
+
 /** Stores a finished generation: a new record or a new version of a draft/generated one, in one transaction. */
 export function saveGeneration(
   store: Store,
@@ -197,6 +208,7 @@ export function saveGeneration(
       row = findContent(store, caller, req.content_id);
       requireStatus(row, ["draft", "generated"], "generate into");
     } else {
+      requireWorkspaceStill(store, workspace.id);
       row = store.contents.create({
         accountId: caller.account.id,
         workspaceId: workspace.id,

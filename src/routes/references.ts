@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { type ReferenceRow, referenceSummaryView, referenceView, SOURCE_TYPES } from "../db/references.js";
 import { iso } from "../domain/clock.js";
+import { requireWorkspaceStill } from "../domain/contents.js";
 import type { TextFormat } from "../domain/text.js";
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
@@ -217,16 +218,20 @@ export const referenceRoutes = [
       const fileTitle = body.file ? baseName(body.file.filename).slice(0, REFERENCE_LIMITS.titleChars).trim() : "";
       const title = body.title || fileTitle || firstLineTitle(content);
 
-      const row = ctx.services.store.references.create({
-        accountId: ctx.principal.accountId,
-        workspaceId: ctx.workspace.id,
-        title,
-        content,
-        sourceType: body.file ? "file" : source.format,
-        wordCount: ingested.wordCount,
-        passages: ingested.passages,
-        now: iso(ctx.services.clock.now()),
-      });
+      const store = ctx.services.store;
+      const row = store.db.transaction(() => {
+        requireWorkspaceStill(store, ctx.workspace.id);
+        return store.references.create({
+          accountId: ctx.principal.accountId,
+          workspaceId: ctx.workspace.id,
+          title,
+          content,
+          sourceType: body.file ? "file" : source.format,
+          wordCount: ingested.wordCount,
+          passages: ingested.passages,
+          now: iso(ctx.services.clock.now()),
+        });
+      })();
       ctx.services.graph.touch(row.workspace_id, { kind: "reference", id: row.id, version: 0 });
       return { status: 201, body: referenceView(row) };
     },

@@ -12,7 +12,7 @@ import { memoryLogger } from "../../src/http/log.js";
 import { buildOpenApi } from "../../src/http/openapi.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { createServices, DEFAULT_CONFIG } from "../../src/http/server.js";
-import { inlinePool } from "../../src/workers/pool.js";
+import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
 import { Contract, type OpenApiDocument } from "./contract.js";
 
 /** Options of one request sent through the app. */
@@ -72,12 +72,13 @@ export async function checkContract(method: string, path: string, res: Response)
 }
 
 /** Builds a harness. */
-export function makeHarness(options: { config?: Partial<ServerConfig> } = {}): Harness {
+export function makeHarness(options: { config?: Partial<ServerConfig>; pool?: WorkerPool } = {}): Harness {
   const db = openDb(":memory:");
   migrate(db);
   const clock = new ManualClock();
   const logger = memoryLogger();
-  const services = createServices({ db, clock, logger, pool: inlinePool(), config: options.config });
+  const pool = options.pool ?? inlinePool();
+  const services = createServices({ db, clock, logger, pool, config: options.config });
   const app = createApp(services, ROUTES);
   const store = services.store;
   const hash = hashPassword(PASSWORD);
