@@ -41,11 +41,15 @@ export class DeviceAuthorizations {
     return { deviceCode, userCode, expiresIn: DEVICE_CODE_TTL_SECONDS };
   }
 
-  /** Approves a user code for a user; false when it is unknown or expired. */
+  /**
+   * Approves a user code for a user; false when it is unknown, expired, or already approved by another user (the
+   * sign-in goes to whoever approved it first: a second approval must not take it over).
+   */
   approve(userCode: string, userId: number): boolean {
     const deviceCode = this.byUser.get(userCode.toUpperCase());
     const pending = deviceCode ? this.byDevice.get(deviceCode) : undefined;
     if (!pending || pending.expiresAt <= this.clock.now()) return false;
+    if (pending.approvedBy !== undefined) return pending.approvedBy === userId;
     pending.approvedBy = userId;
     return true;
   }

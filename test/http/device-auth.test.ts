@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makeHarness } from "../helpers/harness.js";
+import { expectErrorBody } from "../helpers/http.js";
 
 describe("command-line device authorization", () => {
   it("issues a session token once a signed-in user approves the code", async () => {
@@ -26,6 +27,24 @@ describe("command-line device authorization", () => {
     // Used up.
     const again = await h.send("POST", "/api/v1/auth/device/token", { body: { device_code: start.body.device_code } });
     expect(again.body.details.error_code).toBe("device_code_expired");
+  });
+
+  // Found by review: a second approval by another user took the sign-in over from the first.
+  it("keeps the sign-in of the first approver: another user's approval is 404, the same user's again is 200", async () => {
+    const h = makeHarness();
+    const start = await h.send("POST", "/api/v1/auth/device/code", { body: { client_name: "cli" } });
+    const approve = async (email: string) =>
+      h.send("POST", "/api/v1/auth/device/approve", {
+        auth: await h.login(email),
+        body: { user_code: start.body.user_code },
+      });
+    expect((await approve("member@a.test")).status).toBe(200);
+    const other = await approve("admin@b.test");
+    expectErrorBody(other, 404, "device_code_not_found");
+    expect((await approve("member@a.test")).status).toBe(200);
+    const token = await h.send("POST", "/api/v1/auth/device/token", { body: { device_code: start.body.device_code } });
+    expect(token.status).toBe(200);
+    expect(token.body.user.email).toBe("member@a.test");
   });
 
   it("expires codes after ten minutes and refuses API keys on every step", async () => {
