@@ -53,9 +53,14 @@ export function createAccount(store: Store, actor: Actor, name: string, plan: Pl
   })();
 }
 
+/** DESIGN §4's validation_failed, with the field (as a request body names it) in `issues`. */
+function invalidField(path: string, message: string): ApiError {
+  return new ApiError("validation_failed", message, { issues: [{ path, message }] });
+}
+
 /** Changes an account's plan. */
 export function setPlan(store: Store, actor: Actor, accountId: number, plan: string) {
-  if (!isPlan(plan)) throw new ApiError("validation_failed", `Unknown plan "${plan}".`);
+  if (!isPlan(plan)) throw invalidField("body.plan", `Unknown plan "${plan}".`);
   const before = requireAccount(store, accountId);
   store.accounts.setPlan(accountId, plan);
   store.misc.audit(accountId, actor, "account.set_plan", String(accountId), { from: before.plan, to: plan });
@@ -131,7 +136,7 @@ export function createUser(
   nowMs = Date.now(),
 ): UserRow {
   requireAccount(store, accountId);
-  if (store.users.byEmail(email)) throw new ApiError("validation_failed", `A user with email ${email} exists.`);
+  if (store.users.byEmail(email)) throw invalidField("body.email", `A user with email ${email} exists.`);
   const user = store.users.create(accountId, email, passwordHash, role, iso(nowMs));
   store.misc.audit(accountId, actor, "user.create", String(user.id), { email, role });
   return user;
@@ -160,7 +165,7 @@ export function issueKey(store: Store, actor: Actor, req: KeyRequest, nowMs = Da
   try {
     scopes = normaliseScopes(req.scopes);
   } catch (e) {
-    if (e instanceof ScopeError) throw new ApiError("validation_failed", e.message);
+    if (e instanceof ScopeError) throw invalidField("body.scopes", e.message);
     throw e;
   }
   let workspaceId: string | null;

@@ -42,6 +42,8 @@ export function cli(args: string[], opts: { input?: string; env?: Record<string,
     encoding: "utf8",
     env: { ...process.env, NODE_OPTIONS: "", ...opts.env },
     timeout: 60_000,
+    // `openapi` prints over 1 MiB, spawnSync's default, past which the output is cut.
+    maxBuffer: 64 * 1024 * 1024,
   });
   return {
     status: res.status,

@@ -1,0 +1,92 @@
+/**
+ * Requests that race while the worker pool holds them. A workspace deleted while a request that writes into it waits:
+ * the request answers 404 workspace_not_found, not a 500 of a failed foreign key, and leaves nothing behind. Two
+ * creations of one user: the second gets the coded 400 with its issue.
+ */
+import { describe, expect, it } from "vitest";
+import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
+import { makeHarness } from "../helpers/harness.js";
+import { expectErrorBody, sessionOf } from "../helpers/http.js";
+
+/** The inline pool, whose tasks wait from `hold()` until `open()`; `held.waiting` counts the tasks held. */
+function gatedPool() {
+  const inner = inlinePool();
+  let open = () => {};
+  let gate: Promise<void> | undefined;
+  const held = { waiting: 0 };
+  const pool: WorkerPool = {
+    run: async (name, input) => {
+      if (gate) {
+        held.waiting++;
+        await gate;
+      }
+      return inner.run(name, input);
+    },
+    close: () => inner.close(),
+  };
+  const hold = () => {
+    gate = new Promise<void>((r) => {
+      open = r;
+    });
+  };
+  return { pool, held, hold, open: () => open() };
+}
+
+/** Waits until `n` tasks are held. */
+async function heldTasks(gated: ReturnType<typeof gatedPool>, n: number): Promise<void> {
+  while (gated.held.waiting < n) await new Promise((r) => setTimeout(r, 5));
+}
+
+describe("a workspace deleted while a write into it waits on the worker pool", () => {
+  it("answers 404 workspace_not_found to a generation and a reference material, and stores neither", async () => {
+    const gated = gatedPool();
+    const h = makeHarness({ pool: gated.pool });
+    const key = h.key();
+    const token = await sessionOf(h, "admin@a.test");
+    const ws = h.a.ws2;
+    gated.hold();
+
+    const generation = h.send("POST", "/api/v1/generate", {
+      auth: key,
+      body: { template_id: 1, user_direction: "How the team plans the quarter", workspace_id: ws },
+    });
+    const reference = h.send("POST", "/api/v1/reference-materials", {
+      auth: key,
+      body: { title: "Notes", content: "The team plans the quarter.", format: "text", workspace_id: ws },
+    });
+    await heldTasks(gated, 2);
+    expect((await h.send("DELETE", `/api/v1/workspaces/${ws}`, { auth: token })).status).toBe(200);
+    gated.open();
+
+    for (const res of [await generation, await reference]) {
+      const details = expectErrorBody(res, 404, "workspace_not_found");
+      expect(details.workspace_id).toBe(ws);
+    }
+    const count = (table: string) =>
+      (
+        h.services.store.db.prepare(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = ?`).get(ws) as {
+          n: number;
+        }
+      ).n;
+    expect(count("contents")).toBe(0);
+    expect(count("reference_materials")).toBe(0);
+  });
+});
+
+describe("two requests creating the same user at once", () => {
+  it("creates one; the other is 400 validation_failed naming body.email", async () => {
+    const gated = gatedPool();
+    const h = makeHarness({ pool: gated.pool });
+    const op = await sessionOf(h, "admin@a.test");
+    gated.hold();
+    // Both pass the route's check for the email, then wait while their passwords are hashed.
+    const body = { account_id: h.b.id, email: "dup@b.test", password: "correct horse battery staple" };
+    const both = [0, 1].map(() => h.send("POST", "/api/v1/admin/users", { auth: op, body }));
+    await heldTasks(gated, 2);
+    gated.open();
+    const answers = await Promise.all(both);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 400]);
+    const details = expectErrorBody(answers.find((a) => a.status === 400)!, 400, "validation_failed");
+    expect(details.issues).toEqual([{ path: "body.email", message: expect.stringContaining("dup@b.test") }]);
+  });
+});
