@@ -64,8 +64,10 @@ const ROW = `c.id, c.account_id, c.workspace_id, c.template_id, c.title,
 export function contentQueries(db: Db) {
   const byId = db.prepare<[number], ContentRow>(`SELECT ${ROW} FROM contents AS c WHERE c.id = ?`);
   const insert = db.prepare(
-    `INSERT INTO contents (account_id, workspace_id, template_id, title, content, status, created_at, updated_at)
-     VALUES (@accountId, @workspaceId, @templateId, @title, @content, @status, @now, @now)`,
+    // The id from id_sequences: never one a deleted record had (sql/0011_id_sequences.sql).
+    `INSERT INTO contents (id, account_id, workspace_id, template_id, title, content, status, created_at, updated_at)
+     VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'contents'),
+       @accountId, @workspaceId, @templateId, @title, @content, @status, @now, @now)`,
   );
   const update = db.prepare(
     `UPDATE contents SET title = @title, content = @content, template_id = @templateId, status = @status,

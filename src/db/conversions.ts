@@ -58,8 +58,10 @@ export function conversionView(r: ConversionRow) {
 export function conversionQueries(db: Db) {
   const byId = db.prepare<[number], ConversionRow>("SELECT * FROM conversions WHERE id = ?");
   const insert = db.prepare(
-    `INSERT INTO conversions (account_id, workspace_id, content_id, target_format, output, posts, subject, created_at)
-     VALUES (@accountId, @workspaceId, @contentId, @targetFormat, @output, @posts, @subject, @now)`,
+    // The id from id_sequences: never one a deleted record had (sql/0011_id_sequences.sql).
+    `INSERT INTO conversions (id, account_id, workspace_id, content_id, target_format, output, posts, subject, created_at)
+     VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'conversions'),
+       @accountId, @workspaceId, @contentId, @targetFormat, @output, @posts, @subject, @now)`,
   );
   const list = db.prepare<
     { workspaceId: string; contentId: number | null; afterId: number; limit: number },

@@ -69,8 +69,10 @@ export function memoryQueries(db: Db) {
      ORDER BY id LIMIT @limit`,
   );
   const insert = db.prepare(
-    `INSERT INTO memories (account_id, workspace_id, kind, title, content, created_at, updated_at)
-     VALUES (@accountId, @workspaceId, @kind, @title, @content, @now, @now)`,
+    // The id from id_sequences: never one a deleted record had (sql/0011_id_sequences.sql).
+    `INSERT INTO memories (id, account_id, workspace_id, kind, title, content, created_at, updated_at)
+     VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'memories'),
+       @accountId, @workspaceId, @kind, @title, @content, @now, @now)`,
   );
   const update = db.prepare<{
     id: number;

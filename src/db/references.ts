@@ -116,8 +116,10 @@ export function referenceQueries(db: Db) {
      ORDER BY j.key, p.position`,
   );
   const insert = db.prepare(
-    `INSERT INTO reference_materials (account_id, workspace_id, title, content, source_type, word_count, created_at)
-     VALUES (@accountId, @workspaceId, @title, @content, @sourceType, @wordCount, @now)`,
+    // The id from id_sequences: never one a deleted record had (sql/0011_id_sequences.sql).
+    `INSERT INTO reference_materials (id, account_id, workspace_id, title, content, source_type, word_count, created_at)
+     VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'reference_materials'),
+       @accountId, @workspaceId, @title, @content, @sourceType, @wordCount, @now)`,
   );
   const insertPassage = db.prepare<[number, number, string, number]>(
     "INSERT INTO reference_passages (reference_id, position, text, word_count) VALUES (?, ?, ?, ?)",
