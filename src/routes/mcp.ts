@@ -60,6 +60,12 @@ export const mcpRoutes = [
         description:
           "The JSON-RPC response(s): application/json, or text/event-stream when the client's Accept prefers it.",
         schema: v.union([JsonRpcReply, v.array(JsonRpcReply)]),
+        alsoContent: {
+          "text/event-stream": {
+            type: "string",
+            description: "Server-sent events: one `message` event per JSON-RPC response, then the stream ends.",
+          },
+        },
       },
       202: { description: "Notifications and responses only: accepted, no body." },
       ...AUTH_ERRORS,

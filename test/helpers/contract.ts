@@ -255,6 +255,7 @@ export class Contract {
       status !== 204 &&
       status !== 304 &&
       method.toUpperCase() !== "HEAD" &&
+      response.body !== null &&
       response.headers.get("content-length") !== "0";
     if (!hasBody) return;
     const documented = mediaType ? documentedMediaType(documentedTypes, mediaType) : undefined;

@@ -25,6 +25,7 @@ import { answerMcp, MAX_RESULT_CHARS } from "../../src/mcp/server.js";
 import { TOOLS } from "../../src/mcp/tools.js";
 import { inlinePool } from "../../src/workers/pool.js";
 import { tempDir } from "../helpers/cli.js";
+import { makeHarness } from "../helpers/harness.js";
 
 const REQUIRED_TOOLS = [
   "list_templates",
@@ -476,6 +477,28 @@ describe("the result budget, with the order of the calls held", () => {
     expect(reads.find((r) => r?.isError === true)?.structuredContent).toMatchObject({
       details: { error_code: "payload_too_large", limit_bytes: MAX_RESULT_CHARS },
     });
+  });
+});
+
+describe("the MCP endpoint against its description", () => {
+  // Found by review: the SSE answer and the 202 of a notification were outside the description.
+  it("answers an SSE stream and a 202 for notifications as the description says", async () => {
+    const h = makeHarness();
+    const auth = h.key();
+    const headers = { "mcp-protocol-version": "2025-06-18" };
+    const sse = await h.send("POST", "/api/v1/mcp", {
+      auth,
+      body: initialize(3),
+      headers: { ...headers, accept: "text/event-stream" },
+    });
+    expect(sse.status).toBe(200);
+    expect(sse.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const notified = await h.send("POST", "/api/v1/mcp", {
+      auth,
+      body: { jsonrpc: "2.0", method: "notifications/initialized" },
+      headers: { ...headers, accept: "application/json, text/event-stream" },
+    });
+    expect(notified.status).toBe(202);
   });
 });
 
