@@ -48,22 +48,24 @@ const ROW_GROUPS = new Set(["thead", "tbody", "tfoot", "center"]);
 
 /**
  * A table's rows as lines, its cells side by side separated by a space, line by line for cells of several lines (what
- * html-to-text's dataTable gave once its padding was collapsed), in time linear in the text. dataTable's own layout
- * was O(columns²) (3 s for 40,000 cells, or for eight cells of colspan 5,000: a 208-byte body) and recursed on
- * rowspan until the stack overflowed (rowspan=20000: a 500); spans are not laid out here.
+ * html-to-text's dataTable gave once its padding was collapsed, blank lines within a row included), in time linear in
+ * the cells' lines. dataTable's own layout was O(columns²) (3 s for 40,000 cells, or for eight cells of colspan 5,000:
+ * a 208-byte body) and recursed on rowspan until the stack overflowed (rowspan=20000: a 500); spans are not laid out
+ * here.
  */
 function rowsToString(rows: { text: string }[][]): string {
   const lines: string[] = [];
   for (const row of rows) {
-    const cells = row.map((cell) => cell.text.split("\n"));
-    const height = cells.reduce((n, c) => Math.max(n, c.length), 0);
-    for (let i = 0; i < height; i++) {
-      const line = cells
-        .map((c) => c[i] ?? "")
-        .filter((t) => t.trim() !== "")
-        .join(" ");
-      if (line) lines.push(line);
-    }
+    // Line i of the row: line i of each cell that has one, not blank. Built cell by cell, so a tall cell beside many
+    // short ones costs its own lines only.
+    const rowLines: string[][] = [];
+    for (const cell of row)
+      cell.text.split("\n").forEach((text, i) => {
+        const line = rowLines[i] ?? [];
+        rowLines[i] = line;
+        if (text.trim() !== "") line.push(text);
+      });
+    for (const line of rowLines) lines.push(line.join(" "));
   }
   return lines.join("\n");
 }

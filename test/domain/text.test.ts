@@ -220,6 +220,13 @@ describe("markdownToText", () => {
       "x y\nz",
     );
     expect(htmlToText(`<table>${"<tbody>".repeat(100_000)}<tr><td>deep</td></tr></table>`)).toBe("deep");
+    // Cells of several paragraphs keep their blank lines, side by side with their neighbours.
+    expect(htmlToText("<table><tr><td><p>A</p><p>B</p></td><td>A2</td></tr></table>")).toBe("A A2\n\nB");
+    // A tall cell beside many empty ones costs its own lines (the row's height times its cells was quadratic).
+    const tall = htmlToText(
+      `<table><tr><td>${"x<br>".repeat(100_000)}</td>${"<td></td>".repeat(100_000)}</tr></table>`,
+    );
+    expect(tall).toBe(Array(100_000).fill("x").join("\n"));
     const wide = htmlToText(`<table><tr>${"<td>a</td>".repeat(100_000)}</tr></table>`);
     expect(wide).toBe(Array(100_000).fill("a").join(" "));
     expect(markdownToText(`| ${"c | ".repeat(40_000)}\n|${"---|".repeat(40_000)}\n| ${"1 | ".repeat(40_000)}`)).toBe(
