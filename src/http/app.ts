@@ -296,6 +296,10 @@ export function createApp(services: Services, routes: RouteDef[]): App {
           requestedWorkspace(url.searchParams, body),
           routeDef.workspace,
         );
+      // A write's workspace, read again from the database: it may have been deleted while the body arrived or the
+      // write waited for its turn, or by another process within the row cache's check interval (a foreign key 500).
+      if (writes && workspace && !services.store.workspaces.byId(workspace.id))
+        throw new ApiError("workspace_not_found", `No workspace ${workspace.id}.`, { workspace_id: workspace.id });
 
       const queryObject: Record<string, string> = {};
       for (const [k, v] of url.searchParams) if (!(k in queryObject)) queryObject[k] = v;

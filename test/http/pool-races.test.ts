@@ -1,7 +1,7 @@
 /**
- * Requests that race while the worker pool holds them. A workspace deleted while a request that writes into it waits:
- * the request answers 404 workspace_not_found, not a 500 of a failed foreign key, and leaves nothing behind. Two
- * creations of one user: the second gets the coded 400 with its issue.
+ * Requests that race with others while they wait (on the worker pool, or for their body). A workspace deleted while a
+ * request that writes into it waits: the request answers 404 workspace_not_found, not a 500 of a failed foreign key,
+ * and leaves nothing behind. Two creations of one user: the second gets the coded 400 with its issue.
  */
 import { describe, expect, it } from "vitest";
 import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
@@ -70,6 +70,51 @@ describe("a workspace deleted while a write into it waits on the worker pool", (
       ).n;
     expect(count("contents")).toBe(0);
     expect(count("reference_materials")).toBe(0);
+  });
+});
+
+describe("a workspace deleted while a write's body arrives", () => {
+  it("answers 404 workspace_not_found to a memory and a draft named by ?workspace_id=", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const token = await sessionOf(h, "admin@a.test");
+    const ws = h.a.ws2;
+    const encoder = new TextEncoder();
+    /** A request whose body's second half arrives when `finish()` is called. */
+    const slow = (path: string, body: unknown) => {
+      const text = JSON.stringify(body);
+      let finish = () => {};
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encoder.encode(text.slice(0, 5)));
+          finish = () => {
+            controller.enqueue(encoder.encode(text.slice(5)));
+            controller.close();
+          };
+        },
+      });
+      const answer = h.app.handle(
+        new Request(`http://test.local${path}?workspace_id=${ws}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: stream,
+          duplex: "half",
+        } as RequestInit),
+        { remoteAddress: "127.0.0.1" },
+      );
+      return { answer, finish: () => finish() };
+    };
+    const memory = slow("/api/v1/memories", { kind: "voice", title: "t", content: "c" });
+    const draft = slow("/api/v1/contents", { title: "t", content: "Some text." });
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await h.send("DELETE", `/api/v1/workspaces/${ws}`, { auth: token })).status).toBe(200);
+    memory.finish();
+    draft.finish();
+    for (const res of [await memory.answer, await draft.answer]) {
+      const text = await res.text();
+      expect(res.status, text).toBe(404);
+      expect(JSON.parse(text).details).toMatchObject({ error_code: "workspace_not_found", workspace_id: ws });
+    }
   });
 });
 
