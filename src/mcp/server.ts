@@ -24,19 +24,22 @@ const INSTRUCTIONS = [
 ].join(" ");
 
 /**
- * The most text the read tools' results of one POST carry, in characters; the calls of a batch share it (writes'
- * results count, and always come back). A result is the
+ * The most text the tool results of one POST carry, in characters; the calls of a batch share it. A result is the
  * operation's JSON answer, which the JSON-RPC answer carries escaped again and parsed as structuredContent (about
  * three times its size). Without a cap, a batch of list_contents over large texts reached V8's longest string: the
  * SDK's serialisation failed unseen and the POST never answered, or the process ran out of memory.
  */
 export const MAX_RESULT_CHARS = 16 * 1024 * 1024;
 
-/** A tool error in place of a result past MAX_RESULT_CHARS: the API's 413 body. */
-function tooLarge(chars: number, left: number): CallToolResult {
-  const message =
-    `This result is ${chars} characters; the results of one MCP request may carry ${MAX_RESULT_CHARS} in all ` +
-    `(${Math.max(0, left)} were left). Ask for less: a smaller limit, or fewer calls in one batch.`;
+/**
+ * What a write's result takes of the budget while it runs, before its size is known: a content record with its
+ * texts is at most a few MB. A write is refused before it runs when this no longer fits, so the calls of a batch, all
+ * started at once, have at most MAX_RESULT_CHARS / WRITE_RESERVE_CHARS writes running.
+ */
+export const WRITE_RESERVE_CHARS = 2 * 1024 * 1024;
+
+/** A tool error carrying the API's 413 body. */
+function tooLarge(message: string): CallToolResult {
   const body = errorBody(new ApiError("payload_too_large", message, { limit_bytes: MAX_RESULT_CHARS }), randomUUID());
   return {
     content: [{ type: "text", text: JSON.stringify(body) }],
@@ -128,16 +131,39 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
   };
   // The POST took a rate-limit token and counts in usage: its first tool call uses those (http/app.ts RequestEnv).
   const enclosing = { covered: false };
+  // The budget: results given, and what the writes running may still give.
   let carried = 0;
+  let reserved = 0;
   const server = createMcpServer(async (tool, args) => {
-    const response = await exchange.dispatch(toolRequest(tool, args, call), { enclosing });
-    const text = await response.text();
-    // A read past the budget is refused before its result is built. A write's result always comes back: the write
-    // happened, and an error would invite a retry that does it twice.
-    if (tool.annotations.readOnlyHint === true && carried + text.length > MAX_RESULT_CHARS)
-      return tooLarge(text.length, MAX_RESULT_CHARS - carried);
-    carried += text.length;
-    return toolResult(response, text);
+    const request = toolRequest(tool, args, call);
+    if (tool.annotations.readOnlyHint === true) {
+      const response = await exchange.dispatch(request, { enclosing });
+      const text = await response.text();
+      // Refused before its result is built.
+      if (carried + reserved + text.length > MAX_RESULT_CHARS)
+        return tooLarge(
+          `This result is ${text.length} characters; the results of one MCP request may carry ${MAX_RESULT_CHARS} ` +
+            "in all. Ask for less: a smaller limit, or fewer calls in one batch.",
+        );
+      carried += text.length;
+      return toolResult(response, text);
+    }
+    // A write is refused before it runs, never after: it would have happened, and an error would invite a retry
+    // that does it twice. Its result comes back whatever its size.
+    if (carried + reserved + WRITE_RESERVE_CHARS > MAX_RESULT_CHARS)
+      return tooLarge(
+        `Not done: the results of this MCP request already fill the ${MAX_RESULT_CHARS} characters it may carry. ` +
+          "Send this call in another request.",
+      );
+    reserved += WRITE_RESERVE_CHARS;
+    try {
+      const response = await exchange.dispatch(request, { enclosing });
+      const text = await response.text();
+      carried += text.length;
+      return toolResult(response, text);
+    } finally {
+      reserved -= WRITE_RESERVE_CHARS;
+    }
   });
   const stream = prefersEventStream(request.headers.get("accept"));
   const transport = new WebStandardStreamableHTTPServerTransport({

@@ -21,7 +21,7 @@ import { memoryLogger } from "../../src/http/log.js";
 import { nodeListener } from "../../src/http/node.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { createServices } from "../../src/http/server.js";
-import { answerMcp, MAX_RESULT_CHARS } from "../../src/mcp/server.js";
+import { answerMcp, MAX_RESULT_CHARS, WRITE_RESERVE_CHARS } from "../../src/mcp/server.js";
 import { TOOLS } from "../../src/mcp/tools.js";
 import { inlinePool } from "../../src/workers/pool.js";
 import { tempDir } from "../helpers/cli.js";
@@ -414,10 +414,10 @@ describe("the size of an MCP answer", () => {
     const results = batch.json
       .filter((r: { id: number }) => r.id !== 99)
       .map((r: { result: CallToolResult }) => r.result);
-    const fit = Math.floor(MAX_RESULT_CHARS / 400_000);
+    // As many as fit, less what the write running beside them may take.
     const answered = results.filter((r: CallToolResult) => r.isError !== true);
-    expect(answered.length).toBeGreaterThanOrEqual(fit - 2);
-    expect(answered.length).toBeLessThanOrEqual(fit);
+    expect(answered.length).toBeGreaterThanOrEqual(Math.floor((MAX_RESULT_CHARS - WRITE_RESERVE_CHARS) / 400_000) - 1);
+    expect(answered.length).toBeLessThanOrEqual(Math.floor(MAX_RESULT_CHARS / 400_000));
     expect(answered.every((r: CallToolResult) => (r.structuredContent as { content: string }).content === text)).toBe(
       true,
     );
@@ -430,6 +430,49 @@ describe("the size of an MCP answer", () => {
 });
 
 describe("the result budget, with the order of the calls held", () => {
+  it("refuses writes past what the budget can hold before they run, and runs the others", async () => {
+    let dispatched = 0;
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const dispatch = async () => {
+      dispatched++;
+      await held;
+      return new Response(JSON.stringify({ id: dispatched, title: "t" }), { status: 201 });
+    };
+    const calls = Array.from({ length: 10 }, (_, i) => ({
+      jsonrpc: "2.0",
+      id: i + 1,
+      method: "tools/call",
+      params: { name: "create_memory", arguments: { kind: "voice", title: "t", content: "c" } },
+    }));
+    const answering = answerMcp({
+      request: {
+        method: "POST",
+        url: "http://test.local/api/v1/mcp",
+        headers: new Headers({ accept: "application/json", "mcp-protocol-version": "2025-06-18" }),
+        signal: new AbortController().signal,
+        bytes: async () => new Uint8Array(),
+      },
+      messages: calls,
+      dispatch,
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    const results = ((await (await answering).json()) as { result: CallToolResult }[]).map((r) => r.result);
+    const running = Math.floor(MAX_RESULT_CHARS / WRITE_RESERVE_CHARS);
+    expect(dispatched).toBe(running);
+    expect(results.filter((r) => r.isError !== true)).toHaveLength(running);
+    const refused = results.filter((r) => r.isError === true);
+    expect(refused).toHaveLength(10 - running);
+    for (const r of refused)
+      expect(r.structuredContent).toMatchObject({
+        message: expect.stringMatching(/^Not done/),
+        details: { error_code: "payload_too_large" },
+      });
+  });
+
   it("answers a write that ends past the budget, and refuses the read past it", async () => {
     // Two reads of 10 M characters answer at once; the write of 7 M answers after both, with 6.7 M left.
     let readsDone = 0;
