@@ -28,3 +28,18 @@ END;
 CREATE TRIGGER conversions_id_sequence AFTER INSERT ON conversions BEGIN
   UPDATE id_sequences SET seq = MAX(seq, NEW.id) WHERE name = 'conversions';
 END;
+
+-- Without its row in id_sequences a table would silently go back to giving deleted ids again (the insert's id would
+-- be NULL, which takes the largest plus one): refuse the insert instead.
+CREATE TRIGGER contents_id_sequence_present BEFORE INSERT ON contents
+  WHEN NOT EXISTS (SELECT 1 FROM id_sequences WHERE name = 'contents')
+  BEGIN SELECT RAISE(ABORT, 'id_sequences has no row for contents'); END;
+CREATE TRIGGER memories_id_sequence_present BEFORE INSERT ON memories
+  WHEN NOT EXISTS (SELECT 1 FROM id_sequences WHERE name = 'memories')
+  BEGIN SELECT RAISE(ABORT, 'id_sequences has no row for memories'); END;
+CREATE TRIGGER reference_materials_id_sequence_present BEFORE INSERT ON reference_materials
+  WHEN NOT EXISTS (SELECT 1 FROM id_sequences WHERE name = 'reference_materials')
+  BEGIN SELECT RAISE(ABORT, 'id_sequences has no row for reference_materials'); END;
+CREATE TRIGGER conversions_id_sequence_present BEFORE INSERT ON conversions
+  WHEN NOT EXISTS (SELECT 1 FROM id_sequences WHERE name = 'conversions')
+  BEGIN SELECT RAISE(ABORT, 'id_sequences has no row for conversions'); END;

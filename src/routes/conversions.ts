@@ -122,8 +122,8 @@ export const conversionRoutes = [
       if ("tooLargeChars" in converted)
         throw new ApiError(
           "payload_too_large",
-          `The ${ctx.body.target_format} of this content would be ${converted.tooLargeChars} characters, more than ` +
-            `the ${MAX_OUTPUT_CHARS} a conversion may have (its links repeat long addresses).`,
+          `The ${ctx.body.target_format} of this content would be over ${MAX_OUTPUT_CHARS} characters, the most a ` +
+            "conversion may have (links that repeat a long address or title are the usual cause).",
           { limit_bytes: MAX_OUTPUT_CHARS, target_format: ctx.body.target_format },
         );
       // The content may have been deleted while the pool worked: it must still be there to be referred to.

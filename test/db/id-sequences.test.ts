@@ -85,5 +85,11 @@ describe("ids after deletes", () => {
     db.exec(`INSERT INTO memories (id, account_id, workspace_id, kind, title, content, created_at, updated_at)
       VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'memories'), 1, 'ws_1', 'voice', 'd', 'd', 'x', 'x')`);
     expect(db.prepare("SELECT max(id) AS id FROM memories").get()).toEqual({ id: 4 });
+    // Without its sequence, an insert is refused rather than given a deleted id.
+    db.exec("DELETE FROM memories WHERE id = 4; DELETE FROM id_sequences WHERE name = 'memories'");
+    expect(() =>
+      db.exec(`INSERT INTO memories (account_id, workspace_id, kind, title, content, created_at, updated_at)
+        VALUES (1, 'ws_1', 'voice', 'e', 'e', 'x', 'x')`),
+    ).toThrow(/id_sequences has no row for memories/);
   });
 });

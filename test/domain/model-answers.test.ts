@@ -14,7 +14,7 @@ describe("titleOf", () => {
 
   // Found by review: /[*\s]+$/ was retried from every blank of a long inner run (minutes for 200,000).
   it("reads a line with a long run of blanks inside it", () => {
-    expect(titleOf(`# a${" ".repeat(200_000)}b`)).toBe(`a${" ".repeat(299)}`);
+    expect(titleOf(`# a${" ".repeat(200_000)}b`)).toBe("a");
     expect(titleOf(`a${" *".repeat(200_000)}`)).toBe("a");
   });
 });

@@ -75,5 +75,5 @@ export function titleOf(text: string): string {
   let end = line.length;
   while (start < end && /[#*\s]/.test(line[start])) start++;
   while (end > start && /[*\s]/.test(line[end - 1])) end--;
-  return line.slice(start, end).slice(0, 300);
+  return line.slice(start, end).slice(0, 300).trimEnd();
 }
