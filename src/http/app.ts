@@ -139,7 +139,10 @@ function resolveWorkspace(
   const bound = principal.boundWorkspaceId;
   if (bound !== null) {
     if (requested !== undefined && requested !== bound) throw workspaceMismatch(bound, requested);
-    return workspaceRow(services, bound);
+    // The key's workspace can be gone while the request waited (its body, its turn): the key went with it.
+    const ws = workspaceRow(services, bound);
+    if (!ws) throw new ApiError("workspace_not_found", `No workspace ${bound}.`, { workspace_id: bound });
+    return ws;
   }
   if (requested !== undefined) {
     const ws = workspaceRow(services, requested);

@@ -74,14 +74,15 @@ describe("a workspace deleted while a write into it waits on the worker pool", (
 });
 
 describe("a workspace deleted while a write's body arrives", () => {
-  it("answers 404 workspace_not_found to a memory and a draft named by ?workspace_id=", async () => {
+  it("answers 404 workspace_not_found to a memory and a draft named by ?workspace_id= or by a bound key", async () => {
     const h = makeHarness();
     const key = h.key();
     const token = await sessionOf(h, "admin@a.test");
     const ws = h.a.ws2;
+    const bound = h.key({ workspaceId: ws });
     const encoder = new TextEncoder();
     /** A request whose body's second half arrives when `finish()` is called. */
-    const slow = (path: string, body: unknown) => {
+    const slow = (path: string, body: unknown, secret = key, query = `?workspace_id=${ws}`) => {
       const text = JSON.stringify(body);
       let finish = () => {};
       const stream = new ReadableStream<Uint8Array>({
@@ -94,9 +95,9 @@ describe("a workspace deleted while a write's body arrives", () => {
         },
       });
       const answer = h.app.handle(
-        new Request(`http://test.local${path}?workspace_id=${ws}`, {
+        new Request(`http://test.local${path}${query}`, {
           method: "POST",
-          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
           body: stream,
           duplex: "half",
         } as RequestInit),
@@ -106,11 +107,11 @@ describe("a workspace deleted while a write's body arrives", () => {
     };
     const memory = slow("/api/v1/memories", { kind: "voice", title: "t", content: "c" });
     const draft = slow("/api/v1/contents", { title: "t", content: "Some text." });
+    const boundMemory = slow("/api/v1/memories", { kind: "voice", title: "t", content: "c" }, bound, "");
     await new Promise((r) => setTimeout(r, 20));
     expect((await h.send("DELETE", `/api/v1/workspaces/${ws}`, { auth: token })).status).toBe(200);
-    memory.finish();
-    draft.finish();
-    for (const res of [await memory.answer, await draft.answer]) {
+    for (const r of [memory, draft, boundMemory]) r.finish();
+    for (const res of [await memory.answer, await draft.answer, await boundMemory.answer]) {
       const text = await res.text();
       expect(res.status, text).toBe(404);
       expect(JSON.parse(text).details).toMatchObject({ error_code: "workspace_not_found", workspace_id: ws });
