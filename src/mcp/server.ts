@@ -32,9 +32,10 @@ const INSTRUCTIONS = [
 export const MAX_RESULT_CHARS = 16 * 1024 * 1024;
 
 /**
- * What a write's result takes of the budget while it runs, before its size is known: a content record with its
- * texts is at most a few MB. A write is refused before it runs when this no longer fits, so the calls of a batch, all
- * started at once, have at most MAX_RESULT_CHARS / WRITE_RESERVE_CHARS writes running.
+ * What a write's result takes of the budget while it runs, before its size is known (a content record is a few KB to
+ * a few MB). The calls of a batch all start at once: a write waits until its reservation fits beside the writes
+ * running, so at most MAX_RESULT_CHARS / WRITE_RESERVE_CHARS of them run together, and is refused before it runs
+ * once the results given leave no room for it.
  */
 export const WRITE_RESERVE_CHARS = 2 * 1024 * 1024;
 
@@ -131,9 +132,18 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
   };
   // The POST took a rate-limit token and counts in usage: its first tool call uses those (http/app.ts RequestEnv).
   const enclosing = { covered: false };
-  // The budget: results given, and what the writes running may still give.
+  // The budget: results given, and what the writes running may still give; writes waiting for room are woken
+  // when one ends.
   let carried = 0;
   let reserved = 0;
+  let roomFreed: Promise<void> | undefined;
+  let freeRoom = () => {};
+  const waitForRoom = () => {
+    roomFreed ??= new Promise<void>((resolve) => {
+      freeRoom = resolve;
+    });
+    return roomFreed;
+  };
   const server = createMcpServer(async (tool, args) => {
     const request = toolRequest(tool, args, call);
     if (tool.annotations.readOnlyHint === true) {
@@ -150,11 +160,14 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
     }
     // A write is refused before it runs, never after: it would have happened, and an error would invite a retry
     // that does it twice. Its result comes back whatever its size.
-    if (carried + reserved + WRITE_RESERVE_CHARS > MAX_RESULT_CHARS)
-      return tooLarge(
-        `Not done: the results of this MCP request already fill the ${MAX_RESULT_CHARS} characters it may carry. ` +
-          "Send this call in another request.",
-      );
+    while (carried + reserved + WRITE_RESERVE_CHARS > MAX_RESULT_CHARS) {
+      if (reserved === 0)
+        return tooLarge(
+          `Not done: the results of this MCP request already fill the ${MAX_RESULT_CHARS} characters it may carry. ` +
+            "Send this call in another request.",
+        );
+      await waitForRoom();
+    }
     reserved += WRITE_RESERVE_CHARS;
     try {
       const response = await exchange.dispatch(request, { enclosing });
@@ -163,6 +176,8 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
       return toolResult(response, text);
     } finally {
       reserved -= WRITE_RESERVE_CHARS;
+      roomFreed = undefined;
+      freeRoom();
     }
   });
   const stream = prefersEventStream(request.headers.get("accept"));

@@ -430,23 +430,18 @@ describe("the size of an MCP answer", () => {
 });
 
 describe("the result budget, with the order of the calls held", () => {
-  it("refuses writes past what the budget can hold before they run, and runs the others", async () => {
-    let dispatched = 0;
+  /** A batch of `n` create_memory calls through answerMcp, each answered with `size` characters once released. */
+  function heldWrites(n: number, size: number) {
+    const state = { dispatched: 0 };
     let release = () => {};
     const held = new Promise<void>((r) => {
       release = r;
     });
     const dispatch = async () => {
-      dispatched++;
+      const id = ++state.dispatched;
       await held;
-      return new Response(JSON.stringify({ id: dispatched, title: "t" }), { status: 201 });
+      return new Response(JSON.stringify({ id, title: "t".repeat(size) }), { status: 201 });
     };
-    const calls = Array.from({ length: 10 }, (_, i) => ({
-      jsonrpc: "2.0",
-      id: i + 1,
-      method: "tools/call",
-      params: { name: "create_memory", arguments: { kind: "voice", title: "t", content: "c" } },
-    }));
     const answering = answerMcp({
       request: {
         method: "POST",
@@ -455,22 +450,42 @@ describe("the result budget, with the order of the calls held", () => {
         signal: new AbortController().signal,
         bytes: async () => new Uint8Array(),
       },
-      messages: calls,
+      messages: Array.from({ length: n }, (_, i) => ({
+        jsonrpc: "2.0",
+        id: i + 1,
+        method: "tools/call",
+        params: { name: "create_memory", arguments: { kind: "voice", title: "t", content: "c" } },
+      })),
       dispatch,
     });
+    const results = async () => ((await (await answering).json()) as { result: CallToolResult }[]).map((r) => r.result);
+    return { state, release, results };
+  }
+  const running = Math.floor(MAX_RESULT_CHARS / WRITE_RESERVE_CHARS);
+
+  it("runs every write of a batch, as many at once as the budget holds", async () => {
+    const batch = heldWrites(running + 4, 10);
     await new Promise((r) => setTimeout(r, 50));
-    release();
-    const results = ((await (await answering).json()) as { result: CallToolResult }[]).map((r) => r.result);
-    const running = Math.floor(MAX_RESULT_CHARS / WRITE_RESERVE_CHARS);
-    expect(dispatched).toBe(running);
-    expect(results.filter((r) => r.isError !== true)).toHaveLength(running);
+    expect(batch.state.dispatched).toBe(running);
+    batch.release();
+    const results = await batch.results();
+    expect(batch.state.dispatched).toBe(running + 4);
+    expect(results.filter((r) => r.isError === true)).toEqual([]);
+  });
+
+  it("refuses a write before it runs once the results given leave no room for it", async () => {
+    // Each result nearly fills its reservation: when the first ones end, the last one no longer fits.
+    const batch = heldWrites(running + 1, WRITE_RESERVE_CHARS - 100_000);
+    await new Promise((r) => setTimeout(r, 50));
+    batch.release();
+    const results = await batch.results();
+    expect(batch.state.dispatched).toBe(running);
     const refused = results.filter((r) => r.isError === true);
-    expect(refused).toHaveLength(10 - running);
-    for (const r of refused)
-      expect(r.structuredContent).toMatchObject({
-        message: expect.stringMatching(/^Not done/),
-        details: { error_code: "payload_too_large" },
-      });
+    expect(refused).toHaveLength(1);
+    expect(refused[0].structuredContent).toMatchObject({
+      message: expect.stringMatching(/^Not done/),
+      details: { error_code: "payload_too_large" },
+    });
   });
 
   it("answers a write that ends past the budget, and refuses the read past it", async () => {
