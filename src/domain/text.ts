@@ -48,7 +48,7 @@ const ROW_GROUPS = new Set(["thead", "tbody", "tfoot", "center"]);
 
 /**
  * A table's rows as lines, its cells side by side separated by a space, line by line for cells of several lines (what
- * html-to-text's dataTable gave once its padding was collapsed, blank lines within a row included), in time linear in
+ * html-to-text's dataTable gave once its padding was collapsed, blank lines inside a row included), in time linear in
  * the cells' lines. dataTable's own layout was O(columns²) (3 s for 40,000 cells, or for eight cells of colspan 5,000:
  * a 208-byte body) and recursed on rowspan until the stack overflowed (rowspan=20000: a 500); spans are not laid out
  * here.
@@ -65,7 +65,12 @@ function rowsToString(rows: { text: string }[][]): string {
         rowLines[i] = line;
         if (text.trim() !== "") line.push(text);
       });
-    for (const line of rowLines) lines.push(line.join(" "));
+    // A row's blank lines at its ends are dropped: a spacer row (<td>&nbsp;</td>) would split the table in two.
+    let first = 0;
+    let last = rowLines.length - 1;
+    while (first <= last && rowLines[first].length === 0) first++;
+    while (last >= first && rowLines[last].length === 0) last--;
+    for (let i = first; i <= last; i++) lines.push(rowLines[i].join(" "));
   }
   return lines.join("\n");
 }

@@ -16,6 +16,8 @@ describe("titleOf", () => {
   it("reads a line with a long run of blanks inside it", () => {
     expect(titleOf(`# a${" ".repeat(200_000)}b`)).toBe("a");
     expect(titleOf(`a${" *".repeat(200_000)}`)).toBe("a");
+    // The cut at 300 characters leaves no marks or blanks at the end either.
+    expect(titleOf(`${"w".repeat(298)} *end`)).toBe("w".repeat(298));
   });
 });
 

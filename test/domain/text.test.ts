@@ -222,6 +222,8 @@ describe("markdownToText", () => {
     expect(htmlToText(`<table>${"<tbody>".repeat(100_000)}<tr><td>deep</td></tr></table>`)).toBe("deep");
     // Cells of several paragraphs keep their blank lines, side by side with their neighbours.
     expect(htmlToText("<table><tr><td><p>A</p><p>B</p></td><td>A2</td></tr></table>")).toBe("A A2\n\nB");
+    // A spacer row does not split the table.
+    expect(htmlToText("<table><tr><td>a</td></tr><tr><td>&nbsp;</td></tr><tr><td>b</td></tr></table>")).toBe("a\nb");
     // A tall cell beside many empty ones costs its own lines (the row's height times its cells was quadratic).
     const tall = htmlToText(
       `<table><tr><td>${"x<br>".repeat(100_000)}</td>${"<td></td>".repeat(100_000)}</tr></table>`,

@@ -72,8 +72,10 @@ export function titleOf(text: string): string {
   const line = heading?.[1] ?? text.split("\n").find((l) => l.trim()) ?? "";
   // Marks and blanks trimmed by index: /[*\s]+$/ is quadratic on a long inner run of blanks.
   let start = 0;
-  let end = line.length;
-  while (start < end && /[#*\s]/.test(line[start])) start++;
-  while (end > start && /[*\s]/.test(line[end - 1])) end--;
-  return line.slice(start, end).slice(0, 300).trimEnd();
+  while (start < line.length && /[#*\s]/.test(line[start])) start++;
+  // The first 300 characters, then the marks and blanks at their end.
+  const head = line.slice(start, start + 300);
+  let end = head.length;
+  while (end > 0 && /[*\s]/.test(head[end - 1])) end--;
+  return head.slice(0, end);
 }
