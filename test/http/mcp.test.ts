@@ -429,6 +429,17 @@ describe("the size of an MCP answer", () => {
   });
 });
 
+/** The client's side of a POST to /mcp, for answerMcp called directly (its body is given as `messages`). */
+function fakePost() {
+  return {
+    method: "POST",
+    url: "http://test.local/api/v1/mcp",
+    headers: new Headers({ accept: "application/json", "mcp-protocol-version": "2025-06-18" }),
+    signal: new AbortController().signal,
+    bytes: async () => new Uint8Array(),
+  };
+}
+
 describe("the result budget, with the order of the calls held", () => {
   /** A batch of `n` create_memory calls through answerMcp, each answered with `size` characters once released. */
   function heldWrites(n: number, size: number) {
@@ -443,13 +454,7 @@ describe("the result budget, with the order of the calls held", () => {
       return new Response(JSON.stringify({ id, title: "t".repeat(size) }), { status: 201 });
     };
     const answering = answerMcp({
-      request: {
-        method: "POST",
-        url: "http://test.local/api/v1/mcp",
-        headers: new Headers({ accept: "application/json", "mcp-protocol-version": "2025-06-18" }),
-        signal: new AbortController().signal,
-        bytes: async () => new Uint8Array(),
-      },
+      request: fakePost(),
       messages: Array.from({ length: n }, (_, i) => ({
         jsonrpc: "2.0",
         id: i + 1,
@@ -510,13 +515,7 @@ describe("the result budget, with the order of the calls held", () => {
       params: { name, arguments: args },
     });
     const response = await answerMcp({
-      request: {
-        method: "POST",
-        url: "http://test.local/api/v1/mcp",
-        headers: new Headers({ accept: "application/json", "mcp-protocol-version": "2025-06-18" }),
-        signal: new AbortController().signal,
-        bytes: async () => new Uint8Array(),
-      },
+      request: fakePost(),
       messages: [
         call(1, "create_memory", { kind: "voice", title: "t", content: "c" }),
         call(2, "get_content", { content_id: 1 }),
