@@ -17,6 +17,7 @@ import {
   NOT_FOUND,
   page,
   pageList,
+  viewPage,
 } from "./common.js";
 
 const STATUSES = ["draft", "generated", "finalized", "published"] as const;
@@ -140,8 +141,8 @@ export const contentRoutes = [
         afterId: decodeCursor<number>(q.cursor, "number") ?? 0,
         limit: q.limit + 1,
       });
-      const p = page(rows, q.limit, (r) => encodeCursor(r.id));
-      return { body: { ...p, data: p.data.map((r) => contentView(r, day)) } };
+      const cursorOf = (r: (typeof rows)[number]) => encodeCursor(r.id);
+      return { body: viewPage(page(rows, q.limit, cursorOf), cursorOf, (r) => contentView(r, day)) };
     },
   }),
   route({
@@ -269,8 +270,9 @@ export const contentRoutes = [
     handler(ctx: Ctx<{ contentId: number }, { limit: number; cursor?: string }>) {
       const row = findContent(ctx.services.store, ctx, ctx.params.contentId);
       const versions = ctx.services.store.contents.versions(row.id);
-      const p = pageList(versions, ctx.query, (ver) => String(ver.version).padStart(8, "0"));
-      const data = p.data.map((ver) => ({
+      const keyOf = (ver: (typeof versions)[number]) => String(ver.version).padStart(8, "0");
+      const p = pageList(versions, ctx.query, keyOf);
+      const view = (ver: (typeof versions)[number]) => ({
         version: ver.version,
         kind: ver.kind,
         title: ver.title,
@@ -278,8 +280,8 @@ export const contentRoutes = [
         model: ver.model,
         details: ver.details ? JSON.parse(ver.details) : null,
         created_at: ver.created_at,
-      }));
-      return { body: { ...p, data } };
+      });
+      return { body: viewPage(p, (ver) => encodeCursor(keyOf(ver)), view) };
     },
   }),
   route({

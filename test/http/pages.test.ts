@@ -1,0 +1,76 @@
+/**
+ * A list's page is cut short when its JSON could pass MAX_PAGE_CHARS (routes/common.ts viewPage): it then says
+ * has_more, and its cursor goes on after the last record given, so every record is still reached.
+ */
+import { describe, expect, it } from "vitest";
+import { jsonSizeBound, MAX_PAGE_CHARS, viewPage } from "../../src/routes/common.js";
+import { makeHarness } from "../helpers/harness.js";
+
+describe("page size", () => {
+  it("bounds a value's JSON from above, for any characters", () => {
+    for (const value of [
+      "plain",
+      '\u0001\u0002"\\\n',
+      ["a", 1, null, { b: "\u0000" }],
+      { text: "x".repeat(1_000), n: 1.5e300, ok: true },
+    ])
+      expect(jsonSizeBound(value)).toBeGreaterThanOrEqual(JSON.stringify(value).length);
+  });
+
+  it("gives fewer rows than asked when they would pass the limit, at least one, and a cursor after the last", () => {
+    const rows = [1, 2, 3, 4].map((id) => ({ id, text: "x".repeat(100) }));
+    const p = viewPage(
+      { data: rows, has_more: false, next_cursor: null },
+      (r) => `c${r.id}`,
+      (r) => r,
+      Math.floor(jsonSizeBound(rows[0]) * 2.5),
+    );
+    expect(p).toEqual({ data: rows.slice(0, 2), has_more: true, next_cursor: "c2" });
+    const one = viewPage(
+      { data: rows, has_more: false, next_cursor: null },
+      (r) => `c${r.id}`,
+      (r) => r,
+      10,
+    );
+    expect(one.data).toHaveLength(1);
+    const all = viewPage(
+      { data: rows, has_more: true, next_cursor: "c4" },
+      (r) => `c${r.id}`,
+      (r) => r,
+    );
+    expect(all).toEqual({ data: rows, has_more: true, next_cursor: "c4" });
+  });
+
+  it("pages GET /contents by size: 50 stored texts of 500,000 control characters come in two pages", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    // Stored as they are (a request body holds fewer: each is 6 bytes of JSON), as a conversion's output can be.
+    const text = "\u0001".repeat(500_000);
+    const ids: number[] = [];
+    for (let i = 0; i < 50; i++)
+      ids.push(
+        h.services.store.contents.create({
+          accountId: h.a.id,
+          workspaceId: h.a.ws1,
+          templateId: null,
+          title: `c${i}`,
+          content: text,
+          status: "draft",
+          now: "2026-01-15T00:00:00.000Z",
+        }).id,
+      );
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await h.send("GET", `/api/v1/contents?limit=100${cursor ? `&cursor=${cursor}` : ""}`, { auth: key });
+      expect(res.status).toBe(200);
+      expect(res.body.data.length * (6 * 500_000)).toBeLessThanOrEqual(MAX_PAGE_CHARS);
+      seen.push(...res.body.data.map((c: { content_id: number }) => c.content_id));
+      cursor = res.body.next_cursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(2);
+    expect(seen).toEqual(ids);
+  });
+});
