@@ -3,7 +3,7 @@ import type { AccountRow } from "../db/accounts.js";
 import type { ContentRow, ContentStatus } from "../db/contents.js";
 import type { Store } from "../db/store.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
-import { ApiError, workspaceMismatch } from "../http/errors.js";
+import { ApiError, workspaceMismatch, workspaceNotFound } from "../http/errors.js";
 import { iso } from "./clock.js";
 import type { GenerationInput, GenerationOutput, SectionSpec } from "./generation/builtin.js";
 import { emptyTraits, type VoiceTraits } from "./generation/voice.js";
@@ -179,14 +179,12 @@ export function generationInput(
 }
 
 /**
- * 404 when the workspace a request resolved is gone: deleted while the request waited on the worker pool (its rows
- * would fail their foreign key, a 500). Called inside the transaction that writes into it.
+ * 404 when the workspace a request resolved is gone, read from the database (not the row cache): deleted while the
+ * request waited for its body, its turn (http/app.ts) or the worker pool (its rows would fail their foreign key, a
+ * 500). Called right before, or inside the transaction of, the write into it.
  */
 export function requireWorkspaceStill(store: Store, workspaceId: string): void {
-  if (!store.workspaces.byId(workspaceId))
-    throw new ApiError("workspace_not_found", `No workspace ${workspaceId}: it was deleted meanwhile.`, {
-      workspace_id: workspaceId,
-    });
+  if (!store.workspaces.byId(workspaceId)) throw workspaceNotFound(workspaceId);
 }
 
 /** Stores a finished generation: a new record or a new version of a draft/generated one, in one transaction. */

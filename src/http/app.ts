@@ -4,11 +4,12 @@ import { Router } from "itty-router";
 import type { AccountRow } from "../db/accounts.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
 import { iso } from "../domain/clock.js";
+import { requireWorkspaceStill } from "../domain/contents.js";
 import { API_PLANS, effectiveRateLimits, PLAN_LIMITS, UPGRADE_URL } from "../domain/plans.js";
 import { authenticate, bearerToken, isApiKey, unauthorized } from "./auth.js";
 import { parseBody, readBody } from "./body.js";
 import type { Ctx, Principal, Services } from "./context.js";
-import { ApiError, errorBody, toApiError, workspaceMismatch } from "./errors.js";
+import { ApiError, errorBody, toApiError, workspaceMismatch, workspaceNotFound } from "./errors.js";
 import { type Incoming, incomingOf, jsonOutgoing, type Outgoing, outgoingOf, responseOf } from "./exchange.js";
 import { idempotencyKeyOf, requestFingerprint } from "./idempotency.js";
 import { redactSecrets } from "./log.js";
@@ -141,13 +142,12 @@ function resolveWorkspace(
     if (requested !== undefined && requested !== bound) throw workspaceMismatch(bound, requested);
     // The key's workspace can be gone while the request waited (its body, its turn): the key went with it.
     const ws = workspaceRow(services, bound);
-    if (!ws) throw new ApiError("workspace_not_found", `No workspace ${bound}.`, { workspace_id: bound });
+    if (!ws) throw workspaceNotFound(bound);
     return ws;
   }
   if (requested !== undefined) {
     const ws = workspaceRow(services, requested);
-    if (!ws || ws.account_id !== principal.accountId)
-      throw new ApiError("workspace_not_found", `No workspace ${requested}.`, { workspace_id: requested });
+    if (!ws || ws.account_id !== principal.accountId) throw workspaceNotFound(requested);
     return ws;
   }
   if (mode === "optional") return undefined;
@@ -301,8 +301,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
         );
       // A write's workspace, read again from the database: it may have been deleted while the body arrived or the
       // write waited for its turn, or by another process within the row cache's check interval (a foreign key 500).
-      if (writes && workspace && !services.store.workspaces.byId(workspace.id))
-        throw new ApiError("workspace_not_found", `No workspace ${workspace.id}.`, { workspace_id: workspace.id });
+      if (writes && workspace) requireWorkspaceStill(services.store, workspace.id);
 
       const queryObject: Record<string, string> = {};
       for (const [k, v] of url.searchParams) if (!(k in queryObject)) queryObject[k] = v;

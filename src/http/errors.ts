@@ -137,6 +137,11 @@ export function notFound(code: ErrorCode, message: string, details: Record<strin
   return new ApiError(code, message, details);
 }
 
+/** 404: a workspace that is not the caller's, or no longer exists. */
+export function workspaceNotFound(id: string): ApiError {
+  return new ApiError("workspace_not_found", `No workspace ${id}.`, { workspace_id: id });
+}
+
 /** 403: a key bound to one workspace named, or reached a record of, another. */
 export function workspaceMismatch(bound: string, requested: string): ApiError {
   return new ApiError(
