@@ -32,11 +32,29 @@ export const NOT_FOUND = (what: string): Record<number, ResponseDoc> => ({ 404: 
 /** A 409 response documentation. */
 export const CONFLICT = (what: string): Record<number, ResponseDoc> => ({ 409: err(what) });
 
-/** Slices one page from `limit + 1` fetched rows. */
-export function page<T>(rows: T[], limit: number, cursorOf: (row: T) => string) {
+/** One page of a list: its records, whether more follow, and the cursor to them. */
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/**
+ * Slices one page from `limit + 1` fetched rows. With `view`, the page holds the rows' views and ends early when
+ * their JSON could pass MAX_PAGE_CHARS (viewPage): lists whose records carry long texts pass one.
+ */
+export function page<T>(rows: T[], limit: number, cursorOf: (row: T) => string): Page<T>;
+export function page<T, V>(rows: T[], limit: number, cursorOf: (row: T) => string, view: (row: T) => V): Page<V>;
+export function page<T, V>(
+  rows: T[],
+  limit: number,
+  cursorOf: (row: T) => string,
+  view?: (row: T) => V,
+): Page<T> | Page<V> {
   const has_more = rows.length > limit;
   const data = has_more ? rows.slice(0, limit) : rows;
-  return { data, has_more, next_cursor: has_more ? cursorOf(data[data.length - 1]) : null };
+  const p = { data, has_more, next_cursor: has_more ? cursorOf(data[data.length - 1]) : null };
+  return view ? viewPage(p, cursorOf, view) : p;
 }
 
 /** The most characters a page of a list may take as JSON, by jsonSizeBound (far below V8's longest string). */
@@ -57,11 +75,11 @@ export function jsonSizeBound(value: unknown): number {
  * control characters (each written as 6) came to some 600 million characters, past V8's longest string: a 500.
  */
 export function viewPage<T, V>(
-  p: { data: T[]; has_more: boolean; next_cursor: string | null },
+  p: Page<T>,
   cursorOf: (row: T) => string,
   view: (row: T) => V,
   maxChars = MAX_PAGE_CHARS,
-): { data: V[]; has_more: boolean; next_cursor: string | null } {
+): Page<V> {
   const data: V[] = [];
   let chars = 0;
   for (const row of p.data) {
@@ -99,12 +117,26 @@ export function decodeCursor<T extends string | number>(
  * Pages a small in-memory list (a per-account list such as keys or voice profiles) by a sort key: the rows after
  * the cursor's key, in key order, `limit` at a time, as DESIGN §3's list body.
  */
-export function pageList<T>(rows: T[], q: { limit: number; cursor?: string }, keyOf: (row: T) => string) {
+export function pageList<T>(rows: T[], q: { limit: number; cursor?: string }, keyOf: (row: T) => string): Page<T>;
+export function pageList<T, V>(
+  rows: T[],
+  q: { limit: number; cursor?: string },
+  keyOf: (row: T) => string,
+  view: (row: T) => V,
+): Page<V>;
+export function pageList<T, V>(
+  rows: T[],
+  q: { limit: number; cursor?: string },
+  keyOf: (row: T) => string,
+  view?: (row: T) => V,
+): Page<T> | Page<V> {
   const after = decodeCursor<string>(q.cursor, "string");
   const sorted = rows
     .map((row) => ({ row, key: keyOf(row) }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .filter((x) => after === undefined || x.key > after);
-  const p = page(sorted, q.limit, (x) => encodeCursor(x.key));
+  const cursorOf = (x: (typeof sorted)[number]) => encodeCursor(x.key);
+  if (view) return page(sorted, q.limit, cursorOf, (x) => view(x.row));
+  const p = page(sorted, q.limit, cursorOf);
   return { ...p, data: p.data.map((x) => x.row) };
 }

@@ -17,7 +17,6 @@ import {
   NOT_FOUND,
   page,
   pageList,
-  viewPage,
 } from "./common.js";
 
 const STATUSES = ["draft", "generated", "finalized", "published"] as const;
@@ -141,8 +140,14 @@ export const contentRoutes = [
         afterId: decodeCursor<number>(q.cursor, "number") ?? 0,
         limit: q.limit + 1,
       });
-      const cursorOf = (r: (typeof rows)[number]) => encodeCursor(r.id);
-      return { body: viewPage(page(rows, q.limit, cursorOf), cursorOf, (r) => contentView(r, day)) };
+      return {
+        body: page(
+          rows,
+          q.limit,
+          (r) => encodeCursor(r.id),
+          (r) => contentView(r, day),
+        ),
+      };
     },
   }),
   route({
@@ -270,8 +275,6 @@ export const contentRoutes = [
     handler(ctx: Ctx<{ contentId: number }, { limit: number; cursor?: string }>) {
       const row = findContent(ctx.services.store, ctx, ctx.params.contentId);
       const versions = ctx.services.store.contents.versions(row.id);
-      const keyOf = (ver: (typeof versions)[number]) => String(ver.version).padStart(8, "0");
-      const p = pageList(versions, ctx.query, keyOf);
       const view = (ver: (typeof versions)[number]) => ({
         version: ver.version,
         kind: ver.kind,
@@ -281,7 +284,7 @@ export const contentRoutes = [
         details: ver.details ? JSON.parse(ver.details) : null,
         created_at: ver.created_at,
       });
-      return { body: viewPage(p, (ver) => encodeCursor(keyOf(ver)), view) };
+      return { body: pageList(versions, ctx.query, (ver) => String(ver.version).padStart(8, "0"), view) };
     },
   }),
   route({

@@ -11,7 +11,7 @@ import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
-import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page, viewPage } from "./common.js";
+import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
 
 const Conversion = v.object({
   id: v.number(),
@@ -90,8 +90,7 @@ export const conversionRoutes = [
         afterId: decodeCursor<number>(ctx.query.cursor, "number") ?? 0,
         limit: ctx.query.limit + 1,
       });
-      const cursorOf = (r: ConversionRow) => encodeCursor(r.id);
-      return { body: viewPage(page(rows, ctx.query.limit, cursorOf), cursorOf, conversionView) };
+      return { body: page(rows, ctx.query.limit, (r) => encodeCursor(r.id), conversionView) };
     },
   }),
   route({
