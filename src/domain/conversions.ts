@@ -57,9 +57,8 @@ interface Addresses {
 
 /**
  * Plain text of an inline token run: marks dropped, links as "text (address)" (see Addresses for a repeated one),
- * images as their alt text. The text
- * is kept in pieces and joined once: a link's text is read from its own pieces (slicing the text built so far copied
- * all of it at every link, quadratic in the number of links).
+ * images as their alt text. The text is kept in pieces and joined once: a link's text is read from its own pieces
+ * (slicing the text built so far copied all of it at every link, quadratic in the number of links).
  */
 function inlineText(children: Token[], breaks: boolean, addresses: Addresses): string {
   const out: string[] = [];
