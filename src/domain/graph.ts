@@ -9,6 +9,7 @@ import type { ExtractedDocument, GraphSource } from "../db/graph.js";
 import type { Store } from "../db/store.js";
 import { type DbLocation, threadStore } from "../db/thread-store.js";
 import type { Logger } from "../http/log.js";
+import { TaskLimitError } from "../workers/limits.js";
 import type { WorkerPool } from "../workers/pool.js";
 import { type Clock, iso } from "./clock.js";
 import { markdownToPlain } from "./conversions.js";
@@ -363,6 +364,9 @@ export function extractGraph(input: ExtractionInput): ExtractedDocument {
 /** Sources extracted at once on the pool. */
 const BATCH = 4;
 
+/** The extraction stored for a source whose extraction was stopped (workers/limits.ts). */
+const NOTHING_EXTRACTED: ExtractedDocument = { entities: [], pairs: [] };
+
 /** The text of a source as it is now, or undefined when it no longer belongs in the workspace's graph. */
 export function sourceText(store: Store, workspaceId: string, source: GraphSource): ExtractionInput | undefined {
   if (source.kind === "reference") {
@@ -492,9 +496,19 @@ export class GraphService {
    * the source no longer belongs in the graph. With a database location the pool's thread reads the text itself.
    */
   private async extract(workspaceId: string, source: GraphSource): Promise<string | null> {
-    if (this.location) return this.pool.run("extractSource", { db: this.location, workspaceId, source });
-    const input = sourceText(this.store, workspaceId, source);
-    return input ? JSON.stringify(await this.pool.run("extractGraph", input)) : null;
+    try {
+      if (this.location) return await this.pool.run("extractSource", { db: this.location, workspaceId, source });
+      const input = sourceText(this.store, workspaceId, source);
+      return input ? JSON.stringify(await this.pool.run("extractGraph", input)) : null;
+    } catch (e) {
+      if (!(e instanceof TaskLimitError)) throw e;
+      // Stored as a source that yields nothing: extracting it again would be stopped again, at every catch-up.
+      this.logger.error("knowledge graph extraction stopped past its processing time", {
+        workspace_id: workspaceId,
+        source: `${source.kind} ${source.id}`,
+      });
+      return JSON.stringify(NOTHING_EXTRACTED);
+    }
   }
 
   /**

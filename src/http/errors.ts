@@ -1,4 +1,5 @@
 /** The one error type of the API, its code → status map and the renderer of DESIGN §3's body. */
+import { TaskLimitError } from "../workers/limits.js";
 
 /** Every error_code the API can answer with, mapped to its HTTP status and `error` word. */
 export const ERROR_CODES = {
@@ -35,6 +36,7 @@ export const ERROR_CODES = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   unsupported_image_type: 415,
+  processing_limit_exceeded: 422,
   rate_limit_exceeded: 429,
   internal_error: 500,
   upstream_unavailable: 502,
@@ -56,6 +58,7 @@ export const STATUS_WORDS: Record<number, string> = {
   409: "CONFLICT",
   413: "PAYLOAD_TOO_LARGE",
   415: "UNSUPPORTED_MEDIA_TYPE",
+  422: "UNPROCESSABLE_ENTITY",
   429: "RATE_LIMITED",
   500: "INTERNAL",
   502: "BAD_GATEWAY",
@@ -109,6 +112,13 @@ export function errorBody(err: ApiError, traceId: string): ErrorBody {
 /** Turns anything thrown into an ApiError; unknown errors become a generic 500 (never a stack). */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof TaskLimitError)
+    return new ApiError(
+      "processing_limit_exceeded",
+      `Processing this input took more than the ${err.limitMs / 1000} s of processing time the server gives one ` +
+        "request, and was stopped. Send a shorter or simpler input.",
+      { limit_cpu_seconds: err.limitMs / 1000 },
+    );
   if (isBusy(err))
     return new ApiError(
       "service_busy",

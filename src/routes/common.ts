@@ -26,6 +26,11 @@ export const UPSTREAM_ERRORS: Record<number, ResponseDoc> = {
   504: err("The model server did not answer in time."),
 };
 
+/** Errors of operations whose input is processed on the worker pool (workers/limits.ts). */
+export const TASK_ERRORS: Record<number, ResponseDoc> = {
+  422: err("Processing the input took more than the processing time one request may use (processing_limit_exceeded)."),
+};
+
 /** A 404 response documentation. */
 export const NOT_FOUND = (what: string): Record<number, ResponseDoc> => ({ 404: err(`${what} not found.`) });
 

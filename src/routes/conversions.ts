@@ -11,7 +11,7 @@ import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
-import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
+import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page, TASK_ERRORS } from "./common.js";
 
 const Conversion = v.object({
   id: v.number(),
@@ -108,6 +108,7 @@ export const conversionRoutes = [
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Content"),
+      ...TASK_ERRORS,
     },
     async handler(ctx: Ctx<unknown, unknown, CreateInput>) {
       const store = ctx.services.store;

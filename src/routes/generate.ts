@@ -7,7 +7,7 @@ import type { Ctx } from "../http/context.js";
 import { ApiError, errorBody, toApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { Timestamp } from "../http/schemas.js";
-import { AUTH_ERRORS, CONFLICT, INPUT_ERRORS, NOT_FOUND, UPSTREAM_ERRORS } from "./common.js";
+import { AUTH_ERRORS, CONFLICT, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS, UPSTREAM_ERRORS } from "./common.js";
 import { ContentSchema, requestWorkspace, today } from "./contents.js";
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER));
@@ -116,6 +116,7 @@ export const generateRoutes = [
       ...INPUT_ERRORS,
       ...NOT_FOUND("Template, memory, reference material or content"),
       ...CONFLICT("The content named by content_id is finalized or published (invalid_status)."),
+      ...TASK_ERRORS,
       ...UPSTREAM_ERRORS,
     },
     async handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof GenerateBody>>) {

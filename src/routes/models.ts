@@ -6,7 +6,7 @@ import { llmThesis } from "../domain/generation/thesis.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import { PageQuery, pageOf } from "../http/schemas.js";
-import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, pageList, UPSTREAM_ERRORS } from "./common.js";
+import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, pageList, TASK_ERRORS, UPSTREAM_ERRORS } from "./common.js";
 import { requestWorkspace } from "./contents.js";
 
 const Model = v.object({
@@ -82,6 +82,7 @@ export const modelRoutes = [
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Memory or reference material"),
+      ...TASK_ERRORS,
       ...UPSTREAM_ERRORS,
     },
     async handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof ThesisBody>>) {

@@ -13,7 +13,8 @@ import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
-import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
+import { TaskLimitError } from "../workers/limits.js";
+import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page, TASK_ERRORS } from "./common.js";
 
 /** Limits of a reference material: the request body (JSON or multipart), its plain text and its title. */
 export const REFERENCE_LIMITS = { bodyBytes: 5 * 1024 * 1024, contentChars: 500_000, titleChars: 200 } as const;
@@ -190,6 +191,7 @@ export const referenceRoutes = [
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Workspace"),
+      ...TASK_ERRORS,
     },
     async handler(ctx: Ctx<Record<string, string>, unknown, CreateInput>) {
       const body = ctx.body;
@@ -204,7 +206,8 @@ export const referenceRoutes = [
       try {
         // Conversion and passage splitting of a large document take long enough to run on the worker pool.
         ingested = await ctx.services.pool.run("ingestText", source);
-      } catch {
+      } catch (e) {
+        if (e instanceof TaskLimitError) throw e;
         // No input may cause a 5xx (DESIGN §3); the converters are bounded, this is the last guard.
         throw invalid(where, `The material cannot be read as ${source.format}.`);
       }

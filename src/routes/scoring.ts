@@ -10,7 +10,7 @@ import { COMPONENT_WEIGHTS } from "../domain/scoring.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND } from "./common.js";
+import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS } from "./common.js";
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER));
 
@@ -151,6 +151,7 @@ export const scoringRoutes = [
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Content, voice profile or workspace"),
+      ...TASK_ERRORS,
     },
     async handler(ctx: Ctx<unknown, unknown, ScoreInput>) {
       const store = ctx.services.store;

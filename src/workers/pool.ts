@@ -1,6 +1,15 @@
 /** The worker pool that keeps heavy work off the HTTP thread; tests may use the inline pool. */
+import { performance } from "node:perf_hooks";
 import { Piscina } from "piscina";
 import { workerEntry } from "../runtime/assets.js";
+import {
+  isTaskStarted,
+  LIMITED_TASKS,
+  TASK_CPU_LIMIT_MS,
+  TaskLimitError,
+  type TaskStarted,
+  threadCpuNs,
+} from "./limits.js";
 import { type TaskName, type Tasks, tasks } from "./tasks.js";
 import { IDLE_ENV, NICENESS_ENV, WORKER_NICENESS } from "./worker.js";
 
@@ -15,10 +24,12 @@ export interface WorkerPool {
  * worker.ts): work nobody is waiting for (learning analysis, the knowledge graph, checkpoints) gives way to the
  * thread answering requests and to the foreground pool's work for requests (generation, rendering, passwords).
  * `niceness` sets another priority (the writer's); `idle` also asks for SCHED_IDLE (worker.ts, idleThreadPolicy).
+ * A limited task (limits.ts) that uses more than `cpuLimitMs` of its thread's CPU time is ended with its thread and
+ * rejects with TaskLimitError; another thread takes the tasks behind it.
  */
 export function piscinaPool(
   threads: number,
-  options: { background?: boolean; niceness?: number; idle?: boolean } = {},
+  options: { background?: boolean; niceness?: number; idle?: boolean; cpuLimitMs?: number } = {},
 ): WorkerPool {
   const niceness = options.niceness ?? (options.background ? WORKER_NICENESS : 0);
   const entry = workerEntry();
@@ -35,10 +46,111 @@ export function piscinaPool(
     stricterFIFO: true,
     env: { ...process.env, [NICENESS_ENV]: String(niceness), [IDLE_ENV]: options.idle ? "1" : "" },
   });
+  const watch = new TaskWatch(options.cpuLimitMs ?? TASK_CPU_LIMIT_MS, (threadId) => {
+    const worker = pool.threads.find((w) => w.threadId === threadId);
+    if (!worker) return false;
+    void worker.terminate();
+    return true;
+  });
+  pool.on("message", (message: unknown) => {
+    if (isTaskStarted(message)) watch.started(message);
+  });
+  const run = (name: TaskName, input: unknown) => pool.run({ name, input });
   return {
-    run: (name, input) => pool.run({ name, input }),
-    close: () => pool.destroy(),
+    run: (name, input) =>
+      LIMITED_TASKS.has(name)
+        ? watch
+            .run(name, (limited) => pool.run({ name, input, limited }))
+            .finally(() => {
+              // A pool that keeps no idle thread (the background one) starts one only when a task is sent: tasks queued
+              // behind a stopped one would wait for the next. One that does nothing starts it.
+              if (watch.everStopped && pool.threads.length === 0 && pool.queueSize > 0) void run("startThread", null);
+            })
+        : run(name, input),
+    close: () => {
+      watch.stop();
+      return pool.destroy();
+    },
   };
+}
+
+/** A limited task in hand; once its thread has started it, that thread, its CPU clock then, and whether it stopped it. */
+interface Watched {
+  name: string;
+  startedAt?: number;
+  tid?: number;
+  threadId?: number;
+  cpuNs?: number;
+  stopped?: boolean;
+}
+
+/**
+ * Stops limited tasks that pass their CPU time. Each is numbered; its thread reports the start (worker.ts), and from
+ * then on a timer compares the thread's CPU clock (or, without one, the time since the start) with the limit. A task
+ * past it is stopped by ending its thread (`terminate`): piscina then fails the task and replaces the thread. The
+ * thread is still on that task when the timer finds it unsettled, since piscina hands a thread its next task only
+ * after it has taken the last one's answer, on this thread, before any timer. (piscina's own AbortSignal would do the
+ * same, but its queue then serves abortable tasks last come, first served.)
+ */
+class TaskWatch {
+  private next = 0;
+  private readonly tasks = new Map<number, Watched>();
+  private timer: NodeJS.Timeout | undefined;
+  /** Whether a task was ever stopped (pool.ts restarts an emptied pool's queue only then). */
+  everStopped = false;
+
+  constructor(
+    private readonly limitMs: number,
+    private readonly terminate: (threadId: number) => boolean,
+  ) {}
+
+  async run<T>(name: string, start: (limited: number) => Promise<T>): Promise<T> {
+    const id = ++this.next;
+    const watched: Watched = { name };
+    this.tasks.set(id, watched);
+    try {
+      return await start(id);
+    } catch (e) {
+      // piscina fails the task of an ended thread with "worker exited": the caller learns why.
+      throw watched.stopped ? new TaskLimitError(name, this.limitMs) : e;
+    } finally {
+      this.tasks.delete(id);
+      if (this.tasks.size === 0) this.stop();
+    }
+  }
+
+  started(message: TaskStarted): void {
+    const watched = this.tasks.get(message.csTaskStarted);
+    if (!watched) return;
+    watched.startedAt = performance.now();
+    watched.tid = message.tid;
+    watched.threadId = message.threadId;
+    watched.cpuNs = message.cpuNs;
+    this.timer ??= setInterval(() => this.check(), Math.min(1_000, Math.max(10, this.limitMs / 4))).unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private check(): void {
+    for (const watched of this.tasks.values()) {
+      if (watched.startedAt === undefined || watched.stopped) continue;
+      let usedMs: number;
+      if (watched.cpuNs === undefined) usedMs = performance.now() - watched.startedAt;
+      else {
+        const now = threadCpuNs(watched.tid);
+        // The thread is gone: its task is settling.
+        if (now === undefined) continue;
+        usedMs = (now - watched.cpuNs) / 1e6;
+      }
+      if (usedMs >= this.limitMs && this.terminate(watched.threadId ?? -1)) {
+        watched.stopped = true;
+        this.everStopped = true;
+      }
+    }
+  }
 }
 
 /** Runs tasks on the calling thread (for tests and one-shot CLI commands). */

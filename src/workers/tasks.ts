@@ -16,6 +16,8 @@ import { checkCopy, copyDatabase } from "../jobs/backups.js";
 
 /** Every task by name, with its input and output. */
 export const tasks = {
+  /** Does nothing: sent to a pool that keeps no idle thread to make it start one (pool.ts). */
+  startThread: (_input: null) => null,
   hashPassword: (input: { password: string }) => hashPassword(input.password),
   verifyPassword: (input: { password: string; hash: string }) => verifyPassword(input.password, input.hash),
   renderImage: (input: RenderRequest): Uint8Array => renderPng(input),

@@ -2,7 +2,8 @@
 import { execFileSync } from "node:child_process";
 import { readlinkSync } from "node:fs";
 import os from "node:os";
-import { isMainThread } from "node:worker_threads";
+import { isMainThread, parentPort, threadId } from "node:worker_threads";
+import { type TaskStarted, threadCpuNs } from "./limits.js";
 import { type TaskName, tasks } from "./tasks.js";
 
 /** Set in the worker threads of a pool whose priority is lowered: their niceness. */
@@ -65,20 +66,26 @@ export function idleThreadPolicy(tid: number): boolean {
 }
 
 const niceness = Number(process.env[NICENESS_ENV] || 0);
-const tid = Number.isInteger(niceness) && niceness > 0 ? workerThreadId() : undefined;
-if (tid !== undefined) {
+const tid = workerThreadId();
+if (tid !== undefined && Number.isInteger(niceness) && niceness > 0) {
   lowerThreadPriority(tid, niceness);
   if (process.env[IDLE_ENV] === "1") idleThreadPolicy(tid);
 }
 
-/** The message piscina hands a worker: which task, and its input. */
+/** The message piscina hands a worker: which task, its input, and for a limited task its number (limits.ts). */
 export interface TaskMessage {
   name: TaskName;
   input: unknown;
+  limited?: number;
 }
 
 export default function runTask(message: TaskMessage): unknown {
   const task = tasks[message.name] as ((input: unknown) => unknown) | undefined;
   if (!task) throw new Error(`unknown task ${String(message.name)}`);
+  if (message.limited !== undefined) {
+    // The pool counts the task's time from here, on this thread's CPU clock: not the time it waited in the queue.
+    const started: TaskStarted = { csTaskStarted: message.limited, threadId, tid, cpuNs: threadCpuNs(tid) };
+    parentPort?.postMessage(started);
+  }
   return task(message.input);
 }

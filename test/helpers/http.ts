@@ -24,8 +24,9 @@ export const DESIGN_STATUS_WORDS: Record<number, string> = {
   500: "INTERNAL",
 };
 
-/** The words of the statuses DESIGN §4 does not list: the model server's failures and a busy database. */
+/** The words of the statuses DESIGN §4 does not list: input past its processing time, the model server's failures, a busy database. */
 const OTHER_STATUS_WORDS: Record<number, string> = {
+  422: "UNPROCESSABLE_ENTITY",
   502: "BAD_GATEWAY",
   503: "SERVICE_UNAVAILABLE",
   504: "GATEWAY_TIMEOUT",

@@ -608,6 +608,8 @@ describe("the error-code list (DESIGN §4)", () => {
     upstream_timeout: 504,
     // A write that met the database locked by another process past busy_timeout: retryable, unlike a 500.
     service_busy: 503,
+    // An input whose processing was stopped past its CPU time (workers/limits.ts): the input's, not the server's fault.
+    processing_limit_exceeded: 422,
   };
 
   it("has every code DESIGN §4 names, with DESIGN's status", () => {

@@ -2,6 +2,7 @@
 import type { Store } from "../../db/store.js";
 import { type DbLocation, threadStore } from "../../db/thread-store.js";
 import type { Logger } from "../../http/log.js";
+import { TaskLimitError } from "../../workers/limits.js";
 import type { WorkerPool } from "../../workers/pool.js";
 import { type Clock, iso } from "../clock.js";
 import { emptyTraits, type VoiceTraits } from "../generation/voice.js";
@@ -123,7 +124,9 @@ export class LearningRunner {
     } catch (e) {
       const job = this.store.learning.job(id);
       const attempts = job?.attempts ?? MAX_ATTEMPTS;
-      const retryAt = attempts < MAX_ATTEMPTS ? iso(this.clock.now() + backoffMs(attempts)) : null;
+      // An analysis stopped past its processing time would only be stopped again: it is not retried.
+      const retry = attempts < MAX_ATTEMPTS && !(e instanceof TaskLimitError);
+      const retryAt = retry ? iso(this.clock.now() + backoffMs(attempts)) : null;
       const error = (e as Error).message ?? String(e);
       await this.writer.run("learningFail", { id, error, retryAt, now: iso(this.clock.now()) });
       this.logger.error("learning job failed", { job_id: id, attempts, retry_at: retryAt });

@@ -1,0 +1,67 @@
+/**
+ * The processing time a task on the worker pools may take: tasks that work on text a caller sent (generation,
+ * conversion, scoring, ingestion, learning analysis, graph extraction) are ended when their thread has spent this much
+ * CPU time on them. Every slow path found so far (quadratic layouts, loops that never ended) was fixed, but a pool's
+ * thread is shared by every account: the limit keeps the next one from holding it for minutes. The time waited in the
+ * pool's queue, or while the thread was off its core, does not count.
+ */
+import { readFileSync } from "node:fs";
+import type { TaskName } from "./tasks.js";
+
+/** The CPU time, in milliseconds, a limited task may use: far above what the largest accepted inputs take. */
+export const TASK_CPU_LIMIT_MS = 30_000;
+
+/** The tasks that run on input from a request (or stored from one) and are ended past the limit. */
+export const LIMITED_TASKS: ReadonlySet<TaskName> = new Set<TaskName>([
+  "generateBuiltin",
+  "thesis",
+  "ingestText",
+  "convertContent",
+  "scoreText",
+  "analyzeEdit",
+  "analyzeJob",
+  "extractGraph",
+  "extractSource",
+]);
+
+/** A task ended because it used more CPU time than the limit; its thread was ended with it. */
+export class TaskLimitError extends Error {
+  readonly task: string;
+  readonly limitMs: number;
+
+  constructor(task: string, limitMs: number) {
+    super(`the ${task} task used more than ${limitMs / 1000} s of processing time and was stopped`);
+    this.name = "TaskLimitError";
+    this.task = task;
+    this.limitMs = limitMs;
+  }
+}
+
+/**
+ * The message a worker thread posts when it starts a limited task: which one, its thread (Node's id, and Linux's),
+ * its CPU clock then.
+ */
+export interface TaskStarted {
+  csTaskStarted: number;
+  threadId: number;
+  tid?: number;
+  cpuNs?: number;
+}
+
+export function isTaskStarted(message: unknown): message is TaskStarted {
+  return typeof (message as TaskStarted | null)?.csTaskStarted === "number";
+}
+
+/**
+ * The CPU time a thread of this process has used, in nanoseconds (the first field of Linux's schedstat); undefined
+ * elsewhere or without /proc, where the limit counts the time since the task started instead.
+ */
+export function threadCpuNs(tid: number | undefined): number | undefined {
+  if (tid === undefined) return undefined;
+  try {
+    const ns = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, "latin1").split(" ")[0]);
+    return Number.isFinite(ns) ? ns : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,60 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+interface Outcome {
+  ok: boolean;
+  name?: string;
+  message?: string;
+}
+
+/** Runs the fixture (real worker threads, in a process of its own) with a limit of `limitMs` of CPU time. */
+function run(limitMs: number) {
+  const out = execFileSync(
+    process.execPath,
+    ["--import", "tsx", path.join(ROOT, "test/workers/fixtures/limit-child.ts")],
+    { cwd: ROOT, encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "", LIMIT_MS: String(limitMs) } },
+  );
+  return JSON.parse(out) as Record<"foreground" | "background", Scenario>;
+}
+
+interface Scenario {
+  longOne: Outcome;
+  shortOnes: Outcome[];
+  order: number[];
+  waitedMs: number;
+  after: Outcome;
+  unlimited: Outcome;
+  ended: number;
+}
+
+describe("a limited task on a worker pool", () => {
+  it("is stopped, with its thread, once it has used the limit's CPU time; the tasks behind it are not", () => {
+    // The long scoring takes about 2 s of CPU on the development machine: ten times the limit.
+    // The background pool keeps no idle thread: the tasks behind the stopped one must not wait for the next task.
+    for (const [kind, seen] of Object.entries(run(200))) {
+      expect(seen.longOne, kind).toMatchObject({ ok: false, name: "TaskLimitError" });
+      expect(seen.longOne.message, kind).toMatch(/scoreText task used more than 0.2 s/);
+      // The short tasks waited behind it for longer than the limit: waiting is not counted.
+      expect(seen.waitedMs, kind).toBeGreaterThan(200);
+      expect(seen.shortOnes, kind).toEqual(Array(5).fill({ ok: true }));
+      // In the order they were sent.
+      expect(seen.order, kind).toEqual([0, 1, 2, 3, 4]);
+      // A new thread answers the tasks that follow.
+      expect(seen.after, kind).toEqual({ ok: true });
+      expect(seen.unlimited, kind).toEqual({ ok: true });
+      if (process.platform === "linux") expect(seen.ended, kind).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it("runs to the end under a limit it stays below, and no thread ends", () => {
+    for (const [kind, seen] of Object.entries(run(600_000))) {
+      expect(seen.longOne, kind).toEqual({ ok: true });
+      expect(seen.shortOnes, kind).toEqual(Array(5).fill({ ok: true }));
+      expect(seen.order, kind).toEqual([0, 1, 2, 3, 4]);
+      expect(seen.ended, kind).toBe(0);
+    }
+  });
+});
