@@ -10,6 +10,8 @@ export interface IdempotencyRow {
   status: number;
   headers: string;
   body: Buffer;
+  /** 0: the response was too large to keep, and `body` is empty. */
+  body_kept: 0 | 1;
   created_at: string;
   expires_at: string;
 }
@@ -23,15 +25,20 @@ export function idempotencyQueries(db: Db) {
   // An expired row that the purge has not reached yet is replaced.
   const save = db.prepare(
     `INSERT OR REPLACE INTO idempotency_keys
-       (account_id, caller, idempotency_key, fingerprint, status, headers, body, created_at, expires_at)
-     VALUES (@account_id, @caller, @idempotency_key, @fingerprint, @status, @headers, @body, @created_at, @expires_at)`,
+       (account_id, caller, idempotency_key, fingerprint, status, headers, body, body_kept, created_at, expires_at)
+     VALUES (@account_id, @caller, @idempotency_key, @fingerprint, @status, @headers, @body, @body_kept, @created_at,
+       @expires_at)`,
   );
-  const purge = db.prepare<[string]>("DELETE FROM idempotency_keys WHERE expires_at <= ?");
+  // In bounded batches: a day's expiry at once would be one long transaction.
+  const purge = db.prepare<[string, number]>(
+    `DELETE FROM idempotency_keys WHERE rowid IN
+       (SELECT rowid FROM idempotency_keys WHERE expires_at <= ? LIMIT ?)`,
+  );
   return {
     /** The unexpired response stored for (account, caller, key) at an ISO time, if any. */
     find: (accountId: number, caller: string, key: string, now: string) => find.get(accountId, caller, key, now),
     save: (row: IdempotencyRow) => save.run(row),
-    /** Deletes the responses expired at an ISO time; returns how many. */
-    purgeExpired: (now: string) => purge.run(now).changes,
+    /** Deletes at most `limit` of the responses expired at an ISO time; returns how many. */
+    purgeExpired: (now: string, limit: number) => purge.run(now, limit).changes,
   };
 }

@@ -52,6 +52,7 @@ export const writeOps = {
     return null;
   },
   sessionsPurge: (store: Store, i: { now: string }) => store.misc.purgeRevokedSessions(i.now),
+  idempotencyPurge: (store: Store, i: { now: string; limit: number }) => store.idempotency.purgeExpired(i.now, i.limit),
   keysTouch: (store: Store, entries: [string, string][]) => {
     store.apiKeys.touchMany(entries);
     return null;

@@ -338,6 +338,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
               requestFingerprint(request.method, url, body),
               traceId,
               operate,
+              routeDef.shownOnce,
             )
           : await operate();
       // A write is answered once it is on disk (db/durability.ts); reads wait for nothing. A stream acknowledges what

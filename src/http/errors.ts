@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   method_not_allowed: 405,
   invalid_status: 409,
   idempotency_key_reused: 409,
+  idempotency_response_not_kept: 409,
   billing_managed_locally: 409,
   workspace_not_empty: 409,
   payload_too_large: 413,

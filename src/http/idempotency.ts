@@ -8,7 +8,9 @@
  * What is stored: every response the operation completed with, success or error, except 5xx, 429, 401 and the
  * input errors 400, 413 and 415 (the operation did not run: a corrected request may reuse the key), and except streams
  * (text/event-stream), which are delivered as they are produced and never replayed. A request refused before the
- * operation (authentication, rate limit, plan, scope, workspace, validation) stores nothing.
+ * operation (authentication, rate limit, plan, scope, workspace, validation) stores nothing. A secret the response
+ * shows once (a route's `shownOnce` fields: a new API key, a generated password) is not stored: the replay has null
+ * in its place (spec §2: a key is displayed only once, and only its hash is kept).
  */
 import { createHash, type Hash } from "node:crypto";
 import type { IdempotencyRow } from "../db/idempotency.js";
@@ -20,6 +22,16 @@ import { type Logger, redactSecrets } from "./log.js";
 
 /** How long a completed response is replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
+/**
+ * The largest response body kept for replay. A larger one (a long conversion, an MCP batch of reads) is recorded
+ * without its body, and a duplicate gets 409 idempotency_response_not_kept with the status the operation completed
+ * with: stored responses cost disk for 24 h, and a batch of reads could otherwise store tens of megabytes a request.
+ */
+export const MAX_KEPT_BYTES = 1024 * 1024;
+
+/** How many expired responses one purge transaction deletes (on the writer thread: server.ts). */
+export const PURGE_BATCH = 100;
 
 /** The header a replayed response carries. */
 export const REPLAY_HEADER = "idempotent-replayed";
@@ -41,7 +53,7 @@ export const IDEMPOTENCY_PARAMETER = {
   in: "header",
   required: false,
   description:
-    "1–255 visible ASCII characters (e.g. a UUID). The first completed response is stored for 24 h per caller and key and replayed, with Idempotent-Replayed: true, for the same method, path, query and body; another request under the same key is 409 idempotency_key_reused. A duplicate sent while the first runs waits for its answer. Not stored: 5xx, 429, 401, input errors (400, 413, 415) and text/event-stream responses.",
+    "1–255 visible ASCII characters (e.g. a UUID). The first completed response is stored for 24 h per caller and key and replayed, with Idempotent-Replayed: true, for the same method, path, query and body; another request under the same key is 409 idempotency_key_reused. A duplicate sent while the first runs waits for its answer. Not stored: 5xx, 429, 401, input errors (400, 413, 415) and text/event-stream responses. Secrets shown once (a new API key's `key`, a generated `password`) are null in a replay.",
   schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
 };
 
@@ -142,10 +154,29 @@ function reused(key: string): ApiError {
   );
 }
 
+function notKept(key: string, status: number): ApiError {
+  return new ApiError(
+    "idempotency_response_not_kept",
+    `The request under the Idempotency-Key "${key}" already ran and completed with status ${status}, but its ` +
+      `response was larger than ${MAX_KEPT_BYTES} bytes and was not kept for replay. Read the result with the ` +
+      "resource's GET; use a new key to run the request again.",
+    { original_status: status, limit_bytes: MAX_KEPT_BYTES },
+  );
+}
+
 function headersOf(response: Outgoing): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) if (!FRESH_HEADERS.has(name)) kept[name] = value;
   return kept;
+}
+
+/** A JSON body with the named top-level fields set to null where present (the copy of a secret kept for replay). */
+function withoutSecrets(body: Uint8Array, fields: readonly string[]): Uint8Array {
+  const parsed: unknown = JSON.parse(Buffer.from(body).toString("utf8"));
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return body;
+  const copy = { ...(parsed as Record<string, unknown>) };
+  for (const field of fields) if (field in copy) copy[field] = null;
+  return Buffer.from(JSON.stringify(copy));
 }
 
 function outgoing(status: number, headers: Record<string, string>, body: Uint8Array): Outgoing {
@@ -166,7 +197,9 @@ export class IdempotencyKeys {
   /**
    * Answers a request carrying an Idempotency-Key: replays the stored response, waits for an identical request in
    * flight, refuses another request under the same key, or runs `operate` once and stores what it completes with.
-   * `traceId` fills the body of an error the operation throws (the pipeline renders the same body).
+   * `traceId` fills the body of an error the operation throws (the pipeline renders the same body); `shownOnce`
+   * names the fields of a success body that are kept as null (see the module comment). A response over MAX_KEPT_BYTES
+   * is recorded without its body.
    */
   async run(
     scope: IdempotencyScope,
@@ -174,6 +207,7 @@ export class IdempotencyKeys {
     fingerprint: string,
     traceId: string,
     operate: () => Promise<Outgoing>,
+    shownOnce: readonly string[] = [],
   ): Promise<Outgoing> {
     const id = `${scope.accountId}\u0000${scope.caller}\u0000${key}`;
     for (;;) {
@@ -187,6 +221,7 @@ export class IdempotencyKeys {
       const stored = this.store.idempotency.find(scope.accountId, scope.caller, key, iso(this.clock.now()));
       if (stored) {
         if (stored.fingerprint !== fingerprint) throw reused(key);
+        if (!stored.body_kept) throw notKept(key, stored.status);
         return outgoing(
           stored.status,
           { ...JSON.parse(stored.headers), [REPLAY_HEADER]: "true" },
@@ -203,14 +238,16 @@ export class IdempotencyKeys {
     this.inFlight.set(id, { fingerprint, done });
     const save = (status: number, headers: Record<string, string>, body: Uint8Array) => {
       const now = this.clock.now();
+      const kept = body.byteLength <= MAX_KEPT_BYTES;
       const row: IdempotencyRow = {
         account_id: scope.accountId,
         caller: scope.caller,
         idempotency_key: key,
         fingerprint,
         status,
-        headers: JSON.stringify(headers),
-        body: Buffer.from(body),
+        headers: JSON.stringify(kept ? headers : {}),
+        body: kept ? Buffer.from(body) : Buffer.alloc(0),
+        body_kept: kept ? 1 : 0,
         created_at: iso(now),
         expires_at: iso(now + IDEMPOTENCY_TTL_MS),
       };
@@ -226,7 +263,11 @@ export class IdempotencyKeys {
       if (!isReplayable(response.status, response.headers["content-type"] ?? null)) return response;
       const body = await bodyBytes(response);
       const headers = headersOf(response);
-      save(response.status, headers, body);
+      save(
+        response.status,
+        headers,
+        shownOnce.length > 0 && response.status < 300 ? withoutSecrets(body, shownOnce) : body,
+      );
       return outgoing(response.status, headers, body);
     } catch (err) {
       // A coded error of the operation itself (404, 409 …) is its answer too; the pipeline renders it alike.
@@ -242,8 +283,20 @@ export class IdempotencyKeys {
     }
   }
 
-  /** Deletes the stored responses that have expired; returns how many (a periodic job calls this). */
-  purgeExpired(): number {
-    return this.store.idempotency.purgeExpired(iso(this.clock.now()));
+  /**
+   * Deletes the stored responses that have expired, in transactions of PURGE_BATCH, each run by `purge` (the
+   * server's writer thread: deleting large bodies takes time the HTTP thread should not spend); returns how many.
+   */
+  async purgeExpired(
+    purge: (input: { now: string; limit: number }) => Promise<number> = async (i) =>
+      this.store.idempotency.purgeExpired(i.now, i.limit),
+  ): Promise<number> {
+    const now = iso(this.clock.now());
+    let total = 0;
+    for (;;) {
+      const n = await purge({ now, limit: PURGE_BATCH });
+      total += n;
+      if (n < PURGE_BATCH) return total;
+    }
   }
 }

@@ -46,7 +46,7 @@ export function pipelineErrors(r: RouteDef): Record<number, string[]> {
   }
   if (r.method === "POST" && r.access !== "public") {
     add(400, "validation_failed");
-    add(409, "idempotency_key_reused");
+    add(409, "idempotency_key_reused", "idempotency_response_not_kept");
   }
   // A write that found the database locked by another process for longer than the server waits (errors.ts).
   if (r.method !== "GET") add(503, "service_busy");

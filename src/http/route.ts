@@ -53,6 +53,11 @@ export interface RouteDef {
     /** The limit of the same operation sent as JSON (default 1 MiB, DESIGN §3; images carry base64 in JSON). */
     jsonMaxBytes?: number;
   };
+  /**
+   * Top-level fields of a success body that carry a secret shown once (a new key, a generated password): the copy
+   * kept for an Idempotency-Key replay has them null, so the secret is never stored and never shown again.
+   */
+  shownOnce?: readonly string[];
   params?: GenericSchema;
   query?: GenericSchema;
   body?: GenericSchema;

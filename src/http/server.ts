@@ -185,7 +185,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   checkpointer.start();
   const jobs: PeriodicJob[] = [
     { name: "learning-retry", expression: "* * * * *", run: () => void services.learning.retryFailed() },
-    { name: "idempotency-purge", expression: "*/10 * * * *", run: () => void services.idempotency.purgeExpired() },
+    {
+      name: "idempotency-purge",
+      expression: "*/10 * * * *",
+      run: async () => {
+        await services.idempotency.purgeExpired((input) => writer.run("idempotencyPurge", input));
+      },
+    },
   ];
   const backups = options.backups;
   if (backups)

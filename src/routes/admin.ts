@@ -171,8 +171,21 @@ export const adminRoutes = [
     access: "admin",
     planExempt: true,
     body: CreateUser,
+    shownOnce: ["password"],
     responses: {
-      201: { description: "The user.", schema: v.object({ ...User.entries, password: v.optional(v.string()) }) },
+      201: {
+        description: "The user.",
+        schema: v.object({
+          ...User.entries,
+          password: v.pipe(
+            v.optional(v.nullable(v.string())),
+            v.description(
+              "The generated password, when none was given, shown in this response only; null in a replay of it " +
+                "under Idempotency-Key (the password is not kept).",
+            ),
+          ),
+        }),
+      },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Account"),

@@ -34,7 +34,15 @@ const KeyRecord = v.object({
   created_at: Timestamp,
 });
 
-const CreatedKey = v.object({ ...KeyRecord.entries, key: v.pipe(v.string(), v.startsWith("svc_live_")) });
+const CreatedKey = v.object({
+  ...KeyRecord.entries,
+  key: v.pipe(
+    v.nullable(v.pipe(v.string(), v.startsWith("svc_live_"))),
+    v.description(
+      "The secret, shown in this response only; null in a replay of it under Idempotency-Key (the secret is not kept).",
+    ),
+  ),
+});
 
 const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100));
 
@@ -124,6 +132,7 @@ export const apiKeyRoutes = [
     stability: "beta",
     access: "session",
     body: CreateKeyBody,
+    shownOnce: ["key"],
     responses: {
       201: { description: "The new key with its secret.", schema: CreatedKey },
       ...AUTH_ERRORS,

@@ -6,7 +6,7 @@ import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.js";
 import type { Ctx } from "../../src/http/context.js";
-import { IDEMPOTENCY_TTL_MS } from "../../src/http/idempotency.js";
+import { IDEMPOTENCY_TTL_MS, MAX_KEPT_BYTES, PURGE_BATCH } from "../../src/http/idempotency.js";
 import { type RouteDef, route } from "../../src/http/route.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { type Answer, type Harness, makeHarness, type Send } from "../helpers/harness.js";
@@ -223,7 +223,7 @@ describe("Idempotency-Key: scope and lifetime", () => {
     const within = await post(h, "/api/v1/contents", key, "day", { title: "T" });
     expect(replayed(within)).toBe("true");
     expect(within.body).toEqual(first.body);
-    expect(h.services.idempotency.purgeExpired()).toBe(0);
+    expect(await h.services.idempotency.purgeExpired()).toBe(0);
     h.clock.advance(1);
     const after = await post(h, "/api/v1/contents", key, "day", { title: "T" });
     expect(after.status).toBe(201);
@@ -235,8 +235,30 @@ describe("Idempotency-Key: scope and lifetime", () => {
     expect((await post(h, "/api/v1/contents", key, "day", { title: "Other" })).status).toBe(201);
     expect(storedKeys(h)).toBe(1);
     h.clock.advance(IDEMPOTENCY_TTL_MS);
-    expect(h.services.idempotency.purgeExpired()).toBe(1);
+    expect(await h.services.idempotency.purgeExpired()).toBe(1);
     expect(storedKeys(h)).toBe(0);
+  });
+
+  it("the purge deletes in batches until no expired response is left, and keeps the live ones", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const count = PURGE_BATCH * 2 + 5;
+    for (let i = 0; i < count; i++) {
+      // Within the key's 100 requests a minute.
+      if (i % 90 === 89) h.clock.advance(60_000);
+      expect((await post(h, "/api/v1/contents", key, `old-${i}`, { title: `T${i}` })).status).toBe(201);
+    }
+    h.clock.advance(IDEMPOTENCY_TTL_MS);
+    await post(h, "/api/v1/contents", key, "live", { title: "Live" });
+    const batches: number[] = [];
+    const purged = await h.services.idempotency.purgeExpired(async (input) => {
+      const n = h.services.store.idempotency.purgeExpired(input.now, input.limit);
+      batches.push(n);
+      return n;
+    });
+    expect(purged).toBe(count);
+    expect(batches).toEqual([PURGE_BATCH, PURGE_BATCH, 5]);
+    expect(storedKeys(h)).toBe(1);
   });
 });
 
@@ -306,6 +328,74 @@ describe("Idempotency-Key: what is stored", () => {
     expect((await h.send("GET", "/api/v1/images", { auth: key })).body.data).toHaveLength(1);
     const usage = await h.send("GET", "/api/v1/usage", { auth: key });
     expect(usage.body.totals).toMatchObject({ requests: 3, images: 1 });
+  });
+});
+
+describe("Idempotency-Key: large responses", () => {
+  it("a response over MAX_KEPT_BYTES is recorded without its body: a duplicate gets 409 with the first status", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    // A content of 400,000 quotes: its HTML writes each as &quot;, a conversion of 2.4 MB.
+    const draft = await h.send("POST", "/api/v1/contents", {
+      auth: key,
+      body: { title: "Q", content: '"'.repeat(400_000) },
+    });
+    expect(draft.status).toBe(201);
+    const body = { content_id: draft.body.content_id, target_format: "html" };
+    const first = await post(h, "/api/v1/conversions", key, "big", body);
+    expect(first.status).toBe(201);
+    const stored = h.services.store.db.prepare("SELECT length(body) AS n, body_kept FROM idempotency_keys").get();
+    expect(stored).toEqual({ n: 0, body_kept: 0 });
+
+    const again = await post(h, "/api/v1/conversions", key, "big", body);
+    const details = expectErrorBody(again, 409, "idempotency_response_not_kept");
+    expect(details).toMatchObject({ original_status: 201, limit_bytes: MAX_KEPT_BYTES });
+    // The operation did not run again.
+    expect((await h.send("GET", "/api/v1/conversions", { auth: key })).body.data).toHaveLength(1);
+    // Another body under the key is still another request.
+    const other = await post(h, "/api/v1/conversions", key, "big", { ...body, target_format: "markdown" });
+    expectErrorBody(other, 409, "idempotency_key_reused");
+  });
+});
+
+describe("Idempotency-Key: secrets shown once", () => {
+  const storedBodies = (h: Harness) =>
+    (h.services.store.db.prepare("SELECT body FROM idempotency_keys").all() as { body: Buffer }[])
+      .map((r) => r.body.toString("utf8"))
+      .join("\n");
+
+  it("a new API key's secret is not stored: the replay names the same key with key null", async () => {
+    const h = makeHarness();
+    const token = await sessionOf(h, "admin@a.test");
+    const first = await post(h, "/api/v1/api-keys", token, "issue-1", { name: "CI" });
+    expect(first.status).toBe(201);
+    expect(first.body.key).toMatch(/^svc_live_/);
+    expect(storedBodies(h)).not.toContain(first.body.key);
+
+    const replay = await post(h, "/api/v1/api-keys", token, "issue-1", { name: "CI" });
+    expect(replay.status).toBe(201);
+    expect(replayed(replay)).toBe("true");
+    expect(replay.body).toEqual({ ...first.body, key: null });
+    // One key was issued, and it works.
+    const keys = await h.send("GET", "/api/v1/api-keys", { auth: token });
+    expect(keys.body.data.filter((k: { name: string }) => k.name === "CI")).toHaveLength(1);
+    expect((await h.send("GET", "/api/v1/api-keys/current", { auth: first.body.key })).status).toBe(200);
+  });
+
+  it("a generated password is not stored: the replay names the same user with password null", async () => {
+    const h = makeHarness();
+    const token = await sessionOf(h, "admin@a.test");
+    const body = { account_id: h.a.id, email: "new@a.test" };
+    const first = await post(h, "/api/v1/admin/users", token, "user-1", body);
+    expect(first.status).toBe(201);
+    expect(typeof first.body.password).toBe("string");
+    expect(storedBodies(h)).not.toContain(first.body.password);
+
+    const replay = await post(h, "/api/v1/admin/users", token, "user-1", body);
+    expect(replay.status).toBe(201);
+    expect(replayed(replay)).toBe("true");
+    expect(replay.body).toEqual({ ...first.body, password: null });
+    expect((await h.login("new@a.test", first.body.password)).length).toBeGreaterThan(0);
   });
 });
 
