@@ -1,4 +1,5 @@
 /** Reading request bodies within their size limit, then parsing them (JSON or multipart) with coded errors. */
+import { jsonTokensExceed, MAX_JSON_TOKENS, MAX_MULTIPART_PARTS, multipartPartsExceed } from "./body-shape.js";
 import { ApiError } from "./errors.js";
 import type { Incoming } from "./exchange.js";
 
@@ -65,6 +66,10 @@ function parseJson({ bytes, contentType }: RawBody): unknown {
   } catch {
     throw new ApiError("invalid_json", "The request body is not valid UTF-8.");
   }
+  if (jsonTokensExceed(text, MAX_JSON_TOKENS))
+    throw new ApiError("validation_failed", `The JSON body has more than ${MAX_JSON_TOKENS} values and keys.`, {
+      issues: [{ path: "body", message: `At most ${MAX_JSON_TOKENS} values and keys (counting , : [ {).` }],
+    });
   try {
     return JSON.parse(text);
   } catch {
@@ -73,6 +78,14 @@ function parseJson({ bytes, contentType }: RawBody): unknown {
 }
 
 async function parseMultipart({ bytes, contentType }: RawBody): Promise<unknown> {
+  if (multipartPartsExceed(bytes, contentType!, MAX_MULTIPART_PARTS))
+    throw new ApiError(
+      "validation_failed",
+      `The multipart/form-data body has more than ${MAX_MULTIPART_PARTS} parts.`,
+      {
+        issues: [{ path: "body", message: `At most ${MAX_MULTIPART_PARTS} parts.` }],
+      },
+    );
   let form: FormData;
   try {
     const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
