@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { type Command, Option } from "commander";
 import cron from "node-cron";
+import { withoutUserinfo } from "../domain/generation/llm.js";
 import { PLANS, type Plan } from "../domain/plans.js";
 import { startServer } from "../http/server.js";
 import { dataDirOf, positiveInt, printJson, readStdinIfPiped, UsageError, wantsJson } from "./common.js";
@@ -17,13 +18,24 @@ function printFirstStart(result: InitResult, out: (s: string) => void): void {
   if (result.key) out(`  API key (read, write; shown once): ${result.key}\n`);
 }
 
+/**
+ * Parses a model server's URL. One with a user name or password is refused: fetch cannot send it (the engine
+ * would never work), and the URL is shown in GET /models and in error messages, to any read key. The key goes in
+ * the environment (CONTENT_SERVICE_LLM_API_KEY, CONTENT_SERVICE_IMAGE_API_KEY) instead.
+ */
 function httpUrl(name: string) {
   return (value: string): string => {
+    let url: URL | undefined;
     try {
-      const url = new URL(value);
-      if (url.protocol === "http:" || url.protocol === "https:") return value;
+      url = new URL(value);
     } catch {}
-    throw new UsageError(`${name} must be an http(s) URL, got "${value}"`);
+    if (url && (url.username !== "" || url.password !== ""))
+      throw new UsageError(
+        `${name} must not carry a user name or password (user:password@); give the API key in CONTENT_SERVICE_LLM_API_KEY or CONTENT_SERVICE_IMAGE_API_KEY`,
+      );
+    if (url && (url.protocol === "http:" || url.protocol === "https:")) return value;
+    // Echoed without anything that looks like credentials: the line may end up in a service's log.
+    throw new UsageError(`${name} must be an http(s) URL, got "${withoutUserinfo(value)}"`);
   };
 }
 

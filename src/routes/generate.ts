@@ -54,29 +54,51 @@ const sse = (event: string, data: unknown) => encoder.encode(`event: ${event}\nd
 /**
  * Answers text/event-stream: `delta` events with the text as it is produced, then `done` with the stored record
  * (the content is stored once complete), or `error` with the coded error body (nothing is stored).
+ *
+ * The stream pulls: the next piece is asked of the engine only when the client has taken the last event (the
+ * queue holds one), so a slow client slows the model server's reads instead of piling events up in memory. A
+ * client that leaves cancels the stream, which ends the engine's generator; ctx.request.signal, passed to the
+ * engine, covers the time a read is waiting on the model server.
  */
 function streamGeneration(
   ctx: Ctx,
   stream: GenerationStream,
   save: (output: GenerationOutput) => { status: number; body: unknown },
 ): Response {
-  const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      try {
-        for await (const text of stream.pieces) controller.enqueue(sse("delta", { text }));
-        const saved = save(stream.result());
-        // `done` acknowledges the stored record: once it is on disk, as any write's answer (db/durability.ts).
-        await ctx.services.durability.sync();
-        controller.enqueue(sse("done", saved.body));
-      } catch (e) {
-        const err = toApiError(e);
-        if (!(e instanceof ApiError))
-          ctx.services.logger.error("stream failed", { trace_id: ctx.traceId, error: String(e) });
-        controller.enqueue(sse("error", { ...errorBody(err, ctx.traceId), status: err.status }));
-      }
-      controller.close();
+  const pieces = stream.pieces[Symbol.asyncIterator]();
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await pieces.next();
+          if (cancelled) return;
+          if (!next.done) {
+            controller.enqueue(sse("delta", { text: next.value }));
+            return;
+          }
+          const saved = save(stream.result());
+          // `done` acknowledges the stored record: once it is on disk, as any write's answer (db/durability.ts).
+          await ctx.services.durability.sync();
+          controller.enqueue(sse("done", saved.body));
+        } catch (e) {
+          // Nobody is left to tell (the failure is the client's going away).
+          if (cancelled) return;
+          const err = toApiError(e);
+          if (!(e instanceof ApiError))
+            ctx.services.logger.error("stream failed", { trace_id: ctx.traceId, error: String(e) });
+          controller.enqueue(sse("error", { ...errorBody(err, ctx.traceId), status: err.status }));
+        }
+        controller.close();
+      },
+      cancel() {
+        cancelled = true;
+        // Not awaited: a pending read ends with the request's signal, and the generator's cleanup runs after it.
+        pieces.return?.(undefined).catch(() => {});
+      },
     },
-  });
+    { highWaterMark: 1 },
+  );
   return new Response(body, {
     status: 200,
     headers: {

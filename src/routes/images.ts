@@ -303,8 +303,11 @@ export const imageRoutes = [
       let type = "image/png";
       let size = { width, height };
       if (remote && model === remote.model) {
-        // The model server's bytes are checked like an upload's: by their own header, never by its word.
-        bytes = Buffer.from(await generateImageRemote(remote, { prompt, width, height }, ctx.request.signal));
+        // The model server's bytes are checked like an upload's: held to the same size, read no further than that,
+        // and typed by their own header, never by its word.
+        bytes = Buffer.from(
+          await generateImageRemote(remote, { prompt, width, height, maxBytes: MAX_IMAGE_BYTES }, ctx.request.signal),
+        );
         const seen = inspectImage(bytes);
         if (!seen.ok)
           throw new ApiError(

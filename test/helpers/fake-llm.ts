@@ -6,6 +6,8 @@ import type { AddressInfo } from "node:net";
 export interface FakeLlm {
   url: string;
   requests: { model: string; stream: boolean; messages: { role: string; content: string }[]; authorization?: string }[];
+  /** Resolves once a connection asking for `model` was closed by the client before its answer was complete. */
+  dropped(model: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -27,10 +29,36 @@ function delta(content: string, finish: string | null = null): string {
 }
 
 /**
+ * Writes `first`, then `next()` chunks as fast as the client takes them, up to `total` bytes, and then stalls with
+ * the answer unfinished: an endless answer that stays bounded if the server under test never stops reading.
+ */
+function pump(res: http.ServerResponse, first: string, next: () => string, total: number): void {
+  let sent = 0;
+  const write = (chunk: string) => {
+    sent += Buffer.byteLength(chunk);
+    return res.write(chunk);
+  };
+  const more = () => {
+    while (sent < total && !res.destroyed)
+      if (!write(next())) {
+        res.once("drain", more);
+        return;
+      }
+  };
+  if (write(first)) more();
+  else res.once("drain", more);
+}
+
+const MiB = 1024 * 1024;
+
+/**
  * Models: `plain` (JSON answer), `stream` (SSE with [DONE]), `error-object` (200 with {error}), `stream-error`
  * (an error object inside the stream), `cut` (stream ends without [DONE] or finish_reason), `slow` (answers after
  * 3 s), `slow-stream` (stalls after the first piece), `http-500`, `not-json`, `empty` (no choices),
- * `thesis` (a JSON thesis).
+ * `thesis` (a JSON thesis). Misbehaving ones: `stall-stream` (one piece, then nothing, never ending),
+ * `no-newline` (4 MiB of one stream line), `endless-events` (valid events, 8 MB of them, then a stall),
+ * `huge-body` (16 MiB of a JSON answer, then a stall), `cut-body` (part of the declared body, then the
+ * connection closes); images: `image-huge` (16 MiB of base64, then a stall).
  */
 export async function startFakeLlm(): Promise<FakeLlm> {
   const requests: FakeLlm["requests"] = [];
@@ -42,6 +70,19 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     }, ms);
     timers.add(t);
   };
+  const drops = new Map<string, { promise: Promise<void>; resolve: () => void }>();
+  const dropOf = (model: string) => {
+    let drop = drops.get(model);
+    if (!drop) {
+      let resolve = () => {};
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
+      drop = { promise, resolve };
+      drops.set(model, drop);
+    }
+    return drop;
+  };
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (d) => {
@@ -51,11 +92,16 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       if (req.url === "/v1/images/generations" && req.method === "POST") {
         const body = JSON.parse(raw);
         requests.push({ model: body.model, stream: false, messages: [{ role: "user", content: body.prompt }] });
+        res.on("close", () => !res.writableEnded && dropOf(body.model).resolve());
         const reply = (status: number, value: unknown) =>
           res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
         if (body.model === "image-text")
           return reply(200, { data: [{ b64_json: Buffer.from("not an image").toString("base64") }] });
         if (body.model === "image-error") return reply(400, { error: { message: "prompt rejected" } });
+        if (body.model === "image-huge") {
+          res.writeHead(200, { "content-type": "application/json" });
+          return pump(res, '{"data": [{"b64_json": "', () => "A".repeat(64 * 1024), 16 * MiB);
+        }
         return reply(200, { data: [{ b64_json: TINY_PNG.toString("base64") }] });
       }
       if (req.url !== "/v1/chat/completions" || req.method !== "POST") {
@@ -69,6 +115,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         messages: body.messages,
         authorization: req.headers.authorization,
       });
+      res.on("close", () => !res.writableEnded && dropOf(body.model).resolve());
       const json = (status: number, value: unknown) =>
         res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
       const sse = () => res.writeHead(200, { "content-type": "text/event-stream" });
@@ -120,6 +167,29 @@ export async function startFakeLlm(): Promise<FakeLlm> {
           res.write(delta("Remote teams "));
           return later(3_000, () => res.end("data: [DONE]\n\n"));
         }
+        case "stall-stream": {
+          sse();
+          return res.write(delta("Remote teams "));
+        }
+        case "no-newline": {
+          sse();
+          return pump(res, "data: ", () => "x".repeat(64 * 1024), 4 * MiB);
+        }
+        case "endless-events": {
+          sse();
+          const words = "Remote teams plan in writing. ".repeat(33);
+          return pump(res, delta(words), () => delta(words), 8_000_000);
+        }
+        case "huge-body": {
+          res.writeHead(200, { "content-type": "application/json" });
+          return pump(res, '{"choices": [{"message": {"content": "', () => "x".repeat(64 * 1024), 16 * MiB);
+        }
+        case "cut-body": {
+          const whole = JSON.stringify({ choices: [{ message: { content: ANSWER } }] });
+          res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(whole) });
+          // Half the declared body, then the connection goes (a model server that crashed mid-answer).
+          return res.write(whole.slice(0, 40), () => res.socket?.destroy());
+        }
         default:
           return json(404, { error: { message: `model ${body.model} not found` } });
       }
@@ -130,6 +200,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    dropped: (model) => dropOf(model).promise,
     close: () =>
       new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);

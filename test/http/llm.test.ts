@@ -201,6 +201,97 @@ describe("the on-prem model engine", () => {
   });
 });
 
+describe("a misbehaving model server", () => {
+  const generate = (h: ReturnType<typeof makeHarness>, key: string, model: string, stream: boolean) =>
+    h.send("POST", "/api/v1/generate", {
+      auth: key,
+      body: { template_id: 1, user_direction: "x", model, stream },
+    });
+
+  it("ends a stream whose line never ends with upstream_invalid_response, and stops reading it", async () => {
+    // 4 MiB with no line feed, then a stall: past the 1 MiB line limit long before the stall's timeout.
+    const { h, key } = setup("no-newline");
+    const res = await generate(h, key, "no-newline", true);
+    const last = events(res.body).at(-1)!;
+    expect(last.event).toBe("error");
+    expect(last.data).toMatchObject({ status: 502, details: { error_code: "upstream_invalid_response" } });
+    expect(last.data.message).toMatch(/line longer than 1 MiB/);
+    await fake.dropped("no-newline");
+    expect(countContents(h)).toBe(0);
+  });
+
+  it("stops a model that writes on and on at the content limit, with an error event and not a 500", async () => {
+    const { h, key } = setup("endless-events");
+    const res = await generate(h, key, "endless-events", true);
+    expect(res.status).toBe(200);
+    const evs = events(res.body);
+    const last = evs.at(-1)!;
+    expect(last.event).toBe("error");
+    expect(last.data).toMatchObject({ status: 502, details: { error_code: "upstream_invalid_response" } });
+    expect(last.data.message).toMatch(/longer than 500000 characters/);
+    const sent = evs.filter((e) => e.event === "delta").reduce((n, e) => n + String(e.data.text).length, 0);
+    expect(sent).toBeLessThanOrEqual(500_000);
+    await fake.dropped("endless-events");
+    expect(countContents(h)).toBe(0);
+  });
+
+  it("cancels the model server's answer when the client leaves while the stream waits on it", async () => {
+    // A timeout far beyond the test's own: only the client's leaving can close the upstream connection.
+    const { h, key } = setup("stall-stream", 600_000);
+    const client = new AbortController();
+    const res = await h.app.handle(
+      new Request("http://test.local/api/v1/generate", {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ template_id: 1, user_direction: "x", model: "stall-stream", stream: true }),
+        signal: client.signal,
+      }),
+      { remoteAddress: "127.0.0.1" },
+    );
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain("event: delta");
+    client.abort();
+    await reader.cancel();
+    await fake.dropped("stall-stream");
+    expect(countContents(h)).toBe(0);
+  });
+
+  it("answers a non-streamed body cut off midway with a coded 502, not a 500", async () => {
+    const { h, key } = setup("cut-body");
+    const res = await generate(h, key, "cut-body", false);
+    expect(res.status).toBe(502);
+    expect(res.body.details.error_code).toBe("upstream_invalid_response");
+    expect(res.body.message).toMatch(/broke off/);
+  });
+
+  it("refuses a non-streamed answer over 8 MiB with a coded 502 and closes its connection", async () => {
+    const { h, key } = setup("huge-body");
+    const res = await generate(h, key, "huge-body", false);
+    expect(res.status).toBe(502);
+    expect(res.body.details.error_code).toBe("upstream_invalid_response");
+    expect(res.body.message).toMatch(/larger than 8 MiB/);
+    await fake.dropped("huge-body");
+    expect(countContents(h)).toBe(0);
+  });
+
+  it("never shows the credentials of a base URL in GET /models or in an error", async () => {
+    const h = makeHarness({
+      config: { llm: { baseUrl: "http://ops:hunter2@127.0.0.1:9", model: "down", timeoutMs: 1_000 } },
+    });
+    const key = h.key();
+    const models = await h.send("GET", "/api/v1/models", { auth: key });
+    expect(models.body.data[1].description).toContain("http://127.0.0.1:9");
+    const res = await generate(h, key, "down", false);
+    expect(res.status).toBe(502);
+    expect(res.body.details.error_code).toBe("upstream_unavailable");
+    for (const answer of [models, res]) {
+      expect(JSON.stringify(answer.body)).not.toContain("hunter2");
+      expect(JSON.stringify(answer.body)).not.toContain("ops:");
+    }
+  });
+});
+
 describe("thesis", () => {
   it("builds a thesis with points tied to passages and counterpoints (builtin)", async () => {
     const h = makeHarness();
@@ -292,6 +383,19 @@ describe("images from an OpenAI-compatible endpoint", () => {
       body: { prompt: "x", model: "dall-e-9" },
     });
     expect(unknown.status).toBe(400);
+  });
+
+  it("refuses an image over 10 MiB from the endpoint with a coded 502, reading no further", async () => {
+    const { h, key } = setupImages("image-huge");
+    const res = await h.send("POST", "/api/v1/images/generate", {
+      auth: key,
+      body: { prompt: "x", model: "image-huge" },
+    });
+    expect(res.status).toBe(502);
+    expect(res.body.details.error_code).toBe("upstream_invalid_response");
+    expect(res.body.message).toMatch(/larger than 10 MiB/);
+    await fake.dropped("image-huge");
+    expect((await h.send("GET", "/api/v1/images", { auth: key })).body.data).toEqual([]);
   });
 
   it.each([

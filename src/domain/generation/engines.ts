@@ -4,7 +4,7 @@ import type { WorkerPool } from "../../workers/pool.js";
 import { splitSentences } from "../text.js";
 import type { GenerationInput, GenerationOutput, Source } from "./builtin.js";
 import { wordCount } from "./language.js";
-import { chatComplete, chatStream, type LlmConfig } from "./llm.js";
+import { chatComplete, chatStream, type LlmConfig, withoutUserinfo } from "./llm.js";
 import { buildPrompt, titleOf } from "./prompt.js";
 import { applySubstitutions, removeAvoided } from "./voice.js";
 
@@ -71,7 +71,8 @@ export function llmEngine(cfg: LlmConfig): Engine {
   return {
     id: cfg.model,
     kind: "openai-compatible",
-    description: `On-prem model ${cfg.model} at ${cfg.baseUrl} (OpenAI-compatible chat completions).`,
+    // Shown to any read key: never a user name or password the URL may carry.
+    description: `On-prem model ${cfg.model} at ${withoutUserinfo(cfg.baseUrl)} (OpenAI-compatible chat completions).`,
     async generate(input, signal) {
       const { messages, sources } = buildPrompt(input);
       return finish(await chatComplete(cfg, messages, signal), input, sources);
@@ -82,6 +83,7 @@ export function llmEngine(cfg: LlmConfig): Engine {
       let text = "";
       let done = false;
       async function* pieces() {
+        // Bounded: chatStream stops a model at MAX_ANSWER_CHARS, and its reads follow this generator's pace.
         for await (const piece of upstream) {
           text += piece;
           yield piece;

@@ -1,6 +1,7 @@
 /**
  * The openai-compatible engine: POST {base}/v1/chat/completions, the request shape Ollama, llama.cpp's server,
- * vLLM and LocalAI share; plain and streamed. Every failure becomes a coded 502/504 within a bounded time.
+ * vLLM and LocalAI share; plain and streamed. Every failure becomes a coded 502/504 within a bounded time and
+ * bounded memory: the model server is trusted to be on-prem, not to be well-behaved.
  */
 import { ApiError } from "../../http/errors.js";
 
@@ -19,14 +20,58 @@ export interface ChatMessage {
   content: string;
 }
 
+/**
+ * The longest text a model may write for one request: the content limit (a content's text is at most 500,000
+ * characters, routes/contents.ts), so whatever it writes can be stored and edited. A model that loops on and on
+ * is stopped here instead of growing the server's memory until a string can no longer hold it.
+ */
+export const MAX_ANSWER_CHARS = 500_000;
+
+/**
+ * The largest non-streamed answer: the longest text JSON-escaped at its worst (\uXXXX, 6 bytes a character) is
+ * 3 MB; the rest leaves room for the envelope and the fields some servers add (a reasoning model's thoughts).
+ */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** The longest line of a stream (one event): an event carries one piece of text, a few words. */
+export const MAX_STREAM_LINE_BYTES = 1024 * 1024;
+
+/** How much of an error answer is read for its message (only the first 500 characters are shown). */
+const MAX_ERROR_BYTES = 64 * 1024;
+
+/** The abort reason of a call that ran out of time (told apart from the client's going away). */
+const TIMEOUT = new Error("timeout");
+
+/** The abort reason of a call that is over: whatever of the answer was not read is dropped with its connection. */
+const ENDED = new Error("ended");
+
+const LINE_FEED = 0x0a;
+
+/**
+ * Text (a base URL, an error message that quotes one) as it may be shown: without a URL's user name and password.
+ * serve refuses such URLs; this is the backstop, since messages and GET /models reach any read key.
+ */
+export function withoutUserinfo(text: string): string {
+  // Up to the last "@" of the authority: that is where a URL parser ends the userinfo.
+  return text.replace(/\/\/[^/?#\s]*@/g, "//");
+}
+
+function sizeOf(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
 function endpoint(cfg: LlmConfig): string {
   return `${cfg.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/chat/completions`;
 }
 
 function unavailable(cfg: LlmConfig, why: string): ApiError {
-  return new ApiError("upstream_unavailable", `The model server at ${cfg.baseUrl} cannot be reached: ${why}.`, {
-    model: cfg.model,
-  });
+  return new ApiError(
+    "upstream_unavailable",
+    `The model server at ${withoutUserinfo(cfg.baseUrl)} cannot be reached: ${withoutUserinfo(why)}.`,
+    {
+      model: cfg.model,
+    },
+  );
 }
 
 function timedOut(cfg: LlmConfig): ApiError {
@@ -60,121 +105,224 @@ function errorMessage(value: unknown): string | undefined {
   return JSON.stringify(err);
 }
 
-/** Sends the request and waits for the answer's head, within the timeout. */
-async function open(cfg: LlmConfig, messages: ChatMessage[], stream: boolean, signal?: AbortSignal): Promise<Response> {
+/** One request to the model server, from sending it to dropping what is left of its answer. */
+interface Call {
+  signal: AbortSignal;
+  /** Runs `step` (the wait for the head, a read), aborting the call if it takes longer than the timeout. */
+  within<T>(step: () => Promise<T>): Promise<T>;
+  /** The coded error for a failed fetch or read: the timeout, the client gone, or else `otherwise`. */
+  failure(e: unknown, otherwise: () => ApiError): ApiError;
+  /** Ends the call: an answer not read to its end is dropped and its connection closed. */
+  end(): void;
+}
+
+/**
+ * Starts a call, cancelled by the client's signal for as long as it lasts, not only until the head arrives: a
+ * client that leaves while the model is still writing must stop the model server's work and free the connection.
+ */
+function startCall(cfg: LlmConfig, client?: AbortSignal): Call {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error("timeout")), cfg.timeoutMs);
-  const onAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener("abort", onAbort, { once: true });
+  const onAbort = () => controller.abort(client?.reason);
+  if (client?.aborted) onAbort();
+  else client?.addEventListener("abort", onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    async within(step) {
+      // Aborting (not racing a timer) ends the read too: a lost race would leave the body flowing in the background.
+      const timer = setTimeout(() => controller.abort(TIMEOUT), cfg.timeoutMs);
+      try {
+        return await step();
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    failure(e, otherwise) {
+      if (e instanceof ApiError) return e;
+      if (controller.signal.reason === TIMEOUT) return timedOut(cfg);
+      if (client?.aborted) return unavailable(cfg, "the request was cancelled by its client");
+      return otherwise();
+    },
+    end() {
+      client?.removeEventListener("abort", onAbort);
+      controller.abort(ENDED);
+    },
+  };
+}
+
+/** Sends the request and waits for the answer's head, within the timeout; an error status is thrown. */
+async function open(cfg: LlmConfig, call: Call, messages: ChatMessage[], stream: boolean): Promise<Response> {
   let res: Response;
   try {
-    res = await fetch(endpoint(cfg), {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: stream ? "text/event-stream" : "application/json",
-        ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}),
-      },
-      body: JSON.stringify({ model: cfg.model, messages, stream, temperature: 0.7 }),
-      signal: controller.signal,
-    });
+    res = await call.within(() =>
+      fetch(endpoint(cfg), {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: stream ? "text/event-stream" : "application/json",
+          ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}),
+        },
+        body: JSON.stringify({ model: cfg.model, messages, stream, temperature: 0.7 }),
+        signal: call.signal,
+      }),
+    );
   } catch (e) {
-    if (controller.signal.aborted && !signal?.aborted) throw timedOut(cfg);
-    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    throw unavailable(cfg, cause?.code ?? cause?.message ?? (e as Error).message);
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
+    throw call.failure(e, () => {
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      return unavailable(cfg, cause?.code ?? cause?.message ?? (e as Error).message);
+    });
   }
-  if (!res.ok) {
-    const text = await readWithTimeout(cfg, res).catch(() => "");
-    let message = text || res.statusText || `HTTP ${res.status}`;
-    try {
-      message = errorMessage(JSON.parse(text)) ?? message;
-    } catch {}
-    throw upstreamError(cfg, message, res.status);
-  }
+  if (!res.ok) throw await errorAnswer(cfg, call, res);
   return res;
 }
 
-async function readWithTimeout(cfg: LlmConfig, res: Response): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
+/** The upstream_error of an error status, with the message of its body (what of it comes within the timeout). */
+async function errorAnswer(cfg: LlmConfig, call: Call, res: Response): Promise<ApiError> {
+  const text = await readBody(cfg, call, res, MAX_ERROR_BYTES, "truncate").then(
+    (bytes) => new TextDecoder().decode(bytes),
+    () => "",
+  );
+  let message = text || res.statusText || `HTTP ${res.status}`;
   try {
-    return await Promise.race([
-      res.text(),
-      new Promise<string>((_, reject) => {
-        timer = setTimeout(() => reject(timedOut(cfg)), cfg.timeoutMs);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+    message = errorMessage(JSON.parse(text)) ?? message;
+  } catch {}
+  return upstreamError(cfg, message, res.status);
+}
+
+/**
+ * Reads a whole answer body within the timeout, holding at most `limit` bytes: past it, `over` is thrown (or, with
+ * "truncate", the bytes so far are the answer). What is not read is left to the caller's call.end(), which closes
+ * the connection, so a huge or endless body is neither buffered whole nor read on in the background.
+ */
+async function readBody(
+  cfg: LlmConfig,
+  call: Call,
+  res: Response,
+  limit: number,
+  over: (() => ApiError) | "truncate" = () => invalid(cfg, `an answer larger than ${sizeOf(limit)}`),
+): Promise<Buffer> {
+  if (!res.body) return Buffer.alloc(0);
+  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+  if (over !== "truncate" && declared > limit) throw over();
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  return call.within(async () => {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (e) {
+        // A connection reset or closed before the body's end ("terminated"): the answer broke off.
+        throw call.failure(e, () => invalid(cfg, "the answer broke off"));
+      }
+      if (chunk.done) return Buffer.concat(chunks, size);
+      if (size + chunk.value.byteLength > limit) {
+        if (over !== "truncate") throw over();
+        chunks.push(chunk.value.subarray(0, limit - size));
+        return Buffer.concat(chunks, limit);
+      }
+      chunks.push(chunk.value);
+      size += chunk.value.byteLength;
+    }
+  });
 }
 
 /** One answer, not streamed. */
 export async function chatComplete(cfg: LlmConfig, messages: ChatMessage[], signal?: AbortSignal): Promise<string> {
-  const res = await open(cfg, messages, false, signal);
-  const text = await readWithTimeout(cfg, res);
-  let body: unknown;
+  const call = startCall(cfg, signal);
   try {
-    body = JSON.parse(text);
-  } catch {
-    throw invalid(cfg, "not JSON");
+    const res = await open(cfg, call, messages, false);
+    const text = new TextDecoder().decode(await readBody(cfg, call, res, MAX_ANSWER_BYTES));
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw invalid(cfg, "not JSON");
+    }
+    const message = errorMessage(body);
+    if (message) throw upstreamError(cfg, message);
+    const content = (body as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
+    if (typeof content !== "string" || content.trim() === "") throw invalid(cfg, "no choices[0].message.content");
+    if (content.length > MAX_ANSWER_CHARS) throw invalid(cfg, `a text longer than ${MAX_ANSWER_CHARS} characters`);
+    return content;
+  } finally {
+    call.end();
   }
-  const message = errorMessage(body);
-  if (message) throw upstreamError(cfg, message);
-  const content = (body as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
-  if (typeof content !== "string" || content.trim() === "") throw invalid(cfg, "no choices[0].message.content");
-  return content;
+}
+
+/**
+ * Splits a byte stream into lines in time linear in its length: only the bytes that just arrived are searched
+ * for a line feed, and an unfinished line is kept as its pieces, joined once, when it ends. (Appending to one
+ * string and searching it from the start was quadratic: an upstream that never sent a newline stalled the event
+ * loop for seconds.) A line feed byte is never part of a multi-byte UTF-8 character, so each line decodes alone.
+ */
+function lineSplitter(limit: number) {
+  const decoder = new TextDecoder();
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  return {
+    /** The lines `chunk` completes, without their line ends; null once the unfinished line is over the limit. */
+    push(chunk: Uint8Array): string[] | null {
+      const lines: string[] = [];
+      let start = 0;
+      for (let end = chunk.indexOf(LINE_FEED); end !== -1; end = chunk.indexOf(LINE_FEED, start)) {
+        const tail = chunk.subarray(start, end);
+        if (pendingBytes + tail.byteLength > limit) return null;
+        const line = pending.length === 0 ? tail : Buffer.concat([...pending, tail]);
+        lines.push(decoder.decode(line).replace(/\r$/, ""));
+        pending = [];
+        pendingBytes = 0;
+        start = end + 1;
+      }
+      if (start < chunk.byteLength) {
+        pendingBytes += chunk.byteLength - start;
+        if (pendingBytes > limit) return null;
+        pending.push(chunk.subarray(start));
+      }
+      return lines;
+    },
+  };
 }
 
 /**
  * A streamed answer: resolves once the model server has accepted the request (so connection and HTTP errors
- * are thrown before anything is sent to the client), then yields the text pieces as they arrive.
+ * are thrown before anything is sent to the client), then yields the text pieces as they arrive. The upstream
+ * is read only as fast as the pieces are taken, and its connection closes when the generator ends, however it
+ * ends (returned early, failed, or the client's signal aborted while a read waits).
  */
 export async function chatStream(
   cfg: LlmConfig,
   messages: ChatMessage[],
   signal?: AbortSignal,
 ): Promise<AsyncGenerator<string, void, undefined>> {
-  const res = await open(cfg, messages, true, signal);
-  if (!res.body) throw invalid(cfg, "an empty stream");
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-
-  async function read(): Promise<ReadableStreamReadResult<Uint8Array>> {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      return await Promise.race([
-        reader.read(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(timedOut(cfg)), cfg.timeoutMs);
-        }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
+  const call = startCall(cfg, signal);
+  let res: Response;
+  try {
+    res = await open(cfg, call, messages, true);
+    if (!res.body) throw invalid(cfg, "an empty stream");
+  } catch (e) {
+    call.end();
+    throw e;
   }
+  const reader = res.body.getReader();
 
   async function* pieces(): AsyncGenerator<string, void, undefined> {
-    let buffer = "";
+    const lines = lineSplitter(MAX_STREAM_LINE_BYTES);
+    let written = 0;
     let finished = false;
     try {
       for (;;) {
         let chunk: ReadableStreamReadResult<Uint8Array>;
         try {
-          chunk = await read();
+          // The timeout is per read: a stream may take long in all, but not pause for long.
+          chunk = await call.within(() => reader.read());
         } catch (e) {
-          if (e instanceof ApiError) throw e;
-          throw invalid(cfg, "the stream broke off");
+          throw call.failure(e, () => invalid(cfg, "the stream broke off"));
         }
         if (chunk.done) break;
-        buffer += decoder.decode(chunk.value, { stream: true });
-        let newline = buffer.indexOf("\n");
-        while (newline !== -1) {
-          const line = buffer.slice(0, newline).replace(/\r$/, "");
-          buffer = buffer.slice(newline + 1);
-          newline = buffer.indexOf("\n");
+        const complete = lines.push(chunk.value);
+        if (complete === null) throw invalid(cfg, `a stream line longer than ${sizeOf(MAX_STREAM_LINE_BYTES)}`);
+        for (const line of complete) {
           if (!line.startsWith("data:")) continue;
           const data = line.slice(5).trim();
           if (data === "[DONE]") {
@@ -192,13 +340,18 @@ export async function chatStream(
           const choice = (event as { choices?: { delta?: { content?: unknown }; finish_reason?: unknown }[] })
             .choices?.[0];
           const piece = choice?.delta?.content;
-          if (typeof piece === "string" && piece) yield piece;
+          if (typeof piece === "string" && piece) {
+            written += piece.length;
+            if (written > MAX_ANSWER_CHARS) throw invalid(cfg, `a text longer than ${MAX_ANSWER_CHARS} characters`);
+            yield piece;
+          }
           if (choice?.finish_reason) finished = true;
         }
       }
       if (!finished) throw invalid(cfg, "the stream ended before it was complete");
     } finally {
       reader.cancel().catch(() => {});
+      call.end();
     }
   }
   return pieces();
@@ -206,62 +359,62 @@ export async function chatStream(
 
 /**
  * An image from an OpenAI-compatible images endpoint (POST {base}/v1/images/generations, b64_json); the bytes
- * are returned as they came and checked by the caller.
+ * are returned as they came and checked by the caller. An image over `maxBytes` (the upload limit) is refused
+ * as an unusable answer, and its body is read no further than the base64 of that many bytes allows.
  */
 export async function generateImageRemote(
   cfg: LlmConfig,
-  req: { prompt: string; width: number; height: number },
+  req: { prompt: string; width: number; height: number; maxBytes: number },
   signal?: AbortSignal,
 ): Promise<Uint8Array> {
   const url = `${cfg.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/images/generations`;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error("timeout")), cfg.timeoutMs);
-  const onAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener("abort", onAbort, { once: true });
+  const call = startCall(cfg, signal);
   try {
     let res: Response;
     try {
-      res = await fetch(url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}),
-        },
-        body: JSON.stringify({
-          model: cfg.model,
-          prompt: req.prompt,
-          n: 1,
-          size: `${req.width}x${req.height}`,
-          response_format: "b64_json",
+      res = await call.within(() =>
+        fetch(url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}),
+          },
+          body: JSON.stringify({
+            model: cfg.model,
+            prompt: req.prompt,
+            n: 1,
+            size: `${req.width}x${req.height}`,
+            response_format: "b64_json",
+          }),
+          signal: call.signal,
         }),
-        signal: controller.signal,
-      });
+      );
     } catch (e) {
-      if (controller.signal.aborted && !signal?.aborted) throw timedOut(cfg);
-      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      throw unavailable(cfg, cause?.code ?? cause?.message ?? (e as Error).message);
+      throw call.failure(e, () => {
+        const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+        return unavailable(cfg, cause?.code ?? cause?.message ?? (e as Error).message);
+      });
     }
-    let text: string;
-    try {
-      text = await res.text();
-    } catch {
-      if (controller.signal.aborted) throw timedOut(cfg);
-      throw invalid(cfg, "the answer broke off");
-    }
+    if (!res.ok) throw await errorAnswer(cfg, call, res);
+    // The base64 of the largest image, and a megabyte for the envelope and what servers add (a revised prompt).
+    const limit = Math.ceil(req.maxBytes / 3) * 4 + 1024 * 1024;
+    const tooLarge = () => invalid(cfg, `an image larger than ${sizeOf(req.maxBytes)}`);
+    const text = new TextDecoder().decode(await readBody(cfg, call, res, limit, tooLarge));
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      if (!res.ok) throw upstreamError(cfg, text || `HTTP ${res.status}`, res.status);
       throw invalid(cfg, "not JSON");
     }
     const message = errorMessage(body);
-    if (!res.ok || message) throw upstreamError(cfg, message ?? `HTTP ${res.status}`, res.ok ? undefined : res.status);
+    if (message) throw upstreamError(cfg, message);
     const b64 = (body as { data?: { b64_json?: unknown }[] }).data?.[0]?.b64_json;
     if (typeof b64 !== "string" || b64 === "") throw invalid(cfg, "no data[0].b64_json");
+    // Sized before decoding, from the digits (padding and line breaks aside).
+    const digits = b64.replace(/[\s=]+/g, "").length;
+    if (Math.floor((digits * 3) / 4) > req.maxBytes) throw tooLarge();
     return Buffer.from(b64, "base64");
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
+    call.end();
   }
 }
