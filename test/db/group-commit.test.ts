@@ -397,13 +397,21 @@ describe("the pipeline", () => {
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
     let text = "";
-    // Every delta arrives; then the stream waits for the fsync before its done event.
-    for (let i = 0; i < 1000 && asked() === 0; i++) await tick();
-    expect(asked()).toBe(1);
+    // The stream is pulled: once every delta is read, the record is stored and the stream waits for the fsync.
     let pending = reader.read();
-    for (;;) {
+    for (let i = 0; i < 10_000 && asked() === 0; i++) {
       const next = await Promise.race([pending, tick().then(() => null)]);
-      if (next === null || next.done) break; // nothing more is queued: the stream is waiting
+      if (next === null) continue;
+      if (next.done) break;
+      text += decoder.decode(next.value);
+      pending = reader.read();
+    }
+    expect(asked()).toBe(1);
+    // Nothing more comes while the fsync is held.
+    for (let i = 0; i < 5; i++) {
+      const next = await Promise.race([pending, tick().then(() => null)]);
+      if (next === null) continue;
+      if (next.done) break;
       text += decoder.decode(next.value);
       pending = reader.read();
     }
