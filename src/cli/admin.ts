@@ -59,6 +59,8 @@ function parseScopes(value: string): string[] {
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
+  // An empty list is a mistake (an unset shell variable), not a request for the default read,write.
+  if (list.length === 0) throw new UsageError("--scopes names no scope (allowed: read, read,write)");
   for (const s of list) {
     if (s === "admin") throw new UsageError("the admin scope is reserved and not issued in v1");
     if (s !== "read" && s !== "write") throw new UsageError(`unknown scope "${s}" (allowed: read, read,write)`);

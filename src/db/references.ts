@@ -19,9 +19,6 @@ export interface ReferenceRow {
   created_at: string;
 }
 
-/** A reference material in a listing: the start of its text instead of all of it. */
-export type ReferenceSummaryRow = Omit<ReferenceRow, "content"> & { content_start: string; content_length: number };
-
 /** One passage of a reference material. */
 export interface PassageRow {
   id: number;
@@ -80,18 +77,9 @@ export function referenceView(r: ReferenceRow) {
   };
 }
 
-/** A reference material as a listing shows it: `excerpt` instead of `content`. */
-export function referenceSummaryView(r: ReferenceSummaryRow) {
-  return {
-    id: r.id,
-    workspace_id: r.workspace_id,
-    title: r.title,
-    excerpt: excerptOf(r.content_start, r.content_length),
-    source_type: r.source_type,
-    word_count: r.word_count,
-    passage_count: r.passage_count,
-    created_at: r.created_at,
-  };
+/** A reference material as a listing shows it: its fields (DESIGN §9, `content` included) and an `excerpt`. */
+export function referenceSummaryView(r: ReferenceRow) {
+  return { ...referenceView(r), excerpt: excerptOf(r.content.slice(0, EXCERPT_CHARS + 1), r.content.length) };
 }
 
 /** Prepared reference statements of one connection. */
@@ -104,9 +92,8 @@ export function referenceQueries(db: Db) {
     `SELECT r.*, ${COUNTED} FROM json_each(@ids) AS j JOIN reference_materials AS r ON r.id = j.value
      WHERE r.account_id = @accountId ORDER BY j.key`,
   );
-  const list = db.prepare<{ workspaceId: string; afterId: number; limit: number }, ReferenceSummaryRow>(
-    `SELECT r.id, r.account_id, r.workspace_id, r.title, r.source_type, r.word_count, r.created_at,
-       substr(r.content, 1, ${EXCERPT_CHARS + 1}) AS content_start, length(r.content) AS content_length, ${COUNTED}
+  const list = db.prepare<{ workspaceId: string; afterId: number; limit: number }, ReferenceRow>(
+    `SELECT r.*, ${COUNTED}
      FROM reference_materials AS r
      WHERE r.workspace_id = @workspaceId AND r.id > @afterId
      ORDER BY r.id LIMIT @limit`,

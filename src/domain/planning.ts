@@ -1,8 +1,9 @@
 /** Editorial planning dates (spec §4.3, DESIGN §7): the YYYY-MM-DD portion of the value as sent is the day. */
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// A date-time with Z, with an offset, or local (no zone): the day is the portion as sent in each case (DESIGN §7).
 const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))$/;
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))?$/;
 
 function validDay(y: number, m: number, d: number): boolean {
   if (y < 1 || m < 1 || m > 12 || d < 1) return false;
@@ -10,7 +11,7 @@ function validDay(y: number, m: number, d: number): boolean {
   return d <= days;
 }
 
-/** The planned day of an ISO 8601 date or date-time (with Z or an offset), or null when it is not one. */
+/** The planned day of an ISO 8601 date or date-time (with Z, an offset, or local), or null when it is not one. */
 export function plannedDay(value: string): string | null {
   const date = DATE.exec(value);
   if (date) return validDay(+date[1], +date[2], +date[3]) ? value : null;

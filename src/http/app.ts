@@ -15,7 +15,7 @@ import { idempotencyKeyOf, requestFingerprint } from "./idempotency.js";
 import { redactSecrets } from "./log.js";
 import { ANONYMOUS_PER_MINUTE, type RateDecision } from "./ratelimit.js";
 import type { Method, Reply, RouteDef } from "./route.js";
-import { parseInput } from "./validate.js";
+import { parseBodyInput, parseInput } from "./validate.js";
 
 /** Per-request facts the transport knows (client address). */
 export interface RequestEnv {
@@ -30,7 +30,7 @@ export interface RequestEnv {
 
 type Match =
   | { kind: "route"; def: RouteDef; params: Record<string, string> }
-  | { kind: "method"; allowed: string[] }
+  | { kind: "method"; allowed: string[]; beta: boolean }
   | { kind: "none" };
 
 function parseUrl(text: string): URL {
@@ -59,7 +59,7 @@ function buildMatcher(routes: RouteDef[]) {
   }
   // A path that exists under other methods answers 405 with Allow.
   for (const path of new Set(routes.map((d) => d.path)))
-    router.all(ittyPath(path), () => ({ kind: "method", allowed: [] }));
+    router.all(ittyPath(path), () => ({ kind: "method", allowed: [], beta: false }));
   router.all("*", () => ({ kind: "none" }));
   const fetch = async (method: string, url: string) =>
     (await router.fetch({ method, url } as unknown as Request)) as Match;
@@ -82,12 +82,18 @@ function buildMatcher(routes: RouteDef[]) {
   async function matchOnce(method: string, url: string): Promise<Match> {
     const m = await fetch(method === "HEAD" ? "GET" : method, url);
     if (m.kind !== "method") return m;
-    // Allow lists every method some route answers at this URL (/api-keys/current is also /api-keys/{id}).
+    // Allow lists every method some route answers at this URL (/api-keys/current is also /api-keys/{id}); the
+    // answer is beta (X-API-Stability, DESIGN §3) when every one of those routes is.
     const allowed: string[] = [];
-    for (const candidate of ["GET", "POST", "PUT", "PATCH", "DELETE"])
-      if ((await fetch(candidate, url)).kind === "route") allowed.push(candidate);
+    let beta = true;
+    for (const candidate of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+      const found = await fetch(candidate, url);
+      if (found.kind !== "route") continue;
+      allowed.push(candidate);
+      if (found.def.stability !== "beta") beta = false;
+    }
     if (allowed.includes("GET")) allowed.push("HEAD");
-    return { kind: "method", allowed };
+    return { kind: "method", allowed, beta: beta && allowed.length > 0 };
   }
 }
 
@@ -109,20 +115,39 @@ function rateLimited(d: RateDecision): ApiError {
   );
 }
 
-/** The workspace_id a request names in its query or JSON body, if any. */
-function requestedWorkspace(query: URLSearchParams, body: unknown): string | undefined {
-  const fromQuery = query.get("workspace_id");
-  if (fromQuery !== null) return fromQuery;
-  if (body && typeof body === "object" && !Array.isArray(body) && "workspace_id" in body) {
-    const value = (body as Record<string, unknown>).workspace_id;
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== "string")
-      throw new ApiError("validation_failed", "Invalid body: body.workspace_id: expected a string.", {
-        issues: [{ path: "body.workspace_id", message: "Expected a string." }],
-      });
-    return value;
+/** The workspace_id a request's JSON body names, if any (null is none). */
+function bodyWorkspace(body: unknown): string | undefined {
+  if (!body || typeof body !== "object" || Array.isArray(body) || !("workspace_id" in body)) return undefined;
+  const value = (body as Record<string, unknown>).workspace_id;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string")
+    throw new ApiError("validation_failed", "Invalid body: body.workspace_id: expected a string.", {
+      issues: [{ path: "body.workspace_id", message: "Expected a string." }],
+    });
+  return value;
+}
+
+/**
+ * A body's workspace_id beside the query's (spec §5: never silently overridden): a bound key naming another workspace
+ * in either is 403 workspace_mismatch (the query's was settled before the body was read); two different values are
+ * 400 validation_failed, for any caller.
+ */
+function checkBodyWorkspace(principal: Principal, fromQuery: string, fromBody: string | undefined): void {
+  if (fromBody === undefined) return;
+  const bound = principal.boundWorkspaceId;
+  if (bound !== null && fromBody !== bound) throw workspaceMismatch(bound, fromBody);
+  if (fromBody !== fromQuery) {
+    const message = `Names workspace ${fromBody}, but the query names ${fromQuery}; send one workspace_id.`;
+    throw new ApiError("validation_failed", `Invalid body: body.workspace_id: ${message}`, {
+      issues: [
+        {
+          path: "query.workspace_id",
+          message: `Names workspace ${fromQuery}, but body.workspace_id names ${fromBody}.`,
+        },
+        { path: "body.workspace_id", message },
+      ],
+    });
   }
-  return undefined;
 }
 
 /** A workspace by id, through the row cache (db/row-cache.ts). */
@@ -206,7 +231,8 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       const matched = match(request.method, url.href, url.pathname);
       const m = matched instanceof Promise ? await matched : matched;
       const def = m.kind === "route" ? m.def : undefined;
-      beta = def?.stability === "beta";
+      // A wrong method on a beta path answers as that path's routes do (their stability, DESIGN §3).
+      beta = m.kind === "method" ? m.beta : def?.stability === "beta";
       const internal = def?.stability === "internal";
 
       // Authenticate (not on public routes: their credentials are ignored). A refusal waits for the
@@ -276,15 +302,10 @@ export function createApp(services: Services, routes: RouteDef[]): App {
 
       // Workspace before input (DESIGN §3): a workspace_id in the query is settled before the body is read; one
       // in the body can only be settled once the body is parsed.
-      const inQuery = principal && routeDef.workspace && url.searchParams.has("workspace_id");
+      const fromQuery = principal && routeDef.workspace ? url.searchParams.get("workspace_id") : null;
       let workspace: WorkspaceRow | undefined;
-      if (inQuery && principal && routeDef.workspace)
-        workspace = resolveWorkspace(
-          services,
-          principal,
-          requestedWorkspace(url.searchParams, undefined),
-          routeDef.workspace,
-        );
+      if (fromQuery !== null && principal && routeDef.workspace)
+        workspace = resolveWorkspace(services, principal, fromQuery, routeDef.workspace);
 
       const hasBody = routeDef.body && ["POST", "PUT", "PATCH"].includes(request.method);
       const raw = hasBody ? await readBody(request, routeDef.upload) : undefined;
@@ -292,13 +313,10 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       if (writes) await turns.next();
       const body = raw ? await parseBody(raw) : undefined;
 
-      if (!inQuery && principal && routeDef.workspace)
-        workspace = resolveWorkspace(
-          services,
-          principal,
-          requestedWorkspace(url.searchParams, body),
-          routeDef.workspace,
-        );
+      if (principal && routeDef.workspace) {
+        if (fromQuery !== null) checkBodyWorkspace(principal, fromQuery, bodyWorkspace(body));
+        else workspace = resolveWorkspace(services, principal, bodyWorkspace(body), routeDef.workspace);
+      }
       // A write's workspace, read again from the database: it may have been deleted while the body arrived or the
       // write waited for its turn, or by another process within the row cache's check interval (a foreign key 500).
       if (writes && workspace) requireWorkspaceStill(services.store, workspace.id);
@@ -320,7 +338,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
         },
         params: routeDef.params ? parseInput(routeDef.params, m.params, "path") : m.params,
         query: routeDef.query ? parseInput(routeDef.query, queryObject, "query") : queryObject,
-        body: routeDef.body ? parseInput(routeDef.body, body, "body") : undefined,
+        body: routeDef.body ? parseBodyInput(routeDef.body, body) : undefined,
       };
       const operate = async (): Promise<Outgoing> => {
         const reply: Reply = await routeDef.handler(ctx);

@@ -24,3 +24,31 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown,
   }));
   throw new ApiError("validation_failed", `Invalid ${where}: ${issues[0].path}: ${issues[0].message}`, { issues });
 }
+
+/** valibot's object schemas, which take any non-null object, arrays included. */
+const OBJECT_TYPES = new Set(["object", "loose_object", "strict_object", "object_with_rest"]);
+
+/** Whether a body schema needs this input to be an object: an object schema, also within optional or nullable. */
+function wantsObject(schema: v.GenericSchema, input: unknown): boolean {
+  const s = schema as v.GenericSchema & { wrapped?: v.GenericSchema };
+  if (OBJECT_TYPES.has(s.type)) return true;
+  if (s.wrapped === undefined) return false;
+  if (s.type === "optional") return input !== undefined && wantsObject(s.wrapped, input);
+  if (s.type === "nullable") return input !== null && wantsObject(s.wrapped, input);
+  if (s.type === "nullish") return input !== undefined && input !== null && wantsObject(s.wrapped, input);
+  return false;
+}
+
+/**
+ * Parses a request body with its schema. A body whose schema is an object must be a JSON object: valibot's objects
+ * also take arrays (`[]` passed an all-optional schema), so an array, string, number or null is refused here first.
+ */
+export function parseBodyInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  if (wantsObject(schema, input) && (input === null || typeof input !== "object" || Array.isArray(input))) {
+    const received =
+      input === null || input === undefined ? String(input) : Array.isArray(input) ? "an array" : `a ${typeof input}`;
+    const message = `Expected a JSON object, received ${received}.`;
+    throw new ApiError("validation_failed", `Invalid body: body: ${message}`, { issues: [{ path: "body", message }] });
+  }
+  return parseInput(schema, input, "body");
+}

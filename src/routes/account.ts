@@ -155,13 +155,16 @@ export const accountRoutes = [
     method: "GET",
     path: "/api/v1/me/settings",
     operationId: "getSettings",
-    summary: "The signed-in user's settings (web session only)",
+    summary:
+      "The signed-in user's settings; an API key (read scope) acts for no user and reads none: {updated_at: null}",
     tag: "Account",
     stability: "beta",
-    access: "session",
+    access: "any",
     planExempt: true,
     responses: { 200: { description: "The settings.", schema: SettingsView }, ...AUTH_ERRORS },
     handler(ctx: Ctx) {
+      // Settings belong to a user; a key belongs to the account, so it has none of its own (DESIGN §6: only PUT is
+      // reserved to sessions).
       const p = ctx.principal;
       const row = p.kind === "session" ? ctx.services.store.misc.userSettings(p.userId) : undefined;
       return { body: row ? { ...JSON.parse(row.value), updated_at: row.updated_at } : { updated_at: null } };

@@ -77,11 +77,14 @@ export const adminRoutes = [
     stability: "beta",
     access: "admin",
     planExempt: true,
-    responses: { 200: { description: "Accounts.", schema: v.object({ data: v.array(Account) }) }, ...AUTH_ERRORS },
-    handler: (ctx: Ctx) => ({
-      body: {
-        data: ctx.services.store.accounts.list().filter((a) => isOperator(ctx) || a.id === ctx.principal.accountId),
-      },
+    query: ListQuery,
+    responses: { 200: { description: "Accounts.", schema: pageOf(Account) }, ...AUTH_ERRORS, ...INPUT_ERRORS },
+    handler: (ctx: Ctx<unknown, v.InferOutput<typeof ListQuery>>) => ({
+      body: pageList(
+        ctx.services.store.accounts.list().filter((a) => isOperator(ctx) || a.id === ctx.principal.accountId),
+        ctx.query,
+        (a) => idKey(a.id),
+      ),
     }),
   }),
   route({

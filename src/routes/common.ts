@@ -1,5 +1,6 @@
 /** Pieces shared by route files: the standard error responses and paging. */
 
+import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import type { ResponseDoc } from "../http/route.js";
 import { ErrorBodySchema } from "../http/schemas.js";
@@ -36,6 +37,20 @@ export const NOT_FOUND = (what: string): Record<number, ResponseDoc> => ({ 404: 
 
 /** A 409 response documentation. */
 export const CONFLICT = (what: string): Record<number, ResponseDoc> => ({ 409: err(what) });
+
+/**
+ * Checks where a record reached by id lies (DESIGN §3): a key bound to another workspace gets 403
+ * workspace_mismatch; a workspace_id the request names explicitly that is not the record's gets the record's 404
+ * (`notFound`), since the record is not in that workspace.
+ */
+export function checkRecordPlace(
+  ctx: Pick<Ctx, "checkRecordWorkspace" | "workspace">,
+  recordWorkspaceId: string,
+  notFound: (workspaceId: string) => ApiError,
+): void {
+  ctx.checkRecordWorkspace(recordWorkspaceId);
+  if (ctx.workspace && ctx.workspace.id !== recordWorkspaceId) throw notFound(ctx.workspace.id);
+}
 
 /** One page of a list: its records, whether more follow, and the cursor to them. */
 export interface Page<T> {

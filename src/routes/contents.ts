@@ -77,7 +77,13 @@ const ScheduleBody = v.object({
       v.maxLength(64),
       v.check(
         (s) => plannedDay(s) !== null,
-        "Expected an ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset, on a real calendar day.",
+        "Expected an ISO 8601 date (YYYY-MM-DD) or date-time (with Z, an offset, or local), on a real calendar day.",
+      ),
+      v.description(
+        "An ISO 8601 date (2030-01-31) or date-time: with Z (2030-01-31T10:00:00Z), an offset " +
+          "(2030-01-31T10:00:00+02:00) or local, without a zone (2030-01-31T10:00:00, 2030-01-31T10:00:00.250); " +
+          "seconds and fractions of a second are optional. The planned day is the YYYY-MM-DD portion as sent (no " +
+          "time-zone conversion); null removes the planned date.",
       ),
     ),
   ),

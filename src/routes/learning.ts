@@ -6,7 +6,7 @@ import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { PageQuery, pageOf, Timestamp } from "../http/schemas.js";
-import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, pageList } from "./common.js";
+import { AUTH_ERRORS, checkRecordPlace, INPUT_ERRORS, NOT_FOUND, pageList } from "./common.js";
 
 const JobSchema = v.object({
   id: v.string(),
@@ -77,7 +77,11 @@ export const learningRoutes = [
       const job = ctx.services.store.learning.job(ctx.params.jobId);
       if (!job || job.account_id !== ctx.account.id)
         throw new ApiError("learning_job_not_found", `No learning job ${ctx.params.jobId}.`);
-      ctx.checkRecordWorkspace(job.workspace_id);
+      checkRecordPlace(
+        ctx,
+        job.workspace_id,
+        (ws) => new ApiError("learning_job_not_found", `No learning job ${ctx.params.jobId} in workspace ${ws}.`),
+      );
       return { body: jobView(job) };
     },
   }),

@@ -6,7 +6,7 @@ import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
-import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
+import { AUTH_ERRORS, checkRecordPlace, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
 
 /** Longest memory title and content, in characters. */
 export const MEMORY_LIMITS = { title: 200, content: 20_000 } as const;
@@ -41,12 +41,19 @@ type UpdateInput = v.InferOutput<typeof UpdateBody>;
 const MemoryParams = v.object({ id: intString(1) });
 type ById = Ctx<{ id: number }>;
 
-/** A memory of the caller's account by id (404 otherwise), in a workspace the caller may use (403 otherwise). */
+/**
+ * A memory of the caller's account by id (404 otherwise), in a workspace the caller may use (403 otherwise) and in
+ * the workspace the request names, if it names one (404 otherwise).
+ */
 function findMemory(ctx: ById): MemoryRow {
   const m = ctx.services.store.memories.byId(ctx.params.id);
   if (!m || m.account_id !== ctx.principal.accountId)
     throw new ApiError("memory_not_found", `No memory ${ctx.params.id}.`, { memory_id: ctx.params.id });
-  ctx.checkRecordWorkspace(m.workspace_id);
+  checkRecordPlace(
+    ctx,
+    m.workspace_id,
+    (ws) => new ApiError("memory_not_found", `No memory ${m.id} in workspace ${ws}.`, { memory_id: m.id }),
+  );
   return m;
 }
 

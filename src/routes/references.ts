@@ -14,7 +14,16 @@ import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import { TaskLimitError } from "../workers/limits.js";
-import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page, TASK_ERRORS } from "./common.js";
+import {
+  AUTH_ERRORS,
+  checkRecordPlace,
+  decodeCursor,
+  encodeCursor,
+  INPUT_ERRORS,
+  NOT_FOUND,
+  page,
+  TASK_ERRORS,
+} from "./common.js";
 
 /** Limits of a reference material: the request body (JSON or multipart), its plain text and its title. */
 export const REFERENCE_LIMITS = { bodyBytes: 5 * 1024 * 1024, contentChars: 500_000, titleChars: 200 } as const;
@@ -51,8 +60,8 @@ const Reference = v.object({
   created_at: Timestamp,
 });
 const ReferenceSummary = v.object({
-  ...v.omit(Reference, ["content"]).entries,
-  excerpt: v.pipe(v.string(), v.description("The first 240 characters of the plain text; read one material for all.")),
+  ...Reference.entries,
+  excerpt: v.pipe(v.string(), v.description("The start of the plain text (at most 240 characters), for a preview.")),
 });
 const Deleted = v.object({ id: v.number(), deleted: v.literal(true) });
 
@@ -138,13 +147,23 @@ function firstLineTitle(text: string): string {
   return `${(space > FIRST_LINE_TITLE_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "")}…`;
 }
 
-/** A reference material of the caller's account by id (404 otherwise), in a workspace the caller may use (403 otherwise). */
+/**
+ * A reference material of the caller's account by id (404 otherwise), in a workspace the caller may use (403
+ * otherwise) and in the workspace the request names, if it names one (404 otherwise).
+ */
 function findReference(ctx: ById): ReferenceRow {
   const id = ctx.params.referenceId;
   const r = ctx.services.store.references.byId(id);
   if (!r || r.account_id !== ctx.principal.accountId)
     throw new ApiError("reference_material_not_found", `No reference material ${id}.`, { reference_material_id: id });
-  ctx.checkRecordWorkspace(r.workspace_id);
+  checkRecordPlace(
+    ctx,
+    r.workspace_id,
+    (ws) =>
+      new ApiError("reference_material_not_found", `No reference material ${id} in workspace ${ws}.`, {
+        reference_material_id: id,
+      }),
+  );
   return r;
 }
 
@@ -156,7 +175,7 @@ export const referenceRoutes = [
     method: "GET",
     path: "/api/v1/reference-materials",
     operationId: "listReferenceMaterials",
-    summary: "List the reference materials of a workspace, oldest first; items carry an excerpt instead of content",
+    summary: "List the reference materials of a workspace, oldest first, with their plain text and an excerpt",
     workspace: "required",
     query: ListQuery,
     responses: {
@@ -171,8 +190,8 @@ export const referenceRoutes = [
         afterId: decodeCursor<number>(ctx.query.cursor, "number") ?? 0,
         limit: ctx.query.limit + 1,
       });
-      const p = page(rows, ctx.query.limit, (r) => encodeCursor(r.id));
-      return { body: { ...p, data: p.data.map(referenceSummaryView) } };
+      // Materials carry up to 500,000 characters each: the page ends early by size (common.ts viewPage).
+      return { body: page(rows, ctx.query.limit, (r) => encodeCursor(r.id), referenceSummaryView) };
     },
   }),
   route({

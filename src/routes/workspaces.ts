@@ -7,19 +7,31 @@ import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import { actorOf } from "./apikeys.js";
-import { AUTH_ERRORS, CONFLICT, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
+import {
+  AUTH_ERRORS,
+  CONFLICT,
+  checkRecordPlace,
+  decodeCursor,
+  encodeCursor,
+  INPUT_ERRORS,
+  NOT_FOUND,
+  page,
+} from "./common.js";
 
 const Workspace = v.object({ id: v.string(), name: v.string(), is_default: v.boolean(), created_at: Timestamp });
 const WorkspaceParams = v.object({ workspaceId: v.pipe(v.string(), v.maxLength(64)) });
 const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100));
 const ListQuery = v.object({ ...PageQuery, ...WorkspaceQuery });
 
-/** Finds a workspace of the caller's account by id (404 otherwise) and checks the key's binding. */
+/**
+ * Finds a workspace of the caller's account by id (404 otherwise), checks the key's binding, and answers 404 when
+ * the request explicitly names another workspace_id (as for every record reached by id).
+ */
 function findWorkspace(ctx: Ctx<{ workspaceId: string }>): WorkspaceRow {
   const ws = ctx.services.store.workspaces.byId(ctx.params.workspaceId);
   if (!ws || ws.account_id !== ctx.principal.accountId)
     throw new ApiError("workspace_not_found", `No workspace ${ctx.params.workspaceId}.`);
-  ctx.checkRecordWorkspace(ws.id);
+  checkRecordPlace(ctx, ws.id, (named) => new ApiError("workspace_not_found", `No workspace ${ws.id} in ${named}.`));
   return ws;
 }
 

@@ -54,6 +54,19 @@ describe("keys commands", () => {
     expect(badExpiry.status).toBe(2);
   });
 
+  it.each([[""], ["  "], [","]])(
+    "refuses an empty --scopes (%j) with exit 2 and one line, issuing nothing",
+    (scopes) => {
+      const before = cli(["keys", "list", "--json", ...d]).json().length;
+      const run = cli(["keys", "create", "--account", "1", "--name", "empty", "--scopes", scopes, "--json", ...d]);
+      expect(run.status).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      expect(run.stderr).toMatch(/--scopes/);
+      expect(cli(["keys", "list", "--json", ...d]).json()).toHaveLength(before);
+    },
+  );
+
   it("never lists a secret, and a revoke takes effect on the running server within 2 seconds", async () => {
     const k = cli(["keys", "create", "--account", "1", "--name", "to-revoke", "--json", ...d]).json();
     const auth = { authorization: `Bearer ${k.key}` };

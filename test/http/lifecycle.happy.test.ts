@@ -322,7 +322,7 @@ describe("contents and planning", () => {
       is_overdue: false,
       status: "draft",
     });
-    for (const bad of ["2026-02-30", "2026-02-01T25:00:00Z", "next tuesday", "2026-02-01T10:00:00", 20260201])
+    for (const bad of ["2026-02-30", "2026-02-01T25:00:00Z", "next tuesday", "2026-02-01T10:00:00+", 20260201])
       expect(
         (await h.send("PATCH", path, { auth: key, body: { scheduled_publish_at: bad } })).status,
         String(bad),

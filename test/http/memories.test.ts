@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Answer, type Harness, makeHarness } from "../helpers/harness.js";
+import { expectErrorBody, sessionOf } from "../helpers/http.js";
 
 function expectCode(res: Answer, status: number, code: string) {
   expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(status);
@@ -273,6 +274,32 @@ describe("one memory: read, change, delete", () => {
       expect((await h.send(method, `${BASE}/${m.id}`, { auth: h.key({ workspaceId: h.a.ws2 }), body })).status).toBe(
         200,
       );
+    },
+  );
+
+  it.each(byId)(
+    "$method by id naming another workspace_id than the memory's is 404 memory_not_found",
+    async ({ method, body }) => {
+      const h = makeHarness();
+      const m = await createMemory(h, h.key(), { workspace_id: h.a.ws2, title: "ws2 note" });
+      const callers = [method === "GET" ? h.key({ scopes: ["read"] }) : h.key(), await sessionOf(h, "admin@a.test")];
+      for (const auth of callers) {
+        const res = await h.send(method, `${BASE}/${m.id}?workspace_id=${h.a.ws1}`, { auth, body });
+        expectErrorBody(res, 404, "memory_not_found");
+        expect(JSON.stringify(res.body)).not.toContain("ws2 note");
+      }
+      expect(h.services.store.memories.byId(m.id)?.title).toBe("ws2 note");
+      // A key bound to ws1 is still refused as such, named workspace or not.
+      expectErrorBody(
+        await h.send(method, `${BASE}/${m.id}?workspace_id=${h.a.ws1}`, {
+          auth: h.key({ workspaceId: h.a.ws1 }),
+          body,
+        }),
+        403,
+        "workspace_mismatch",
+      );
+      const own = await h.send(method, `${BASE}/${m.id}?workspace_id=${h.a.ws2}`, { auth: callers[1], body });
+      expect(own.status).toBe(200);
     },
   );
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { hashKey } from "../../src/domain/apikeys.js";
 import { countWords, PASSAGE_MAX_WORDS } from "../../src/domain/text.js";
 import { type Answer, type Harness, makeHarness } from "../helpers/harness.js";
+import { expectErrorBody, sessionOf } from "../helpers/http.js";
 
 function expectCode(res: Answer, status: number, code: string) {
   expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(status);
@@ -328,7 +329,7 @@ describe("creating reference materials from an uploaded file", () => {
 });
 
 describe("listing and reading reference materials", () => {
-  it("lists a workspace's materials oldest first, with an excerpt instead of the content, paged by cursor", async () => {
+  it("lists a workspace's materials oldest first, with their content (DESIGN §9) and an excerpt, paged by cursor", async () => {
     const h = makeHarness();
     const key = h.key();
     const made: number[] = [];
@@ -340,8 +341,22 @@ describe("listing and reading reference materials", () => {
     expect(res.body.has_more).toBe(true);
     const item = res.body.data[0];
     expect(Object.keys(item).sort()).toEqual(
-      ["created_at", "excerpt", "id", "passage_count", "source_type", "title", "word_count", "workspace_id"].sort(),
+      [
+        "content",
+        "created_at",
+        "excerpt",
+        "id",
+        "passage_count",
+        "source_type",
+        "title",
+        "word_count",
+        "workspace_id",
+      ].sort(),
     );
+    // The list item is the record (the same fields as reading it), plus the excerpt.
+    const one = await h.send("GET", `${BASE}/${item.id}`, { auth: key });
+    expect(item).toEqual({ ...one.body, excerpt: item.excerpt });
+    expect(item.content).toBe(one.body.content);
     expect(item.excerpt.length).toBeLessThanOrEqual(241);
     expect(item.excerpt).toMatch(/^Remote teams lose hours.*…$/);
     const rest = await h.send("GET", `${BASE}?limit=2&cursor=${res.body.next_cursor}`, { auth: key });
@@ -368,6 +383,31 @@ describe("listing and reading reference materials", () => {
     expectCode(res, 403, "workspace_mismatch");
     expect(res.body.details).toMatchObject({ bound_workspace_id: h.a.ws1, requested_workspace_id: h.a.ws2 });
     expectCode(await h.send("GET", `${BASE}?workspace_id=${h.a.ws2}`, { auth: bound }), 403, "workspace_mismatch");
+  });
+
+  it.each([
+    { method: "GET", who: "an unbound read key" },
+    { method: "DELETE", who: "a session" },
+  ])("$method by id with $who naming another workspace_id is 404, and a bound key stays 403", async ({ method }) => {
+    const h = makeHarness();
+    const ref = await createRef(h, h.key(), { title: "ws2 doc", workspace_id: h.a.ws2 });
+    const auth = method === "GET" ? h.key({ scopes: ["read"] }) : await sessionOf(h, "admin@a.test");
+    const res = await h.send(method, `${BASE}/${ref.id}?workspace_id=${h.a.ws1}`, { auth });
+    expectErrorBody(res, 404, "reference_material_not_found");
+    expect(JSON.stringify(res.body)).not.toContain("ws2 doc");
+    expect(h.services.store.references.byId(ref.id)).toBeDefined();
+    expectErrorBody(
+      await h.send(method, `${BASE}/${ref.id}?workspace_id=${h.a.ws2}`, { auth: h.key({ workspaceId: h.a.ws1 }) }),
+      403,
+      "workspace_mismatch",
+    );
+    expectErrorBody(
+      await h.send(method, `${BASE}/${ref.id}`, { auth: h.key({ workspaceId: h.a.ws1 }) }),
+      403,
+      "workspace_mismatch",
+    );
+    // Naming the record's own workspace reaches it.
+    expect((await h.send(method, `${BASE}/${ref.id}?workspace_id=${h.a.ws2}`, { auth })).status).toBe(200);
   });
 
   it("a key bound to ws1 cannot create in ws2, by JSON body, query or form field", async () => {

@@ -183,7 +183,7 @@ describe("workspaces from a session", () => {
 });
 
 describe("settings and learning preferences", () => {
-  it("me/settings: GET and PUT for a session, merged; 401 for a key", async () => {
+  it("me/settings: GET and PUT for a session, merged; a key reads (no user: none) but gets 401 on PUT", async () => {
     const h = makeHarness();
     const token = await sessionOf(h, "member@a.test");
     expect((await h.send("GET", "/api/v1/me/settings", { auth: token })).body).toEqual({ updated_at: null });
@@ -210,7 +210,11 @@ describe("settings and learning preferences", () => {
     const admin = await sessionOf(h, "admin@a.test");
     expect((await h.send("GET", "/api/v1/me/settings", { auth: admin })).body).toEqual({ updated_at: null });
     const key = h.key();
-    expectErrorBody(await h.send("GET", "/api/v1/me/settings", { auth: key }), 401);
+    // DESIGN §6 reserves only PUT to sessions; a key (read scope is enough) acts for no user, so it has no settings.
+    const keyRead = await h.send("GET", "/api/v1/me/settings", { auth: h.key({ scopes: ["read"] }) });
+    expect(keyRead.status).toBe(200);
+    expect(keyRead.body).toEqual({ updated_at: null });
+    expect(keyRead.headers.get("x-api-stability")).toBe("beta");
     expectErrorBody(await h.send("PUT", "/api/v1/me/settings", { auth: key, body: { locale: "de" } }), 401);
     expect((await h.send("GET", "/api/v1/me/settings", { auth: token })).body.locale).toBe("fr-FR");
   });
