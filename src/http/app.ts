@@ -274,6 +274,11 @@ export function createApp(services: Services, routes: RouteDef[]): App {
           });
         }
         if (decision && !decision.allowed) throw rateLimited(decision);
+      } else {
+        // The health probes are never refused (a monitor polling them must not be), but they answer like every
+        // response (spec §8, DESIGN §3) with the X-RateLimit-* of their client's address, which they do not use.
+        const address = `addr:${env.remoteAddress ?? "unknown"}`;
+        decision = services.limiter.take(address, { perMinute: ANONYMOUS_PER_MINUTE }, true);
       }
 
       if (m.kind === "none") throw new ApiError("route_not_found", `No route ${request.method} ${url.pathname}.`);

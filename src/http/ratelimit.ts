@@ -57,16 +57,19 @@ export class RateLimiter {
     return b;
   }
 
-  /** Admits one request against every window of an identity, or refuses it taking nothing. */
-  take(id: string, limits: { perMinute: number; perHour?: number }): RateDecision {
+  /**
+   * Admits one request against every window of an identity, or refuses it taking nothing. `peek` takes nothing
+   * either way: what a request the limit does not cover (the health probes) reports of its client's buckets.
+   */
+  take(id: string, limits: { perMinute: number; perHour?: number }, peek = false): RateDecision {
     const now = this.clock.now();
     this.maybePrune(now);
     const windows: Window[] = [{ name: "minute", capacity: limits.perMinute, windowMs: 60_000 }];
     if (limits.perHour !== undefined) windows.push({ name: "hour", capacity: limits.perHour, windowMs: 3_600_000 });
     const buckets = windows.map((w) => this.bucket(id, w, now));
     const refusedAt = buckets.findIndex((b) => b.tokens < 1);
-    const allowed = refusedAt === -1;
-    if (allowed) for (const b of buckets) b.tokens -= 1;
+    const allowed = peek || refusedAt === -1;
+    if (allowed && !peek) for (const b of buckets) b.tokens -= 1;
     // Report the bucket with fewer whole tokens left (ties: the longer window).
     let report = 0;
     buckets.forEach((b, i) => {

@@ -266,7 +266,8 @@ export const TOOLS: readonly ToolDef[] = [
   {
     name: "list_reference_materials",
     title: "List reference materials",
-    description: "Lists a workspace's reference materials (sources generation draws from), each with an excerpt.",
+    description:
+      "Lists a workspace's reference materials (sources generation draws from), each with its text and an excerpt.",
     method: "GET",
     path: "/api/v1/reference-materials",
     input: { ...page, ...workspace },

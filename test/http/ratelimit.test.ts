@@ -236,6 +236,23 @@ describe("rate limits through the app", () => {
     expect(expectRateHeaders(last).remaining).toBe(ANONYMOUS_PER_MINUTE - 4);
   });
 
+  it("the health probes carry the address bucket's headers, take nothing from it, and are never refused", async () => {
+    const h = makeHarness();
+    const address = freshAddress();
+    for (let i = 0; i < ANONYMOUS_PER_MINUTE + 10; i++)
+      for (const path of ["/healthz", "/readyz"]) {
+        const res = await h.send("GET", path, { remoteAddress: address });
+        expect(res.status).toBe(200);
+        expect(expectRateHeaders(res)).toMatchObject({ limit: ANONYMOUS_PER_MINUTE, remaining: ANONYMOUS_PER_MINUTE });
+      }
+    // Requests the limit covers spend the bucket; the probes report it and still answer.
+    for (let i = 0; i < ANONYMOUS_PER_MINUTE; i++) await h.send("GET", "/api/v1/users/me", { remoteAddress: address });
+    expectErrorBody(await h.send("GET", "/api/v1/users/me", { remoteAddress: address }), 429, "rate_limit_exceeded");
+    const probe = await h.send("GET", "/healthz", { remoteAddress: address });
+    expect(probe.status).toBe(200);
+    expect(expectRateHeaders(probe).remaining).toBe(0);
+  });
+
   it("requests without valid credentials: 60 per minute per address; the 61st is 429, another address still 401", async () => {
     const h = makeHarness();
     const address = freshAddress();
