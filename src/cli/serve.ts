@@ -106,7 +106,8 @@ export function registerServeCommands(program: Command): void {
     .addOption(
       new Option("--timezone <Area/City>", "time zone for overdue planning dates")
         .env("CONTENT_SERVICE_TIMEZONE")
-        .default("UTC")
+        // DESIGN §7: "today in the server's time zone": this machine's (TZ, /etc/localtime), UTC when it has none.
+        .default(hostTimezone(), `this machine's, now ${hostTimezone()}`)
         .argParser(validTimezone),
     )
     .addOption(
@@ -241,4 +242,13 @@ export function registerServeCommands(program: Command): void {
         });
       },
     );
+}
+
+/** The time zone this machine is set to (TZ or /etc/localtime, as Intl resolves it); UTC when it has none. */
+function hostTimezone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  } catch {
+    return "UTC";
+  }
 }

@@ -62,12 +62,19 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `serve` on a free port and waits for its "listening on" line. */
-export async function startServe(dataDir: string, extra: string[] = []): Promise<ServerProcess> {
+/**
+ * Starts `serve` on a free port and waits for its "listening on" line; `env` is added to this process's (undefined
+ * removes a variable).
+ */
+export async function startServe(
+  dataDir: string,
+  extra: string[] = [],
+  env: Record<string, string | undefined> = {},
+): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
     [...ENTRY, "serve", "--data-dir", dataDir, "--port", "0", "--workers", "1", ...extra],
-    { env: { ...process.env, NODE_OPTIONS: "" }, stdio: ["ignore", "pipe", "pipe"] },
+    { env: { ...process.env, NODE_OPTIONS: "", ...env }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let out = "";
   child.stdout!.on("data", (d) => {
