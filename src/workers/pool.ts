@@ -55,18 +55,26 @@ export function piscinaPool(
   pool.on("message", (message: unknown) => {
     if (isTaskStarted(message)) watch.started(message);
   });
-  const run = (name: TaskName, input: unknown) => pool.run({ name, input });
+  const send = (name: TaskName, input: unknown) =>
+    LIMITED_TASKS.has(name)
+      ? watch.run(name, (limited, finished) => pool.run({ name, input, limited, finished }))
+      : pool.run({ name, input });
   return {
-    run: (name, input) =>
-      LIMITED_TASKS.has(name)
-        ? watch
-            .run(name, (limited) => pool.run({ name, input, limited }))
-            .finally(() => {
-              // A pool that keeps no idle thread (the background one) starts one only when a task is sent: tasks queued
-              // behind a stopped one would wait for the next. One that does nothing starts it.
-              if (watch.everStopped && pool.threads.length === 0 && pool.queueSize > 0) void run("startThread", null);
-            })
-        : run(name, input),
+    run: async (name, input) => {
+      const stops = watch.stops;
+      try {
+        return await send(name, input);
+      } catch (e) {
+        // A task handed to a thread in the moment the watch ended it (its task had just finished) fails with the
+        // thread, though it never ran long: it runs again, once, on another thread.
+        if (e instanceof TaskLimitError || watch.stops === stops || !isThreadExit(e)) throw e;
+        return send(name, input);
+      } finally {
+        // A pool that keeps no idle thread (the background one) starts one only when a task is sent: tasks queued
+        // behind a stopped one would wait for the next. One that does nothing starts it.
+        if (watch.stops > 0 && pool.threads.length === 0 && pool.queueSize > 0) void pool.run({ name: "startThread" });
+      }
+    },
     close: () => {
       watch.stop();
       return pool.destroy();
@@ -74,9 +82,26 @@ export function piscinaPool(
   };
 }
 
-/** A limited task in hand; once its thread has started it, that thread, its CPU clock then, and whether it stopped it. */
+/** Runs tasks on the calling thread (for tests and one-shot CLI commands). */
+export function inlinePool(): WorkerPool {
+  return {
+    run: async (name, input) => (tasks[name] as (i: typeof input) => ReturnType<Tasks[typeof name]>)(input),
+    close: async () => {},
+  };
+}
+
+/** piscina's failure of the tasks of a thread that ended. */
+function isThreadExit(e: unknown): boolean {
+  return e instanceof Error && /^worker exited/.test(e.message);
+}
+
+/**
+ * A limited task in hand: `finished` is set by its thread when the task returns (worker.ts); once the thread has
+ * started it, that thread, its CPU clock then, and whether the watch stopped it.
+ */
 interface Watched {
   name: string;
+  finished: Int32Array;
   startedAt?: number;
   tid?: number;
   threadId?: number;
@@ -87,29 +112,31 @@ interface Watched {
 /**
  * Stops limited tasks that pass their CPU time. Each is numbered; its thread reports the start (worker.ts), and from
  * then on a timer compares the thread's CPU clock (or, without one, the time since the start) with the limit. A task
- * past it is stopped by ending its thread (`terminate`): piscina then fails the task and replaces the thread. The
- * thread is still on that task when the timer finds it unsettled, since piscina hands a thread its next task only
- * after it has taken the last one's answer, on this thread, before any timer. (piscina's own AbortSignal would do the
- * same, but its queue then serves abortable tasks last come, first served.)
+ * past it is stopped by ending its thread (`terminate`): piscina then fails the task and replaces the thread. (piscina's
+ * own AbortSignal would do the same, but its queue then serves abortable tasks last come, first served.)
+ *
+ * A task whose answer is on its way is not stopped: its thread marks it finished in shared memory as it returns, so
+ * the timer, which may run before the answer's message is read, leaves that thread alone. The moment between the
+ * timer's look and the thread's end is covered by the pool, which runs again a task its ended thread took meanwhile.
  */
 class TaskWatch {
   private next = 0;
   private readonly tasks = new Map<number, Watched>();
   private timer: NodeJS.Timeout | undefined;
-  /** Whether a task was ever stopped (pool.ts restarts an emptied pool's queue only then). */
-  everStopped = false;
+  /** How many threads the watch has ended. */
+  stops = 0;
 
   constructor(
     private readonly limitMs: number,
     private readonly terminate: (threadId: number) => boolean,
   ) {}
 
-  async run<T>(name: string, start: (limited: number) => Promise<T>): Promise<T> {
+  async run<T>(name: string, start: (limited: number, finished: Int32Array) => Promise<T>): Promise<T> {
     const id = ++this.next;
-    const watched: Watched = { name };
+    const watched: Watched = { name, finished: new Int32Array(new SharedArrayBuffer(4)) };
     this.tasks.set(id, watched);
     try {
-      return await start(id);
+      return await start(id, watched.finished);
     } catch (e) {
       // piscina fails the task of an ended thread with "worker exited": the caller learns why.
       throw watched.stopped ? new TaskLimitError(name, this.limitMs) : e;
@@ -136,7 +163,7 @@ class TaskWatch {
 
   private check(): void {
     for (const watched of this.tasks.values()) {
-      if (watched.startedAt === undefined || watched.stopped) continue;
+      if (watched.startedAt === undefined || watched.stopped || Atomics.load(watched.finished, 0) === 1) continue;
       let usedMs: number;
       if (watched.cpuNs === undefined) usedMs = performance.now() - watched.startedAt;
       else {
@@ -147,16 +174,8 @@ class TaskWatch {
       }
       if (usedMs >= this.limitMs && this.terminate(watched.threadId ?? -1)) {
         watched.stopped = true;
-        this.everStopped = true;
+        this.stops++;
       }
     }
   }
-}
-
-/** Runs tasks on the calling thread (for tests and one-shot CLI commands). */
-export function inlinePool(): WorkerPool {
-  return {
-    run: async (name, input) => (tasks[name] as (i: typeof input) => ReturnType<Tasks[typeof name]>)(input),
-    close: async () => {},
-  };
 }

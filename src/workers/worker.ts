@@ -72,11 +72,15 @@ if (tid !== undefined && Number.isInteger(niceness) && niceness > 0) {
   if (process.env[IDLE_ENV] === "1") idleThreadPolicy(tid);
 }
 
-/** The message piscina hands a worker: which task, its input, and for a limited task its number (limits.ts). */
+/**
+ * The message piscina hands a worker: which task, its input, and for a limited task its number (limits.ts) and the
+ * shared flag it sets once the task has returned (pool.ts TaskWatch).
+ */
 export interface TaskMessage {
   name: TaskName;
   input: unknown;
   limited?: number;
+  finished?: Int32Array;
 }
 
 export default function runTask(message: TaskMessage): unknown {
@@ -87,5 +91,9 @@ export default function runTask(message: TaskMessage): unknown {
     const started: TaskStarted = { csTaskStarted: message.limited, threadId, tid, cpuNs: threadCpuNs(tid) };
     parentPort?.postMessage(started);
   }
-  return task(message.input);
+  try {
+    return task(message.input);
+  } finally {
+    if (message.finished) Atomics.store(message.finished, 0, 1);
+  }
 }
