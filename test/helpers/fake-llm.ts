@@ -58,7 +58,8 @@ const MiB = 1024 * 1024;
  * `thesis` (a JSON thesis). Misbehaving ones: `stall-stream` (one piece, then nothing, never ending),
  * `no-newline` (4 MiB of one stream line), `endless-events` (valid events, 8 MB of them, then a stall),
  * `huge-body` (16 MiB of a JSON answer, then a stall), `cut-body` (part of the declared body, then the
- * connection closes); images: `image-huge` (16 MiB of base64, then a stall).
+ * connection closes), `null` (JSON null), `null-stream` (a stream event of JSON null); images: `image-huge` (16 MiB
+ * of base64, then a stall), `image-null`.
  */
 export async function startFakeLlm(): Promise<FakeLlm> {
   const requests: FakeLlm["requests"] = [];
@@ -98,6 +99,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         if (body.model === "image-text")
           return reply(200, { data: [{ b64_json: Buffer.from("not an image").toString("base64") }] });
         if (body.model === "image-error") return reply(400, { error: { message: "prompt rejected" } });
+        if (body.model === "image-null") return reply(200, null);
         if (body.model === "image-huge") {
           res.writeHead(200, { "content-type": "application/json" });
           return pump(res, '{"data": [{"b64_json": "', () => "A".repeat(64 * 1024), 16 * MiB);
@@ -143,6 +145,13 @@ export async function startFakeLlm(): Promise<FakeLlm> {
           return res.writeHead(200, { "content-type": "text/plain" }).end("<html>gateway</html>");
         case "empty":
           return json(200, { choices: [] });
+        case "null":
+          return json(200, null);
+        case "null-stream": {
+          sse();
+          res.write(delta("Remote teams "));
+          return res.end("data: null\n\n");
+        }
         case "slow":
           return later(3_000, () => json(200, { choices: [{ message: { content: ANSWER } }] }));
         case "stream": {

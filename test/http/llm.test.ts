@@ -257,6 +257,26 @@ describe("a misbehaving model server", () => {
     expect(countContents(h)).toBe(0);
   });
 
+  it("answers JSON null, whole or as a stream event, with a coded 502, not a 500", async () => {
+    for (const [model, stream] of [
+      ["null", false],
+      ["null-stream", true],
+    ] as const) {
+      const { h, key } = setup(model);
+      const res = await generate(h, key, model, stream);
+      if (stream) {
+        expect(res.status).toBe(200);
+        const last = events(res.body as string).at(-1)!;
+        expect(last.event).toBe("error");
+        expect((last.data.details as { error_code: string }).error_code).toBe("upstream_invalid_response");
+      } else {
+        expect(res.status).toBe(502);
+        expect(res.body.details.error_code).toBe("upstream_invalid_response");
+      }
+      expect(countContents(h)).toBe(0);
+    }
+  });
+
   it("answers a non-streamed body cut off midway with a coded 502, not a 500", async () => {
     const { h, key } = setup("cut-body");
     const res = await generate(h, key, "cut-body", false);
@@ -401,6 +421,7 @@ describe("images from an OpenAI-compatible endpoint", () => {
   it.each([
     ["image-text", "upstream_invalid_response"],
     ["image-error", "upstream_error"],
+    ["image-null", "upstream_invalid_response"],
   ])("answers %s with a coded 502 and stores nothing", async (model, code) => {
     const { h, key } = setupImages(model);
     const res = await h.send("POST", "/api/v1/images/generate", { auth: key, body: { prompt: "x", model } });

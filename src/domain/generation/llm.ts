@@ -241,7 +241,9 @@ export async function chatComplete(cfg: LlmConfig, messages: ChatMessage[], sign
     }
     const message = errorMessage(body);
     if (message) throw upstreamError(cfg, message);
-    const content = (body as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
+    // `?.` throughout: the answer may be JSON null, or hold null or a string where an object belongs.
+    const content = (body as { choices?: { message?: { content?: unknown } }[] } | null)?.choices?.[0]?.message
+      ?.content;
     if (typeof content !== "string" || content.trim() === "") throw invalid(cfg, "no choices[0].message.content");
     if (content.length > MAX_ANSWER_CHARS) throw invalid(cfg, `a text longer than ${MAX_ANSWER_CHARS} characters`);
     return content;
@@ -337,8 +339,8 @@ export async function chatStream(
           }
           const message = errorMessage(event);
           if (message) throw upstreamError(cfg, message);
-          const choice = (event as { choices?: { delta?: { content?: unknown }; finish_reason?: unknown }[] })
-            .choices?.[0];
+          const choice = (event as { choices?: { delta?: { content?: unknown }; finish_reason?: unknown }[] } | null)
+            ?.choices?.[0];
           const piece = choice?.delta?.content;
           if (typeof piece === "string" && piece) {
             written += piece.length;
@@ -408,7 +410,7 @@ export async function generateImageRemote(
     }
     const message = errorMessage(body);
     if (message) throw upstreamError(cfg, message);
-    const b64 = (body as { data?: { b64_json?: unknown }[] }).data?.[0]?.b64_json;
+    const b64 = (body as { data?: { b64_json?: unknown }[] } | null)?.data?.[0]?.b64_json;
     if (typeof b64 !== "string" || b64 === "") throw invalid(cfg, "no data[0].b64_json");
     // Sized before decoding, from the digits (padding and line breaks aside).
     const digits = b64.replace(/[\s=]+/g, "").length;
