@@ -6,7 +6,7 @@ import type { WorkspaceRow } from "../db/workspaces.js";
 import { ApiError, workspaceMismatch, workspaceNotFound } from "../http/errors.js";
 import { iso } from "./clock.js";
 import type { GenerationInput, GenerationOutput, SectionSpec } from "./generation/builtin.js";
-import { emptyTraits, type VoiceTraits } from "./generation/voice.js";
+import { emptyTraits, parseTraits, type VoiceTraits } from "./generation/voice.js";
 import { prefixedId } from "./ids.js";
 import { isOverdue, todayIn } from "./planning.js";
 import { PLAN_LIMITS } from "./plans.js";
@@ -149,7 +149,7 @@ export function gatherSources(
   return {
     memories: memories.map((m) => ({ id: m.id, kind: m.kind, title: m.title, content: m.content })),
     passages,
-    voice: profile ? (JSON.parse(profile.traits) as VoiceTraits) : null,
+    voice: profile ? parseTraits(profile.traits) : null,
   };
 }
 
@@ -369,7 +369,7 @@ export function voiceProfileView(p: {
   return {
     id: p.id,
     workspace_id: p.workspace_id,
-    traits: JSON.parse(p.traits) as VoiceTraits,
+    traits: parseTraits(p.traits),
     sample_count: p.sample_count,
     updated_at: p.updated_at,
   };

@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import type { WorkspaceRow } from "../db/workspaces.js";
 import { findContent } from "../domain/contents.js";
-import type { VoiceTraits } from "../domain/generation/voice.js";
+import { parseTraits, type VoiceTraits } from "../domain/generation/voice.js";
 import { COMPONENT_WEIGHTS } from "../domain/scoring.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
@@ -173,7 +173,7 @@ export const scoringRoutes = [
           throw new ApiError("voice_profile_not_found", `No voice profile ${ctx.body.voice_profile_id}.`, {
             voice_profile_id: ctx.body.voice_profile_id,
           });
-        traits = JSON.parse(profile.traits) as VoiceTraits;
+        traits = parseTraits(profile.traits);
       }
       const result = await ctx.services.pool.run("scoreText", {
         text: text ?? "",

@@ -17,6 +17,52 @@ export interface VoiceTraits {
   average_edit_seconds: number | null;
 }
 
+/** The longest word or phrase a learned substitution may replace, or put in its place, in characters. */
+export const MAX_SUBSTITUTION_CHARS = 60;
+
+/** The longest avoided or preferred phrase a profile keeps, in characters. */
+export const MAX_PHRASE_CHARS = 200;
+
+/** The most entries a profile keeps in each list. */
+export const MAX_TRAIT_ENTRIES = 50;
+
+/**
+ * Whether a substitution is one a writer's voice makes: a short word or phrase for another not many times longer.
+ * Learning takes a pair of up to three words from an edit, whatever the words' length: one finalization that replaced
+ * "compost" with a 400,000-character word made every later generation of its workspace write that word for each
+ * "compost" (hundreds of megabytes a request, then V8's longest string: a 500), and no later edit could unlearn it.
+ */
+export function isVoiceSubstitution(s: { from: string; to: string }): boolean {
+  return (
+    s.from.length > 0 &&
+    s.from.length <= MAX_SUBSTITUTION_CHARS &&
+    s.to.length <= Math.min(MAX_SUBSTITUTION_CHARS, 4 * s.from.length + 24)
+  );
+}
+
+/** Whether an avoided or preferred phrase is one a profile keeps. */
+export function isVoicePhrase(phrase: string): boolean {
+  return phrase.length > 0 && phrase.length <= MAX_PHRASE_CHARS;
+}
+
+/** Traits with only the entries a profile keeps (those above, at most MAX_TRAIT_ENTRIES of each). */
+export function boundTraits(traits: VoiceTraits): VoiceTraits {
+  return {
+    ...traits,
+    substitutions: traits.substitutions.filter(isVoiceSubstitution).slice(0, MAX_TRAIT_ENTRIES),
+    avoided_phrases: traits.avoided_phrases.filter((p) => isVoicePhrase(p.phrase)).slice(0, MAX_TRAIT_ENTRIES),
+    preferred_phrases: traits.preferred_phrases.filter((p) => isVoicePhrase(p.phrase)).slice(0, MAX_TRAIT_ENTRIES),
+  };
+}
+
+/**
+ * A stored profile's traits, bounded: profiles learned before the bounds are read as if they had been learned with
+ * them, so a workspace a runaway substitution broke writes normally again.
+ */
+export function parseTraits(json: string): VoiceTraits {
+  return boundTraits({ ...emptyTraits(), ...(JSON.parse(json) as Partial<VoiceTraits>) });
+}
+
 /** A profile before any learning. */
 export function emptyTraits(): VoiceTraits {
   return {

@@ -5,7 +5,7 @@ import type { Logger } from "../../http/log.js";
 import { TaskLimitError } from "../../workers/limits.js";
 import type { WorkerPool } from "../../workers/pool.js";
 import { type Clock, iso } from "../clock.js";
-import { emptyTraits, type VoiceTraits } from "../generation/voice.js";
+import { emptyTraits, parseTraits, type VoiceTraits } from "../generation/voice.js";
 import { prefixedId } from "../ids.js";
 import type { UsageCounter } from "../usage.js";
 import { inlineWriter, type StoreWriter } from "../writer.js";
@@ -144,7 +144,7 @@ export function completeJob(store: Store, input: { id: string; result: AnalysisR
     const job = store.learning.job(id);
     if (!job) return;
     const profile = store.learning.profileOfWorkspace(job.workspace_id);
-    const traits = profile ? (JSON.parse(profile.traits) as VoiceTraits) : emptyTraits();
+    const traits = profile ? parseTraits(profile.traits) : emptyTraits();
     const samples = profile?.sample_count ?? 0;
     store.learning.saveProfile({
       id: profile?.id ?? prefixedId("vp"),
