@@ -85,8 +85,9 @@ export function contentQueries(db: Db) {
     `INSERT INTO content_versions (content_id, version, kind, title, text, model, details, created_at)
      VALUES (@contentId, @version, @kind, @title, @text, @model, @details, @now)`,
   );
-  const versions = db.prepare<[number], VersionRow>(
-    "SELECT * FROM content_versions WHERE content_id = ? ORDER BY version",
+  // One page at a time: a content may have thousands of versions of long texts.
+  const versions = db.prepare<[number, number, number], VersionRow>(
+    "SELECT * FROM content_versions WHERE content_id = ? AND version > ? ORDER BY version LIMIT ?",
   );
   const versionText = db
     .prepare<[number, number], string>("SELECT text FROM content_versions WHERE content_id = ? AND version = ?")
@@ -171,7 +172,8 @@ export function contentQueries(db: Db) {
     }) {
       insertVersion.run({ ...v, details: v.details === undefined ? null : JSON.stringify(v.details) });
     },
-    versions: (contentId: number) => versions.all(contentId),
+    /** Up to `limit` versions of a content after version `after`, oldest first. */
+    versions: (contentId: number, after: number, limit: number) => versions.all(contentId, after, limit),
     /** The text of one version of a content, or undefined. */
     versionText: (contentId: number, version: number) => versionText.get(contentId, version),
     lastGenerated: (contentId: number) => lastGenerated.get(contentId),

@@ -8,16 +8,7 @@ import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
-import {
-  AUTH_ERRORS,
-  CONFLICT,
-  decodeCursor,
-  encodeCursor,
-  INPUT_ERRORS,
-  NOT_FOUND,
-  page,
-  pageList,
-} from "./common.js";
+import { AUTH_ERRORS, CONFLICT, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
 
 const STATUSES = ["draft", "generated", "finalized", "published"] as const;
 
@@ -280,7 +271,13 @@ export const contentRoutes = [
     },
     handler(ctx: Ctx<{ contentId: number }, { limit: number; cursor?: string }>) {
       const row = findContent(ctx.services.store, ctx, ctx.params.contentId);
-      const versions = ctx.services.store.contents.versions(row.id);
+      // The cursor is the last version given, 8 digits (as issued since the list was paged in memory).
+      const after = decodeCursor<string>(ctx.query.cursor, "string");
+      if (after !== undefined && !/^\d{1,8}$/.test(after))
+        throw new ApiError("validation_failed", "Invalid query: query.cursor: not a cursor this list issued.", {
+          issues: [{ path: "query.cursor", message: "Not a cursor this list issued." }],
+        });
+      const versions = ctx.services.store.contents.versions(row.id, Number(after ?? 0), ctx.query.limit + 1);
       const view = (ver: (typeof versions)[number]) => ({
         version: ver.version,
         kind: ver.kind,
@@ -290,7 +287,8 @@ export const contentRoutes = [
         details: ver.details ? JSON.parse(ver.details) : null,
         created_at: ver.created_at,
       });
-      return { body: pageList(versions, ctx.query, (ver) => String(ver.version).padStart(8, "0"), view) };
+      const cursorOf = (ver: (typeof versions)[number]) => encodeCursor(String(ver.version).padStart(8, "0"));
+      return { body: page(versions, ctx.query.limit, cursorOf, view) };
     },
   }),
   route({
