@@ -61,6 +61,9 @@ export function excerptOf(start: string, fullLength: number): string {
   return `${(space > EXCERPT_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "")}…`;
 }
 
+/** What a reference material is named by, without its text. */
+export type ReferenceHead = Pick<ReferenceRow, "id" | "account_id" | "workspace_id" | "title">;
+
 const COUNTED = "(SELECT count(*) FROM reference_passages AS p WHERE p.reference_id = r.id) AS passage_count";
 
 /** A reference material as the API shows it (DESIGN §9, plus passage_count). */
@@ -88,9 +91,10 @@ export function referenceQueries(db: Db) {
     `SELECT r.*, ${COUNTED} FROM reference_materials AS r WHERE r.id = ?`,
   );
   // json_each keeps the order of the ids asked for (its key is the array index).
-  const byIds = db.prepare<{ accountId: number; ids: string }, ReferenceRow>(
-    `SELECT r.*, ${COUNTED} FROM json_each(@ids) AS j JOIN reference_materials AS r ON r.id = j.value
-     WHERE r.account_id = @accountId ORDER BY j.key`,
+  // Without the text: generation checks the ids and takes titles; its passages are read on their own.
+  const byIds = db.prepare<{ accountId: number; ids: string }, ReferenceHead>(
+    `SELECT r.id, r.account_id, r.workspace_id, r.title FROM json_each(@ids) AS j
+     JOIN reference_materials AS r ON r.id = j.value WHERE r.account_id = @accountId ORDER BY j.key`,
   );
   const list = db.prepare<{ workspaceId: string; afterId: number; limit: number }, ReferenceRow>(
     `SELECT r.*, ${COUNTED}
@@ -116,13 +120,16 @@ export function referenceQueries(db: Db) {
   return {
     /** Any reference material by id: the caller checks the account and the workspace. */
     byId: (id: number) => byId.get(id),
-    /** The account's reference materials among `ids`, in the order asked, each once; missing ids are left out. */
-    byIds: (accountId: number, ids: number[]): ReferenceRow[] =>
+    /**
+     * The account's reference materials among `ids` (id, account, workspace, title: not the text), in the order
+     * asked, each once; missing ids are left out.
+     */
+    byIds: (accountId: number, ids: number[]): ReferenceHead[] =>
       byIds.all({ accountId, ids: JSON.stringify([...new Set(ids)]) }),
     /** The passages of these materials, grouped by material in the order asked, each in text order. */
     passagesOf: (referenceIds: number[]): PassageRow[] =>
       passagesOf.all({ ids: JSON.stringify([...new Set(referenceIds)]) }),
-    /** A workspace's reference materials in id order, without their full text. */
+    /** A workspace's reference materials in id order, with their text. */
     list: (q: ReferenceListQuery) => list.all(q),
     /** Stores a material and its passages in one transaction. */
     create: db.transaction((r: NewReference): ReferenceRow => {
