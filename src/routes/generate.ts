@@ -77,7 +77,7 @@ function streamGeneration(
             controller.enqueue(sse("delta", { text: next.value }));
             return;
           }
-          const saved = save(stream.result());
+          const saved = save(await stream.result());
           // `done` acknowledges the stored record: once it is on disk, as any write's answer (db/durability.ts).
           await ctx.services.durability.sync();
           controller.enqueue(sse("done", saved.body));

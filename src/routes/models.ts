@@ -99,7 +99,7 @@ export const modelRoutes = [
       const llm = ctx.services.config.llm;
       const out =
         engine.kind === "openai-compatible" && llm
-          ? await llmThesis(llm, thesisInput, ctx.request.signal)
+          ? await llmThesis(llm, thesisInput, (i) => ctx.services.pool.run("thesisPrompt", i), ctx.request.signal)
           : await ctx.services.pool.run("thesis", thesisInput);
       return { body: { ...out, model: engine.id } };
     },

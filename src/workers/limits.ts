@@ -15,6 +15,9 @@ export const TASK_CPU_LIMIT_MS = 30_000;
 export const LIMITED_TASKS: ReadonlySet<TaskName> = new Set<TaskName>([
   "generateBuiltin",
   "thesis",
+  "llmPrompt",
+  "llmFinish",
+  "thesisPrompt",
   "ingestText",
   "convertContent",
   "scoreText",

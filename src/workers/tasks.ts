@@ -3,7 +3,8 @@ import { type CheckpointInput, checkpointWal } from "../db/checkpoints.js";
 import type { DbLocation } from "../db/thread-store.js";
 import { type ConversionInput, convertContent } from "../domain/conversions.js";
 import { type GenerationInput, generateBuiltin } from "../domain/generation/builtin.js";
-import { builtinThesis, type ThesisInput } from "../domain/generation/thesis.js";
+import { buildPrompt, finishAnswer } from "../domain/generation/prompt.js";
+import { builtinThesis, type ThesisInput, thesisPrompt } from "../domain/generation/thesis.js";
 import { type ExtractionInput, extractGraph, extractSource } from "../domain/graph.js";
 import { type RenderRequest, renderPng } from "../domain/images.js";
 import { type AnalysisInput, analyzeEdit } from "../domain/learning/analyze.js";
@@ -25,6 +26,9 @@ export const tasks = {
   analyzeEdit: (input: AnalysisInput) => analyzeEdit(input),
   analyzeJob,
   thesis: (input: ThesisInput) => builtinThesis(input),
+  llmPrompt: (input: GenerationInput) => buildPrompt(input),
+  llmFinish: finishAnswer,
+  thesisPrompt,
   ingestText: (input: { text: string; format: TextFormat }) => ingestText(input),
   convertContent: (input: ConversionInput) => convertContent(input),
   scoreText: (input: ScoringInput) => scoreText(input),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
 import { type FakeLlm, startFakeLlm } from "../helpers/fake-llm.js";
 import { makeHarness } from "../helpers/harness.js";
 
@@ -198,6 +199,41 @@ describe("the on-prem model engine", () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain("builtin, plain");
+  });
+});
+
+describe("the on-prem model engine's own work", () => {
+  it("ranks passages, builds prompts and applies the voice on the worker pool, not the HTTP thread", async () => {
+    const tasks: string[] = [];
+    const inner = inlinePool();
+    const pool: WorkerPool = {
+      run: (name, input) => {
+        tasks.push(name);
+        return inner.run(name, input);
+      },
+      close: () => inner.close(),
+    };
+    for (const [model, stream] of [
+      ["plain", false],
+      ["stream", true],
+    ] as const) {
+      const h = makeHarness({ config: { llm: { baseUrl: fake.url, model, timeoutMs: 1_000 } }, pool });
+      const key = h.key({ workspaceId: h.a.ws1 });
+      const res = await h.send("POST", "/api/v1/generate", {
+        auth: key,
+        body: { template_id: 1, user_direction: "Planning reviews", model, stream },
+      });
+      expect(res.status, JSON.stringify(res.body).slice(0, 200)).toBeLessThan(300);
+      if (!stream) {
+        // The answer is not a thesis (a 502), but the prompt was built first.
+        const thesis = await h.send("POST", "/api/v1/thesis", {
+          auth: key,
+          body: { user_direction: "Planning reviews", model },
+        });
+        expect(thesis.status).toBe(502);
+      }
+    }
+    expect(tasks).toEqual(["llmPrompt", "llmFinish", "thesisPrompt", "llmPrompt", "llmFinish"]);
   });
 });
 

@@ -3,16 +3,13 @@ import { ApiError } from "../../http/errors.js";
 import type { WorkerPool } from "../../workers/pool.js";
 import { splitSentences } from "../text.js";
 import type { GenerationInput, GenerationOutput, Source } from "./builtin.js";
-import { wordCount } from "./language.js";
 import { chatComplete, chatStream, type LlmConfig, withoutUserinfo } from "./llm.js";
-import { buildPrompt, titleOf } from "./prompt.js";
-import { applySubstitutions, removeAvoided } from "./voice.js";
 
 /** A started streamed generation: pieces as they come, then the whole result. */
 export interface GenerationStream {
   pieces: AsyncIterable<string>;
   /** The finished output, once every piece has been read. */
-  result(): GenerationOutput;
+  result(): Promise<GenerationOutput>;
 }
 
 /** One engine. */
@@ -46,39 +43,30 @@ export function builtinEngine(pool: WorkerPool): Engine {
           }
         }
       }
-      return { pieces: pieces(), result: () => out };
+      return { pieces: pieces(), result: async () => out };
     },
   };
 }
 
-/** Applies the learned voice to a model's answer (its substitutions and deletions are exact rules). */
-function followVoice(text: string, input: GenerationInput): string {
-  if (!input.voice) return text;
-  const voice = input.voice;
-  return text
-    .split("\n")
-    .map((line) => applySubstitutions(removeAvoided(line, voice), voice))
-    .join("\n");
-}
-
-function finish(text: string, input: GenerationInput, sources: Source[]): GenerationOutput {
-  const final = followVoice(text.trim(), input);
-  return { title: titleOf(final), text: final, sources, word_count: wordCount(final) };
-}
-
-/** The openai-compatible engine for an on-prem model server. */
-export function llmEngine(cfg: LlmConfig): Engine {
+/**
+ * The openai-compatible engine for an on-prem model server. The prompt (ranking the references' passages) and the
+ * answer's finish (the voice's rules over the whole text) run on the pool: for 50 long references the ranking held
+ * the HTTP thread for 2 s.
+ */
+export function llmEngine(cfg: LlmConfig, pool: WorkerPool): Engine {
+  const finish = (text: string, generation: GenerationInput, sources: Source[]) =>
+    pool.run("llmFinish", { text, generation, sources });
   return {
     id: cfg.model,
     kind: "openai-compatible",
     // Shown to any read key: never a user name or password the URL may carry.
     description: `On-prem model ${cfg.model} at ${withoutUserinfo(cfg.baseUrl)} (OpenAI-compatible chat completions).`,
     async generate(input, signal) {
-      const { messages, sources } = buildPrompt(input);
+      const { messages, sources } = await pool.run("llmPrompt", input);
       return finish(await chatComplete(cfg, messages, signal), input, sources);
     },
     async stream(input, signal) {
-      const { messages, sources } = buildPrompt(input);
+      const { messages, sources } = await pool.run("llmPrompt", input);
       const upstream = await chatStream(cfg, messages, signal);
       let text = "";
       let done = false;
@@ -92,7 +80,7 @@ export function llmEngine(cfg: LlmConfig): Engine {
       }
       return {
         pieces: pieces(),
-        result() {
+        async result() {
           if (!done) throw new Error("the stream has not finished");
           return finish(text, input, sources);
         },
@@ -103,7 +91,7 @@ export function llmEngine(cfg: LlmConfig): Engine {
 
 /** Every engine of a server, the default first. */
 export function enginesOf(pool: WorkerPool, llm?: LlmConfig): Engine[] {
-  return llm ? [builtinEngine(pool), llmEngine(llm)] : [builtinEngine(pool)];
+  return llm ? [builtinEngine(pool), llmEngine(llm, pool)] : [builtinEngine(pool)];
 }
 
 /** The engine named by `model` (default: builtin), or 400 naming the ones there are. */

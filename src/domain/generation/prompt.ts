@@ -1,8 +1,10 @@
 /** The chat prompt for the openai-compatible engine: template, direction, memories, voice and chosen passages. */
-import type { GenerationInput, Source } from "./builtin.js";
+import type { GenerationInput, GenerationOutput, Source } from "./builtin.js";
 import { extractTopic } from "./builtin.js";
+import { wordCount } from "./language.js";
 import type { ChatMessage } from "./llm.js";
 import { passageBudget, rankPassages } from "./retrieval.js";
+import { applySubstitutions, removeAvoided } from "./voice.js";
 
 const FORMAT_RULES: Record<string, string> = {
   article: "Markdown: a '# ' title line, then '## ' headings for the sections that have one.",
@@ -78,4 +80,24 @@ export function titleOf(text: string): string {
   let end = head.length;
   while (end > 0 && /[*\s]/.test(head[end - 1])) end--;
   return head.slice(0, end);
+}
+
+/** Applies the learned voice to a model's answer (its substitutions and deletions are exact rules). */
+function followVoice(text: string, input: GenerationInput): string {
+  if (!input.voice) return text;
+  const voice = input.voice;
+  return text
+    .split("\n")
+    .map((line) => applySubstitutions(removeAvoided(line, voice), voice))
+    .join("\n");
+}
+
+/** A model's answer as the engine's output: in the workspace's voice, titled and counted. */
+export function finishAnswer(input: {
+  text: string;
+  generation: GenerationInput;
+  sources: Source[];
+}): GenerationOutput {
+  const final = followVoice(input.text.trim(), input.generation);
+  return { title: titleOf(final), text: final, sources: input.sources, word_count: wordCount(final) };
 }

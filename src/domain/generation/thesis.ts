@@ -71,8 +71,8 @@ export function builtinThesis(input: ThesisInput): ThesisOutput {
   return { thesis, supporting_points: points, counterpoints };
 }
 
-/** The thesis from the on-prem model, asked for JSON and checked. */
-export async function llmThesis(cfg: LlmConfig, input: ThesisInput, signal?: AbortSignal): Promise<ThesisOutput> {
+/** The messages asking the on-prem model for a thesis, and the passages offered to it (on the pool: it ranks). */
+export function thesisPrompt(input: ThesisInput): { messages: ChatMessage[]; chosen: Passage[] } {
   const { passages } = relevant(input);
   const chosen = passages.slice(0, 8);
   const messages: ChatMessage[] = [
@@ -87,6 +87,17 @@ export async function llmThesis(cfg: LlmConfig, input: ThesisInput, signal?: Abo
       content: `Direction: ${input.direction}\n\nSources:\n${chosen.map((p, i) => `[${i + 1}] ${p.text}`).join("\n\n")}`,
     },
   ];
+  return { messages, chosen };
+}
+
+/** The thesis from the on-prem model, asked for JSON (the prompt built by `prompt`, thesisPrompt on the pool). */
+export async function llmThesis(
+  cfg: LlmConfig,
+  input: ThesisInput,
+  prompt: (input: ThesisInput) => Promise<{ messages: ChatMessage[]; chosen: Passage[] }>,
+  signal?: AbortSignal,
+): Promise<ThesisOutput> {
+  const { messages, chosen } = await prompt(input);
   const raw = await chatComplete(cfg, messages, signal);
   const json = withoutFence(raw);
   let parsed: { thesis?: unknown; supporting_points?: unknown; counterpoints?: unknown };
