@@ -4,6 +4,7 @@ import type { ApiKeyRow } from "../db/apikeys.js";
 import type { Durability } from "../db/durability.js";
 import type { RowCache } from "../db/row-cache.js";
 import type { Store } from "../db/store.js";
+import type { DbLocation } from "../db/thread-store.js";
 import type { Role } from "../db/users.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
 import type { Scope } from "../domain/apikeys.js";
@@ -82,6 +83,8 @@ export interface Services {
   idempotency: IdempotencyKeys;
   logger: Logger;
   config: ServerConfig;
+  /** The database for the pool's threads to open (a server's); undefined for an in-memory one (tests). */
+  location?: DbLocation;
 }
 
 /** One request as a handler sees it; P, Q and B are the outputs of the route's schemas. */

@@ -87,6 +87,7 @@ export function createServices(options: ServiceOptions): Services {
     logger,
     config,
     engines: enginesOf(pool, config.llm),
+    location: options.location,
   };
 }
 

@@ -5,12 +5,26 @@
  */
 import * as v from "valibot";
 import type { EntityType, GraphNodeRow } from "../db/graph.js";
+import {
+  type EntitiesQuery as EntitiesRead,
+  type FoundEntity,
+  type Overview,
+  type OverviewQuery,
+  readGraph,
+} from "../domain/graph-reads.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import { intString, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND } from "./common.js";
 
 const TYPES = ["proper_noun", "key_phrase"] as const;
+
+/** Runs a graph read on the pool when the server has a database file for its threads (graph-reads.ts). */
+function read(ctx: Ctx, query: OverviewQuery | EntitiesRead): Promise<Overview | FoundEntity[]> {
+  const location = ctx.services.location;
+  if (location) return ctx.services.pool.run("graphRead", { db: location, query });
+  return Promise.resolve(readGraph(ctx.services.store, query as OverviewQuery));
+}
 
 /** Entities a response names as related to each found entity. */
 const RELATED = 5;
@@ -100,24 +114,24 @@ export const graphRoutes = [
       ...INPUT_ERRORS,
       ...NOT_FOUND("Workspace"),
     },
-    handler(ctx: Ctx<Record<string, string>, GraphInput>) {
+    async handler(ctx: Ctx<Record<string, string>, GraphInput>) {
       const ws = ctx.workspace.id;
-      const graph = ctx.services.store.graph;
       // Sources the graph has not taken in (data from before it existed, a change lost to a restart) are
       // queued here; this answer shows the graph as it is.
       const pending = ctx.services.graph.behind(ws);
-      const nodes = graph.nodes(ws, (ctx.query.type as EntityType | undefined) ?? null, ctx.query.limit);
-      const edges = graph.edges(
-        ws,
-        nodes.map((n) => n.id),
-        ctx.query.min_weight,
-      );
+      const { nodes, edges, updatedAt } = (await read(ctx, {
+        kind: "overview",
+        workspaceId: ws,
+        type: (ctx.query.type as EntityType | undefined) ?? null,
+        limit: ctx.query.limit,
+        minWeight: ctx.query.min_weight,
+      })) as Overview;
       return {
         body: {
           workspace_id: ws,
           nodes: nodes.map(nodeView),
           edges,
-          updated_at: graph.updatedAt(ws),
+          updated_at: updatedAt,
           pending_sources: pending,
         },
       };
@@ -141,38 +155,22 @@ export const graphRoutes = [
       ...INPUT_ERRORS,
       ...NOT_FOUND("Workspace"),
     },
-    handler(ctx: Ctx<Record<string, string>, EntitiesInput>) {
+    async handler(ctx: Ctx<Record<string, string>, EntitiesInput>) {
       const ws = ctx.workspace.id;
-      const graph = ctx.services.store.graph;
       ctx.services.graph.behind(ws);
       const offset = decodeCursor<number>(ctx.query.cursor, "number") ?? 0;
-      const rows = graph.search({
+      const rows = (await read(ctx, {
+        kind: "entities",
         workspaceId: ws,
         q: ctx.query.q.toLowerCase(),
         type: (ctx.query.type as EntityType | undefined) ?? null,
         limit: ctx.query.limit + 1,
         offset,
-      });
+        related: RELATED,
+      })) as FoundEntity[];
       const has_more = rows.length > ctx.query.limit;
       const found = rows.slice(0, ctx.query.limit);
-      const data = found.map((n) => {
-        const related = graph.related(ws, n.id, RELATED);
-        const others = new Map(
-          graph
-            .nodesByIds(
-              ws,
-              related.map((r) => r.id),
-            )
-            .map((o) => [o.id, o]),
-        );
-        return {
-          ...nodeView(n),
-          related: related.flatMap((r) => {
-            const o = others.get(r.id);
-            return o ? [{ id: o.id, label: o.label, type: o.type, weight: r.weight }] : [];
-          }),
-        };
-      });
+      const data = found.map((n) => ({ ...nodeView(n), related: n.related }));
       return {
         body: { data, has_more, next_cursor: has_more ? encodeCursor(offset + found.length) : null },
       };

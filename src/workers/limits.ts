@@ -25,6 +25,7 @@ export const LIMITED_TASKS: ReadonlySet<TaskName> = new Set<TaskName>([
   "analyzeJob",
   "extractGraph",
   "extractSource",
+  "graphRead",
 ]);
 
 /** A task ended because it used more CPU time than the limit; its thread was ended with it. */

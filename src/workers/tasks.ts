@@ -6,6 +6,7 @@ import { type GenerationInput, generateBuiltin } from "../domain/generation/buil
 import { buildPrompt, finishAnswer } from "../domain/generation/prompt.js";
 import { builtinThesis, type ThesisInput, thesisPrompt } from "../domain/generation/thesis.js";
 import { type ExtractionInput, extractGraph, extractSource } from "../domain/graph.js";
+import { graphRead } from "../domain/graph-reads.js";
 import { type RenderRequest, renderPng } from "../domain/images.js";
 import { type AnalysisInput, analyzeEdit } from "../domain/learning/analyze.js";
 import { analyzeJob } from "../domain/learning/runner.js";
@@ -34,6 +35,7 @@ export const tasks = {
   scoreText: (input: ScoringInput) => scoreText(input),
   extractGraph: (input: ExtractionInput) => extractGraph(input),
   extractSource,
+  graphRead,
   checkpointWal: (input: CheckpointInput) => checkpointWal(input),
   write: (input: WriteTaskInput) => runWrite(input),
   copyBackup: (input: { db: DbLocation; file: string }) => copyDatabase(input.db, input.file),

@@ -112,7 +112,7 @@ describe("a running server's writer thread", () => {
     expect(missing.body.details).toMatchObject({ error_code: "content_not_found", content_id: 987_654 });
   });
 
-  it("runs learning jobs and the knowledge graph with texts read by the worker threads", async () => {
+  it("runs learning jobs, the knowledge graph and its reads with texts read by the worker threads", async () => {
     const content = await generate();
     const r = await send("POST", "/api/v1/finalizeContent", key, {
       content_id: content.content_id,
@@ -128,6 +128,13 @@ describe("a running server's writer thread", () => {
     expect(graph.status).toBe(200);
     const labels = (graph.body.nodes as { label: string }[]).map((e) => e.label);
     expect(labels).toContain("Acme Corporation");
+    // Both graph reads run on a pool thread's own read connection (domain/graph-reads.ts).
+    const found = await send("GET", "/api/v1/knowledge-graph/entities?q=acme", key);
+    expect(found.status).toBe(200);
+    const acme = (found.body.data as { label: string; related: unknown[] }[]).find(
+      (e) => e.label === "Acme Corporation",
+    );
+    expect(acme?.related.length).toBeGreaterThan(0);
   });
 
   it("flushes usage counters through the writer", async () => {
