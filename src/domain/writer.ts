@@ -52,6 +52,8 @@ export const writeOps = {
     return null;
   },
   sessionsPurge: (store: Store, i: { now: string }) => store.misc.purgeRevokedSessions(i.now),
+  /** Deletes a content with its versions; whether it was still there. */
+  contentRemove: (store: Store, i: { id: number }) => store.contents.remove(i.id),
   idempotencyPurge: (store: Store, i: { now: string; limit: number }) => store.idempotency.purgeExpired(i.now, i.limit),
   keysTouch: (store: Store, entries: [string, string][]) => {
     store.apiKeys.touchMany(entries);

@@ -137,6 +137,19 @@ describe("a running server's writer thread", () => {
     expect(acme?.related.length).toBeGreaterThan(0);
   });
 
+  it("deletes a content on the writer's connection: of two deletes at once, one answers 200, the other 404", async () => {
+    const draft = await send("POST", "/api/v1/contents", key, { title: "To delete", content: "Short." });
+    expect(draft.status).toBe(201);
+    const before = mainChanges();
+    const answers = await Promise.all([
+      send("DELETE", `/api/v1/contents/${draft.body.content_id}`, key),
+      send("DELETE", `/api/v1/contents/${draft.body.content_id}`, key),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 404]);
+    expect(mainChanges()).toBe(before);
+    expect((await send("GET", `/api/v1/contents/${draft.body.content_id}`, key)).status).toBe(404);
+  });
+
   it("flushes usage counters through the writer", async () => {
     const written = await server.services.usage.flushVia(server.services.writer);
     expect(written).toBeGreaterThan(0);
