@@ -77,7 +77,10 @@ function streamGeneration(
             controller.enqueue(sse("delta", { text: next.value }));
             return;
           }
-          const saved = save(await stream.result());
+          const output = await stream.result();
+          // The answer's finish may have waited on the pool: a client gone meanwhile gets nothing stored.
+          if (cancelled) return;
+          const saved = save(output);
           // `done` acknowledges the stored record: once it is on disk, as any write's answer (db/durability.ts).
           await ctx.services.durability.sync();
           controller.enqueue(sse("done", saved.body));

@@ -15,7 +15,7 @@ import {
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import { intString, Timestamp, WorkspaceQuery } from "../http/schemas.js";
-import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND } from "./common.js";
+import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS } from "./common.js";
 
 const TYPES = ["proper_noun", "key_phrase"] as const;
 
@@ -113,6 +113,7 @@ export const graphRoutes = [
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Workspace"),
+      ...TASK_ERRORS,
     },
     async handler(ctx: Ctx<Record<string, string>, GraphInput>) {
       const ws = ctx.workspace.id;
@@ -154,6 +155,7 @@ export const graphRoutes = [
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Workspace"),
+      ...TASK_ERRORS,
     },
     async handler(ctx: Ctx<Record<string, string>, EntitiesInput>) {
       const ws = ctx.workspace.id;

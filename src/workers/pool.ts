@@ -64,7 +64,8 @@ export function piscinaPool(
       const stops = watch.stops;
       try {
         return await send(name, input);
-      } catch (e) {
+      } catch (thrown) {
+        const e = withCode(thrown);
         // A task handed to a thread in the moment the watch ended it (its task had just finished) fails with the
         // thread, though it never ran long: it runs again, once, on another thread.
         if (e instanceof TaskLimitError || watch.stops === stops || !isThreadExit(e)) throw e;
@@ -72,7 +73,8 @@ export function piscinaPool(
       } finally {
         // A pool that keeps no idle thread (the background one) starts one only when a task is sent: tasks queued
         // behind a stopped one would wait for the next. One that does nothing starts it.
-        if (watch.stops > 0 && pool.threads.length === 0 && pool.queueSize > 0) void pool.run({ name: "startThread" });
+        if (watch.stops > 0 && pool.threads.length === 0 && pool.queueSize > 0)
+          pool.run({ name: "startThread" }).catch(() => {});
       }
     },
     close: () => {
@@ -88,6 +90,19 @@ export function inlinePool(): WorkerPool {
     run: async (name, input) => (tasks[name] as (i: typeof input) => ReturnType<Tasks[typeof name]>)(input),
     close: async () => {},
   };
+}
+
+/**
+ * A task's error with its `code` again (SQLITE_BUSY becomes 503 service_busy: http/errors.ts). An error crosses back
+ * from a thread by structured clone, which keeps its message, name, stack and cause but no other property: the
+ * worker puts the code in `cause` (worker.ts).
+ */
+export function withCode(e: unknown): unknown {
+  if (!(e instanceof Error)) return e;
+  const carried = (e.cause as { code?: unknown } | undefined)?.code;
+  const error = e as Error & { code?: unknown };
+  if (error.code === undefined && typeof carried === "string") error.code = carried;
+  return error;
 }
 
 /** piscina's failure of the tasks of a thread that ended. */

@@ -93,6 +93,11 @@ export default function runTask(message: TaskMessage): unknown {
   }
   try {
     return task(message.input);
+  } catch (e) {
+    // Only message, name, stack and cause cross back (structured clone): the code rides in cause (pool.ts withCode).
+    const code = (e as { code?: unknown } | null)?.code;
+    if (e instanceof Error && typeof code === "string" && e.cause === undefined) e.cause = { code };
+    throw e;
   } finally {
     if (message.finished) Atomics.store(message.finished, 0, 1);
   }

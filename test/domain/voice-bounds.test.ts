@@ -22,19 +22,31 @@ describe("learned substitutions and phrases", () => {
     expect(isVoiceSubstitution({ from: "utilize", to: "use" })).toBe(true);
     expect(isVoiceSubstitution({ from: "ai", to: "artificial intelligence" })).toBe(true);
     expect(isVoiceSubstitution({ from: "compost", to: HUGE })).toBe(false);
-    expect(isVoiceSubstitution({ from: "a", to: "a".repeat(40) })).toBe(false);
+    expect(isVoiceSubstitution({ from: "b", to: "b".repeat(49) })).toBe(false);
     expect(isVoiceSubstitution({ from: "y".repeat(MAX_SUBSTITUTION_CHARS + 1), to: "z" })).toBe(false);
   });
 
   it("a finalization that swaps a word for a huge one teaches nothing of it", () => {
     const result = analyzeEdit({
-      generated: "We utilize compost in the garden. The garden grows well.",
-      finalized: `We use ${HUGE} in the garden. The garden grows well.`,
+      generated: "We like compost in the garden. The garden grows well.",
+      finalized: `We like ${HUGE} in the garden. The garden grows well.`,
       edit_seconds: 10,
     });
+    // The analysis sees the swap; the profile does not take it.
+    expect(result.substitutions.map((s) => s.from)).toContain("compost");
     const traits = foldAnalysis(emptyTraits(), result, 0);
     expect(traits.substitutions.map((s) => s.from)).not.toContain("compost");
     expect(JSON.stringify(traits).length).toBeLessThan(10_000);
+  });
+
+  it("keeps an acronym spelled out, a writer's usual swap", () => {
+    const result = analyzeEdit({
+      generated: "We use AI daily in planning. It helps the team.",
+      finalized: "We use generative artificial intelligence daily in planning. It helps the team.",
+      edit_seconds: 10,
+    });
+    const traits = foldAnalysis(emptyTraits(), result, 0);
+    expect(traits.substitutions).toContainEqual({ from: "ai", to: "generative artificial intelligence", count: 1 });
   });
 
   it("phrases over MAX_PHRASE_CHARS are not kept", () => {

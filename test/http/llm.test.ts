@@ -293,6 +293,48 @@ describe("a misbehaving model server", () => {
     expect(countContents(h)).toBe(0);
   });
 
+  it("stores nothing for a client that leaves while the answer's finish waits on the pool", async () => {
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let finishing: Promise<unknown> | undefined;
+    const inner = inlinePool();
+    const pool: WorkerPool = {
+      run: (name, input) => {
+        if (name !== "llmFinish") return inner.run(name, input);
+        finishing = held.then(() => inner.run(name, input));
+        return finishing as ReturnType<typeof inner.run<typeof name>>;
+      },
+      close: () => inner.close(),
+    };
+    const h = makeHarness({ config: { llm: { baseUrl: fake.url, model: "stream", timeoutMs: 1_000 } }, pool });
+    const key = h.key({ workspaceId: h.a.ws1 });
+    const client = new AbortController();
+    const res = await h.app.handle(
+      new Request("http://test.local/api/v1/generate", {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ template_id: 1, user_direction: "x", model: "stream", stream: true }),
+        signal: client.signal,
+      }),
+      { remoteAddress: "127.0.0.1" },
+    );
+    const reader = res.body!.getReader();
+    // Every delta, up to the finish the pool holds (the read waiting then gets no answer).
+    let pending = reader.read();
+    while (finishing === undefined) {
+      const next = await Promise.race([pending, new Promise<null>((r) => setImmediate(() => r(null)))]);
+      if (next !== null) pending = reader.read();
+    }
+    client.abort();
+    await reader.cancel();
+    release();
+    await finishing;
+    await new Promise((r) => setImmediate(r));
+    expect(countContents(h)).toBe(0);
+  });
+
   it("answers JSON null, whole or as a stream event, with a coded 502, not a 500", async () => {
     for (const [model, stream] of [
       ["null", false],

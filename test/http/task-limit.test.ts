@@ -54,6 +54,21 @@ describe("a request whose task is stopped past its processing time", () => {
   });
 });
 
+describe("a knowledge-graph read stopped past its processing time", () => {
+  it("answers 422 processing_limit_exceeded, documented for both graph reads", async () => {
+    const { pool, calls } = stoppingPool("graphRead");
+    const h = makeHarness({ pool });
+    // As on a server with a database file: the reads go to the pool.
+    h.services.location = { dataDir: "/unused-by-the-stopping-pool" };
+    const key = h.key();
+    for (const path of ["/api/v1/knowledge-graph", "/api/v1/knowledge-graph/entities?q=acme"]) {
+      const details = expectErrorBody(await h.send("GET", path, { auth: key }), 422, "processing_limit_exceeded");
+      expect(details, path).toMatchObject({ limit_cpu_seconds: TASK_CPU_LIMIT_MS / 1000 });
+    }
+    expect(calls.graphRead).toBe(2);
+  });
+});
+
 describe("a learning analysis stopped past its processing time", () => {
   it("fails at once and is not retried", async () => {
     const { pool, calls } = stoppingPool("analyzeEdit");

@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -65,5 +67,38 @@ describe("a limited task on a worker pool", () => {
       expect(seen.order, kind).toEqual([0, 1, 2, 3, 4]);
       expect(seen.ended, kind).toBe(0);
     }
+  });
+});
+
+describe("an error thrown on a pool thread", () => {
+  it("keeps its code across the thread (SQLITE_BUSY must still become 503 service_busy)", async () => {
+    const { default: runTask } = await import("../../src/workers/worker.js");
+    const { withCode } = await import("../../src/workers/pool.js");
+    // A database file that is not one: better-sqlite3 throws SQLITE_NOTADB, with its code.
+    const dir = mkdtempSync(path.join(os.tmpdir(), "cs-code-"));
+    writeFileSync(path.join(dir, "content-service.db"), "not a database, ".repeat(1_000));
+    let thrown: unknown;
+    try {
+      runTask({
+        name: "graphRead",
+        input: {
+          db: { dataDir: dir },
+          query: { kind: "overview", workspaceId: "ws_x", type: null, limit: 1, minWeight: 1 },
+        },
+      });
+    } catch (e) {
+      thrown = e;
+    }
+    rmSync(dir, { recursive: true, force: true });
+    const code = (thrown as { code?: string }).code;
+    expect(code).toMatch(/^SQLITE_/);
+    // What crosses back from a thread is a structured clone, which keeps an Error's cause but no other property.
+    expect((thrown as Error).cause).toEqual({ code });
+    expect((withCode(structuredClone(thrown)) as { code?: string }).code).toBe(code);
+    const plain = structuredClone(
+      Object.assign(new Error("locked", { cause: { code: "SQLITE_BUSY" } }), { code: "x" }),
+    );
+    expect((plain as { code?: string }).code).toBeUndefined();
+    expect((withCode(plain) as { code?: string }).code).toBe("SQLITE_BUSY");
   });
 });

@@ -54,8 +54,9 @@ export function builtinEngine(pool: WorkerPool): Engine {
  * the HTTP thread for 2 s.
  */
 export function llmEngine(cfg: LlmConfig, pool: WorkerPool): Engine {
+  // The voice only: the input's passages need not cross to the thread again.
   const finish = (text: string, generation: GenerationInput, sources: Source[]) =>
-    pool.run("llmFinish", { text, generation, sources });
+    pool.run("llmFinish", { text, voice: generation.voice, sources });
   return {
     id: cfg.model,
     kind: "openai-compatible",

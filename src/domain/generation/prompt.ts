@@ -4,7 +4,7 @@ import { extractTopic } from "./builtin.js";
 import { wordCount } from "./language.js";
 import type { ChatMessage } from "./llm.js";
 import { passageBudget, rankPassages } from "./retrieval.js";
-import { applySubstitutions, removeAvoided } from "./voice.js";
+import { applySubstitutions, removeAvoided, type VoiceTraits } from "./voice.js";
 
 const FORMAT_RULES: Record<string, string> = {
   article: "Markdown: a '# ' title line, then '## ' headings for the sections that have one.",
@@ -83,9 +83,8 @@ export function titleOf(text: string): string {
 }
 
 /** Applies the learned voice to a model's answer (its substitutions and deletions are exact rules). */
-function followVoice(text: string, input: GenerationInput): string {
-  if (!input.voice) return text;
-  const voice = input.voice;
+function followVoice(text: string, voice: VoiceTraits | null): string {
+  if (!voice) return text;
   return text
     .split("\n")
     .map((line) => applySubstitutions(removeAvoided(line, voice), voice))
@@ -93,11 +92,7 @@ function followVoice(text: string, input: GenerationInput): string {
 }
 
 /** A model's answer as the engine's output: in the workspace's voice, titled and counted. */
-export function finishAnswer(input: {
-  text: string;
-  generation: GenerationInput;
-  sources: Source[];
-}): GenerationOutput {
-  const final = followVoice(input.text.trim(), input.generation);
+export function finishAnswer(input: { text: string; voice: VoiceTraits | null; sources: Source[] }): GenerationOutput {
+  const final = followVoice(input.text.trim(), input.voice);
   return { title: titleOf(final), text: final, sources: input.sources, word_count: wordCount(final) };
 }

@@ -36,7 +36,7 @@ export function isVoiceSubstitution(s: { from: string; to: string }): boolean {
   return (
     s.from.length > 0 &&
     s.from.length <= MAX_SUBSTITUTION_CHARS &&
-    s.to.length <= Math.min(MAX_SUBSTITUTION_CHARS, 4 * s.from.length + 24)
+    s.to.length <= Math.min(MAX_SUBSTITUTION_CHARS, 8 * s.from.length + 40)
   );
 }
 
