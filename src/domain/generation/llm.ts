@@ -105,6 +105,19 @@ function errorMessage(value: unknown): string | undefined {
   return JSON.stringify(err);
 }
 
+/** A JSON answer or stream event of the model server, parsed; an error object in it is thrown as upstream_error. */
+function answerOf(cfg: LlmConfig, text: string, notJson: string): unknown {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw invalid(cfg, notJson);
+  }
+  const message = errorMessage(body);
+  if (message) throw upstreamError(cfg, message);
+  return body;
+}
+
 /** One request to the model server, from sending it to dropping what is left of its answer. */
 interface Call {
   signal: AbortSignal;
@@ -233,14 +246,7 @@ export async function chatComplete(cfg: LlmConfig, messages: ChatMessage[], sign
   try {
     const res = await open(cfg, call, messages, false);
     const text = new TextDecoder().decode(await readBody(cfg, call, res, MAX_ANSWER_BYTES));
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw invalid(cfg, "not JSON");
-    }
-    const message = errorMessage(body);
-    if (message) throw upstreamError(cfg, message);
+    const body = answerOf(cfg, text, "not JSON");
     // `?.` throughout: the answer may be JSON null, or hold null or a string where an object belongs.
     const content = (body as { choices?: { message?: { content?: unknown } }[] } | null)?.choices?.[0]?.message
       ?.content;
@@ -331,14 +337,7 @@ export async function chatStream(
             finished = true;
             return;
           }
-          let event: unknown;
-          try {
-            event = JSON.parse(data);
-          } catch {
-            throw invalid(cfg, "a stream event that is not JSON");
-          }
-          const message = errorMessage(event);
-          if (message) throw upstreamError(cfg, message);
+          const event = answerOf(cfg, data, "a stream event that is not JSON");
           const choice = (event as { choices?: { delta?: { content?: unknown }; finish_reason?: unknown }[] } | null)
             ?.choices?.[0];
           const piece = choice?.delta?.content;
@@ -402,14 +401,7 @@ export async function generateImageRemote(
     const limit = Math.ceil(req.maxBytes / 3) * 4 + 1024 * 1024;
     const tooLarge = () => invalid(cfg, `an image larger than ${sizeOf(req.maxBytes)}`);
     const text = new TextDecoder().decode(await readBody(cfg, call, res, limit, tooLarge));
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw invalid(cfg, "not JSON");
-    }
-    const message = errorMessage(body);
-    if (message) throw upstreamError(cfg, message);
+    const body = answerOf(cfg, text, "not JSON");
     const b64 = (body as { data?: { b64_json?: unknown }[] } | null)?.data?.[0]?.b64_json;
     if (typeof b64 !== "string" || b64 === "") throw invalid(cfg, "no data[0].b64_json");
     // Sized before decoding, from the digits (padding and line breaks aside).
