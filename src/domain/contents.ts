@@ -2,10 +2,12 @@
 import type { AccountRow } from "../db/accounts.js";
 import type { ContentRow, ContentStatus } from "../db/contents.js";
 import type { Store } from "../db/store.js";
+import type { DbLocation } from "../db/thread-store.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
 import { ApiError, workspaceMismatch, workspaceNotFound } from "../http/errors.js";
 import { iso } from "./clock.js";
 import type { GenerationInput, GenerationOutput, SectionSpec } from "./generation/builtin.js";
+import { readPassages } from "./generation/passages.js";
 import { emptyTraits, parseTraits, type VoiceTraits } from "./generation/voice.js";
 import { prefixedId } from "./ids.js";
 import { isOverdue, todayIn } from "./planning.js";
@@ -112,13 +114,17 @@ function checkInWorkspace<T extends { id: number; workspace_id: string }>(
   return rows;
 }
 
-/** The memories, passages and voice a piece draws on, after checking every named id (DESIGN §3). */
+/**
+ * The memories, passages and voice a piece draws on, after checking every named id (DESIGN §3). With a database
+ * `location` the passages are left for the pool thread to read (generation/passages.ts).
+ */
 export function gatherSources(
   store: Store,
   caller: Caller,
   workspace: WorkspaceRow,
   req: { memory_ids?: number[]; reference_material_ids?: number[] },
-): Pick<GenerationInput, "memories" | "passages" | "voice"> {
+  location?: DbLocation,
+): Pick<GenerationInput, "memories" | "passages" | "passagesFrom" | "voice"> {
   const memoryIds = [...new Set(req.memory_ids ?? [])];
   const referenceIds = [...new Set(req.reference_material_ids ?? [])];
   const memories = checkInWorkspace(
@@ -138,27 +144,30 @@ export function gatherSources(
     "Reference materials",
   );
   const titles = new Map(references.map((r) => [r.id, r.title]));
-  const passages = store.references.passagesOf(referenceIds).map((p) => ({
-    reference_material_id: p.reference_id,
-    reference_title: titles.get(p.reference_id) ?? "the reference",
-    text: p.text,
-  }));
+  const fromPool = location !== undefined && referenceIds.length > 0;
+  const passages = fromPool ? [] : readPassages(store, referenceIds, titles);
+  const passagesFrom = fromPool ? { db: location, ids: referenceIds, titles: [...titles] } : undefined;
   const prefs = store.misc.learningPreferences(caller.account.id);
   const applyVoice = prefs ? prefs.apply_to_generation === 1 : true;
   const profile = applyVoice ? store.learning.profileOfWorkspace(workspace.id) : undefined;
   return {
     memories: memories.map((m) => ({ id: m.id, kind: m.kind, title: m.title, content: m.content })),
     passages,
+    ...(passagesFrom ? { passagesFrom } : {}),
     voice: profile ? parseTraits(profile.traits) : null,
   };
 }
 
-/** Gathers the engine's input for a generation; throws the coded errors for unknown or foreign ids. */
+/**
+ * Gathers the engine's input for a generation; throws the coded errors for unknown or foreign ids. With a database
+ * `location` the pool thread reads the passages (gatherSources).
+ */
 export function generationInput(
   store: Store,
   caller: Caller,
   workspace: WorkspaceRow,
   req: GenerateRequest,
+  location?: DbLocation,
 ): GenerationInput {
   const template = store.templates.byId(req.template_id);
   if (!template || (template.account_id !== null && template.account_id !== caller.account.id))
@@ -173,7 +182,7 @@ export function generationInput(
       sections: template.sections as SectionSpec[],
     },
     direction: req.user_direction,
-    ...gatherSources(store, caller, workspace, req),
+    ...gatherSources(store, caller, workspace, req, location),
     seed: req.seed ?? 0,
   };
 }

@@ -155,7 +155,7 @@ export const generateRoutes = [
         requireStatus(row, ["draft", "generated"], "generate into");
         workspace = store.workspaces.byId(row.workspace_id)!;
       } else workspace = requestWorkspace(ctx);
-      const input = generationInput(store, ctx, workspace, req);
+      const input = generationInput(store, ctx, workspace, req, ctx.services.location);
       const save = (output: GenerationOutput) => {
         const { row, created } = saveGeneration(
           store,

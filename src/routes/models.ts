@@ -89,11 +89,12 @@ export const modelRoutes = [
       const workspace = requestWorkspace(ctx);
       const engine = pickEngine(ctx.services.engines, ctx.body.model);
       // Memories and references are gathered and checked exactly as generate does.
-      const sources = gatherSources(ctx.services.store, ctx, workspace, ctx.body);
+      const sources = gatherSources(ctx.services.store, ctx, workspace, ctx.body, ctx.services.location);
       const thesisInput = {
         direction: ctx.body.user_direction,
         memories: sources.memories,
         passages: sources.passages,
+        passagesFrom: sources.passagesFrom,
         max_points: ctx.body.max_points,
       };
       const llm = ctx.services.config.llm;

@@ -3,6 +3,7 @@ import { type CheckpointInput, checkpointWal } from "../db/checkpoints.js";
 import type { DbLocation } from "../db/thread-store.js";
 import { type ConversionInput, convertContent } from "../domain/conversions.js";
 import { type GenerationInput, generateBuiltin } from "../domain/generation/builtin.js";
+import { withPassages } from "../domain/generation/passages.js";
 import { buildPrompt, finishAnswer } from "../domain/generation/prompt.js";
 import { builtinThesis, type ThesisInput, thesisPrompt } from "../domain/generation/thesis.js";
 import { type ExtractionInput, extractGraph, extractSource } from "../domain/graph.js";
@@ -23,13 +24,14 @@ export const tasks = {
   hashPassword: (input: { password: string }) => hashPassword(input.password),
   verifyPassword: (input: { password: string; hash: string }) => verifyPassword(input.password, input.hash),
   renderImage: (input: RenderRequest): Uint8Array => renderPng(input),
-  generateBuiltin: (input: GenerationInput) => generateBuiltin(input),
+  // Inputs that name their passages' source read them here (generation/passages.ts).
+  generateBuiltin: (input: GenerationInput) => generateBuiltin(withPassages(input)),
   analyzeEdit: (input: AnalysisInput) => analyzeEdit(input),
   analyzeJob,
-  thesis: (input: ThesisInput) => builtinThesis(input),
-  llmPrompt: (input: GenerationInput) => buildPrompt(input),
+  thesis: (input: ThesisInput) => builtinThesis(withPassages(input)),
+  llmPrompt: (input: GenerationInput) => buildPrompt(withPassages(input)),
   llmFinish: finishAnswer,
-  thesisPrompt,
+  thesisPrompt: (input: ThesisInput) => thesisPrompt(withPassages(input)),
   ingestText: (input: { text: string; format: TextFormat }) => ingestText(input),
   convertContent: (input: ConversionInput) => convertContent(input),
   scoreText: (input: ScoringInput) => scoreText(input),

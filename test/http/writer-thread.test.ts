@@ -150,6 +150,32 @@ describe("a running server's writer thread", () => {
     expect((await send("GET", `/api/v1/contents/${draft.body.content_id}`, key)).status).toBe(404);
   });
 
+  it("generates and writes theses from passages the pool thread reads itself", async () => {
+    const ref = await send("POST", "/api/v1/reference-materials", key, {
+      title: "Planning study",
+      format: "text",
+      content:
+        "Remote teams that hold a weekly written planning review ship 23% more features per quarter.\n\n" +
+        "The review takes under an hour when the agenda is shared in advance.",
+    });
+    expect(ref.status).toBe(201);
+    const gen = await send("POST", "/api/v1/generate", key, {
+      template_id: 1,
+      user_direction: "Weekly written planning reviews for remote teams",
+      reference_material_ids: [ref.body.id],
+    });
+    expect(gen.status).toBe(201);
+    expect(gen.body.sources.map((s: { reference_material_id: number }) => s.reference_material_id)).toContain(
+      ref.body.id,
+    );
+    const thesis = await send("POST", "/api/v1/thesis", key, {
+      user_direction: "weekly written planning reviews for remote teams",
+      reference_material_ids: [ref.body.id],
+    });
+    expect(thesis.status).toBe(200);
+    expect(thesis.body.supporting_points[0]).toMatchObject({ reference_material_id: ref.body.id });
+  });
+
   it("flushes usage counters through the writer", async () => {
     const written = await server.services.usage.flushVia(server.services.writer);
     expect(written).toBeGreaterThan(0);

@@ -15,6 +15,7 @@ import {
   tokens,
   wordCount,
 } from "./language.js";
+import type { PassageSource } from "./passages.js";
 import { type Passage, passageBudget, rankPassages } from "./retrieval.js";
 import { applySubstitutions, fitSentenceLength, isOnlyAvoided, removeAvoided, type VoiceTraits } from "./voice.js";
 
@@ -40,6 +41,8 @@ export interface GenerationInput {
   direction: string;
   memories: { id: number; kind: "voice" | "context"; title: string; content: string }[];
   passages: Passage[];
+  /** On a server: the materials whose passages the pool thread reads itself (passages.ts); `passages` is then []. */
+  passagesFrom?: PassageSource;
   voice: VoiceTraits | null;
   seed: number;
 }

@@ -21,7 +21,9 @@ export interface ThesisOutput {
 }
 
 /** What a thesis is built from. */
-export type ThesisInput = Pick<GenerationInput, "direction" | "memories" | "passages"> & { max_points: number };
+export type ThesisInput = Pick<GenerationInput, "direction" | "memories" | "passages" | "passagesFrom"> & {
+  max_points: number;
+};
 
 const CONTRAST =
   /\b(?:however|but|although|though|despite|risk|risks|fail|fails|failure|cost|costs|challenge|drawback|downside|only|limited|unless)\b/i;
