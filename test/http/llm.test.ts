@@ -15,6 +15,19 @@ function setup(model: string, timeoutMs = 1_000) {
   return { h, key };
 }
 
+/** A streamed generation sent straight to the app, with a signal for the client's leaving; the raw response. */
+function streamedGeneration(h: ReturnType<typeof makeHarness>, key: string, model: string, signal: AbortSignal) {
+  return h.app.handle(
+    new Request("http://test.local/api/v1/generate", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ template_id: 1, user_direction: "x", model, stream: true }),
+      signal,
+    }),
+    { remoteAddress: "127.0.0.1" },
+  );
+}
+
 /** Parses a text/event-stream body into its events. */
 function events(text: string): { event: string; data: Record<string, unknown> }[] {
   return text
@@ -275,15 +288,7 @@ describe("a misbehaving model server", () => {
     // A timeout far beyond the test's own: only the client's leaving can close the upstream connection.
     const { h, key } = setup("stall-stream", 600_000);
     const client = new AbortController();
-    const res = await h.app.handle(
-      new Request("http://test.local/api/v1/generate", {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ template_id: 1, user_direction: "x", model: "stall-stream", stream: true }),
-        signal: client.signal,
-      }),
-      { remoteAddress: "127.0.0.1" },
-    );
+    const res = await streamedGeneration(h, key, "stall-stream", client.signal);
     const reader = res.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toContain("event: delta");
@@ -311,15 +316,7 @@ describe("a misbehaving model server", () => {
     const h = makeHarness({ config: { llm: { baseUrl: fake.url, model: "stream", timeoutMs: 1_000 } }, pool });
     const key = h.key({ workspaceId: h.a.ws1 });
     const client = new AbortController();
-    const res = await h.app.handle(
-      new Request("http://test.local/api/v1/generate", {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ template_id: 1, user_direction: "x", model: "stream", stream: true }),
-        signal: client.signal,
-      }),
-      { remoteAddress: "127.0.0.1" },
-    );
+    const res = await streamedGeneration(h, key, "stream", client.signal);
     const reader = res.body!.getReader();
     // Every delta, up to the finish the pool holds (the read waiting then gets no answer).
     let pending = reader.read();
