@@ -373,6 +373,18 @@ describe("the size of an MCP answer", () => {
     const other = createAccount(api.services.store, "test", "Large", "business");
     setLimits(api.services.store, "test", other.account.id, 100_000, 100_000);
     const secret = key({ accountId: other.account.id });
+    // Texts written with an escape each (6 characters of JSON a character), stored as they are (a request body holds
+    // fewer), oldest: a page of list_contents (cut at MAX_PAGE_CHARS) then carries some 31 million characters.
+    for (let i = 0; i < 14; i++)
+      api.services.store.contents.create({
+        accountId: other.account.id,
+        workspaceId: other.workspace.id,
+        templateId: null,
+        title: `Escaped ${i}`,
+        content: "\u0001".repeat(400_000),
+        status: "draft",
+        now: "2026-01-15T00:00:00.000Z",
+      });
     const text = "x".repeat(400_000);
     const ids: number[] = [];
     for (let i = 0; i < 45; i++) {
@@ -394,7 +406,7 @@ describe("the size of an MCP answer", () => {
     const refused = (r: { isError?: boolean; structuredContent?: { details?: { error_code?: string } } }) =>
       r.isError === true && r.structuredContent?.details?.error_code === "payload_too_large";
 
-    // One call past the limit: 45 texts of 400,000 characters.
+    // One call past the limit: a page of the escaped texts.
     const list = await post(tool(1, "list_contents", { limit: 45 }), headers);
     expect(list.status).toBe(200);
     expect(refused(list.json.result)).toBe(true);
