@@ -4,7 +4,7 @@ import type { ApiKeyRow } from "../db/apikeys.js";
 import type { Store } from "../db/store.js";
 import type { Role, UserRow } from "../db/users.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, invalidInput } from "../http/errors.js";
 import {
   DEFAULT_EXPIRY,
   displayPrefix,
@@ -53,10 +53,8 @@ export function createAccount(store: Store, actor: Actor, name: string, plan: Pl
   })();
 }
 
-/** DESIGN §4's validation_failed, with the field (as a request body names it) in `issues`. */
-function invalidField(path: string, message: string): ApiError {
-  return new ApiError("validation_failed", message, { issues: [{ path, message }] });
-}
+/** validation_failed whose message is the issue itself (these checks have no schema's "Invalid body:" wording). */
+const invalidField = (path: string, message: string) => invalidInput(path, message, message);
 
 /** Changes an account's plan. */
 export function setPlan(store: Store, actor: Actor, accountId: number, plan: string) {

@@ -8,7 +8,7 @@ import { ApiError, workspaceMismatch, workspaceNotFound } from "../http/errors.j
 import { iso } from "./clock.js";
 import type { GenerationInput, GenerationOutput, SectionSpec } from "./generation/builtin.js";
 import { readPassages } from "./generation/passages.js";
-import { emptyTraits, parseTraits, type VoiceTraits } from "./generation/voice.js";
+import { emptyTraits, parseTraits } from "./generation/voice.js";
 import { prefixedId } from "./ids.js";
 import { isOverdue, todayIn } from "./planning.js";
 import { PLAN_LIMITS } from "./plans.js";

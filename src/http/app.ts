@@ -9,7 +9,7 @@ import { API_PLANS, effectiveRateLimits, PLAN_LIMITS, UPGRADE_URL } from "../dom
 import { authenticate, bearerToken, isApiKey, unauthorized } from "./auth.js";
 import { parseBody, readBody } from "./body.js";
 import type { Ctx, Principal, Services } from "./context.js";
-import { ApiError, errorBody, toApiError, workspaceMismatch, workspaceNotFound } from "./errors.js";
+import { ApiError, errorBody, invalidInput, toApiError, workspaceMismatch, workspaceNotFound } from "./errors.js";
 import { type Incoming, incomingOf, jsonOutgoing, type Outgoing, outgoingOf, responseOf } from "./exchange.js";
 import { idempotencyKeyOf, requestFingerprint } from "./idempotency.js";
 import { redactSecrets } from "./log.js";
@@ -121,9 +121,11 @@ function bodyWorkspace(body: unknown): string | undefined {
   const value = (body as Record<string, unknown>).workspace_id;
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "string")
-    throw new ApiError("validation_failed", "Invalid body: body.workspace_id: expected a string.", {
-      issues: [{ path: "body.workspace_id", message: "Expected a string." }],
-    });
+    throw invalidInput(
+      "body.workspace_id",
+      "Expected a string.",
+      "Invalid body: body.workspace_id: expected a string.",
+    );
   return value;
 }
 
@@ -252,6 +254,8 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       }
 
       // Rate limit: per key (or session user), else per client address (not again for a covered request).
+      const byAddress = (peek = false) =>
+        services.limiter.take(`addr:${env.remoteAddress ?? "unknown"}`, { perMinute: ANONYMOUS_PER_MINUTE }, peek);
       let account: AccountRow | undefined;
       if (!internal) {
         if (principal) {
@@ -268,17 +272,12 @@ export function createApp(services: Services, routes: RouteDef[]): App {
               perMinute: borrow && limits.perMinute <= 0 ? PLAN_LIMITS.business.perMinute : limits.perMinute,
               perHour: borrow && limits.perHour <= 0 ? PLAN_LIMITS.business.perHour : limits.perHour,
             });
-        } else if (!covered) {
-          decision = services.limiter.take(`addr:${env.remoteAddress ?? "unknown"}`, {
-            perMinute: ANONYMOUS_PER_MINUTE,
-          });
-        }
+        } else if (!covered) decision = byAddress();
         if (decision && !decision.allowed) throw rateLimited(decision);
       } else {
         // The health probes are never refused (a monitor polling them must not be), but they answer like every
         // response (spec §8, DESIGN §3) with the X-RateLimit-* of their client's address, which they do not use.
-        const address = `addr:${env.remoteAddress ?? "unknown"}`;
-        decision = services.limiter.take(address, { perMinute: ANONYMOUS_PER_MINUTE }, true);
+        decision = byAddress(true);
       }
 
       if (m.kind === "none") throw new ApiError("route_not_found", `No route ${request.method} ${url.pathname}.`);

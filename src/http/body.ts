@@ -1,6 +1,6 @@
 /** Reading request bodies within their size limit, then parsing them (JSON or multipart) with coded errors. */
 import { jsonTokensExceed, MAX_JSON_TOKENS, MAX_MULTIPART_PARTS, multipartPartsExceed } from "./body-shape.js";
-import { ApiError } from "./errors.js";
+import { ApiError, invalidInput } from "./errors.js";
 import type { Incoming } from "./exchange.js";
 
 /** JSON bodies may be at most 1 MiB (DESIGN §3). */
@@ -67,9 +67,11 @@ function parseJson({ bytes, contentType }: RawBody): unknown {
     throw new ApiError("invalid_json", "The request body is not valid UTF-8.");
   }
   if (jsonTokensExceed(text, MAX_JSON_TOKENS))
-    throw new ApiError("validation_failed", `The JSON body has more than ${MAX_JSON_TOKENS} values and keys.`, {
-      issues: [{ path: "body", message: `At most ${MAX_JSON_TOKENS} values and keys (counting , : [ {).` }],
-    });
+    throw invalidInput(
+      "body",
+      `At most ${MAX_JSON_TOKENS} values and keys (counting , : [ {).`,
+      `The JSON body has more than ${MAX_JSON_TOKENS} values and keys.`,
+    );
   try {
     return JSON.parse(text);
   } catch {
@@ -79,21 +81,17 @@ function parseJson({ bytes, contentType }: RawBody): unknown {
 
 async function parseMultipart({ bytes, contentType }: RawBody): Promise<unknown> {
   if (multipartPartsExceed(bytes, contentType!, MAX_MULTIPART_PARTS))
-    throw new ApiError(
-      "validation_failed",
+    throw invalidInput(
+      "body",
+      `At most ${MAX_MULTIPART_PARTS} parts.`,
       `The multipart/form-data body has more than ${MAX_MULTIPART_PARTS} parts.`,
-      {
-        issues: [{ path: "body", message: `At most ${MAX_MULTIPART_PARTS} parts.` }],
-      },
     );
   let form: FormData;
   try {
     const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     form = await new Response(buffer, { headers: { "content-type": contentType! } }).formData();
   } catch {
-    throw new ApiError("validation_failed", "The multipart/form-data body cannot be read.", {
-      issues: [{ path: "body", message: "Malformed multipart/form-data." }],
-    });
+    throw invalidInput("body", "Malformed multipart/form-data.", "The multipart/form-data body cannot be read.");
   }
   const out: Record<string, unknown> = {};
   for (const [name, value] of form.entries()) {

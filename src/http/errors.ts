@@ -143,6 +143,18 @@ function isBusy(err: unknown): boolean {
   return typeof code === "string" && /^SQLITE_BUSY(_|$)/.test(code);
 }
 
+/**
+ * 400 validation_failed with one issue (DESIGN §4): `path` names the field as the request carries it (`body.…`,
+ * `query.…`, `header.…`); the message is "Invalid <part>: <path>: <issue>" unless given.
+ */
+export function invalidInput(
+  path: string,
+  issue: string,
+  message = `Invalid ${path.split(".")[0]}: ${path}: ${issue}`,
+): ApiError {
+  return new ApiError("validation_failed", message, { issues: [{ path, message: issue }] });
+}
+
 /** Shorthand for the 404 of a missing record. */
 export function notFound(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
   return new ApiError(code, message, details);

@@ -16,7 +16,7 @@ import { createHash, type Hash } from "node:crypto";
 import type { IdempotencyRow } from "../db/idempotency.js";
 import type { Store } from "../db/store.js";
 import { type Clock, iso } from "../domain/clock.js";
-import { ApiError, errorBody } from "./errors.js";
+import { ApiError, errorBody, invalidInput } from "./errors.js";
 import { bodyBytes, type Incoming, NULL_BODY_STATUS, type Outgoing } from "./exchange.js";
 import { type Logger, redactSecrets } from "./log.js";
 
@@ -88,9 +88,7 @@ export function idempotencyKeyOf(request: Incoming): string | undefined {
   if (key === null) return undefined;
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
     const message = "Expected 1 to 255 visible ASCII characters (a UUID is a good choice).";
-    throw new ApiError("validation_failed", `Invalid header: header.idempotency-key: ${message}`, {
-      issues: [{ path: "header.idempotency-key", message }],
-    });
+    throw invalidInput("header.idempotency-key", message);
   }
   return key;
 }

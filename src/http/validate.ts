@@ -1,6 +1,6 @@
 /** Runs valibot schemas over request input and turns their issues into 400 validation_failed. */
 import * as v from "valibot";
-import { ApiError } from "./errors.js";
+import { ApiError, invalidInput } from "./errors.js";
 
 /** One validation problem as the error body lists it. */
 export interface InputIssue {
@@ -48,7 +48,7 @@ export function parseBodyInput<S extends v.GenericSchema>(schema: S, input: unkn
     const received =
       input === null || input === undefined ? String(input) : Array.isArray(input) ? "an array" : `a ${typeof input}`;
     const message = `Expected a JSON object, received ${received}.`;
-    throw new ApiError("validation_failed", `Invalid body: body: ${message}`, { issues: [{ path: "body", message }] });
+    throw invalidInput("body", message);
   }
   return parseInput(schema, input, "body");
 }

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { type CallToolResult, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import { ApiError, errorBody } from "../http/errors.js";
+import { ApiError, errorBody, invalidInput } from "../http/errors.js";
 import type { Incoming } from "../http/exchange.js";
 import type { Dispatch } from "./dispatch.js";
 import { type CallContext, TOOLS, type ToolDef, toolRequest, toolResult } from "./tools.js";
@@ -116,7 +116,7 @@ async function transportRefusal(response: Response): Promise<ApiError | Error> {
     message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text;
   } catch {}
   if (response.status !== 400) return new Error(`MCP transport answered ${response.status}: ${message}`);
-  return new ApiError("validation_failed", message, { issues: [{ path: "body", message }] });
+  return invalidInput("body", message, message);
 }
 
 /** Answers one POST to the MCP endpoint: JSON-RPC over the SDK's stateless Streamable HTTP transport. */

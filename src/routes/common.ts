@@ -1,7 +1,7 @@
 /** Pieces shared by route files: the standard error responses and paging. */
 
 import type { Ctx } from "../http/context.js";
-import { ApiError } from "../http/errors.js";
+import { type ApiError, invalidInput } from "../http/errors.js";
 import type { ResponseDoc } from "../http/route.js";
 import { ErrorBodySchema } from "../http/schemas.js";
 
@@ -130,9 +130,16 @@ export function decodeCursor<T extends string | number>(
     // A number this API issues is an id or an offset: a whole number from 0 (1.5 or 1e300 as an SQL OFFSET was a 500).
     if (kind === "number" ? Number.isSafeInteger(value) && value >= 0 : typeof value === "string") return value as T;
   } catch {}
-  throw new ApiError("validation_failed", "Invalid query: query.cursor: not a cursor this list issued.", {
-    issues: [{ path: "query.cursor", message: "Not a cursor this list issued." }],
-  });
+  throw notACursor();
+}
+
+/** 400: a cursor this API did not issue (or not for this list). */
+export function notACursor(): ApiError {
+  return invalidInput(
+    "query.cursor",
+    "Not a cursor this list issued.",
+    "Invalid query: query.cursor: not a cursor this list issued.",
+  );
 }
 
 /**

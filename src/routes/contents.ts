@@ -8,7 +8,16 @@ import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
-import { AUTH_ERRORS, CONFLICT, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
+import {
+  AUTH_ERRORS,
+  CONFLICT,
+  decodeCursor,
+  encodeCursor,
+  INPUT_ERRORS,
+  NOT_FOUND,
+  notACursor,
+  page,
+} from "./common.js";
 
 const STATUSES = ["draft", "generated", "finalized", "published"] as const;
 
@@ -276,10 +285,7 @@ export const contentRoutes = [
       const row = findContent(ctx.services.store, ctx, ctx.params.contentId);
       // The cursor is the last version given, 8 digits (as issued since the list was paged in memory).
       const after = decodeCursor<string>(ctx.query.cursor, "string");
-      if (after !== undefined && !/^\d{1,8}$/.test(after))
-        throw new ApiError("validation_failed", "Invalid query: query.cursor: not a cursor this list issued.", {
-          issues: [{ path: "query.cursor", message: "Not a cursor this list issued." }],
-        });
+      if (after !== undefined && !/^\d{1,8}$/.test(after)) throw notACursor();
       const versions = ctx.services.store.contents.versions(row.id, Number(after ?? 0), ctx.query.limit + 1);
       const view = (ver: (typeof versions)[number]) => ({
         version: ver.version,

@@ -17,7 +17,7 @@ import {
 } from "../domain/images.js";
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { intString, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page, UPSTREAM_ERRORS } from "./common.js";
@@ -87,10 +87,6 @@ function isFilePart(value: unknown): value is UploadedFile {
   return isUploadedFile(value) && value.bytes instanceof Uint8Array;
 }
 
-function invalid(path: string, message: string): ApiError {
-  return new ApiError("validation_failed", `Invalid body: ${path}: ${message}`, { issues: [{ path, message }] });
-}
-
 function tooLarge(size: number): ApiError {
   return new ApiError("payload_too_large", `The image is larger than ${MAX_IMAGE_BYTES} bytes (10 MiB).`, {
     limit_bytes: MAX_IMAGE_BYTES,
@@ -108,7 +104,7 @@ function decodeBase64(text: string): Uint8Array {
   // Refuse an oversize image before decoding it.
   const size = Math.floor((digits * 3) / 4);
   if (size > MAX_IMAGE_BYTES) throw tooLarge(size);
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || digits % 4 === 1) throw invalid(path, "Not valid base64.");
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || digits % 4 === 1) throw invalidInput(path, "Not valid base64.");
   return Buffer.from(compact, "base64");
 }
 
@@ -139,14 +135,14 @@ function generatedFilename(prompt: string): string {
 /** Checks an uploaded file's bytes: its size, its type (by magic number) and its header's dimensions. */
 function acceptImage(bytes: Uint8Array, field: string) {
   if (bytes.byteLength > MAX_IMAGE_BYTES) throw tooLarge(bytes.byteLength);
-  if (bytes.byteLength === 0) throw invalid(field, "The file is empty.");
+  if (bytes.byteLength === 0) throw invalidInput(field, "The file is empty.");
   const found = inspectImage(bytes);
   if (found.ok) return found;
   if (found.reason === "unsupported")
     throw new ApiError("unsupported_image_type", `${found.message} The type is read from the bytes, not the name.`, {
       accepted_types: IMAGE_TYPES,
     });
-  throw invalid(field, found.message);
+  throw invalidInput(field, found.message);
 }
 
 /** Finds an image of the caller's account (404 otherwise: another account's image is not found either). */
@@ -298,7 +294,7 @@ export const imageRoutes = [
       const remote = ctx.services.config.imageModel;
       const offered = ["builtin", ...(remote ? [remote.model] : [])];
       if (model !== undefined && !offered.includes(model))
-        throw invalid("body.model", `Expected one of: ${offered.join(", ")}.`);
+        throw invalidInput("body.model", `Expected one of: ${offered.join(", ")}.`);
       let bytes: Buffer;
       let type = "image/png";
       let size = { width, height };

@@ -10,7 +10,7 @@ import { requireWorkspaceStill } from "../domain/contents.js";
 import type { TextFormat } from "../domain/text.js";
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import { TaskLimitError } from "../workers/limits.js";
@@ -102,10 +102,6 @@ type ListInput = v.InferOutput<typeof ListQuery>;
 
 const ReferenceParams = v.object({ referenceId: intString(1) });
 type ById = Ctx<{ referenceId: number }>;
-
-function invalid(path: string, message: string): ApiError {
-  return new ApiError("validation_failed", `Invalid body: ${path}: ${message}`, { issues: [{ path, message }] });
-}
 
 function unsupportedFile(file: UploadedFile, why: string): ApiError {
   return new ApiError("unsupported_media_type", `The file ${JSON.stringify(file.filename)} ${why}.`, {
@@ -217,7 +213,7 @@ export const referenceRoutes = [
       let source: { format: TextFormat; text: string };
       if (body.file) source = readFile(body.file, body.format);
       else if (body.format === undefined)
-        throw invalid("body.format", "Required with content: one of text, markdown, html.");
+        throw invalidInput("body.format", "Required with content: one of text, markdown, html.");
       else source = { format: body.format, text: body.content! };
 
       const where = body.file ? "body.file" : "body.content";
@@ -228,12 +224,12 @@ export const referenceRoutes = [
       } catch (e) {
         if (e instanceof TaskLimitError) throw e;
         // No input may cause a 5xx (DESIGN §3); the converters are bounded, this is the last guard.
-        throw invalid(where, `The material cannot be read as ${source.format}.`);
+        throw invalidInput(where, `The material cannot be read as ${source.format}.`);
       }
       const content = ingested.content;
-      if (content === "") throw invalid(where, "The material has no text.");
+      if (content === "") throw invalidInput(where, "The material has no text.");
       if (content.length > REFERENCE_LIMITS.contentChars)
-        throw invalid(
+        throw invalidInput(
           where,
           `The material's plain text is ${content.length} characters; at most ${REFERENCE_LIMITS.contentChars} are accepted.`,
         );

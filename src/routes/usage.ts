@@ -14,7 +14,7 @@ import {
   utcDay,
 } from "../domain/usage.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError } from "../http/errors.js";
+import { invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
 
@@ -51,10 +51,6 @@ const UsageResponse = v.object({
   ),
 });
 
-function invalid(path: string, message: string): ApiError {
-  return new ApiError("validation_failed", `Invalid query: ${path}: ${message}`, { issues: [{ path, message }] });
-}
-
 /** The usage route, registered in src/http/routes.ts. */
 export const usageRoutes = [
   route({
@@ -79,9 +75,9 @@ export const usageRoutes = [
         ctx.query.from ??
         (daysInRange(FIRST_DAY, to) < DEFAULT_USAGE_DAYS ? FIRST_DAY : addDays(to, 1 - DEFAULT_USAGE_DAYS));
       const span = daysInRange(from, to);
-      if (span < 1) throw invalid("query.from", `Expected a day on or before to (${to}).`);
+      if (span < 1) throw invalidInput("query.from", `Expected a day on or before to (${to}).`);
       if (span > MAX_USAGE_DAYS)
-        throw invalid("query.from", `The range covers ${span} days; at most ${MAX_USAGE_DAYS} are allowed.`);
+        throw invalidInput("query.from", `The range covers ${span} days; at most ${MAX_USAGE_DAYS} are allowed.`);
       // Rows a flush is writing are in neither place until it ends.
       await ctx.services.usage.settled();
       return { body: ctx.services.usage.report(ctx.account.id, from, to) };

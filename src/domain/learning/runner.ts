@@ -5,7 +5,7 @@ import type { Logger } from "../../http/log.js";
 import { TaskLimitError } from "../../workers/limits.js";
 import type { WorkerPool } from "../../workers/pool.js";
 import { type Clock, iso } from "../clock.js";
-import { emptyTraits, parseTraits, type VoiceTraits } from "../generation/voice.js";
+import { emptyTraits, parseTraits } from "../generation/voice.js";
 import { prefixedId } from "../ids.js";
 import type { UsageCounter } from "../usage.js";
 import { inlineWriter, type StoreWriter } from "../writer.js";
