@@ -60,8 +60,9 @@ function sizeOf(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
-function endpoint(cfg: LlmConfig): string {
-  return `${cfg.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/chat/completions`;
+/** An endpoint of the model server's API (the base URL may end in /v1 or not). */
+function endpoint(cfg: LlmConfig, path: "chat/completions" | "images/generations"): string {
+  return `${cfg.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/${path}`;
 }
 
 function unavailable(cfg: LlmConfig, why: string): ApiError {
@@ -162,19 +163,28 @@ function startCall(cfg: LlmConfig, client?: AbortSignal): Call {
   };
 }
 
-/** Sends the request and waits for the answer's head, within the timeout; an error status is thrown. */
-async function open(cfg: LlmConfig, call: Call, messages: ChatMessage[], stream: boolean): Promise<Response> {
+/**
+ * POSTs a JSON request to an endpoint of the model server and waits for the answer's head, within the timeout; an
+ * error status is thrown as upstream_error.
+ */
+async function post(
+  cfg: LlmConfig,
+  call: Call,
+  path: "chat/completions" | "images/generations",
+  payload: unknown,
+  accept?: string,
+): Promise<Response> {
   let res: Response;
   try {
     res = await call.within(() =>
-      fetch(endpoint(cfg), {
+      fetch(endpoint(cfg, path), {
         method: "POST",
         headers: {
           "content-type": "application/json",
-          accept: stream ? "text/event-stream" : "application/json",
+          ...(accept ? { accept } : {}),
           ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}),
         },
-        body: JSON.stringify({ model: cfg.model, messages, stream, temperature: 0.7 }),
+        body: JSON.stringify(payload),
         signal: call.signal,
       }),
     );
@@ -186,6 +196,12 @@ async function open(cfg: LlmConfig, call: Call, messages: ChatMessage[], stream:
   }
   if (!res.ok) throw await errorAnswer(cfg, call, res);
   return res;
+}
+
+/** A chat completion request, plain or streamed. */
+function openChat(cfg: LlmConfig, call: Call, messages: ChatMessage[], stream: boolean): Promise<Response> {
+  const payload = { model: cfg.model, messages, stream, temperature: 0.7 };
+  return post(cfg, call, "chat/completions", payload, stream ? "text/event-stream" : "application/json");
 }
 
 /** The upstream_error of an error status, with the message of its body (what of it comes within the timeout). */
@@ -244,7 +260,7 @@ async function readBody(
 export async function chatComplete(cfg: LlmConfig, messages: ChatMessage[], signal?: AbortSignal): Promise<string> {
   const call = startCall(cfg, signal);
   try {
-    const res = await open(cfg, call, messages, false);
+    const res = await openChat(cfg, call, messages, false);
     const text = new TextDecoder().decode(await readBody(cfg, call, res, MAX_ANSWER_BYTES));
     const body = answerOf(cfg, text, "not JSON");
     // `?.` throughout: the answer may be JSON null, or hold null or a string where an object belongs.
@@ -306,7 +322,7 @@ export async function chatStream(
   const call = startCall(cfg, signal);
   let res: Response;
   try {
-    res = await open(cfg, call, messages, true);
+    res = await openChat(cfg, call, messages, true);
     if (!res.body) throw invalid(cfg, "an empty stream");
   } catch (e) {
     call.end();
@@ -368,35 +384,15 @@ export async function generateImageRemote(
   req: { prompt: string; width: number; height: number; maxBytes: number },
   signal?: AbortSignal,
 ): Promise<Uint8Array> {
-  const url = `${cfg.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/images/generations`;
   const call = startCall(cfg, signal);
   try {
-    let res: Response;
-    try {
-      res = await call.within(() =>
-        fetch(url, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}),
-          },
-          body: JSON.stringify({
-            model: cfg.model,
-            prompt: req.prompt,
-            n: 1,
-            size: `${req.width}x${req.height}`,
-            response_format: "b64_json",
-          }),
-          signal: call.signal,
-        }),
-      );
-    } catch (e) {
-      throw call.failure(e, () => {
-        const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-        return unavailable(cfg, cause?.code ?? cause?.message ?? (e as Error).message);
-      });
-    }
-    if (!res.ok) throw await errorAnswer(cfg, call, res);
+    const res = await post(cfg, call, "images/generations", {
+      model: cfg.model,
+      prompt: req.prompt,
+      n: 1,
+      size: `${req.width}x${req.height}`,
+      response_format: "b64_json",
+    });
     // The base64 of the largest image, and a megabyte for the envelope and what servers add (a revised prompt).
     const limit = Math.ceil(req.maxBytes / 3) * 4 + 1024 * 1024;
     const tooLarge = () => invalid(cfg, `an image larger than ${sizeOf(req.maxBytes)}`);
