@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
 import { type FakeLlm, startFakeLlm } from "../helpers/fake-llm.js";
 import { makeHarness } from "../helpers/harness.js";
+import { hookedPool } from "../helpers/pools.js";
 
 let fake: FakeLlm;
 beforeAll(async () => {
@@ -218,14 +218,9 @@ describe("the on-prem model engine", () => {
 describe("the on-prem model engine's own work", () => {
   it("ranks passages, builds prompts and applies the voice on the worker pool, not the HTTP thread", async () => {
     const tasks: string[] = [];
-    const inner = inlinePool();
-    const pool: WorkerPool = {
-      run: (name, input) => {
-        tasks.push(name);
-        return inner.run(name, input);
-      },
-      close: () => inner.close(),
-    };
+    const pool = hookedPool((name) => {
+      tasks.push(name);
+    });
     for (const [model, stream] of [
       ["plain", false],
       ["stream", true],
@@ -303,16 +298,12 @@ describe("a misbehaving model server", () => {
     const held = new Promise<void>((r) => {
       release = r;
     });
-    let finishing: Promise<unknown> | undefined;
-    const inner = inlinePool();
-    const pool: WorkerPool = {
-      run: (name, input) => {
-        if (name !== "llmFinish") return inner.run(name, input);
-        finishing = held.then(() => inner.run(name, input));
-        return finishing as ReturnType<typeof inner.run<typeof name>>;
-      },
-      close: () => inner.close(),
-    };
+    let finishing: Promise<void> | undefined;
+    const pool = hookedPool((name) => {
+      if (name !== "llmFinish") return;
+      finishing = held;
+      return held;
+    });
     const h = makeHarness({ config: { llm: { baseUrl: fake.url, model: "stream", timeoutMs: 1_000 } }, pool });
     const key = h.key({ workspaceId: h.a.ws1 });
     const client = new AbortController();

@@ -4,26 +4,21 @@
  * and leaves nothing behind. Two creations of one user: the second gets the coded 400 with its issue.
  */
 import { describe, expect, it } from "vitest";
-import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, sessionOf } from "../helpers/http.js";
+import { hookedPool } from "../helpers/pools.js";
 
 /** The inline pool, whose tasks wait from `hold()` until `open()`; `held.waiting` counts the tasks held. */
 function gatedPool() {
-  const inner = inlinePool();
   let open = () => {};
   let gate: Promise<void> | undefined;
   const held = { waiting: 0 };
-  const pool: WorkerPool = {
-    run: async (name, input) => {
-      if (gate) {
-        held.waiting++;
-        await gate;
-      }
-      return inner.run(name, input);
-    },
-    close: () => inner.close(),
-  };
+  const pool = hookedPool(async () => {
+    if (gate) {
+      held.waiting++;
+      await gate;
+    }
+  });
   const hold = () => {
     gate = new Promise<void>((r) => {
       open = r;

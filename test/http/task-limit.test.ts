@@ -6,23 +6,18 @@
 import { describe, expect, it } from "vitest";
 import { backoffMs } from "../../src/domain/learning/runner.js";
 import { TASK_CPU_LIMIT_MS, TaskLimitError } from "../../src/workers/limits.js";
-import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
 import type { TaskName } from "../../src/workers/tasks.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
+import { hookedPool } from "../helpers/pools.js";
 
 /** The inline pool, but the named tasks are stopped as if past the limit; `calls` counts them by name. */
 function stoppingPool(...stopped: TaskName[]) {
-  const inner = inlinePool();
   const calls: Record<string, number> = {};
-  const pool: WorkerPool = {
-    run: async (name, input) => {
-      calls[name] = (calls[name] ?? 0) + 1;
-      if (stopped.includes(name)) throw new TaskLimitError(name, TASK_CPU_LIMIT_MS);
-      return inner.run(name, input);
-    },
-    close: () => inner.close(),
-  };
+  const pool = hookedPool((name) => {
+    calls[name] = (calls[name] ?? 0) + 1;
+    if (stopped.includes(name)) throw new TaskLimitError(name, TASK_CPU_LIMIT_MS);
+  });
   return { pool, calls };
 }
 
