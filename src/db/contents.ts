@@ -98,7 +98,8 @@ export function contentQueries(db: Db) {
 
   // One statement per combination of filters, prepared on first use and kept for the connection.
   const listStatements = new Map<string, Database.Statement>();
-  function list(f: ContentFilter): ContentRow[] {
+  /** A page of contents, read as it is taken (routes' page()): texts past what a page shows are not read. */
+  function list(f: ContentFilter): IterableIterator<ContentRow> {
     const where = ["c.workspace_id = @workspaceId", "c.id > @afterId"];
     if (f.status) where.push("c.status = @status");
     if (f.plannedFrom) where.push("c.scheduled_publish_day >= @plannedFrom");
@@ -114,7 +115,7 @@ export function contentQueries(db: Db) {
       stmt = db.prepare(sql);
       listStatements.set(sql, stmt);
     }
-    return stmt.all({ ...f, status: f.status ?? null }) as ContentRow[];
+    return stmt.iterate({ ...f, status: f.status ?? null }) as IterableIterator<ContentRow>;
   }
 
   return {
@@ -172,8 +173,8 @@ export function contentQueries(db: Db) {
     }) {
       insertVersion.run({ ...v, details: v.details === undefined ? null : JSON.stringify(v.details) });
     },
-    /** Up to `limit` versions of a content after version `after`, oldest first. */
-    versions: (contentId: number, after: number, limit: number) => versions.all(contentId, after, limit),
+    /** Up to `limit` versions of a content after version `after`, oldest first, read as they are taken. */
+    versions: (contentId: number, after: number, limit: number) => versions.iterate(contentId, after, limit),
     /** The text of one version of a content, or undefined. */
     versionText: (contentId: number, version: number) => versionText.get(contentId, version),
     lastGenerated: (contentId: number) => lastGenerated.get(contentId),

@@ -76,7 +76,7 @@ export function conversionQueries(db: Db) {
     /** Any conversion by id: the caller checks the account and the workspace. */
     byId: (id: number) => byId.get(id),
     /** A workspace's conversions in id order, optionally of one content. */
-    list: (q: ConversionListQuery) => list.all({ ...q, contentId: q.contentId ?? null }),
+    list: (q: ConversionListQuery) => list.iterate({ ...q, contentId: q.contentId ?? null }),
     /** Stores a conversion. */
     create(c: NewConversion): ConversionRow {
       const id = Number(insert.run({ ...c, posts: c.posts === null ? null : JSON.stringify(c.posts) }).lastInsertRowid);

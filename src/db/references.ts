@@ -129,8 +129,8 @@ export function referenceQueries(db: Db) {
     /** The passages of these materials, grouped by material in the order asked, each in text order. */
     passagesOf: (referenceIds: number[]): PassageRow[] =>
       passagesOf.all({ ids: JSON.stringify([...new Set(referenceIds)]) }),
-    /** A workspace's reference materials in id order, with their text. */
-    list: (q: ReferenceListQuery) => list.all(q),
+    /** A workspace's reference materials in id order, with their text, read as they are taken (routes' page()). */
+    list: (q: ReferenceListQuery) => list.iterate(q),
     /** Stores a material and its passages in one transaction. */
     create: db.transaction((r: NewReference): ReferenceRow => {
       const id = Number(insert.run(r).lastInsertRowid);

@@ -59,24 +59,6 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-/**
- * Slices one page from `limit + 1` fetched rows. With `view`, the page holds the rows' views and ends early when
- * their JSON could pass MAX_PAGE_CHARS (viewPage): lists whose records carry long texts pass one.
- */
-export function page<T>(rows: T[], limit: number, cursorOf: (row: T) => string): Page<T>;
-export function page<T, V>(rows: T[], limit: number, cursorOf: (row: T) => string, view: (row: T) => V): Page<V>;
-export function page<T, V>(
-  rows: T[],
-  limit: number,
-  cursorOf: (row: T) => string,
-  view?: (row: T) => V,
-): Page<T> | Page<V> {
-  const has_more = rows.length > limit;
-  const data = has_more ? rows.slice(0, limit) : rows;
-  const p = { data, has_more, next_cursor: has_more ? cursorOf(data[data.length - 1]) : null };
-  return view ? viewPage(p, cursorOf, view) : p;
-}
-
 /** The most characters a page of a list may take as JSON, by jsonSizeBound (far below V8's longest string). */
 // 32 MiB: a page is written by the thread answering every request, and a bound of 128 MiB let one take about half a
 // second to serialise (a page of 100 texts of 500,000 characters took 110-120 ms at 22 MB of JSON).
@@ -92,26 +74,44 @@ export function jsonSizeBound(value: unknown): number {
 }
 
 /**
- * A page's rows as their views, fewer than asked when their JSON could pass `maxChars` (always at least one): the
- * page then says has_more, and its cursor goes on after the last row given. A page of 100 contents whose texts are
- * control characters (each written as 6) came to some 600 million characters, past V8's longest string: a 500.
+ * Slices one page from up to `limit + 1` rows. With `view`, the page holds the rows' views, fewer than asked when
+ * their JSON could pass `maxChars` (always at least one); it then says has_more, and its cursor goes on after the
+ * last row given. A page of 100 contents whose texts are control characters (each written as 6) came to some 600
+ * million characters, past V8's longest string: a 500.
+ * The rows are taken one at a time, so a statement's iterator is read no further than the page needs: a page that
+ * ends by size reads one row past it, not the rest (a list of 101 texts of 500,000 characters read them all for the
+ * 11 it showed).
  */
-export function viewPage<T, V>(
-  p: Page<T>,
+export function page<T>(rows: Iterable<T>, limit: number, cursorOf: (row: T) => string): Page<T>;
+export function page<T, V>(
+  rows: Iterable<T>,
+  limit: number,
   cursorOf: (row: T) => string,
   view: (row: T) => V,
+  maxChars?: number,
+): Page<V>;
+export function page<T, V>(
+  rows: Iterable<T>,
+  limit: number,
+  cursorOf: (row: T) => string,
+  view?: (row: T) => V,
   maxChars = MAX_PAGE_CHARS,
-): Page<V> {
-  const data: V[] = [];
+): Page<T | V> {
+  const data: (T | V)[] = [];
+  let last: T | undefined;
   let chars = 0;
-  for (const row of p.data) {
-    const v = view(row);
-    chars += jsonSizeBound(v);
-    if (data.length > 0 && chars > maxChars)
-      return { data, has_more: true, next_cursor: cursorOf(p.data[data.length - 1]) };
-    data.push(v);
+  // Leaving the loop early ends the iterator (a statement's iterate() is then reset).
+  for (const row of rows) {
+    if (data.length === limit) return { data, has_more: true, next_cursor: cursorOf(last as T) };
+    const item = view ? view(row) : row;
+    if (view) {
+      chars += jsonSizeBound(item);
+      if (data.length > 0 && chars > maxChars) return { data, has_more: true, next_cursor: cursorOf(last as T) };
+    }
+    data.push(item);
+    last = row;
   }
-  return { data, has_more: p.has_more, next_cursor: p.next_cursor };
+  return { data, has_more: false, next_cursor: null };
 }
 
 /** Encodes a cursor (the sort key of the last row). */

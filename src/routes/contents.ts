@@ -1,6 +1,6 @@
 /** Contents: create (draft), read, list, update, delete, versions, planning (spec §4.3) and publication. */
 import * as v from "valibot";
-import type { ContentStatus } from "../db/contents.js";
+import type { ContentStatus, VersionRow } from "../db/contents.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
 import { contentView, findContent, requireStatus, serverToday } from "../domain/contents.js";
 import { plannedDay } from "../domain/planning.js";
@@ -287,7 +287,7 @@ export const contentRoutes = [
       const after = decodeCursor<string>(ctx.query.cursor, "string");
       if (after !== undefined && !/^\d{1,8}$/.test(after)) throw notACursor();
       const versions = ctx.services.store.contents.versions(row.id, Number(after ?? 0), ctx.query.limit + 1);
-      const view = (ver: (typeof versions)[number]) => ({
+      const view = (ver: VersionRow) => ({
         version: ver.version,
         kind: ver.kind,
         title: ver.title,
@@ -296,7 +296,7 @@ export const contentRoutes = [
         details: ver.details ? JSON.parse(ver.details) : null,
         created_at: ver.created_at,
       });
-      const cursorOf = (ver: (typeof versions)[number]) => encodeCursor(String(ver.version).padStart(8, "0"));
+      const cursorOf = (ver: VersionRow) => encodeCursor(String(ver.version).padStart(8, "0"));
       return { body: page(versions, ctx.query.limit, cursorOf, view) };
     },
   }),

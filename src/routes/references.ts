@@ -186,7 +186,8 @@ export const referenceRoutes = [
         afterId: decodeCursor<number>(ctx.query.cursor, "number") ?? 0,
         limit: ctx.query.limit + 1,
       });
-      // Materials carry up to 500,000 characters each: the page ends early by size (common.ts viewPage).
+      // Materials carry up to 500,000 characters each: the page ends early by size, and the rows past it are not
+      // read (common.ts page).
       return { body: page(rows, ctx.query.limit, (r) => encodeCursor(r.id), referenceSummaryView) };
     },
   }),

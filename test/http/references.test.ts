@@ -163,7 +163,7 @@ describe("creating reference materials from JSON", () => {
     const res = await h.send("POST", BASE, { auth: h.key(), body });
     expectCode(res, 400, "validation_failed");
     expect(res.body.details.issues.map((i: { path: string }) => i.path)).toContain(path);
-    expect(h.services.store.references.list({ workspaceId: h.a.ws1, afterId: 0, limit: 10 })).toEqual([]);
+    expect([...h.services.store.references.list({ workspaceId: h.a.ws1, afterId: 0, limit: 10 })]).toEqual([]);
   });
 
   it("never answers a 5xx, however deeply the HTML nests", async () => {
@@ -299,7 +299,7 @@ describe("creating reference materials from an uploaded file", () => {
     expectCode(res, 415, "unsupported_media_type");
     expect(res.body.error).toBe("UNSUPPORTED_MEDIA_TYPE");
     expect(res.body.details.accepted_extensions).toEqual([".txt", ".md", ".markdown", ".html", ".htm"]);
-    expect(h.services.store.references.list({ workspaceId: h.a.ws1, afterId: 0, limit: 10 })).toEqual([]);
+    expect([...h.services.store.references.list({ workspaceId: h.a.ws1, afterId: 0, limit: 10 })]).toEqual([]);
   });
 
   it("refuses a body over 5 MiB with 413 payload_too_large, and takes one just under", async () => {
@@ -422,7 +422,7 @@ describe("listing and reading reference materials", () => {
       expectCode(res, 403, "workspace_mismatch");
       expect(res.body.details).toMatchObject({ bound_workspace_id: h.a.ws1, requested_workspace_id: h.a.ws2 });
     }
-    expect(h.services.store.references.list({ workspaceId: h.a.ws2, afterId: 0, limit: 10 })).toEqual([]);
+    expect([...h.services.store.references.list({ workspaceId: h.a.ws2, afterId: 0, limit: 10 })]).toEqual([]);
   });
 });
 
