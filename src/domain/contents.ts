@@ -328,12 +328,28 @@ export function finalizeContent(
   })();
 }
 
-/** A finalization as the writer thread receives it (writer.ts): the caller's rows instead of its request context. */
-export interface FinalizeTask {
+/** A caller as the writer thread receives it (writer.ts): the caller's rows instead of its request context. */
+export interface CallerRows {
   account: AccountRow;
   workspace?: WorkspaceRow;
   /** The workspace the caller's API key is bound to, if any. */
   boundWorkspaceId: string | null;
+}
+
+/** The Caller of plain rows: the binding check the request context makes (http/app.ts), made on the writer thread. */
+function callerOf(rows: CallerRows): Caller {
+  const bound = rows.boundWorkspaceId;
+  return {
+    account: rows.account,
+    workspace: rows.workspace,
+    checkRecordWorkspace(workspaceId) {
+      if (bound !== null && bound !== workspaceId) throw workspaceMismatch(bound, workspaceId);
+    },
+  };
+}
+
+/** A finalization as the writer thread receives it. */
+export interface FinalizeTask extends CallerRows {
   req: { content_id: number; finalized_content: string; edit_seconds: number };
   nowMs: number;
 }
@@ -349,15 +365,7 @@ export interface Finalized {
 
 /** finalizeContent for a caller described by plain data (the writer thread's operation). */
 export function finalizeTask(store: Store, task: FinalizeTask): Finalized {
-  const bound = task.boundWorkspaceId;
-  const caller: Caller = {
-    account: task.account,
-    workspace: task.workspace,
-    checkRecordWorkspace(workspaceId) {
-      if (bound !== null && bound !== workspaceId) throw workspaceMismatch(bound, workspaceId);
-    },
-  };
-  const { row, jobId } = finalizeContent(store, caller, task.req, task.nowMs);
+  const { row, jobId } = finalizeContent(store, callerOf(task), task.req, task.nowMs);
   return {
     contentId: row.id,
     workspaceId: row.workspace_id,
@@ -365,6 +373,33 @@ export function finalizeTask(store: Store, task: FinalizeTask): Finalized {
     updatedAt: row.updated_at,
     jobId,
   };
+}
+
+/** A finished generation as the writer thread receives it: saveGeneration's arguments as plain data. */
+export interface GenerationSaveTask extends CallerRows {
+  /** The workspace a new record goes to. */
+  target: WorkspaceRow;
+  req: GenerateRequest;
+  output: GenerationOutput;
+  model: string;
+  nowMs: number;
+}
+
+/**
+ * saveGeneration for a caller described by plain data (the writer thread's operation). The record crosses back
+ * without its text, which is the output's (the caller has it): `content` is empty.
+ */
+export function saveGenerationTask(store: Store, task: GenerationSaveTask): { row: ContentRow; created: boolean } {
+  const { row, created } = saveGeneration(
+    store,
+    callerOf(task),
+    task.target,
+    task.req,
+    task.output,
+    task.model,
+    task.nowMs,
+  );
+  return { row: { ...row, content: "" }, created };
 }
 
 /** A voice profile as the API shows it. */

@@ -2,13 +2,14 @@
  * Heavy write transactions on a thread of their own. Writing to the WAL is a write() system call; while the group
  * commit's fsync of the same file runs (durability.ts), ext4 makes such calls wait for its journal commit, 5–15 ms.
  * On the HTTP thread every GET arriving meanwhile waited too (README "Performance"). The writes that carry large texts
- * (finalizations) and those made in the background (learning jobs' claims and results, the knowledge graph, the
- * usage, key-use and session flushes) run instead on the writer thread: a connection of its own to the same database,
- * one transaction at a time, begun in the order asked. The HTTP thread parses, checks and answers; the answer still
- * waits for the group commit's fsync, which covers the writer's commits as well (it syncs the WAL file, whoever wrote
- * it). The HTTP thread's other writes (generation, references, idempotency records and the rest) stay on its own
- * connection; one of them that finds the writer's transaction in progress waits for its commit (db/open.ts
- * writeSignal).
+ * (finalizations, generations, reference materials) and those made in the background (learning jobs' claims and
+ * results, the knowledge graph, the usage, key-use and session flushes) run instead on the writer thread: a
+ * connection of its own to the same database, one transaction at a time, begun in the order asked. The HTTP thread
+ * parses, checks and answers; the answer still waits for the group commit's fsync, which covers the writer's commits
+ * as well (it syncs the WAL file, whoever wrote it). The HTTP thread's other writes (idempotency records and the
+ * rest, all short) stay on its own connection; one of them that finds the writer's transaction in progress waits,
+ * blocking the event loop, for its commit (db/open.ts writeSignal): generations and references did that under a
+ * mixed load.
  *
  * Operations asked for while the thread is busy go to it together, when it is free, and run in one transaction,
  * each in a savepoint of its own: one that fails rolls back alone. Under a finalize load several finalizations then
@@ -19,12 +20,13 @@
  * clone). An ApiError it throws comes back as one; another error keeps its message, name, code and stack.
  */
 import { lowerFlag } from "../db/open.js";
+import type { NewReference } from "../db/references.js";
 import type { Store } from "../db/store.js";
 import { closeThreadStore, type DbLocation, threadStore } from "../db/thread-store.js";
 import type { UsageRow } from "../db/usage.js";
 import { ApiError, type ErrorCode } from "../http/errors.js";
 import type { WorkerPool } from "../workers/pool.js";
-import { finalizeTask } from "./contents.js";
+import { finalizeTask, requireWorkspaceStill, saveGenerationTask } from "./contents.js";
 import { saveExtraction } from "./graph.js";
 import { completeJob } from "./learning/runner.js";
 
@@ -33,6 +35,13 @@ export const writeOps = {
   /** Opens the thread's connection (at start). */
   open: () => null,
   finalize: finalizeTask,
+  saveGeneration: saveGenerationTask,
+  /** Stores a reference material with its passages; the row crosses back without its text (the caller has it). */
+  referenceCreate: (store: Store, r: NewReference) =>
+    store.db.transaction(() => {
+      requireWorkspaceStill(store, r.workspaceId);
+      return { ...store.references.create(r), content: "" };
+    })(),
   learningClaim: (store: Store, i: { id: string; now: string }) => store.learning.claim(i.id, i.now),
   learningComplete: completeJob,
   learningFail: (store: Store, i: { id: string; error: string; retryAt: string | null; now: string }) => {

@@ -1,6 +1,6 @@
 /** POST /generate (spec §4.1) and POST /finalizeContent (spec §4.2): the two stable operations of the lifecycle. */
 import * as v from "valibot";
-import { contentView, findContent, generationInput, requireStatus, saveGeneration } from "../domain/contents.js";
+import { contentView, findContent, generationInput, requireStatus } from "../domain/contents.js";
 import type { GenerationOutput } from "../domain/generation/builtin.js";
 import { type GenerationStream, pickEngine } from "../domain/generation/engines.js";
 import type { Ctx } from "../http/context.js";
@@ -63,7 +63,7 @@ const sse = (event: string, data: unknown) => encoder.encode(`event: ${event}\nd
 function streamGeneration(
   ctx: Ctx,
   stream: GenerationStream,
-  save: (output: GenerationOutput) => { status: number; body: unknown },
+  save: (output: GenerationOutput) => Promise<{ status: number; body: unknown }>,
 ): Response {
   const pieces = stream.pieces[Symbol.asyncIterator]();
   let cancelled = false;
@@ -80,7 +80,7 @@ function streamGeneration(
           const output = await stream.result();
           // The answer's finish may have waited on the pool: a client gone meanwhile gets nothing stored.
           if (cancelled) return;
-          const saved = save(output);
+          const saved = await save(output);
           // `done` acknowledges the stored record: once it is on disk, as any write's answer (db/durability.ts).
           await ctx.services.durability.sync();
           controller.enqueue(sse("done", saved.body));
@@ -156,21 +156,24 @@ export const generateRoutes = [
         workspace = store.workspaces.byId(row.workspace_id)!;
       } else workspace = requestWorkspace(ctx);
       const input = generationInput(store, ctx, workspace, req, ctx.services.location);
-      const save = (output: GenerationOutput) => {
-        const { row, created } = saveGeneration(
-          store,
-          ctx,
-          workspace,
+      // On the writer thread, as finalizations: a write here waited, blocking every request, for the writer's
+      // transaction in progress (domain/writer.ts).
+      const save = async (output: GenerationOutput) => {
+        const { row, created } = await ctx.services.writer.run("saveGeneration", {
+          account: ctx.account,
+          workspace: ctx.workspace,
+          boundWorkspaceId: ctx.principal.boundWorkspaceId,
+          target: workspace,
           req,
           output,
-          engine.id,
-          ctx.services.clock.now(),
-        );
+          model: engine.id,
+          nowMs: ctx.services.clock.now(),
+        });
         ctx.services.usage.countFor(ctx.principal, { generations: 1, words_generated: output.word_count });
         return {
           status: created ? 201 : 200,
           body: {
-            ...contentView(row, today(ctx)),
+            ...contentView({ ...row, content: output.text }, today(ctx)),
             model: engine.id,
             sources: output.sources,
             word_count: output.word_count,
@@ -178,7 +181,7 @@ export const generateRoutes = [
         };
       };
       if (req.stream) return streamGeneration(ctx, await engine.stream(input, ctx.request.signal), save);
-      return save(await engine.generate(input, ctx.request.signal));
+      return await save(await engine.generate(input, ctx.request.signal));
     },
   }),
   route({

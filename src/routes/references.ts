@@ -6,7 +6,6 @@
 import * as v from "valibot";
 import { type ReferenceRow, referenceSummaryView, referenceView, SOURCE_TYPES } from "../db/references.js";
 import { iso } from "../domain/clock.js";
-import { requireWorkspaceStill } from "../domain/contents.js";
 import type { TextFormat } from "../domain/text.js";
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
@@ -237,20 +236,18 @@ export const referenceRoutes = [
       const fileTitle = body.file ? baseName(body.file.filename).slice(0, REFERENCE_LIMITS.titleChars).trim() : "";
       const title = body.title || fileTitle || firstLineTitle(content);
 
-      const store = ctx.services.store;
-      const row = store.db.transaction(() => {
-        requireWorkspaceStill(store, ctx.workspace.id);
-        return store.references.create({
-          accountId: ctx.principal.accountId,
-          workspaceId: ctx.workspace.id,
-          title,
-          content,
-          sourceType: body.file ? "file" : source.format,
-          wordCount: ingested.wordCount,
-          passages: ingested.passages,
-          now: iso(ctx.services.clock.now()),
-        });
-      })();
+      // On the writer thread (domain/writer.ts): up to 500,000 characters and their passages.
+      const stored = await ctx.services.writer.run("referenceCreate", {
+        accountId: ctx.principal.accountId,
+        workspaceId: ctx.workspace.id,
+        title,
+        content,
+        sourceType: body.file ? "file" : source.format,
+        wordCount: ingested.wordCount,
+        passages: ingested.passages,
+        now: iso(ctx.services.clock.now()),
+      });
+      const row = { ...stored, content };
       ctx.services.graph.touch(row.workspace_id, { kind: "reference", id: row.id, version: 0 });
       return { status: 201, body: referenceView(row) };
     },

@@ -1,7 +1,7 @@
 /**
- * A running server's writes off the HTTP thread (src/domain/writer.ts): finalizations, learning jobs, the knowledge
- * graph and the usage counters are written by the writer thread's own connection, and their texts are read by the
- * worker threads themselves; the answers and errors are those of the pipeline on one thread.
+ * A running server's writes off the HTTP thread (src/domain/writer.ts): generations, finalizations, learning jobs,
+ * the knowledge graph and the usage counters are written by the writer thread's own connection, and their texts are
+ * read by the worker threads themselves; the answers and errors are those of the pipeline on one thread.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -80,6 +80,34 @@ describe("a running server's writer thread", () => {
     expect(legacy.body).toMatchObject({ content: text, finalized_content: text });
   });
 
+  it("stores generations on its own connection, new records and new versions, with the pipeline's errors", async () => {
+    const before = mainChanges();
+    const first = await generate();
+    const again = await send("POST", "/api/v1/generate", key, {
+      template_id: 1,
+      user_direction: direction,
+      content_id: first.content_id,
+      seed: 7,
+    });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ content_id: first.content_id, status: "generated", version_count: 2 });
+    // Nothing of it was written by the HTTP thread's connection, yet that connection reads it at once.
+    expect(mainChanges()).toBe(before);
+    const got = await send("GET", `/api/v1/contents/${first.content_id}`, key);
+    expect(got.body).toMatchObject({
+      content: again.body.content,
+      version_count: 2,
+      updated_at: again.body.updated_at,
+    });
+    const mismatch = await send("POST", "/api/v1/generate", boundElsewhere, {
+      template_id: 1,
+      user_direction: direction,
+      content_id: first.content_id,
+    });
+    expect(mismatch.status).toBe(403);
+    expect(mismatch.body.details).toMatchObject({ error_code: "workspace_mismatch" });
+  });
+
   it("answers with the text as stored, also when the request held a lone surrogate", async () => {
     const content = await generate();
     const r = await send("POST", "/api/v1/finalizeContent", key, {
@@ -150,15 +178,20 @@ describe("a running server's writer thread", () => {
     expect((await send("GET", `/api/v1/contents/${draft.body.content_id}`, key)).status).toBe(404);
   });
 
-  it("generates and writes theses from passages the pool thread reads itself", async () => {
+  it("stores reference materials on its own connection and generates from passages the pool thread reads itself", async () => {
+    const before = mainChanges();
+    const content =
+      "Remote teams that hold a weekly written planning review ship 23% more features per quarter.\n\n" +
+      "The review takes under an hour when the agenda is shared in advance.";
     const ref = await send("POST", "/api/v1/reference-materials", key, {
       title: "Planning study",
       format: "text",
-      content:
-        "Remote teams that hold a weekly written planning review ship 23% more features per quarter.\n\n" +
-        "The review takes under an hour when the agenda is shared in advance.",
+      content,
     });
     expect(ref.status).toBe(201);
+    expect(ref.body).toMatchObject({ title: "Planning study", content, passage_count: 1 });
+    expect(mainChanges()).toBe(before);
+    expect((await send("GET", `/api/v1/reference-materials/${ref.body.id}`, key)).body).toEqual(ref.body);
     const gen = await send("POST", "/api/v1/generate", key, {
       template_id: 1,
       user_direction: "Weekly written planning reviews for remote teams",
