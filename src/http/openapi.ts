@@ -81,6 +81,55 @@ function multipartOf(json: Record<string, unknown>): Record<string, unknown> {
   return { type: "object", properties, required: ["file"] };
 }
 
+/**
+ * The headers responses carry (spec §8, DESIGN §3), described once under components.headers; `required` where every
+ * response that lists the header sends it (the tests' contract check holds every response to this).
+ */
+const HEADERS: Record<string, { description: string; required: boolean; schema: Record<string, unknown> }> = {
+  "X-RateLimit-Limit": {
+    description: "Requests the limiting bucket holds (per key; per client address without credentials).",
+    required: true,
+    schema: { type: "integer" },
+  },
+  "X-RateLimit-Remaining": {
+    description: "Requests left in that bucket.",
+    required: true,
+    schema: { type: "integer" },
+  },
+  "X-RateLimit-Reset": {
+    description: "Unix time (seconds) at which that bucket is full again.",
+    required: true,
+    schema: { type: "integer" },
+  },
+  "X-Trace-Id": {
+    description: "This response's trace id (also the error body's trace_id).",
+    required: true,
+    schema: { type: "string" },
+  },
+  "X-API-Stability": {
+    description: "`beta` on the answers of beta operations.",
+    required: true,
+    schema: { type: "string", enum: ["beta"] },
+  },
+  "Retry-After": { description: "Seconds to wait before retrying.", required: true, schema: { type: "integer" } },
+  "WWW-Authenticate": { description: "`Bearer`.", required: true, schema: { type: "string" } },
+  "Idempotent-Replayed": {
+    description: "`true` when this is the stored response of an earlier request with the same Idempotency-Key.",
+    required: false,
+    schema: { type: "string", enum: ["true"] },
+  },
+};
+
+/** The headers one response of a route carries, as references to components.headers. */
+function headersOf(r: RouteDef, status: number): Record<string, { $ref: string }> {
+  const names = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Trace-Id"];
+  if (r.stability === "beta") names.push("X-API-Stability");
+  if (status === 429 || status === 503) names.push("Retry-After");
+  if (status === 401) names.push("WWW-Authenticate");
+  if (r.method === "POST" && r.access !== "public" && status !== 429) names.push("Idempotent-Replayed");
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
 /** A route's documented responses plus the pipeline's own errors, each error naming its possible codes. */
 function withPipelineErrors(r: RouteDef): Record<string, ResponseDoc & { codes?: string[] }> {
   const out: Record<string, ResponseDoc & { codes?: string[] }> = { ...r.responses };
@@ -134,6 +183,7 @@ export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "pub
           status,
           {
             description: doc.description,
+            headers: headersOf(r, Number(status)),
             ...(doc.schema || doc.alsoContent
               ? {
                   content: {
@@ -178,6 +228,7 @@ export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "pub
     })),
     paths,
     components: {
+      headers: HEADERS,
       securitySchemes: {
         apiKey: { type: "http", scheme: "bearer", description: "An API key: svc_live_ followed by 32 characters." },
         session: {

@@ -18,7 +18,12 @@ const METHODS: readonly string[] = ["get", "put", "post", "delete", "options", "
 
 interface ResponseObject {
   description?: string;
+  headers?: Record<string, HeaderObject | { $ref: string }>;
   content?: Record<string, { schema?: unknown }>;
+}
+interface HeaderObject {
+  required?: boolean;
+  schema?: { type?: string; enum?: string[] };
 }
 interface OperationObject {
   operationId?: string;
@@ -35,7 +40,7 @@ export interface Drift {
   /** `METHOD /path/template` */
   operation: string;
   status: number;
-  kind: "undocumented-operation" | "undocumented-status" | "content-type" | "schema" | "invalid-json";
+  kind: "undocumented-operation" | "undocumented-status" | "content-type" | "schema" | "invalid-json" | "header";
   message: string;
 }
 
@@ -240,6 +245,21 @@ export class Contract {
     return { name, template, res };
   }
 
+  /** The documented headers of a response: each required one is sent, and each sent one has its schema's form. */
+  private checkHeaders(operation: string, status: number, doc: ResponseObject, headers: Headers): void {
+    const shared = (this.document.components?.headers ?? {}) as Record<string, HeaderObject>;
+    for (const [name, entry] of Object.entries(doc.headers ?? {})) {
+      const header = "$ref" in entry ? shared[entry.$ref.split("/").pop()!] : entry;
+      const value = headers.get(name);
+      let problem: string | undefined;
+      if (value === null) problem = header?.required ? "is missing" : undefined;
+      else if (header?.schema?.type === "integer" && !/^-?\d+$/.test(value)) problem = `is not an integer: ${value}`;
+      else if (header?.schema?.enum && !header.schema.enum.includes(value))
+        problem = `is not one of its values: ${value}`;
+      if (problem) this.drift({ operation, status, kind: "header", message: `${name} ${problem}` });
+    }
+  }
+
   /** Checks one response (it is cloned before its body is read, so the caller can still consume it). */
   async check(method: string, pathOrTemplate: string, response: Response): Promise<void> {
     const { name } = this.operation(method, pathOrTemplate);
@@ -250,6 +270,7 @@ export class Contract {
     const found = this.documentedResponse(method, pathOrTemplate, status);
     if (!found) return;
     const { template, res } = found;
+    this.checkHeaders(name, status, res.doc, response.headers);
     const documentedTypes = Object.keys(res.doc.content ?? {});
     const hasBody =
       status !== 204 &&

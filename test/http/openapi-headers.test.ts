@@ -1,0 +1,58 @@
+/**
+ * The description names the headers every response carries (spec §8: X-RateLimit-*; DESIGN §3: X-Trace-Id, and
+ * X-API-Stability on beta operations), and the contract check every harness response goes through holds the
+ * answers to them.
+ */
+import { describe, expect, it } from "vitest";
+import { ContractError } from "../helpers/contract.js";
+import { contract, makeHarness } from "../helpers/harness.js";
+
+type Responses = Record<string, { headers?: Record<string, { $ref: string }> }>;
+const operations = Object.entries(contract.document.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, op]) => ({
+    path,
+    method,
+    stability: (op as { "x-stability"?: string })["x-stability"],
+    responses: (op as { responses: Responses }).responses,
+  })),
+);
+
+describe("response headers in the description", () => {
+  it("lists the rate-limit headers and X-Trace-Id on every response, X-API-Stability on beta ones", () => {
+    expect(operations.length).toBeGreaterThan(50);
+    for (const op of operations)
+      for (const [status, response] of Object.entries(op.responses)) {
+        const names = Object.keys(response.headers ?? {});
+        const where = `${op.method.toUpperCase()} ${op.path} ${status}`;
+        expect(names, where).toEqual(
+          expect.arrayContaining(["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Trace-Id"]),
+        );
+        expect(names.includes("X-API-Stability"), where).toBe(op.stability === "beta");
+        if (status === "429") expect(names, where).toContain("Retry-After");
+        for (const { $ref } of Object.values(response.headers ?? {}))
+          expect(contract.document.components?.headers, $ref).toHaveProperty($ref.split("/").pop()!);
+      }
+  });
+
+  it("a response without a required header, or with one of the wrong form, is a drift", async () => {
+    const h = makeHarness();
+    const res = await h.send("GET", "/api/v1/templates", { auth: h.key() });
+    expect(res.status).toBe(200);
+    const body = JSON.stringify(res.body);
+    const headers = Object.fromEntries(res.headers);
+    const answer = (changed: Record<string, string | null>) => {
+      const sent = new Headers(headers);
+      for (const [name, value] of Object.entries(changed))
+        if (value === null) sent.delete(name);
+        else sent.set(name, value);
+      return new Response(body, { status: 200, headers: sent });
+    };
+    await expect(contract.check("GET", "/api/v1/templates", answer({}))).resolves.toBeUndefined();
+    await expect(contract.check("GET", "/api/v1/templates", answer({ "x-ratelimit-limit": null }))).rejects.toThrow(
+      ContractError,
+    );
+    await expect(contract.check("GET", "/api/v1/templates", answer({ "x-ratelimit-reset": "soon" }))).rejects.toThrow(
+      /X-RateLimit-Reset is not an integer/,
+    );
+  });
+});
