@@ -31,11 +31,11 @@ export function displayPrefix(secret: string): string {
 export class ScopeError extends Error {}
 
 /**
- * Normalises requested scopes: read is always included, write implies read, admin is refused.
- * Returns the canonical ordered list.
+ * Normalises requested scopes: none asked for is the default, read and write; read is always included (an empty
+ * list asks for no more than read), write implies read, admin is refused. Returns the canonical ordered list.
  */
 export function normaliseScopes(requested: readonly string[] | undefined): Scope[] {
-  if (!requested || requested.length === 0) return ["read", "write"];
+  if (!requested) return ["read", "write"];
   for (const s of requested) {
     if (s === "admin") throw new ScopeError("the admin scope is reserved and not issued in v1");
     if (s !== "read" && s !== "write") throw new ScopeError(`unknown scope "${s}" (allowed: read, write)`);

@@ -278,7 +278,8 @@ describe("spec §5: scope table", () => {
         ["read", "write"],
         ["read", "write"],
       ],
-      [[], ["read", "write"]],
+      // read is always included: an empty list asks for read alone (spec §2); only no list at all is the default.
+      [[], ["read"]],
     ];
     for (const [requested, effective] of cases) {
       const res = await h.send("GET", "/api/v1/api-keys/current", { auth: h.key({ scopes: requested }) });
@@ -337,6 +338,19 @@ describe("spec §5: key binding at issue", () => {
       const res = await h.send("POST", "/api/v1/api-keys", { auth: token, body });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect(res.body.workspace_id, JSON.stringify(body)).toBe(expected(h));
+    }
+  });
+
+  it("POST /api-keys: no scopes gives read and write, an empty list read alone", async () => {
+    const h = makeHarness();
+    const token = await sessionOf(h, "admin@a.test");
+    for (const [body, scopes] of [
+      [{ name: "default" }, ["read", "write"]],
+      [{ name: "none", scopes: [] }, ["read"]],
+    ] as const) {
+      const res = await h.send("POST", "/api/v1/api-keys", { auth: token, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.scopes, JSON.stringify(body)).toEqual(scopes);
     }
   });
 
