@@ -206,6 +206,11 @@ function scopeForbidden(principal: Principal): ApiError {
 export interface App {
   serve(request: Incoming, env?: RequestEnv): Promise<Outgoing>;
   handle(request: Request, env?: RequestEnv): Promise<Response>;
+  /**
+   * The answer to a request that could not be read as HTTP (node.ts clientErrorListener): the error's coded body
+   * with X-Trace-Id and the X-RateLimit-* of the client's address (peeked: nothing is taken), logged as an answer.
+   */
+  refuse(error: ApiError, env?: RequestEnv): Outgoing;
   routes: RouteDef[];
 }
 
@@ -213,6 +218,9 @@ export interface App {
 export function createApp(services: Services, routes: RouteDef[]): App {
   const match = buildMatcher(routes);
   const turns = services.turns;
+  // The bucket of requests without credentials, per client address.
+  const byAddress = (env: RequestEnv, peek = false) =>
+    services.limiter.take(`addr:${env.remoteAddress ?? "unknown"}`, { perMinute: ANONYMOUS_PER_MINUTE }, peek);
 
   async function serve(request: Incoming, env: RequestEnv = {}): Promise<Outgoing> {
     const started = performance.now();
@@ -254,8 +262,6 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       }
 
       // Rate limit: per key (or session user), else per client address (not again for a covered request).
-      const byAddress = (peek = false) =>
-        services.limiter.take(`addr:${env.remoteAddress ?? "unknown"}`, { perMinute: ANONYMOUS_PER_MINUTE }, peek);
       let account: AccountRow | undefined;
       if (!internal) {
         if (principal) {
@@ -272,12 +278,12 @@ export function createApp(services: Services, routes: RouteDef[]): App {
               perMinute: borrow && limits.perMinute <= 0 ? PLAN_LIMITS.business.perMinute : limits.perMinute,
               perHour: borrow && limits.perHour <= 0 ? PLAN_LIMITS.business.perHour : limits.perHour,
             });
-        } else if (!covered) decision = byAddress();
+        } else if (!covered) decision = byAddress(env);
         if (decision && !decision.allowed) throw rateLimited(decision);
       } else {
         // The health probes are never refused (a monitor polling them must not be), but they answer like every
         // response (spec §8, DESIGN §3) with the X-RateLimit-* of their client's address, which they do not use.
-        decision = byAddress(true);
+        decision = byAddress(env, true);
       }
 
       if (m.kind === "none") throw new ApiError("route_not_found", `No route ${request.method} ${url.pathname}.`);
@@ -403,9 +409,28 @@ export function createApp(services: Services, routes: RouteDef[]): App {
     return response;
   }
 
+  function refuse(apiError: ApiError, env: RequestEnv = {}): Outgoing {
+    const traceId = randomUUID();
+    const headers = { ...rateHeaders(byAddress(env, true)), "x-trace-id": traceId, ...apiError.headers };
+    services.logger.request({
+      time: iso(services.clock.now()),
+      level: "info",
+      method: "-",
+      path: "-",
+      status: apiError.status,
+      duration_ms: 0,
+      key_id: null,
+      user_id: null,
+      trace_id: traceId,
+      error_code: apiError.code,
+    });
+    return jsonOutgoing(apiError.status, errorBody(apiError, traceId), headers);
+  }
+
   return {
     serve,
     handle: async (request, env) => responseOf(await serve(incomingOf(request), env), request.method),
+    refuse,
     routes,
   };
 }

@@ -1,9 +1,10 @@
 /** The pipeline on node:http: an IncomingMessage read as an Incoming, an Outgoing written to the ServerResponse. */
 
 import { randomUUID } from "node:crypto";
-import type http from "node:http";
+import http from "node:http";
+import type { Duplex } from "node:stream";
 import type { App } from "./app.js";
-import { ApiError, errorBody } from "./errors.js";
+import { ApiError, errorBody, invalidInput } from "./errors.js";
 import { type Incoming, NULL_BODY_STATUS, type Outgoing, type RequestHeaders, tooLarge } from "./exchange.js";
 
 const joined = (value: string | string[]) => (Array.isArray(value) ? value.join(", ") : value);
@@ -218,5 +219,40 @@ export function nodeListener(app: App): (req: http.IncomingMessage, res: http.Se
         };
         res.writeHead(500, headers).end(JSON.stringify(errorBody(error, traceId)));
       });
+  };
+}
+
+/** What node's HTTP parser refused, as the API's coded error. */
+function parserRefusal(code: string | undefined): ApiError {
+  if (code === "HPE_HEADER_OVERFLOW")
+    return new ApiError("request_headers_too_large", "The request's headers are larger than the server reads (16 KB).");
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT")
+    return new ApiError("request_timeout", "The request was not received in time; send it again.");
+  return invalidInput("request", "Not a well-formed HTTP/1.1 request (request line or headers).");
+}
+
+/**
+ * node's 'clientError' listener: a request its parser refuses (a malformed request line or header, headers over
+ * the size limit, a request not received within the server's timeouts) gets the API's coded error body with
+ * X-Trace-Id and the X-RateLimit-* headers every response carries (spec §8, DESIGN §3), instead of node's bare
+ * status line; the connection is then closed, since what follows on it cannot be read either.
+ */
+export function clientErrorListener(app: App): (err: NodeJS.ErrnoException, socket: Duplex) => void {
+  return (err, socket) => {
+    // Nothing to answer on a connection the client reset, or one already answering a request.
+    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    if (err.code === "ECONNRESET" || !socket.writable || answering) {
+      socket.destroy();
+      return;
+    }
+    const out = app.refuse(parserRefusal(err.code), {
+      remoteAddress: (socket as { remoteAddress?: string }).remoteAddress,
+    });
+    const body = Buffer.from(typeof out.body === "string" ? out.body : "");
+    const headers = { ...out.headers, "content-length": String(body.byteLength), connection: "close" };
+    const head = [`HTTP/1.1 ${out.status} ${http.STATUS_CODES[out.status] ?? ""}`]
+      .concat(Object.entries(headers).map(([name, value]) => `${name}: ${value}`))
+      .join("\r\n");
+    socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`, "latin1"), body]));
   };
 }

@@ -3,7 +3,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JSON_BODY_LIMIT } from "../../src/http/body.js";
-import { nodeListener } from "../../src/http/node.js";
+import { clientErrorListener, nodeListener } from "../../src/http/node.js";
 import { type Harness, makeHarness } from "../helpers/harness.js";
 
 let h: Harness;
@@ -14,7 +14,11 @@ let key: string;
 beforeAll(async () => {
   h = makeHarness();
   key = h.key();
-  server = http.createServer(nodeListener(h.app));
+  // Timeouts are checked every 200 ms here (node's default: every 30 s).
+  server = http.createServer({ connectionsCheckingInterval: 200 }, nodeListener(h.app));
+  server.on("clientError", clientErrorListener(h.app));
+  server.headersTimeout = 1_000;
+  server.requestTimeout = 1_500;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as net.AddressInfo).port;
 });
@@ -141,6 +145,40 @@ describe("the node:http transport", () => {
       expect(answer.headers["content-type"], line).toBe("application/json; charset=utf-8");
       JSON.parse(answer.body);
     }
+  });
+
+  it("answers what the HTTP parser refuses with the coded body, X-Trace-Id and X-RateLimit-*, then closes", async () => {
+    const cases: [string, number, string][] = [
+      ["GARBAGE\r\n\r\n", 400, "validation_failed"],
+      ["GET /api/v1/templates HTTP/1.1\r\nHost: x\r\nBad\u0001Name: 1\r\n\r\n", 400, "validation_failed"],
+      [
+        `GET /api/v1/templates HTTP/1.1\r\nHost: x\r\nX-Long: ${"a".repeat(20_000)}\r\n\r\n`,
+        431,
+        "request_headers_too_large",
+      ],
+    ];
+    for (const [request, status, code] of cases) {
+      const res = head(await raw(request));
+      expect(res.status, request.slice(0, 40)).toBe(status);
+      expect(res.headers).toMatchObject({ connection: "close", "content-type": "application/json; charset=utf-8" });
+      expect(res.headers["x-trace-id"]).toMatch(/^[0-9a-f-]{36}$/);
+      for (const name of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"])
+        expect(res.headers[name], name).toMatch(/^\d+$/);
+      const body = JSON.parse(res.body);
+      expect(body).toMatchObject({ details: { error_code: code }, trace_id: res.headers["x-trace-id"] });
+      expect(Number(res.headers["content-length"])).toBe(Buffer.byteLength(res.body));
+    }
+    // The server is still up.
+    expect(
+      head(await raw(`GET /api/v1/templates HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`)).status,
+    ).toBe(200);
+  });
+
+  it("answers a request whose headers do not arrive in time with the coded 408", async () => {
+    const res = head(await raw("GET /api/v1/templates HTTP/1.1\r\nHost: x\r\n", 4_000));
+    expect(res.status).toBe(408);
+    expect(JSON.parse(res.body)).toMatchObject({ details: { error_code: "request_timeout" } });
+    expect(res.headers["x-ratelimit-limit"]).toMatch(/^\d+$/);
   });
 
   it("streams a generation as server-sent events", async () => {
