@@ -126,13 +126,13 @@ export const generateRoutes = [
     responses: {
       200: {
         description:
-          "A new version of the given content record. With stream: true (new record or not) the answer is text/event-stream: events `delta` {text}, then `done` (this body) or `error` (the coded error body).",
+          "A new version of the given content record. With stream: true (new record or not) the answer is text/event-stream: events `delta` {text}, then `done` (this body) or `error` (the coded error body with its HTTP `status` added).",
         schema: GenerateResponse,
         alsoContent: {
           "text/event-stream": {
             type: "string",
             description:
-              "Server-sent events: delta {text}…, then done (the generate response) or error (the error body).",
+              "Server-sent events: delta {text}…, then done (the generate response) or error (the error body and its `status`).",
           },
         },
       },
