@@ -36,3 +36,6 @@ export const WorkspaceQuery = { workspace_id: v.optional(v.pipe(v.string(), v.ma
 
 /** Timestamps: ISO 8601 UTC. */
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp());
+
+/** A whole number in a response (ids, counts): `integer` in the description, not `number`. */
+export const Integer = v.pipe(v.number(), v.integer());

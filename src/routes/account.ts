@@ -5,15 +5,15 @@ import { analysesUsed } from "../domain/contents.js";
 import { effectiveRateLimits, PLAN_LIMITS } from "../domain/plans.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { Timestamp } from "../http/schemas.js";
+import { Integer, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
 
 const Plan = v.picklist(["starter", "pro", "business", "agency"]);
 
-const AccountView = v.object({ id: v.number(), name: v.string(), plan: Plan, created_at: Timestamp });
+const AccountView = v.object({ id: Integer, name: v.string(), plan: Plan, created_at: Timestamp });
 const UserView = v.object({
-  id: v.number(),
-  account_id: v.number(),
+  id: Integer,
+  account_id: Integer,
   email: v.string(),
   role: v.picklist(["admin", "member"]),
   created_at: Timestamp,
@@ -22,15 +22,15 @@ const UserView = v.object({
 const Quota = v.object({
   period_start: Timestamp,
   period_end: Timestamp,
-  limit: v.number(),
-  used: v.number(),
-  remaining: v.number(),
+  limit: Integer,
+  used: Integer,
+  remaining: Integer,
 });
 
 const Entitlements = v.object({
   plan: Plan,
   api_access: v.boolean(),
-  rate_limits: v.object({ per_minute: v.number(), per_hour: v.number(), overridden: v.boolean() }),
+  rate_limits: v.object({ per_minute: Integer, per_hour: Integer, overridden: v.boolean() }),
   analysis_quota: Quota,
   scopes_available: v.array(v.string()),
 });

@@ -5,7 +5,7 @@ import { findKey, issueKey, renameKey, revokeKey } from "../domain/admin.js";
 import { EXPIRY_CHOICES } from "../domain/apikeys.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import { Integer, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, pageList } from "./common.js";
 
 const Scopes = v.array(v.picklist(["read", "write"]));
@@ -23,7 +23,7 @@ const CurrentKey = v.object({
 
 const KeyRecord = v.object({
   id: v.string(),
-  account_id: v.number(),
+  account_id: Integer,
   name: v.string(),
   prefix: v.string(),
   scopes: Scopes,

@@ -7,7 +7,7 @@ import { plannedDay } from "../domain/planning.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import { Integer, intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import {
   AUTH_ERRORS,
   CONFLICT,
@@ -23,9 +23,9 @@ const STATUSES = ["draft", "generated", "finalized", "published"] as const;
 
 /** DESIGN §9's content record. */
 export const ContentSchema = v.object({
-  content_id: v.number(),
+  content_id: Integer,
   workspace_id: v.string(),
-  template_id: v.nullable(v.number()),
+  template_id: v.nullable(Integer),
   title: v.string(),
   content: v.string(),
   finalized_content: v.nullable(v.string()),
@@ -34,7 +34,7 @@ export const ContentSchema = v.object({
   scheduled_publish_day: v.nullable(v.string()),
   is_overdue: v.boolean(),
   published_at: v.nullable(Timestamp),
-  version_count: v.number(),
+  version_count: Integer,
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -91,7 +91,7 @@ const ScheduleBody = v.object({
 });
 
 const VersionSchema = v.object({
-  version: v.number(),
+  version: Integer,
   kind: v.picklist(["generated", "finalized"]),
   title: v.string(),
   text: v.string(),
@@ -251,7 +251,7 @@ export const contentRoutes = [
     workspace: "optional",
     params: ContentParams,
     responses: {
-      200: { description: "Deleted.", schema: v.object({ content_id: v.number(), deleted: v.literal(true) }) },
+      200: { description: "Deleted.", schema: v.object({ content_id: Integer, deleted: v.literal(true) }) },
       ...byIdDocs,
       ...INPUT_ERRORS,
     },

@@ -10,12 +10,12 @@ import { MAX_OUTPUT_CHARS, POST_LIMIT } from "../domain/conversions.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import { Integer, intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page, TASK_ERRORS } from "./common.js";
 
 const Conversion = v.object({
-  id: v.number(),
-  content_id: v.number(),
+  id: Integer,
+  content_id: Integer,
   workspace_id: v.string(),
   target_format: v.picklist(TARGET_FORMATS),
   output: v.pipe(

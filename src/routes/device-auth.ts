@@ -5,6 +5,7 @@ import { DEVICE_POLL_SECONDS } from "../domain/device-auth.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
+import { Integer } from "../http/schemas.js";
 import { LoginResponse } from "./auth.js";
 import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND } from "./common.js";
 
@@ -12,8 +13,8 @@ const DeviceCode = v.object({
   device_code: v.string(),
   user_code: v.string(),
   verification_uri: v.string(),
-  expires_in: v.number(),
-  interval: v.number(),
+  expires_in: Integer,
+  interval: Integer,
 });
 
 const UserCode = v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z]{4}-?[A-Za-z]{4}$/, "Expected a code like BCDF-GHJK."));

@@ -6,7 +6,7 @@ import { type GenerationStream, pickEngine } from "../domain/generation/engines.
 import type { Ctx } from "../http/context.js";
 import { ApiError, errorBody, toApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Timestamp } from "../http/schemas.js";
+import { Integer, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, CONFLICT, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS, UPSTREAM_ERRORS } from "./common.js";
 import { ContentSchema, requestWorkspace, today } from "./contents.js";
 
@@ -28,8 +28,8 @@ const GenerateBody = v.object({
 const GenerateResponse = v.object({
   ...ContentSchema.entries,
   model: v.string(),
-  sources: v.array(v.object({ reference_material_id: v.number(), passage: v.string() })),
-  word_count: v.number(),
+  sources: v.array(v.object({ reference_material_id: Integer, passage: v.string() })),
+  word_count: Integer,
 });
 
 const FinalizeBody = v.object({
@@ -40,7 +40,7 @@ const FinalizeBody = v.object({
 });
 
 const FinalizeResponse = v.object({
-  content_id: v.number(),
+  content_id: Integer,
   finalized_content: v.string(),
   status: v.literal("finalized"),
   updated_at: Timestamp,

@@ -14,7 +14,7 @@ import {
 } from "../domain/graph-reads.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { intString, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import { Integer, intString, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS } from "./common.js";
 
 const TYPES = ["proper_noun", "key_phrase"] as const;
@@ -29,20 +29,20 @@ function read(ctx: Ctx, query: OverviewQuery | EntitiesRead): Promise<Overview |
 /** Entities a response names as related to each found entity. */
 const RELATED = 5;
 
-const Source = v.object({ kind: v.picklist(["reference", "content"]), id: v.number() });
+const Source = v.object({ kind: v.picklist(["reference", "content"]), id: Integer });
 
 const Node = v.object({
   id: v.pipe(v.string(), v.description("A stable key made of the entity's words.")),
   label: v.string(),
   type: v.picklist(TYPES),
-  mentions: v.pipe(v.number(), v.description("Occurrences over all sources.")),
+  mentions: v.pipe(Integer, v.description("Occurrences over all sources.")),
   sources: v.pipe(v.array(Source), v.description("The reference materials and contents that mention it.")),
 });
 
 const Edge = v.object({
   source: v.string(),
   target: v.string(),
-  weight: v.pipe(v.number(), v.description("The number of sentences in which both entities occur.")),
+  weight: v.pipe(Integer, v.description("The number of sentences in which both entities occur.")),
 });
 
 const GraphSchema = v.object({
@@ -62,7 +62,7 @@ const GraphSchema = v.object({
 const Entity = v.object({
   ...Node.entries,
   related: v.pipe(
-    v.array(v.object({ id: v.string(), label: v.string(), type: v.picklist(TYPES), weight: v.number() })),
+    v.array(v.object({ id: v.string(), label: v.string(), type: v.picklist(TYPES), weight: Integer })),
     v.description(`Up to ${RELATED} entities most often in a sentence with this one.`),
   ),
 });

@@ -5,26 +5,26 @@ import { voiceProfileView } from "../domain/contents.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import { Integer, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, checkRecordPlace, INPUT_ERRORS, NOT_FOUND, pageList } from "./common.js";
 
 const JobSchema = v.object({
   id: v.string(),
-  content_id: v.number(),
+  content_id: Integer,
   workspace_id: v.string(),
   status: v.picklist(["queued", "running", "succeeded", "failed"]),
   result: v.nullable(v.unknown()),
   error: v.nullable(v.string()),
-  attempts: v.number(),
+  attempts: Integer,
   next_attempt_at: v.nullable(Timestamp),
   created_at: Timestamp,
   finished_at: v.nullable(Timestamp),
 });
 
 const Traits = v.object({
-  substitutions: v.array(v.object({ from: v.string(), to: v.string(), count: v.number() })),
-  avoided_phrases: v.array(v.object({ phrase: v.string(), count: v.number() })),
-  preferred_phrases: v.array(v.object({ phrase: v.string(), count: v.number() })),
+  substitutions: v.array(v.object({ from: v.string(), to: v.string(), count: Integer })),
+  avoided_phrases: v.array(v.object({ phrase: v.string(), count: Integer })),
+  preferred_phrases: v.array(v.object({ phrase: v.string(), count: Integer })),
   target_sentence_words: v.nullable(v.number()),
   readability_target: v.nullable(v.number()),
   average_edit_seconds: v.nullable(v.number()),
@@ -34,7 +34,7 @@ const ProfileSchema = v.object({
   id: v.string(),
   workspace_id: v.string(),
   traits: Traits,
-  sample_count: v.number(),
+  sample_count: Integer,
   updated_at: Timestamp,
 });
 

@@ -5,7 +5,7 @@ import { iso } from "../domain/clock.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import { Integer, intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import { AUTH_ERRORS, checkRecordPlace, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
 
 /** Longest memory title and content, in characters. */
@@ -19,7 +19,7 @@ const Title = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MEMORY_LI
 const Content = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MEMORY_LIMITS.content));
 
 const Memory = v.object({
-  id: v.number(),
+  id: Integer,
   workspace_id: v.string(),
   kind: v.picklist(MEMORY_KINDS),
   title: v.string(),
@@ -27,7 +27,7 @@ const Memory = v.object({
   created_at: Timestamp,
   updated_at: Timestamp,
 });
-const Deleted = v.object({ id: v.number(), deleted: v.literal(true) });
+const Deleted = v.object({ id: Integer, deleted: v.literal(true) });
 
 const ListQuery = v.object({ ...PageQuery, ...WorkspaceQuery, kind: v.optional(v.picklist(MEMORY_KINDS)) });
 type ListInput = v.InferOutput<typeof ListQuery>;

@@ -5,7 +5,7 @@ import { pickEngine } from "../domain/generation/engines.js";
 import { llmThesis } from "../domain/generation/thesis.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { PageQuery, pageOf } from "../http/schemas.js";
+import { Integer, PageQuery, pageOf } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, pageList, TASK_ERRORS, UPSTREAM_ERRORS } from "./common.js";
 import { requestWorkspace } from "./contents.js";
 
@@ -30,7 +30,7 @@ const ThesisBody = v.object({
 
 const Point = v.object({
   text: v.string(),
-  reference_material_id: v.nullable(v.number()),
+  reference_material_id: v.nullable(Integer),
   passage: v.nullable(v.string()),
 });
 

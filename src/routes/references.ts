@@ -11,7 +11,7 @@ import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import { Integer, intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import { TaskLimitError } from "../workers/limits.js";
 import {
   AUTH_ERRORS,
@@ -49,20 +49,20 @@ const FORMAT_BY_TYPE: Record<string, TextFormat> = {
 const FIRST_LINE_TITLE_CHARS = 100;
 
 const Reference = v.object({
-  id: v.number(),
+  id: Integer,
   workspace_id: v.string(),
   title: v.string(),
   content: v.pipe(v.string(), v.description("The material as plain text.")),
   source_type: v.picklist(SOURCE_TYPES),
-  word_count: v.number(),
-  passage_count: v.pipe(v.number(), v.description("The passages (whole paragraphs or sentences) generation can cite.")),
+  word_count: Integer,
+  passage_count: v.pipe(Integer, v.description("The passages (whole paragraphs or sentences) generation can cite.")),
   created_at: Timestamp,
 });
 const ReferenceSummary = v.object({
   ...Reference.entries,
   excerpt: v.pipe(v.string(), v.description("The start of the plain text (at most 240 characters), for a preview.")),
 });
-const Deleted = v.object({ id: v.number(), deleted: v.literal(true) });
+const Deleted = v.object({ id: Integer, deleted: v.literal(true) });
 
 const CreateBody = v.pipe(
   v.object({

@@ -10,6 +10,7 @@ import { COMPONENT_WEIGHTS } from "../domain/scoring.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
+import { Integer } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS } from "./common.js";
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER));
@@ -50,7 +51,7 @@ const ComponentSchema = v.object({
   weight: v.pipe(v.number(), v.description("Its share of the total score; the weights add up to 1.")),
 });
 
-const Phrase = v.object({ phrase: v.string(), count: v.number(), density: v.number() });
+const Phrase = v.object({ phrase: v.string(), count: Integer, density: v.number() });
 
 const ScoreResponse = v.object({
   score: v.pipe(v.number(), v.description("0–100: the weighted mean of the components.")),
@@ -70,16 +71,16 @@ const ScoreResponse = v.object({
   ),
   readability: v.object({ flesch_reading_ease: v.number(), flesch_kincaid_grade: v.number() }),
   stats: v.object({
-    words: v.number(),
-    sentences: v.number(),
-    paragraphs: v.number(),
-    headings: v.number(),
-    lists: v.number(),
-    list_items: v.number(),
-    characters: v.number(),
-    syllables: v.number(),
+    words: Integer,
+    sentences: Integer,
+    paragraphs: Integer,
+    headings: Integer,
+    lists: Integer,
+    list_items: Integer,
+    characters: Integer,
+    syllables: Integer,
     average_sentence_words: v.number(),
-    longest_sentence_words: v.number(),
+    longest_sentence_words: Integer,
     average_paragraph_words: v.number(),
     reading_time_seconds: v.number(),
   }),
@@ -92,7 +93,7 @@ const ScoreResponse = v.object({
       v.object({
         keyword: v.string(),
         found: v.boolean(),
-        count: v.number(),
+        count: Integer,
         density: v.pipe(v.number(), v.description("Per cent of the text's words its occurrences cover.")),
       }),
     ),
@@ -108,11 +109,9 @@ const ScoreResponse = v.object({
   voice: v.pipe(
     v.nullable(
       v.object({
-        avoided_phrases: v.array(v.object({ phrase: v.string(), count: v.number() })),
-        substitutions: v.array(
-          v.object({ from: v.string(), to: v.string(), from_count: v.number(), to_count: v.number() }),
-        ),
-        preferred_phrases: v.array(v.object({ phrase: v.string(), count: v.number() })),
+        avoided_phrases: v.array(v.object({ phrase: v.string(), count: Integer })),
+        substitutions: v.array(v.object({ from: v.string(), to: v.string(), from_count: Integer, to_count: Integer })),
+        preferred_phrases: v.array(v.object({ phrase: v.string(), count: Integer })),
         average_sentence_words: v.number(),
         target_sentence_words: v.nullable(v.number()),
         flesch_reading_ease: v.number(),

@@ -4,19 +4,19 @@ import { SECTION_ROLES, TEMPLATE_FORMATS, TEMPLATE_TONES, type TemplateRow, temp
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { intString, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import { Integer, intString, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
 
 const Section = v.object({
   key: v.string(),
   heading: v.pipe(v.nullable(v.string()), v.description("A fixed heading printed above the section, or null.")),
   role: v.picklist(SECTION_ROLES),
-  words: v.pipe(v.number(), v.description("The section's word budget.")),
+  words: v.pipe(Integer, v.description("The section's word budget.")),
   instruction: v.string(),
 });
 
 const Template = v.object({
-  id: v.number(),
+  id: Integer,
   name: v.string(),
   category: v.string(),
   description: v.string(),
