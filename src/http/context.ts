@@ -68,6 +68,8 @@ export interface Services {
   writer: StoreWriter;
   clock: Clock;
   pool: WorkerPool;
+  /** Password hashing and checks, apart from `pool`'s long tasks so that a sign-in never waits behind them. */
+  passwords: WorkerPool;
   limiter: RateLimiter;
   sessions: SessionTokens;
   deviceAuth: DeviceAuthorizations;

@@ -203,7 +203,7 @@ export const adminRoutes = [
           { issues: [{ path: "body.email", message: "A user with this email exists." }] },
         );
       const generated = ctx.body.password === undefined ? generatePassword() : undefined;
-      const hash = await ctx.services.pool.run("hashPassword", { password: ctx.body.password ?? generated! });
+      const hash = await ctx.services.passwords.run("hashPassword", { password: ctx.body.password ?? generated! });
       const user = createUser(
         ctx.services.store,
         actorOf(ctx),

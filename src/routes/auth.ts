@@ -1,4 +1,4 @@
-/** Web-session sign-in and sign-out (DESIGN §3); password checks run on the worker pool. */
+/** Web-session sign-in and sign-out (DESIGN §3); password checks run on the password pool. */
 import * as v from "valibot";
 import { userView } from "../db/users.js";
 import { unauthorized } from "../http/auth.js";
@@ -49,7 +49,7 @@ export const authRoutes = [
     },
     async handler(ctx: Ctx<Record<string, string>, unknown, v.InferOutput<typeof LoginBody>>) {
       const user = ctx.services.store.users.byEmail(ctx.body.email);
-      const ok = await ctx.services.pool.run("verifyPassword", {
+      const ok = await ctx.services.passwords.run("verifyPassword", {
         password: ctx.body.password,
         hash: user?.password_hash ?? DUMMY_HASH,
       });

@@ -1,6 +1,6 @@
 /** The worker pool that keeps heavy work off the HTTP thread; tests may use the inline pool. */
 import { performance } from "node:perf_hooks";
-import { Piscina } from "piscina";
+import { Piscina, valueSymbol } from "piscina";
 import { workerEntry } from "../runtime/assets.js";
 import {
   isTaskStarted,
@@ -13,9 +13,13 @@ import {
 import { type TaskName, type Tasks, tasks } from "./tasks.js";
 import { IDLE_ENV, NICENESS_ENV, WORKER_NICENESS } from "./worker.js";
 
-/** Runs a named task with its input and resolves with its output. */
+/** Runs a named task with its input and resolves with its output; `transfer` buffers of the input are handed over. */
 export interface WorkerPool {
-  run<N extends TaskName>(name: N, input: Parameters<Tasks[N]>[0]): Promise<ReturnType<Tasks[N]>>;
+  run<N extends TaskName>(
+    name: N,
+    input: Parameters<Tasks[N]>[0],
+    transfer?: ArrayBuffer[],
+  ): Promise<ReturnType<Tasks[N]>>;
   close(): Promise<void>;
 }
 
@@ -55,20 +59,21 @@ export function piscinaPool(
   pool.on("message", (message: unknown) => {
     if (isTaskStarted(message)) watch.started(message);
   });
-  const send = (name: TaskName, input: unknown) =>
+  const send = (name: TaskName, input: unknown, transferList?: ArrayBuffer[]) =>
     LIMITED_TASKS.has(name)
-      ? watch.run(name, (limited, finished) => pool.run({ name, input, limited, finished }))
-      : pool.run({ name, input });
+      ? watch.run(name, (limited, finished) => pool.run({ name, input, limited, finished }, { transferList }))
+      : pool.run({ name, input }, { transferList });
   return {
-    run: async (name, input) => {
+    run: async (name, input, transfer) => {
       const stops = watch.stops;
       try {
-        return await send(name, input);
+        return await send(name, input, transfer);
       } catch (thrown) {
         const e = withCode(thrown);
         // A task handed to a thread in the moment the watch ended it (its task had just finished) fails with the
-        // thread, though it never ran long: it runs again, once, on another thread.
-        if (e instanceof TaskLimitError || watch.stops === stops || !isThreadExit(e)) throw e;
+        // thread, though it never ran long: it runs again, once, on another thread (unless buffers of its input were
+        // handed to the ended one: they went with it).
+        if (e instanceof TaskLimitError || watch.stops === stops || !isThreadExit(e) || transfer?.length) throw e;
         return send(name, input);
       } finally {
         // A pool that keeps no idle thread (the background one) starts one only when a task is sent: tasks queued
@@ -87,7 +92,12 @@ export function piscinaPool(
 /** Runs tasks on the calling thread (for tests and one-shot CLI commands). */
 export function inlinePool(): WorkerPool {
   return {
-    run: async (name, input) => (tasks[name] as (i: typeof input) => ReturnType<Tasks[typeof name]>)(input),
+    run: async (name, input) => {
+      const output = (tasks[name] as (i: typeof input) => ReturnType<Tasks[typeof name]>)(input);
+      // An answer wrapped to move its bytes to the calling thread (tasks.ts handingOver).
+      const moved = output !== null && typeof output === "object" && valueSymbol in output;
+      return moved ? (output as { [valueSymbol]: ReturnType<Tasks[typeof name]> })[valueSymbol] : output;
+    },
     close: async () => {},
   };
 }
