@@ -2,7 +2,7 @@
  * Heavy write transactions on a thread of their own. Writing to the WAL is a write() system call; while the group
  * commit's fsync of the same file runs (durability.ts), ext4 makes such calls wait for its journal commit, 5–15 ms.
  * On the HTTP thread every GET arriving meanwhile waited too (README "Performance"). The writes that carry large texts
- * (finalizations, generations, reference materials) and those made in the background (learning jobs' claims and
+ * (finalizations, generations, reference materials, images) and those made in the background (learning jobs' claims and
  * results, the knowledge graph, the usage, key-use and session flushes) run instead on the writer thread: a
  * connection of its own to the same database, one transaction at a time, begun in the order asked. The HTTP thread
  * parses, checks and answers; the answer still waits for the group commit's fsync, which covers the writer's commits
@@ -19,6 +19,8 @@
  * An operation is a function of a Store and a plain input with a plain output (both cross threads by structured
  * clone). An ApiError it throws comes back as one; another error keeps its message, name, code and stack.
  */
+
+import type { NewImage } from "../db/images.js";
 import { lowerFlag } from "../db/open.js";
 import type { NewReference } from "../db/references.js";
 import type { Store } from "../db/store.js";
@@ -36,6 +38,9 @@ export const writeOps = {
   open: () => null,
   finalize: finalizeTask,
   saveGeneration: saveGenerationTask,
+  /** Stores an image (up to 10 MiB of bytes, handed over to the thread); its record, without the bytes. */
+  imageCreate: (store: Store, i: { accountId: number; image: Omit<NewImage, "account_id">; now: string }) =>
+    store.images.create(i.accountId, i.image, i.now),
   /** Stores a reference material with its passages; the row crosses back without its text (the caller has it). */
   referenceCreate: (store: Store, r: NewReference) =>
     store.db.transaction(() => {
@@ -77,7 +82,8 @@ type OutputOf<N extends WriteOpName> = ReturnType<WriteOps[N]>;
 
 /** Runs write operations: on the writer thread (the server) or on the calling thread (tests, CLI). */
 export interface StoreWriter {
-  run<N extends WriteOpName>(op: N, input: InputOf<N>): Promise<OutputOf<N>>;
+  /** `transfer`: buffers of the input handed over to the writer thread instead of copied (they are unusable after). */
+  run<N extends WriteOpName>(op: N, input: InputOf<N>, transfer?: ArrayBuffer[]): Promise<OutputOf<N>>;
 }
 
 /** What crosses back from the writer thread. */
@@ -219,7 +225,11 @@ export function threadWriter(pool: WorkerPool, db: DbLocation): ThreadWriter {
   let closed = false;
   const held: (() => void)[] = [];
   // Operations waiting for the thread, and whether it has a batch.
-  const queue: (WriteCall & { done: (outcome: Outcome) => void; failed: (error: unknown) => void })[] = [];
+  const queue: (WriteCall & {
+    transfer?: ArrayBuffer[];
+    done: (outcome: Outcome) => void;
+    failed: (error: unknown) => void;
+  })[] = [];
   let busy = false;
   // One promise per busy stretch, however many wait for it (the group commit asks once per fsync under a load).
   let settledNow: Promise<void> | undefined;
@@ -237,7 +247,11 @@ export function threadWriter(pool: WorkerPool, db: DbLocation): ThreadWriter {
     // Inputs and outputs are plain data; one that structured clone could not copy would fail the whole batch.
     const batch = queue.splice(0, MAX_BATCH);
     pool
-      .run("write", { db, ops: batch.map(({ op, input }) => ({ op, input })) })
+      .run(
+        "write",
+        { db, ops: batch.map(({ op, input }) => ({ op, input })) },
+        batch.flatMap((call) => call.transfer ?? []),
+      )
       .then(
         (outcomes) => {
           if (!Array.isArray(outcomes) || outcomes.length !== batch.length)
@@ -261,14 +275,14 @@ export function threadWriter(pool: WorkerPool, db: DbLocation): ThreadWriter {
       });
   }
   return {
-    async run(op, input) {
+    async run(op, input, transfer) {
       // Held operations resume in the order they arrived (the release resolves them in turn).
       if (holds > 0) await new Promise<void>((resolve) => held.push(resolve));
       if (closed) throw new Error(`the writer is closed (${op})`);
       inFlight++;
       try {
         const outcome = await new Promise<Outcome>((done, failed) => {
-          queue.push({ op, input, done, failed });
+          queue.push({ op, input, transfer, done, failed });
           pump();
         });
         return settle(outcome) as OutputOf<typeof op>;

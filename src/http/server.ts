@@ -29,7 +29,7 @@ import type { ServerConfig, Services } from "./context.js";
 import { IdempotencyKeys } from "./idempotency.js";
 import { KeyUsageTracker } from "./key-usage.js";
 import { jsonLogger, type Logger } from "./log.js";
-import { nodeListener } from "./node.js";
+import { clientErrorListener, nodeListener } from "./node.js";
 import { RateLimiter } from "./ratelimit.js";
 import { ROUTES } from "./routes.js";
 import { WriteTurns } from "./turns.js";
@@ -182,6 +182,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   const app = createApp(services, ROUTES);
   const server = http.createServer(nodeListener(app));
+  // What node's HTTP parser refuses gets the API's coded error and headers, not a bare status line.
+  server.on("clientError", clientErrorListener(app));
   // Longer than clients' own idle timeouts (undici's is 4 s, load balancers' often 60 s), so that a client never
   // sends a request on a connection the server is closing at that moment.
   server.keepAliveTimeout = 65_000;

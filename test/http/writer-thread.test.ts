@@ -12,6 +12,7 @@ import { createAccount, createWorkspace, issueKey } from "../../src/domain/admin
 import { memoryLogger } from "../../src/http/log.js";
 import { type RunningServer, startServer } from "../../src/http/server.js";
 import { sendTo } from "../helpers/http.js";
+import { png } from "../helpers/images.js";
 
 const direction = "How our planning team runs quarterly reviews with Acme Corporation in Lisbon";
 
@@ -106,6 +107,27 @@ describe("a running server's writer thread", () => {
     });
     expect(mismatch.status).toBe(403);
     expect(mismatch.body.details).toMatchObject({ error_code: "workspace_mismatch" });
+  });
+
+  it("stores images on its own connection: uploads and renderings, bytes as sent", async () => {
+    const before = mainChanges();
+    const bytes = png(640, 480, 3 * 1024 * 1024);
+    const up = await send("POST", "/api/v1/images", key, {
+      filename: "plan.png",
+      data_base64: Buffer.from(bytes).toString("base64"),
+    });
+    expect(up.status).toBe(201);
+    expect(up.body).toMatchObject({ width: 640, height: 480, size_bytes: bytes.byteLength, source: "upload" });
+    const made = await send("POST", "/api/v1/images/generate", key, {
+      prompt: "A quarterly plan",
+      width: 64,
+      height: 64,
+    });
+    expect(made.status).toBe(201);
+    expect(mainChanges()).toBe(before);
+    const stored = server.services.store.db.prepare("SELECT data FROM images WHERE id = ?").pluck();
+    expect(Buffer.compare(stored.get(up.body.id) as Buffer, Buffer.from(bytes))).toBe(0);
+    expect((stored.get(made.body.id) as Buffer).byteLength).toBe(made.body.size_bytes);
   });
 
   it("answers with the text as stored, also when the request held a lone surrogate", async () => {
