@@ -7,21 +7,21 @@ import { PLANS } from "../domain/plans.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { intString, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import { Integer, intString, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
 import { actorOf } from "./apikeys.js";
 import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page, pageList } from "./common.js";
 
 const Account = v.object({
-  id: v.number(),
+  id: Integer,
   name: v.string(),
   plan: v.picklist(PLANS),
-  rate_per_minute: v.nullable(v.number()),
-  rate_per_hour: v.nullable(v.number()),
+  rate_per_minute: v.nullable(Integer),
+  rate_per_hour: v.nullable(Integer),
   created_at: Timestamp,
 });
 const User = v.object({
-  id: v.number(),
-  account_id: v.number(),
+  id: Integer,
+  account_id: Integer,
   email: v.string(),
   role: v.picklist(["admin", "member"]),
   created_at: Timestamp,
@@ -232,8 +232,8 @@ export const adminRoutes = [
         schema: v.object({
           data: v.array(
             v.object({
-              id: v.number(),
-              account_id: v.nullable(v.number()),
+              id: Integer,
+              account_id: v.nullable(Integer),
               actor: v.string(),
               action: v.string(),
               target: v.nullable(v.string()),

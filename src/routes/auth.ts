@@ -4,7 +4,7 @@ import { userView } from "../db/users.js";
 import { unauthorized } from "../http/auth.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { Timestamp } from "../http/schemas.js";
+import { Integer, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
 
 const LoginBody = v.object({
@@ -17,8 +17,8 @@ export const LoginResponse = v.object({
   token: v.string(),
   expires_at: Timestamp,
   user: v.object({
-    id: v.number(),
-    account_id: v.number(),
+    id: Integer,
+    account_id: Integer,
     email: v.string(),
     role: v.string(),
     created_at: Timestamp,

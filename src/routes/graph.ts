@@ -54,7 +54,7 @@ const GraphSchema = v.object({
     v.description("When the graph last caught up with its sources; null before it first has."),
   ),
   pending_sources: v.pipe(
-    v.number(),
+    Integer,
     v.description("Sources changed since then and not yet taken in (they are being processed)."),
   ),
 });

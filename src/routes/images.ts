@@ -19,7 +19,7 @@ import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { intString, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import { Integer, intString, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
 import { transferable } from "../workers/tasks.js";
 import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page, UPSTREAM_ERRORS } from "./common.js";
 
@@ -35,14 +35,13 @@ export const UPLOAD_BODY_LIMIT = MAX_BASE64_CHARS + 64 * 1024;
 /** How long clients may keep an image's bytes: ids are never reused, so the bytes behind one never change. */
 const CONTENT_MAX_AGE = 86_400;
 
-const Int = v.pipe(v.number(), v.integer());
 const Image = v.object({
-  id: Int,
+  id: Integer,
   filename: v.string(),
   mime_type: v.picklist(IMAGE_TYPES),
-  size_bytes: Int,
-  width: Int,
-  height: Int,
+  size_bytes: Integer,
+  width: Integer,
+  height: Integer,
   source: v.picklist(["upload", "generated"]),
   prompt: v.nullable(v.string()),
   created_at: Timestamp,
@@ -81,7 +80,7 @@ const GenerateBody = v.object({
 });
 type GenerateInput = v.InferOutput<typeof GenerateBody>;
 
-const Deleted = v.object({ id: Int, deleted: v.literal(true) });
+const Deleted = v.object({ id: Integer, deleted: v.literal(true) });
 
 /** A file part of a multipart body; a JSON object that merely looks like one (bytes as an array) is not. */
 function isFilePart(value: unknown): value is UploadedFile {

@@ -56,3 +56,37 @@ describe("response headers in the description", () => {
     );
   });
 });
+
+describe("identifiers in the description", () => {
+  /** Every property of a JSON schema, with its name, through objects, arrays and unions. */
+  function* properties(schema: unknown, name = ""): Generator<[string, Record<string, unknown>]> {
+    if (schema === null || typeof schema !== "object") return;
+    const s = schema as Record<string, unknown>;
+    if (name) yield [name, s];
+    for (const [key, value] of Object.entries((s.properties ?? {}) as Record<string, unknown>))
+      yield* properties(value, key);
+    if (s.items) yield* properties(s.items, name);
+    for (const list of [s.anyOf, s.oneOf, s.allOf])
+      if (Array.isArray(list)) for (const x of list) yield* properties(x, name);
+  }
+
+  it("types every integer id and count of a response as integer (spec §2), never number", () => {
+    let seen = 0;
+    // JSON-RPC's id (POST /mcp) is the client's own, any string or number.
+    for (const op of operations.filter((o) => o.path !== "/api/v1/mcp"))
+      for (const [status, response] of Object.entries(op.responses)) {
+        const content = (response as { content?: Record<string, { schema?: unknown }> }).content ?? {};
+        for (const media of Object.values(content))
+          for (const [name, schema] of properties(media.schema)) {
+            const types = [
+              schema.type,
+              ...((schema.anyOf as { type?: string }[] | undefined) ?? []).map((x) => x.type),
+            ];
+            if (!/^(id|.+_id|.+_count|version)$/.test(name) || types.includes("string")) continue;
+            seen++;
+            expect(types, `${op.method.toUpperCase()} ${op.path} ${status}: ${name}`).not.toContain("number");
+          }
+      }
+    expect(seen).toBeGreaterThan(50);
+  });
+});
