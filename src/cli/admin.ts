@@ -15,12 +15,17 @@ import {
   rotateKey,
   setLimits,
   setPlan,
+  updateWorkspace,
 } from "../domain/admin.js";
 import { EXPIRY_CHOICES, type ExpiryChoice } from "../domain/apikeys.js";
 import { generatePassword, hashPassword } from "../domain/passwords.js";
 import { PLANS, type Plan } from "../domain/plans.js";
 import {
   CliError,
+  checkEmail,
+  checkPassword,
+  limitArg,
+  nameArg,
   positiveInt,
   printJson,
   printTable,
@@ -74,7 +79,7 @@ export function registerAdminCommands(program: Command): void {
   accounts
     .command("create")
     .description("Create an account with its default workspace")
-    .requiredOption("--name <name>", "account name")
+    .requiredOption("--name <name>", "account name (1 to 100 characters)", nameArg("--name"))
     .addOption(new Option("--plan <plan>", "plan").choices(PLANS).makeOptionMandatory())
     .option("--json", "print the account as JSON")
     .action((opts: { name: string; plan: Plan }, cmd: Command) =>
@@ -121,8 +126,8 @@ export function registerAdminCommands(program: Command): void {
     .command("set-limits")
     .description("Override an account's per-minute and per-hour rate limits (--reset returns to the plan's)")
     .argument("<id>", "account id", positiveInt("account id"))
-    .option("--per-minute <n>", "requests per minute per key", positiveInt("--per-minute"))
-    .option("--per-hour <n>", "requests per hour per key", positiveInt("--per-hour"))
+    .option("--per-minute <n>", "requests per minute per key (1 to 1000000000)", limitArg("--per-minute"))
+    .option("--per-hour <n>", "requests per hour per key (1 to 1000000000)", limitArg("--per-hour"))
     .option("--reset", "use the plan's limits again")
     .option("--json", "print the account as JSON")
     .action((id: number, opts: { perMinute?: number; perHour?: number; reset?: boolean }, cmd: Command) => {
@@ -152,18 +157,18 @@ export function registerAdminCommands(program: Command): void {
   const users = program.command("users").description("Web-session users");
   users
     .command("create")
-    .description("Create a user (password from stdin, else generated and printed once)")
+    .description("Create a user (password from stdin, 8 to 1024 characters, else generated and printed once)")
     .requiredOption("--account <id>", "account id", positiveInt("--account"))
     .requiredOption("--email <email>", "email (the login)")
     .addOption(new Option("--role <role>", "role").choices(["admin", "member"]).default("member"))
     .option("--json", "print the user as JSON")
     .action(async (opts: { account: number; email: string; role: Role }, cmd: Command) => {
-      if (!/^[^\s@]+@[^\s@]+$/.test(opts.email)) throw new UsageError(`"${opts.email}" is not an email address`);
-      const given = await readStdinIfPiped();
+      const email = checkEmail(opts.email);
+      const given = checkPassword(await readStdinIfPiped("the password"));
       const generated = given === undefined ? generatePassword() : undefined;
       const hash = hashPassword(given ?? generated!);
       return withStore(cmd, (store) => {
-        const user = createUser(store, ACTOR, opts.account, opts.email, hash, opts.role);
+        const user = createUser(store, ACTOR, opts.account, email, hash, opts.role);
         if (wantsJson(cmd)) return printJson({ ...userView(user), generated_password: generated ?? null });
         process.stdout.write(`user ${user.id} ${user.email} role=${user.role} account=${user.account_id}\n`);
         if (generated) process.stdout.write(`password (shown once): ${generated}\n`);
@@ -187,7 +192,7 @@ export function registerAdminCommands(program: Command): void {
     .command("create")
     .description("Create a workspace")
     .requiredOption("--account <id>", "account id", positiveInt("--account"))
-    .requiredOption("--name <name>", "workspace name")
+    .requiredOption("--name <name>", "workspace name (1 to 100 characters)", nameArg("--name"))
     .option("--default", "make it the account's default workspace")
     .option("--json", "print the workspace as JSON")
     .action((opts: { account: number; name: string; default?: boolean }, cmd: Command) =>
@@ -214,6 +219,22 @@ export function registerAdminCommands(program: Command): void {
       }),
     );
   workspaces
+    .command("set-default")
+    .description("Make a workspace its account's default (the one unbound keys use without workspace_id)")
+    .argument("<id>", "workspace id")
+    .option("--json", "print the workspace as JSON")
+    .action((id: string, _opts, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const ws = store.workspaces.byId(id);
+        if (!ws) throw new CliError(`no workspace ${id}`);
+        const updated = updateWorkspace(store, ACTOR, ws, { is_default: true });
+        if (wantsJson(cmd)) return printJson({ ...workspaceView(updated), account_id: updated.account_id });
+        process.stdout.write(
+          `workspace ${updated.id} "${updated.name}" is the default of account ${updated.account_id}\n`,
+        );
+      }),
+    );
+  workspaces
     .command("delete")
     .description("Delete a workspace with its records and the keys bound to it")
     .argument("<id>", "workspace id")
@@ -222,6 +243,10 @@ export function registerAdminCommands(program: Command): void {
       withStore(cmd, (store) => {
         const ws = store.workspaces.byId(id);
         if (!ws) throw new CliError(`no workspace ${id}`);
+        if (ws.is_default === 1 && store.workspaces.count(ws.account_id) > 1)
+          throw new CliError(
+            `workspace ${id} is the default of account ${ws.account_id}, which has others: make another the default first (workspaces set-default ID)`,
+          );
         deleteWorkspace(store, ACTOR, ws);
         if (wantsJson(cmd)) return printJson({ id, deleted: true });
         process.stdout.write(`deleted workspace ${id}\n`);
@@ -233,7 +258,7 @@ export function registerAdminCommands(program: Command): void {
     .command("create")
     .description("Issue an API key; the secret is printed once")
     .requiredOption("--account <id>", "account id", positiveInt("--account"))
-    .requiredOption("--name <name>", "key name")
+    .requiredOption("--name <name>", "key name (1 to 100 characters)", nameArg("--name"))
     .option("--scopes <list>", "read or read,write (write implies read)", parseScopes)
     .option("--workspace <id>", "bind the key to this workspace (default: unbound, or the only workspace)")
     .addOption(new Option("--expires <when>", "expiry").choices(EXPIRY_CHOICES).default("90d"))
@@ -295,7 +320,10 @@ export function registerAdminCommands(program: Command): void {
     .option("--json", "print the new key as JSON")
     .action((id: string, _opts, cmd: Command) =>
       withStore(cmd, (store) => {
-        const { row, secret } = rotateKey(store, ACTOR, findKey(store, id));
+        const old = findKey(store, id);
+        // A revoked key was taken out of use on purpose: rotating it would put a live copy back.
+        if (old.revoked_at !== null) throw new CliError(`key ${old.id} is revoked: issue a new one with keys create`);
+        const { row, secret } = rotateKey(store, ACTOR, old);
         printIssued(cmd, apiKeyView(row), secret);
       }),
     );

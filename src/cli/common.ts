@@ -1,19 +1,25 @@
 /** Helpers every command uses: the data directory, opening the store, output and failures. */
-import { existsSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
+import * as v from "valibot";
 import { pendingMigrations } from "../db/migrate.js";
-import { DB_FILE, openDb } from "../db/open.js";
+import { DB_FILE, type Db, openDb } from "../db/open.js";
 import { createStore, type Store } from "../db/store.js";
+import { Email, Password, RateLimit, RecordName } from "../domain/admin-rules.js";
 import { ApiError } from "../http/errors.js";
 
 /** A failure the CLI reports as one line on stderr with exit status 1. */
 export class CliError extends Error {}
 
-/** The data directory from --data-dir, CONTENT_SERVICE_DATA_DIR or ./data. */
+/** The data directory from --data-dir, CONTENT_SERVICE_DATA_DIR or ./data; an empty one is a usage error. */
 export function dataDirOf(cmd: Command): string {
   const opts = cmd.optsWithGlobals() as { dataDir?: string };
-  return path.resolve(opts.dataDir ?? process.env.CONTENT_SERVICE_DATA_DIR ?? "./data");
+  const dir = opts.dataDir ?? process.env.CONTENT_SERVICE_DATA_DIR ?? "./data";
+  // path.resolve("") is the working directory: an unset shell variable must not put a database there.
+  if (dir.trim() === "")
+    throw new UsageError("the data directory is empty: give --data-dir DIR or set CONTENT_SERVICE_DATA_DIR to one");
+  return path.resolve(dir);
 }
 
 /** Whether --json was given. */
@@ -21,12 +27,44 @@ export function wantsJson(cmd: Command): boolean {
   return Boolean((cmd.optsWithGlobals() as { json?: boolean }).json);
 }
 
+/**
+ * Fails unless the data directory holds a database: "no database … run init first", or, when the directory cannot be
+ * searched, "cannot read DIR: permission denied" (existsSync would answer false for both).
+ */
+export function requireDatabase(dir: string): void {
+  try {
+    statSync(path.join(dir, DB_FILE));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EACCES" || code === "EPERM") throw new CliError(`cannot read ${dir}: permission denied`);
+    if (code === "ENOENT" || code === "ENOTDIR")
+      throw new CliError(`no database in ${dir}: run \`content-service init --data-dir ${dir}\` first`);
+    throw new CliError(`cannot read ${dir}: ${(e as Error).message}`);
+  }
+}
+
+/** Opens the data directory's database; a failure names the file. */
+export function openDatabase(dir: string): Db {
+  const file = path.join(dir, DB_FILE);
+  try {
+    return openDb(dir);
+  } catch (e) {
+    // SQLite says "unable to open database file" (SQLITE_CANTOPEN) whatever the cause: name permissions when they are.
+    let denied = false;
+    try {
+      accessSync(file, constants.R_OK | constants.W_OK);
+    } catch (access) {
+      denied = ["EACCES", "EPERM"].includes((access as NodeJS.ErrnoException).code ?? "");
+    }
+    throw new CliError(`cannot open ${file}: ${denied ? "permission denied" : (e as Error).message}`);
+  }
+}
+
 /** Opens an initialised, up-to-date database and runs `fn` with its store, closing it afterwards. */
 export async function withStore<T>(cmd: Command, fn: (store: Store) => T | Promise<T>): Promise<T> {
   const dir = dataDirOf(cmd);
-  if (!existsSync(path.join(dir, DB_FILE)))
-    throw new CliError(`no database in ${dir}: run \`content-service init --data-dir ${dir}\` first`);
-  const db = openDb(dir);
+  requireDatabase(dir);
+  const db = openDatabase(dir);
   try {
     const pending = pendingMigrations(db);
     if (pending.length > 0)
@@ -74,9 +112,13 @@ export function positiveInt(name: string) {
 /** A bad argument: one line on stderr and exit status 2. */
 export class UsageError extends Error {}
 
-/** Reads all of stdin when it is not a terminal (for passwords); undefined on a terminal. */
-export async function readStdinIfPiped(): Promise<string | undefined> {
+/**
+ * Reads all of stdin when it is not a terminal (for passwords); undefined on a terminal. Says so on stderr first: a
+ * stdin left open by ssh without -t or `docker exec -i` would otherwise wait in silence.
+ */
+export async function readStdinIfPiped(what = "the password"): Promise<string | undefined> {
   if (process.stdin.isTTY) return undefined;
+  process.stderr.write(`reading ${what} from standard input…\n`);
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks)
@@ -84,3 +126,62 @@ export async function readStdinIfPiped(): Promise<string | undefined> {
     .replace(/\r?\n$/, "");
   return text.length > 0 ? text : undefined;
 }
+
+/** The rules of the HTTP admin API (domain/admin-rules.ts), as argument parsers that fail as usage errors. */
+export function nameArg(name: string) {
+  return (value: string): string => {
+    const r = v.safeParse(RecordName, value);
+    if (!r.success)
+      throw new UsageError(`${name} must be 1 to 100 characters (not counting spaces around it), got "${value}"`);
+    return r.output;
+  };
+}
+
+/** A rate limit: a whole number from 1 to 1,000,000,000, as the HTTP admin API accepts. */
+export function limitArg(name: string) {
+  return (value: string): number => {
+    const r = /^\d+$/.test(value) ? v.safeParse(RateLimit, Number(value)) : undefined;
+    if (!r?.success) throw new UsageError(`${name} must be a whole number from 1 to 1000000000, got "${value}"`);
+    return r.output;
+  };
+}
+
+/** An email address, as the HTTP admin API accepts it. */
+export function checkEmail(value: string, name = "--email"): string {
+  const r = v.safeParse(Email, value);
+  if (!r.success) throw new UsageError(`${name}: "${value}" is not an email address`);
+  return r.output;
+}
+
+/** A password given on stdin, as the HTTP admin API accepts it (8 to 1024 characters). */
+export function checkPassword(value: string | undefined): string | undefined {
+  if (value !== undefined && !v.safeParse(Password, value).success)
+    throw new UsageError(`the password from standard input must be 8 to 1024 characters, got ${value.length}`);
+  return value;
+}
+
+/** An http(s) URL for the description's servers (--public-url, --staging-url). */
+export function serverUrlArg(name: string) {
+  return (value: string): string => {
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {}
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "")
+      throw new UsageError(`${name} must be an http(s) URL, got "${value}"`);
+    return value;
+  };
+}
+
+/** The default server URLs of the description, for a server listening on host:port (`serve` and `openapi`). */
+export function defaultServerUrls(host: string, port: number): { publicUrl: string; stagingUrl: string } {
+  const h = host.includes(":") ? `[${host}]` : host;
+  return {
+    publicUrl: `http://${h}:${port}`,
+    stagingUrl: `http://${host.includes(":") ? h : `staging.${host === "127.0.0.1" ? "localhost" : host}`}:${port}`,
+  };
+}
+
+/** `serve`'s default host and port, which `openapi` describes when given no URL. */
+export const DEFAULT_HOST = "127.0.0.1";
+export const DEFAULT_PORT = 8080;

@@ -1,29 +1,203 @@
-/** `migrate`, `backup` and `openapi`. */
-import { existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+/** `migrate`, `backup`, `restore` and `openapi`. */
+import { closeSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Command } from "commander";
-import { migrate } from "../db/migrate.js";
-import { DB_FILE, openDb } from "../db/open.js";
+import { type Command, Option } from "commander";
+import { MigrationMismatchError, migrate, pendingMigrations } from "../db/migrate.js";
+import { DB_FILE, type Db, openDb } from "../db/open.js";
 import { buildOpenApi } from "../http/openapi.js";
 import { ROUTES } from "../http/routes.js";
-import { DEFAULT_CONFIG } from "../http/server.js";
 import { checkCopy, copyDatabase } from "../jobs/backups.js";
-import { CliError, dataDirOf, printJson, wantsJson } from "./common.js";
+import {
+  CliError,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  dataDirOf,
+  defaultServerUrls,
+  openDatabase,
+  printJson,
+  requireDatabase,
+  serverUrlArg,
+  UsageError,
+  wantsJson,
+} from "./common.js";
+import { acquireServerLock, LOCK_FILE, LockHeldError } from "./lock.js";
+
+/** The database's file and the files SQLite and the server keep beside it, which a copy must never replace. */
+const LIVE_SUFFIXES = ["", "-wal", "-shm", "-journal"];
+const liveFiles = (dir: string) => [
+  ...LIVE_SUFFIXES.map((s) => path.join(dir, `${DB_FILE}${s}`)),
+  path.join(dir, LOCK_FILE),
+  path.join(dir, `${LOCK_FILE}-journal`),
+];
+
+/** A path with its directory's symbolic links resolved (the file itself need not exist). */
+function resolvedPath(file: string): string {
+  const abs = path.resolve(file);
+  try {
+    return path.join(realpathSync(path.dirname(abs)), path.basename(abs));
+  } catch {
+    return abs;
+  }
+}
+
+/** Whether `file` is (a name or a hard link of) the live database or one of its companions in `dataDir`. */
+function isLiveFile(dataDir: string, file: string): boolean {
+  const target = resolvedPath(file);
+  const live = liveFiles(resolvedPath(dataDir));
+  if (live.includes(target)) return true;
+  let st: ReturnType<typeof statSync> | undefined;
+  try {
+    st = statSync(target);
+  } catch {
+    return false;
+  }
+  return live.some((f) => {
+    try {
+      const l = statSync(f);
+      return l.ino === st.ino && l.dev === st.dev;
+    } catch {
+      return false;
+    }
+  });
+}
 
 /** Copies a live database into `out` as one consistent snapshot (VACUUM INTO reads in one transaction). */
-export function backupDatabase(dataDir: string, out: string): { bytes: number } {
-  if (!existsSync(path.join(dataDir, DB_FILE))) throw new CliError(`no database in ${dataDir}`);
+export function backupDatabase(
+  dataDir: string,
+  out: string,
+  progress: (line: string) => void = () => {},
+): { bytes: number; file: string } {
   const target = path.resolve(out);
+  // Renaming the copy over the database (or its WAL) would corrupt it under a running server.
+  if (isLiveFile(dataDir, target))
+    throw new UsageError(`--out ${target} is the database of ${dataDir} (or a file beside it): choose another file`);
+  let isDir = false;
+  try {
+    isDir = statSync(target).isDirectory();
+  } catch {}
+  if (isDir) throw new UsageError(`--out ${target} is a directory: give a file name`);
+  requireDatabase(dataDir);
+  progress(`backing up ${dataDir} to ${target}…\n`);
   const tmp = `${target}.partial-${process.pid}`;
   rmSync(tmp, { force: true });
-  copyDatabase({ dataDir }, tmp);
   try {
-    checkCopy(tmp);
-  } catch (e) {
-    throw new CliError((e as Error).message);
+    copyDatabase({ dataDir }, tmp);
+    try {
+      checkCopy(tmp);
+    } catch (e) {
+      throw new CliError((e as Error).message);
+    }
+    renameSync(tmp, target);
+  } finally {
+    rmSync(tmp, { force: true });
   }
-  renameSync(tmp, target);
-  return { bytes: statSync(target).size };
+  return { bytes: statSync(target).size, file: target };
+}
+
+/** fsyncs a file or a directory. */
+function fsyncPath(file: string): void {
+  const fd = openSync(file, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Opens a backup read-only and checks that it is a sound content-service database this program can serve. */
+function checkBackup(from: string): Db {
+  let db: Db;
+  try {
+    db = openDb(path.dirname(from), { readonly: true, file: path.basename(from) });
+  } catch (e) {
+    if ((e as { code?: string }).code === "SQLITE_NOTADB") throw new CliError(`${from} is not a SQLite database`);
+    throw new CliError(`cannot open ${from}: ${(e as Error).message}`);
+  }
+  try {
+    let result: unknown;
+    try {
+      result = db.pragma("integrity_check", { simple: true });
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      throw new CliError(
+        code === "SQLITE_NOTADB" ? `${from} is not a SQLite database` : `cannot read ${from}: ${(e as Error).message}`,
+      );
+    }
+    if (result !== "ok") throw new CliError(`${from} failed its integrity check: ${String(result)}`);
+    const hasMigrations = db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+      .get();
+    if (!hasMigrations) throw new CliError(`${from} is not a content-service database (it has no schema_migrations)`);
+    try {
+      // Older is fine (serve or migrate applies the rest); newer, or another order, is refused as serve refuses it.
+      pendingMigrations(db);
+    } catch (e) {
+      if (e instanceof MigrationMismatchError)
+        throw new CliError(`${from}: ${e.message.replace(/; refusing to start$/, "")}; refusing to restore`);
+      throw e;
+    }
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+/**
+ * Replaces a data directory's database with a backup, under the server lock (refused while a server runs): checks
+ * the backup, copies it into a temporary file beside the database, fsyncs it, removes the old database's WAL,
+ * shared-memory and journal files (SQLite would apply them to the new file) and renames the copy into place.
+ */
+export function restoreDatabase(
+  dataDir: string,
+  from: string,
+  progress: (line: string) => void = () => {},
+): { bytes: number; file: string } {
+  const source = path.resolve(from);
+  if (isLiveFile(dataDir, source))
+    throw new UsageError(`--from ${source} is the database of ${dataDir} itself: give a backup file`);
+  let isFile = false;
+  try {
+    isFile = statSync(source).isFile();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CliError(
+      code === "ENOENT" ? `no file ${source}` : `cannot read ${source}: ${(e as Error).message.replace(/^\w+: /, "")}`,
+    );
+  }
+  if (!isFile) throw new UsageError(`--from ${source} is not a file`);
+  let lock: ReturnType<typeof acquireServerLock>;
+  try {
+    lock = acquireServerLock(dataDir);
+  } catch (e) {
+    if (e instanceof LockHeldError)
+      throw new CliError(
+        `a server is using ${dataDir}${e.pid ? ` (pid ${e.pid})` : ""}: stop it before restoring into it`,
+      );
+    throw e;
+  }
+  const target = path.join(dataDir, DB_FILE);
+  const tmp = path.join(dataDir, `${DB_FILE}.restore-${process.pid}`);
+  try {
+    progress(`checking ${source}…\n`);
+    const db = checkBackup(source);
+    try {
+      progress(`restoring ${dataDir} from ${source}…\n`);
+      rmSync(tmp, { force: true });
+      // A copy through SQLite rather than of the file: it carries what a WAL beside the backup still holds.
+      db.prepare("VACUUM INTO ?").run(tmp);
+    } finally {
+      db.close();
+    }
+    fsyncPath(tmp);
+    for (const suffix of ["-wal", "-shm", "-journal"]) rmSync(`${target}${suffix}`, { force: true });
+    renameSync(tmp, target);
+    fsyncPath(dataDir);
+    return { bytes: statSync(target).size, file: target };
+  } finally {
+    rmSync(tmp, { force: true });
+    lock.release();
+  }
 }
 
 /** Adds the maintenance commands to the program. */
@@ -33,11 +207,17 @@ export function registerMaintenanceCommands(program: Command): void {
     .description("Apply pending database migrations")
     .option("--json", "print the applied migrations as JSON")
     .action((_opts, cmd: Command) => {
-      const db = openDb(dataDirOf(cmd));
+      // A mistyped directory must not get a fresh database: `init` (or `serve`) makes one.
+      const dir = dataDirOf(cmd);
+      requireDatabase(dir);
+      const db = openDatabase(dir);
       try {
         const applied = migrate(db);
         if (wantsJson(cmd)) return printJson({ applied });
         process.stdout.write(applied.length ? `applied: ${applied.join(", ")}\n` : "up to date\n");
+      } catch (e) {
+        if (e instanceof MigrationMismatchError) throw new CliError(e.message);
+        throw e;
       } finally {
         db.close();
       }
@@ -45,20 +225,44 @@ export function registerMaintenanceCommands(program: Command): void {
   program
     .command("backup")
     .description("Write a consistent copy of the database, also while the server runs")
-    .requiredOption("--out <file>", "backup file to write")
+    .requiredOption("--out <file>", "backup file to write (not the database itself, nor a directory)")
     .option("--json", "print the result as JSON")
     .action((opts: { out: string }, cmd: Command) => {
       const started = Date.now();
-      const { bytes } = backupDatabase(dataDirOf(cmd), opts.out);
-      if (wantsJson(cmd)) return printJson({ file: path.resolve(opts.out), bytes, ms: Date.now() - started });
-      process.stdout.write(`backup written: ${path.resolve(opts.out)} (${bytes} bytes)\n`);
+      const dir = dataDirOf(cmd);
+      const { bytes, file } = backupDatabase(dir, opts.out, (line) => process.stderr.write(line));
+      if (wantsJson(cmd)) return printJson({ file, bytes, ms: Date.now() - started });
+      process.stdout.write(`backup written: ${file} (${bytes} bytes)\n`);
     });
+  program
+    .command("restore")
+    .description("Replace the database with a backup (refused while a server uses the data directory)")
+    .requiredOption("--from <file>", "backup file (from `backup` or a scheduled backup)")
+    .option("--json", "print the result as JSON")
+    .action((opts: { from: string }, cmd: Command) => {
+      const started = Date.now();
+      const dir = dataDirOf(cmd);
+      const { bytes, file } = restoreDatabase(dir, opts.from, (line) => process.stderr.write(line));
+      if (wantsJson(cmd)) return printJson({ file, from: path.resolve(opts.from), bytes, ms: Date.now() - started });
+      process.stdout.write(`restored: ${file} from ${path.resolve(opts.from)} (${bytes} bytes)\n`);
+    });
+  const defaults = defaultServerUrls(DEFAULT_HOST, DEFAULT_PORT);
   program
     .command("openapi")
     .description("Print the OpenAPI description")
     .option("--out <file>", "write it to a file instead of stdout")
-    .option("--public-url <url>", "production server URL", DEFAULT_CONFIG.publicUrl)
-    .option("--staging-url <url>", "staging server URL", DEFAULT_CONFIG.stagingUrl)
+    .addOption(
+      new Option("--public-url <url>", "production server URL (as serve's)")
+        .env("CONTENT_SERVICE_PUBLIC_URL")
+        .default(defaults.publicUrl)
+        .argParser(serverUrlArg("--public-url")),
+    )
+    .addOption(
+      new Option("--staging-url <url>", "staging server URL (as serve's)")
+        .env("CONTENT_SERVICE_STAGING_URL")
+        .default(defaults.stagingUrl)
+        .argParser(serverUrlArg("--staging-url")),
+    )
     .action((opts: { out?: string; publicUrl: string; stagingUrl: string }) => {
       const doc = buildOpenApi(ROUTES, opts);
       if (opts.out) writeFileSync(opts.out, `${JSON.stringify(doc, null, 2)}\n`);

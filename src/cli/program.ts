@@ -12,6 +12,8 @@ export function buildProgram(): Command {
     .version("1.0.0")
     .addOption(new Option("--data-dir <dir>", "data directory").env("CONTENT_SERVICE_DATA_DIR").default("./data"))
     .exitOverride()
+    // Every subcommand's help lists the global options (--data-dir); subcommands inherit this setting when created.
+    .configureHelp({ showGlobalOptions: true })
     .configureOutput({ outputError: (str, write) => write(str) });
   registerServeCommands(program);
   registerAdminCommands(program);
@@ -27,9 +29,11 @@ export async function runCli(argv: string[]): Promise<number> {
     return 0;
   } catch (e) {
     if (e instanceof CommanderError) {
-      // Help and version exit 0; every other commander error is a usage error.
-      if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help")
-        return 0;
+      // Help asked for (--help, `help`) and version exit 0. Help shown because a subcommand is missing
+      // (`content-service`, `content-service keys`) comes as commander.help with exit code 1: a usage error, like
+      // every other commander error.
+      if (e.code === "commander.helpDisplayed" || e.code === "commander.version") return 0;
+      if (e.code === "commander.help") return e.exitCode === 0 ? 0 : 2;
       return 2;
     }
     if (e instanceof UsageError) {

@@ -1,12 +1,29 @@
 /** `init` and `serve`. */
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { type Command, Option } from "commander";
 import cron from "node-cron";
 import { withoutUserinfo } from "../domain/generation/llm.js";
 import { PLANS, type Plan } from "../domain/plans.js";
-import { startServer } from "../http/server.js";
-import { dataDirOf, positiveInt, printJson, readStdinIfPiped, UsageError, wantsJson } from "./common.js";
+import { type RunningServer, startServer } from "../http/server.js";
+import {
+  CliError,
+  checkEmail,
+  checkPassword,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  dataDirOf,
+  defaultServerUrls,
+  nameArg,
+  positiveInt,
+  printJson,
+  readStdinIfPiped,
+  serverUrlArg,
+  UsageError,
+  wantsJson,
+} from "./common.js";
+import { acquireServerLock, LockHeldError } from "./lock.js";
 import { type InitResult, initDataDir } from "./setup.js";
 
 function printFirstStart(result: InitResult, out: (s: string) => void): void {
@@ -53,13 +70,25 @@ export function registerServeCommands(program: Command): void {
   program
     .command("init")
     .description("Create the database, the first account, its default workspace and an admin user (idempotent)")
-    .option("--account-name <name>", "name of the first account", "Default account")
+    .option("--account-name <name>", "name of the first account", nameArg("--account-name"), "Default account")
     .addOption(new Option("--plan <plan>", "plan of the first account").choices(PLANS).default("business"))
     .option("--admin-email <email>", "the admin user's email", "admin@localhost")
     .option("--json", "print the result as JSON")
+    .addHelpText(
+      "after",
+      "\nThe admin password is read from standard input when it is not a terminal (8 to 1024 characters; e.g.\n" +
+        '`printf %s "$PW" | content-service init`), else generated and printed once. With a non-terminal stdin that\n' +
+        "sends nothing (ssh without -t, docker exec -i), init waits for it: close it (</dev/null) to get a generated one.\n",
+    )
     .action(async (opts: { accountName: string; plan: Plan; adminEmail: string }, cmd: Command) => {
-      const password = await readStdinIfPiped();
-      const result = initDataDir(dataDirOf(cmd), { ...opts, password });
+      // The default (admin@localhost) is kept as documented; an email given is held to the HTTP API's rule.
+      const adminEmail =
+        cmd.getOptionValueSource("adminEmail") === "default"
+          ? opts.adminEmail
+          : checkEmail(opts.adminEmail, "--admin-email");
+      const dataDir = dataDirOf(cmd);
+      const password = checkPassword(await readStdinIfPiped("the admin password"));
+      const result = initDataDir(dataDir, { ...opts, adminEmail, password });
       if (wantsJson(cmd)) {
         printJson(
           result.created
@@ -74,18 +103,18 @@ export function registerServeCommands(program: Command): void {
         );
         return;
       }
-      if (!result.created) process.stdout.write(`already initialised: ${dataDirOf(cmd)}\n`);
+      if (!result.created) process.stdout.write(`already initialised: ${dataDir}\n`);
       else printFirstStart(result, (s) => process.stdout.write(s));
     });
 
   program
     .command("serve")
     .description("Run the HTTP API server (initialises an empty data directory first)")
-    .addOption(new Option("--host <host>", "address to listen on").env("CONTENT_SERVICE_HOST").default("127.0.0.1"))
+    .addOption(new Option("--host <host>", "address to listen on").env("CONTENT_SERVICE_HOST").default(DEFAULT_HOST))
     .addOption(
       new Option("--port <port>", "port to listen on (0: any free port)")
         .env("CONTENT_SERVICE_PORT")
-        .default(8080)
+        .default(DEFAULT_PORT)
         .argParser((v) => {
           if (!/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--port must be 0–65535, got "${v}"`);
           return Number(v);
@@ -98,10 +127,17 @@ export function registerServeCommands(program: Command): void {
         .argParser(positiveInt("--workers")),
     )
     .addOption(
-      new Option("--public-url <url>", "production server URL in the description").env("CONTENT_SERVICE_PUBLIC_URL"),
+      new Option(
+        "--public-url <url>",
+        "production server URL in the description (default: http://HOST:PORT listened on)",
+      )
+        .env("CONTENT_SERVICE_PUBLIC_URL")
+        .argParser(serverUrlArg("--public-url")),
     )
     .addOption(
-      new Option("--staging-url <url>", "staging server URL in the description").env("CONTENT_SERVICE_STAGING_URL"),
+      new Option("--staging-url <url>", "staging server URL in the description (default: http://staging.HOST:PORT)")
+        .env("CONTENT_SERVICE_STAGING_URL")
+        .argParser(serverUrlArg("--staging-url")),
     )
     .addOption(
       new Option("--timezone <Area/City>", "time zone for overdue planning dates")
@@ -182,66 +218,138 @@ export function registerServeCommands(program: Command): void {
         if (opts.imageModel !== undefined && imageBase === undefined)
           throw new UsageError("--image-model needs --image-base-url or --llm-base-url");
         const dataDir = dataDirOf(cmd);
-        const first = initDataDir(dataDir, {
-          accountName: "Default account",
-          plan: "business",
-          adminEmail: "admin@localhost",
-          withKey: true,
-        });
-        printFirstStart(first, (s) => process.stderr.write(s));
-        const server = await startServer({
-          dataDir,
-          host: opts.host,
-          port: opts.port,
-          workers: opts.workers,
-          backups: opts.backupSchedule
-            ? {
-                schedule: opts.backupSchedule,
-                keep: opts.backupKeep,
-                dir: opts.backupDir && path.resolve(opts.backupDir),
-              }
-            : undefined,
-          config: {
-            publicUrl: opts.publicUrl ?? `http://${opts.host}:${opts.port}`,
-            stagingUrl:
-              opts.stagingUrl ?? `http://staging.${opts.host === "127.0.0.1" ? "localhost" : opts.host}:${opts.port}`,
-            timezone: opts.timezone,
-            llm:
-              opts.llmBaseUrl && opts.llmModel
-                ? {
-                    baseUrl: opts.llmBaseUrl,
-                    model: opts.llmModel,
-                    apiKey: process.env.CONTENT_SERVICE_LLM_API_KEY || undefined,
-                    timeoutMs: opts.llmTimeout * 1000,
-                  }
-                : undefined,
-            imageModel:
-              opts.imageModel && imageBase
-                ? {
-                    baseUrl: imageBase,
-                    model: opts.imageModel,
-                    apiKey:
-                      process.env.CONTENT_SERVICE_IMAGE_API_KEY || process.env.CONTENT_SERVICE_LLM_API_KEY || undefined,
-                    timeoutMs: opts.llmTimeout * 1000,
-                  }
-                : undefined,
-          },
-        });
-        process.stdout.write(`content-service listening on ${server.url} (data: ${dataDir})\n`);
-        await new Promise<void>((resolve) => {
-          const stop = (signal: string) => {
-            process.stdout.write(`${signal}: draining and stopping\n`);
-            server.close().then(resolve, (e) => {
-              process.stderr.write(`error during shutdown: ${(e as Error).message}\n`);
-              process.exitCode = 1;
-              resolve();
-            });
-          };
-          process.once("SIGTERM", () => stop("SIGTERM"));
-          process.once("SIGINT", () => stop("SIGINT"));
-        });
+        // One server per data directory (rate limits, checkpoints and idempotency waits live in its memory), held
+        // until the process ends; the kernel releases it on a crash (lock.ts).
+        let lock: ReturnType<typeof acquireServerLock>;
+        try {
+          lock = acquireServerLock(dataDir);
+        } catch (e) {
+          if (e instanceof LockHeldError) throw new CliError(e.message);
+          throw e;
+        }
+        try {
+          await serve(dataDir, opts);
+        } finally {
+          lock.release();
+        }
       },
     );
+}
+
+/** What `serve` was given. */
+interface ServeCommandOptions {
+  host: string;
+  port: number;
+  workers: number;
+  publicUrl?: string;
+  stagingUrl?: string;
+  timezone: string;
+  llmBaseUrl?: string;
+  llmModel?: string;
+  llmTimeout: number;
+  imageModel?: string;
+  imageBaseUrl?: string;
+  backupSchedule?: string;
+  backupKeep: number;
+  backupDir?: string;
+}
+
+/** Initialises an empty data directory, serves until SIGTERM/SIGINT, and drains. */
+async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> {
+  const imageBase = opts.imageBaseUrl ?? opts.llmBaseUrl;
+  // A port in use (or an address not this machine's) fails here, before a first start makes credentials that only
+  // a start that listens may show.
+  await probeListen(opts.host, opts.port);
+  const first = initDataDir(dataDir, {
+    accountName: "Default account",
+    plan: "business",
+    adminEmail: "admin@localhost",
+    withKey: true,
+  });
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      dataDir,
+      host: opts.host,
+      port: opts.port,
+      workers: opts.workers,
+      backups: opts.backupSchedule
+        ? {
+            schedule: opts.backupSchedule,
+            keep: opts.backupKeep,
+            dir: opts.backupDir && path.resolve(opts.backupDir),
+          }
+        : undefined,
+      config: {
+        // Placeholders until the port is known (--port 0): set below, before any request is read.
+        ...defaultServerUrls(opts.host, opts.port),
+        ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+        ...(opts.stagingUrl ? { stagingUrl: opts.stagingUrl } : {}),
+        timezone: opts.timezone,
+        llm:
+          opts.llmBaseUrl && opts.llmModel
+            ? {
+                baseUrl: opts.llmBaseUrl,
+                model: opts.llmModel,
+                apiKey: process.env.CONTENT_SERVICE_LLM_API_KEY || undefined,
+                timeoutMs: opts.llmTimeout * 1000,
+              }
+            : undefined,
+        imageModel:
+          opts.imageModel && imageBase
+            ? {
+                baseUrl: imageBase,
+                model: opts.imageModel,
+                apiKey:
+                  process.env.CONTENT_SERVICE_IMAGE_API_KEY || process.env.CONTENT_SERVICE_LLM_API_KEY || undefined,
+                timeoutMs: opts.llmTimeout * 1000,
+              }
+            : undefined,
+      },
+    });
+  } catch (e) {
+    // Lost between the probe and the server's listen (another process took the port): the credentials exist now,
+    // and no later start would show them.
+    if (first.created) {
+      process.stderr.write("the server did not start; the credentials of this first start, valid nonetheless:\n");
+      printFirstStart(first, (s) => process.stderr.write(s));
+    }
+    throw e;
+  }
+  // The description's default servers name the port actually listened on (--port 0 picks one).
+  const port = Number(new URL(server.url).port);
+  const defaults = defaultServerUrls(opts.host, port);
+  server.services.config.publicUrl = opts.publicUrl ?? defaults.publicUrl;
+  server.services.config.stagingUrl = opts.stagingUrl ?? defaults.stagingUrl;
+  // Shown once, and only by a start that listens: a start that fails (port in use) shows no credentials.
+  printFirstStart(first, (s) => process.stderr.write(s));
+  // The handlers are in place before the line that tells a supervisor (or a test) the server is up.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      process.stdout.write(`${signal}: draining and stopping\n`);
+      server.close().then(resolve, (e) => {
+        process.stderr.write(`error during shutdown: ${(e as Error).message}\n`);
+        process.exitCode = 1;
+        resolve();
+      });
+    };
+    process.once("SIGTERM", () => stop("SIGTERM"));
+    process.once("SIGINT", () => stop("SIGINT"));
+  });
+  process.stdout.write(`content-service listening on ${server.url} (data: ${dataDir})\n`);
+  await stopped;
+}
+
+/** Binds host:port and lets go at once: fails as the server's listen would (EADDRINUSE, EADDRNOTAVAIL, EACCES). */
+async function probeListen(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const probe = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once("error", (e) =>
+      reject(new CliError(`listen ${(e as NodeJS.ErrnoException).code}: ${e.message.replace(/^listen \w+: /, "")}`)),
+    );
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
 }
 
 /** The time zone this machine is set to (TZ or /etc/localtime, as Intl resolves it); UTC when it has none. */

@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { userView } from "../db/users.js";
 import { createAccount, createUser, operatorAccountId, setLimits, setPlan } from "../domain/admin.js";
+import { Email, Password, RateLimit, RecordName } from "../domain/admin-rules.js";
 import { generatePassword } from "../domain/passwords.js";
 import { PLANS } from "../domain/plans.js";
 import type { Ctx } from "../http/context.js";
@@ -26,8 +27,7 @@ const User = v.object({
   role: v.picklist(["admin", "member"]),
   created_at: Timestamp,
 });
-const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100));
-const Limit = v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000_000)));
+const Limit = v.nullable(RateLimit);
 const AccountParams = v.object({ id: intString() });
 const UpdateAccount = v.strictObject({
   plan: v.optional(v.picklist(PLANS)),
@@ -36,9 +36,9 @@ const UpdateAccount = v.strictObject({
 });
 const CreateUser = v.object({
   account_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  email: v.pipe(v.string(), v.trim(), v.email(), v.maxLength(254)),
+  email: Email,
   role: v.optional(v.picklist(["admin", "member"]), "member"),
-  password: v.optional(v.pipe(v.string(), v.minLength(8), v.maxLength(1024))),
+  password: v.optional(Password),
 });
 const ListQuery = v.object(PageQuery);
 /** A sort key for integer ids that orders as numbers do. */
@@ -96,7 +96,7 @@ export const adminRoutes = [
     stability: "beta",
     access: "admin",
     planExempt: true,
-    body: v.object({ name: Name, plan: v.optional(v.picklist(PLANS), "business") }),
+    body: v.object({ name: RecordName, plan: v.optional(v.picklist(PLANS), "business") }),
     responses: { 201: { description: "The account.", schema: Account }, ...AUTH_ERRORS, ...INPUT_ERRORS },
     handler(ctx: Ctx<Record<string, string>, unknown, { name: string; plan: (typeof PLANS)[number] }>) {
       operatorOnly(ctx, "create accounts");

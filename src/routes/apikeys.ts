@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { apiKeyView } from "../db/apikeys.js";
 import { findKey, issueKey, renameKey, revokeKey } from "../domain/admin.js";
+import { RecordName } from "../domain/admin-rules.js";
 import { EXPIRY_CHOICES } from "../domain/apikeys.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
@@ -44,10 +45,8 @@ const CreatedKey = v.object({
   ),
 });
 
-const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100));
-
 const CreateKeyBody = v.object({
-  name: Name,
+  name: RecordName,
   // Listed so that a refused scope (admin is reserved, spec §2) is a validation issue with its path.
   scopes: v.optional(
     v.array(
@@ -166,7 +165,7 @@ export const apiKeyRoutes = [
     stability: "beta",
     access: "session",
     params: KeyIdParams,
-    body: v.object({ name: Name }),
+    body: v.object({ name: RecordName }),
     responses: {
       200: { description: "The renamed key.", schema: KeyRecord },
       ...AUTH_ERRORS,

@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { type WorkspaceRow, workspaceView } from "../db/workspaces.js";
 import { createWorkspace, deleteWorkspace, updateWorkspace } from "../domain/admin.js";
+import { RecordName } from "../domain/admin-rules.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
@@ -20,7 +21,6 @@ import {
 
 const Workspace = v.object({ id: v.string(), name: v.string(), is_default: v.boolean(), created_at: Timestamp });
 const WorkspaceParams = v.object({ workspaceId: v.pipe(v.string(), v.maxLength(64)) });
-const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100));
 const ListQuery = v.object({ ...PageQuery, ...WorkspaceQuery });
 
 /**
@@ -85,7 +85,7 @@ export const workspaceRoutes = [
     tag: "Workspaces",
     stability: "beta",
     access: "session",
-    body: v.object({ name: Name, is_default: v.optional(v.boolean()) }),
+    body: v.object({ name: RecordName, is_default: v.optional(v.boolean()) }),
     responses: { 201: { description: "The new workspace.", schema: Workspace }, ...AUTH_ERRORS, ...INPUT_ERRORS },
     handler(ctx: Ctx<Record<string, string>, unknown, { name: string; is_default?: boolean }>) {
       const ws = createWorkspace(
@@ -108,7 +108,7 @@ export const workspaceRoutes = [
     stability: "beta",
     access: "session",
     params: WorkspaceParams,
-    body: v.object({ name: v.optional(Name), is_default: v.optional(v.literal(true)) }),
+    body: v.object({ name: v.optional(RecordName), is_default: v.optional(v.literal(true)) }),
     responses: {
       200: { description: "The workspace.", schema: Workspace },
       ...AUTH_ERRORS,

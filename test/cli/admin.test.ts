@@ -103,8 +103,9 @@ describe("admin CLI", () => {
     const doc = cli(["openapi"]).json();
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.0.0");
-    const migrate = cli(["migrate", "--json", "--data-dir", dir]);
-    expect(migrate.json().applied[0]).toBe("0001_init.sql");
+    // migrate needs a database (init makes one, migrated): a mistyped directory must not get a fresh one.
+    expect(cli(["migrate", "--json", "--data-dir", dir]).status).toBe(1);
+    expect(cli(["init", "--data-dir", dir]).status).toBe(0);
     expect(cli(["migrate", "--json", "--data-dir", dir]).json().applied).toEqual([]);
     const bad = cli(["frobnicate"]);
     expect(bad.status).toBe(2);

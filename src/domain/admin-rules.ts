@@ -1,0 +1,23 @@
+/**
+ * The rules administrative input follows, whether it comes over HTTP (routes/admin.ts, routes/apikeys.ts,
+ * routes/workspaces.ts) or from the command line (cli/*.ts): one definition, so that neither accepts what the other
+ * refuses.
+ */
+import * as v from "valibot";
+
+/** The longest name of an account, workspace or key. */
+export const MAX_NAME_LENGTH = 100;
+/** The highest rate-limit override (requests per minute or per hour). */
+export const MAX_RATE_LIMIT = 1_000_000_000;
+/** A password's shortest and longest length. */
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 1024;
+
+/** The name of an account, workspace or API key: trimmed, 1 to 100 characters. */
+export const RecordName = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_NAME_LENGTH));
+/** A rate-limit override: a whole number from 1 to 1,000,000,000. */
+export const RateLimit = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_RATE_LIMIT));
+/** A user's email (the login): trimmed, an address, at most 254 characters. */
+export const Email = v.pipe(v.string(), v.trim(), v.email(), v.maxLength(254));
+/** A user's password: 8 to 1024 characters. */
+export const Password = v.pipe(v.string(), v.minLength(MIN_PASSWORD_LENGTH), v.maxLength(MAX_PASSWORD_LENGTH));

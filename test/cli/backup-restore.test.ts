@@ -1,0 +1,163 @@
+import { existsSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it, vi } from "vitest";
+import { cli, startServe, tempDir } from "../helpers/cli.js";
+
+// In-process runs of backupDatabase get a copy check that fails (see "deletes the partial copy").
+vi.mock("../../src/jobs/backups.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/jobs/backups.js")>();
+  return {
+    ...real,
+    checkCopy: (file: string, addonFile?: string) => {
+      if (process.env.CS_TEST_FAIL_CHECK === "1") throw new Error("the backup failed its integrity check: forced");
+      return real.checkCopy(file, addonFile);
+    },
+  };
+});
+
+function initDir(): { dir: string; d: string[] } {
+  const dir = tempDir();
+  const d = ["--data-dir", dir];
+  expect(cli(["init", ...d]).status).toBe(0);
+  return { dir, d };
+}
+
+const accountNames = (d: string[]) =>
+  cli(["accounts", "list", "--json", ...d])
+    .json()
+    .map((a: { name: string }) => a.name);
+
+function integrity(file: string): unknown {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.pragma("integrity_check", { simple: true });
+  } finally {
+    db.close();
+  }
+}
+
+describe("backup --out", () => {
+  it("refuses the live database, its -wal/-shm/-journal (also through a symlink) with exit 2, leaving it whole", () => {
+    const { dir, d } = initDir();
+    const link = path.join(tempDir(), "link");
+    symlinkSync(dir, link);
+    for (const out of [
+      path.join(dir, "content-service.db"),
+      path.join(dir, "content-service.db-wal"),
+      path.join(dir, "content-service.db-shm"),
+      path.join(dir, "content-service.db-journal"),
+      path.join(link, "content-service.db"),
+    ]) {
+      const run = cli(["backup", "--out", out, ...d]);
+      expect(run.status, out).toBe(2);
+      expect(run.stderr).toMatch(/^error: --out .* is the database of /);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    }
+    expect(readdirSync(dir).filter((n) => n.includes(".partial"))).toEqual([]);
+    expect(integrity(path.join(dir, "content-service.db"))).toBe("ok");
+    expect(accountNames(d)).toEqual(["Default account"]);
+  });
+
+  it("refuses an existing directory up front with exit 2 and leaves no partial file", () => {
+    const { d } = initDir();
+    const out = tempDir();
+    const run = cli(["backup", "--out", out, ...d]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/is a directory/);
+    expect(readdirSync(path.dirname(out)).filter((n) => n.startsWith(`${path.basename(out)}.partial`))).toEqual([]);
+  });
+
+  it("reports its progress on stderr and writes a sound copy", () => {
+    const { dir, d } = initDir();
+    const out = path.join(tempDir(), "b.db");
+    const run = cli(["backup", "--out", out, ...d]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain(`backing up ${dir} to ${out}…`);
+    expect(run.stdout).toContain(`backup written: ${out}`);
+    expect(integrity(out)).toBe("ok");
+  });
+
+  it("deletes the partial copy when the copy fails its check", async () => {
+    const { dir } = initDir();
+    const { backupDatabase } = await import("../../src/cli/maintenance.js");
+    const outDir = tempDir();
+    process.env.CS_TEST_FAIL_CHECK = "1";
+    try {
+      expect(() => backupDatabase(dir, path.join(outDir, "b.db"))).toThrow(/integrity check/);
+    } finally {
+      delete process.env.CS_TEST_FAIL_CHECK;
+    }
+    expect(readdirSync(outDir)).toEqual([]);
+  });
+});
+
+describe("restore --from", () => {
+  it("puts a backup back: later writes are gone and the database is sound", () => {
+    const { dir, d } = initDir();
+    expect(cli(["accounts", "create", "--name", "Before", "--plan", "pro", ...d]).status).toBe(0);
+    const backup = path.join(tempDir(), "b.db");
+    expect(cli(["backup", "--out", backup, ...d]).status).toBe(0);
+    expect(cli(["accounts", "create", "--name", "After", "--plan", "pro", ...d]).status).toBe(0);
+    expect(accountNames(d)).toEqual(["Default account", "Before", "After"]);
+    const run = cli(["restore", "--from", backup, ...d]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`restoring ${dir} from ${backup}…`);
+    expect(accountNames(d)).toEqual(["Default account", "Before"]);
+    expect(integrity(path.join(dir, "content-service.db"))).toBe("ok");
+    expect(readdirSync(dir).filter((n) => n.includes(".restore-"))).toEqual([]);
+    // The restored database takes writes again.
+    expect(cli(["accounts", "create", "--name", "Again", "--plan", "pro", ...d]).status).toBe(0);
+  });
+
+  it("refuses what is not a sound content-service database of a migration set it knows (exit 1)", () => {
+    const { d } = initDir();
+    const scratch = tempDir();
+    const text = path.join(scratch, "notes.txt");
+    writeFileSync(text, "not a database, not at all, and long enough to have a header".repeat(4));
+    const foreign = path.join(scratch, "foreign.db");
+    const f = new Database(foreign);
+    f.exec("CREATE TABLE t (x)");
+    f.close();
+    const newer = path.join(scratch, "newer.db");
+    expect(cli(["backup", "--out", newer, ...d]).status).toBe(0);
+    const n = new Database(newer);
+    n.prepare("INSERT INTO schema_migrations VALUES (999, '0999_future.sql', 'x', '2030-01-01T00:00:00Z')").run();
+    n.close();
+    for (const [from, message] of [
+      [text, /not a SQLite database/],
+      [foreign, /not a content-service database/],
+      [newer, /does not know.*refusing to restore/],
+      [path.join(scratch, "missing.db"), /no file/],
+    ] as const) {
+      const run = cli(["restore", "--from", from, ...d]);
+      expect(run.status, from).toBe(1);
+      expect(run.stderr).toMatch(message);
+    }
+    expect(accountNames(d)).toEqual(["Default account"]);
+  });
+
+  it("refuses the live database itself as --from (exit 2)", () => {
+    const { dir, d } = initDir();
+    const run = cli(["restore", "--from", path.join(dir, "content-service.db"), ...d]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^error: --from .* is the database of .* itself/);
+  });
+
+  it("is refused while a server uses the data directory", async () => {
+    const { dir, d } = initDir();
+    const backup = path.join(tempDir(), "b.db");
+    expect(cli(["backup", "--out", backup, ...d]).status).toBe(0);
+    const server = await startServe(dir);
+    try {
+      const run = cli(["restore", "--from", backup, ...d]);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`error: a server is using ${dir} (pid ${server.child.pid})`);
+    } finally {
+      server.child.kill("SIGTERM");
+      await server.exited;
+    }
+    expect(cli(["restore", "--from", backup, ...d]).status).toBe(0);
+    expect(existsSync(path.join(dir, "content-service.db"))).toBe(true);
+  });
+});

@@ -1,0 +1,80 @@
+import { existsSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { cli, type ServerProcess, startServe, tempDir } from "../helpers/cli.js";
+
+async function stop(server: ServerProcess): Promise<void> {
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGTERM");
+  await server.exited;
+}
+
+describe("serve's data-directory lock", () => {
+  it("refuses a second server on the same data directory; a killed server's lock goes with it", async () => {
+    const dir = tempDir();
+    const first = await startServe(dir);
+    try {
+      const second = cli(["serve", "--data-dir", dir, "--port", "0", "--workers", "1"]);
+      expect(second.status).toBe(1);
+      expect(second.stderr).toBe(`error: another server is using ${dir} (pid ${first.child.pid})\n`);
+      expect(second.stdout).not.toContain("listening");
+      // The first one is unaffected.
+      expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+    } finally {
+      first.child.kill("SIGKILL");
+      await first.exited;
+    }
+    // kill -9 leaves no stale lock: a new server starts at once.
+    const next = await startServe(dir);
+    await stop(next);
+    expect(await next.exited, next.output()).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe("serve's first start", () => {
+  it("shows no credentials when it cannot listen, and shows them on the start that does", async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));
+    const port = (blocker.address() as net.AddressInfo).port;
+    const dir = tempDir();
+    try {
+      const failed = cli(["serve", "--data-dir", dir, "--port", String(port), "--workers", "1"]);
+      expect(failed.status).toBe(1);
+      expect(failed.stderr).toMatch(/EADDRINUSE/);
+      expect(failed.stdout + failed.stderr).not.toMatch(/svc_live_|password|shown once/);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+    const server = await startServe(dir);
+    try {
+      expect(server.output()).toMatch(/API key \(read, write; shown once\): svc_live_\w{32}/);
+      expect(server.output()).toMatch(/admin login: admin@localhost \/ password \S+ \(shown once\)/);
+    } finally {
+      await stop(server);
+    }
+    expect(existsSync(path.join(dir, "content-service.db"))).toBe(true);
+  });
+
+  it("describes the address it listens on (--port 0) and refuses a --public-url that is not http(s)", async () => {
+    const dir = tempDir();
+    const server = await startServe(dir);
+    try {
+      const doc = await (await fetch(`${server.url}/api/v1/openapi.json`)).json();
+      expect(doc.servers[0].url).toBe(server.url);
+      expect(doc.servers[1].url).toBe(server.url.replace("127.0.0.1", "staging.localhost"));
+      expect(JSON.stringify(doc.servers)).not.toMatch(/:0"/);
+    } finally {
+      await stop(server);
+    }
+    for (const args of [
+      ["--public-url", "not a url"],
+      ["--staging-url", "ftp://example.test"],
+    ]) {
+      const run = cli(["serve", "--data-dir", dir, "--port", "0", ...args]);
+      expect(run.status, args.join(" ")).toBe(2);
+      expect(run.stderr).toMatch(/must be an http\(s\) URL/);
+    }
+    const env = cli(["serve", "--data-dir", dir, "--port", "0"], { env: { CONTENT_SERVICE_PUBLIC_URL: "nope" } });
+    expect(env.status).toBe(2);
+  });
+});

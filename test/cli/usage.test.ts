@@ -1,0 +1,224 @@
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { cli, tempDir } from "../helpers/cli.js";
+
+function initDir(): { dir: string; d: string[] } {
+  const dir = tempDir();
+  const d = ["--data-dir", dir];
+  expect(cli(["init", ...d]).status).toBe(0);
+  return { dir, d };
+}
+
+const oneLine = (stderr: string) => stderr.trim().split("\n");
+
+describe("exit status of usage errors", () => {
+  it("exits 2 when a subcommand is missing; --help and help stay 0", () => {
+    for (const args of [[], ["keys"], ["accounts"], ["workspaces"]]) {
+      const run = cli(args);
+      expect(run.status, args.join(" ")).toBe(2);
+      expect(run.stdout + run.stderr).toContain("Usage:");
+    }
+    expect(cli(["--help"]).status).toBe(0);
+    expect(cli(["keys", "--help"]).status).toBe(0);
+    expect(cli(["help"]).status).toBe(0);
+    expect(cli(["help", "keys"]).status).toBe(0);
+  });
+
+  it("refuses an empty data directory (flag or environment) with exit 2, creating nothing", () => {
+    const cwd = tempDir();
+    for (const [args, env] of [
+      [["init", "--data-dir", ""], {}],
+      [["init"], { CONTENT_SERVICE_DATA_DIR: "" }],
+      [["accounts", "list", "--data-dir", " "], {}],
+    ] as const) {
+      const res = spawnCli([...args], { cwd, env });
+      expect(res.status, JSON.stringify([args, env])).toBe(2);
+      expect(res.stderr).toMatch(/^error: the data directory is empty/);
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("shows the global --data-dir in every subcommand's help", () => {
+    for (const args of [["keys", "create"], ["backup"], ["serve"], ["accounts", "set-limits"]]) {
+      const run = cli([...args, "--help"]);
+      expect(run.status).toBe(0);
+      expect(run.stdout, args.join(" ")).toContain("--data-dir");
+    }
+  });
+});
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+
+/** Runs the CLI with a working directory, or as an unprivileged user (root reads any folder). */
+function spawnCli(args: string[], opts: { cwd?: string; env?: Record<string, string>; asNobody?: boolean } = {}) {
+  return spawnSync(process.execPath, ["--import", TSX, path.join(ROOT, "src/main.ts"), ...args], {
+    cwd: opts.cwd,
+    input: "",
+    encoding: "utf8",
+    env: { ...process.env, NODE_OPTIONS: "", HOME: "/tmp", ...opts.env },
+    timeout: 60_000,
+    ...(opts.asNobody ? { uid: 65534, gid: 65534 } : {}),
+  });
+}
+
+describe("opening the data directory", () => {
+  it("reports an unreadable data directory as such, and names the file it cannot open", () => {
+    const { dir } = initDir();
+    const asRoot = process.getuid?.() === 0;
+    chmodSync(dir, asRoot ? 0o700 : 0o000);
+    try {
+      const run = spawnCli(["accounts", "list", "--data-dir", dir], { asNobody: asRoot });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(`error: cannot read ${dir}: permission denied\n`);
+    } finally {
+      chmodSync(dir, 0o755);
+    }
+    const file = path.join(dir, "content-service.db");
+    chmodSync(file, asRoot ? 0o600 : 0o000);
+    try {
+      const run = spawnCli(["accounts", "list", "--data-dir", dir], { asNobody: asRoot });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(`error: cannot open ${file}: permission denied\n`);
+    } finally {
+      chmodSync(file, 0o644);
+    }
+  });
+
+  it("migrate requires an existing database, as the other commands do", () => {
+    const dir = path.join(tempDir(), "mistyped");
+    const run = cli(["migrate", "--data-dir", dir]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(`error: no database in ${dir}: run \`content-service init --data-dir ${dir}\` first\n`);
+    expect(existsSync(dir)).toBe(false);
+    const { d } = initDir();
+    expect(cli(["migrate", "--json", ...d]).json()).toEqual({ applied: [] });
+  });
+});
+
+describe("the HTTP admin API's rules", () => {
+  it("refuses what the HTTP API refuses, as usage errors, and changes nothing", () => {
+    const { d } = initDir();
+    const refused: [string[], string?, RegExp?][] = [
+      [["accounts", "create", "--name", "", "--plan", "pro"], undefined, /--name must be 1 to 100 characters/],
+      [["accounts", "create", "--name", "   ", "--plan", "pro"]],
+      [["accounts", "create", "--name", "x".repeat(101), "--plan", "pro"]],
+      [["keys", "create", "--account", "1", "--name", ""]],
+      [["workspaces", "create", "--account", "1", "--name", ""]],
+      [["accounts", "set-limits", "1", "--per-minute", "99999999999999999999999"], undefined, /1000000000/],
+      [["accounts", "set-limits", "1", "--per-hour", "1000000001"]],
+      [["users", "create", "--account", "1", "--email", "not an email"], undefined, /not an email address/],
+      [["users", "create", "--account", "1", "--email", "x@localhost"]],
+      [["users", "create", "--account", "1", "--email", "short@pw.test"], "abc\n", /8 to 1024 characters/],
+    ];
+    for (const [args, input, message] of refused) {
+      const run = cli([...args, ...d], { input });
+      expect(run.status, args.join(" ")).toBe(2);
+      if (message) expect(run.stderr).toMatch(message);
+      expect(run.stderr).toMatch(/^(reading the password from standard input…\n)?error: .*\n$/);
+    }
+    const accounts = cli(["accounts", "list", "--json", ...d]).json();
+    expect(accounts).toHaveLength(1);
+    expect(accounts[0]).toMatchObject({ rate_per_minute: null, rate_per_hour: null });
+    expect(cli(["users", "list", "--json", ...d]).json()).toHaveLength(1);
+    expect(cli(["keys", "list", "--json", ...d]).json()).toHaveLength(0);
+    // What the HTTP API accepts passes, trimmed as it trims.
+    const ok = cli(["accounts", "create", "--name", "  Trimmed  ", "--plan", "pro", "--json", ...d]);
+    expect(ok.json().name).toBe("Trimmed");
+    const limits = ["accounts", "set-limits", "1", "--per-minute", "1000000000", "--json", ...d];
+    expect(cli(limits).json().rate_per_minute).toBe(1_000_000_000);
+  });
+
+  it("init refuses an invalid --admin-email, an empty --account-name and a short password, creating nothing", () => {
+    const dir = tempDir();
+    for (const [args, input] of [
+      [["--admin-email", "not an email"], ""],
+      [["--account-name", ""], ""],
+      [[], "short\n"],
+    ] as const) {
+      const run = cli(["init", "--data-dir", dir, ...args], { input });
+      expect(run.status, args.join(" ")).toBe(2);
+    }
+    expect(existsSync(path.join(dir, "content-service.db"))).toBe(false);
+  });
+});
+
+describe("init and standard input", () => {
+  it("says it is reading the admin password from a piped stdin, and its help mentions stdin", () => {
+    const dir = tempDir();
+    const run = cli(["init", "--data-dir", dir], { input: "a-long-enough-password\n" });
+    expect(run.status).toBe(0);
+    expect(oneLine(run.stderr)).toEqual(["reading the admin password from standard input…"]);
+    const help = cli(["init", "--help"]).stdout;
+    expect(help).toMatch(/standard input/);
+  });
+});
+
+describe("workspaces set-default", () => {
+  it("makes another workspace the default, so that the old default can be deleted", () => {
+    const { d } = initDir();
+    const before = cli(["workspaces", "list", "--json", ...d]).json();
+    expect(before).toHaveLength(1);
+    const old = before[0].id;
+    const ws = cli(["workspaces", "create", "--account", "1", "--name", "Next", "--json", ...d]).json();
+    const refused = cli(["workspaces", "delete", old, ...d]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/make another the default first \(workspaces set-default ID\)\n$/);
+    const set = cli(["workspaces", "set-default", ws.id, "--json", ...d]);
+    expect(set.status).toBe(0);
+    expect(set.json()).toMatchObject({ id: ws.id, is_default: true });
+    expect(cli(["workspaces", "delete", old, ...d]).status).toBe(0);
+    expect(cli(["workspaces", "set-default", "ws_nope", ...d]).status).toBe(1);
+  });
+});
+
+describe("keys rotate", () => {
+  it("refuses a revoked key, issuing nothing", () => {
+    const { d } = initDir();
+    const k = cli(["keys", "create", "--account", "1", "--name", "gone", "--json", ...d]).json();
+    expect(cli(["keys", "revoke", k.id, ...d]).status).toBe(0);
+    const run = cli(["keys", "rotate", k.id, ...d]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(`error: key ${k.id} is revoked: issue a new one with keys create\n`);
+    expect(run.stdout).not.toContain("svc_live_");
+    expect(cli(["keys", "list", "--json", ...d]).json()).toHaveLength(1);
+  });
+});
+
+describe("openapi", () => {
+  it("honours CONTENT_SERVICE_PUBLIC_URL and _STAGING_URL as serve does, with serve's defaults", () => {
+    const env = {
+      CONTENT_SERVICE_PUBLIC_URL: "https://api.example.test",
+      CONTENT_SERVICE_STAGING_URL: "https://staging.example.test",
+    };
+    const doc = cli(["openapi"], { env }).json();
+    expect(doc.servers.map((s: { url: string }) => s.url)).toEqual([
+      "https://api.example.test",
+      "https://staging.example.test",
+    ]);
+    // Set but empty (an unset shell variable) is not a URL either.
+    expect(cli(["openapi"], { env: { CONTENT_SERVICE_PUBLIC_URL: "" } }).status).toBe(2);
+  });
+
+  it("uses serve's default URLs and refuses a URL that is not http(s)", () => {
+    const clean = { ...process.env };
+    delete clean.CONTENT_SERVICE_PUBLIC_URL;
+    delete clean.CONTENT_SERVICE_STAGING_URL;
+    const res = spawnSync(process.execPath, ["--import", TSX, path.join(ROOT, "src/main.ts"), "openapi"], {
+      encoding: "utf8",
+      env: { ...clean, NODE_OPTIONS: "" },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    expect(JSON.parse(res.stdout).servers.map((s: { url: string }) => s.url)).toEqual([
+      "http://127.0.0.1:8080",
+      "http://staging.localhost:8080",
+    ]);
+    const bad = cli(["openapi", "--public-url", "not a url"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe('error: --public-url must be an http(s) URL, got "not a url"\n');
+  });
+});
