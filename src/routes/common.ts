@@ -14,9 +14,16 @@ export const AUTH_ERRORS: Record<number, ResponseDoc> = {
   429: err("Rate limit exceeded."),
 };
 
-/** Errors of routes that take input. */
+/**
+ * Errors of routes that take input: the 400 (the description adds the codes the route's own input can give, see
+ * http/openapi.ts pipelineErrors, and with them 413 and 415 where the route takes a body).
+ */
 export const INPUT_ERRORS: Record<number, ResponseDoc> = {
-  400: err("Invalid input (validation_failed, invalid_json, workspace_required)."),
+  400: err("Invalid input (details.error_code says which)."),
+};
+
+/** The refusals of a body, for a route that documents them in its own words. */
+export const BODY_ERRORS: Record<413 | 415, ResponseDoc> = {
   413: err("Request body too large."),
   415: err("Request body is not JSON."),
 };

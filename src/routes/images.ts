@@ -21,7 +21,16 @@ import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { Integer, intString, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
 import { transferable } from "../workers/tasks.js";
-import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page, UPSTREAM_ERRORS } from "./common.js";
+import {
+  AUTH_ERRORS,
+  BODY_ERRORS,
+  decodeCursor,
+  encodeCursor,
+  INPUT_ERRORS,
+  NOT_FOUND,
+  page,
+  UPSTREAM_ERRORS,
+} from "./common.js";
 
 /** Base64 needs 4 characters per 3 bytes: the longest data_base64 of an image within the limit. */
 const MAX_BASE64_CHARS = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
@@ -244,9 +253,9 @@ export const imageRoutes = [
       201: { description: "The stored image.", schema: Image },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
-      413: { ...INPUT_ERRORS[413], description: "The image is larger than 10 MiB (details.limit_bytes)." },
+      413: { ...BODY_ERRORS[413], description: "The image is larger than 10 MiB (details.limit_bytes)." },
       415: {
-        ...INPUT_ERRORS[415],
+        ...BODY_ERRORS[415],
         description:
           "unsupported_image_type: the bytes are not a PNG, JPEG, GIF or WebP image; unsupported_media_type: the body is neither multipart/form-data nor JSON.",
       },

@@ -1,7 +1,7 @@
 /**
- * The description names the headers every response carries (spec §8: X-RateLimit-*; DESIGN §3: X-Trace-Id, and
- * X-API-Stability on beta operations), and the contract check every harness response goes through holds the
- * answers to them.
+ * What the description says beyond schemas: the headers every response carries (spec §8: X-RateLimit-*; DESIGN §3:
+ * X-Trace-Id, and X-API-Stability on beta operations), which the contract check every harness response goes
+ * through holds the answers to; integer identifiers (spec §2); and body refusals only where there is a body.
  */
 import { describe, expect, it } from "vitest";
 import { ContractError } from "../helpers/contract.js";
@@ -88,5 +88,17 @@ describe("identifiers in the description", () => {
           }
       }
     expect(seen).toBeGreaterThan(50);
+  });
+});
+
+describe("body refusals in the description", () => {
+  it("documents 413 and 415 exactly on the operations that take a body", () => {
+    for (const [path, methods] of Object.entries(contract.document.paths))
+      for (const [method, op] of Object.entries(methods)) {
+        const o = op as { requestBody?: unknown; responses: Record<string, unknown> };
+        const where = `${method.toUpperCase()} ${path}`;
+        expect("413" in o.responses, where).toBe(o.requestBody !== undefined);
+        expect("415" in o.responses, where).toBe(o.requestBody !== undefined);
+      }
   });
 });
