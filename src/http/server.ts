@@ -189,10 +189,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 60_000;
   server.headersTimeout = 20_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port, options.host, () => resolve());
+    });
+  } catch (e) {
+    // A port in use or an address not this machine's: what was started goes again (its threads would keep the
+    // process alive, the writer's connection open).
+    await Promise.allSettled([services.pool.close(), passwordPool.close(), writer.close()]);
+    await Promise.allSettled([writerPool.close(), checkpointPool.close(), backgroundPool.close()]);
+    db.close();
+    walSync.close();
+    throw e;
+  }
   services.learning.start();
   checkpointer.start();
   const jobs: PeriodicJob[] = [
