@@ -81,11 +81,7 @@ export function registerServeCommands(program: Command): void {
         "sends nothing (ssh without -t, docker exec -i), init waits for it: close it (</dev/null) to get a generated one.\n",
     )
     .action(async (opts: { accountName: string; plan: Plan; adminEmail: string }, cmd: Command) => {
-      // The default (admin@localhost) is kept as documented; an email given is held to the HTTP API's rule.
-      const adminEmail =
-        cmd.getOptionValueSource("adminEmail") === "default"
-          ? opts.adminEmail
-          : checkEmail(opts.adminEmail, "--admin-email");
+      const adminEmail = checkEmail(opts.adminEmail, "--admin-email");
       const dataDir = dataDirOf(cmd);
       const password = checkPassword(await readStdinIfPiped("the admin password"));
       const result = initDataDir(dataDir, { ...opts, adminEmail, password });

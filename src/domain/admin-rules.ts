@@ -17,7 +17,16 @@ export const MAX_PASSWORD_LENGTH = 1024;
 export const RecordName = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_NAME_LENGTH));
 /** A rate-limit override: a whole number from 1 to 1,000,000,000. */
 export const RateLimit = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_RATE_LIMIT));
-/** A user's email (the login): trimmed, an address, at most 254 characters. */
-export const Email = v.pipe(v.string(), v.trim(), v.email(), v.maxLength(254));
+/**
+ * A user's email (the login): trimmed, one `@` between a local part and a domain, no spaces, at most 254 characters.
+ * A domain of one label is an address too (admin@localhost, the first admin's default; a mail host of an air-gapped
+ * intranet), which valibot's email() refused.
+ */
+export const Email = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*$/, "Expected an email address."),
+  v.maxLength(254),
+);
 /** A user's password: 8 to 1024 characters. */
 export const Password = v.pipe(v.string(), v.minLength(MIN_PASSWORD_LENGTH), v.maxLength(MAX_PASSWORD_LENGTH));
