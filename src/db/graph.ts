@@ -1,7 +1,4 @@
-/**
- * Queries on the knowledge graph: what each source document yielded, summed per workspace into nodes and edges (the
- * sums kept by triggers, sql/0013_graph_totals.sql).
- */
+/** Queries on the knowledge graph: what each source document yielded, summed per workspace into nodes and edges. */
 import type { Db } from "./open.js";
 
 export type EntityType = "proper_noun" | "key_phrase";
@@ -30,14 +27,6 @@ export interface GraphEdgeRow {
   weight: number;
 }
 
-/** An entity related to another: its label and type, and the number of sentences they share. */
-export interface RelatedNodeRow {
-  id: string;
-  label: string;
-  type: EntityType;
-  weight: number;
-}
-
 /** What extraction found in one document. */
 export interface ExtractedDocument {
   entities: { id: string; label: string; type: EntityType; mentions: number }[];
@@ -46,33 +35,21 @@ export interface ExtractedDocument {
 
 const SOURCE_KIND = "CASE WHEN d.reference_id IS NULL THEN 'content' ELSE 'reference' END";
 
-/**
- * The columns of a node from its row `t` of graph_entity_totals (sql/0013_graph_totals.sql): its best label and its
- * sources are read from its own document rows, so a query computes them only for the nodes it returns, after
- * choosing those from the totals (a MATERIALIZED page: otherwise SQLite would compute them for every candidate row
- * before its ORDER BY ... LIMIT, as the former per-document sums did for every entity of the workspace).
- */
-const nodeColumns = (t: string) => `${t}.entity AS id, ${t}.type AS type, ${t}.mentions AS mentions,
-  (SELECT json_group_array(json_object('kind', ${SOURCE_KIND}, 'id', coalesce(d.reference_id, d.content_id)))
-   FROM graph_mentions AS m JOIN graph_documents AS d ON d.id = m.document_id
-   WHERE m.workspace_id = @ws AND m.entity = ${t}.entity) AS sources,
-  ${labelOf(`${t}.entity`)} AS label`;
-
-/** The best label of the entity `entity`: of a proper noun first, then of the most mentions, then the first. */
-function labelOf(entity: string) {
-  return `(SELECT l.label FROM graph_mentions AS l WHERE l.workspace_id = @ws AND l.entity = ${entity}
-   ORDER BY l.type = 'proper_noun' DESC, l.mentions DESC, l.label LIMIT 1)`;
-}
-
-/** The most mentioned nodes of a workspace, of the entities in totals `t` that `filter` keeps, ties by id. */
-const topNodes = (filter: string) => `
-  WITH top AS MATERIALIZED (
-    SELECT t.entity, t.type, t.mentions FROM graph_entity_totals AS t
-    WHERE t.workspace_id = @ws ${filter} ORDER BY t.mentions DESC, t.entity LIMIT @limit)
-  SELECT ${nodeColumns("top")} FROM top ORDER BY top.mentions DESC, top.entity`;
-
-/** How a label `s.search` (lower case) matches `@q`: at its start, at the start of a word, or inside a word. */
-const MATCH_RANK = "CASE WHEN instr(s.search, @q) = 1 THEN 0 WHEN instr(s.search, ' ' || @q) > 0 THEN 1 ELSE 2 END";
+/** Nodes of a workspace (`@ws`) restricted by `filter` (over the mention rows `m`), with their best label. */
+const nodesOf = (filter: string) => `
+  WITH n AS (
+    SELECT m.entity AS id,
+      CASE WHEN max(m.type = 'proper_noun') = 1 THEN 'proper_noun' ELSE 'key_phrase' END AS type,
+      sum(m.mentions) AS mentions,
+      json_group_array(json_object('kind', ${SOURCE_KIND}, 'id', coalesce(d.reference_id, d.content_id))) AS sources
+    FROM graph_mentions AS m JOIN graph_documents AS d ON d.id = m.document_id
+    WHERE m.workspace_id = @ws ${filter}
+    GROUP BY m.entity
+  )
+  SELECT n.id, n.type, n.mentions, n.sources,
+    (SELECT l.label FROM graph_mentions AS l WHERE l.workspace_id = @ws AND l.entity = n.id
+     ORDER BY l.type = 'proper_noun' DESC, l.mentions DESC, l.label LIMIT 1) AS label
+  FROM n`;
 
 /**
  * Whether the document `d` is stale: no content with its id is in its workspace, finalized or published, at its
@@ -96,53 +73,6 @@ export const GRAPH_SCANS = {
   // left the finalized/published statuses or the workspace.
   stale: `SELECT d.id FROM graph_documents AS d
      WHERE d.workspace_id = @ws AND d.content_id IS NOT NULL AND ${STALE}`,
-} as const;
-
-/**
- * The reads (exported for the tests of their query plans): each picks what it returns from the totals through a key or
- * an index, then reads document rows only for the nodes it returns.
- */
-export const GRAPH_READS = {
-  nodes: topNodes(""),
-  nodesOfType: topNodes("AND t.type = @type"),
-  // Picked by key before ordering: asked for in the order, SQLite walked the workspace's whole rank index instead.
-  nodesByIds: `WITH picked AS MATERIALIZED (
-       SELECT t.entity, t.type, t.mentions FROM graph_entity_totals AS t
-       WHERE t.workspace_id = @ws AND t.entity IN (SELECT value FROM json_each(@ids)))
-     SELECT ${nodeColumns("picked")} FROM picked ORDER BY picked.mentions DESC, picked.entity`,
-  // Label matches rank first at the start of a label, then at the start of a word, then anywhere; an entity ranks
-  // by its best matching label. The labels are read once per distinct label, not per document.
-  search: `WITH found AS MATERIALIZED (
-       SELECT t.entity, t.type, t.mentions, f.rank FROM (
-           SELECT s.entity, min(${MATCH_RANK}) AS rank FROM graph_label_totals AS s
-           WHERE s.workspace_id = @ws AND instr(s.search, @q) > 0 GROUP BY s.entity) AS f
-         JOIN graph_entity_totals AS t ON t.workspace_id = @ws AND t.entity = f.entity
-       WHERE (@type IS NULL OR t.type = @type)
-       ORDER BY f.rank, t.mentions DESC, t.entity LIMIT @limit OFFSET @offset)
-     SELECT ${nodeColumns("found")} FROM found ORDER BY found.rank, found.mentions DESC, found.entity`,
-  // Each id's edges from the key, their other end tested against the ids (`+`: a seek for every pair of ids instead,
-  // 250,000 for 500 nodes, was slower than reading the edges).
-  edges: `SELECT e.source, e.target, e.weight FROM graph_edge_totals AS e
-     WHERE e.workspace_id = @ws AND e.source IN (SELECT value FROM json_each(@ids))
-       AND +e.target IN (SELECT value FROM json_each(@ids)) AND e.weight >= @minWeight
-     ORDER BY e.weight DESC, e.source, e.target`,
-  // An edge is one row (source < target): the entity is at one end of each, once per other entity. INDEXED BY: without
-  // it SQLite read every edge of the workspace for the second half.
-  related: `SELECT target AS id, weight FROM graph_edge_totals WHERE workspace_id = @ws AND source = @id
-     UNION ALL
-     SELECT source AS id, weight FROM graph_edge_totals INDEXED BY graph_edge_totals_target
-     WHERE workspace_id = @ws AND target = @id
-     ORDER BY weight DESC, id LIMIT @limit`,
-  // The same with each one's label and type, read for those few only (their sources are not needed).
-  relatedNodes: `WITH r AS MATERIALIZED (
-       SELECT target AS id, weight FROM graph_edge_totals WHERE workspace_id = @ws AND source = @id
-       UNION ALL
-       SELECT source AS id, weight FROM graph_edge_totals INDEXED BY graph_edge_totals_target
-       WHERE workspace_id = @ws AND target = @id
-       ORDER BY weight DESC, id LIMIT @limit)
-     SELECT r.id, ${labelOf("r.id")} AS label, t.type, r.weight
-     FROM r JOIN graph_entity_totals AS t ON t.workspace_id = @ws AND t.entity = r.id
-     ORDER BY r.weight DESC, r.id`,
 } as const;
 
 const bySource = (a: GraphSource, b: GraphSource) => (a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1);
@@ -180,20 +110,40 @@ export function graphQueries(db: Db) {
   const updatedAt = db.prepare<[string], { updated_at: string }>(
     "SELECT updated_at FROM graph_state WHERE workspace_id = ?",
   );
-  const nodes = db.prepare<{ ws: string; limit: number }, GraphNodeRow>(GRAPH_READS.nodes);
-  const nodesOfType = db.prepare<{ ws: string; type: EntityType; limit: number }, GraphNodeRow>(
-    GRAPH_READS.nodesOfType,
+  const nodes = db.prepare<{ ws: string; type: EntityType | null; limit: number }, GraphNodeRow>(
+    `${nodesOf("")} WHERE (@type IS NULL OR n.type = @type) ORDER BY n.mentions DESC, n.id LIMIT @limit`,
   );
-  const nodesByIds = db.prepare<{ ws: string; ids: string }, GraphNodeRow>(GRAPH_READS.nodesByIds);
+  const nodesByIds = db.prepare<{ ws: string; ids: string }, GraphNodeRow>(
+    `${nodesOf("AND m.entity IN (SELECT value FROM json_each(@ids))")} ORDER BY n.mentions DESC, n.id`,
+  );
+  // Label matches rank first at the start of the label, then at the start of a word, then anywhere.
   const search = db.prepare<
     { ws: string; q: string; type: EntityType | null; limit: number; offset: number },
     GraphNodeRow
-  >(GRAPH_READS.search);
-  const edges = db.prepare<{ ws: string; ids: string; minWeight: number }, GraphEdgeRow>(GRAPH_READS.edges);
-  const related = db.prepare<{ ws: string; id: string; limit: number }, { id: string; weight: number }>(
-    GRAPH_READS.related,
+  >(
+    `SELECT * FROM (${nodesOf(
+      "AND m.entity IN (SELECT s.entity FROM graph_mentions AS s WHERE s.workspace_id = @ws AND instr(s.search, @q) > 0)",
+    )}) AS found
+     WHERE (@type IS NULL OR found.type = @type)
+     ORDER BY (SELECT min(CASE WHEN instr(s.search, @q) = 1 THEN 0 WHEN instr(s.search, ' ' || @q) > 0 THEN 1 ELSE 2 END)
+               FROM graph_mentions AS s WHERE s.workspace_id = @ws AND s.entity = found.id),
+       found.mentions DESC, found.id
+     LIMIT @limit OFFSET @offset`,
   );
-  const relatedNodes = db.prepare<{ ws: string; id: string; limit: number }, RelatedNodeRow>(GRAPH_READS.relatedNodes);
+  const edges = db.prepare<{ ws: string; ids: string; minWeight: number }, GraphEdgeRow>(
+    `SELECT p.source, p.target, sum(p.weight) AS weight FROM graph_pairs AS p
+     WHERE p.workspace_id = @ws AND p.source IN (SELECT value FROM json_each(@ids))
+       AND p.target IN (SELECT value FROM json_each(@ids))
+     GROUP BY p.source, p.target HAVING sum(p.weight) >= @minWeight
+     ORDER BY weight DESC, p.source, p.target`,
+  );
+  const related = db.prepare<{ ws: string; id: string; limit: number }, { id: string; weight: number }>(
+    `SELECT other AS id, sum(weight) AS weight FROM (
+       SELECT target AS other, weight FROM graph_pairs WHERE workspace_id = @ws AND source = @id
+       UNION ALL
+       SELECT source AS other, weight FROM graph_pairs WHERE workspace_id = @ws AND target = @id)
+     GROUP BY other ORDER BY weight DESC, other LIMIT @limit`,
+  );
 
   return {
     /** Sources of a workspace not yet extracted at their current version, in a stable order. */
@@ -238,8 +188,7 @@ export function graphQueries(db: Db) {
     /** When a workspace's graph last caught up, or null when never. */
     updatedAt: (workspaceId: string) => updatedAt.get(workspaceId)?.updated_at ?? null,
     /** The most mentioned nodes of a workspace, optionally of one type. */
-    nodes: (workspaceId: string, type: EntityType | null, limit: number) =>
-      type === null ? nodes.all({ ws: workspaceId, limit }) : nodesOfType.all({ ws: workspaceId, type, limit }),
+    nodes: (workspaceId: string, type: EntityType | null, limit: number) => nodes.all({ ws: workspaceId, type, limit }),
     /** The nodes among `ids`. */
     nodesByIds: (workspaceId: string, ids: string[]) => nodesByIds.all({ ws: workspaceId, ids: JSON.stringify(ids) }),
     /** Nodes whose label contains `q` (lower case), best matches first. */
@@ -250,7 +199,5 @@ export function graphQueries(db: Db) {
       edges.all({ ws: workspaceId, ids: JSON.stringify(ids), minWeight }),
     /** The entities most often in a sentence with `id`, with the number of such sentences. */
     related: (workspaceId: string, id: string, limit: number) => related.all({ ws: workspaceId, id, limit }),
-    /** The same entities (those still in the graph) with their labels and types. */
-    relatedNodes: (workspaceId: string, id: string, limit: number) => relatedNodes.all({ ws: workspaceId, id, limit }),
   };
 }

@@ -1,12 +1,11 @@
 /**
- * Reading the knowledge graph for GET /knowledge-graph and /knowledge-graph/entities. Nodes and edges come from the
- * workspace's sums (sql/0013_graph_totals.sql), so a read costs about what it returns rather than every co-occurrence
- * of the workspace's documents (which took 1-2 s of queries with tens of dense references); still, an overview of 500
- * nodes can return a hundred thousand edges, and an entity search asks for each result's related entities. On a
- * server they run on a pool thread with a read connection of its own (graphRead), not on the HTTP thread; in tests
- * and one-shot commands, on the caller's store.
+ * Reading the knowledge graph for GET /knowledge-graph and /knowledge-graph/entities. The edges among the returned
+ * nodes are summed over every co-occurrence of the workspace's documents, and an entity search asks for each result's
+ * related entities: with dense documents (tens of references of many names a sentence) an answer took 1-2 s of
+ * queries. On a server they run on a pool thread with a read connection of its own (graphRead), not on the HTTP
+ * thread; in tests and one-shot commands, on the caller's store.
  */
-import type { EntityType, GraphEdgeRow, GraphNodeRow, RelatedNodeRow } from "../db/graph.js";
+import type { EntityType, GraphEdgeRow, GraphNodeRow } from "../db/graph.js";
 import type { Store } from "../db/store.js";
 import { type DbLocation, threadStore } from "../db/thread-store.js";
 
@@ -36,7 +35,9 @@ export interface Overview {
   updatedAt: string | null;
 }
 
-export type FoundEntity = GraphNodeRow & { related: RelatedNodeRow[] };
+export type FoundEntity = GraphNodeRow & {
+  related: { id: string; label: string; type: EntityType; weight: number }[];
+};
 
 export function readGraph(store: Store, query: OverviewQuery): Overview;
 export function readGraph(store: Store, query: EntitiesQuery): FoundEntity[];
@@ -59,7 +60,24 @@ export function readGraph(store: Store, query: OverviewQuery | EntitiesQuery): O
     limit: query.limit,
     offset: query.offset,
   });
-  return rows.map((n) => ({ ...n, related: graph.relatedNodes(ws, n.id, query.related) }));
+  return rows.map((n) => {
+    const related = graph.related(ws, n.id, query.related);
+    const others = new Map(
+      graph
+        .nodesByIds(
+          ws,
+          related.map((r) => r.id),
+        )
+        .map((o) => [o.id, o]),
+    );
+    return {
+      ...n,
+      related: related.flatMap((r) => {
+        const o = others.get(r.id);
+        return o ? [{ id: o.id, label: o.label, type: o.type, weight: r.weight }] : [];
+      }),
+    };
+  });
 }
 
 /** The pool task: the same reads on the thread's own read connection to the database. */
