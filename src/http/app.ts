@@ -386,7 +386,10 @@ export function createApp(services: Services, routes: RouteDef[]): App {
           stack: redactSecrets(err instanceof Error ? err.stack : undefined),
         });
       errorCode = apiError.code;
-      const headers: Record<string, string> = { ...rateHeaders(decision), "x-trace-id": traceId, ...apiError.headers };
+      // An error before the rate limit was decided (a busy database while authenticating) still reports a bucket, as
+      // every response does (spec §8): the client address's, peeked.
+      const rate = rateHeaders(decision ?? byAddress(env, true));
+      const headers: Record<string, string> = { ...rate, "x-trace-id": traceId, ...apiError.headers };
       if (beta) headers["x-api-stability"] = "beta";
       if (apiError.status === 401) headers["www-authenticate"] = 'Bearer realm="content-service"';
       // A secret the client put in a path or field is never echoed back (DESIGN §3).

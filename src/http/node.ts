@@ -1,10 +1,9 @@
 /** The pipeline on node:http: an IncomingMessage read as an Incoming, an Outgoing written to the ServerResponse. */
 
-import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { Duplex } from "node:stream";
 import type { App } from "./app.js";
-import { ApiError, errorBody, invalidInput } from "./errors.js";
+import { ApiError, invalidInput } from "./errors.js";
 import { type Incoming, NULL_BODY_STATUS, type Outgoing, type RequestHeaders, tooLarge } from "./exchange.js";
 
 const joined = (value: string | string[]) => (Array.isArray(value) ? value.join(", ") : value);
@@ -210,14 +209,9 @@ export function nodeListener(app: App): (req: http.IncomingMessage, res: http.Se
           res.destroy();
           return;
         }
-        const traceId = randomUUID();
         const error = new ApiError("internal_error", "The server could not write its answer.");
-        const headers = {
-          "content-type": "application/json; charset=utf-8",
-          "x-trace-id": traceId,
-          connection: "close",
-        };
-        res.writeHead(500, headers).end(JSON.stringify(errorBody(error, traceId)));
+        const out = app.refuse(error, { remoteAddress: req.socket.remoteAddress });
+        res.writeHead(500, { ...out.headers, connection: "close" }).end(out.body);
       });
   };
 }
@@ -239,9 +233,11 @@ function parserRefusal(code: string | undefined): ApiError {
  */
 export function clientErrorListener(app: App): (err: NodeJS.ErrnoException, socket: Duplex) => void {
   return (err, socket) => {
-    // Nothing to answer on a connection the client reset, or one already answering a request.
-    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
-    if (err.code === "ECONNRESET" || !socket.writable || answering) {
+    // Nothing to answer on a connection the client reset, or one with a request under way (a 408 while its body
+    // arrives, a bad request pipelined behind one being handled): an answer there would be read as that request's,
+    // and the request must not run on after it. The connection is cut instead.
+    const pending = (socket as { _httpMessage?: unknown })._httpMessage;
+    if (err.code === "ECONNRESET" || !socket.writable || pending) {
       socket.destroy();
       return;
     }
@@ -253,6 +249,7 @@ export function clientErrorListener(app: App): (err: NodeJS.ErrnoException, sock
     const head = [`HTTP/1.1 ${out.status} ${http.STATUS_CODES[out.status] ?? ""}`]
       .concat(Object.entries(headers).map(([name, value]) => `${name}: ${value}`))
       .join("\r\n");
-    socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`, "latin1"), body]));
+    // Nothing after the refusal is read: the connection goes once the answer is written.
+    socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`, "latin1"), body]), () => socket.destroy());
   };
 }

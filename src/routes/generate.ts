@@ -158,7 +158,9 @@ export const generateRoutes = [
       const input = generationInput(store, ctx, workspace, req, ctx.services.location);
       // On the writer thread, as finalizations: a write here waited, blocking every request, for the writer's
       // transaction in progress (domain/writer.ts).
-      const save = async (output: GenerationOutput) => {
+      const save = async (generated: GenerationOutput) => {
+        // Answered as stored: a lone surrogate (from the direction, or a model's answer) is stored as U+FFFD.
+        const output = { ...generated, title: generated.title.toWellFormed(), text: generated.text.toWellFormed() };
         const { row, created } = await ctx.services.writer.run("saveGeneration", {
           account: ctx.account,
           workspace: ctx.workspace,

@@ -226,7 +226,8 @@ export const referenceRoutes = [
         // No input may cause a 5xx (DESIGN §3); the converters are bounded, this is the last guard.
         throw invalidInput(where, `The material cannot be read as ${source.format}.`);
       }
-      const content = ingested.content;
+      // Stored, and answered, as well-formed UTF-8 (a lone surrogate becomes U+FFFD).
+      const content = ingested.content.toWellFormed();
       if (content === "") throw invalidInput(where, "The material has no text.");
       if (content.length > REFERENCE_LIMITS.contentChars)
         throw invalidInput(
@@ -234,7 +235,7 @@ export const referenceRoutes = [
           `The material's plain text is ${content.length} characters; at most ${REFERENCE_LIMITS.contentChars} are accepted.`,
         );
       const fileTitle = body.file ? baseName(body.file.filename).slice(0, REFERENCE_LIMITS.titleChars).trim() : "";
-      const title = body.title || fileTitle || firstLineTitle(content);
+      const title = (body.title || fileTitle || firstLineTitle(content)).toWellFormed();
 
       // On the writer thread (domain/writer.ts): up to 500,000 characters and their passages.
       const stored = await ctx.services.writer.run("referenceCreate", {

@@ -181,6 +181,30 @@ describe("the node:http transport", () => {
     expect(res.headers["x-ratelimit-limit"]).toMatch(/^\d+$/);
   });
 
+  it("cuts, without running it, a request whose body does not arrive in time", async () => {
+    const body = JSON.stringify({ kind: "voice", title: "Late", content: "A body that came too slowly." });
+    const socket = net.connect(port, "127.0.0.1");
+    const closed = new Promise<string>((resolve) => {
+      let out = "";
+      socket.on("data", (d) => {
+        out += d.toString("utf8");
+      });
+      socket.on("close", () => resolve(out));
+      socket.on("error", () => {});
+    });
+    socket.write(
+      `POST /api/v1/memories?workspace_id=${h.a.ws1} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    // Past the request timeout (1.5 s, checked every 200 ms), the rest of the body follows.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    socket.write(body.slice(10));
+    expect(await closed).toBe("");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const list = await h.send("GET", `/api/v1/memories?workspace_id=${h.a.ws1}`, { auth: key });
+    expect(list.body.data.map((m: { title: string }) => m.title)).not.toContain("Late");
+  });
+
   it("streams a generation as server-sent events", async () => {
     const res = await fetch(`http://127.0.0.1:${port}/api/v1/generate`, {
       method: "POST",

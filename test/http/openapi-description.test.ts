@@ -102,3 +102,22 @@ describe("body refusals in the description", () => {
       }
   });
 });
+
+describe("headers of errors met before the rate limit is decided", () => {
+  it("a busy database while authenticating answers 503 with the client address's X-RateLimit-*", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const get = h.services.rows.get.bind(h.services.rows);
+    h.services.rows.get = ((id: string, read: () => unknown) => {
+      if (id.startsWith("key:")) throw Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+      return get(id, read as never);
+    }) as typeof h.services.rows.get;
+    const res = await h.send("POST", `/api/v1/memories?workspace_id=${h.a.ws1}`, {
+      auth: key,
+      body: { kind: "voice", title: "Plain", content: "Short sentences." },
+    });
+    expect(res.status).toBe(503);
+    for (const name of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"])
+      expect(res.headers.get(name), name).toMatch(/^\d+$/);
+  });
+});
