@@ -1,5 +1,17 @@
 /** `migrate`, `backup`, `restore` and `openapi`. */
-import { closeSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { type Command, Option } from "commander";
 import { MigrationMismatchError, migrate, pendingMigrations } from "../db/migrate.js";
@@ -189,7 +201,9 @@ export function restoreDatabase(
     } finally {
       db.close();
     }
+    keepOwnership(target, tmp);
     fsyncPath(tmp);
+    settleOld(target);
     for (const suffix of ["-wal", "-shm", "-journal"]) rmSync(`${target}${suffix}`, { force: true });
     renameSync(tmp, target);
     fsyncPath(dataDir);
@@ -197,6 +211,44 @@ export function restoreDatabase(
   } finally {
     rmSync(tmp, { force: true });
     lock.release();
+  }
+}
+
+/**
+ * The replaced database's owner and mode go to its replacement: a restore run with sudo would otherwise leave a
+ * root-owned file the server's own user can only read, and a file kept at 0600 would come back 0644.
+ */
+function keepOwnership(target: string, replacement: string): void {
+  let old: ReturnType<typeof statSync>;
+  try {
+    old = statSync(target);
+  } catch {
+    return;
+  }
+  chmodSync(replacement, old.mode & 0o7777);
+  try {
+    chownSync(replacement, old.uid, old.gid);
+  } catch (e) {
+    // Only root may give a file away; an unprivileged restore's files are its own user's anyway.
+    if ((e as NodeJS.ErrnoException).code !== "EPERM") throw e;
+  }
+}
+
+/**
+ * Checkpoints the database being replaced into its own file, so that removing its -wal next loses nothing should the
+ * restore stop before the rename: the old database is then still whole. A database that cannot be opened is being
+ * replaced for that reason; its -wal goes as it is.
+ */
+function settleOld(target: string): void {
+  if (!existsSync(target)) return;
+  let db: Db | undefined;
+  try {
+    db = openDb(path.dirname(target));
+    db.pragma("wal_checkpoint(TRUNCATE)");
+  } catch {
+    // Replaced all the same.
+  } finally {
+    db?.close();
   }
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
@@ -108,6 +108,20 @@ describe("restore --from", () => {
     expect(readdirSync(dir).filter((n) => n.includes(".restore-"))).toEqual([]);
     // The restored database takes writes again.
     expect(cli(["accounts", "create", "--name", "Again", "--plan", "pro", ...d]).status).toBe(0);
+  });
+
+  it("keeps the replaced database's mode (and owner), and checkpoints it before its -wal goes", () => {
+    const { dir, d } = initDir();
+    const file = path.join(dir, "content-service.db");
+    const backup = path.join(tempDir(), "b.db");
+    expect(cli(["backup", "--out", backup, ...d]).status).toBe(0);
+    chmodSync(file, 0o600);
+    const before = statSync(file);
+    const run = cli(["restore", "--from", backup, ...d]);
+    expect(run.status, run.stderr).toBe(0);
+    const after = statSync(file);
+    expect([after.mode & 0o777, after.uid, after.gid]).toEqual([0o600, before.uid, before.gid]);
+    expect(existsSync(`${file}-wal`)).toBe(false);
   });
 
   it("refuses what is not a sound content-service database of a migration set it knows (exit 1)", () => {
