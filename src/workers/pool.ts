@@ -33,7 +33,7 @@ export interface WorkerPool {
  */
 export function piscinaPool(
   threads: number,
-  options: { background?: boolean; niceness?: number; idle?: boolean; cpuLimitMs?: number } = {},
+  options: { background?: boolean; lazy?: boolean; niceness?: number; idle?: boolean; cpuLimitMs?: number } = {},
 ): WorkerPool {
   const niceness = options.niceness ?? (options.background ? WORKER_NICENESS : 0);
   const entry = workerEntry();
@@ -41,7 +41,8 @@ export function piscinaPool(
     filename: entry.filename,
     execArgv: entry.execArgv,
     // Background threads start with their first task: at start they would only compete with the server's own start.
-    minThreads: options.background ? 0 : 1,
+    // So do a `lazy` pool's (the password thread's: 25 MiB and a start's worth of CPU for the odd sign-in).
+    minThreads: options.background || options.lazy ? 0 : 1,
     maxThreads: Math.max(1, threads),
     idleTimeout: 60_000,
     // First come, first served. By default a task that finds no free thread while the queue is being drained goes
