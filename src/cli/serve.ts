@@ -186,50 +186,30 @@ export function registerServeCommands(program: Command): void {
         "CONTENT_SERVICE_BACKUP_DIR",
       ),
     )
-    .action(
-      async (
-        opts: {
-          host: string;
-          port: number;
-          workers: number;
-          publicUrl?: string;
-          stagingUrl?: string;
-          timezone: string;
-          llmBaseUrl?: string;
-          llmModel?: string;
-          llmTimeout: number;
-          imageModel?: string;
-          imageBaseUrl?: string;
-          backupSchedule?: string;
-          backupKeep: number;
-          backupDir?: string;
-        },
-        cmd: Command,
-      ) => {
-        if ((opts.llmBaseUrl === undefined) !== (opts.llmModel === undefined))
-          throw new UsageError("--llm-base-url and --llm-model go together");
-        if (opts.llmModel === "builtin")
-          throw new UsageError('--llm-model cannot be "builtin", the name of the built-in engine');
-        const imageBase = opts.imageBaseUrl ?? opts.llmBaseUrl;
-        if (opts.imageModel !== undefined && imageBase === undefined)
-          throw new UsageError("--image-model needs --image-base-url or --llm-base-url");
-        const dataDir = dataDirOf(cmd);
-        // One server per data directory (rate limits, checkpoints and idempotency waits live in its memory), held
-        // until the process ends; the kernel releases it on a crash (lock.ts).
-        let lock: ReturnType<typeof acquireServerLock>;
-        try {
-          lock = acquireServerLock(dataDir);
-        } catch (e) {
-          if (e instanceof LockHeldError) throw new CliError(e.message);
-          throw e;
-        }
-        try {
-          await serve(dataDir, opts);
-        } finally {
-          lock.release();
-        }
-      },
-    );
+    .action(async (opts: ServeCommandOptions, cmd: Command) => {
+      if ((opts.llmBaseUrl === undefined) !== (opts.llmModel === undefined))
+        throw new UsageError("--llm-base-url and --llm-model go together");
+      if (opts.llmModel === "builtin")
+        throw new UsageError('--llm-model cannot be "builtin", the name of the built-in engine');
+      const imageBase = opts.imageBaseUrl ?? opts.llmBaseUrl;
+      if (opts.imageModel !== undefined && imageBase === undefined)
+        throw new UsageError("--image-model needs --image-base-url or --llm-base-url");
+      const dataDir = dataDirOf(cmd);
+      // One server per data directory (rate limits, checkpoints and idempotency waits live in its memory), held
+      // until the process ends; the kernel releases it on a crash (lock.ts).
+      let lock: ReturnType<typeof acquireServerLock>;
+      try {
+        lock = acquireServerLock(dataDir);
+      } catch (e) {
+        if (e instanceof LockHeldError) throw new CliError(e.message);
+        throw e;
+      }
+      try {
+        await serve(dataDir, opts);
+      } finally {
+        lock.release();
+      }
+    });
 }
 
 /** What `serve` was given. */
