@@ -128,6 +128,36 @@ describe("the thread writer", () => {
     expect(writer.inFlight).toBe(0);
   });
 
+  it("runs an image's write in a transaction of its own, the operations around it in batches", async () => {
+    const { pool, tasks, finishAll } = gatedPool();
+    const writer = threadWriter(pool, { dataDir: "/unused" });
+    const first = writer.run("sessionsPurge", { now: "t" });
+    await tick();
+    const image = { accountId: 1, image: {} as never, now: "t" };
+    const waiting = [
+      writer.run("learningClaim", { id: "a", now: "t" }),
+      writer.run("learningClaim", { id: "b", now: "t" }),
+      writer.run("imageCreate", image),
+      writer.run("imageCreate", image),
+      writer.run("learningClaim", { id: "c", now: "t" }),
+    ];
+    await tick();
+    finishAll();
+    await first;
+    for (let round = 0; round < 4; round++) {
+      for (let i = 0; i < 3; i++) await tick();
+      finishAll();
+    }
+    await Promise.all(waiting);
+    expect(tasks).toEqual([
+      ["sessionsPurge"],
+      ["learningClaim", "learningClaim"],
+      ["imageCreate"],
+      ["imageCreate"],
+      ["learningClaim"],
+    ]);
+  });
+
   it("runs a batch in one transaction where a failing operation rolls back alone", () => {
     const { location, row: good, days, remove } = usageDir("cs-writer-batch-");
     try {
