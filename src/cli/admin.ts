@@ -20,6 +20,7 @@ import {
 import { EXPIRY_CHOICES, type ExpiryChoice } from "../domain/apikeys.js";
 import { generatePassword, hashPassword } from "../domain/passwords.js";
 import { PLANS, type Plan } from "../domain/plans.js";
+import { ApiError } from "../http/errors.js";
 import {
   CliError,
   checkEmail,
@@ -243,11 +244,16 @@ export function registerAdminCommands(program: Command): void {
       withStore(cmd, (store) => {
         const ws = store.workspaces.byId(id);
         if (!ws) throw new CliError(`no workspace ${id}`);
-        if (ws.is_default === 1 && store.workspaces.count(ws.account_id) > 1)
-          throw new CliError(
-            `workspace ${id} is the default of account ${ws.account_id}, which has others: make another the default first (workspaces set-default ID)`,
-          );
-        deleteWorkspace(store, ACTOR, ws);
+        try {
+          deleteWorkspace(store, ACTOR, ws);
+        } catch (e) {
+          // The domain's refusal, with the command that lifts it.
+          if (e instanceof ApiError && e.code === "workspace_not_empty")
+            throw new CliError(
+              `workspace ${id} is the default of account ${ws.account_id}, which has others: make another the default first (workspaces set-default ID)`,
+            );
+          throw e;
+        }
         if (wantsJson(cmd)) return printJson({ id, deleted: true });
         process.stdout.write(`deleted workspace ${id}\n`);
       }),
