@@ -397,9 +397,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
     }
     // Usage: every authenticated request, counted in memory (src/domain/usage.ts).
     if (principal && !covered) services.usage.countFor(principal, { requests: 1 });
-    services.logger.request({
-      time: iso(services.clock.now()),
-      level: response.status >= 500 ? "error" : "info",
+    logAnswer({
       method: request.method,
       path: redactSecrets(url.pathname),
       status: response.status,
@@ -412,12 +410,19 @@ export function createApp(services: Services, routes: RouteDef[]): App {
     return response;
   }
 
+  /** One request log line: its time, and its level from the status (a 5xx is an error). */
+  function logAnswer(entry: Omit<Parameters<typeof services.logger.request>[0], "time" | "level">): void {
+    services.logger.request({
+      time: iso(services.clock.now()),
+      level: entry.status >= 500 ? "error" : "info",
+      ...entry,
+    });
+  }
+
   function refuse(apiError: ApiError, env: RequestEnv = {}): Outgoing {
     const traceId = randomUUID();
     const headers = { ...rateHeaders(byAddress(env, true)), "x-trace-id": traceId, ...apiError.headers };
-    services.logger.request({
-      time: iso(services.clock.now()),
-      level: "info",
+    logAnswer({
       method: "-",
       path: "-",
       status: apiError.status,
