@@ -8,6 +8,7 @@ import { DB_FILE, type Db, openDb } from "../db/open.js";
 import { createStore, type Store } from "../db/store.js";
 import { Email, Password, RateLimit, RecordName } from "../domain/admin-rules.js";
 import { ApiError } from "../http/errors.js";
+import { holdCommandLock, LockHeldError } from "./lock.js";
 
 /** A failure the CLI reports as one line on stderr with exit status 1. */
 export class CliError extends Error {}
@@ -60,10 +61,42 @@ export function openDatabase(dir: string): Db {
   }
 }
 
+/**
+ * Runs `fn` holding the data directory's maintenance lock shared (lock.ts): refused while a `restore` runs, and a
+ * `restore` is refused until `fn` ends.
+ */
+export function whileNoRestore<T>(dir: string, fn: () => T): T {
+  let lock: ReturnType<typeof holdCommandLock>;
+  try {
+    lock = holdCommandLock(dir);
+  } catch (e) {
+    if (e instanceof LockHeldError)
+      throw new CliError(
+        `a restore is under way in ${dir}${e.pid ? ` (pid ${e.pid})` : ""}: run this again when it ends`,
+      );
+    throw new CliError((e as Error).message);
+  }
+  let result: T;
+  try {
+    result = fn();
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+  // An async command keeps the lock until it settles.
+  if (result instanceof Promise) return result.finally(() => lock.release()) as T;
+  lock.release();
+  return result;
+}
+
 /** Opens an initialised, up-to-date database and runs `fn` with its store, closing it afterwards. */
 export async function withStore<T>(cmd: Command, fn: (store: Store) => T | Promise<T>): Promise<T> {
   const dir = dataDirOf(cmd);
   requireDatabase(dir);
+  return whileNoRestore(dir, () => storeOf(dir, fn));
+}
+
+async function storeOf<T>(dir: string, fn: (store: Store) => T | Promise<T>): Promise<T> {
   const db = openDatabase(dir);
   try {
     const pending = pendingMigrations(db);

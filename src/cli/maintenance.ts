@@ -31,15 +31,15 @@ import {
   serverUrlArg,
   UsageError,
   wantsJson,
+  whileNoRestore,
 } from "./common.js";
-import { acquireServerLock, LOCK_FILE, LockHeldError } from "./lock.js";
+import { acquireRestoreLock, acquireServerLock, LOCK_FILE, LockHeldError, MAINTENANCE_LOCK_FILE } from "./lock.js";
 
 /** The database's file and the files SQLite and the server keep beside it, which a copy must never replace. */
 const LIVE_SUFFIXES = ["", "-wal", "-shm", "-journal"];
 const liveFiles = (dir: string) => [
   ...LIVE_SUFFIXES.map((s) => path.join(dir, `${DB_FILE}${s}`)),
-  path.join(dir, LOCK_FILE),
-  path.join(dir, `${LOCK_FILE}-journal`),
+  ...[LOCK_FILE, MAINTENANCE_LOCK_FILE].flatMap((f) => [path.join(dir, f), path.join(dir, `${f}-journal`)]),
 ];
 
 /** A path with its directory's symbolic links resolved (the file itself need not exist). */
@@ -89,6 +89,14 @@ export function backupDatabase(
   } catch {}
   if (isDir) throw new UsageError(`--out ${target} is a directory: give a file name`);
   requireDatabase(dataDir);
+  return whileNoRestore(dataDir, () => backupInto(dataDir, target, progress));
+}
+
+function backupInto(
+  dataDir: string,
+  target: string,
+  progress: (line: string) => void,
+): { bytes: number; file: string } {
   progress(`backing up ${dataDir} to ${target}…\n`);
   const tmp = `${target}.partial-${process.pid}`;
   rmSync(tmp, { force: true });
@@ -188,6 +196,14 @@ export function restoreDatabase(
       );
     throw e;
   }
+  let commands: ReturnType<typeof acquireRestoreLock>;
+  try {
+    commands = acquireRestoreLock(dataDir);
+  } catch (e) {
+    lock.release();
+    if (e instanceof LockHeldError) throw new CliError(`another command is using ${dataDir}: restore when it ends`);
+    throw e;
+  }
   const target = path.join(dataDir, DB_FILE);
   const tmp = path.join(dataDir, `${DB_FILE}.restore-${process.pid}`);
   try {
@@ -210,6 +226,7 @@ export function restoreDatabase(
     return { bytes: statSync(target).size, file: target };
   } finally {
     rmSync(tmp, { force: true });
+    commands.release();
     lock.release();
   }
 }
@@ -262,17 +279,19 @@ export function registerMaintenanceCommands(program: Command): void {
       // A mistyped directory must not get a fresh database: `init` (or `serve`) makes one.
       const dir = dataDirOf(cmd);
       requireDatabase(dir);
-      const db = openDatabase(dir);
-      try {
-        const applied = migrate(db);
-        if (wantsJson(cmd)) return printJson({ applied });
-        process.stdout.write(applied.length ? `applied: ${applied.join(", ")}\n` : "up to date\n");
-      } catch (e) {
-        if (e instanceof MigrationMismatchError) throw new CliError(e.message);
-        throw e;
-      } finally {
-        db.close();
-      }
+      whileNoRestore(dir, () => {
+        const db = openDatabase(dir);
+        try {
+          const applied = migrate(db);
+          if (wantsJson(cmd)) return printJson({ applied });
+          process.stdout.write(applied.length ? `applied: ${applied.join(", ")}\n` : "up to date\n");
+        } catch (e) {
+          if (e instanceof MigrationMismatchError) throw new CliError(e.message);
+          throw e;
+        } finally {
+          db.close();
+        }
+      });
     });
   program
     .command("backup")

@@ -1,4 +1,5 @@
 /** `init` and `serve`. */
+import { mkdirSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -22,6 +23,7 @@ import {
   serverUrlArg,
   UsageError,
   wantsJson,
+  whileNoRestore,
 } from "./common.js";
 import { acquireServerLock, LockHeldError } from "./lock.js";
 import { type InitResult, initDataDir } from "./setup.js";
@@ -84,7 +86,8 @@ export function registerServeCommands(program: Command): void {
       const adminEmail = checkEmail(opts.adminEmail, "--admin-email");
       const dataDir = dataDirOf(cmd);
       const password = checkPassword(await readStdinIfPiped("the admin password"));
-      const result = initDataDir(dataDir, { ...opts, adminEmail, password });
+      mkdirSync(dataDir, { recursive: true });
+      const result = whileNoRestore(dataDir, () => initDataDir(dataDir, { ...opts, adminEmail, password }));
       if (wantsJson(cmd)) {
         printJson(
           result.created

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, readdirSync, statSync, symlinkSync, writeFileSyn
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
+import { acquireRestoreLock, holdCommandLock } from "../../src/cli/lock.js";
 import { cli, startServe, tempDir } from "../helpers/cli.js";
 
 // In-process runs of backupDatabase get a copy check that fails (see "deletes the partial copy").
@@ -173,5 +174,44 @@ describe("restore --from", () => {
     }
     expect(cli(["restore", "--from", backup, ...d]).status).toBe(0);
     expect(existsSync(path.join(dir, "content-service.db"))).toBe(true);
+  });
+
+  it("takes turns with the other commands: neither runs while the other does", () => {
+    const { dir, d } = initDir();
+    const backup = path.join(tempDir(), "b.db");
+    expect(cli(["backup", "--out", backup, ...d]).status).toBe(0);
+    // A command under way (this process holds what each command holds while it runs).
+    const command = holdCommandLock(dir);
+    try {
+      const run = cli(["restore", "--from", backup, ...d]);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(`error: another command is using ${dir}: restore when it ends\n`);
+      // Commands do not exclude each other, and the refused restore left no lock behind.
+      expect(cli(["accounts", "create", "--name", "Beside", "--plan", "pro", ...d]).status).toBe(0);
+    } finally {
+      command.release();
+    }
+    // A restore under way (held by this process): each command is refused and writes nothing.
+    const restore = acquireRestoreLock(dir);
+    try {
+      const refused = `error: a restore is under way in ${dir} (pid ${process.pid}): run this again when it ends\n`;
+      for (const args of [
+        ["accounts", "create", "--name", "During", "--plan", "pro"],
+        ["accounts", "list"],
+        ["migrate"],
+        ["backup", "--out", path.join(tempDir(), "during.db")],
+        ["init"],
+      ]) {
+        const run = cli([...args, ...d]);
+        expect(run.status, args.join(" ")).toBe(1);
+        // init first says it reads the password from standard input.
+        expect(run.stderr.endsWith(refused), run.stderr).toBe(true);
+      }
+    } finally {
+      restore.release();
+    }
+    expect(accountNames(d)).toEqual(["Default account", "Beside"]);
+    expect(cli(["restore", "--from", backup, ...d]).status).toBe(0);
+    expect(accountNames(d)).toEqual(["Default account"]);
   });
 });
