@@ -12,7 +12,6 @@ import {
   type ImageType,
   MAX_IMAGE_BYTES,
   RENDER_LIMITS,
-  sha256Hex,
   type Upload,
 } from "../domain/images.js";
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
@@ -163,8 +162,8 @@ async function storeImage(
     source: "upload" | "generated";
     prompt: string | null;
     bytes: Uint8Array;
-    /** Computed with the bytes on the worker pool (uploads), or here. */
-    sha256?: string;
+    /** Computed with the bytes on the worker pool. */
+    sha256: string;
   },
 ) {
   const data = image.bytes;
@@ -180,7 +179,7 @@ async function storeImage(
         height: image.height,
         source: image.source,
         prompt: image.prompt,
-        sha256: image.sha256 ?? sha256Hex(data),
+        sha256: image.sha256,
         data,
       },
       now: iso(ctx.services.clock.now()),
@@ -304,7 +303,7 @@ export const imageRoutes = [
       if (model !== undefined && !offered.includes(model))
         throw invalidInput("body.model", `Expected one of: ${offered.join(", ")}.`);
       let bytes: Uint8Array;
-      let sha256: string | undefined;
+      let sha256: string;
       let type = "image/png";
       let size = { width, height };
       if (remote && model === remote.model) {
@@ -328,7 +327,8 @@ export const imageRoutes = [
       } else {
         // Rendering a large picture takes a noticeable fraction of a second: off the HTTP thread.
         const rendered = await ctx.services.pool.run("renderImage", { prompt, width, height, seed });
-        bytes = Buffer.from(rendered.buffer, rendered.byteOffset, rendered.byteLength);
+        bytes = Buffer.from(rendered.bytes.buffer, rendered.bytes.byteOffset, rendered.bytes.byteLength);
+        sha256 = rendered.sha256;
       }
       return storeImage(ctx, {
         filename: generatedFilename(prompt).replace(/\.png$/, `.${extensionOf(type as ImageType)}`),

@@ -9,7 +9,7 @@ import { buildPrompt, finishAnswer } from "../domain/generation/prompt.js";
 import { builtinThesis, type ThesisInput, thesisPrompt } from "../domain/generation/thesis.js";
 import { type ExtractionInput, extractGraph, extractSource } from "../domain/graph.js";
 import { graphRead } from "../domain/graph-reads.js";
-import { type RenderRequest, readUpload, renderPng, type UploadData } from "../domain/images.js";
+import { type RenderRequest, readUpload, renderPng, sha256Hex, type UploadData } from "../domain/images.js";
 import { type AnalysisInput, analyzeEdit } from "../domain/learning/analyze.js";
 import { analyzeJob } from "../domain/learning/runner.js";
 import { hashPassword, verifyPassword } from "../domain/passwords.js";
@@ -41,7 +41,11 @@ export const tasks = {
   startThread: (_input: null) => null,
   hashPassword: (input: { password: string }) => hashPassword(input.password),
   verifyPassword: (input: { password: string; hash: string }) => verifyPassword(input.password, input.hash),
-  renderImage: (input: RenderRequest): Uint8Array => renderPng(input),
+  // The PNG and its hash (the image's ETag), the bytes handed over rather than copied.
+  renderImage: (input: RenderRequest) => {
+    const bytes = renderPng(input);
+    return handingOver({ bytes, sha256: sha256Hex(bytes) }, bytes);
+  },
   readUpload: (input: UploadData) => {
     const upload = readUpload(input);
     return upload.ok ? handingOver(upload, upload.bytes) : upload;

@@ -42,3 +42,19 @@ describe("an upload's bytes on a pool's thread", () => {
     });
   });
 });
+
+describe("a rendered image on a pool's thread", () => {
+  const pool = piscinaPool(1);
+  afterAll(() => pool.close());
+
+  it("comes back with its SHA-256 (the image's ETag), hashed there rather than on the thread answering requests", async () => {
+    const input = { prompt: "a lighthouse at dusk", width: 640, height: 480, seed: 7 };
+    const expected = await inlinePool().run("renderImage", input);
+    const got = await pool.run("renderImage", input);
+    expect(got.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(got.sha256).toBe(sha256(got.bytes));
+    // The same picture as the inline pool's (there a Buffer; handed over, a Uint8Array on the same memory).
+    expect(got.sha256).toBe(expected.sha256);
+    expect(Buffer.from(got.bytes).equals(Buffer.from(expected.bytes))).toBe(true);
+  });
+});
