@@ -113,5 +113,29 @@ export function openDb(dataDir: string, options: OpenOptions = {}): Db {
       });
     }) as Db["transaction"];
   }
+  if (!options.readonly && options.writeSignal?.role === "waiter") waitBeforeStatements(db, options.writeSignal.flag);
   return db;
+}
+
+/**
+ * A statement that writes outside a transaction (an insert on its own) waits for the writer's flag as a transaction
+ * does: SQLite's busy handler would sleep 1, 2, 5, 10 ms… between tries, past the writer's commit. Statements that
+ * only read, and those inside a transaction (which waited when it began), go straight through.
+ */
+function waitBeforeStatements(db: Db, flag: Int32Array): void {
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((...args: Parameters<Db["prepare"]>) => {
+    const statement = prepare(...args);
+    if (statement.readonly) return statement;
+    for (const method of ["run", "get", "all", "iterate"] as const) {
+      const call = statement[method] as (...args: unknown[]) => unknown;
+      Object.defineProperty(statement, method, {
+        value: function (this: unknown, ...args: unknown[]) {
+          if (!db.inTransaction) waitWhileRaised(flag);
+          return call.apply(this, args);
+        },
+      });
+    }
+    return statement;
+  }) as Db["prepare"];
 }

@@ -20,6 +20,7 @@
  * clone). An ApiError it throws comes back as one; another error keeps its message, name, code and stack.
  */
 
+import type { IdempotencyRow } from "../db/idempotency.js";
 import type { NewImage } from "../db/images.js";
 import { lowerFlag } from "../db/open.js";
 import type { NewReference } from "../db/references.js";
@@ -68,6 +69,10 @@ export const writeOps = {
   sessionsPurge: (store: Store, i: { now: string }) => store.misc.purgeRevokedSessions(i.now),
   /** Deletes a content with its versions; whether it was still there. */
   contentRemove: (store: Store, i: { id: number }) => store.contents.remove(i.id),
+  idempotencySave: (store: Store, row: IdempotencyRow) => {
+    store.idempotency.save(row);
+    return null;
+  },
   idempotencyPurge: (store: Store, i: { now: string; limit: number }) => store.idempotency.purgeExpired(i.now, i.limit),
   keysTouch: (store: Store, entries: [string, string][]) => {
     store.apiKeys.touchMany(entries);

@@ -16,6 +16,7 @@ import { createHash, type Hash } from "node:crypto";
 import type { IdempotencyRow } from "../db/idempotency.js";
 import type { Store } from "../db/store.js";
 import { type Clock, iso } from "../domain/clock.js";
+import { inlineWriter, type StoreWriter } from "../domain/writer.js";
 import { ApiError, errorBody, invalidInput } from "./errors.js";
 import { bodyBytes, type Incoming, NULL_BODY_STATUS, type Outgoing } from "./exchange.js";
 import { type Logger, redactSecrets } from "./log.js";
@@ -190,6 +191,12 @@ export class IdempotencyKeys {
     private store: Store,
     private clock: Clock,
     private logger: Logger,
+    /**
+     * Stores a response: the server's writer thread (domain/writer.ts). On the HTTP thread's connection the insert
+     * waited, blocking every request, for the writer's transaction in progress (in SQLite's busy handler, which sleeps
+     * 1, 2, 5, 10 ms between tries): under a finalize load, each request with the header.
+     */
+    private writer: StoreWriter = inlineWriter(store),
   ) {}
 
   /**
@@ -234,7 +241,7 @@ export class IdempotencyKeys {
       finish = resolve;
     });
     this.inFlight.set(id, { fingerprint, done });
-    const save = (status: number, headers: Record<string, string>, body: Uint8Array) => {
+    const save = async (status: number, headers: Record<string, string>, body: Uint8Array) => {
       const now = this.clock.now();
       const kept = body.byteLength <= MAX_KEPT_BYTES;
       const row: IdempotencyRow = {
@@ -250,7 +257,7 @@ export class IdempotencyKeys {
         expires_at: iso(now + IDEMPOTENCY_TTL_MS),
       };
       try {
-        this.store.idempotency.save(row);
+        await this.writer.run("idempotencySave", row);
       } catch (e) {
         // The operation is done: its answer still goes out; only a replay of it is lost.
         this.logger.error("idempotent response not stored", { error: (e as Error).message });
@@ -261,7 +268,7 @@ export class IdempotencyKeys {
       if (!isReplayable(response.status, response.headers["content-type"] ?? null)) return response;
       const body = await bodyBytes(response);
       const headers = headersOf(response);
-      save(
+      await save(
         response.status,
         headers,
         shownOnce.length > 0 && response.status < 300 ? withoutSecrets(body, shownOnce) : body,
@@ -272,7 +279,7 @@ export class IdempotencyKeys {
       if (err instanceof ApiError && isReplayable(err.status, null)) {
         const text = JSON.stringify(redactSecrets(errorBody(err, traceId)));
         const headers = { "content-type": "application/json; charset=utf-8", ...err.headers };
-        save(err.status, headers, new TextEncoder().encode(text));
+        await save(err.status, headers, new TextEncoder().encode(text));
       }
       throw err;
     } finally {

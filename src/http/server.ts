@@ -86,7 +86,7 @@ export function createServices(options: ServiceOptions): Services {
     deviceAuth: new DeviceAuthorizations(clock),
     keyUsage: new KeyUsageTracker(store),
     usage,
-    idempotency: new IdempotencyKeys(store, clock, logger),
+    idempotency: new IdempotencyKeys(store, clock, logger, writer),
     logger,
     config,
     engines: enginesOf(pool, config.llm),

@@ -62,6 +62,37 @@ describe("the write flag", () => {
     db.close();
   });
 
+  it("makes a write outside a transaction wait for the writer's commit as well", async () => {
+    const dir = tempDir("cs-signal-");
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const db = openDb(dir, { groupCommit: true, writeSignal: { flag, role: "waiter" } });
+    db.exec("CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER)");
+    db.pragma("busy_timeout = 0");
+    const insert = db.prepare("INSERT INTO kv(k, v) VALUES (?, ?) RETURNING k");
+    const worker = new Worker(WRITER, {
+      eval: true,
+      workerData: {
+        module: createRequire(import.meta.url).resolve("better-sqlite3"),
+        file: path.join(dir, DB_FILE),
+        flag,
+        holdMs: 100,
+      },
+    });
+    await new Promise<void>((resolve) => worker.once("message", () => resolve()));
+    const plain = openDb(dir, { groupCommit: true });
+    plain.pragma("busy_timeout = 0");
+    expect(() => plain.prepare("INSERT INTO kv(k, v) VALUES ('plain', 1)").run()).toThrow(/locked|busy/i);
+    // A read goes on while the writer holds its transaction (WAL): it does not wait for the flag.
+    expect(db.prepare("SELECT count(*) FROM kv").pluck().get()).toBe(0);
+    expect(Atomics.load(flag, 0)).toBe(1);
+    expect(insert.get("single", 1)).toEqual({ k: "single" });
+    expect(Atomics.load(flag, 0)).toBe(0);
+    expect(db.prepare("UPDATE kv SET v = v + 1").run().changes).toBe(2);
+    await new Promise((resolve) => worker.once("exit", resolve));
+    plain.close();
+    db.close();
+  });
+
   it("is raised by the writer's connection for each outermost transaction, and lowered after a rollback", () => {
     const dir = tempDir("cs-signal-");
     const flag = new Int32Array(new SharedArrayBuffer(4));

@@ -231,13 +231,41 @@ describe("a running server's writer thread", () => {
     expect(thesis.body.supporting_points[0]).toMatchObject({ reference_material_id: ref.body.id });
   });
 
+  it("stores an Idempotency-Key's response on its own connection, and replays it", async () => {
+    const content = await generate();
+    const before = mainChanges();
+    const finalize = () =>
+      sendTo(server.app, "POST", "/api/v1/finalizeContent", {
+        auth: key,
+        headers: { "idempotency-key": `writer-${content.content_id}` },
+        body: {
+          content_id: content.content_id,
+          finalized_content: `${content.content}\n\nSigned off.`,
+          edit_seconds: 60,
+        },
+      });
+    const first = await finalize();
+    expect(first.status).toBe(200);
+    // The finalization and its stored response: neither written by the HTTP thread's connection.
+    expect(mainChanges()).toBe(before);
+    const stored = server.services.store.db
+      .prepare("SELECT status FROM idempotency_keys WHERE idempotency_key = ?")
+      .get(`writer-${content.content_id}`);
+    expect(stored).toEqual({ status: 200 });
+    const again = await finalize();
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+  });
+
   it("flushes usage counters through the writer", async () => {
     const written = await server.services.usage.flushVia(server.services.writer);
     expect(written).toBeGreaterThan(0);
     const row = server.services.store.db
       .prepare("SELECT SUM(finalizations) AS n FROM usage_daily WHERE account_id = ?")
       .get(accountId) as { n: number };
-    expect(row.n).toBe(4);
+    // Counted once, though the idempotent one was sent twice.
+    expect(row.n).toBe(5);
   });
 
   it("leaves a database that holds every write and passes its integrity check after close", async () => {
@@ -246,7 +274,7 @@ describe("a running server's writer thread", () => {
     try {
       expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
       const n = db.prepare("SELECT COUNT(*) AS n FROM contents WHERE account_id = ? AND status = 'finalized'");
-      expect((n.get(accountId) as { n: number }).n).toBe(4);
+      expect((n.get(accountId) as { n: number }).n).toBe(5);
     } finally {
       db.close();
     }
