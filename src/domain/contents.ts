@@ -105,13 +105,15 @@ function checkInWorkspace<T extends { id: number; workspace_id: string }>(
   code: "memory_not_found" | "reference_material_not_found",
   what: string,
 ): T[] {
-  const found = new Map(rows.map((r) => [r.id, r]));
-  const absent = requested.filter((id) => !found.has(id));
-  if (absent.length) throw missing(code, what, absent);
+  // A key bound to another workspace than a record's is refused first (403), as DESIGN §3 orders the checks.
   for (const r of rows) caller.checkRecordWorkspace(r.workspace_id);
-  const elsewhere = rows.filter((r) => r.workspace_id !== workspace.id).map((r) => r.id);
-  if (elsewhere.length) throw missing(code, `${what} in workspace ${workspace.id}`, elsewhere);
-  return rows;
+  const found = new Map(rows.map((r) => [r.id, r]));
+  // Every id the request cannot use, in the order named: those that are not the account's and those of another
+  // workspace, so that a client correcting them learns of all in one answer.
+  const unusable = requested.filter((id) => found.get(id)?.workspace_id !== workspace.id);
+  if (unusable.length === 0) return rows;
+  const elsewhere = unusable.some((id) => found.has(id));
+  throw missing(code, elsewhere ? `${what} in workspace ${workspace.id}` : what, [...new Set(unusable)]);
 }
 
 /**

@@ -174,6 +174,31 @@ describe("generate", () => {
     }
   });
 
+  it("names every unusable id in one 404: missing ones and those of another workspace, in the order sent", async () => {
+    const h = makeHarness();
+    const { refId, memoryId } = await setup(h);
+    const unbound = h.key();
+    for (const [body, code, ids] of [
+      [{ memory_ids: [memoryId, 998] }, "memory_not_found", [memoryId, 998]],
+      [{ reference_material_ids: [995, refId, 995] }, "reference_material_not_found", [995, refId]],
+    ] as const) {
+      const res = await h.send("POST", `/api/v1/generate?workspace_id=${h.a.ws2}`, {
+        auth: unbound,
+        body: { template_id: 1, user_direction: "x", ...body },
+      });
+      expect(res.status, code).toBe(404);
+      expect(res.body.details).toMatchObject({ error_code: code, missing_ids: ids });
+      expect(res.body.message).toContain(`in workspace ${h.a.ws2}`);
+    }
+    // A key bound to another workspace is refused first, whatever else is missing.
+    const bound = await h.send("POST", "/api/v1/generate", {
+      auth: h.key({ workspaceId: h.a.ws2 }),
+      body: { template_id: 1, user_direction: "x", memory_ids: [998, memoryId] },
+    });
+    expect(bound.status).toBe(403);
+    expect(bound.body.details.error_code).toBe("workspace_mismatch");
+  });
+
   it("treats records of another account as missing and records of another workspace per the binding", async () => {
     const h = makeHarness();
     const { refId } = await setup(h);
