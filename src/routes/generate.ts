@@ -138,7 +138,13 @@ export const generateRoutes = [
       },
       201: { description: "A new content record.", schema: GenerateResponse },
       ...AUTH_ERRORS,
-      ...INPUT_ERRORS,
+      // The workspace is the content's when content_id is given, so the default one is looked up only after the body
+      // is read.
+      400: {
+        ...INPUT_ERRORS[400],
+        description:
+          "Invalid input (details.error_code says which); `workspace_required`: no content_id, no workspace_id, a key bound to none and an account without a default workspace.",
+      },
       ...NOT_FOUND("Template, memory, reference material or content"),
       ...CONFLICT("The content named by content_id is finalized or published (invalid_status)."),
       ...TASK_ERRORS,

@@ -7,7 +7,6 @@ import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import { Integer, PageQuery, pageOf } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, pageList, TASK_ERRORS, UPSTREAM_ERRORS } from "./common.js";
-import { requestWorkspace } from "./contents.js";
 
 const Model = v.object({
   id: v.string(),
@@ -67,7 +66,7 @@ export const modelRoutes = [
     tag: "Generation",
     stability: "stable",
     access: "any",
-    workspace: "optional",
+    workspace: "required",
     body: ThesisBody,
     responses: {
       200: {
@@ -86,7 +85,8 @@ export const modelRoutes = [
       ...UPSTREAM_ERRORS,
     },
     async handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof ThesisBody>>) {
-      const workspace = requestWorkspace(ctx);
+      // Resolved by the pipeline before the body is validated (DESIGN §3's order of checks).
+      const workspace = ctx.workspace;
       const engine = pickEngine(ctx.services.engines, ctx.body.model);
       // Memories and references are gathered and checked exactly as generate does.
       const sources = gatherSources(ctx.services.store, ctx, workspace, ctx.body, ctx.services.location);

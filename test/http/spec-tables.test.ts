@@ -147,6 +147,27 @@ describe("spec §5: request-time workspace table", () => {
       expect(named.body.workspace_id).toBe(h.a.ws2);
     });
 
+    it("/thesis checks the workspace before its body (DESIGN §3); /generate, whose content_id may name it, after", async () => {
+      const h = withoutDefault();
+      const key = h.key();
+      expectErrorBody(await h.send("POST", "/api/v1/thesis", { auth: key, body: {} }), 400, "workspace_required");
+      const direction = { user_direction: "A short piece on quarterly reviews in Lisbon" };
+      expectErrorBody(
+        await h.send("POST", "/api/v1/thesis", { auth: key, body: direction }),
+        400,
+        "workspace_required",
+      );
+      const generate = { template_id: 1, ...direction };
+      expectErrorBody(
+        await h.send("POST", "/api/v1/generate", { auth: key, body: generate }),
+        400,
+        "workspace_required",
+      );
+      // Named, the workspace is used.
+      const named = await h.send("POST", `/api/v1/thesis?workspace_id=${h.a.ws2}`, { auth: key, body: direction });
+      expect(named.status).toBe(200);
+    });
+
     it("the listing, which does not require a workspace, still answers", async () => {
       const h = withoutDefault();
       const res = await h.send("GET", "/api/v1/workspaces", { auth: h.key() });
