@@ -11,6 +11,8 @@ export function buildProgram(): Command {
     .description("A self-contained content generation API server and its administration commands.")
     .version("1.0.0")
     .addOption(new Option("--data-dir <dir>", "data directory").env("CONTENT_SERVICE_DATA_DIR").default("./data"))
+    // DESIGN §2: a global option, so also before the command; the commands that print records take it after too.
+    .option("--json", "print records as JSON (commands that print records)")
     .exitOverride()
     // Every subcommand's help lists the global options (--data-dir); subcommands inherit this setting when created.
     .configureHelp({ showGlobalOptions: true })

@@ -49,6 +49,18 @@ describe("exit status of usage errors", () => {
       expect(run.stdout, args.join(" ")).toContain("--data-dir");
     }
   });
+
+  it("takes --json as a global option too: before the command as after it (DESIGN §2)", () => {
+    const { d } = initDir();
+    const before = cli([...d, "--json", "accounts", "list"]);
+    const after = cli(["accounts", "list", "--json", ...d]);
+    expect(before.status, before.stderr).toBe(0);
+    expect(before.json()).toEqual(after.json());
+    expect(before.json()[0]).toMatchObject({ id: 1, name: "Default account" });
+    const keys = cli(["--json", "keys", "create", "--account", "1", "--name", "global", ...d]);
+    expect(keys.status, keys.stderr).toBe(0);
+    expect(keys.json()).toMatchObject({ name: "global", key: expect.stringMatching(/^svc_live_/) });
+  });
 });
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
