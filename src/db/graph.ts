@@ -110,6 +110,10 @@ export function graphQueries(db: Db) {
   const updatedAt = db.prepare<[string], { updated_at: string }>(
     "SELECT updated_at FROM graph_state WHERE workspace_id = ?",
   );
+  const version = db.prepare<{ ws: string }, { version: number | null; updated_at: string | null }>(
+    `SELECT (SELECT version FROM graph_versions WHERE workspace_id = @ws) AS version,
+            (SELECT updated_at FROM graph_state WHERE workspace_id = @ws) AS updated_at`,
+  );
   const nodes = db.prepare<{ ws: string; type: EntityType | null; limit: number }, GraphNodeRow>(
     `${nodesOf("")} WHERE (@type IS NULL OR n.type = @type) ORDER BY n.mentions DESC, n.id LIMIT @limit`,
   );
@@ -185,6 +189,14 @@ export function graphQueries(db: Db) {
     ),
     /** Records that a workspace's graph has caught up with its sources. */
     markUpdated: (workspaceId: string, now: string) => touch.run({ ws: workspaceId, now }),
+    /**
+     * What a read of a workspace's graph depends on, as one string: its documents' version (sql/0013) and when it
+     * last caught up. Equal strings, equal answers.
+     */
+    version: (workspaceId: string) => {
+      const row = version.get({ ws: workspaceId });
+      return `${row?.version ?? 0}|${row?.updated_at ?? ""}`;
+    },
     /** When a workspace's graph last caught up, or null when never. */
     updatedAt: (workspaceId: string) => updatedAt.get(workspaceId)?.updated_at ?? null,
     /** The most mentioned nodes of a workspace, optionally of one type. */

@@ -80,7 +80,81 @@ export function readGraph(store: Store, query: OverviewQuery | EntitiesQuery): O
   });
 }
 
+/** A read's answer with the graph version it was read at (GraphQueries.version). */
+export interface VersionedRead<T = Overview | FoundEntity[]> {
+  version: string;
+  value: T;
+}
+
+/** Reads in one read transaction, so that the answer and its version are of one state of the graph. */
+export function readGraphAt(store: Store, query: OverviewQuery | EntitiesQuery): VersionedRead {
+  return store.db
+    .transaction(() => ({
+      version: store.graph.version(query.workspaceId),
+      value: readGraph(store, query as OverviewQuery),
+    }))
+    .deferred();
+}
+
 /** The pool task: the same reads on the thread's own read connection to the database. */
-export function graphRead(input: { db: DbLocation; query: OverviewQuery | EntitiesQuery }): Overview | FoundEntity[] {
-  return readGraph(threadStore(input.db, { readonly: true }), input.query as OverviewQuery);
+export function graphRead(input: { db: DbLocation; query: OverviewQuery | EntitiesQuery }): VersionedRead {
+  return readGraphAt(threadStore(input.db, { readonly: true }), input.query);
+}
+
+/** How many nodes, edges and related entities the cache holds at most, over all its answers. */
+export const CACHED_ITEMS = 200_000;
+
+/**
+ * Answers of graph reads kept in memory while their graph's version is current: a workspace's graph changes only when
+ * a source is taken in or removed, and reading a dense one costs up to seconds of a pool thread. The least recently
+ * used answers go first, past CACHED_ITEMS items in all (tens of megabytes at most); an answer larger than that is
+ * not kept.
+ */
+export class GraphReadCache {
+  private entries = new Map<string, { version: string; value: Overview | FoundEntity[]; items: number }>();
+  private items = 0;
+
+  /** The answer kept for `query` at `version`, or undefined. */
+  get(query: OverviewQuery | EntitiesQuery, version: string): Overview | FoundEntity[] | undefined {
+    const key = JSON.stringify(query);
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.version !== version) {
+      this.items -= entry.items;
+      return undefined;
+    }
+    // Most recently used last.
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  /** Keeps an answer read at `version`. */
+  set(query: OverviewQuery | EntitiesQuery, read: VersionedRead): void {
+    const key = JSON.stringify(query);
+    const items = sizeOf(read.value);
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.items -= old.items;
+    }
+    if (items > CACHED_ITEMS) return;
+    this.entries.set(key, { ...read, items });
+    this.items += items;
+    for (const [k, e] of this.entries) {
+      if (this.items <= CACHED_ITEMS) break;
+      this.entries.delete(k);
+      this.items -= e.items;
+    }
+  }
+
+  /** How many answers are kept. */
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+function sizeOf(value: Overview | FoundEntity[]): number {
+  if (Array.isArray(value)) return value.reduce((n, e) => n + 1 + e.related.length, 0);
+  return value.nodes.length + value.edges.length;
 }

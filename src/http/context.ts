@@ -13,6 +13,7 @@ import type { DeviceAuthorizations } from "../domain/device-auth.js";
 import type { Engine } from "../domain/generation/engines.js";
 import type { LlmConfig } from "../domain/generation/llm.js";
 import type { GraphService } from "../domain/graph.js";
+import type { GraphReadCache } from "../domain/graph-reads.js";
 import type { LearningRunner } from "../domain/learning/runner.js";
 import type { SessionClaims, SessionTokens } from "../domain/sessions.js";
 import type { UsageCounter } from "../domain/usage.js";
@@ -76,6 +77,8 @@ export interface Services {
   learning: LearningRunner;
   /** Keeps each workspace's knowledge graph caught up in the background. */
   graph: GraphService;
+  /** Graph reads' answers while their graph is unchanged (domain/graph-reads.ts). */
+  graphReads: GraphReadCache;
   /** The generation engines, the default (builtin) first. */
   engines: Engine[];
   keyUsage: KeyUsageTracker;

@@ -14,6 +14,7 @@ import { type Clock, systemClock } from "../domain/clock.js";
 import { DeviceAuthorizations } from "../domain/device-auth.js";
 import { enginesOf } from "../domain/generation/engines.js";
 import { GraphService } from "../domain/graph.js";
+import { GraphReadCache } from "../domain/graph-reads.js";
 import { LearningRunner } from "../domain/learning/runner.js";
 import { SessionTokens } from "../domain/sessions.js";
 import { UsageCounter } from "../domain/usage.js";
@@ -81,6 +82,7 @@ export function createServices(options: ServiceOptions): Services {
     passwords: options.passwordPool ?? pool,
     learning: new LearningRunner(store, background, clock, logger, usage, undefined, writer, options.location),
     graph: new GraphService(store, background, clock, logger, writer, options.location),
+    graphReads: new GraphReadCache(),
     limiter: new RateLimiter(clock),
     sessions: new SessionTokens(store, () => clock.now()),
     deviceAuth: new DeviceAuthorizations(clock),

@@ -10,7 +10,7 @@ import {
   type FoundEntity,
   type Overview,
   type OverviewQuery,
-  readGraph,
+  readGraphAt,
 } from "../domain/graph-reads.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
@@ -19,11 +19,17 @@ import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, TASK_
 
 const TYPES = ["proper_noun", "key_phrase"] as const;
 
-/** Runs a graph read on the pool when the server has a database file for its threads (graph-reads.ts). */
-function read(ctx: Ctx, query: OverviewQuery | EntitiesRead): Promise<Overview | FoundEntity[]> {
-  const location = ctx.services.location;
-  if (location) return ctx.services.pool.run("graphRead", { db: location, query });
-  return Promise.resolve(readGraph(ctx.services.store, query as OverviewQuery));
+/**
+ * Answers a graph read from the cache while the workspace's graph is unchanged; otherwise runs it on the pool when the
+ * server has a database file for its threads (graph-reads.ts), and keeps the answer.
+ */
+async function read(ctx: Ctx, query: OverviewQuery | EntitiesRead): Promise<Overview | FoundEntity[]> {
+  const { graphReads, location, pool, store } = ctx.services;
+  const kept = graphReads.get(query, store.graph.version(query.workspaceId));
+  if (kept) return kept;
+  const answer = location ? await pool.run("graphRead", { db: location, query }) : readGraphAt(store, query);
+  graphReads.set(query, answer);
+  return answer.value;
 }
 
 /** Entities a response names as related to each found entity. */

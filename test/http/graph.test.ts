@@ -216,6 +216,51 @@ describe("GET /api/v1/knowledge-graph", () => {
   });
 });
 
+describe("graph reads of an unchanged graph", () => {
+  it("are answered from memory until a source is taken in or removed, or the graph catches up", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const refId = await addReference(h, key, ACME);
+    await h.services.graph.idle();
+    const graph = h.services.store.graph;
+    const nodes = vi.spyOn(graph, "nodes");
+    const search = vi.spyOn(graph, "search");
+    const first = await getGraph(h, key);
+    expect(nodes).toHaveBeenCalledTimes(1);
+    // The same read again, and the same search: from memory. Another query is read.
+    expect((await getGraph(h, key)).body).toEqual(first.body);
+    expect(nodes).toHaveBeenCalledTimes(1);
+    await getGraph(h, key, "limit=2");
+    expect(nodes).toHaveBeenCalledTimes(2);
+    const entities = () => h.send("GET", "/api/v1/knowledge-graph/entities?q=acme", { auth: key });
+    const found = await entities();
+    expect((await entities()).body).toEqual(found.body);
+    expect(search).toHaveBeenCalledTimes(1);
+    // Another workspace's change does not matter.
+    await addReference(h, key, "Initech moved to Austin. Initech hired Peter Gibbons in Austin.", h.a.ws2);
+    await h.services.graph.idle();
+    await getGraph(h, key);
+    expect(nodes).toHaveBeenCalledTimes(2);
+    // A source taken in: read again, with it.
+    await addReference(h, key, "Hooli Labs opened in Palo Alto. Hooli Labs hired Gavin Belson.");
+    await h.services.graph.idle();
+    expect(byId((await getGraph(h, key)).body.nodes).has("hooli-labs")).toBe(true);
+    expect(nodes).toHaveBeenCalledTimes(3);
+    // A source removed: gone at once, before any catch-up.
+    expect((await h.send("DELETE", `/api/v1/reference-materials/${refId}`, { auth: key })).status).toBe(200);
+    expect(byId((await getGraph(h, key)).body.nodes).has("acme-corp")).toBe(false);
+    expect((await entities()).body.data).toEqual([]);
+    // The graph catching up (a new updated_at) is a change too.
+    const before = (await getGraph(h, key)).body.updated_at;
+    const calls = nodes.mock.calls.length;
+    h.clock.advance(1_000);
+    graph.markUpdated(h.a.ws1, new Date(h.clock.now()).toISOString());
+    const after = await getGraph(h, key);
+    expect(after.body.updated_at).not.toBe(before);
+    expect(nodes).toHaveBeenCalledTimes(calls + 1);
+  });
+});
+
 describe("GET /api/v1/knowledge-graph/entities", () => {
   it("searches labels case-insensitively, prefix matches first, each with its related entities", async () => {
     const h = makeHarness();
