@@ -13,9 +13,22 @@
  * An exclusive holder's pid goes into its write (the header's user_version, which another process reads from the
  * file's first 100 bytes while it cannot lock the file: advisory locks do not stop read()).
  */
-import { chownSync, closeSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  fchownSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  type Stats,
+  statSync,
+} from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { DB_FILE } from "../db/open.js";
 import { sqliteNativeBinding } from "../runtime/assets.js";
 
 /** The server lock's file name inside a data directory. */
@@ -65,27 +78,69 @@ function isBusy(e: unknown): boolean {
   return Boolean((e as { code?: string }).code?.startsWith("SQLITE_BUSY"));
 }
 
-/** Opens (creating) a lock file; root gives a new one to the data directory's owner, so the service's user can lock it. */
+/**
+ * Opens a lock file, creating it first with the database's mode (and, as root, its owner), as SQLite creates the -wal
+ * and -shm: the users who may write the database may take the lock, whoever ran the first command. Without a
+ * database yet, the data directory's owner and the default mode.
+ */
 function openLockFile(dataDir: string, name: string): { db: Database.Database; file: string } {
   const file = path.join(dataDir, name);
+  if (!existsSync(file)) createLike(file, path.join(dataDir, DB_FILE), dataDir);
   const nativeBinding = sqliteNativeBinding();
   let db: Database.Database;
   try {
     db = new Database(file, nativeBinding ? { nativeBinding: nativeBinding as string } : {});
   } catch (e) {
-    throw new Error(`cannot open the lock file ${file}: ${(e as Error).message}`);
-  }
-  if (process.getuid?.() === 0) {
-    try {
-      const dir = statSync(dataDir);
-      const own = statSync(file);
-      if (own.uid !== dir.uid || own.gid !== dir.gid) chownSync(file, dir.uid, dir.gid);
-    } catch {
-      // Left as it is: a lock file root alone can take is refused with a clear message later.
-    }
+    throw new Error(`cannot open ${file}: ${deniedIn(dataDir) ? "permission denied" : (e as Error).message}`);
   }
   db.pragma("busy_timeout = 0");
   return { db, file };
+}
+
+function createLike(file: string, database: string, dataDir: string): void {
+  let model: Stats | undefined;
+  try {
+    model = statSync(database);
+  } catch {}
+  let fd: number;
+  try {
+    // wx: another process creating it at the same moment keeps its own.
+    fd = openSync(file, "wx", 0o644);
+  } catch {
+    return;
+  }
+  try {
+    if (model) fchmodSync(fd, model.mode & 0o666);
+    if (process.getuid?.() === 0) {
+      const owner = model ?? statSync(dataDir);
+      fchownSync(fd, owner.uid, owner.gid);
+    }
+  } catch {
+    // Left as created: a lock file another user cannot write is reported by name when that user needs it.
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function deniedIn(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Why this process cannot write a lock file it needs to take exclusively. */
+function readOnlyLock(file: string): Error {
+  let owner = "";
+  try {
+    const st = statSync(file);
+    owner = ` (owner uid ${st.uid}, mode ${(st.mode & 0o777).toString(8)})`;
+  } catch {}
+  return new Error(
+    `cannot lock ${file}: this user cannot write it${owner}; give it the database file's owner and mode, or remove it while nothing runs`,
+  );
 }
 
 function keep(db: Database.Database): ServerLock {
@@ -114,6 +169,7 @@ function holdExclusive(dataDir: string, name: string): ServerLock {
     db.close();
     // A shared holder records nothing: the pid in the file is then an earlier exclusive holder's.
     if (isBusy(e)) throw new LockHeldError(dataDir, name === LOCK_FILE ? holderPid(file) : undefined);
+    if ((e as { code?: string }).code?.startsWith("SQLITE_READONLY")) throw readOnlyLock(file);
     throw new Error(`cannot lock ${file}: ${(e as Error).message}`);
   }
   return keep(db);

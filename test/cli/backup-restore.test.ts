@@ -1,5 +1,8 @@
-import { chmodSync, existsSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
 import { acquireRestoreLock, holdCommandLock } from "../../src/cli/lock.js";
@@ -214,4 +217,49 @@ describe("restore --from", () => {
     expect(cli(["restore", "--from", backup, ...d]).status).toBe(0);
     expect(accountNames(d)).toEqual(["Default account"]);
   });
+
+  // Two users besides root: root may write any file, and the tests run as root in CI.
+  it.runIf(process.getuid?.() === 0)(
+    "leaves lock files the database's other writers can take: another user's command does not block a restore",
+    () => {
+      const { dir, d } = initDir();
+      const db = path.join(dir, "content-service.db");
+      const backup = path.join(tempDir(), "b.db");
+      expect(cli(["backup", "--out", backup, ...d]).status).toBe(0);
+      chmodSync(path.dirname(backup), 0o755);
+      chmodSync(backup, 0o644);
+      // A data directory shared by two users: the database writable by both.
+      chmodSync(dir, 0o777);
+      for (const name of readdirSync(dir)) chmodSync(path.join(dir, name), 0o666);
+      rmSync(path.join(dir, "maintenance.lock"), { force: true });
+      const first = asUser(65534, ["accounts", "list", ...d]);
+      expect(first.status, first.stderr).toBe(0);
+      expect(statSync(path.join(dir, "maintenance.lock")).mode & 0o777).toBe(0o666);
+      const restore = asUser(1234, ["restore", "--from", backup, ...d]);
+      expect(restore.status, restore.stderr).toBe(0);
+      expect(existsSync(db)).toBe(true);
+      // A lock file this user cannot write is named, with what to do.
+      chmodSync(path.join(dir, "maintenance.lock"), 0o644);
+      const refused = asUser(1234, ["restore", "--from", backup, ...d]);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain(
+        `cannot lock ${path.join(dir, "maintenance.lock")}: this user cannot write it (owner uid 65534, mode 644)`,
+      );
+    },
+  );
 });
+
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+const MAIN = path.resolve(import.meta.dirname, "../../src/main.ts");
+
+/** Runs the CLI from source as another user. */
+function asUser(uid: number, args: string[]) {
+  return spawnSync(process.execPath, ["--import", TSX, MAIN, ...args], {
+    input: "",
+    encoding: "utf8",
+    env: { ...process.env, NODE_OPTIONS: "", HOME: "/tmp" },
+    timeout: 60_000,
+    uid,
+    gid: uid,
+  });
+}
