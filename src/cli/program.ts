@@ -11,8 +11,13 @@ export function buildProgram(): Command {
     .description("A self-contained content generation API server and its administration commands.")
     .version("1.0.0")
     .addOption(new Option("--data-dir <dir>", "data directory").env("CONTENT_SERVICE_DATA_DIR").default("./data"))
-    // DESIGN §2: a global option, so also before the command; the commands that print records take it after too.
-    .option("--json", "print records as JSON (commands that print records)")
+    // DESIGN §2: a global option, so also before the command. The commands that print records list it in their
+    // help (and take it after the command); the others refuse it as they would after the command.
+    .addOption(new Option("--json", "print records as JSON").hideHelp())
+    .hook("preAction", (root, command) => {
+      if (root.opts().json && !command.options.some((o) => o.long === "--json"))
+        throw new UsageError(`\`${command.name()}\` prints no records: --json does not apply to it`);
+    })
     .exitOverride()
     // Every subcommand's help lists the global options (--data-dir); subcommands inherit this setting when created.
     .configureHelp({ showGlobalOptions: true })

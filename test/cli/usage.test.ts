@@ -60,6 +60,17 @@ describe("exit status of usage errors", () => {
     const keys = cli(["--json", "keys", "create", "--account", "1", "--name", "global", ...d]);
     expect(keys.status, keys.stderr).toBe(0);
     expect(keys.json()).toMatchObject({ name: "global", key: expect.stringMatching(/^svc_live_/) });
+    // A command that prints no records refuses it in either place, and help lists it once, where it applies.
+    for (const args of [
+      ["--json", "openapi"],
+      ["openapi", "--json"],
+    ]) {
+      const run = cli([...args, ...d]);
+      expect(run.status, args.join(" ")).toBe(2);
+      expect(run.stdout).toBe("");
+    }
+    expect(cli(["accounts", "list", "--help"]).stdout.match(/--json/g)).toHaveLength(1);
+    expect(cli(["openapi", "--help"]).stdout).not.toContain("--json");
   });
 });
 
