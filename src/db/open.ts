@@ -23,10 +23,10 @@ export interface OpenOptions {
   groupCommit?: boolean;
   /**
    * Two connections of the server that write (the HTTP thread's and the writer thread's, domain/writer.ts) share a
-   * flag: the writer raises it for each transaction; the other, before beginning one, waits for it to fall
-   * (Atomics.wait, woken by the writer's commit) instead of SQLite's busy handler, which sleeps 1, 2, 5, 10, 15,
-   * 20 ms... between tries: a 2 ms transaction of the writer cost the HTTP thread 8 ms asleep. The busy handler stays
-   * behind it (another process, a statement outside a transaction). Should the writer thread end mid-transaction,
+   * flag: the writer raises it for each transaction; the other, before beginning one or running a write statement
+   * outside one, waits for it to fall (Atomics.wait, woken by the writer's commit) instead of SQLite's busy handler,
+   * which sleeps 1, 2, 5, 10, 15, 20 ms... between tries: a 2 ms transaction of the writer cost the HTTP thread 8 ms
+   * asleep. The busy handler stays behind it (another process). Should the writer thread end mid-transaction,
    * the server lowers the flag once its operation has settled (domain/writer.ts).
    */
   writeSignal?: { flag: Int32Array; role: "writer" | "waiter" };

@@ -2,12 +2,13 @@
  * Heavy write transactions on a thread of their own. Writing to the WAL is a write() system call; while the group
  * commit's fsync of the same file runs (durability.ts), ext4 makes such calls wait for its journal commit, 5–15 ms.
  * On the HTTP thread every GET arriving meanwhile waited too (README "Performance"). The writes that carry large texts
- * (finalizations, generations, reference materials, images) and those made in the background (learning jobs' claims and
- * results, the knowledge graph, the usage, key-use and session flushes) run instead on the writer thread: a
+ * (finalizations, generations, reference materials, images), the stored responses of Idempotency-Key requests and those
+ * made in the background (learning jobs' claims and results, the knowledge graph, the usage, key-use and session
+ * flushes) run instead on the writer thread: a
  * connection of its own to the same database, one transaction at a time, begun in the order asked. The HTTP thread
  * parses, checks and answers; the answer still waits for the group commit's fsync, which covers the writer's commits
- * as well (it syncs the WAL file, whoever wrote it). The HTTP thread's other writes (idempotency records and the
- * rest, all short) stay on its own connection; one of them that finds the writer's transaction in progress waits,
+ * as well (it syncs the WAL file, whoever wrote it). The HTTP thread's other writes (drafts, settings and the rest,
+ * all short) stay on its own connection; one of them that finds the writer's transaction in progress waits,
  * blocking the event loop, for its commit (db/open.ts writeSignal): generations and references did that under a
  * mixed load.
  *
