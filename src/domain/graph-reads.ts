@@ -101,27 +101,55 @@ export function graphRead(input: { db: DbLocation; query: OverviewQuery | Entiti
   return readGraphAt(threadStore(input.db, { readonly: true }), input.query);
 }
 
-/** How many nodes, edges and related entities the cache holds at most, over all its answers. */
-export const CACHED_ITEMS = 200_000;
+/** About how many bytes of answers the cache holds at most (estimated from their strings: cachedBytes). */
+export const CACHED_BYTES = 32 * 1024 * 1024;
+/** How many answers it holds at most, however small (an empty search's answer still costs its entry). */
+export const CACHED_ENTRIES = 2_000;
+
+type Answer = Overview | FoundEntity[];
 
 /**
  * Answers of graph reads kept in memory while their graph's version is current: a workspace's graph changes only when
- * a source is taken in or removed, and reading a dense one costs up to seconds of a pool thread. The least recently
- * used answers go first, past CACHED_ITEMS items in all (tens of megabytes at most); an answer larger than that is
- * not kept.
+ * a source is taken in or removed, and reading a dense one costs up to seconds of a pool thread. Bounded by
+ * CACHED_BYTES and CACHED_ENTRIES, the least recently used answers going first; an answer larger than the whole
+ * budget is not kept. The same read asked again while it runs waits for it instead of running twice.
  */
 export class GraphReadCache {
-  private entries = new Map<string, { version: string; value: Overview | FoundEntity[]; items: number }>();
-  private items = 0;
+  private entries = new Map<string, { version: string; value: Answer; bytes: number }>();
+  private running = new Map<string, Promise<VersionedRead>>();
+  private bytes = 0;
 
-  /** The answer kept for `query` at `version`, or undefined. */
-  get(query: OverviewQuery | EntitiesQuery, version: string): Overview | FoundEntity[] | undefined {
+  /** The answer to `query` at `version`: kept, being read, or read by `load` (and kept). */
+  async read(
+    query: OverviewQuery | EntitiesQuery,
+    version: string,
+    load: () => Promise<VersionedRead>,
+  ): Promise<Answer> {
     const key = JSON.stringify(query);
+    const kept = this.get(key, version);
+    if (kept) return kept;
+    const id = `${version}\u0000${key}`;
+    let pending = this.running.get(id);
+    if (!pending) {
+      pending = load();
+      this.running.set(id, pending);
+      pending.then(
+        (read) => {
+          this.running.delete(id);
+          this.set(key, read);
+        },
+        () => this.running.delete(id),
+      );
+    }
+    return (await pending).value;
+  }
+
+  private get(key: string, version: string): Answer | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
     if (entry.version !== version) {
-      this.items -= entry.items;
+      this.bytes -= entry.bytes;
       return undefined;
     }
     // Most recently used last.
@@ -129,32 +157,43 @@ export class GraphReadCache {
     return entry.value;
   }
 
-  /** Keeps an answer read at `version`. */
-  set(query: OverviewQuery | EntitiesQuery, read: VersionedRead): void {
-    const key = JSON.stringify(query);
-    const items = sizeOf(read.value);
+  private set(key: string, read: VersionedRead): void {
     const old = this.entries.get(key);
     if (old) {
       this.entries.delete(key);
-      this.items -= old.items;
+      this.bytes -= old.bytes;
     }
-    if (items > CACHED_ITEMS) return;
-    this.entries.set(key, { ...read, items });
-    this.items += items;
+    const bytes = key.length + read.version.length + cachedBytes(read.value);
+    if (bytes > CACHED_BYTES) return;
+    this.entries.set(key, { ...read, bytes });
+    this.bytes += bytes;
     for (const [k, e] of this.entries) {
-      if (this.items <= CACHED_ITEMS) break;
+      if (this.bytes <= CACHED_BYTES && this.entries.size <= CACHED_ENTRIES) break;
       this.entries.delete(k);
-      this.items -= e.items;
+      this.bytes -= e.bytes;
     }
   }
 
-  /** How many answers are kept. */
-  get size(): number {
-    return this.entries.size;
+  /** How many answers are kept, and about how many bytes they take. */
+  get usage(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
   }
 }
 
-function sizeOf(value: Overview | FoundEntity[]): number {
-  if (Array.isArray(value)) return value.reduce((n, e) => n + 1 + e.related.length, 0);
-  return value.nodes.length + value.edges.length;
+/** Per object and per string, about what V8 spends beyond the characters. */
+const OBJECT_BYTES = 64;
+
+/** An answer's size: its strings (a node's sources list every document that mentions it) and its objects. */
+export function cachedBytes(value: Answer): number {
+  const node = (n: GraphNodeRow) => OBJECT_BYTES + n.id.length + n.label.length + n.sources.length + n.type.length;
+  if (Array.isArray(value))
+    return value.reduce(
+      (sum, e) =>
+        sum + node(e) + e.related.reduce((r, o) => r + OBJECT_BYTES + o.id.length + o.label.length + o.type.length, 0),
+      OBJECT_BYTES,
+    );
+  return value.nodes.reduce(
+    (sum, n) => sum + node(n),
+    value.edges.reduce((sum, e) => sum + OBJECT_BYTES + e.source.length + e.target.length, OBJECT_BYTES),
+  );
 }

@@ -23,13 +23,11 @@ const TYPES = ["proper_noun", "key_phrase"] as const;
  * Answers a graph read from the cache while the workspace's graph is unchanged; otherwise runs it on the pool when the
  * server has a database file for its threads (graph-reads.ts), and keeps the answer.
  */
-async function read(ctx: Ctx, query: OverviewQuery | EntitiesRead): Promise<Overview | FoundEntity[]> {
+function read(ctx: Ctx, query: OverviewQuery | EntitiesRead): Promise<Overview | FoundEntity[]> {
   const { graphReads, location, pool, store } = ctx.services;
-  const kept = graphReads.get(query, store.graph.version(query.workspaceId));
-  if (kept) return kept;
-  const answer = location ? await pool.run("graphRead", { db: location, query }) : readGraphAt(store, query);
-  graphReads.set(query, answer);
-  return answer.value;
+  return graphReads.read(query, store.graph.version(query.workspaceId), async () =>
+    location ? pool.run("graphRead", { db: location, query }) : readGraphAt(store, query),
+  );
 }
 
 /** Entities a response names as related to each found entity. */
