@@ -404,6 +404,52 @@ export function saveGenerationTask(store: Store, task: GenerationSaveTask): { ro
   return { row: { ...row, content: "" }, created };
 }
 
+/** A new draft as the writer thread receives it (POST /contents). */
+export interface DraftCreateTask {
+  accountId: number;
+  workspaceId: string;
+  templateId: number | null;
+  title: string;
+  content: string;
+  now: string;
+}
+
+/** Stores a draft on the writer thread; the record crosses back without its text (the caller has it). */
+export function draftCreateTask(store: Store, task: DraftCreateTask): ContentRow {
+  const row = store.db.transaction(() => {
+    // The workspace can have been deleted while the request waited for its turn.
+    requireWorkspaceStill(store, task.workspaceId);
+    return store.contents.create({ ...task, status: "draft" });
+  })();
+  return { ...row, content: "" };
+}
+
+/** An edit of a record's title or text as the writer thread receives it (PATCH /contents/{id}). */
+export interface ContentEditTask extends CallerRows {
+  id: number;
+  title?: string;
+  content?: string;
+  now: string;
+}
+
+/**
+ * Changes a record's title or the text of a draft or generated piece, with the request's checks, on the writer thread.
+ * A new text is stored in the row (no version is added for an edit); an unchanged one stays where it is. The record
+ * crosses back without a text the caller sent.
+ */
+export function contentEditTask(store: Store, task: ContentEditTask): ContentRow {
+  const saved = store.db.transaction(() => {
+    const row = findContent(store, callerOf(task), task.id);
+    if (task.content !== undefined) requireStatus(row, ["draft", "generated"], "edit the text of");
+    return store.contents.save(
+      { ...row, title: task.title ?? row.title, content: task.content ?? row.content },
+      task.now,
+      task.content === undefined ? row.text_version : null,
+    );
+  })();
+  return task.content === undefined ? saved : { ...saved, content: "" };
+}
+
 /** A voice profile as the API shows it. */
 export function voiceProfileView(p: {
   id: string;

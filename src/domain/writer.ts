@@ -30,7 +30,13 @@ import { closeThreadStore, type DbLocation, threadStore } from "../db/thread-sto
 import type { UsageRow } from "../db/usage.js";
 import { ApiError, type ErrorCode } from "../http/errors.js";
 import type { WorkerPool } from "../workers/pool.js";
-import { finalizeTask, requireWorkspaceStill, saveGenerationTask } from "./contents.js";
+import {
+  contentEditTask,
+  draftCreateTask,
+  finalizeTask,
+  requireWorkspaceStill,
+  saveGenerationTask,
+} from "./contents.js";
 import { saveExtraction } from "./graph.js";
 import { completeJob } from "./learning/runner.js";
 
@@ -40,6 +46,8 @@ export const writeOps = {
   open: () => null,
   finalize: finalizeTask,
   saveGeneration: saveGenerationTask,
+  draftCreate: draftCreateTask,
+  contentEdit: contentEditTask,
   /** Stores an image (up to 10 MiB of bytes, handed over to the thread); its record, without the bytes. */
   imageCreate: (store: Store, i: { accountId: number; image: Omit<NewImage, "account_id">; now: string }) =>
     store.images.create(i.accountId, i.image, i.now),

@@ -172,7 +172,7 @@ export const contentRoutes = [
       ...INPUT_ERRORS,
       ...NOT_FOUND("Template"),
     },
-    handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof CreateBody>>) {
+    async handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof CreateBody>>) {
       const store = ctx.services.store;
       if (ctx.body.template_id !== undefined) {
         const t = store.templates.byId(ctx.body.template_id);
@@ -181,16 +181,20 @@ export const contentRoutes = [
             missing_ids: [ctx.body.template_id],
           });
       }
-      const row = store.contents.create({
+      // On the writer thread (domain/writer.ts): a draft's text is up to a megabyte, whose write here waited,
+      // blocking every request, for the writer's transaction in progress. Answered as stored (U+FFFD for a lone
+      // surrogate).
+      const title = ctx.body.title.toWellFormed();
+      const content = ctx.body.content.toWellFormed();
+      const row = await ctx.services.writer.run("draftCreate", {
         accountId: ctx.account.id,
         workspaceId: ctx.workspace.id,
         templateId: ctx.body.template_id ?? null,
-        title: ctx.body.title,
-        content: ctx.body.content,
-        status: "draft",
+        title,
+        content,
         now: now(ctx),
       });
-      return { status: 201, body: contentView(row, today(ctx)) };
+      return { status: 201, body: contentView({ ...row, content }, today(ctx)) };
     },
   }),
   route({
@@ -225,19 +229,19 @@ export const contentRoutes = [
       ...INPUT_ERRORS,
       ...CONFLICT("The text of finalized or published content is fixed (invalid_status)."),
     },
-    handler(ctx: Ctx<{ contentId: number }, unknown, v.InferOutput<typeof UpdateBody>>) {
-      const store = ctx.services.store;
-      const saved = store.db.transaction(() => {
-        const row = findContent(store, ctx, ctx.params.contentId);
-        if (ctx.body.content !== undefined) requireStatus(row, ["draft", "generated"], "edit the text of");
-        // A new text is stored in the row (no version is added for an edit); an unchanged one stays where it is.
-        return store.contents.save(
-          { ...row, title: ctx.body.title ?? row.title, content: ctx.body.content ?? row.content },
-          now(ctx),
-          ctx.body.content === undefined ? row.text_version : null,
-        );
-      })();
-      return { body: contentView(saved, today(ctx)) };
+    async handler(ctx: Ctx<{ contentId: number }, unknown, v.InferOutput<typeof UpdateBody>>) {
+      // On the writer thread, as a new draft (above).
+      const content = ctx.body.content?.toWellFormed();
+      const saved = await ctx.services.writer.run("contentEdit", {
+        account: ctx.account,
+        workspace: ctx.workspace,
+        boundWorkspaceId: ctx.principal.boundWorkspaceId,
+        id: ctx.params.contentId,
+        title: ctx.body.title?.toWellFormed(),
+        content,
+        now: now(ctx),
+      });
+      return { body: contentView(content === undefined ? saved : { ...saved, content }, today(ctx)) };
     },
   }),
   route({

@@ -143,6 +143,40 @@ describe("a running server's writer thread", () => {
     expect(r.body.finalized_content).toBe(got.body.finalized_content);
   });
 
+  it("stores drafts and edits on its own connection, answered as stored, with the pipeline's errors", async () => {
+    const before = mainChanges();
+    const draft = await send("POST", "/api/v1/contents", key, { title: "Plan \udc00", content: "Draft \ud800 text." });
+    expect(draft.status).toBe(201);
+    const id = draft.body.content_id;
+    const edited = await send("PATCH", `/api/v1/contents/${id}`, key, { content: "Edited \ud800 text." });
+    expect(edited.status).toBe(200);
+    const retitled = await send("PATCH", `/api/v1/contents/${id}`, key, { title: "Renamed" });
+    expect(retitled.status).toBe(200);
+    expect(mainChanges()).toBe(before);
+    const got = await send("GET", `/api/v1/contents/${id}`, key);
+    expect(got.body).toMatchObject({ title: "Renamed", content: "Edited \ufffd text.", status: "draft" });
+    expect(draft.body).toMatchObject({ title: "Plan \ufffd", content: "Draft \ufffd text." });
+    expect(edited.body.content).toBe(got.body.content);
+    // A title change answers the stored text it did not send.
+    expect(retitled.body).toEqual(got.body);
+    // The checks run in the writer's transaction: another workspace's key, a finalized text, an unknown record.
+    const mismatch = await send("PATCH", `/api/v1/contents/${id}`, boundElsewhere, { title: "No" });
+    expect(mismatch.status).toBe(403);
+    expect(mismatch.body.details.error_code).toBe("workspace_mismatch");
+    const content = await generate();
+    await send("POST", "/api/v1/finalizeContent", key, {
+      content_id: content.content_id,
+      finalized_content: "Final.",
+      edit_seconds: 1,
+    });
+    const fixed = await send("PATCH", `/api/v1/contents/${content.content_id}`, key, { content: "Changed." });
+    expect(fixed.status).toBe(409);
+    expect(fixed.body.details.error_code).toBe("invalid_status");
+    const missing = await send("PATCH", "/api/v1/contents/999999", key, { title: "No" });
+    expect(missing.status).toBe(404);
+    expect(missing.body.details.error_code).toBe("content_not_found");
+  });
+
   it("answers the pipeline's coded errors from the writer thread", async () => {
     const content = await generate();
     const body = { content_id: content.content_id, finalized_content: "Final text.", edit_seconds: 5 };
@@ -265,7 +299,7 @@ describe("a running server's writer thread", () => {
       .prepare("SELECT SUM(finalizations) AS n FROM usage_daily WHERE account_id = ?")
       .get(accountId) as { n: number };
     // Counted once, though the idempotent one was sent twice.
-    expect(row.n).toBe(5);
+    expect(row.n).toBe(6);
   });
 
   it("leaves a database that holds every write and passes its integrity check after close", async () => {
@@ -274,7 +308,7 @@ describe("a running server's writer thread", () => {
     try {
       expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
       const n = db.prepare("SELECT COUNT(*) AS n FROM contents WHERE account_id = ? AND status = 'finalized'");
-      expect((n.get(accountId) as { n: number }).n).toBe(5);
+      expect((n.get(accountId) as { n: number }).n).toBe(6);
     } finally {
       db.close();
     }
