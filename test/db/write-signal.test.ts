@@ -30,6 +30,21 @@ Atomics.notify(flag, 0);
 db.close();
 `;
 
+/** Starts WRITER on the data directory's database; resolves once its transaction has begun. */
+async function writerHolding(dir: string, flag: Int32Array, holdMs = 100): Promise<Worker> {
+  const worker = new Worker(WRITER, {
+    eval: true,
+    workerData: {
+      module: createRequire(import.meta.url).resolve("better-sqlite3"),
+      file: path.join(dir, DB_FILE),
+      flag,
+      holdMs,
+    },
+  });
+  await new Promise<void>((resolve) => worker.once("message", () => resolve()));
+  return worker;
+}
+
 describe("the write flag", () => {
   it("lets a transaction wait for the writer's commit where SQLite would have answered busy", async () => {
     const dir = tempDir("cs-signal-");
@@ -39,16 +54,7 @@ describe("the write flag", () => {
     db.exec("CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER)");
     // No busy handler: without the flag, a transaction that finds the writer's in progress fails at once.
     db.pragma("busy_timeout = 0");
-    const worker = new Worker(WRITER, {
-      eval: true,
-      workerData: {
-        module: createRequire(import.meta.url).resolve("better-sqlite3"),
-        file: path.join(dir, DB_FILE),
-        flag,
-        holdMs: 100,
-      },
-    });
-    await new Promise<void>((resolve) => worker.once("message", () => resolve()));
+    const worker = await writerHolding(dir, flag);
     expect(Atomics.load(flag, 0)).toBe(1);
     const plain = openDb(dir, { groupCommit: true });
     plain.pragma("busy_timeout = 0");
@@ -69,16 +75,7 @@ describe("the write flag", () => {
     db.exec("CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER)");
     db.pragma("busy_timeout = 0");
     const insert = db.prepare("INSERT INTO kv(k, v) VALUES (?, ?) RETURNING k");
-    const worker = new Worker(WRITER, {
-      eval: true,
-      workerData: {
-        module: createRequire(import.meta.url).resolve("better-sqlite3"),
-        file: path.join(dir, DB_FILE),
-        flag,
-        holdMs: 100,
-      },
-    });
-    await new Promise<void>((resolve) => worker.once("message", () => resolve()));
+    const worker = await writerHolding(dir, flag);
     const plain = openDb(dir, { groupCommit: true });
     plain.pragma("busy_timeout = 0");
     expect(() => plain.prepare("INSERT INTO kv(k, v) VALUES ('plain', 1)").run()).toThrow(/locked|busy/i);
