@@ -450,6 +450,32 @@ export function contentEditTask(store: Store, task: ContentEditTask): ContentRow
   return task.content === undefined ? saved : { ...saved, content: "" };
 }
 
+/** A planned date set, changed or cleared (PATCH /contents/{id}/schedule), as the writer thread receives it. */
+export interface ContentScheduleTask extends CallerRows {
+  id: number;
+  at: string | null;
+  day: string | null;
+  now: string;
+}
+
+/** Plans a record on the writer thread, after the request's checks; published records cannot be planned. */
+export function contentScheduleTask(store: Store, task: ContentScheduleTask): ContentRow {
+  return store.db.transaction(() => {
+    const row = findContent(store, callerOf(task), task.id);
+    requireStatus(row, ["draft", "generated", "finalized"], "plan");
+    return store.contents.schedule(row.id, task.at, task.day, task.now);
+  })();
+}
+
+/** Publishes a finalized record on the writer thread, after the request's checks. */
+export function contentPublishTask(store: Store, task: CallerRows & { id: number; now: string }): ContentRow {
+  return store.db.transaction(() => {
+    const row = findContent(store, callerOf(task), task.id);
+    requireStatus(row, ["finalized"], "publish");
+    return store.contents.publish(row.id, task.now);
+  })();
+}
+
 /** A voice profile as the API shows it. */
 export function voiceProfileView(p: {
   id: string;

@@ -7,8 +7,9 @@
  * flushes) run instead on the writer thread: a
  * connection of its own to the same database, one transaction at a time, begun in the order asked. The HTTP thread
  * parses, checks and answers; the answer still waits for the group commit's fsync, which covers the writer's commits
- * as well (it syncs the WAL file, whoever wrote it). The HTTP thread's other writes (drafts, settings and the rest,
- * all short) stay on its own connection; one of them that finds the writer's transaction in progress waits,
+ * as well (it syncs the WAL file, whoever wrote it). Every write of a content record runs here too (drafts, edits,
+ * schedules, publication), in the order asked. The HTTP thread's other writes (settings, memories and the rest, all
+ * short) stay on its own connection; one of them that finds the writer's transaction in progress waits,
  * blocking the event loop, for its commit (db/open.ts writeSignal): generations and references did that under a
  * mixed load.
  *
@@ -32,6 +33,8 @@ import { ApiError, type ErrorCode } from "../http/errors.js";
 import type { WorkerPool } from "../workers/pool.js";
 import {
   contentEditTask,
+  contentPublishTask,
+  contentScheduleTask,
   draftCreateTask,
   finalizeTask,
   requireWorkspaceStill,
@@ -46,8 +49,12 @@ export const writeOps = {
   open: () => null,
   finalize: finalizeTask,
   saveGeneration: saveGenerationTask,
+  // Every write of a content record runs here, so that they run in the order asked: an edit queued behind the
+  // writer's batch must not be overtaken by a schedule written on the HTTP thread meanwhile.
   draftCreate: draftCreateTask,
   contentEdit: contentEditTask,
+  contentSchedule: contentScheduleTask,
+  contentPublish: contentPublishTask,
   /** Stores an image (up to 10 MiB of bytes, handed over to the thread); its record, without the bytes. */
   imageCreate: (store: Store, i: { accountId: number; image: Omit<NewImage, "account_id">; now: string }) =>
     store.images.create(i.accountId, i.image, i.now),

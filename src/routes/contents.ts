@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import type { ContentStatus, VersionRow } from "../db/contents.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
-import { contentView, findContent, requireStatus, serverToday } from "../domain/contents.js";
+import { type CallerRows, contentView, findContent, serverToday } from "../domain/contents.js";
 import { plannedDay } from "../domain/planning.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
@@ -106,6 +106,11 @@ export function requestWorkspace(ctx: Ctx): WorkspaceRow {
   const fallback = ctx.services.store.workspaces.defaultOf(ctx.account.id);
   if (!fallback) throw new ApiError("workspace_required", "This operation needs a workspace: pass workspace_id.");
   return fallback;
+}
+
+/** The caller as plain rows, for the checks a writer-thread operation makes (domain/contents.ts CallerRows). */
+function callerRows(ctx: Ctx): CallerRows {
+  return { account: ctx.account, workspace: ctx.workspace, boundWorkspaceId: ctx.principal.boundWorkspaceId };
 }
 
 /** Today in the server's time zone. */
@@ -233,9 +238,7 @@ export const contentRoutes = [
       // On the writer thread, as a new draft (above).
       const content = ctx.body.content?.toWellFormed();
       const saved = await ctx.services.writer.run("contentEdit", {
-        account: ctx.account,
-        workspace: ctx.workspace,
-        boundWorkspaceId: ctx.principal.boundWorkspaceId,
+        ...callerRows(ctx),
         id: ctx.params.contentId,
         title: ctx.body.title?.toWellFormed(),
         content,
@@ -321,14 +324,16 @@ export const contentRoutes = [
       ...INPUT_ERRORS,
       ...CONFLICT("Published content cannot be planned (invalid_status)."),
     },
-    handler(ctx: Ctx<{ contentId: number }, unknown, v.InferOutput<typeof ScheduleBody>>) {
-      const store = ctx.services.store;
+    async handler(ctx: Ctx<{ contentId: number }, unknown, v.InferOutput<typeof ScheduleBody>>) {
       const at = ctx.body.scheduled_publish_at;
-      const saved = store.db.transaction(() => {
-        const row = findContent(store, ctx, ctx.params.contentId);
-        requireStatus(row, ["draft", "generated", "finalized"], "plan");
-        return store.contents.schedule(row.id, at, at === null ? null : plannedDay(at), now(ctx));
-      })();
+      // On the writer thread, in order with the record's other writes (domain/writer.ts).
+      const saved = await ctx.services.writer.run("contentSchedule", {
+        ...callerRows(ctx),
+        id: ctx.params.contentId,
+        at,
+        day: at === null ? null : plannedDay(at),
+        now: now(ctx),
+      });
       return { body: contentView(saved, today(ctx)) };
     },
   }),
@@ -349,13 +354,12 @@ export const contentRoutes = [
       ...INPUT_ERRORS,
       ...CONFLICT("Only finalized content can be published (invalid_status)."),
     },
-    handler(ctx: Ctx<{ contentId: number }>) {
-      const store = ctx.services.store;
-      const saved = store.db.transaction(() => {
-        const row = findContent(store, ctx, ctx.params.contentId);
-        requireStatus(row, ["finalized"], "publish");
-        return store.contents.publish(row.id, now(ctx));
-      })();
+    async handler(ctx: Ctx<{ contentId: number }>) {
+      const saved = await ctx.services.writer.run("contentPublish", {
+        ...callerRows(ctx),
+        id: ctx.params.contentId,
+        now: now(ctx),
+      });
       return { body: contentView(saved, today(ctx)) };
     },
   }),

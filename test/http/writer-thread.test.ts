@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb } from "../../src/db/open.js";
 import { createAccount, createWorkspace, issueKey } from "../../src/domain/admin.js";
+import type { ThreadWriter } from "../../src/domain/writer.js";
 import { memoryLogger } from "../../src/http/log.js";
 import { type RunningServer, startServer } from "../../src/http/server.js";
 import { sendTo } from "../helpers/http.js";
@@ -175,6 +176,25 @@ describe("a running server's writer thread", () => {
     const missing = await send("PATCH", "/api/v1/contents/999999", key, { title: "No" });
     expect(missing.status).toBe(404);
     expect(missing.body.details.error_code).toBe("content_not_found");
+  });
+
+  it("runs a record's writes in the order asked: a schedule waits for the edit queued before it", async () => {
+    const draft = await send("POST", "/api/v1/contents", key, { title: "Order", content: "First text." });
+    const id = draft.body.content_id;
+    // The writer held (as the checkpointer holds it): the edit waits in its queue when the schedule arrives.
+    const release = (server.services.writer as ThreadWriter).hold();
+    const edit = send("PATCH", `/api/v1/contents/${id}`, key, { content: "Second text." });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const schedule = send("PATCH", `/api/v1/contents/${id}/schedule`, key, {
+      scheduled_publish_at: "2026-12-01T09:00:00Z",
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    const [edited, planned] = await Promise.all([edit, schedule]);
+    expect(edited.status).toBe(200);
+    expect(planned.status).toBe(200);
+    expect(planned.body).toMatchObject({ content: "Second text.", scheduled_publish_day: "2026-12-01" });
+    expect(planned.body.updated_at >= edited.body.updated_at).toBe(true);
   });
 
   it("answers the pipeline's coded errors from the writer thread", async () => {
