@@ -72,11 +72,46 @@ function parseJson({ bytes, contentType }: RawBody): unknown {
       `At most ${MAX_JSON_TOKENS} values and keys (counting , : [ {).`,
       `The JSON body has more than ${MAX_JSON_TOKENS} values and keys.`,
     );
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new ApiError("invalid_json", "The request body is not valid JSON.");
   }
+  // A lone surrogate can only come as a \uD800-\uDFFF escape: SQLite would store it as three U+FFFD, and the answer
+  // made from the request would differ from what a read returns. Every string is taken as it will be stored.
+  return LONE_SURROGATE_ESCAPE.test(text) ? wellFormed(value) : value;
+}
+
+const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** The value with every string and key made well-formed (a lone surrogate becomes U+FFFD); no recursion. */
+function wellFormed(root: unknown): unknown {
+  const fix = (v: unknown) => (typeof v === "string" ? v.toWellFormed() : v);
+  const fixed = fix(root);
+  const stack: unknown[] = [fixed];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        node[i] = fix(node[i]);
+        if (node[i] !== null && typeof node[i] === "object") stack.push(node[i]);
+      }
+    } else if (node !== null && typeof node === "object") {
+      const record = node as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        let k = key;
+        if (!key.isWellFormed()) {
+          k = key.toWellFormed();
+          record[k] = record[key];
+          delete record[key];
+        }
+        record[k] = fix(record[k]);
+        if (record[k] !== null && typeof record[k] === "object") stack.push(record[k]);
+      }
+    }
+  }
+  return fixed;
 }
 
 async function parseMultipart({ bytes, contentType }: RawBody): Promise<unknown> {
