@@ -109,7 +109,7 @@ export function requestWorkspace(ctx: Ctx): WorkspaceRow {
 }
 
 /** The caller as plain rows, for the checks a writer-thread operation makes (domain/contents.ts CallerRows). */
-function callerRows(ctx: Ctx): CallerRows {
+export function callerRows(ctx: Ctx): CallerRows {
   return { account: ctx.account, workspace: ctx.workspace, boundWorkspaceId: ctx.principal.boundWorkspaceId };
 }
 
@@ -187,10 +187,9 @@ export const contentRoutes = [
           });
       }
       // On the writer thread (domain/writer.ts): a draft's text is up to a megabyte, whose write here waited,
-      // blocking every request, for the writer's transaction in progress. Answered as stored (U+FFFD for a lone
-      // surrogate).
-      const title = ctx.body.title.toWellFormed();
-      const content = ctx.body.content.toWellFormed();
+      // blocking every request, for the writer's transaction in progress. The body's strings are already as stored
+      // (http/body.ts: a lone surrogate is U+FFFD).
+      const { title, content } = ctx.body;
       const row = await ctx.services.writer.run("draftCreate", {
         accountId: ctx.account.id,
         workspaceId: ctx.workspace.id,
@@ -236,11 +235,11 @@ export const contentRoutes = [
     },
     async handler(ctx: Ctx<{ contentId: number }, unknown, v.InferOutput<typeof UpdateBody>>) {
       // On the writer thread, as a new draft (above).
-      const content = ctx.body.content?.toWellFormed();
+      const content = ctx.body.content;
       const saved = await ctx.services.writer.run("contentEdit", {
         ...callerRows(ctx),
         id: ctx.params.contentId,
-        title: ctx.body.title?.toWellFormed(),
+        title: ctx.body.title,
         content,
         now: now(ctx),
       });

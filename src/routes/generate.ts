@@ -8,7 +8,7 @@ import { ApiError, errorBody, toApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { Integer, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, CONFLICT, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS, UPSTREAM_ERRORS } from "./common.js";
-import { ContentSchema, requestWorkspace, today } from "./contents.js";
+import { ContentSchema, callerRows, requestWorkspace, today } from "./contents.js";
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER));
 const Ids = v.pipe(v.array(Id), v.maxLength(50));
@@ -165,12 +165,10 @@ export const generateRoutes = [
       // On the writer thread, as finalizations: a write here waited, blocking every request, for the writer's
       // transaction in progress (domain/writer.ts).
       const save = async (generated: GenerationOutput) => {
-        // Answered as stored: a lone surrogate (from the direction, or a model's answer) is stored as U+FFFD.
+        // Answered as stored: a lone surrogate in a model's answer is stored as U+FFFD (the body's are already).
         const output = { ...generated, title: generated.title.toWellFormed(), text: generated.text.toWellFormed() };
         const { row, created } = await ctx.services.writer.run("saveGeneration", {
-          account: ctx.account,
-          workspace: ctx.workspace,
-          boundWorkspaceId: ctx.principal.boundWorkspaceId,
+          ...callerRows(ctx),
           target: workspace,
           req,
           output,
@@ -211,12 +209,10 @@ export const generateRoutes = [
     },
     async handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof FinalizeBody>>) {
       // On the writer thread: its write() calls to the WAL can wait for the disk (domain/writer.ts).
-      // Stored as well-formed UTF-8: a lone surrogate becomes U+FFFD here, not bytes that read back as three of them.
-      const text = ctx.body.finalized_content.toWellFormed();
+      // Already as stored: the body parser made a lone surrogate U+FFFD (http/body.ts).
+      const text = ctx.body.finalized_content;
       const done = await ctx.services.writer.run("finalize", {
-        account: ctx.account,
-        workspace: ctx.workspace,
-        boundWorkspaceId: ctx.principal.boundWorkspaceId,
+        ...callerRows(ctx),
         req: { content_id: ctx.body.content_id, finalized_content: text, edit_seconds: ctx.body.edit_seconds },
         nowMs: ctx.services.clock.now(),
       });
