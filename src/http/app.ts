@@ -5,7 +5,7 @@ import type { AccountRow } from "../db/accounts.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
 import { iso } from "../domain/clock.js";
 import { requireWorkspaceStill } from "../domain/contents.js";
-import { API_PLANS, effectiveRateLimits, PLAN_LIMITS, UPGRADE_URL } from "../domain/plans.js";
+import { API_PLANS, effectiveRateLimits, PLAN_LIMITS, REISSUE_KEY_PATH, UPGRADE_PATH } from "../domain/plans.js";
 import { authenticate, bearerToken, isApiKey, unauthorized } from "./auth.js";
 import { parseBody, readBody } from "./body.js";
 import type { Ctx, Principal, Services } from "./context.js";
@@ -186,20 +186,32 @@ function resolveWorkspace(
   return fallback;
 }
 
-function planForbidden(account: AccountRow): ApiError {
+/**
+ * An absolute URL of this server's own operation (spec §7: upgrade_action is a URL), under its public address
+ * (`serve --public-url`), so that a client can follow it as given.
+ */
+function actionUrl(services: Services, path: string): string {
+  return `${services.config.publicUrl.replace(/\/+$/, "")}${path}`;
+}
+
+function planForbidden(services: Services, account: AccountRow): ApiError {
   return new ApiError(
     "plan_upgrade_required",
     `API access needs a Business or Agency plan; this account is on ${account.plan}.`,
-    { current_plan: account.plan, required_plans: API_PLANS, upgrade_action: UPGRADE_URL },
+    { current_plan: account.plan, required_plans: API_PLANS, upgrade_action: actionUrl(services, UPGRADE_PATH) },
   );
 }
 
-function scopeForbidden(principal: Principal): ApiError {
-  return new ApiError("insufficient_scope", "This operation needs the write scope; this API key is read-only.", {
-    required_scope: "write",
-    current_scopes: principal.scopes,
-    upgrade_action: "/settings/api-keys/new?scopes=read,write",
-  });
+function scopeForbidden(services: Services, principal: Principal): ApiError {
+  return new ApiError(
+    "insufficient_scope",
+    "This operation needs the write scope; this API key is read-only. A web session issues a read+write key at upgrade_action.",
+    {
+      required_scope: "write",
+      current_scopes: principal.scopes,
+      upgrade_action: actionUrl(services, REISSUE_KEY_PATH),
+    },
+  );
 }
 
 /** The assembled application: `serve` answers one request; `handle` does so with Fetch API objects. */
@@ -300,14 +312,14 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       if (principal && account) {
         // Plan: API keys always need a plan with API access; sessions only outside the exempt routes.
         if (!PLAN_LIMITS[account.plan].apiAccess && (principal.kind === "key" || !routeDef.planExempt))
-          throw planForbidden(account);
+          throw planForbidden(services, account);
         // Operations reserved to web sessions (spec §4.11).
         if ((routeDef.access === "session" || routeDef.access === "admin") && principal.kind === "key")
           throw unauthorized("This operation is not available to API keys; sign in with a web session.");
         if (routeDef.access === "admin" && principal.kind === "session" && principal.role !== "admin")
           throw new ApiError("admin_required", "This operation needs an administrator.", { required_role: "admin" });
         // Scope: every method but GET and HEAD needs write.
-        if (writes && !principal.scopes.includes("write")) throw scopeForbidden(principal);
+        if (writes && !principal.scopes.includes("write")) throw scopeForbidden(services, principal);
       }
 
       // Workspace before input (DESIGN §3): a workspace_id in the query is settled before the body is read; one
