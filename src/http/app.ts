@@ -157,6 +157,16 @@ function workspaceRow(services: Services, id: string): WorkspaceRow | undefined 
   return services.rows.get(`workspace:${id}`, () => services.store.workspaces.byId(id));
 }
 
+/** A route's workspace mode for this body: `optional` when the body names the record that brings its own. */
+function workspaceMode(def: RouteDef, body: unknown): "required" | "optional" {
+  const field = def.workspaceUnless;
+  if (field !== undefined && body && typeof body === "object" && !Array.isArray(body)) {
+    const value = (body as Record<string, unknown>)[field];
+    if (value !== undefined && value !== null) return "optional";
+  }
+  return def.workspace ?? "optional";
+}
+
 /** Resolves the workspace of a workspace-aware request per spec §5's table. */
 function resolveWorkspace(
   services: Services,
@@ -337,7 +347,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
 
       if (principal && routeDef.workspace) {
         if (fromQuery !== null) checkBodyWorkspace(principal, fromQuery, bodyWorkspace(body));
-        else workspace = resolveWorkspace(services, principal, bodyWorkspace(body), routeDef.workspace);
+        else workspace = resolveWorkspace(services, principal, bodyWorkspace(body), workspaceMode(routeDef, body));
       }
       // A write's workspace, read again from the database: it may have been deleted while the body arrived or the
       // write waited for its turn, or by another process within the row cache's check interval (a foreign key 500).

@@ -40,6 +40,12 @@ export interface RouteDef {
    * account default; else 400); `optional` only checks an explicit workspace_id against the binding.
    */
   workspace?: "required" | "optional";
+  /**
+   * With `workspace: "required"`: a body field naming a record whose own workspace the operation uses (generate's
+   * content_id). A body that names it resolves the workspace as `optional`; one without it as `required`, so that
+   * 400 workspace_required comes before the body's validation (DESIGN §3).
+   */
+  workspaceUnless?: string;
   /** Reachable by sessions of starter/pro accounts (account reads, settings, billing). */
   planExempt?: boolean;
   /** A public route that must refuse API keys with 401 (login and other §4.11 operations). */

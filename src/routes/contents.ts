@@ -1,7 +1,6 @@
 /** Contents: create (draft), read, list, update, delete, versions, planning (spec §4.3) and publication. */
 import * as v from "valibot";
 import type { ContentStatus, VersionRow } from "../db/contents.js";
-import type { WorkspaceRow } from "../db/workspaces.js";
 import { type CallerRows, contentView, findContent, serverToday } from "../domain/contents.js";
 import { plannedDay } from "../domain/planning.js";
 import type { Ctx } from "../http/context.js";
@@ -99,14 +98,6 @@ const VersionSchema = v.object({
   details: v.unknown(),
   created_at: Timestamp,
 });
-
-/** The workspace a request works in: resolved, else the account default, else 400. */
-export function requestWorkspace(ctx: Ctx): WorkspaceRow {
-  if (ctx.workspace) return ctx.workspace;
-  const fallback = ctx.services.store.workspaces.defaultOf(ctx.account.id);
-  if (!fallback) throw new ApiError("workspace_required", "This operation needs a workspace: pass workspace_id.");
-  return fallback;
-}
 
 /** The caller as plain rows, for the checks a writer-thread operation makes (domain/contents.ts CallerRows). */
 export function callerRows(ctx: Ctx): CallerRows {

@@ -8,7 +8,7 @@ import { ApiError, errorBody, toApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { Integer, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, CONFLICT, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS, UPSTREAM_ERRORS } from "./common.js";
-import { ContentSchema, callerRows, requestWorkspace, today } from "./contents.js";
+import { ContentSchema, callerRows, today } from "./contents.js";
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER));
 const Ids = v.pipe(v.array(Id), v.maxLength(50));
@@ -121,7 +121,9 @@ export const generateRoutes = [
     tag: "Generation",
     stability: "stable",
     access: "any",
-    workspace: "optional",
+    workspace: "required",
+    // With content_id the workspace is the content's.
+    workspaceUnless: "content_id",
     body: GenerateBody,
     responses: {
       200: {
@@ -138,8 +140,6 @@ export const generateRoutes = [
       },
       201: { description: "A new content record.", schema: GenerateResponse },
       ...AUTH_ERRORS,
-      // The workspace is the content's when content_id is given, so the default one is looked up only after the body
-      // is read.
       400: {
         ...INPUT_ERRORS[400],
         description:
@@ -160,7 +160,7 @@ export const generateRoutes = [
         const row = findContent(store, ctx, req.content_id);
         requireStatus(row, ["draft", "generated"], "generate into");
         workspace = store.workspaces.byId(row.workspace_id)!;
-      } else workspace = requestWorkspace(ctx);
+      }
       const input = generationInput(store, ctx, workspace, req, ctx.services.location);
       // On the writer thread, as finalizations: a write here waited, blocking every request, for the writer's
       // transaction in progress (domain/writer.ts).

@@ -147,7 +147,7 @@ describe("spec §5: request-time workspace table", () => {
       expect(named.body.workspace_id).toBe(h.a.ws2);
     });
 
-    it("/thesis checks the workspace before its body (DESIGN §3); /generate, whose content_id may name it, after", async () => {
+    it("/thesis and /generate check the workspace before the body (DESIGN §3)", async () => {
       const h = withoutDefault();
       const key = h.key();
       expectErrorBody(await h.send("POST", "/api/v1/thesis", { auth: key, body: {} }), 400, "workspace_required");
@@ -158,14 +158,30 @@ describe("spec §5: request-time workspace table", () => {
         "workspace_required",
       );
       const generate = { template_id: 1, ...direction };
-      expectErrorBody(
-        await h.send("POST", "/api/v1/generate", { auth: key, body: generate }),
-        400,
-        "workspace_required",
-      );
+      for (const body of [generate, {}, { template_id: "one" }, { content_id: null }])
+        expectErrorBody(await h.send("POST", "/api/v1/generate", { auth: key, body }), 400, "workspace_required");
       // Named, the workspace is used.
       const named = await h.send("POST", `/api/v1/thesis?workspace_id=${h.a.ws2}`, { auth: key, body: direction });
       expect(named.status).toBe(200);
+    });
+
+    it("/generate with content_id works in the content's workspace, and validates its body", async () => {
+      const h = withoutDefault();
+      const key = h.key();
+      const draft = await h.send("POST", "/api/v1/contents", { auth: key, body: { workspace_id: h.a.ws2 } });
+      expect(draft.status).toBe(201);
+      const id = draft.body.content_id;
+      expectErrorBody(
+        await h.send("POST", "/api/v1/generate", { auth: key, body: { content_id: id, template_id: "one" } }),
+        400,
+        "validation_failed",
+      );
+      const res = await h.send("POST", "/api/v1/generate", {
+        auth: key,
+        body: { content_id: id, template_id: 1, user_direction: "A short piece on quarterly reviews in Lisbon" },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.workspace_id).toBe(h.a.ws2);
     });
 
     it("the listing, which does not require a workspace, still answers", async () => {
