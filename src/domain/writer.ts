@@ -8,10 +8,11 @@
  * connection of its own to the same database, one transaction at a time, begun in the order asked. The HTTP thread
  * parses, checks and answers; the answer still waits for the group commit's fsync, which covers the writer's commits
  * as well (it syncs the WAL file, whoever wrote it). Every write of a content record runs here too (drafts, edits,
- * schedules, publication), in the order asked. The HTTP thread's other writes (settings, memories and the rest, all
- * short) stay on its own connection; one of them that finds the writer's transaction in progress waits,
- * blocking the event loop, for its commit (db/open.ts writeSignal): generations and references did that under a
- * mixed load.
+ * schedules, publication), in the order asked, and so do the deletions that free many pages (contents, reference
+ * materials, images), conversions (their output is up to a megabyte) and every write of a memory. The HTTP thread's
+ * remaining writes (user settings, learning preferences, sessions and the administrative ones, all short and rare)
+ * stay on its own connection; one of them that finds the writer's transaction in progress waits, blocking the event
+ * loop, for its commit (db/open.ts writeSignal): generations and references did that under a mixed load.
  *
  * Operations asked for while the thread is busy go to it together, when it is free, and run in one transaction,
  * each in a savepoint of its own: one that fails rolls back alone. Under a finalize load several finalizations then
@@ -22,8 +23,10 @@
  * clone). An ApiError it throws comes back as one; another error keeps its message, name, code and stack.
  */
 
+import type { NewConversion } from "../db/conversions.js";
 import type { IdempotencyRow } from "../db/idempotency.js";
 import type { NewImage } from "../db/images.js";
+import type { MemoryChanges, NewMemory } from "../db/memories.js";
 import { lowerFlag } from "../db/open.js";
 import type { NewReference } from "../db/references.js";
 import type { Store } from "../db/store.js";
@@ -85,6 +88,31 @@ export const writeOps = {
   sessionsPurge: (store: Store, i: { now: string }) => store.misc.purgeRevokedSessions(i.now),
   /** Deletes a content with its versions; whether it was still there. */
   contentRemove: (store: Store, i: { id: number }) => store.contents.remove(i.id),
+  /** Deletes a reference material with its passages; whether it was still there. */
+  referenceRemove: (store: Store, i: { id: number }) => store.references.remove(i.id),
+  /** Deletes an image of the account (up to 10 MiB of pages freed); whether it was still there. */
+  imageRemove: (store: Store, i: { accountId: number; id: number }) => store.images.remove(i.accountId, i.id),
+  /**
+   * Stores a conversion of a content that must still be there (it may have been deleted, on this thread, while the
+   * pool converted it); the row crosses back without its output (the caller has it).
+   */
+  conversionCreate: (store: Store, c: NewConversion) =>
+    store.db.transaction(() => {
+      if (!store.contents.byId(c.contentId))
+        throw new ApiError("content_not_found", `No content ${c.contentId}.`, { content_id: c.contentId });
+      return { ...store.conversions.create(c), output: "" };
+    })(),
+  /** Stores a memory in a workspace that must still be there. */
+  memoryCreate: (store: Store, m: NewMemory) =>
+    store.db.transaction(() => {
+      requireWorkspaceStill(store, m.workspaceId);
+      return store.memories.create(m);
+    })(),
+  /** Changes a memory; undefined when it was deleted meanwhile. */
+  memoryUpdate: (store: Store, i: { id: number; changes: MemoryChanges; now: string }) =>
+    store.memories.update(i.id, i.changes, i.now),
+  /** Deletes a memory; whether it was still there. */
+  memoryRemove: (store: Store, i: { id: number }) => store.memories.remove(i.id),
   idempotencySave: (store: Store, row: IdempotencyRow) => {
     store.idempotency.save(row);
     return null;

@@ -126,9 +126,10 @@ export const conversionRoutes = [
             "conversion may have (links that repeat a long address or title are the usual cause).",
           { limit_bytes: MAX_OUTPUT_CHARS, target_format: ctx.body.target_format },
         );
-      // The content may have been deleted while the pool worked: it must still be there to be referred to.
+      // The content may have been deleted while the pool worked: it must still be there to be referred to, also
+      // when the writer thread stores the conversion (it deletes contents too).
       const current = findContent(store, ctx, content.id);
-      const row = store.conversions.create({
+      const stored = await ctx.services.writer.run("conversionCreate", {
         accountId: ctx.account.id,
         workspaceId: current.workspace_id,
         contentId: current.id,
@@ -138,7 +139,7 @@ export const conversionRoutes = [
         subject: converted.subject,
         now: iso(ctx.services.clock.now()),
       });
-      return { status: 201, body: conversionView(row) };
+      return { status: 201, body: conversionView({ ...stored, output: converted.output }) };
     },
   }),
   route({

@@ -41,14 +41,17 @@ type UpdateInput = v.InferOutput<typeof UpdateBody>;
 const MemoryParams = v.object({ id: intString(1) });
 type ById = Ctx<{ id: number }>;
 
+function memoryNotFound(id: number): ApiError {
+  return new ApiError("memory_not_found", `No memory ${id}.`, { memory_id: id });
+}
+
 /**
  * A memory of the caller's account by id (404 otherwise), in a workspace the caller may use (403 otherwise) and in
  * the workspace the request names, if it names one (404 otherwise).
  */
 function findMemory(ctx: ById): MemoryRow {
   const m = ctx.services.store.memories.byId(ctx.params.id);
-  if (!m || m.account_id !== ctx.principal.accountId)
-    throw new ApiError("memory_not_found", `No memory ${ctx.params.id}.`, { memory_id: ctx.params.id });
+  if (!m || m.account_id !== ctx.principal.accountId) throw memoryNotFound(ctx.params.id);
   checkRecordPlace(
     ctx,
     m.workspace_id,
@@ -99,8 +102,9 @@ export const memoryRoutes = [
       ...INPUT_ERRORS,
       ...NOT_FOUND("Workspace"),
     },
-    handler(ctx: Ctx<Record<string, string>, unknown, CreateInput>) {
-      const m = ctx.services.store.memories.create({
+    async handler(ctx: Ctx<Record<string, string>, unknown, CreateInput>) {
+      // On the writer thread, as every write of a memory, so that they run in the order asked.
+      const m = await ctx.services.writer.run("memoryCreate", {
         accountId: ctx.principal.accountId,
         workspaceId: ctx.workspace.id,
         kind: ctx.body.kind,
@@ -144,13 +148,19 @@ export const memoryRoutes = [
       ...INPUT_ERRORS,
       ...NOT_FOUND("Memory"),
     },
-    handler(ctx: Ctx<{ id: number }, unknown, UpdateInput>) {
+    async handler(ctx: Ctx<{ id: number }, unknown, UpdateInput>) {
       const m = findMemory(ctx);
       const { kind, title, content } = ctx.body;
       // An empty change leaves the memory, and its updated_at, as it is.
       if (kind === undefined && title === undefined && content === undefined) return { body: memoryView(m) };
-      const updated = ctx.services.store.memories.update(m.id, ctx.body, iso(ctx.services.clock.now()));
-      return { body: memoryView(updated!) };
+      const updated = await ctx.services.writer.run("memoryUpdate", {
+        id: m.id,
+        changes: { kind, title, content },
+        now: iso(ctx.services.clock.now()),
+      });
+      // Deleted meanwhile (a DELETE queued ahead of it).
+      if (!updated) throw memoryNotFound(m.id);
+      return { body: memoryView(updated) };
     },
   }),
   route({
@@ -167,9 +177,9 @@ export const memoryRoutes = [
       ...INPUT_ERRORS,
       ...NOT_FOUND("Memory"),
     },
-    handler(ctx: ById) {
+    async handler(ctx: ById) {
       const m = findMemory(ctx);
-      ctx.services.store.memories.remove(m.id);
+      if (!(await ctx.services.writer.run("memoryRemove", { id: m.id }))) throw memoryNotFound(m.id);
       return { body: { id: m.id, deleted: true } };
     },
   }),

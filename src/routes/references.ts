@@ -142,6 +142,10 @@ function firstLineTitle(text: string): string {
   return `${(space > FIRST_LINE_TITLE_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "")}…`;
 }
 
+function referenceNotFound(id: number): ApiError {
+  return new ApiError("reference_material_not_found", `No reference material ${id}.`, { reference_material_id: id });
+}
+
 /**
  * A reference material of the caller's account by id (404 otherwise), in a workspace the caller may use (403
  * otherwise) and in the workspace the request names, if it names one (404 otherwise).
@@ -149,8 +153,7 @@ function firstLineTitle(text: string): string {
 function findReference(ctx: ById): ReferenceRow {
   const id = ctx.params.referenceId;
   const r = ctx.services.store.references.byId(id);
-  if (!r || r.account_id !== ctx.principal.accountId)
-    throw new ApiError("reference_material_not_found", `No reference material ${id}.`, { reference_material_id: id });
+  if (!r || r.account_id !== ctx.principal.accountId) throw referenceNotFound(id);
   checkRecordPlace(
     ctx,
     r.workspace_id,
@@ -285,9 +288,10 @@ export const referenceRoutes = [
       ...INPUT_ERRORS,
       ...NOT_FOUND("Reference material"),
     },
-    handler(ctx: ById) {
+    async handler(ctx: ById) {
       const r = findReference(ctx);
-      ctx.services.store.references.remove(r.id);
+      // On the writer thread: a reference's text (up to 500,000 characters) and its passages free many pages.
+      if (!(await ctx.services.writer.run("referenceRemove", { id: r.id }))) throw referenceNotFound(r.id);
       ctx.services.graph.touch(r.workspace_id);
       return { body: { id: r.id, deleted: true } };
     },

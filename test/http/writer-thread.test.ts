@@ -197,6 +197,66 @@ describe("a running server's writer thread", () => {
     expect(planned.body.updated_at >= edited.body.updated_at).toBe(true);
   });
 
+  it("writes memories and conversions, and deletes references and images, on its own connection", async () => {
+    const before = mainChanges();
+    const memory = await send("POST", "/api/v1/memories", key, { kind: "voice", title: "Tone", content: "Plain." });
+    expect(memory.status).toBe(201);
+    const changed = await send("PATCH", `/api/v1/memories/${memory.body.id}`, key, { content: "Plain and short." });
+    expect(changed.body).toMatchObject({ id: memory.body.id, title: "Tone", content: "Plain and short." });
+    const draft = await send("POST", "/api/v1/contents", key, { title: "Converted", content: "# Plan\n\nShort." });
+    const conversion = await send("POST", "/api/v1/conversions", key, {
+      content_id: draft.body.content_id,
+      target_format: "html",
+    });
+    expect(conversion.status).toBe(201);
+    expect(conversion.body.output).toContain("<h1>Plan</h1>");
+    const ref = await send("POST", "/api/v1/reference-materials", key, {
+      title: "Gone soon",
+      format: "text",
+      content: "A passage to delete.",
+    });
+    const image = await send("POST", "/api/v1/images", key, {
+      filename: "gone.png",
+      data_base64: Buffer.from(png(32, 32)).toString("base64"),
+    });
+    const deletes = [
+      `/api/v1/memories/${memory.body.id}`,
+      `/api/v1/reference-materials/${ref.body.id}`,
+      `/api/v1/images/${image.body.id}`,
+    ];
+    for (const route of deletes) expect((await send("DELETE", route, key)).status).toBe(200);
+    expect(mainChanges()).toBe(before);
+    for (const route of deletes) expect((await send("GET", route, key)).status).toBe(404);
+    expect((await send("GET", `/api/v1/conversions/${conversion.body.id}`, key)).body).toEqual(conversion.body);
+  });
+
+  it("runs a record's writes in the order asked: what a queued delete removed is not written after it", async () => {
+    const memory = await send("POST", "/api/v1/memories", key, { kind: "context", title: "Old", content: "Old." });
+    const draft = await send("POST", "/api/v1/contents", key, { title: "To convert", content: "Short text." });
+    const release = (server.services.writer as ThreadWriter).hold();
+    const removed = send("DELETE", `/api/v1/memories/${memory.body.id}`, key);
+    const removedContent = send("DELETE", `/api/v1/contents/${draft.body.content_id}`, key);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Both still read as there: the deletes wait in the writer's queue.
+    const change = send("PATCH", `/api/v1/memories/${memory.body.id}`, key, { title: "New" });
+    const conversion = send("POST", "/api/v1/conversions", key, {
+      content_id: draft.body.content_id,
+      target_format: "plain_text",
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    expect((await removed).status).toBe(200);
+    expect((await removedContent).status).toBe(200);
+    const changed = await change;
+    expect(changed.status).toBe(404);
+    expect(changed.body.details).toMatchObject({ error_code: "memory_not_found", memory_id: memory.body.id });
+    const converted = await conversion;
+    expect(converted.status).toBe(404);
+    expect(converted.body.details).toMatchObject({ error_code: "content_not_found" });
+    const orphans = server.services.store.db.prepare("SELECT count(*) FROM conversions WHERE content_id = ?").pluck();
+    expect(orphans.get(draft.body.content_id)).toBe(0);
+  });
+
   it("answers the pipeline's coded errors from the writer thread", async () => {
     const content = await generate();
     const body = { content_id: content.content_id, finalized_content: "Final text.", edit_seconds: 5 };
