@@ -46,6 +46,11 @@ export interface RouteDef {
    * 400 workspace_required comes before the body's validation (DESIGN §3).
    */
   workspaceUnless?: string;
+  /**
+   * The operation takes further rate-limit tokens of the caller (an MCP batch's tool calls, each a request of its
+   * own): its X-RateLimit-* headers are read when it answers, not when it began.
+   */
+  spendsTokens?: boolean;
   /** Reachable by sessions of starter/pro accounts (account reads, settings, billing). */
   planExempt?: boolean;
   /** A public route that must refuse API keys with 401 (login and other §4.11 operations). */

@@ -53,6 +53,7 @@ export const mcpRoutes = [
     stability: "stable",
     access: "any",
     workspace: "optional",
+    spendsTokens: true,
     query: Query,
     body: Body,
     responses: {

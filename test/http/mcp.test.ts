@@ -336,6 +336,8 @@ describe("the pipeline's rules on /mcp and on every tool call", () => {
     const two = await post([listTemplates(2), listTemplates(3)], headers);
     expect(two.status).toBe(200);
     expect(two.json.map((r: { result: { isError?: boolean } }) => r.result.isError === true)).toEqual([false, false]);
+    // The POST's headers say what the whole batch left, not what its first call did.
+    expect(two.headers.get("x-ratelimit-remaining")).toBe("0");
     const usage = api.services.usage.report(other.account.id, "2000-01-01", "2100-01-01");
     expect(usage.totals.requests).toBe(3);
     // ...so that the next POST finds none left.
