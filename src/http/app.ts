@@ -379,9 +379,12 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       };
       const operate = async (): Promise<Outgoing> => {
         const reply: Reply = await routeDef.handler(ctx);
-        return reply instanceof Response
-          ? outgoingOf(reply)
-          : jsonOutgoing(reply.status ?? 200, reply.body, reply.headers ?? {});
+        if (reply instanceof Response) return outgoingOf(reply);
+        const status = reply.status ?? 200;
+        const headers = reply.headers ?? {};
+        // The created record's address (kept with a stored Idempotency-Key response, so replays carry it too).
+        if (status === 201 && routeDef.created) headers.location = routeDef.created(reply.body);
+        return jsonOutgoing(status, reply.body, headers);
       };
       // Idempotency-Key (DESIGN §3): checked with the input, it wraps the operation alone (see idempotency.ts).
       const idempotencyKey = p ? idempotencyKeyOf(request) : undefined;

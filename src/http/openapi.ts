@@ -8,10 +8,17 @@ import type { ResponseDoc, RouteDef } from "./route.js";
 import { ErrorBodySchema } from "./schemas.js";
 
 function schemaOf(schema: GenericSchema, typeMode: "input" | "output"): Record<string, unknown> {
-  const json = toJsonSchema(schema, { target: "draft-2020-12", typeMode, errorMode: "ignore" }) as Record<
-    string,
-    unknown
-  >;
+  const json = toJsonSchema(schema, {
+    target: "draft-2020-12",
+    typeMode,
+    errorMode: "ignore",
+    // An integer carried as a string (schemas.ts intString) is described as the integer it is, with its bounds.
+    overrideAction: ({ valibotAction }) => {
+      const meta = (valibotAction as { type: string; metadata?: Record<string, unknown> }).metadata;
+      const bounds = valibotAction.type === "metadata" ? meta?.integerString : undefined;
+      return bounds ? { type: "integer", ...(bounds as { minimum: number; maximum: number }) } : undefined;
+    },
+  }) as Record<string, unknown>;
   delete json.$schema;
   return json;
 }
@@ -57,12 +64,12 @@ export function pipelineErrors(r: RouteDef): Record<number, string[]> {
 function parametersOf(schema: GenericSchema | undefined, where: "path" | "query") {
   if (!schema) return [];
   const json = schemaOf(schema, "input") as { properties?: Record<string, unknown>; required?: string[] };
-  return Object.entries(json.properties ?? {}).map(([name, s]) => ({
-    name,
-    in: where,
-    required: where === "path" || (json.required ?? []).includes(name),
-    schema: s,
-  }));
+  return Object.entries(json.properties ?? {}).map(([name, s]) => {
+    const schema = s as Record<string, unknown>;
+    // The default of an integer carried as a string ("20") is the integer it stands for.
+    if (schema.type === "integer" && typeof schema.default === "string") schema.default = Number(schema.default);
+    return { name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema };
+  });
 }
 
 /** The multipart form of a JSON body schema: `file` is binary, every other field a string part. */
@@ -113,6 +120,11 @@ const HEADERS: Record<string, { description: string; required: boolean; schema: 
   },
   "Retry-After": { description: "Seconds to wait before retrying.", required: true, schema: { type: "integer" } },
   "WWW-Authenticate": { description: "`Bearer`.", required: true, schema: { type: "string" } },
+  Location: {
+    description: "The path of the record this answer created (relative to the server's address).",
+    required: true,
+    schema: { type: "string" },
+  },
   "Idempotent-Replayed": {
     description: "`true` when this is the stored response of an earlier request with the same Idempotency-Key.",
     required: false,
@@ -126,6 +138,7 @@ function headersOf(r: RouteDef, status: number): Record<string, { $ref: string }
   if (r.stability === "beta") names.push("X-API-Stability");
   if (status === 429 || status === 503) names.push("Retry-After");
   if (status === 401) names.push("WWW-Authenticate");
+  if (status === 201 && r.created) names.push("Location");
   if (r.method === "POST" && r.access !== "public" && status !== 429) names.push("Idempotent-Replayed");
   return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 }

@@ -51,6 +51,12 @@ export interface RouteDef {
    * own): its X-RateLimit-* headers are read when it answers, not when it began.
    */
   spendsTokens?: boolean;
+  /**
+   * Where the record a 201 answer created is read (e.g. `/api/v1/memories/7`), from the answer's body: sent as the
+   * `Location` header (RFC 9110 §10.2.2).
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: each route reads its own answer's body.
+  created?: (body: any) => string;
   /** Reachable by sessions of starter/pro accounts (account reads, settings, billing). */
   planExempt?: boolean;
   /** A public route that must refuse API keys with 401 (login and other §4.11 operations). */

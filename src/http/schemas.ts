@@ -1,20 +1,71 @@
 /** Schemas shared by many routes: errors, pagination, identifiers. */
 import * as v from "valibot";
 
+const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
+const Strings = v.array(v.string());
+const WholeNumber = v.pipe(v.number(), v.integer());
+
+/**
+ * An error's details: error_code, and the fields DESIGN §4 names for it (spec §7), each present only with the codes
+ * that carry it; further fields may follow (the code's own, e.g. `memory_id`).
+ */
+const ErrorDetails = v.looseObject({
+  error_code: described(v.string(), "Which error this is (README, `x-error-codes`)."),
+  issues: v.optional(
+    described(
+      v.array(v.object({ path: v.string(), message: v.string() })),
+      "validation_failed: what is wrong, and where (`body.title`, `query.limit`, `path.contentId`).",
+    ),
+  ),
+  required_scope: v.optional(described(v.string(), "insufficient_scope: the scope the operation needs.")),
+  current_scopes: v.optional(described(Strings, "insufficient_scope: the key's scopes.")),
+  upgrade_action: v.optional(
+    described(
+      v.string(),
+      "insufficient_scope, plan_upgrade_required: the absolute URL of the operation that re-issues the key or upgrades the plan.",
+    ),
+  ),
+  bound_workspace_id: v.optional(described(v.string(), "workspace_mismatch: the key's workspace.")),
+  requested_workspace_id: v.optional(described(v.string(), "workspace_mismatch: the workspace asked for or reached.")),
+  current_plan: v.optional(described(v.string(), "plan_upgrade_required: the account's plan.")),
+  required_plans: v.optional(described(Strings, "plan_upgrade_required: the plans with API access.")),
+  missing_ids: v.optional(
+    described(
+      v.array(WholeNumber),
+      "<resource>_not_found: every id named that is missing or unusable, in the order sent.",
+    ),
+  ),
+  allowed: v.optional(described(Strings, "method_not_allowed: the methods the path has (also the `Allow` header).")),
+  current_status: v.optional(described(v.string(), "invalid_status: the record's status.")),
+  required_status: v.optional(
+    described(Strings, "invalid_status: the statuses the operation accepts (an array, also when there is one)."),
+  ),
+  limit_bytes: v.optional(described(WholeNumber, "payload_too_large: the limit that was passed.")),
+  window: v.optional(described(v.picklist(["minute", "hour"]), "rate_limit_exceeded: the window that is spent.")),
+  limit: v.optional(described(WholeNumber, "rate_limit_exceeded: that window's request limit.")),
+  retry_after_seconds: v.optional(
+    described(WholeNumber, "rate_limit_exceeded, service_busy: seconds to wait (also the `Retry-After` header)."),
+  ),
+});
+
 /** DESIGN §3's error body. */
 export const ErrorBodySchema = v.object({
   error: v.string(),
   message: v.string(),
-  details: v.looseObject({ error_code: v.string() }),
-  detail: v.looseObject({ error_code: v.string() }),
+  details: ErrorDetails,
+  detail: described(ErrorDetails, "The same object as details, for clients that read the general detail field."),
   trace_id: v.string(),
 });
 
-/** An integer carried as a path or query string. */
+/**
+ * An integer carried as a path or query string. The description shows it as the integer it is (`type: integer` with
+ * its bounds: openapi.ts reads the metadata), so that a generated client types it as a number.
+ */
 export const intString = (min = 1, max = Number.MAX_SAFE_INTEGER) =>
   v.pipe(
     v.string(),
     v.regex(/^-?\d{1,16}$/, "Expected an integer."),
+    v.metadata({ integerString: { minimum: min, maximum: max } }),
     v.transform(Number),
     v.number(),
     v.minValue(min),

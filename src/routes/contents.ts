@@ -156,6 +156,7 @@ export const contentRoutes = [
     method: "POST",
     path: "/api/v1/contents",
     operationId: "createContent",
+    created: (body: { content_id: number }) => `/api/v1/contents/${body.content_id}`,
     summary: "Create a draft",
     tag: "Contents",
     stability: "beta",

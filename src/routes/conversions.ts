@@ -98,6 +98,7 @@ export const conversionRoutes = [
     method: "POST",
     path: "/api/v1/conversions",
     operationId: "createConversion",
+    created: (body: { id: number }) => `/api/v1/conversions/${body.id}`,
     summary:
       "Convert a content's current text (its finalized text once finalized) to html, markdown, plain_text, " +
       "social_thread or email, and store the result",

@@ -117,6 +117,7 @@ export const generateRoutes = [
     method: "POST",
     path: "/api/v1/generate",
     operationId: "generate",
+    created: (body: { content_id: number }) => `/api/v1/contents/${body.content_id}`,
     summary: "Generate content from a template and a direction, with memories and reference materials",
     tag: "Generation",
     stability: "stable",

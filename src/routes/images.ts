@@ -144,7 +144,7 @@ function findImage(ctx: Ctx<{ id: number }>): ImageRow {
 }
 
 function created(row: ImageRow) {
-  return { status: 201, body: imageView(row), headers: { location: `/api/v1/images/${row.id}` } };
+  return { status: 201, body: imageView(row) };
 }
 
 /**
@@ -241,6 +241,7 @@ export const imageRoutes = [
     method: "POST",
     path: "/api/v1/images",
     operationId: "uploadImage",
+    created: (body: { id: number }) => `/api/v1/images/${body.id}`,
     summary:
       "Upload a PNG, JPEG, GIF or WebP image of at most 10 MiB: multipart/form-data (file, optional filename) or JSON (filename, data_base64); the type is read from the bytes",
     tag: "Images",
@@ -284,6 +285,7 @@ export const imageRoutes = [
     method: "POST",
     path: "/api/v1/images/generate",
     operationId: "generateImage",
+    created: (body: { id: number }) => `/api/v1/images/${body.id}`,
     summary:
       "Generate an image from a prompt: the builtin engine renders a PNG (64–2048 px a side, default 1024×1024; the same prompt, size and seed give the same bytes); with model set to the configured image model, an OpenAI-compatible images endpoint draws it",
     tag: "Images",

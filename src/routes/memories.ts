@@ -93,6 +93,7 @@ export const memoryRoutes = [
     method: "POST",
     path: "/api/v1/memories",
     operationId: "createMemory",
+    created: (body: { id: number }) => `/api/v1/memories/${body.id}`,
     summary: "Create a memory in a workspace (title up to 200 characters, content up to 20,000)",
     workspace: "required",
     body: CreateBody,

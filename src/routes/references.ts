@@ -198,6 +198,7 @@ export const referenceRoutes = [
     method: "POST",
     path: "/api/v1/reference-materials",
     operationId: "createReferenceMaterial",
+    created: (body: { id: number }) => `/api/v1/reference-materials/${body.id}`,
     summary:
       "Add a reference material: JSON {content, format: text|markdown|html} or a multipart/form-data file " +
       "(.txt, .md, .markdown, .html, .htm; UTF-8), up to 5 MiB; stored as plain text of at most 500,000 characters",

@@ -81,6 +81,7 @@ export const workspaceRoutes = [
     method: "POST",
     path: "/api/v1/workspaces",
     operationId: "createWorkspace",
+    created: (body: { id: string }) => `/api/v1/workspaces/${body.id}`,
     summary: "Create a workspace (web session only)",
     tag: "Workspaces",
     stability: "beta",

@@ -290,7 +290,8 @@ describe("the single executable", () => {
     expect(profile, JSON.stringify(profiles)).toBeDefined();
     expect(profile?.sample_count).toBeGreaterThanOrEqual(1);
 
-    const contentId = String(generated.content_id);
+    // The description types path ids as integers (spec §2): the generated client takes numbers.
+    const contentId = generated.content_id;
     const scheduled = ok(
       await client.PATCH("/api/v1/contents/{contentId}/schedule", {
         params: { path: { contentId } },
@@ -347,7 +348,7 @@ describe("the single executable", () => {
     expect(image).toMatchObject({ mime_type: "image/png", width: 64, height: 64, source: "generated" });
 
     const content = await client.GET("/api/v1/images/{id}/content", {
-      params: { path: { id: String(image.id) } },
+      params: { path: { id: image.id } },
       parseAs: "arrayBuffer",
     });
     const bytes = new Uint8Array(ok(content, 200));

@@ -14,6 +14,7 @@ const operations = Object.entries(contract.document.paths).flatMap(([path, metho
     method,
     stability: (op as { "x-stability"?: string })["x-stability"],
     responses: (op as { responses: Responses }).responses,
+    parameters: (op as { parameters?: unknown[] }).parameters,
   })),
 );
 
@@ -88,6 +89,45 @@ describe("identifiers in the description", () => {
           }
       }
     expect(seen).toBeGreaterThan(50);
+  });
+
+  it("types integer path ids and integer query values as integers with their bounds (spec §2: {contentId})", () => {
+    const params = (path: string, method: string) =>
+      (operations.find((o) => o.path === path && o.method === method)?.parameters ?? []) as {
+        name: string;
+        schema: Record<string, unknown>;
+      }[];
+    const byName = (list: ReturnType<typeof params>, name: string) => list.find((p) => p.name === name)?.schema;
+    expect(byName(params("/api/v1/contents/{contentId}", "get"), "contentId")).toEqual({
+      type: "integer",
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+    });
+    expect(byName(params("/api/v1/contents", "get"), "limit")).toEqual({
+      type: "integer",
+      minimum: 1,
+      maximum: 100,
+      default: 20,
+    });
+    // No parameter anywhere is described as a string of digits.
+    for (const op of operations)
+      for (const p of (op.parameters ?? []) as { name: string; in: string; schema: Record<string, unknown> }[])
+        expect(p.schema.pattern, `${op.method} ${op.path} ${p.name}`).not.toBe("^-?\\d{1,16}$");
+  });
+
+  it("types the error details DESIGN §4 names, so that a generated client has them", () => {
+    type Schema = { type?: string; enum?: string[]; items?: Schema; properties?: Record<string, Schema> };
+    const conflict = operations.find((o) => o.path === "/api/v1/finalizeContent")!.responses["409"] as {
+      content: Record<string, { schema: Schema }>;
+    };
+    const details = conflict.content["application/json"].schema.properties!.details.properties!;
+    expect(details.required_status.type).toBe("array");
+    expect(details.current_scopes.type).toBe("array");
+    expect(details.missing_ids.items?.type).toBe("integer");
+    expect(details.window.enum).toEqual(["minute", "hour"]);
+    expect(Object.keys(details)).toEqual(
+      expect.arrayContaining(["error_code", "upgrade_action", "bound_workspace_id", "retry_after_seconds", "issues"]),
+    );
   });
 });
 
