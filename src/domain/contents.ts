@@ -74,7 +74,12 @@ export function requireStatus(row: ContentRow, allowed: ContentStatus[], action:
     throw new ApiError(
       "invalid_status",
       `Cannot ${action} content ${row.id}: it is ${row.status}; it must be ${allowed.join(" or ")}.`,
-      { current_status: row.status, required_status: allowed },
+      {
+        current_status: row.status,
+        // A string for one status, as /api/v1 has always answered; required_statuses is always an array.
+        required_status: allowed.length === 1 ? allowed[0] : allowed,
+        required_statuses: allowed,
+      },
     );
 }
 

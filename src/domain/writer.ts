@@ -9,8 +9,9 @@
  * parses, checks and answers; the answer still waits for the group commit's fsync, which covers the writer's commits
  * as well (it syncs the WAL file, whoever wrote it). Every write of a content record runs here too (drafts, edits,
  * schedules, publication), in the order asked, and so do the deletions that free many pages (contents, reference
- * materials, images), conversions (their output is up to a megabyte) and every write of a memory. The HTTP thread's
- * remaining writes (user settings, learning preferences, sessions and the administrative ones, all short and rare)
+ * materials, images, and workspaces with every record in them), conversions (their output is up to 8,000,000
+ * characters) and every write of a memory. The HTTP thread's remaining writes (user settings, learning preferences,
+ * sessions and the other administrative ones, all short and rare)
  * stay on its own connection; one of them that finds the writer's transaction in progress waits, blocking the event
  * loop, for its commit (db/open.ts writeSignal): generations and references did that under a mixed load.
  *
@@ -32,8 +33,9 @@ import type { NewReference } from "../db/references.js";
 import type { Store } from "../db/store.js";
 import { closeThreadStore, type DbLocation, threadStore } from "../db/thread-store.js";
 import type { UsageRow } from "../db/usage.js";
-import { ApiError, type ErrorCode } from "../http/errors.js";
+import { ApiError, type ErrorCode, workspaceNotFound } from "../http/errors.js";
 import type { WorkerPool } from "../workers/pool.js";
+import { type Actor, deleteWorkspace } from "./admin.js";
 import {
   contentEditTask,
   contentPublishTask,
@@ -111,6 +113,16 @@ export const writeOps = {
   /** Changes a memory; undefined when it was deleted meanwhile. */
   memoryUpdate: (store: Store, i: { id: number; changes: MemoryChanges; now: string }) =>
     store.memories.update(i.id, i.changes, i.now),
+  /**
+   * Deletes a workspace with every record in it and the keys bound to it (the cascade frees as many pages as the
+   * workspace holds), with its audit row; the HTTP thread then forgets the rows it keeps (db/row-cache.ts).
+   */
+  workspaceRemove: (store: Store, i: { actor: Actor; id: string }) => {
+    const ws = store.workspaces.byId(i.id);
+    if (!ws) throw workspaceNotFound(i.id);
+    deleteWorkspace(store, i.actor, ws);
+    return null;
+  },
   /** Deletes a memory; whether it was still there. */
   memoryRemove: (store: Store, i: { id: number }) => store.memories.remove(i.id),
   idempotencySave: (store: Store, row: IdempotencyRow) => {
@@ -267,8 +279,10 @@ export const MAX_BATCH = 4;
 /**
  * Operations that run in a transaction of their own: an image's 10 MiB insert takes milliseconds, and the HTTP
  * thread's own writes wait for the whole transaction; four of them in one batch held those writes four times as long.
+ * A conversion stores up to 8,000,000 characters (twice, with a social thread's posts); a workspace's deletion takes
+ * every record of the workspace with it.
  */
-const ALONE: ReadonlySet<WriteOpName> = new Set(["imageCreate"]);
+const ALONE: ReadonlySet<WriteOpName> = new Set(["imageCreate", "conversionCreate", "workspaceRemove"]);
 
 /** How many of the queued operations the next transaction takes: up to MAX_BATCH, an ALONE one by itself. */
 function batchSize(queue: readonly WriteCall[]): number {

@@ -204,6 +204,20 @@ function actionUrl(services: Services, path: string): string {
   return `${services.config.publicUrl.replace(/\/+$/, "")}${path}`;
 }
 
+/**
+ * A created record's Location: its path under the public address's own path (`--public-url https://host/content`
+ * gives `/content/api/v1/…`), without the host, so that it resolves against whatever address the client used.
+ */
+function locationOf(services: Services, path: string): string {
+  let prefix = "";
+  try {
+    prefix = new URL(services.config.publicUrl).pathname.replace(/\/+$/, "");
+  } catch {
+    // Not a URL (serve checks it): no prefix.
+  }
+  return `${prefix}${path}`;
+}
+
 function planForbidden(services: Services, account: AccountRow): ApiError {
   return new ApiError(
     "plan_upgrade_required",
@@ -383,7 +397,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
         const status = reply.status ?? 200;
         const headers = reply.headers ?? {};
         // The created record's address (kept with a stored Idempotency-Key response, so replays carry it too).
-        if (status === 201 && routeDef.created) headers.location = routeDef.created(reply.body);
+        if (status === 201 && routeDef.created) headers.location = locationOf(services, routeDef.created(reply.body));
         return jsonOutgoing(status, reply.body, headers);
       };
       // Idempotency-Key (DESIGN §3): checked with the input, it wraps the operation alone (see idempotency.ts).

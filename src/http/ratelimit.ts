@@ -59,7 +59,8 @@ export class RateLimiter {
 
   /**
    * Admits one request against every window of an identity, or refuses it taking nothing. `peek` takes nothing
-   * either way: what a request the limit does not cover (the health probes) reports of its client's buckets.
+   * either way: what a request the limit does not cover (the health probes) reports of its client's buckets, and
+   * what an MCP batch, whose further tool calls took tokens, reports when it answers (route spendsTokens).
    */
   take(id: string, limits: { perMinute: number; perHour?: number }, peek = false): RateDecision {
     const now = this.clock.now();

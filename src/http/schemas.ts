@@ -38,7 +38,16 @@ const ErrorDetails = v.looseObject({
   allowed: v.optional(described(Strings, "method_not_allowed: the methods the path has (also the `Allow` header).")),
   current_status: v.optional(described(v.string(), "invalid_status: the record's status.")),
   required_status: v.optional(
-    described(Strings, "invalid_status: the statuses the operation accepts (an array, also when there is one)."),
+    described(
+      v.union([v.string(), Strings]),
+      "invalid_status: the status the operation accepts, or an array of them when it accepts several.",
+    ),
+  ),
+  required_statuses: v.optional(
+    described(
+      Strings,
+      "invalid_status: the statuses the operation accepts, always an array (added to required_status).",
+    ),
   ),
   limit_bytes: v.optional(described(WholeNumber, "payload_too_large: the limit that was passed.")),
   window: v.optional(described(v.picklist(["minute", "hour"]), "rate_limit_exceeded: the window that is spent.")),

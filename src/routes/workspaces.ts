@@ -1,7 +1,7 @@
 /** Workspaces: reads for keys and sessions (spec §4.5), create/update/delete for web sessions only. */
 import * as v from "valibot";
 import { type WorkspaceRow, workspaceView } from "../db/workspaces.js";
-import { createWorkspace, deleteWorkspace, updateWorkspace } from "../domain/admin.js";
+import { createWorkspace, updateWorkspace } from "../domain/admin.js";
 import { RecordName } from "../domain/admin-rules.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
@@ -136,9 +136,15 @@ export const workspaceRoutes = [
       ...NOT_FOUND("Workspace"),
       ...CONFLICT("The default workspace cannot be deleted while others exist."),
     },
-    handler(ctx: Ctx<{ workspaceId: string }>) {
+    async handler(ctx: Ctx<{ workspaceId: string }>) {
       const ws = findWorkspace(ctx);
-      deleteWorkspace(ctx.services.store, actorOf(ctx), ws);
+      // On the writer thread: the cascade deletes every record of the workspace, texts and images included.
+      try {
+        await ctx.services.writer.run("workspaceRemove", { actor: actorOf(ctx), id: ws.id });
+      } finally {
+        // Its keys, and the workspace itself, were kept in memory (the writer's connection is another one).
+        ctx.services.rows.clear();
+      }
       return { body: { id: ws.id, deleted: true } };
     },
   }),

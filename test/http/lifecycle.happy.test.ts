@@ -279,7 +279,8 @@ describe("finalize", () => {
     expect(res.body.details).toMatchObject({
       error_code: "invalid_status",
       current_status: "draft",
-      required_status: ["generated"],
+      required_status: "generated",
+      required_statuses: ["generated"],
     });
     const get = await h.send("GET", `/api/v1/contents/${draft.body.content_id}`, { auth: key });
     expect(get.body).toMatchObject({ content: "Draft text", status: "draft", finalized_content: null });
@@ -372,7 +373,7 @@ describe("contents and planning", () => {
     await mk("unplanned");
     const pub = await h.send("POST", `/api/v1/contents/${past}/publication`, { auth: key });
     expect(pub.status).toBe(409);
-    expect(pub.body.details).toMatchObject({ current_status: "draft", required_status: ["finalized"] });
+    expect(pub.body.details).toMatchObject({ current_status: "draft", required_status: "finalized" });
 
     const list = async (q: string) =>
       (await h.send("GET", `/api/v1/contents?${q}`, { auth: key })).body.data.map((c: { title: string }) => c.title);

@@ -28,12 +28,21 @@ describe("Location on 201", () => {
       const res = await h.send(method, path, { auth, body });
       expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(201);
       const location = res.headers.get("location");
-      expect(location, path).toMatch(/^\/api\/v1\/[a-z-]+\/[\w]+$/);
+      expect(location, path).toMatch(/^\/api\/v1\/[a-z-]+\/\w+$/);
       const read = await h.send("GET", location!, { auth });
       expect(read.status, location!).toBe(200);
       const id = res.body.content_id ?? res.body.id;
       expect(read.body.content_id ?? read.body.id, location!).toBe(id);
     }
+  });
+
+  it("carries the path of --public-url, and no host (it resolves against the address the client used)", async () => {
+    const h = makeHarness({ config: { publicUrl: "https://example.test/content/" } });
+    const res = await h.send("POST", "/api/v1/memories", {
+      auth: h.key(),
+      body: { kind: "voice", title: "Tone", content: "Plain." },
+    });
+    expect(res.headers.get("location")).toBe(`/content/api/v1/memories/${res.body.id}`);
   });
 
   it("a new version (200) has none; a replay of the 201 carries it", async () => {

@@ -116,15 +116,22 @@ describe("identifiers in the description", () => {
   });
 
   it("types the error details DESIGN §4 names, so that a generated client has them", () => {
-    type Schema = { type?: string; enum?: string[]; items?: Schema; properties?: Record<string, Schema> };
+    type Schema = {
+      type?: string;
+      enum?: string[];
+      items?: Schema;
+      anyOf?: Schema[];
+      properties?: Record<string, Schema>;
+    };
     const conflict = operations.find((o) => o.path === "/api/v1/finalizeContent")!.responses["409"] as {
       content: Record<string, { schema: Schema }>;
     };
     const details = conflict.content["application/json"].schema.properties!.details.properties!;
-    expect(details.required_status.type).toBe("array");
+    expect(details.required_statuses.type).toBe("array");
     expect(details.current_scopes.type).toBe("array");
     expect(details.missing_ids.items?.type).toBe("integer");
     expect(details.window.enum).toEqual(["minute", "hour"]);
+    expect(details.required_status.anyOf?.map((s) => s.type)).toEqual(["string", "array"]);
     expect(Object.keys(details)).toEqual(
       expect.arrayContaining(["error_code", "upgrade_action", "bound_workspace_id", "retry_after_seconds", "issues"]),
     );

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb } from "../../src/db/open.js";
-import { createAccount, createWorkspace, issueKey } from "../../src/domain/admin.js";
+import { createAccount, createUser, createWorkspace, issueKey } from "../../src/domain/admin.js";
 import type { ThreadWriter } from "../../src/domain/writer.js";
 import { memoryLogger } from "../../src/http/log.js";
 import { type RunningServer, startServer } from "../../src/http/server.js";
@@ -228,6 +228,25 @@ describe("a running server's writer thread", () => {
     expect(mainChanges()).toBe(before);
     for (const route of deletes) expect((await send("GET", route, key)).status).toBe(404);
     expect((await send("GET", `/api/v1/conversions/${conversion.body.id}`, key)).body).toEqual(conversion.body);
+  });
+
+  it("deletes a workspace on its own connection, and its bound key is refused by the very next request", async () => {
+    const store = server.services.store;
+    const ws = createWorkspace(store, "test", accountId, "Doomed");
+    const bound = issueKey(store, "test", { accountId, name: "doomed", workspaceId: ws.id }).secret;
+    const memory = await send("POST", "/api/v1/memories", bound, { kind: "voice", title: "Gone", content: "Soon." });
+    expect(memory.status).toBe(201);
+    // The key in use: it and its workspace are kept in memory (db/row-cache.ts) until the deletion.
+    expect((await send("GET", "/api/v1/api-keys/current", bound)).status).toBe(200);
+    const user = createUser(store, "test", accountId, `owner-${ws.id}@writer.test`, "x", "admin");
+    const session = (await server.services.sessions.issue(user)).token;
+    const before = mainChanges();
+    const deleted = await send("DELETE", `/api/v1/workspaces/${ws.id}`, session);
+    expect(deleted.body).toEqual({ id: ws.id, deleted: true });
+    expect(mainChanges()).toBe(before);
+    expect((await send("GET", "/api/v1/api-keys/current", bound)).status).toBe(401);
+    expect((await send("GET", `/api/v1/memories/${memory.body.id}`, key)).status).toBe(404);
+    expect((await send("DELETE", `/api/v1/workspaces/${ws.id}`, session)).status).toBe(404);
   });
 
   it("runs a record's writes in the order asked: what a queued delete removed is not written after it", async () => {
