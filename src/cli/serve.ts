@@ -302,21 +302,31 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
   server.services.config.stagingUrl = opts.stagingUrl ?? defaults.stagingUrl;
   // Shown once, and only by a start that listens: a start that fails (port in use) shows no credentials.
   printFirstStart(first, (s) => process.stderr.write(s));
-  // The handlers are in place before the line that tells a supervisor (or a test) the server is up.
+  // The handlers are in place before the line that tells a supervisor (or a test) the server is up. Standard output
+  // carries the request log's JSON lines only (README "Operations"): these lines go to standard error.
+  let stopping = false;
   const stopped = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
-      process.stdout.write(`${signal}: draining and stopping\n`);
+      // A second signal (`timeout` signals the process and then its group; an impatient supervisor) must not cut
+      // the drain short: the requests in flight, the counters kept in memory and the checkpoint would be lost.
+      if (stopping) {
+        process.stderr.write(`${signal}: already stopping; waiting for the requests in flight\n`);
+        return;
+      }
+      stopping = true;
+      process.stderr.write(`${signal}: draining and stopping\n`);
       server.close().then(resolve, (e) => {
         process.stderr.write(`error during shutdown: ${(e as Error).message}\n`);
         process.exitCode = 1;
         resolve();
       });
     };
-    process.once("SIGTERM", () => stop("SIGTERM"));
-    process.once("SIGINT", () => stop("SIGINT"));
+    process.on("SIGTERM", () => stop("SIGTERM"));
+    process.on("SIGINT", () => stop("SIGINT"));
   });
-  process.stdout.write(`content-service listening on ${server.url} (data: ${dataDir})\n`);
+  process.stderr.write(`content-service listening on ${server.url} (data: ${dataDir})\n`);
   await stopped;
+  process.stderr.write("stopped\n");
 }
 
 /** Binds host:port and lets go at once: fails as the server's listen would (EADDRINUSE, EADDRNOTAVAIL, EACCES). */

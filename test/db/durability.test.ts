@@ -48,7 +48,7 @@ describe("durability", () => {
     db.close();
   });
 
-  it("on SIGTERM finishes the request in flight, then exits 0", async () => {
+  it("on SIGTERM, also sent twice (as `timeout` does), finishes the request in flight, then exits 0", async () => {
     const dir = tempDir();
     cli(["init", "--data-dir", dir, "--admin-email", "ops@x.test"], { input: "pw-durable-2" });
     const server = await startServe(dir);
@@ -88,6 +88,8 @@ describe("durability", () => {
       req.write(body.slice(0, 10));
       setTimeout(() => {
         server.child.kill("SIGTERM");
+        // A second signal while it drains must not cut the drain short.
+        setTimeout(() => server.child.kill("SIGTERM"), 250);
         setTimeout(() => req.end(body.slice(10)), 500);
       }, 1_000);
     });
@@ -96,6 +98,12 @@ describe("durability", () => {
     expect(JSON.parse(res.text).token).toBeTruthy();
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(server.output()).toContain("draining");
+    expect(server.output()).toContain("SIGTERM: already stopping");
+    expect(server.output()).toMatch(/stopped\n$/);
+    // Standard output is the request log: JSON lines only (the server's own lines go to standard error).
+    const lines = server.stdout().trim().split("\n");
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
   });
 
   it("backs up a consistent copy while the server writes", async () => {

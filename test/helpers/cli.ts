@@ -57,7 +57,10 @@ export function cli(args: string[], opts: { input?: string; env?: Record<string,
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /** Standard output and standard error, as they came. */
   output(): string;
+  /** Standard output alone (the request log). */
+  stdout(): string;
   /** Resolves with the exit code (or signal) when the process ends. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -77,8 +80,10 @@ export async function startServe(
     { env: { ...process.env, NODE_OPTIONS: "", ...env }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let out = "";
+  let stdout = "";
   child.stdout!.on("data", (d) => {
     out += d;
+    stdout += d;
   });
   child.stderr!.on("data", (d) => {
     out += d;
@@ -96,10 +101,11 @@ export async function startServe(
       }
     };
     child.stdout!.on("data", check);
+    child.stderr!.on("data", check);
     exited.then(() => {
       clearTimeout(timer);
       reject(new Error(`server exited before listening:\n${out}`));
     });
   });
-  return { url, child, output: () => out, exited };
+  return { url, child, output: () => out, stdout: () => stdout, exited };
 }
