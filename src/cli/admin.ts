@@ -1,6 +1,7 @@
 /** `accounts`, `users`, `workspaces` and `keys`: the administrator's commands. */
 import { Argument, type Command, Option } from "commander";
-import { apiKeyView } from "../db/apikeys.js";
+import { type ApiKeyRow, apiKeyView } from "../db/apikeys.js";
+import type { Store } from "../db/store.js";
 import type { Role } from "../db/users.js";
 import { userView } from "../db/users.js";
 import { workspaceView } from "../db/workspaces.js";
@@ -17,7 +18,7 @@ import {
   setPlan,
   updateWorkspace,
 } from "../domain/admin.js";
-import { EXPIRY_CHOICES, type ExpiryChoice } from "../domain/apikeys.js";
+import { displayPrefix, EXPIRY_CHOICES, type ExpiryChoice, hashKey, KEY_PREFIX } from "../domain/apikeys.js";
 import { generatePassword, hashPassword } from "../domain/passwords.js";
 import { PLANS, type Plan } from "../domain/plans.js";
 import { ApiError } from "../http/errors.js";
@@ -75,6 +76,23 @@ function parseScopes(value: string): string[] {
 }
 
 /** Adds the administrator's command groups to the program. */
+const KEY_ARGUMENT =
+  "key id (key_…), or the key itself (svc_live_…: a leaked key is found by its hash, and never printed back)";
+
+/**
+ * A key named by its id, or by its secret (what an administrator holding a leaked key has): the secret is looked up
+ * by its hash, as the server does, and never repeated in an error.
+ */
+function keyByIdOrSecret(store: Store, arg: string): ApiKeyRow {
+  if (!arg.startsWith(KEY_PREFIX)) return findKey(store, arg);
+  const row = store.apiKeys.byHash(hashKey(arg));
+  if (!row)
+    throw new CliError(
+      `no API key matches the key given (${displayPrefix(arg)}…); \`keys list\` shows each key's prefix`,
+    );
+  return row;
+}
+
 export function registerAdminCommands(program: Command): void {
   const accounts = program.command("accounts").description("Accounts, their plan and rate limits");
   accounts
@@ -310,11 +328,11 @@ export function registerAdminCommands(program: Command): void {
   keys
     .command("revoke")
     .description("Revoke a key (a running server refuses it at once)")
-    .argument("<key-id>", "key id (key_…)")
+    .argument("<key>", KEY_ARGUMENT)
     .option("--json", "print the key as JSON")
     .action((id: string, _opts, cmd: Command) =>
       withStore(cmd, (store) => {
-        const row = revokeKey(store, ACTOR, findKey(store, id));
+        const row = revokeKey(store, ACTOR, keyByIdOrSecret(store, id));
         if (wantsJson(cmd)) return printJson(apiKeyView(row));
         process.stdout.write(`revoked ${row.id} at ${row.revoked_at}\n`);
       }),
@@ -322,11 +340,11 @@ export function registerAdminCommands(program: Command): void {
   keys
     .command("rotate")
     .description("Issue a replacement with the same name, scopes and binding; the old key stays valid until revoked")
-    .argument("<key-id>", "key id (key_…)")
+    .argument("<key>", KEY_ARGUMENT)
     .option("--json", "print the new key as JSON")
     .action((id: string, _opts, cmd: Command) =>
       withStore(cmd, (store) => {
-        const old = findKey(store, id);
+        const old = keyByIdOrSecret(store, id);
         // A revoked key was taken out of use on purpose: rotating it would put a live copy back.
         if (old.revoked_at !== null) throw new CliError(`key ${old.id} is revoked: issue a new one with keys create`);
         const { row, secret } = rotateKey(store, ACTOR, old);

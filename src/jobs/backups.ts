@@ -1,7 +1,7 @@
 /** Scheduled backups of a running server's database: one consistent copy per run, the newest N kept. */
-import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import { openDb } from "../db/open.js";
+import { DB_FILE, openDb } from "../db/open.js";
 import type { DbLocation } from "../db/thread-store.js";
 
 const NAME = /^content-service-(\d{8}T\d{6}Z)\.db$/;
@@ -53,6 +53,11 @@ export async function takeBackup(
 export function copyDatabase(location: DbLocation, file: string): void {
   const db = openDb(location.dataDir, { addonFile: location.addonFile });
   try {
+    // The copy holds what the database holds (password and key hashes, the session signing secret): it is created
+    // with the database file's mode, not the umask's (0644 beside a 0600 database), and VACUUM INTO fills it.
+    const mode = statSync(path.join(location.dataDir, DB_FILE)).mode & 0o777;
+    closeSync(openSync(file, "wx", mode));
+    chmodSync(file, mode);
     db.prepare("VACUUM INTO ?").run(file);
   } finally {
     db.close();

@@ -82,6 +82,17 @@ describe("backup --out", () => {
     expect(integrity(out)).toBe("ok");
   });
 
+  it("gives the copy the database file's mode, not the umask's: it holds the same secrets", () => {
+    const { dir, d } = initDir();
+    for (const mode of [0o600, 0o640]) {
+      chmodSync(path.join(dir, "content-service.db"), mode);
+      const out = path.join(tempDir(), `b-${mode.toString(8)}.db`);
+      expect(cli(["backup", "--out", out, ...d]).status).toBe(0);
+      expect(statSync(out).mode & 0o777).toBe(mode);
+      expect(integrity(out)).toBe("ok");
+    }
+  });
+
   it("deletes the partial copy when the copy fails its check", async () => {
     const { dir } = initDir();
     const { backupDatabase } = await import("../../src/cli/maintenance.js");

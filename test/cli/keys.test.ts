@@ -99,6 +99,24 @@ describe("keys commands", () => {
     }
   });
 
+  it("revokes or rotates a key given by its secret (a leaked key), never printing the secret back", async () => {
+    const leaked = cli(["keys", "create", "--account", "1", "--name", "leaked", "--json", ...d]).json();
+    const rotated = cli(["keys", "rotate", leaked.key, "--json", ...d]);
+    expect(rotated.status).toBe(0);
+    expect(rotated.json()).toMatchObject({ name: "leaked", workspace_id: leaked.workspace_id });
+    const revoked = cli(["keys", "revoke", leaked.key, ...d]);
+    expect(revoked.status).toBe(0);
+    expect(revoked.stdout).toContain(`revoked ${leaked.id}`);
+    expect(revoked.stdout + revoked.stderr).not.toContain(leaked.key);
+    // Unknown: named by its shown prefix only.
+    const unknown = `svc_live_${"Z".repeat(32)}`;
+    const miss = cli(["keys", "revoke", unknown, ...d]);
+    expect(miss.status).toBe(1);
+    expect(miss.stderr).toBe(
+      "error: no API key matches the key given (svc_live_ZZZZ…); `keys list` shows each key's prefix\n",
+    );
+  });
+
   it("keeps last_used_at current for a running server's keys", async () => {
     const k = cli(["keys", "create", "--account", "1", "--name", "used", "--json", ...d]).json();
     const res = await fetch(`${server.url}/api/v1/api-keys/current`, { headers: { authorization: `Bearer ${k.key}` } });

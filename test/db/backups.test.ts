@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { migrate } from "../../src/db/migrate.js";
@@ -15,6 +15,8 @@ describe("scheduled backups", () => {
     const db = openDb(dir);
     migrate(db);
     const store = createStore(db);
+    // A database only its owner may read has backups only its owner may read.
+    chmodSync(path.join(dir, "content-service.db"), 0o600);
     const out = path.join(dir, "backups");
     const t0 = Date.UTC(2026, 10, 22, 3, 0, 0);
     for (let i = 0; i < 4; i++) {
@@ -23,6 +25,7 @@ describe("scheduled backups", () => {
     }
     const files = readdirSync(out).sort();
     expect(files).toEqual([backupName(t0 + 2 * 86_400_000), backupName(t0 + 3 * 86_400_000)]);
+    for (const f of files) expect(statSync(path.join(out, f)).mode & 0o777).toBe(0o600);
     const copy = openDb(out, { readonly: true, file: files[1] });
     expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
     expect(copy.prepare("SELECT count(*) AS n FROM accounts").get()).toEqual({ n: 4 });
