@@ -8,10 +8,44 @@ import { DB_FILE, type Db, openDb } from "../db/open.js";
 import { createStore, type Store } from "../db/store.js";
 import { Email, Password, RateLimit, RecordName } from "../domain/admin-rules.js";
 import { ApiError } from "../http/errors.js";
-import { holdCommandLock, LockHeldError } from "./lock.js";
+import { holdCommandLock, LockHeldError, ownerAndMode } from "./lock.js";
 
 /** A failure the CLI reports as one line on stderr with exit status 1. */
 export class CliError extends Error {}
+
+/** The data directory of the command running (dataDirOf), for the failures that do not name it (explainFailure). */
+let commandDataDir: string | undefined;
+
+/**
+ * One line for a SQLite failure that reached the top without naming the database (`attempt to write a readonly
+ * database`, `database disk image is malformed`): the file, and what to do. Undefined for any other failure.
+ */
+export function explainFailure(e: unknown): string | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !code.startsWith("SQLITE_") || commandDataDir === undefined) return undefined;
+  const dir = commandDataDir;
+  const file = path.join(dir, DB_FILE);
+  const message = (e as Error).message;
+  if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code === "SQLITE_PERM") {
+    // The database, its -wal and -shm (which the first writer created with its own owner) and the directory.
+    const unwritable = [file, `${file}-wal`, `${file}-shm`, dir].filter((f) => {
+      try {
+        accessSync(f, constants.W_OK);
+        return false;
+      } catch (err) {
+        return (err as NodeJS.ErrnoException).code !== "ENOENT";
+      }
+    });
+    if (unwritable.length === 0) return `cannot write ${file}: ${message}`;
+    return (
+      `cannot write ${file}: this user (uid ${process.getuid?.() ?? "?"}) cannot write ` +
+      `${unwritable.map((f) => `${f}${ownerAndMode(f)}`).join(", ")}; run as their owner or give them this user`
+    );
+  }
+  if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB")
+    return `${file} is damaged (${message}): put a backup back with \`content-service restore --data-dir ${dir} --from FILE\``;
+  return `${file}: ${message}`;
+}
 
 /** The data directory from --data-dir, CONTENT_SERVICE_DATA_DIR or ./data; an empty one is a usage error. */
 export function dataDirOf(cmd: Command): string {
@@ -20,7 +54,8 @@ export function dataDirOf(cmd: Command): string {
   // path.resolve("") is the working directory: an unset shell variable must not put a database there.
   if (dir.trim() === "")
     throw new UsageError("the data directory is empty: give --data-dir DIR or set CONTENT_SERVICE_DATA_DIR to one");
-  return path.resolve(dir);
+  commandDataDir = path.resolve(dir);
+  return commandDataDir;
 }
 
 /** Whether --json was given. */

@@ -131,13 +131,19 @@ function deniedIn(dir: string): boolean {
   }
 }
 
-/** Why this process cannot write a lock file it needs to take exclusively. */
-function readOnlyLock(file: string): Error {
-  let owner = "";
+/** " (owner uid N, mode 644)" of a file, or "" when it cannot be read. */
+export function ownerAndMode(file: string): string {
   try {
     const st = statSync(file);
-    owner = ` (owner uid ${st.uid}, mode ${(st.mode & 0o777).toString(8)})`;
-  } catch {}
+    return ` (owner uid ${st.uid}, mode ${(st.mode & 0o777).toString(8)})`;
+  } catch {
+    return "";
+  }
+}
+
+/** Why this process cannot write a lock file it needs to take exclusively. */
+function readOnlyLock(file: string): Error {
+  const owner = ownerAndMode(file);
   return new Error(
     `cannot lock ${file}: this user cannot write it${owner}; give it the database file's owner and mode, or remove it while nothing runs`,
   );

@@ -1,7 +1,7 @@
 /** The commander program: every command, its help and its exit status (0 ok, 1 failure, 2 usage). */
 import { Command, CommanderError, Option } from "commander";
 import { registerAdminCommands } from "./admin.js";
-import { CliError, UsageError } from "./common.js";
+import { CliError, explainFailure, UsageError } from "./common.js";
 import { registerMaintenanceCommands } from "./maintenance.js";
 import { registerServeCommands } from "./serve.js";
 
@@ -51,7 +51,7 @@ export async function runCli(argv: string[]): Promise<number> {
       process.stderr.write(`error: ${e.message}\n`);
       return 1;
     }
-    process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`error: ${explainFailure(e) ?? (e instanceof Error ? e.message : String(e))}\n`);
     return 1;
   }
 }

@@ -1,12 +1,9 @@
-import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
 import { acquireRestoreLock, holdCommandLock } from "../../src/cli/lock.js";
-import { cli, startServe, tempDir } from "../helpers/cli.js";
+import { asUser, cli, startServe, tempDir } from "../helpers/cli.js";
 
 // In-process runs of backupDatabase get a copy check that fails (see "deletes the partial copy").
 vi.mock("../../src/jobs/backups.js", async (importOriginal) => {
@@ -259,18 +256,3 @@ describe("restore --from", () => {
     },
   );
 });
-
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-const MAIN = path.resolve(import.meta.dirname, "../../src/main.ts");
-
-/** Runs the CLI from source as another user. */
-function asUser(uid: number, args: string[]) {
-  return spawnSync(process.execPath, ["--import", TSX, MAIN, ...args], {
-    input: "",
-    encoding: "utf8",
-    env: { ...process.env, NODE_OPTIONS: "", HOME: "/tmp" },
-    timeout: 60_000,
-    uid,
-    gid: uid,
-  });
-}

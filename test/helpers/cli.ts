@@ -53,6 +53,18 @@ export function cli(args: string[], opts: { input?: string; env?: Record<string,
   };
 }
 
+/** Runs the CLI from source as another user (the tests that need one run as root). */
+export function asUser(uid: number, args: string[]) {
+  return spawnSync(process.execPath, [...ENTRY, ...args], {
+    input: "",
+    encoding: "utf8",
+    env: { ...process.env, NODE_OPTIONS: "", HOME: "/tmp" },
+    timeout: 60_000,
+    uid,
+    gid: uid,
+  });
+}
+
 /** A server started with `serve` in a child process. */
 export interface ServerProcess {
   url: string;

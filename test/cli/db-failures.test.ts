@@ -1,0 +1,56 @@
+/**
+ * A database the command cannot use is named, with what to do: a damaged file (serve, init, backup said only
+ * "file is not a database"), and one this user cannot write (SQLite says "attempt to write a readonly database").
+ */
+import { chmodSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { asUser, cli, startServe, tempDir } from "../helpers/cli.js";
+
+function initDir(): { dir: string; d: string[]; file: string } {
+  const dir = tempDir();
+  const d = ["--data-dir", dir];
+  expect(cli(["init", ...d]).status).toBe(0);
+  return { dir, d, file: path.join(dir, "content-service.db") };
+}
+
+describe("a database the command cannot use", () => {
+  it("a damaged file: serve, init and backup name it and point to restore", () => {
+    const { dir, d, file } = initDir();
+    writeFileSync(file, "not a database at all\n".repeat(400));
+    const hint = `${file} is damaged (file is not a database): put a backup back with \`content-service restore --data-dir ${dir} --from FILE\``;
+    for (const args of [["serve", "--port", "0"], ["init"], ["backup", "--out", path.join(tempDir(), "b.db")]]) {
+      const run = cli([...args, ...d]);
+      expect(run.status, args[0]).toBe(1);
+      // init first says it reads the admin password from the (piped, empty) standard input.
+      expect(run.stderr.trim().split("\n").at(-1), args[0]).toBe(`error: ${hint}`);
+    }
+  });
+
+  // Root may write any file: another user is needed, and the tests run as root in CI.
+  it.runIf(process.getuid?.() === 0)(
+    "one this user cannot write while a server runs: the files, their owner and mode",
+    async () => {
+      const { dir, d, file } = initDir();
+      chmodSync(dir, 0o755);
+      for (const name of readdirSync(dir)) chmodSync(path.join(dir, name), 0o644);
+      const server = await startServe(dir);
+      try {
+        // The server's -wal and -shm are there, created by root: SQLite opens read-only and refuses the write.
+        chmodSync(`${file}-wal`, 0o644);
+        chmodSync(`${file}-shm`, 0o644);
+        const run = asUser(65534, ["keys", "create", "--account", "1", "--name", "nobody", ...d]);
+        expect(run.status).toBe(1);
+        expect(run.stderr).toMatch(
+          new RegExp(
+            `^error: cannot write ${file}: this user \\(uid 65534\\) cannot write ${file} \\(owner uid 0, mode 644\\), ` +
+              `.*; run as their owner or give them this user\\n$`,
+          ),
+        );
+      } finally {
+        server.child.kill("SIGTERM");
+        await server.exited;
+      }
+    },
+  );
+});
