@@ -116,8 +116,11 @@ describe("a running server's password checks", () => {
   });
 
   it("answer a login before the 2048 × 2048 renderings queued ahead of it on the one foreground thread", async () => {
+    // Queued on the foreground thread, the login would come after all four (first come, first served). On its own
+    // thread it comes after a password check (60-700 ms, the machine's load permitting), far before the fourth
+    // rendering: the test asks only that, not that it beat the first (which a loaded machine can reverse).
     const order: string[] = [];
-    const renders = [1, 2].map(async (seed) => {
+    const renders = [1, 2, 3, 4].map(async (seed) => {
       const r = await send("POST", "/api/v1/images/generate", {
         auth: key,
         body: { prompt: "a large picture of the harbour at dusk", width: 2048, height: 2048, seed },
@@ -125,7 +128,7 @@ describe("a running server's password checks", () => {
       expect(r.status).toBe(201);
       order.push(`render ${seed}`);
     });
-    // Both renderings are on the foreground pool (one thread) before the login is sent.
+    // The renderings are on the foreground pool (one thread) before the login is sent.
     await new Promise((r) => setTimeout(r, 100));
     const started = performance.now();
     const login = await send("POST", "/api/v1/auth/login", { body: LOGIN });
@@ -133,6 +136,8 @@ describe("a running server's password checks", () => {
     order.push("login");
     expect(login.status).toBe(200);
     await Promise.all(renders);
-    expect(order[0], `login took ${loginMs.toFixed(0)} ms`).toBe("login");
+    expect(order.indexOf("login"), `login took ${loginMs.toFixed(0)} ms: ${order.join(", ")}`).toBeLessThan(
+      order.indexOf("render 4"),
+    );
   }, 30_000);
 });
