@@ -20,7 +20,7 @@ import {
 } from "../domain/admin.js";
 import { displayPrefix, EXPIRY_CHOICES, type ExpiryChoice, hashKey, KEY_PREFIX } from "../domain/apikeys.js";
 import { generatePassword, hashPassword } from "../domain/passwords.js";
-import { PLANS, type Plan } from "../domain/plans.js";
+import { effectiveRateLimits, PLAN_LIMITS, PLANS, type Plan } from "../domain/plans.js";
 import { ApiError } from "../http/errors.js";
 import {
   CliError,
@@ -76,6 +76,11 @@ function parseScopes(value: string): string[] {
 }
 
 /** Adds the administrator's command groups to the program. */
+/** A list filtered by --account names an account that exists: an empty list would say "none" of a typo. */
+function requireListedAccount(store: Store, accountId: number | undefined): void {
+  if (accountId !== undefined && !store.accounts.byId(accountId)) throw new CliError(`No account ${accountId}.`);
+}
+
 const KEY_ARGUMENT =
   "key id (key_…), or the key itself (svc_live_…: a leaked key is found by its hash, and never printed back)";
 
@@ -156,7 +161,7 @@ export function registerAdminCommands(program: Command): void {
         throw new UsageError("--reset cannot be combined with --per-minute or --per-hour");
       return withStore(cmd, (store) => {
         const current = store.accounts.byId(id);
-        if (!current) throw new CliError(`no account ${id}`);
+        if (!current) throw new CliError(`No account ${id}.`);
         const account = opts.reset
           ? setLimits(store, ACTOR, id, null, null)
           : setLimits(
@@ -166,6 +171,13 @@ export function registerAdminCommands(program: Command): void {
               opts.perMinute ?? current.rate_per_minute,
               opts.perHour ?? current.rate_per_hour,
             );
+        // Allowed (each window is enforced on its own), but the smaller one is the one that binds.
+        const limits = effectiveRateLimits(account);
+        if (limits.perMinute > limits.perHour && limits.perHour > 0)
+          process.stderr.write(
+            `note: ${limits.perMinute}/min is more than ${limits.perHour}/hour: no key can use more than ` +
+              `${limits.perHour} requests in an hour\n`,
+          );
         if (wantsJson(cmd)) return printJson(account);
         process.stdout.write(
           `account ${account.id} limits: ${account.rate_per_minute ?? "plan"}/min, ${account.rate_per_hour ?? "plan"}/hour\n`,
@@ -200,6 +212,7 @@ export function registerAdminCommands(program: Command): void {
     .option("--json", "print as JSON")
     .action((opts: { account?: number }, cmd: Command) =>
       withStore(cmd, (store) => {
+        requireListedAccount(store, opts.account);
         const rows = store.users.list(opts.account).map(userView);
         if (wantsJson(cmd)) return printJson(rows);
         printTable(rows, ["id", "account_id", "email", "role", "created_at"]);
@@ -230,6 +243,7 @@ export function registerAdminCommands(program: Command): void {
     .option("--json", "print as JSON")
     .action((opts: { account?: number }, cmd: Command) =>
       withStore(cmd, (store) => {
+        requireListedAccount(store, opts.account);
         const rows = (
           opts.account === undefined ? store.workspaces.listAll() : store.workspaces.listByAccount(opts.account)
         ).map((w) => ({ ...workspaceView(w), account_id: w.account_id }));
@@ -283,7 +297,7 @@ export function registerAdminCommands(program: Command): void {
     .description("Issue an API key; the secret is printed once")
     .requiredOption("--account <id>", "account id", positiveInt("--account"))
     .requiredOption("--name <name>", "key name (1 to 100 characters)", nameArg("--name"))
-    .option("--scopes <list>", "read or read,write (write implies read)", parseScopes)
+    .option("--scopes <list>", "read or read,write (write implies read; default read,write)", parseScopes)
     .option("--workspace <id>", "bind the key to this workspace (default: unbound, or the only workspace)")
     .addOption(new Option("--expires <when>", "expiry").choices(EXPIRY_CHOICES).default("90d"))
     .option("--json", 'print {"id","key","name","scopes","workspace_id","expires_at"}')
@@ -300,6 +314,13 @@ export function registerAdminCommands(program: Command): void {
             workspaceId: opts.workspace,
             expires: opts.expires,
           });
+          // Issued all the same (the plan may change later), but the administrator is told it cannot work yet.
+          const account = store.accounts.byId(opts.account)!;
+          if (!PLAN_LIMITS[account.plan].apiAccess)
+            process.stderr.write(
+              `note: account ${account.id} is on the ${account.plan} plan, which has no API access: this key is ` +
+                "refused (403 plan_upgrade_required) until `accounts set-plan` gives it business or agency\n",
+            );
           printIssued(cmd, apiKeyView(row), secret);
         }),
     );
@@ -310,6 +331,7 @@ export function registerAdminCommands(program: Command): void {
     .option("--json", "print as JSON")
     .action((opts: { account?: number }, cmd: Command) =>
       withStore(cmd, (store) => {
+        requireListedAccount(store, opts.account);
         const rows = store.apiKeys.list(opts.account).map((k) => apiKeyView(k));
         if (wantsJson(cmd)) return printJson(rows);
         printTable(rows, [

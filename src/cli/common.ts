@@ -22,6 +22,16 @@ let commandDataDir: string | undefined;
  */
 export function explainFailure(e: unknown): string | undefined {
   const code = (e as { code?: unknown } | null)?.code;
+  // A file system error (`ENOENT: no such file or directory, open '/x/y'`): the path first, then why, in words.
+  const fsPath = (e as { path?: unknown } | null)?.path;
+  if (typeof code === "string" && /^E[A-Z]+$/.test(code) && typeof fsPath === "string") {
+    const reason =
+      code === "EISDIR"
+        ? "is a directory: give a file name"
+        : (e as Error).message.replace(/^E[A-Z]+: /, "").replace(/, \w+ '.*'$/s, "");
+    const syscall = (e as { syscall?: unknown }).syscall;
+    return `${fsPath}: ${reason}${typeof syscall === "string" ? ` (${syscall})` : ""}`;
+  }
   if (typeof code !== "string" || !code.startsWith("SQLITE_") || commandDataDir === undefined) return undefined;
   const dir = commandDataDir;
   const file = path.join(dir, DB_FILE);
@@ -54,8 +64,16 @@ export function dataDirOf(cmd: Command): string {
   // path.resolve("") is the working directory: an unset shell variable must not put a database there.
   if (dir.trim() === "")
     throw new UsageError("the data directory is empty: give --data-dir DIR or set CONTENT_SERVICE_DATA_DIR to one");
-  commandDataDir = path.resolve(dir);
-  return commandDataDir;
+  const resolved = path.resolve(dir);
+  let isFile = false;
+  try {
+    isFile = !statSync(resolved).isDirectory();
+  } catch {
+    // Missing (init creates it) or unreadable (the command that opens it says so).
+  }
+  if (isFile) throw new UsageError(`${resolved} is not a directory: --data-dir names the folder that holds ${DB_FILE}`);
+  commandDataDir = resolved;
+  return resolved;
 }
 
 /** Whether --json was given. */
@@ -237,6 +255,11 @@ export function serverUrlArg(name: string) {
     } catch {}
     if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "")
       throw new UsageError(`${name} must be an http(s) URL, got "${value}"`);
+    // The description is served without authentication: a user name or password in it would be published.
+    if (url.username !== "" || url.password !== "")
+      throw new UsageError(
+        `${name} must not carry a user name or password (user:password@): the description is public`,
+      );
     return value;
   };
 }

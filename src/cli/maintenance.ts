@@ -98,10 +98,14 @@ function backupInto(
   progress: (line: string) => void,
 ): { bytes: number; file: string } {
   progress(`backing up ${dataDir} to ${target}…\n`);
+  // SQLite would name the temporary file it could not create, not the folder that is missing.
+  const folder = path.dirname(target);
+  if (!existsSync(folder)) throw new CliError(`cannot write ${target}: there is no folder ${folder}`);
   const tmp = `${target}.partial-${process.pid}`;
   rmSync(tmp, { force: true });
   try {
     copyDatabase({ dataDir }, tmp);
+    progress(`copied ${statSync(tmp).size} bytes; checking the copy…\n`);
     try {
       checkCopy(tmp);
     } catch (e) {
@@ -322,6 +326,7 @@ export function registerMaintenanceCommands(program: Command): void {
     .command("openapi")
     .description("Print the OpenAPI description")
     .option("--out <file>", "write it to a file instead of stdout")
+    .option("--json", "accepted for symmetry with the other commands: the description is JSON already")
     .addOption(
       new Option("--public-url <url>", "production server URL (as serve's)")
         .env("CONTENT_SERVICE_PUBLIC_URL")

@@ -88,6 +88,12 @@ export function registerServeCommands(program: Command): void {
       const password = checkPassword(await readStdinIfPiped("the admin password"));
       mkdirSync(dataDir, { recursive: true });
       const result = whileNoRestore(dataDir, () => initDataDir(dataDir, { ...opts, adminEmail, password }));
+      // A password piped to an initialised directory changes nothing: say so, rather than let it seem set.
+      if (!result.created && password !== undefined)
+        process.stderr.write(
+          "note: the password read from standard input was not used: the data directory is initialised already " +
+            "(`users create` adds a user)\n",
+        );
       if (wantsJson(cmd)) {
         printJson(
           result.created
@@ -108,7 +114,10 @@ export function registerServeCommands(program: Command): void {
 
   program
     .command("serve")
-    .description("Run the HTTP API server (initialises an empty data directory first)")
+    .description(
+      "Run the HTTP API server (initialises an empty data directory first, printing the admin login and a write " +
+        "key once, on standard error). SIGTERM or SIGINT: stop accepting, finish the requests in flight, exit 0",
+    )
     .addOption(new Option("--host <host>", "address to listen on").env("CONTENT_SERVICE_HOST").default(DEFAULT_HOST))
     .addOption(
       new Option("--port <port>", "port to listen on (0: any free port)")

@@ -62,15 +62,15 @@ describe("exit status of usage errors", () => {
     expect(keys.json()).toMatchObject({ name: "global", key: expect.stringMatching(/^svc_live_/) });
     // A command that prints no records refuses it in either place, and help lists it once, where it applies.
     for (const args of [
-      ["--json", "openapi"],
-      ["openapi", "--json"],
+      ["--json", "serve", "--port", "0"],
+      ["serve", "--port", "0", "--json"],
     ]) {
       const run = cli([...args, ...d]);
       expect(run.status, args.join(" ")).toBe(2);
       expect(run.stdout).toBe("");
     }
     expect(cli(["accounts", "list", "--help"]).stdout.match(/--json/g)).toHaveLength(1);
-    expect(cli(["openapi", "--help"]).stdout).not.toContain("--json");
+    expect(cli(["serve", "--help"]).stdout).not.toContain("--json");
   });
 });
 
@@ -248,5 +248,12 @@ describe("openapi", () => {
     const bad = cli(["openapi", "--public-url", "not a url"]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe('error: --public-url must be an http(s) URL, got "not a url"\n');
+    // The description is public: a URL's user name or password would be published in it.
+    const secret = cli(["openapi", "--staging-url", "https://ops:s3cret@staging.example.test"]);
+    expect(secret.status).toBe(2);
+    expect(secret.stderr).toBe(
+      "error: --staging-url must not carry a user name or password (user:password@): the description is public\n",
+    );
+    expect(secret.stdout).toBe("");
   });
 });

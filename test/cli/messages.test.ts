@@ -1,0 +1,101 @@
+/**
+ * What the command line tells an administrator beyond its result: a mistake named as such (a file given as the data
+ * directory, a filter naming no account, a folder that is missing, a URL that would publish a password), and a
+ * result that will not do what it seems to (a key of a plan without API access, limits where the hour binds, a
+ * password that was not used).
+ */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { cli, tempDir } from "../helpers/cli.js";
+
+function initDir(): string[] {
+  const dir = tempDir();
+  const d = ["--data-dir", dir];
+  expect(cli(["init", ...d]).status).toBe(0);
+  return d;
+}
+
+describe("the command line's messages", () => {
+  it("refuses a file as the data directory, for init as for the rest (exit 2)", () => {
+    const file = path.join(tempDir(), "not-a-dir");
+    writeFileSync(file, "");
+    for (const args of [["init"], ["accounts", "list"], ["serve", "--port", "0"]]) {
+      const run = cli([...args, "--data-dir", file]);
+      expect(run.status, args[0]).toBe(2);
+      expect(run.stderr.trim().split("\n").at(-1)).toBe(
+        `error: ${file} is not a directory: --data-dir names the folder that holds content-service.db`,
+      );
+    }
+  });
+
+  it("names a missing folder or a directory given as a file to write", () => {
+    const d = initDir();
+    const missing = path.join(tempDir(), "nope", "x.json");
+    const openapi = cli(["openapi", "--out", missing]);
+    expect(openapi.status).toBe(1);
+    expect(openapi.stderr).toBe(`error: ${missing}: no such file or directory (open)\n`);
+    const folder = tempDir();
+    expect(cli(["openapi", "--out", folder]).stderr).toBe(
+      `error: ${folder}: is a directory: give a file name (open)\n`,
+    );
+    const backup = cli(["backup", "--out", path.join(path.dirname(missing), "b.db"), ...d]);
+    expect(backup.status).toBe(1);
+    expect(backup.stderr).toContain(`there is no folder ${path.dirname(missing)}`);
+    expect(backup.stderr).not.toContain(".partial");
+  });
+
+  it("says what a backup is doing: copying, then checking", () => {
+    const d = initDir();
+    const run = cli(["backup", "--out", path.join(tempDir(), "b.db"), ...d]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/backing up .*…\ncopied \d+ bytes; checking the copy…\n/);
+  });
+
+  it("accepts --json on openapi, whose output is JSON already", () => {
+    for (const args of [
+      ["openapi", "--json"],
+      ["--json", "openapi"],
+    ]) {
+      const run = cli(args);
+      expect(run.status, args.join(" ")).toBe(0);
+      expect(JSON.parse(run.stdout).openapi).toMatch(/^3\.1/);
+    }
+  });
+
+  it("fails a list filtered by an account that does not exist, as the other commands do", () => {
+    const d = initDir();
+    for (const group of ["users", "keys", "workspaces"]) {
+      const run = cli([group, "list", "--account", "99", ...d]);
+      expect(run.status, group).toBe(1);
+      expect(run.stderr).toBe("error: No account 99.\n");
+    }
+    expect(cli(["keys", "list", "--account", "1", ...d]).status).toBe(0);
+  });
+
+  it("issues a key of a plan without API access, saying it is refused until the plan changes", () => {
+    const d = initDir();
+    const account = cli(["accounts", "create", "--name", "Pro", "--plan", "pro", "--json", ...d]).json();
+    const run = cli(["keys", "create", "--account", String(account.id), "--name", "k", "--json", ...d]);
+    expect(run.status).toBe(0);
+    expect(run.json().key).toMatch(/^svc_live_/);
+    expect(run.stderr).toContain(`account ${account.id} is on the pro plan, which has no API access`);
+    expect(cli(["keys", "create", "--account", "1", "--name", "fine", ...d]).stderr).toBe("");
+  });
+
+  it("notes limits where the hour's is the one that binds", () => {
+    const d = initDir();
+    const run = cli(["accounts", "set-limits", "1", "--per-minute", "100", "--per-hour", "10", ...d]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe("note: 100/min is more than 10/hour: no key can use more than 10 requests in an hour\n");
+    expect(cli(["accounts", "set-limits", "1", "--per-minute", "10", "--per-hour", "100", ...d]).stderr).toBe("");
+  });
+
+  it("says a password piped to an initialised directory was not used", () => {
+    const d = initDir();
+    const run = cli(["init", ...d], { input: "a-new-password-1\n" });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("already initialised");
+    expect(run.stderr).toContain("the password read from standard input was not used");
+  });
+});
