@@ -4,7 +4,7 @@ import { type ApiKeyRow, apiKeyView } from "../db/apikeys.js";
 import type { Store } from "../db/store.js";
 import type { Role } from "../db/users.js";
 import { userView } from "../db/users.js";
-import { workspaceView } from "../db/workspaces.js";
+import { type WorkspaceHoldings, workspaceView } from "../db/workspaces.js";
 import {
   createAccount,
   createUser,
@@ -276,8 +276,9 @@ export function registerAdminCommands(program: Command): void {
       withStore(cmd, (store) => {
         const ws = store.workspaces.byId(id);
         if (!ws) throw new CliError(`no workspace ${id}`);
+        let removed: WorkspaceHoldings;
         try {
-          deleteWorkspace(store, ACTOR, ws);
+          removed = deleteWorkspace(store, ACTOR, ws);
         } catch (e) {
           // The domain's refusal, with the command that lifts it.
           if (e instanceof ApiError && e.code === "workspace_not_empty")
@@ -286,8 +287,12 @@ export function registerAdminCommands(program: Command): void {
             );
           throw e;
         }
-        if (wantsJson(cmd)) return printJson({ id, deleted: true });
-        process.stdout.write(`deleted workspace ${id}\n`);
+        if (wantsJson(cmd)) return printJson({ id, deleted: true, removed });
+        process.stdout.write(
+          `deleted workspace ${id} with ${removed.contents} content(s), ${removed.memories} memory(ies), ` +
+            `${removed.reference_materials} reference material(s), ${removed.conversions} conversion(s) and ` +
+            `${removed.api_keys} API key(s) bound to it\n`,
+        );
       }),
     );
 

@@ -15,6 +15,15 @@ export function workspaceView(w: WorkspaceRow) {
   return { id: w.id, name: w.name, is_default: w.is_default === 1, created_at: w.created_at };
 }
 
+/** The records a workspace holds, and the keys bound to it. */
+export interface WorkspaceHoldings {
+  contents: number;
+  memories: number;
+  reference_materials: number;
+  conversions: number;
+  api_keys: number;
+}
+
 /** Prepared workspace statements of one connection. */
 export function workspaceQueries(db: Db) {
   const byId = db.prepare<[string], WorkspaceRow>("SELECT * FROM workspaces WHERE id = ?");
@@ -29,6 +38,13 @@ export function workspaceQueries(db: Db) {
     "SELECT * FROM workspaces WHERE account_id = ? AND is_default = 1",
   );
   const countOf = db.prepare<[number], { n: number }>("SELECT count(*) AS n FROM workspaces WHERE account_id = ?");
+  const holdingsOf = db.prepare<[{ id: string }], WorkspaceHoldings>(
+    `SELECT (SELECT count(*) FROM contents WHERE workspace_id = $id) AS contents,
+            (SELECT count(*) FROM memories WHERE workspace_id = $id) AS memories,
+            (SELECT count(*) FROM reference_materials WHERE workspace_id = $id) AS reference_materials,
+            (SELECT count(*) FROM conversions WHERE workspace_id = $id) AS conversions,
+            (SELECT count(*) FROM api_keys WHERE workspace_id = $id) AS api_keys`,
+  );
   const insert = db.prepare<[string, number, string, number, string]>(
     "INSERT INTO workspaces (id, account_id, name, is_default, created_at) VALUES (?, ?, ?, ?, ?)",
   );
@@ -49,6 +65,8 @@ export function workspaceQueries(db: Db) {
     listAll: () => all.all(),
     defaultOf: (accountId: number) => defaultOf.get(accountId),
     count: (accountId: number) => countOf.get(accountId)!.n,
+    /** What a workspace's deletion takes with it (the cascade), counted. */
+    holdings: (id: string) => holdingsOf.get({ id })!,
     create: db.transaction((accountId: number, name: string, isDefault: boolean, now: string): WorkspaceRow => {
       const id = prefixedId("ws");
       // The first workspace of an account is its default.

@@ -3,7 +3,7 @@
 import type { ApiKeyRow } from "../db/apikeys.js";
 import type { Store } from "../db/store.js";
 import type { Role, UserRow } from "../db/users.js";
-import type { WorkspaceRow } from "../db/workspaces.js";
+import type { WorkspaceHoldings, WorkspaceRow } from "../db/workspaces.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import {
   DEFAULT_EXPIRY,
@@ -110,16 +110,19 @@ export function updateWorkspace(
 }
 
 /** Deletes a workspace; the default one cannot go while others remain, and keys bound to it go with it. */
-export function deleteWorkspace(store: Store, actor: Actor, ws: WorkspaceRow) {
+/** Deletes a workspace with everything in it (the cascade); what it held, counted in the same transaction. */
+export function deleteWorkspace(store: Store, actor: Actor, ws: WorkspaceRow): WorkspaceHoldings {
   if (ws.is_default === 1 && store.workspaces.count(ws.account_id) > 1)
     throw new ApiError(
       "workspace_not_empty",
       "The default workspace cannot be deleted while the account has others; make another the default first.",
       { workspace_id: ws.id },
     );
-  store.db.transaction(() => {
+  return store.db.transaction(() => {
+    const held = store.workspaces.holdings(ws.id);
     store.workspaces.remove(ws.id);
     store.misc.audit(ws.account_id, actor, "workspace.delete", ws.id);
+    return held;
   })();
 }
 

@@ -89,7 +89,14 @@ describe("admin CLI", () => {
     expect(unbound.workspace_id).toBeNull();
     const bound = cli(["keys", "create", "--account", id, "--name", "b", "--workspace", ws.id, "--json", ...d]).json();
     expect(bound.workspace_id).toBe(ws.id);
-    expect(cli(["workspaces", "delete", ws.id, ...d]).status).toBe(0);
+    // What went with it is said: here the one key bound to it.
+    const deleted = cli(["workspaces", "delete", ws.id, "--json", ...d]);
+    expect(deleted.status).toBe(0);
+    expect(deleted.json()).toEqual({
+      id: ws.id,
+      deleted: true,
+      removed: { contents: 0, memories: 0, reference_materials: 0, conversions: 0, api_keys: 1 },
+    });
     expect(cli(["workspaces", "list", "--account", id, "--json", ...d]).json()).toHaveLength(1);
     expect(
       cli(["keys", "list", "--account", id, "--json", ...d])
