@@ -75,7 +75,6 @@ function parseScopes(value: string): string[] {
   return list;
 }
 
-/** Adds the administrator's command groups to the program. */
 /** A list filtered by --account names an account that exists: an empty list would say "none" of a typo. */
 function requireListedAccount(store: Store, accountId: number | undefined): void {
   if (accountId !== undefined && !store.accounts.byId(accountId)) throw new CliError(`No account ${accountId}.`);
@@ -86,18 +85,23 @@ const KEY_ARGUMENT =
 
 /**
  * A key named by its id, or by its secret (what an administrator holding a leaked key has): the secret is looked up
- * by its hash, as the server does, and never repeated in an error.
+ * by its hash, as the server does, and never repeated in an error. A secret comes as pasted: with spaces around it,
+ * an `Authorization: Bearer` before it, in another case. Only an argument shaped like an id is ever printed back.
  */
 function keyByIdOrSecret(store: Store, arg: string): ApiKeyRow {
-  if (!arg.startsWith(KEY_PREFIX)) return findKey(store, arg);
-  const row = store.apiKeys.byHash(hashKey(arg));
+  if (/^key_[0-9A-Za-z]{1,64}$/.test(arg)) return findKey(store, arg);
+  const secret = new RegExp(`${KEY_PREFIX}\\S*`, "i").exec(arg)?.[0];
+  const row = secret === undefined ? undefined : store.apiKeys.byHash(hashKey(secret));
   if (!row)
     throw new CliError(
-      `no API key matches the key given (${displayPrefix(arg)}…); \`keys list\` shows each key's prefix`,
+      secret === undefined
+        ? "no API key has that id (ids look like key_…; the key itself, svc_live_…, is also taken)"
+        : `no API key matches the key given (${displayPrefix(secret)}…); \`keys list\` shows each key's prefix`,
     );
   return row;
 }
 
+/** Adds the administrator's command groups to the program. */
 export function registerAdminCommands(program: Command): void {
   const accounts = program.command("accounts").description("Accounts, their plan and rate limits");
   accounts

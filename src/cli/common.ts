@@ -254,7 +254,8 @@ export function serverUrlArg(name: string) {
       url = new URL(value);
     } catch {}
     if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "")
-      throw new UsageError(`${name} must be an http(s) URL, got "${value}"`);
+      // Shown without a user name or password it may carry.
+      throw new UsageError(`${name} must be an http(s) URL, got "${value.replace(/\/\/[^/@]*@/, "//")}"`);
     // The description is served without authentication: a user name or password in it would be published.
     if (url.username !== "" || url.password !== "")
       throw new UsageError(

@@ -18,7 +18,7 @@ import { MigrationMismatchError, migrate, pendingMigrations } from "../db/migrat
 import { DB_FILE, type Db, openDb } from "../db/open.js";
 import { buildOpenApi } from "../http/openapi.js";
 import { ROUTES } from "../http/routes.js";
-import { checkCopy, copyDatabase } from "../jobs/backups.js";
+import { BackupTargetError, checkCopy, copyDatabase } from "../jobs/backups.js";
 import {
   CliError,
   DEFAULT_HOST,
@@ -104,12 +104,18 @@ function backupInto(
   const tmp = `${target}.partial-${process.pid}`;
   rmSync(tmp, { force: true });
   try {
-    copyDatabase({ dataDir }, tmp);
+    try {
+      copyDatabase({ dataDir }, tmp);
+    } catch (e) {
+      // Named by the file asked for, not its temporary name.
+      if (e instanceof BackupTargetError) throw new CliError(`cannot write ${target}: ${e.reason}`);
+      throw e;
+    }
     progress(`copied ${statSync(tmp).size} bytes; checking the copy…\n`);
     try {
       checkCopy(tmp);
     } catch (e) {
-      throw new CliError((e as Error).message);
+      throw new CliError(`${target}: ${(e as Error).message}`);
     }
     renameSync(tmp, target);
   } finally {
@@ -158,7 +164,8 @@ function checkBackup(from: string): Db {
     } catch (e) {
       if (e instanceof MigrationMismatchError)
         throw new CliError(`${from}: ${e.message.replace(/; refusing to start$/, "")}; refusing to restore`);
-      throw e;
+      // Any other failure is the backup's (a schema_migrations of another shape), not the data directory's.
+      throw new CliError(`${from} is not a content-service database this program can read: ${(e as Error).message}`);
     }
     return db;
   } catch (e) {

@@ -313,20 +313,30 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
   printFirstStart(first, (s) => process.stderr.write(s));
   // The handlers are in place before the line that tells a supervisor (or a test) the server is up. Standard output
   // carries the request log's JSON lines only (README "Operations"): these lines go to standard error.
-  let stopping = false;
+  let signals = 0;
+  let failure: string | undefined;
   const stopped = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
+      signals++;
       // A second signal (`timeout` signals the process and then its group; an impatient supervisor) must not cut
-      // the drain short: the requests in flight, the counters kept in memory and the checkpoint would be lost.
-      if (stopping) {
-        process.stderr.write(`${signal}: already stopping; waiting for the requests in flight\n`);
+      // the drain short: the requests in flight, the counters kept in memory and the checkpoint would be lost. A
+      // third is someone who means it (Ctrl-C three times): what is committed is on disk, the rest is given up.
+      if (signals === 2) {
+        process.stderr.write(`${signal}: already stopping; waiting for the requests in flight (a third: at once)\n`);
         return;
       }
-      stopping = true;
+      if (signals >= 3) {
+        process.stderr.write(`${signal}: stopping at once, without finishing the requests in flight\n`);
+        process.exit(1);
+      }
       process.stderr.write(`${signal}: draining and stopping\n`);
+      // Bounded: a model answering a learning analysis slowly must not keep the process up for ever.
+      setTimeout(() => {
+        process.stderr.write(`still stopping after ${SHUTDOWN_LIMIT_MS / 1000} s: stopping at once\n`);
+        process.exit(1);
+      }, SHUTDOWN_LIMIT_MS).unref();
       server.close().then(resolve, (e) => {
-        process.stderr.write(`error during shutdown: ${(e as Error).message}\n`);
-        process.exitCode = 1;
+        failure = (e as Error).message;
         resolve();
       });
     };
@@ -335,8 +345,12 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
   });
   process.stderr.write(`content-service listening on ${server.url} (data: ${dataDir})\n`);
   await stopped;
+  if (failure !== undefined) throw new CliError(`stopping failed: ${failure}`);
   process.stderr.write("stopped\n");
 }
+
+/** The longest a shutdown may take after the first signal before the process exits without finishing it. */
+const SHUTDOWN_LIMIT_MS = 60_000;
 
 /** Binds host:port and lets go at once: fails as the server's listen would (EADDRINUSE, EADDRNOTAVAIL, EACCES). */
 async function probeListen(host: string, port: number): Promise<void> {

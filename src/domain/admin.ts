@@ -109,8 +109,10 @@ export function updateWorkspace(
   return store.workspaces.byId(ws.id)!;
 }
 
-/** Deletes a workspace; the default one cannot go while others remain, and keys bound to it go with it. */
-/** Deletes a workspace with everything in it (the cascade); what it held, counted in the same transaction. */
+/**
+ * Deletes a workspace with everything in it and the keys bound to it (the cascade); the default one cannot go while
+ * others remain. Answers what it held, counted in the same transaction.
+ */
 export function deleteWorkspace(store: Store, actor: Actor, ws: WorkspaceRow): WorkspaceHoldings {
   if (ws.is_default === 1 && store.workspaces.count(ws.account_id) > 1)
     throw new ApiError(

@@ -1,7 +1,7 @@
 /** Scheduled backups of a running server's database: one consistent copy per run, the newest N kept. */
-import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
-import { DB_FILE, openDb } from "../db/open.js";
+import { openDb } from "../db/open.js";
 import type { DbLocation } from "../db/thread-store.js";
 
 const NAME = /^content-service-(\d{8}T\d{6}Z)\.db$/;
@@ -54,13 +54,36 @@ export function copyDatabase(location: DbLocation, file: string): void {
   const db = openDb(location.dataDir, { addonFile: location.addonFile });
   try {
     // The copy holds what the database holds (password and key hashes, the session signing secret): it is created
-    // with the database file's mode, not the umask's (0644 beside a 0600 database), and VACUUM INTO fills it.
-    const mode = statSync(path.join(location.dataDir, DB_FILE)).mode & 0o777;
-    closeSync(openSync(file, "wx", mode));
-    chmodSync(file, mode);
+    // for its owner alone (0600), not with the umask's 0644, and VACUUM INTO fills it.
+    closeSync(openSync(file, "wx", 0o600));
     db.prepare("VACUUM INTO ?").run(file);
+  } catch (e) {
+    // A damaged database is the database's failure; anything else here (a full disk, a folder this user cannot
+    // write) is the copy's.
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB")) throw e;
+    throw new BackupTargetError(file, e);
   } finally {
     db.close();
+  }
+}
+
+/** A backup that could not be written where it was to go: `reason` says why, without the file's name. */
+export class BackupTargetError extends Error {
+  readonly reason: string;
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    const code = (cause as { code?: unknown }).code;
+    const text = (cause as Error).message ?? String(cause);
+    // Node's "EACCES: permission denied, open '/x'" → "permission denied".
+    const reason =
+      typeof code === "string" && /^E[A-Z]+$/.test(code)
+        ? text.replace(/^E[A-Z]+: /, "").replace(/, \w+ '.*'$/s, "")
+        : text;
+    super(`cannot write ${file}: ${reason}`);
+    this.reason = reason;
   }
 }
 

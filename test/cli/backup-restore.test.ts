@@ -79,13 +79,15 @@ describe("backup --out", () => {
     expect(integrity(out)).toBe("ok");
   });
 
-  it("gives the copy the database file's mode, not the umask's: it holds the same secrets", () => {
+  it("writes the copy for its owner alone (0600), whatever the umask: it holds the database's secrets", () => {
     const { dir, d } = initDir();
-    for (const mode of [0o600, 0o640]) {
+    // Whatever the database's own mode (the copy is written, then opened again for its check).
+    for (const mode of [0o644, 0o400]) {
       chmodSync(path.join(dir, "content-service.db"), mode);
       const out = path.join(tempDir(), `b-${mode.toString(8)}.db`);
-      expect(cli(["backup", "--out", out, ...d]).status).toBe(0);
-      expect(statSync(out).mode & 0o777).toBe(mode);
+      const run = cli(["backup", "--out", out, ...d]);
+      expect(run.status, run.stderr).toBe(0);
+      expect(statSync(out).mode & 0o777).toBe(0o600);
       expect(integrity(out)).toBe("ok");
     }
   });
@@ -145,6 +147,11 @@ describe("restore --from", () => {
     const f = new Database(foreign);
     f.exec("CREATE TABLE t (x)");
     f.close();
+    // A table of that name, of another shape: the backup's failure, never the data directory's database's.
+    const odd = path.join(scratch, "odd.db");
+    const o = new Database(odd);
+    o.exec("CREATE TABLE schema_migrations (x)");
+    o.close();
     const newer = path.join(scratch, "newer.db");
     expect(cli(["backup", "--out", newer, ...d]).status).toBe(0);
     const n = new Database(newer);
@@ -153,6 +160,7 @@ describe("restore --from", () => {
     for (const [from, message] of [
       [text, /not a SQLite database/],
       [foreign, /not a content-service database/],
+      [odd, new RegExp(`\\nerror: ${odd} is not a content-service database this program can read: `)],
       [newer, /does not know.*refusing to restore/],
       [path.join(scratch, "missing.db"), /no file/],
     ] as const) {

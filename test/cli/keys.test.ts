@@ -104,7 +104,8 @@ describe("keys commands", () => {
     const rotated = cli(["keys", "rotate", leaked.key, "--json", ...d]);
     expect(rotated.status).toBe(0);
     expect(rotated.json()).toMatchObject({ name: "leaked", workspace_id: leaked.workspace_id });
-    const revoked = cli(["keys", "revoke", leaked.key, ...d]);
+    // As pasted from a request: an Authorization value, with spaces around it.
+    const revoked = cli(["keys", "revoke", `  Bearer ${leaked.key} `, ...d]);
     expect(revoked.status).toBe(0);
     expect(revoked.stdout).toContain(`revoked ${leaked.id}`);
     expect(revoked.stdout + revoked.stderr).not.toContain(leaked.key);
@@ -115,6 +116,12 @@ describe("keys commands", () => {
     expect(miss.stderr).toBe(
       "error: no API key matches the key given (svc_live_ZZZZ…); `keys list` shows each key's prefix\n",
     );
+    // Whatever is not shaped like an id is never printed back (a secret in another case, half a paste).
+    for (const arg of [leaked.key.toUpperCase(), ` ${leaked.key.slice(2)}`]) {
+      const other = cli(["keys", "revoke", arg, ...d]);
+      expect(other.status).toBe(1);
+      expect(other.stderr).not.toContain(arg.trim().slice(13));
+    }
   });
 
   it("keeps last_used_at current for a running server's keys", async () => {

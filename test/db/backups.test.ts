@@ -15,8 +15,8 @@ describe("scheduled backups", () => {
     const db = openDb(dir);
     migrate(db);
     const store = createStore(db);
-    // A database only its owner may read has backups only its owner may read.
-    chmodSync(path.join(dir, "content-service.db"), 0o600);
+    // Backups are their owner's alone, whatever the database's mode and the umask.
+    chmodSync(path.join(dir, "content-service.db"), 0o644);
     const out = path.join(dir, "backups");
     const t0 = Date.UTC(2026, 10, 22, 3, 0, 0);
     for (let i = 0; i < 4; i++) {

@@ -1,4 +1,5 @@
 import { Agent, request } from "node:http";
+import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { backupDatabase } from "../../src/cli/maintenance.js";
 import { openDb } from "../../src/db/open.js";
@@ -104,6 +105,24 @@ describe("durability", () => {
     const lines = server.stdout().trim().split("\n");
     expect(lines.length).toBeGreaterThanOrEqual(2);
     for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+  });
+
+  it("a third signal stops at once, without waiting for the request in flight (exit 1)", async () => {
+    const dir = tempDir();
+    const server = await startServe(dir);
+    const { port, hostname } = new URL(server.url);
+    // A request whose body never ends: the drain would wait for it.
+    const socket = connect(Number(port), hostname);
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    socket.write("POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n");
+    socket.write("Content-Length: 100\r\n\r\n{");
+    socket.on("error", () => {});
+    await new Promise((r) => setTimeout(r, 300));
+    for (const delay of [0, 100, 200]) setTimeout(() => server.child.kill("SIGINT"), delay);
+    expect(await server.exited).toEqual({ code: 1, signal: null });
+    expect(server.output()).toContain("SIGINT: already stopping");
+    expect(server.output()).toContain("SIGINT: stopping at once, without finishing the requests in flight");
+    socket.destroy();
   });
 
   it("backs up a consistent copy while the server writes", async () => {
