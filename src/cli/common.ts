@@ -8,6 +8,7 @@ import { DB_FILE, type Db, openDb } from "../db/open.js";
 import { createStore, type Store } from "../db/store.js";
 import { Email, Password, RateLimit, RecordName } from "../domain/admin-rules.js";
 import { ApiError } from "../http/errors.js";
+import { systemErrorReason } from "../jobs/backups.js";
 import { holdCommandLock, LockHeldError, ownerAndMode } from "./lock.js";
 
 /** A failure the CLI reports as one line on stderr with exit status 1. */
@@ -24,11 +25,8 @@ export function explainFailure(e: unknown): string | undefined {
   const code = (e as { code?: unknown } | null)?.code;
   // A file system error (`ENOENT: no such file or directory, open '/x/y'`): the path first, then why, in words.
   const fsPath = (e as { path?: unknown } | null)?.path;
-  if (typeof code === "string" && /^E[A-Z]+$/.test(code) && typeof fsPath === "string") {
-    const reason =
-      code === "EISDIR"
-        ? "is a directory: give a file name"
-        : (e as Error).message.replace(/^E[A-Z]+: /, "").replace(/, \w+ '.*'$/s, "");
+  const reason = systemErrorReason(e);
+  if (reason !== undefined && typeof fsPath === "string") {
     const syscall = (e as { syscall?: unknown }).syscall;
     return `${fsPath}: ${reason}${typeof syscall === "string" ? ` (${syscall})` : ""}`;
   }

@@ -68,6 +68,14 @@ export function copyDatabase(location: DbLocation, file: string): void {
   }
 }
 
+/** Why a file system call failed, in words (Node's "EACCES: permission denied, open '/x'" → "permission denied"). */
+export function systemErrorReason(e: unknown): string | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return undefined;
+  if (code === "EISDIR") return "is a directory: give a file name";
+  return (e as Error).message.replace(/^E[A-Z]+: /, "").replace(/, \w+ '.*'$/s, "");
+}
+
 /** A backup that could not be written where it was to go: `reason` says why, without the file's name. */
 export class BackupTargetError extends Error {
   readonly reason: string;
@@ -75,13 +83,7 @@ export class BackupTargetError extends Error {
     readonly file: string,
     cause: unknown,
   ) {
-    const code = (cause as { code?: unknown }).code;
-    const text = (cause as Error).message ?? String(cause);
-    // Node's "EACCES: permission denied, open '/x'" → "permission denied".
-    const reason =
-      typeof code === "string" && /^E[A-Z]+$/.test(code)
-        ? text.replace(/^E[A-Z]+: /, "").replace(/, \w+ '.*'$/s, "")
-        : text;
+    const reason = systemErrorReason(cause) ?? (cause as Error).message ?? String(cause);
     super(`cannot write ${file}: ${reason}`);
     this.reason = reason;
   }

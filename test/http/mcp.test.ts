@@ -344,6 +344,32 @@ describe("the pipeline's rules on /mcp and on every tool call", () => {
     expect((await post(initialize(), { authorization: `Bearer ${secret}` })).status).toBe(429);
   });
 
+  it("a batch answered as a stream sends its headers when the stream begins: the calls run by then counted", async () => {
+    const other = createAccount(api.services.store, "test", "Streamed", "business");
+    setLimits(api.services.store, "test", other.account.id, 5, 100);
+    const call = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "list_templates", arguments: {} },
+    });
+    const secret = key({ accountId: other.account.id });
+    const headers = { authorization: `Bearer ${secret}`, "mcp-protocol-version": "2025-06-18" };
+    const res = await post([call(1), call(2), call(3)], {
+      ...headers,
+      accept: "text/event-stream, application/json;q=0.5",
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(res.text.match(/^event: message$/gm)).toHaveLength(3);
+    // The POST took one of five and its two further calls two more: the headers, sent when the stream began, count
+    // the POST and whichever calls had run by then.
+    expect(Number(res.headers.get("x-ratelimit-remaining"))).toBeGreaterThanOrEqual(2);
+    expect(Number(res.headers.get("x-ratelimit-remaining"))).toBeLessThanOrEqual(4);
+    // They did take them: the next POST, answered as JSON, leaves one.
+    expect((await post(call(4), headers)).headers.get("x-ratelimit-remaining")).toBe("1");
+  });
+
   it("an exhausted rate limit during a batch is a tool error for the calls past it", async () => {
     const other = createAccount(api.services.store, "test", "Tighter", "business");
     setLimits(api.services.store, "test", other.account.id, 1, 100);
