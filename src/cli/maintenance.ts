@@ -134,8 +134,11 @@ function fsyncPath(file: string): void {
   }
 }
 
-/** Opens a backup read-only and checks that it is a sound content-service database this program can serve. */
-function checkBackup(from: string): Db {
+/**
+ * Opens a backup read-only and checks that it is a sound content-service database this program can serve; with the
+ * number of migrations it still needs (an older backup).
+ */
+function checkBackup(from: string): { db: Db; pending: number } {
   let db: Db;
   try {
     db = openDb(path.dirname(from), { readonly: true, file: path.basename(from) });
@@ -158,16 +161,17 @@ function checkBackup(from: string): Db {
       .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
       .get();
     if (!hasMigrations) throw new CliError(`${from} is not a content-service database (it has no schema_migrations)`);
+    let pending: number;
     try {
       // Older is fine (serve or migrate applies the rest); newer, or another order, is refused as serve refuses it.
-      pendingMigrations(db);
+      pending = pendingMigrations(db).length;
     } catch (e) {
       if (e instanceof MigrationMismatchError)
         throw new CliError(`${from}: ${e.message.replace(/; refusing to start$/, "")}; refusing to restore`);
       // Any other failure is the backup's (a schema_migrations of another shape), not the data directory's.
       throw new CliError(`${from} is not a content-service database this program can read: ${(e as Error).message}`);
     }
-    return db;
+    return { db, pending };
   } catch (e) {
     db.close();
     throw e;
@@ -183,7 +187,7 @@ export function restoreDatabase(
   dataDir: string,
   from: string,
   progress: (line: string) => void = () => {},
-): { bytes: number; file: string } {
+): { bytes: number; file: string; pending: number } {
   const source = path.resolve(from);
   if (isLiveFile(dataDir, source))
     throw new UsageError(`--from ${source} is the database of ${dataDir} itself: give a backup file`);
@@ -219,7 +223,7 @@ export function restoreDatabase(
   const tmp = path.join(dataDir, `${DB_FILE}.restore-${process.pid}`);
   try {
     progress(`checking ${source}…\n`);
-    const db = checkBackup(source);
+    const { db, pending } = checkBackup(source);
     try {
       progress(`restoring ${dataDir} from ${source}…\n`);
       rmSync(tmp, { force: true });
@@ -234,7 +238,7 @@ export function restoreDatabase(
     for (const suffix of ["-wal", "-shm", "-journal"]) rmSync(`${target}${suffix}`, { force: true });
     renameSync(tmp, target);
     fsyncPath(dataDir);
-    return { bytes: statSync(target).size, file: target };
+    return { bytes: statSync(target).size, file: target, pending };
   } finally {
     rmSync(tmp, { force: true });
     commands.release();
@@ -324,8 +328,21 @@ export function registerMaintenanceCommands(program: Command): void {
     .action((opts: { from: string }, cmd: Command) => {
       const started = Date.now();
       const dir = dataDirOf(cmd);
-      const { bytes, file } = restoreDatabase(dir, opts.from, (line) => process.stderr.write(line));
-      if (wantsJson(cmd)) return printJson({ file, from: path.resolve(opts.from), bytes, ms: Date.now() - started });
+      const { bytes, file, pending } = restoreDatabase(dir, opts.from, (line) => process.stderr.write(line));
+      // An older backup: the other commands refuse its database until it is migrated.
+      if (pending > 0)
+        process.stderr.write(
+          `note: the restored database needs ${pending} migration(s): \`serve\` applies them when it starts, or run ` +
+            `\`content-service migrate --data-dir ${dir}\`\n`,
+        );
+      if (wantsJson(cmd))
+        return printJson({
+          file,
+          from: path.resolve(opts.from),
+          bytes,
+          pending_migrations: pending,
+          ms: Date.now() - started,
+        });
       process.stdout.write(`restored: ${file} from ${path.resolve(opts.from)} (${bytes} bytes)\n`);
     });
   const defaults = defaultServerUrls(DEFAULT_HOST, DEFAULT_PORT);

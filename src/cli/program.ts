@@ -25,14 +25,49 @@ export function buildProgram(): Command {
   registerServeCommands(program);
   registerAdminCommands(program);
   registerMaintenanceCommands(program);
+  for (const command of everyCommand(program)) for (const option of command.options) nameTheVariable(option);
   return program;
+}
+
+function everyCommand(command: Command): Command[] {
+  return [command, ...command.commands.flatMap(everyCommand)];
+}
+
+/**
+ * An option also read from an environment variable: a bad value that came from the variable is said to, or the
+ * message would send the user looking for a flag they never gave (`--port must be 0–65535` for CONTENT_SERVICE_PORT).
+ */
+function nameTheVariable(option: Option): void {
+  const parse = option.parseArg;
+  const variable = option.envVar;
+  if (!parse || !variable) return;
+  option.argParser((value: string, previous: unknown) => {
+    try {
+      return parse(value, previous);
+    } catch (e) {
+      // commander reads the variable only when the flag was not given.
+      const flagGiven = process.argv.some((a) => a === option.long || a.startsWith(`${option.long}=`));
+      if (e instanceof UsageError && !flagGiven && process.env[variable] === value)
+        throw new UsageError(`${e.message} (from ${variable})`);
+      throw e;
+    }
+  });
 }
 
 /** Runs the program on argv and resolves with the exit status. */
 export async function runCli(argv: string[]): Promise<number> {
   const program = buildProgram();
+  // `help keys create` as `keys create --help`: commander's help command reads only its first word (it showed the
+  // group's help), and an unknown command is then named as one.
+  const words = argv.slice(2);
+  const helpFor = words[0] === "help" && words.length >= 2;
+  if (helpFor && !program.commands.some((c) => c.name() === words[1])) {
+    process.stderr.write(`error: unknown command '${words[1]}' (content-service --help lists them)\n`);
+    return 2;
+  }
+  const args = helpFor ? [...argv.slice(0, 2), ...words.slice(1), "--help"] : argv;
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(args);
     return 0;
   } catch (e) {
     if (e instanceof CommanderError) {

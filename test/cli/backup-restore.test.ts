@@ -3,6 +3,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
 import { acquireRestoreLock, holdCommandLock } from "../../src/cli/lock.js";
+import { knownMigrations, migrate } from "../../src/db/migrate.js";
+import { openDb } from "../../src/db/open.js";
 import { asUser, cli, startServe, tempDir } from "../helpers/cli.js";
 
 // In-process runs of backupDatabase get a copy check that fails (see "deletes the partial copy").
@@ -107,6 +109,21 @@ describe("backup --out", () => {
 });
 
 describe("restore --from", () => {
+  it("restores an older backup and says it needs migrating, which migrate then does", () => {
+    const { dir, d } = initDir();
+    const older = path.join(tempDir(), "older.db");
+    const db = openDb(path.dirname(older), { file: path.basename(older) });
+    migrate(db, knownMigrations().slice(0, -1));
+    db.close();
+    const run = cli(["restore", "--from", older, ...d]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      `note: the restored database needs 1 migration(s): \`serve\` applies them when it starts, or run \`content-service migrate --data-dir ${dir}\``,
+    );
+    expect(cli(["migrate", ...d]).status).toBe(0);
+    expect(cli(["restore", "--from", older, "--json", ...d]).json().pending_migrations).toBe(1);
+  });
+
   it("puts a backup back: later writes are gone and the database is sound", () => {
     const { dir, d } = initDir();
     expect(cli(["accounts", "create", "--name", "Before", "--plan", "pro", ...d]).status).toBe(0);

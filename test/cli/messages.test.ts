@@ -29,6 +29,15 @@ describe("the command line's messages", () => {
     }
   });
 
+  it("says when a bad value came from an environment variable, not the flag", () => {
+    const dir = tempDir();
+    const fromEnv = cli(["serve", "--data-dir", dir], { env: { CONTENT_SERVICE_PORT: "abc" } });
+    expect(fromEnv.status).toBe(2);
+    expect(fromEnv.stderr).toBe('error: --port must be 0–65535, got "abc" (from CONTENT_SERVICE_PORT)\n');
+    const fromFlag = cli(["serve", "--data-dir", dir, "--port", "abc"], { env: { CONTENT_SERVICE_PORT: "abc" } });
+    expect(fromFlag.stderr).toBe('error: --port must be 0–65535, got "abc"\n');
+  });
+
   it("names a missing folder or a directory given as a file to write", () => {
     const d = initDir();
     const missing = path.join(tempDir(), "nope", "x.json");

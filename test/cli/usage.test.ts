@@ -26,6 +26,14 @@ describe("exit status of usage errors", () => {
     expect(cli(["keys", "--help"]).status).toBe(0);
     expect(cli(["help"]).status).toBe(0);
     expect(cli(["help", "keys"]).status).toBe(0);
+    // A subcommand's own help, as `keys create --help` gives it; an unknown command named as one.
+    const nested = cli(["help", "keys", "create"]);
+    expect(nested.status).toBe(0);
+    expect(nested.stdout).toBe(cli(["keys", "create", "--help"]).stdout);
+    expect(nested.stdout).toContain("Usage: content-service keys create");
+    const unknown = cli(["help", "nosuch"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toBe("error: unknown command 'nosuch' (content-service --help lists them)\n");
   });
 
   it("refuses an empty data directory (flag or environment) with exit 2, creating nothing", () => {
