@@ -81,7 +81,17 @@ function requireListedAccount(store: Store, accountId: number | undefined): void
 }
 
 const KEY_ARGUMENT =
-  "key id (key_…), or the key itself (svc_live_…: a leaked key is found by its hash, and never printed back)";
+  "key id (key_…), or the key itself (svc_live_…: a leaked key is found by its hash, and never printed back); " +
+  "- reads it from standard input, so that a secret stays out of the shell's history";
+
+/** The key argument: as given, or read from standard input for `-`. */
+async function keyArgument(given: string): Promise<string> {
+  if (given !== "-") return given;
+  if (process.stdin.isTTY) throw new UsageError("- reads the key from standard input: pipe it in (e.g. < key.txt)");
+  const read = await readStdinIfPiped("the key");
+  if (read === undefined) throw new UsageError("standard input held no key");
+  return read;
+}
 
 /**
  * A key named by its id, or by its secret (what an administrator holding a leaked key has): the secret is looked up
@@ -361,25 +371,27 @@ export function registerAdminCommands(program: Command): void {
     .description("Revoke a key (a running server refuses it at once)")
     .argument("<key>", KEY_ARGUMENT)
     .option("--json", "print the key as JSON")
-    .action((id: string, _opts, cmd: Command) =>
-      withStore(cmd, (store) => {
+    .action(async (given: string, _opts, cmd: Command) => {
+      const id = await keyArgument(given);
+      return withStore(cmd, (store) => {
         const row = revokeKey(store, ACTOR, keyByIdOrSecret(store, id));
         if (wantsJson(cmd)) return printJson(apiKeyView(row));
         process.stdout.write(`revoked ${row.id} at ${row.revoked_at}\n`);
-      }),
-    );
+      });
+    });
   keys
     .command("rotate")
     .description("Issue a replacement with the same name, scopes and binding; the old key stays valid until revoked")
     .argument("<key>", KEY_ARGUMENT)
     .option("--json", "print the new key as JSON")
-    .action((id: string, _opts, cmd: Command) =>
-      withStore(cmd, (store) => {
+    .action(async (given: string, _opts, cmd: Command) => {
+      const id = await keyArgument(given);
+      return withStore(cmd, (store) => {
         const old = keyByIdOrSecret(store, id);
         // A revoked key was taken out of use on purpose: rotating it would put a live copy back.
         if (old.revoked_at !== null) throw new CliError(`key ${old.id} is revoked: issue a new one with keys create`);
         const { row, secret } = rotateKey(store, ACTOR, old);
         printIssued(cmd, apiKeyView(row), secret);
-      }),
-    );
+      });
+    });
 }

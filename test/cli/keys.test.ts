@@ -104,6 +104,13 @@ describe("keys commands", () => {
     const rotated = cli(["keys", "rotate", leaked.key, "--json", ...d]);
     expect(rotated.status).toBe(0);
     expect(rotated.json()).toMatchObject({ name: "leaked", workspace_id: leaked.workspace_id });
+    // `-` reads it from standard input: the secret stays out of argv and the shell's history.
+    const piped = cli(["keys", "rotate", "-", "--json", ...d], { input: `${leaked.key}\n` });
+    expect(piped.status, piped.stderr).toBe(0);
+    expect(piped.json()).toMatchObject({ name: "leaked" });
+    const empty = cli(["keys", "revoke", "-", ...d], { input: "" });
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toContain("error: standard input held no key");
     // As pasted from a request: an Authorization value, with spaces around it.
     const revoked = cli(["keys", "revoke", `  Bearer ${leaked.key} `, ...d]);
     expect(revoked.status).toBe(0);
