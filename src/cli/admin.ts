@@ -12,13 +12,21 @@ import {
   deleteWorkspace,
   findKey,
   issueKey,
+  requireAccount,
   revokeKey,
   rotateKey,
   setLimits,
   setPlan,
   updateWorkspace,
 } from "../domain/admin.js";
-import { displayPrefix, EXPIRY_CHOICES, type ExpiryChoice, hashKey, KEY_PREFIX } from "../domain/apikeys.js";
+import {
+  displayPrefix,
+  EXPIRY_CHOICES,
+  type ExpiryChoice,
+  hashKey,
+  KEY_ID_PATTERN,
+  KEY_PREFIX,
+} from "../domain/apikeys.js";
 import { generatePassword, hashPassword } from "../domain/passwords.js";
 import { effectiveRateLimits, PLAN_LIMITS, PLANS, type Plan } from "../domain/plans.js";
 import { ApiError } from "../http/errors.js";
@@ -77,7 +85,7 @@ function parseScopes(value: string): string[] {
 
 /** A list filtered by --account names an account that exists: an empty list would say "none" of a typo. */
 function requireListedAccount(store: Store, accountId: number | undefined): void {
-  if (accountId !== undefined && !store.accounts.byId(accountId)) throw new CliError(`No account ${accountId}.`);
+  if (accountId !== undefined) requireAccount(store, accountId);
 }
 
 const KEY_ARGUMENT =
@@ -99,7 +107,7 @@ async function keyArgument(given: string): Promise<string> {
  * an `Authorization: Bearer` before it, in another case. Only an argument shaped like an id is ever printed back.
  */
 function keyByIdOrSecret(store: Store, arg: string): ApiKeyRow {
-  if (/^key_[0-9A-Za-z]{1,64}$/.test(arg)) return findKey(store, arg);
+  if (KEY_ID_PATTERN.test(arg)) return findKey(store, arg);
   const secret = new RegExp(`${KEY_PREFIX}\\S*`, "i").exec(arg)?.[0];
   const row = secret === undefined ? undefined : store.apiKeys.byHash(hashKey(secret));
   if (!row)
@@ -174,8 +182,7 @@ export function registerAdminCommands(program: Command): void {
       if (opts.reset && (opts.perMinute !== undefined || opts.perHour !== undefined))
         throw new UsageError("--reset cannot be combined with --per-minute or --per-hour");
       return withStore(cmd, (store) => {
-        const current = store.accounts.byId(id);
-        if (!current) throw new CliError(`No account ${id}.`);
+        const current = requireAccount(store, id);
         const account = opts.reset
           ? setLimits(store, ACTOR, id, null, null)
           : setLimits(

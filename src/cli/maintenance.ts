@@ -18,7 +18,7 @@ import { MigrationMismatchError, migrate, pendingMigrations } from "../db/migrat
 import { DB_FILE, type Db, openDb } from "../db/open.js";
 import { buildOpenApi } from "../http/openapi.js";
 import { ROUTES } from "../http/routes.js";
-import { BackupTargetError, checkCopy, copyDatabase } from "../jobs/backups.js";
+import { BackupTargetError, checkCopy, copyDatabase, systemErrorReason } from "../jobs/backups.js";
 import {
   CliError,
   DEFAULT_HOST,
@@ -197,7 +197,9 @@ export function restoreDatabase(
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new CliError(
-      code === "ENOENT" ? `no file ${source}` : `cannot read ${source}: ${(e as Error).message.replace(/^\w+: /, "")}`,
+      code === "ENOENT"
+        ? `no file ${source}`
+        : `cannot read ${source}: ${systemErrorReason(e) ?? (e as Error).message}`,
     );
   }
   if (!isFile) throw new UsageError(`--from ${source} is not a file`);

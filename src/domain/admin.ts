@@ -23,7 +23,8 @@ import { isPlan, type Plan } from "./plans.js";
 /** Who did an administrative change, for the audit log. */
 export type Actor = string;
 
-function requireAccount(store: Store, accountId: number) {
+/** An account by id, or 404 account_not_found ("No account N."). */
+export function requireAccount(store: Store, accountId: number) {
   const account = store.accounts.byId(accountId);
   if (!account) throw new ApiError("account_not_found", `No account ${accountId}.`);
   return account;

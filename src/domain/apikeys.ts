@@ -3,6 +3,9 @@ import crypto, { createHash } from "node:crypto";
 import { base62 } from "./ids.js";
 
 export const KEY_PREFIX = "svc_live_";
+
+/** What a key's id looks like (`key_` and up to 64 base62 characters). */
+export const KEY_ID_PATTERN = /^key_[0-9A-Za-z]{1,64}$/;
 export const SCOPES = ["read", "write"] as const;
 export type Scope = (typeof SCOPES)[number];
 export const EXPIRY_CHOICES = ["30d", "90d", "365d", "never"] as const;

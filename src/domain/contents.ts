@@ -55,10 +55,14 @@ export interface Caller {
 }
 
 /** Finds a content record of the caller's account (404 otherwise) and checks the key's binding. */
+/** 404 content_not_found for a content id. */
+export function contentNotFound(id: number): ApiError {
+  return new ApiError("content_not_found", `No content ${id}.`, { content_id: id });
+}
+
 export function findContent(store: Store, caller: Caller, id: number): ContentRow {
   const row = store.contents.byId(id);
-  if (!row || row.account_id !== caller.account.id)
-    throw new ApiError("content_not_found", `No content ${id}.`, { content_id: id });
+  if (!row || row.account_id !== caller.account.id) throw contentNotFound(id);
   caller.checkRecordWorkspace(row.workspace_id);
   // An explicit workspace_id that is not the record's: the record is not in that workspace.
   if (caller.workspace && caller.workspace.id !== row.workspace_id)

@@ -11,9 +11,9 @@
  * schedules, publication), in the order asked, and so do the deletions that free many pages (contents, reference
  * materials, images, and workspaces with every record in them), conversions (their output is up to 8,000,000
  * characters) and every write of a memory. The HTTP thread's remaining writes (user settings, learning preferences,
- * sessions and the other administrative ones, all short and rare)
- * stay on its own connection; one of them that finds the writer's transaction in progress waits, blocking the event
- * loop, for its commit (db/open.ts writeSignal): generations and references did that under a mixed load.
+ * sessions and the other administrative ones, all short and rare) stay on its own connection; one of them that finds
+ * the writer's transaction in progress waits, blocking the event loop, for its commit (db/open.ts writeSignal):
+ * generations and references did that under a mixed load.
  *
  * Operations asked for while the thread is busy go to it together, when it is free, and run in one transaction,
  * each in a savepoint of its own: one that fails rolls back alone. Under a finalize load several finalizations then
@@ -38,6 +38,7 @@ import type { WorkerPool } from "../workers/pool.js";
 import { type Actor, deleteWorkspace } from "./admin.js";
 import {
   contentEditTask,
+  contentNotFound,
   contentPublishTask,
   contentScheduleTask,
   draftCreateTask,
@@ -100,8 +101,7 @@ export const writeOps = {
    */
   conversionCreate: (store: Store, c: NewConversion) =>
     store.db.transaction(() => {
-      if (!store.contents.byId(c.contentId))
-        throw new ApiError("content_not_found", `No content ${c.contentId}.`, { content_id: c.contentId });
+      if (!store.contents.byId(c.contentId)) throw contentNotFound(c.contentId);
       return { ...store.conversions.create(c), output: "" };
     })(),
   /** Stores a memory in a workspace that must still be there. */

@@ -271,7 +271,8 @@ export function createApp(services: Services, routes: RouteDef[]): App {
     let principal: Principal | null = null;
     let decision: RateDecision | undefined;
     // The caller's bucket, to read again when the operation took further tokens (spendsTokens).
-    let bucket: { id: string; limits: { perMinute: number; perHour: number } } | undefined;
+    let bucketId: string | undefined;
+    let bucketLimits: { perMinute: number; perHour: number } | undefined;
     let response: Outgoing;
     let errorCode: string | undefined;
     let beta = false;
@@ -311,14 +312,12 @@ export function createApp(services: Services, routes: RouteDef[]): App {
           // limits for each window the account does not override.
           const limits = effectiveRateLimits(account);
           const borrow = !PLAN_LIMITS[account.plan].apiAccess;
-          bucket = {
-            id,
-            limits: {
-              perMinute: borrow && limits.perMinute <= 0 ? PLAN_LIMITS.business.perMinute : limits.perMinute,
-              perHour: borrow && limits.perHour <= 0 ? PLAN_LIMITS.business.perHour : limits.perHour,
-            },
+          bucketId = id;
+          bucketLimits = {
+            perMinute: borrow && limits.perMinute <= 0 ? PLAN_LIMITS.business.perMinute : limits.perMinute,
+            perHour: borrow && limits.perHour <= 0 ? PLAN_LIMITS.business.perHour : limits.perHour,
           };
-          if (!covered) decision = services.limiter.take(id, bucket.limits);
+          if (!covered) decision = services.limiter.take(id, bucketLimits);
         } else if (!covered) decision = byAddress(env);
         if (decision && !decision.allowed) throw rateLimited(decision);
       } else {
@@ -417,7 +416,8 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       // it stores in its own last event, after its own sync (the generate stream's done): its start waits for nothing.
       if (writes && !(response.body instanceof ReadableStream)) await services.durability.sync();
       // An MCP batch's further tool calls took tokens of their own: its answer says what they left.
-      if (routeDef.spendsTokens && bucket && decision) decision = services.limiter.take(bucket.id, bucket.limits, true);
+      if (routeDef.spendsTokens && bucketId !== undefined && bucketLimits && decision)
+        decision = services.limiter.take(bucketId, bucketLimits, true);
       const extra: Record<string, string> = { ...rateHeaders(decision), "x-trace-id": traceId };
       if (routeDef.stability === "beta") extra["x-api-stability"] = "beta";
       Object.assign(response.headers, extra);

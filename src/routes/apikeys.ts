@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { apiKeyView } from "../db/apikeys.js";
 import { findKey, issueKey, renameKey, revokeKey } from "../domain/admin.js";
 import { RecordName } from "../domain/admin-rules.js";
-import { EXPIRY_CHOICES } from "../domain/apikeys.js";
+import { EXPIRY_CHOICES, KEY_ID_PATTERN } from "../domain/apikeys.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import { Integer, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
@@ -57,7 +57,7 @@ const CreateKeyBody = v.object({
   expires: v.optional(v.picklist(EXPIRY_CHOICES)),
 });
 
-const KeyIdParams = v.object({ id: v.pipe(v.string(), v.regex(/^key_[0-9A-Za-z]{1,64}$/, "Expected a key id.")) });
+const KeyIdParams = v.object({ id: v.pipe(v.string(), v.regex(KEY_ID_PATTERN, "Expected a key id.")) });
 
 function actorOf(ctx: Ctx): string {
   return ctx.principal.kind === "session" ? `user:${ctx.principal.userId}` : `key:${ctx.principal.key.id}`;

@@ -1,7 +1,7 @@
 /** Contents: create (draft), read, list, update, delete, versions, planning (spec §4.3) and publication. */
 import * as v from "valibot";
 import type { ContentStatus, VersionRow } from "../db/contents.js";
-import { type CallerRows, contentView, findContent, serverToday } from "../domain/contents.js";
+import { type CallerRows, contentNotFound, contentView, findContent, serverToday } from "../domain/contents.js";
 import { plannedDay } from "../domain/planning.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
@@ -257,8 +257,7 @@ export const contentRoutes = [
       const row = findContent(ctx.services.store, ctx, ctx.params.contentId);
       // On the writer thread: the versions go with the content, and a content generated hundreds of times by the
       // on-prem model (500,000 characters each) took the HTTP thread's time for every page they freed.
-      if (!(await ctx.services.writer.run("contentRemove", { id: row.id })))
-        throw new ApiError("content_not_found", `No content ${row.id}.`, { content_id: row.id });
+      if (!(await ctx.services.writer.run("contentRemove", { id: row.id }))) throw contentNotFound(row.id);
       ctx.services.graph.touch(row.workspace_id);
       return { body: { content_id: row.id, deleted: true } };
     },

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import { acquireRestoreLock, holdCommandLock } from "../../src/cli/lock.js";
 import { knownMigrations, migrate } from "../../src/db/migrate.js";
 import { openDb } from "../../src/db/open.js";
-import { asUser, cli, startServe, tempDir } from "../helpers/cli.js";
+import { asUser, cli, initDir, startServe, tempDir } from "../helpers/cli.js";
 
 // In-process runs of backupDatabase get a copy check that fails (see "deletes the partial copy").
 vi.mock("../../src/jobs/backups.js", async (importOriginal) => {
@@ -18,13 +18,6 @@ vi.mock("../../src/jobs/backups.js", async (importOriginal) => {
     },
   };
 });
-
-function initDir(): { dir: string; d: string[] } {
-  const dir = tempDir();
-  const d = ["--data-dir", dir];
-  expect(cli(["init", ...d]).status).toBe(0);
-  return { dir, d };
-}
 
 const accountNames = (d: string[]) =>
   cli(["accounts", "list", "--json", ...d])

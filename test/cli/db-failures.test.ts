@@ -5,14 +5,7 @@
 import { chmodSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { asUser, cli, startServe, tempDir } from "../helpers/cli.js";
-
-function initDir(): { dir: string; d: string[]; file: string } {
-  const dir = tempDir();
-  const d = ["--data-dir", dir];
-  expect(cli(["init", ...d]).status).toBe(0);
-  return { dir, d, file: path.join(dir, "content-service.db") };
-}
+import { asUser, cli, initDir, startServe, tempDir } from "../helpers/cli.js";
 
 describe("a database the command cannot use", () => {
   it("a damaged file: serve, init and backup name it and point to restore", () => {

@@ -7,14 +7,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, tempDir } from "../helpers/cli.js";
-
-function initDir(): string[] {
-  const dir = tempDir();
-  const d = ["--data-dir", dir];
-  expect(cli(["init", ...d]).status).toBe(0);
-  return d;
-}
+import { cli, initDir, tempDir } from "../helpers/cli.js";
 
 describe("the command line's messages", () => {
   it("refuses a file as the data directory, for init as for the rest (exit 2)", () => {
@@ -39,7 +32,7 @@ describe("the command line's messages", () => {
   });
 
   it("names a missing folder or a directory given as a file to write", () => {
-    const d = initDir();
+    const { d } = initDir();
     const missing = path.join(tempDir(), "nope", "x.json");
     const openapi = cli(["openapi", "--out", missing]);
     expect(openapi.status).toBe(1);
@@ -55,7 +48,7 @@ describe("the command line's messages", () => {
   });
 
   it("says what a backup is doing: copying, then checking", () => {
-    const d = initDir();
+    const { d } = initDir();
     const run = cli(["backup", "--out", path.join(tempDir(), "b.db"), ...d]);
     expect(run.status).toBe(0);
     expect(run.stderr).toMatch(/backing up .*…\ncopied \d+ bytes; checking the copy…\n/);
@@ -73,7 +66,7 @@ describe("the command line's messages", () => {
   });
 
   it("fails a list filtered by an account that does not exist, as the other commands do", () => {
-    const d = initDir();
+    const { d } = initDir();
     for (const group of ["users", "keys", "workspaces"]) {
       const run = cli([group, "list", "--account", "99", ...d]);
       expect(run.status, group).toBe(1);
@@ -83,7 +76,7 @@ describe("the command line's messages", () => {
   });
 
   it("issues a key of a plan without API access, saying it is refused until the plan changes", () => {
-    const d = initDir();
+    const { d } = initDir();
     const account = cli(["accounts", "create", "--name", "Pro", "--plan", "pro", "--json", ...d]).json();
     const run = cli(["keys", "create", "--account", String(account.id), "--name", "k", "--json", ...d]);
     expect(run.status).toBe(0);
@@ -93,7 +86,7 @@ describe("the command line's messages", () => {
   });
 
   it("notes limits where the hour's is the one that binds", () => {
-    const d = initDir();
+    const { d } = initDir();
     const run = cli(["accounts", "set-limits", "1", "--per-minute", "100", "--per-hour", "10", ...d]);
     expect(run.status).toBe(0);
     expect(run.stderr).toBe("note: 100/min is more than 10/hour: no key can use more than 10 requests in an hour\n");
@@ -101,7 +94,7 @@ describe("the command line's messages", () => {
   });
 
   it("says a password piped to an initialised directory was not used", () => {
-    const d = initDir();
+    const { d } = initDir();
     const run = cli(["init", ...d], { input: "a-new-password-1\n" });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("already initialised");

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { tempDir } from "../helpers/cli.js";
+import { tempDir, untilListening } from "../helpers/cli.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -16,33 +16,13 @@ it("a SIGTERM to `npm run cli -- serve`, also sent twice, stops the server it st
     env: { ...process.env, NODE_OPTIONS: "" },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let out = "";
-  npm.stdout!.on("data", (d) => {
-    out += d;
-  });
-  npm.stderr!.on("data", (d) => {
-    out += d;
-  });
-  const exited = new Promise<number | null>((resolve) => npm.on("exit", (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearInterval(timer);
-        resolve(m[1]);
-      }
-    }, 50);
-    exited.then(() => {
-      clearInterval(timer);
-      reject(new Error(`npm exited before the server listened:\n${out}`));
-    });
-  });
-  expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  const server = await untilListening(npm);
+  expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   npm.kill("SIGTERM");
   // A second one (as `timeout` sends): nothing between npm and the server may turn it into a SIGKILL.
   setTimeout(() => npm.kill("SIGTERM"), 20);
-  expect(await exited, out).toBe(0);
-  expect(out).toMatch(/stopped\n$/);
+  expect((await server.exited).code, server.output()).toBe(0);
+  expect(server.output()).toMatch(/stopped\n$/);
   // Nothing is left answering on the port.
-  await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
 }, 60_000);

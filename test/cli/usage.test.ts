@@ -4,14 +4,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { cli, tempDir } from "../helpers/cli.js";
-
-function initDir(): { dir: string; d: string[] } {
-  const dir = tempDir();
-  const d = ["--data-dir", dir];
-  expect(cli(["init", ...d]).status).toBe(0);
-  return { dir, d };
-}
+import { cli, initDir, tempDir } from "../helpers/cli.js";
 
 const oneLine = (stderr: string) => stderr.trim().split("\n");
 

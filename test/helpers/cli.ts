@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll } from "vitest";
+import { afterAll, expect } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // Node itself with tsx's loader, not tsx's command line: that one runs the program in a child process of its own, so
@@ -65,6 +65,15 @@ export function asUser(uid: number, args: string[]) {
   });
 }
 
+/** A fresh data directory made by `init`: its path, the `--data-dir` arguments and its database file. */
+export function initDir(): { dir: string; d: string[]; file: string } {
+  const dir = tempDir();
+  const d = ["--data-dir", dir];
+  const run = cli(["init", ...d]);
+  expect(run.status, run.stderr).toBe(0);
+  return { dir, d, file: path.join(dir, "content-service.db") };
+}
+
 /** A server started with `serve` in a child process. */
 export interface ServerProcess {
   url: string;
@@ -91,6 +100,11 @@ export async function startServe(
     [...ENTRY, "serve", "--data-dir", dataDir, "--port", "0", "--workers", "1", ...extra],
     { env: { ...process.env, NODE_OPTIONS: "", ...env }, stdio: ["ignore", "pipe", "pipe"] },
   );
+  return untilListening(child);
+}
+
+/** Follows a process that runs `serve` (itself or through npm) until its "listening on" line. */
+export async function untilListening(child: ChildProcess): Promise<ServerProcess> {
   let out = "";
   let stdout = "";
   child.stdout!.on("data", (d) => {
