@@ -21,7 +21,13 @@ export function buildProgram(): Command {
     .exitOverride()
     // Every subcommand's help lists the global options (--data-dir); subcommands inherit this setting when created.
     .configureHelp({ showGlobalOptions: true })
-    .configureOutput({ outputError: (str, write) => write(str) });
+    .configureOutput({ outputError: (str, write) => write(str) })
+    // --json is hidden from the option lists (it would show in the help of commands that refuse it): said here.
+    .addHelpText(
+      "after",
+      "\nCommands that print records also take --json (one JSON document on stdout), before or after the command.\n" +
+        "Exit status: 0 success, 1 failure (one line on stderr), 2 usage error.",
+    );
   registerServeCommands(program);
   registerAdminCommands(program);
   registerMaintenanceCommands(program);

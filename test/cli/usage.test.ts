@@ -72,6 +72,8 @@ describe("exit status of usage errors", () => {
     }
     expect(cli(["accounts", "list", "--help"]).stdout.match(/--json/g)).toHaveLength(1);
     expect(cli(["serve", "--help"]).stdout).not.toContain("--json");
+    // The root help, where it is hidden from the option list, says where it applies.
+    expect(cli(["--help"]).stdout).toMatch(/print records also take --json/);
   });
 });
 
