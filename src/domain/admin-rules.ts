@@ -4,6 +4,7 @@
  * refuses.
  */
 import * as v from "valibot";
+import { maxChars } from "../http/schemas.js";
 
 /** The longest name of an account, workspace or key. */
 export const MAX_NAME_LENGTH = 100;
@@ -14,7 +15,7 @@ export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 1024;
 
 /** The name of an account, workspace or API key: trimmed, 1 to 100 characters. */
-export const RecordName = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_NAME_LENGTH));
+export const RecordName = v.pipe(v.string(), v.trim(), v.minLength(1), maxChars(MAX_NAME_LENGTH));
 /** A rate-limit override: a whole number from 1 to 1,000,000,000. */
 export const RateLimit = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_RATE_LIMIT));
 /**
@@ -26,7 +27,7 @@ export const Email = v.pipe(
   v.string(),
   v.trim(),
   v.regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*$/, "Expected an email address."),
-  v.maxLength(254),
+  maxChars(254),
 );
 /** A user's password: 8 to 1024 characters. */
-export const Password = v.pipe(v.string(), v.minLength(MIN_PASSWORD_LENGTH), v.maxLength(MAX_PASSWORD_LENGTH));
+export const Password = v.pipe(v.string(), v.minLength(MIN_PASSWORD_LENGTH), maxChars(MAX_PASSWORD_LENGTH));

@@ -46,6 +46,16 @@ function ittyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ":$1");
 }
 
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/** A path with its percent-encoded unreserved characters decoded; other escapes (`%2F`, `%20`) stay as sent. */
+export function decodeUnreserved(pathname: string): string {
+  return pathname.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
+    const c = String.fromCharCode(Number.parseInt(hex, 16));
+    return UNRESERVED.test(c) ? c : encoded;
+  });
+}
+
 /** Builds the route matcher from the route table (itty-router does the path matching). */
 function buildMatcher(routes: RouteDef[]) {
   const router = Router();
@@ -69,6 +79,17 @@ function buildMatcher(routes: RouteDef[]) {
   const fresh = (m: Match): Match => (m.kind === "route" ? { ...m, params: { ...m.params } } : m);
   // Synchronous for a known path: no promise on the hot path.
   return (method: string, url: string, pathname: string): Match | Promise<Match> => {
+    if (pathname.includes("%")) {
+      // Percent-encoded unreserved characters are those characters (RFC 3986 §6.2.2.2): /workspaces/ws%5Fabc is
+      // /workspaces/ws_abc and /contents/%32 is /contents/2 (they were a 404 and a 400).
+      const plain = decodeUnreserved(pathname);
+      if (plain !== pathname) {
+        const u = new URL(url);
+        u.pathname = plain;
+        url = u.href;
+        pathname = plain;
+      }
+    }
     const id = `${method} ${pathname}`;
     const known = recent.get(id);
     if (known) return fresh(known);

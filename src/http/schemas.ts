@@ -81,10 +81,49 @@ export const intString = (min = 1, max = Number.MAX_SAFE_INTEGER) =>
     v.maxValue(max),
   );
 
+/**
+ * A string's length in characters: Unicode code points, as JSON Schema's maxLength counts them (a surrogate pair, as
+ * in most emoji, is one character; a lone surrogate is one too).
+ */
+export function charLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) continue;
+    const d = s.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) {
+      n--;
+      i++;
+    }
+  }
+  return n;
+}
+
+/**
+ * At most `max` characters (charLength), described as `maxLength: max`. valibot's maxLength counts UTF-16 units, so a
+ * title of 300 emoji (600 units) was refused while the description, read by a client's validator, allowed it. The
+ * units are counted first: a string within the limit in units is within it in characters, and only a longer one is
+ * counted (a 500,000-character text costs nothing more).
+ */
+export function maxChars(max: number) {
+  const units = v.maxLength<string, number, (issue: v.MaxLengthIssue<string, number>) => string>(
+    max,
+    (issue) => `Invalid length: Expected <=${max} characters but received ${charLength(issue.input)}`,
+  );
+  const action: typeof units = {
+    ...units,
+    "~run"(dataset, config) {
+      if (dataset.typed && dataset.value.length > max && charLength(dataset.value) <= max) return dataset;
+      return units["~run"](dataset, config);
+    },
+  };
+  return action;
+}
+
 /** ?limit= and ?cursor= of every list (DESIGN §3). */
 export const PageQuery = {
   limit: v.optional(intString(1, 100), "20"),
-  cursor: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  cursor: v.optional(v.pipe(v.string(), maxChars(200))),
 };
 
 /** A list's body: data, has_more and next_cursor. */
@@ -92,7 +131,7 @@ export const pageOf = <S extends v.GenericSchema>(item: S) =>
   v.object({ data: v.array(item), has_more: v.boolean(), next_cursor: v.nullable(v.string()) });
 
 /** The workspace_id a workspace-aware request may carry in its query. */
-export const WorkspaceQuery = { workspace_id: v.optional(v.pipe(v.string(), v.maxLength(64))) };
+export const WorkspaceQuery = { workspace_id: v.optional(v.pipe(v.string(), maxChars(64))) };
 
 /** Timestamps: ISO 8601 UTC. */
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp());

@@ -5,7 +5,7 @@ import { analysesUsed } from "../domain/contents.js";
 import { effectiveRateLimits, PLAN_LIMITS } from "../domain/plans.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { Integer, Timestamp } from "../http/schemas.js";
+import { Integer, maxChars, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
 
 const Plan = v.picklist(["starter", "pro", "business", "agency"]);
@@ -36,9 +36,9 @@ const Entitlements = v.object({
 });
 
 const Settings = v.object({
-  display_name: v.optional(v.pipe(v.string(), v.maxLength(100))),
-  timezone: v.optional(v.pipe(v.string(), v.maxLength(64))),
-  locale: v.optional(v.pipe(v.string(), v.maxLength(35))),
+  display_name: v.optional(v.pipe(v.string(), maxChars(100))),
+  timezone: v.optional(v.pipe(v.string(), maxChars(64))),
+  locale: v.optional(v.pipe(v.string(), maxChars(35))),
   email_notifications: v.optional(v.boolean()),
 });
 const SettingsBody = v.strictObject(Settings.entries);

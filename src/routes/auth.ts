@@ -4,12 +4,12 @@ import { userView } from "../db/users.js";
 import { unauthorized } from "../http/auth.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { Integer, Timestamp } from "../http/schemas.js";
+import { Integer, maxChars, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
 
 const LoginBody = v.object({
-  email: v.pipe(v.string(), v.trim(), v.minLength(3), v.maxLength(254)),
-  password: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
+  email: v.pipe(v.string(), v.trim(), v.minLength(3), maxChars(254)),
+  password: v.pipe(v.string(), v.minLength(1), maxChars(1024)),
 });
 
 /** What a successful sign-in returns. */

@@ -4,9 +4,9 @@ import type { ContentStatus, VersionRow } from "../db/contents.js";
 import { type CallerRows, contentNotFound, contentView, findContent, serverToday } from "../domain/contents.js";
 import { plannedDay } from "../domain/planning.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import { Integer, intString, maxChars, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import {
   AUTH_ERRORS,
   CONFLICT,
@@ -43,8 +43,8 @@ const Day = v.pipe(
   v.regex(/^\d{4}-\d{2}-\d{2}$/, "Expected YYYY-MM-DD."),
   v.check((d) => plannedDay(d) !== null, "Not a calendar date."),
 );
-const Title = v.pipe(v.string(), v.maxLength(300));
-const Text = v.pipe(v.string(), v.maxLength(500_000));
+const Title = v.pipe(v.string(), maxChars(300));
+const Text = v.pipe(v.string(), maxChars(500_000));
 const ContentParams = v.object({ contentId: intString() });
 
 const ListQuery = v.object({
@@ -73,7 +73,7 @@ const ScheduleBody = v.object({
   scheduled_publish_at: v.nullable(
     v.pipe(
       v.string(),
-      v.maxLength(64),
+      maxChars(64),
       v.check(
         (s) => plannedDay(s) !== null,
         "Expected an ISO 8601 date (YYYY-MM-DD) or date-time (with Z, an offset, or local), on a real calendar day.",
@@ -132,6 +132,9 @@ export const contentRoutes = [
     handler(ctx: Ctx<unknown, v.InferOutput<typeof ListQuery>>) {
       const day = today(ctx);
       const q = ctx.query;
+      // An empty range is a mistake in the request, as it is for /usage (a 200 with no data hid it).
+      if (q.planned_from && q.planned_to && q.planned_from > q.planned_to)
+        throw invalidInput("query.planned_from", `Expected a day on or before planned_to (${q.planned_to}).`);
       const rows = ctx.services.store.contents.list({
         workspaceId: ctx.workspace.id,
         status: q.status as ContentStatus | undefined,

@@ -5,7 +5,7 @@ import { DEVICE_POLL_SECONDS } from "../domain/device-auth.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer } from "../http/schemas.js";
+import { Integer, maxChars } from "../http/schemas.js";
 import { LoginResponse } from "./auth.js";
 import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND } from "./common.js";
 
@@ -35,7 +35,7 @@ export const deviceAuthRoutes = [
     stability: "beta",
     access: "public",
     rejectsApiKeys: true,
-    body: v.object({ client_name: v.optional(v.pipe(v.string(), v.maxLength(100))) }),
+    body: v.object({ client_name: v.optional(v.pipe(v.string(), maxChars(100))) }),
     responses: {
       200: {
         description: "Show user_code to the person; poll /auth/device/token with device_code.",
@@ -92,7 +92,7 @@ export const deviceAuthRoutes = [
     stability: "beta",
     access: "public",
     rejectsApiKeys: true,
-    body: v.object({ device_code: v.pipe(v.string(), v.maxLength(100)) }),
+    body: v.object({ device_code: v.pipe(v.string(), maxChars(100)) }),
     responses: { 200: { description: "Signed in.", schema: LoginResponse }, ...AUTH_ERRORS, ...INPUT_ERRORS },
     async handler(ctx: Ctx<Record<string, string>, unknown, { device_code: string }>) {
       const poll = ctx.services.deviceAuth.poll(ctx.body.device_code);

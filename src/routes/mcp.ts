@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { WorkspaceQuery } from "../http/schemas.js";
+import { maxChars, WorkspaceQuery } from "../http/schemas.js";
 import { dispatcherFor } from "../mcp/dispatch.js";
 import { AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
 
@@ -16,8 +16,8 @@ const MAX_BATCH = 100;
 const Message = v.pipe(
   v.looseObject({
     jsonrpc: v.literal("2.0"),
-    id: v.optional(v.union([v.pipe(v.string(), v.maxLength(200)), v.pipe(v.number(), v.integer())])),
-    method: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
+    id: v.optional(v.union([v.pipe(v.string(), maxChars(200)), v.pipe(v.number(), v.integer())])),
+    method: v.optional(v.pipe(v.string(), v.minLength(1), maxChars(200))),
     params: v.optional(v.record(v.string(), v.unknown())),
     result: v.optional(v.record(v.string(), v.unknown())),
     error: v.optional(v.looseObject({ code: v.pipe(v.number(), v.integer()), message: v.string() })),

@@ -11,7 +11,16 @@ import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import {
+  charLength,
+  Integer,
+  intString,
+  maxChars,
+  PageQuery,
+  pageOf,
+  Timestamp,
+  WorkspaceQuery,
+} from "../http/schemas.js";
 import { TaskLimitError } from "../workers/limits.js";
 import {
   AUTH_ERRORS,
@@ -70,7 +79,7 @@ const CreateBody = v.pipe(
       v.pipe(
         v.string(),
         v.trim(),
-        v.maxLength(REFERENCE_LIMITS.titleChars),
+        maxChars(REFERENCE_LIMITS.titleChars),
         v.description("Defaults to the file's name, else to the text's first line."),
       ),
     ),
@@ -137,7 +146,8 @@ function readFile(file: UploadedFile, format: TextFormat | undefined): { format:
 function firstLineTitle(text: string): string {
   const line = (text.split("\n").find((l) => l.trim() !== "") ?? "").replace(/\s+/g, " ").trim();
   if (line.length <= FIRST_LINE_TITLE_CHARS) return line;
-  const cut = line.slice(0, FIRST_LINE_TITLE_CHARS);
+  // Not through a surrogate pair (half an emoji would be stored as U+FFFD).
+  const cut = line.slice(0, FIRST_LINE_TITLE_CHARS).replace(/[\uD800-\uDBFF]$/, "");
   const space = cut.lastIndexOf(" ");
   return `${(space > FIRST_LINE_TITLE_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "")}…`;
 }
@@ -233,12 +243,16 @@ export const referenceRoutes = [
       // Stored, and answered, as well-formed UTF-8 (a lone surrogate becomes U+FFFD).
       const content = ingested.content.toWellFormed();
       if (content === "") throw invalidInput(where, "The material has no text.");
-      if (content.length > REFERENCE_LIMITS.contentChars)
+      const chars = content.length > REFERENCE_LIMITS.contentChars ? charLength(content) : content.length;
+      if (chars > REFERENCE_LIMITS.contentChars)
         throw invalidInput(
           where,
-          `The material's plain text is ${content.length} characters; at most ${REFERENCE_LIMITS.contentChars} are accepted.`,
+          `The material's plain text is ${chars} characters; at most ${REFERENCE_LIMITS.contentChars} are accepted.`,
         );
-      const fileTitle = body.file ? baseName(body.file.filename).slice(0, REFERENCE_LIMITS.titleChars).trim() : "";
+      // Cut by characters, not UTF-16 units: a cut through an emoji would leave half of it (U+FFFD).
+      const fileTitle = body.file
+        ? [...baseName(body.file.filename)].slice(0, REFERENCE_LIMITS.titleChars).join("").trim()
+        : "";
       const title = (body.title || fileTitle || firstLineTitle(content)).toWellFormed();
 
       // On the writer thread (domain/writer.ts): up to 500,000 characters and their passages.

@@ -4,7 +4,7 @@ import { SECTION_ROLES, TEMPLATE_FORMATS, TEMPLATE_TONES, type TemplateRow, temp
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, intString, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import { Integer, intString, maxChars, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
 
 const Section = v.object({
@@ -37,7 +37,7 @@ const Filter = (max: number, description: string) =>
     v.pipe(
       v.string(),
       v.description(description),
-      v.maxLength(max),
+      maxChars(max),
       v.trim(),
       v.transform((s) => (s === "" ? undefined : s)),
     ),

@@ -6,7 +6,7 @@ import { RecordName } from "../domain/admin-rules.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import { maxChars, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import { actorOf } from "./apikeys.js";
 import {
   AUTH_ERRORS,
@@ -20,7 +20,7 @@ import {
 } from "./common.js";
 
 const Workspace = v.object({ id: v.string(), name: v.string(), is_default: v.boolean(), created_at: Timestamp });
-const WorkspaceParams = v.object({ workspaceId: v.pipe(v.string(), v.maxLength(64)) });
+const WorkspaceParams = v.object({ workspaceId: v.pipe(v.string(), maxChars(64)) });
 const ListQuery = v.object({ ...PageQuery, ...WorkspaceQuery });
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Harness, makeHarness } from "../helpers/harness.js";
+import { expectErrorBody } from "../helpers/http.js";
 
 const REFERENCE = [
   "Remote teams that hold a weekly written planning review ship 23% more features per quarter, according to a survey of 400 engineering organisations.",
@@ -390,6 +391,14 @@ describe("contents and planning", () => {
     const rest = await h.send("GET", `/api/v1/contents?limit=2&cursor=${paged.body.next_cursor}`, { auth: key });
     expect(rest.body.data.map((c: { title: string }) => c.title)).toEqual(["unplanned"]);
     expect((await h.send("GET", "/api/v1/contents?planned_from=2026-02-30", { auth: key })).status).toBe(400);
+    // One day is a range; a range that ends before it starts is refused, as /usage refuses it.
+    expect(await list("planned_from=2026-03-01&planned_to=2026-03-01")).toEqual([]);
+    const reversed = await h.send("GET", "/api/v1/contents?planned_from=2026-12-31&planned_to=2026-05-01", {
+      auth: key,
+    });
+    expect(expectErrorBody(reversed, 400, "validation_failed").issues).toEqual([
+      { path: "query.planned_from", message: "Expected a day on or before planned_to (2026-05-01)." },
+    ]);
   });
 
   it("updates and deletes, and keeps other accounts out", async () => {
@@ -399,6 +408,11 @@ describe("contents and planning", () => {
     const id = c.body.content_id;
     const upd = await h.send("PATCH", `/api/v1/contents/${id}`, { auth: key, body: { title: "New", content: "Body" } });
     expect(upd.body).toMatchObject({ title: "New", content: "Body", status: "draft" });
+    // An empty PATCH changes nothing, updated_at included.
+    h.clock.advance(60_000);
+    const same = await h.send("PATCH", `/api/v1/contents/${id}`, { auth: key, body: {} });
+    expect(same.status).toBe(200);
+    expect(same.body).toEqual(upd.body);
     const other = h.key({ account: h.b.id });
     expect((await h.send("GET", `/api/v1/contents/${id}`, { auth: other })).status).toBe(404);
     expect((await h.send("DELETE", `/api/v1/contents/${id}`, { auth: other })).status).toBe(404);

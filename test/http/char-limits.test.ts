@@ -1,0 +1,86 @@
+/**
+ * Length limits count characters (Unicode code points), as the description's `maxLength` does for a client's
+ * validator: a title of 300 emoji is 300 characters, not the 600 UTF-16 units valibot's maxLength counted.
+ */
+import * as v from "valibot";
+import { describe, expect, it } from "vitest";
+import { buildOpenApi } from "../../src/http/openapi.js";
+import { ROUTES } from "../../src/http/routes.js";
+import { charLength, maxChars } from "../../src/http/schemas.js";
+import { DEFAULT_CONFIG } from "../../src/http/server.js";
+import { makeHarness } from "../helpers/harness.js";
+import { expectErrorBody } from "../helpers/http.js";
+
+const EMOJI = "😀"; // one character, two UTF-16 units
+type Schema = { properties: Record<string, { maxLength?: number }> };
+
+describe("charLength and maxChars", () => {
+  it("counts a surrogate pair as one character and a lone surrogate as one", () => {
+    expect(charLength("")).toBe(0);
+    expect(charLength("abc")).toBe(3);
+    expect(charLength(EMOJI.repeat(3))).toBe(3);
+    expect(charLength(`a${EMOJI}b`)).toBe(3);
+    expect(charLength("\uD83D")).toBe(1);
+    expect(charLength("\uDE00\uD83D")).toBe(2);
+    expect(charLength(`\uD83D${EMOJI}`)).toBe(2);
+  });
+
+  it("accepts up to the limit in characters and names the count in characters when refusing", () => {
+    const schema = v.pipe(v.string(), maxChars(3));
+    expect(v.safeParse(schema, EMOJI.repeat(3)).success).toBe(true);
+    expect(v.safeParse(schema, "abc").success).toBe(true);
+    const refused = v.safeParse(schema, EMOJI.repeat(4));
+    expect(refused.success).toBe(false);
+    expect(refused.issues?.[0].message).toBe("Invalid length: Expected <=3 characters but received 4");
+  });
+});
+
+describe("limits over HTTP", () => {
+  it("takes a title of 300 emoji and refuses 301, as the description's maxLength says", async () => {
+    const h = makeHarness();
+    const key = h.key({ workspaceId: h.a.ws1 });
+    const ok = await h.send("POST", "/api/v1/contents", { auth: key, body: { title: EMOJI.repeat(300) } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.body.title).toBe(EMOJI.repeat(300));
+    const over = await h.send("POST", "/api/v1/contents", { auth: key, body: { title: EMOJI.repeat(301) } });
+    const details = expectErrorBody(over, 400, "validation_failed");
+    expect(details.issues).toEqual([
+      { path: "body.title", message: "Invalid length: Expected <=300 characters but received 301" },
+    ]);
+    const doc = buildOpenApi(ROUTES, DEFAULT_CONFIG) as unknown as {
+      paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: Schema }> } }>>;
+    };
+    const schema = doc.paths["/api/v1/contents"].post.requestBody.content["application/json"].schema;
+    expect(schema.properties.title.maxLength).toBe(300);
+  });
+
+  it("counts a reference material's text in characters too", async () => {
+    const h = makeHarness();
+    const key = h.key({ workspaceId: h.a.ws1 });
+    // 250,000 emoji: 500,000 UTF-16 units + 2 over the limit in units, within it in characters.
+    const content = `${EMOJI.repeat(250_001)}`;
+    const res = await h.send("POST", "/api/v1/reference-materials", {
+      auth: key,
+      body: { content, format: "text", title: "emoji" },
+    });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
+    const over = await h.send("POST", "/api/v1/reference-materials", {
+      auth: key,
+      body: { content: `${"a".repeat(500_000)}${EMOJI}`, format: "text", title: "over" },
+    });
+    expect(expectErrorBody(over, 400, "validation_failed").issues).toEqual([
+      { path: "body.content", message: expect.stringContaining("500001 characters; at most 500000") },
+    ]);
+  });
+
+  it("does not cut a title taken from the first line through an emoji", async () => {
+    const h = makeHarness();
+    const key = h.key({ workspaceId: h.a.ws1 });
+    const res = await h.send("POST", "/api/v1/reference-materials", {
+      auth: key,
+      body: { content: `${"a".repeat(79)}${EMOJI.repeat(100)}\n\nbody`, format: "text" },
+    });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
+    expect(res.body.title).not.toContain("\uFFFD");
+  });
+});
