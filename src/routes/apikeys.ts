@@ -3,10 +3,11 @@ import * as v from "valibot";
 import { apiKeyView } from "../db/apikeys.js";
 import { findKey, issueKey, renameKey, revokeKey } from "../domain/admin.js";
 import { RecordName } from "../domain/admin-rules.js";
-import { EXPIRY_CHOICES, KEY_ID_PATTERN } from "../domain/apikeys.js";
+import { EXPIRY_CHOICES, KEY_ID_PATTERN, normaliseScopes } from "../domain/apikeys.js";
 import type { Ctx } from "../http/context.js";
+import { invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import { Integer, maxChars, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, pageList } from "./common.js";
 
 const Scopes = v.array(v.picklist(["read", "write"]));
@@ -53,9 +54,42 @@ const CreateKeyBody = v.object({
       v.picklist(["read", "write"], 'Expected "read" or "write"; the admin scope is reserved and not issued in v1.'),
     ),
   ),
-  workspace_id: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64)))),
+  workspace_id: v.optional(v.nullable(v.pipe(v.string(), maxChars(64)))),
   expires: v.optional(v.picklist(EXPIRY_CHOICES)),
 });
+
+/**
+ * A rename. Scopes and the workspace binding are fixed at creation (spec §2): a body that sends them as they are (a
+ * client writing back the record it read) is a rename, one that would change them is refused (400), where it had
+ * been answered 200 with the change ignored, which read as a downgrade that had not happened.
+ */
+const RenameKeyBody = v.object({
+  name: RecordName,
+  scopes: v.optional(v.pipe(Scopes, v.description("Fixed at creation: accepted only as the key has them (spec §2)."))),
+  workspace_id: v.optional(
+    v.pipe(
+      v.nullable(v.pipe(v.string(), maxChars(64))),
+      v.description("Fixed at creation: accepted only as the key has it (spec §2)."),
+    ),
+  ),
+});
+
+/** 400 when a rename would change what is fixed at creation. */
+function refuseFixedChanges(
+  key: { scopes: string[]; workspace_id: string | null },
+  body: v.InferOutput<typeof RenameKeyBody>,
+) {
+  const issue = (what: string) =>
+    `${what} fixed at creation: issue a new key (POST /api-keys) and revoke this one (DELETE /api-keys/{id}).`;
+  // Compared as issued: write implies read, an empty list is read (domain/apikeys.ts).
+  if (body.scopes !== undefined && normaliseScopes(body.scopes).join() !== key.scopes.join())
+    throw invalidInput("body.scopes", `${issue("Scopes are")} This key has ${key.scopes.join(", ")}.`);
+  if (body.workspace_id !== undefined && body.workspace_id !== key.workspace_id)
+    throw invalidInput(
+      "body.workspace_id",
+      `${issue("The workspace binding is")} This key is ${key.workspace_id ? `bound to ${key.workspace_id}` : "unbound"}.`,
+    );
+}
 
 const KeyIdParams = v.object({ id: v.pipe(v.string(), v.regex(KEY_ID_PATTERN, "Expected a key id.")) });
 
@@ -165,15 +199,16 @@ export const apiKeyRoutes = [
     stability: "beta",
     access: "session",
     params: KeyIdParams,
-    body: v.object({ name: RecordName }),
+    body: RenameKeyBody,
     responses: {
       200: { description: "The renamed key.", schema: KeyRecord },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("API key"),
     },
-    handler(ctx: Ctx<{ id: string }, unknown, { name: string }>) {
+    handler(ctx: Ctx<{ id: string }, unknown, v.InferOutput<typeof RenameKeyBody>>) {
       const row = findKey(ctx.services.store, ctx.params.id, ctx.principal.accountId);
+      refuseFixedChanges(apiKeyView(row, null), ctx.body);
       return { body: apiKeyView(renameKey(ctx.services.store, actorOf(ctx), row, ctx.body.name)) };
     },
   }),

@@ -422,16 +422,35 @@ describe("spec §5: key binding at issue", () => {
     expectErrorBody(res, 404, "workspace_not_found");
   });
 
-  it("binding and scopes are fixed at issue: renaming changes neither", async () => {
+  it("binding and scopes are fixed at issue: a rename that would change them is refused, one that repeats them is not", async () => {
     const h = makeHarness();
     const key = h.key({ scopes: ["read"], workspaceId: h.a.ws2 });
     const token = await sessionOf(h, "admin@a.test");
     const id = keyRow(h, key).id;
-    const res = await h.send("PUT", `/api/v1/api-keys/${id}`, {
-      auth: token,
-      body: { name: "renamed", scopes: ["read", "write"], workspace_id: null },
+    const rename = (body: Record<string, unknown>) =>
+      h.send("PUT", `/api/v1/api-keys/${id}`, { auth: token, body: { name: "renamed", ...body } });
+    for (const [body, path] of [
+      [{ scopes: ["read", "write"] }, "body.scopes"],
+      [{ scopes: ["write"] }, "body.scopes"],
+      [{ workspace_id: null }, "body.workspace_id"],
+      [{ workspace_id: h.a.ws1 }, "body.workspace_id"],
+    ] as const) {
+      const res = await rename(body);
+      const details = expectErrorBody(res, 400, "validation_failed");
+      expect(details.issues, JSON.stringify(body)).toEqual([
+        { path, message: expect.stringContaining("fixed at creation: issue a new key") },
+      ]);
+    }
+    // Nothing changed, not even the name.
+    expect((await h.send("GET", "/api/v1/api-keys/current", { auth: key })).body).toMatchObject({
+      name: keyRow(h, key).name,
+      scopes: ["read"],
+      workspace_id: h.a.ws2,
     });
-    expect(res.status).toBe(200);
+    // The record as read, written back with a new name: a rename.
+    const ok = await rename({ scopes: ["read"], workspace_id: h.a.ws2 });
+    expect((await rename({ scopes: [] })).status).toBe(200);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     const current = await h.send("GET", "/api/v1/api-keys/current", { auth: key });
     expect(current.body).toMatchObject({ name: "renamed", scopes: ["read"], workspace_id: h.a.ws2 });
   });
