@@ -207,6 +207,28 @@ export function requireWorkspaceStill(store: Store, workspaceId: string): void {
   if (!store.workspaces.byId(workspaceId)) throw workspaceNotFound(workspaceId);
 }
 
+/**
+ * 404 when a memory or reference material the generation names was deleted while it ran: its passages, read by the
+ * pool thread after the delete, were none, and the piece was stored and answered 201 with no sources from it. The
+ * generation is stored only while everything it names is still there (a record's ids are never reused).
+ */
+function requireSourcesStill(store: Store, accountId: number, req: GenerateRequest): void {
+  for (const [ids, rows, code, what] of [
+    [req.memory_ids, (i: number[]) => store.memories.byIds(accountId, i), "memory_not_found", "Memories"],
+    [
+      req.reference_material_ids,
+      (i: number[]) => store.references.byIds(accountId, i),
+      "reference_material_not_found",
+      "Reference materials",
+    ],
+  ] as const) {
+    if (!ids?.length) continue;
+    const present = new Set(rows(ids).map((r) => r.id));
+    const gone = [...new Set(ids)].filter((id) => !present.has(id));
+    if (gone.length > 0) throw missing(code, `${what} (deleted while the piece was generated)`, gone);
+  }
+}
+
 /** Stores a finished generation: a new record or a new version of a draft/generated one, in one transaction. */
 export function saveGeneration(
   store: Store,
@@ -221,6 +243,7 @@ export function saveGeneration(
   return store.db.transaction(() => {
     let row: ContentRow;
     let created = false;
+    requireSourcesStill(store, caller.account.id, req);
     if (req.content_id !== undefined) {
       // Re-read inside the transaction: the record may have changed while the engine ran.
       row = findContent(store, caller, req.content_id);
@@ -450,6 +473,8 @@ export function contentEditTask(store: Store, task: ContentEditTask): ContentRow
   const saved = store.db.transaction(() => {
     const row = findContent(store, callerOf(task), task.id);
     if (task.content !== undefined) requireStatus(row, ["draft", "generated"], "edit the text of");
+    // Nothing to change (an empty PATCH): the record as it is, its updated_at too.
+    if (task.title === undefined && task.content === undefined) return row;
     return store.contents.save(
       { ...row, title: task.title ?? row.title, content: task.content ?? row.content },
       task.now,

@@ -131,3 +131,47 @@ describe("two requests creating the same user at once", () => {
     expect(details.issues).toEqual([{ path: "body.email", message: expect.stringContaining("dup@b.test") }]);
   });
 });
+
+describe("a source deleted while the generation that names it runs", () => {
+  it("answers 404 with the deleted ids and stores no piece without them", async () => {
+    for (const kind of ["reference", "memory"] as const) {
+      const gated = gatedPool();
+      const h = makeHarness({ pool: gated.pool });
+      const key = h.key({ workspaceId: h.a.ws1 });
+      const ref = await h.send("POST", "/api/v1/reference-materials", {
+        auth: key,
+        body: { title: "Notes", content: "The team plans the quarter in March.", format: "text" },
+      });
+      const memory = await h.send("POST", "/api/v1/memories", {
+        auth: key,
+        body: { kind: "context", title: "Team", content: "The team is small." },
+      });
+      expect([ref.status, memory.status]).toEqual([201, 201]);
+      const before = h.services.store.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number };
+      gated.hold();
+      const generation = h.send("POST", "/api/v1/generate", {
+        auth: key,
+        body: {
+          template_id: 1,
+          user_direction: "How the team plans the quarter",
+          reference_material_ids: [ref.body.id],
+          memory_ids: [memory.body.id],
+        },
+      });
+      await heldTasks(gated, 1);
+      const gone =
+        kind === "reference" ? `/api/v1/reference-materials/${ref.body.id}` : `/api/v1/memories/${memory.body.id}`;
+      expect((await h.send("DELETE", gone, { auth: key })).status).toBe(200);
+      gated.open();
+      const res = await generation;
+      const details = expectErrorBody(
+        res,
+        404,
+        kind === "reference" ? "reference_material_not_found" : "memory_not_found",
+      );
+      expect(details.missing_ids).toEqual([kind === "reference" ? ref.body.id : memory.body.id]);
+      const after = h.services.store.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number };
+      expect(after.n, kind).toBe(before.n);
+    }
+  });
+});
