@@ -50,9 +50,19 @@ export function explainFailure(e: unknown): string | undefined {
       `${unwritable.map((f) => `${f}${ownerAndMode(f)}`).join(", ")}; run as their owner or give them this user`
     );
   }
-  if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB")
-    return `${file} is damaged (${message}): put a backup back with \`content-service restore --data-dir ${dir} --from FILE\``;
+  if (isDamaged(code)) return damagedMessage(dir, message);
   return `${file}: ${message}`;
+}
+
+/** SQLite's codes for a file that is not a whole database. */
+function isDamaged(code: unknown): boolean {
+  return typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB");
+}
+
+/** A damaged database named, with the restore that puts a backup back. */
+function damagedMessage(dir: string, message: string): string {
+  const file = path.join(dir, DB_FILE);
+  return `${file} is damaged (${message}): put a backup back with \`content-service restore --data-dir ${dir} --from FILE\``;
 }
 
 /** The data directory from --data-dir, CONTENT_SERVICE_DATA_DIR or ./data; an empty one is a usage error. */
@@ -101,6 +111,8 @@ export function openDatabase(dir: string): Db {
   try {
     return openDb(dir);
   } catch (e) {
+    // Every command names the restore for a damaged file, as serve and backup do.
+    if (isDamaged((e as { code?: unknown }).code)) throw new CliError(damagedMessage(dir, (e as Error).message));
     // SQLite says "unable to open database file" (SQLITE_CANTOPEN) whatever the cause: name permissions when they are.
     let denied = false;
     try {
@@ -160,6 +172,29 @@ async function storeOf<T>(dir: string, fn: (store: Store) => T | Promise<T>): Pr
   } finally {
     db.close();
   }
+}
+
+let stdoutClosed: (() => void) | undefined;
+
+/** What `serve` says, once, when its standard output goes (the request log's reader ended). */
+export function onStdoutClosed(note: () => void): void {
+  stdoutClosed = note;
+}
+
+/**
+ * Standard output may close before the program is done with it: `keys list | head -1`, or a server's request log
+ * piped into a reader that exits. Node then emits EPIPE on process.stdout, and without a listener that is an uncaught
+ * exception: a stack trace and exit 1 for a command, a server stopped for a log line. From then on what would go
+ * there is dropped; a command finishes with its own status, and a server keeps answering (onStdoutClosed).
+ */
+export function tolerateClosedStdout(): void {
+  let closed = false;
+  process.stdout.on("error", () => {
+    if (closed) return;
+    closed = true;
+    process.stdout.write = (() => true) as typeof process.stdout.write;
+    stdoutClosed?.();
+  });
 }
 
 /** Prints one JSON document on stdout. */
@@ -270,6 +305,12 @@ export function defaultServerUrls(host: string, port: number): { publicUrl: stri
     publicUrl: `http://${h}:${port}`,
     stagingUrl: `http://${host.includes(":") ? h : `staging.${host === "127.0.0.1" ? "localhost" : host}`}:${port}`,
   };
+}
+
+/** A --port value: 0 to 65535. */
+export function portArg(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be 0–65535, got "${value}"`);
+  return Number(value);
 }
 
 /** `serve`'s default host and port, which `openapi` describes when given no URL. */

@@ -26,6 +26,7 @@ import {
   dataDirOf,
   defaultServerUrls,
   openDatabase,
+  portArg,
   printJson,
   requireDatabase,
   serverUrlArg,
@@ -347,26 +348,40 @@ export function registerMaintenanceCommands(program: Command): void {
         });
       process.stdout.write(`restored: ${file} from ${path.resolve(opts.from)} (${bytes} bytes)\n`);
     });
-  const defaults = defaultServerUrls(DEFAULT_HOST, DEFAULT_PORT);
   program
     .command("openapi")
     .description("Print the OpenAPI description")
     .option("--out <file>", "write it to a file instead of stdout")
     .option("--json", "accepted for symmetry with the other commands: the description is JSON already")
+    // serve's address, as its description names it when no URL is given (the same options and variables).
     .addOption(
-      new Option("--public-url <url>", "production server URL (as serve's)")
+      new Option("--host <host>", "serve's address, for the default URLs")
+        .env("CONTENT_SERVICE_HOST")
+        .default(DEFAULT_HOST),
+    )
+    .addOption(
+      new Option("--port <port>", "serve's port, for the default URLs")
+        .env("CONTENT_SERVICE_PORT")
+        .default(DEFAULT_PORT)
+        .argParser(portArg),
+    )
+    .addOption(
+      new Option("--public-url <url>", "production server URL (as serve's; default http://HOST:PORT)")
         .env("CONTENT_SERVICE_PUBLIC_URL")
-        .default(defaults.publicUrl)
         .argParser(serverUrlArg("--public-url")),
     )
     .addOption(
       new Option("--staging-url <url>", "staging server URL (as serve's)")
         .env("CONTENT_SERVICE_STAGING_URL")
-        .default(defaults.stagingUrl)
         .argParser(serverUrlArg("--staging-url")),
     )
-    .action((opts: { out?: string; publicUrl: string; stagingUrl: string }) => {
-      const doc = buildOpenApi(ROUTES, opts);
+    .action((opts: { out?: string; host: string; port: number; publicUrl?: string; stagingUrl?: string }) => {
+      const defaults = defaultServerUrls(opts.host, opts.port);
+      const urls = {
+        publicUrl: opts.publicUrl ?? defaults.publicUrl,
+        stagingUrl: opts.stagingUrl ?? defaults.stagingUrl,
+      };
+      const doc = buildOpenApi(ROUTES, urls);
       if (opts.out) writeFileSync(opts.out, `${JSON.stringify(doc, null, 2)}\n`);
       else printJson(doc);
     });

@@ -8,6 +8,7 @@ import cron from "node-cron";
 import { withoutUserinfo } from "../domain/generation/llm.js";
 import { PLANS, type Plan } from "../domain/plans.js";
 import { type RunningServer, startServer } from "../http/server.js";
+import { ensureBackupDir } from "../jobs/backups.js";
 import {
   CliError,
   checkEmail,
@@ -17,6 +18,8 @@ import {
   dataDirOf,
   defaultServerUrls,
   nameArg,
+  onStdoutClosed,
+  portArg,
   positiveInt,
   printJson,
   readStdinIfPiped,
@@ -123,10 +126,7 @@ export function registerServeCommands(program: Command): void {
       new Option("--port <port>", "port to listen on (0: any free port)")
         .env("CONTENT_SERVICE_PORT")
         .default(DEFAULT_PORT)
-        .argParser((v) => {
-          if (!/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--port must be 0–65535, got "${v}"`);
-          return Number(v);
-        }),
+        .argParser(portArg),
     )
     .addOption(
       new Option("--workers <n>", "worker threads for heavy work")
@@ -248,6 +248,14 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
   // A port in use (or an address not this machine's) fails here, before a first start makes credentials that only
   // a start that listens may show.
   await probeListen(opts.host, opts.port);
+  // A backup folder that cannot be used fails the start, not the first scheduled run (its error a log line).
+  if (opts.backupSchedule) {
+    try {
+      ensureBackupDir(opts.backupDir ? path.resolve(opts.backupDir) : path.join(dataDir, "backups"));
+    } catch (e) {
+      throw new CliError(`cannot use the backup folder: ${(e as Error).message}`);
+    }
+  }
   const first = initDataDir(dataDir, {
     accountName: "Default account",
     plan: "business",
@@ -343,6 +351,9 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
     process.on("SIGTERM", () => stop("SIGTERM"));
     process.on("SIGINT", () => stop("SIGINT"));
   });
+  onStdoutClosed(() =>
+    process.stderr.write("standard output closed: request log lines are dropped from now on; still serving\n"),
+  );
   process.stderr.write(`content-service listening on ${server.url} (data: ${dataDir})\n`);
   await stopped;
   if (failure !== undefined) throw new CliError(`stopping failed: ${failure}`);

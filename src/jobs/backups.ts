@@ -1,5 +1,16 @@
 /** Scheduled backups of a running server's database: one consistent copy per run, the newest N kept. */
-import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+} from "node:fs";
 import path from "node:path";
 import { openDb } from "../db/open.js";
 import type { DbLocation } from "../db/thread-store.js";
@@ -28,7 +39,7 @@ export async function takeBackup(
   nowMs = Date.now(),
   check: (file: string) => unknown = checkCopy,
 ): Promise<string> {
-  mkdirSync(dir, { recursive: true });
+  ensureBackupDir(dir);
   const target = path.join(dir, backupName(nowMs));
   const tmp = `${target}.partial`;
   rmSync(tmp, { force: true });
@@ -66,6 +77,51 @@ export function copyDatabase(location: DbLocation, file: string): void {
   } finally {
     db.close();
   }
+}
+
+/**
+ * Makes the backup folder (and the folders above it) if missing, and checks that this user can write into it; throws
+ * an Error that says which folder and why. One level at a time: Node's recursive mkdir, under a folder where mkdir
+ * fails with ENOENT though the parent exists (/proc), retried for ever on the calling thread (a server with
+ * `--backup-dir /proc/x/backups` stopped answering and ignored SIGTERM). `serve` calls it before it starts, so that a
+ * folder that cannot be used fails the start rather than the first scheduled run.
+ */
+export function ensureBackupDir(dir: string): void {
+  const absolute = path.resolve(dir);
+  const missing: string[] = [];
+  let existing = absolute;
+  for (;;) {
+    let stat: Stats | undefined;
+    try {
+      stat = statSync(existing);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw folderError(existing, e);
+    }
+    if (stat) {
+      if (!stat.isDirectory()) throw new Error(`${existing} is not a folder`);
+      break;
+    }
+    missing.unshift(existing);
+    const parent = path.dirname(existing);
+    if (parent === existing) break;
+    existing = parent;
+  }
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw folderError(folder, e);
+    }
+  }
+  try {
+    accessSync(absolute, constants.W_OK | constants.X_OK);
+  } catch (e) {
+    throw folderError(absolute, e);
+  }
+}
+
+function folderError(folder: string, e: unknown): Error {
+  return new Error(`${folder}: ${systemErrorReason(e) ?? (e as Error).message}`);
 }
 
 /** Why a file system call failed, in words (Node's "EACCES: permission denied, open '/x'" → "permission denied"). */

@@ -110,6 +110,21 @@ describe("admin CLI", () => {
     const doc = cli(["openapi"]).json();
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.0.0");
+    expect(doc.servers.map((s: { url: string }) => s.url)).toEqual([
+      "http://127.0.0.1:8080",
+      "http://staging.localhost:8080",
+    ]);
+    // serve's address and port, from its variables or flags, as serve's own description names them.
+    const moved = cli(["openapi"], { env: { CONTENT_SERVICE_HOST: "10.0.0.5", CONTENT_SERVICE_PORT: "9000" } }).json();
+    expect(moved.servers.map((s: { url: string }) => s.url)).toEqual([
+      "http://10.0.0.5:9000",
+      "http://staging.10.0.0.5:9000",
+    ]);
+    const flags = cli(["openapi", "--port", "81", "--public-url", "https://api.example.test"]).json();
+    expect(flags.servers.map((s: { url: string }) => s.url)).toEqual([
+      "https://api.example.test",
+      "http://staging.localhost:81",
+    ]);
     // migrate needs a database (init makes one, migrated): a mistyped directory must not get a fresh one.
     expect(cli(["migrate", "--json", "--data-dir", dir]).status).toBe(1);
     expect(cli(["init", "--data-dir", dir]).status).toBe(0);

@@ -8,11 +8,18 @@ import { describe, expect, it } from "vitest";
 import { asUser, cli, initDir, startServe, tempDir } from "../helpers/cli.js";
 
 describe("a database the command cannot use", () => {
-  it("a damaged file: serve, init and backup name it and point to restore", () => {
+  it("a damaged file: every command that opens it names it and points to restore", () => {
     const { dir, d, file } = initDir();
     writeFileSync(file, "not a database at all\n".repeat(400));
     const hint = `${file} is damaged (file is not a database): put a backup back with \`content-service restore --data-dir ${dir} --from FILE\``;
-    for (const args of [["serve", "--port", "0"], ["init"], ["backup", "--out", path.join(tempDir(), "b.db")]]) {
+    for (const args of [
+      ["serve", "--port", "0"],
+      ["init"],
+      ["backup", "--out", path.join(tempDir(), "b.db")],
+      ["accounts", "list"],
+      ["keys", "list"],
+      ["migrate"],
+    ]) {
       const run = cli([...args, ...d]);
       expect(run.status, args[0]).toBe(1);
       // init first says it reads the admin password from the (piped, empty) standard input.

@@ -1,11 +1,11 @@
-import { chmodSync, existsSync, readdirSync, statSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { migrate } from "../../src/db/migrate.js";
 import { openDb } from "../../src/db/open.js";
 import { createStore } from "../../src/db/store.js";
 import { createAccount } from "../../src/domain/admin.js";
-import { backupName, copyDatabase, takeBackup } from "../../src/jobs/backups.js";
+import { backupName, copyDatabase, ensureBackupDir, takeBackup } from "../../src/jobs/backups.js";
 import { piscinaPool } from "../../src/workers/pool.js";
 import { cli, startServe, tempDir } from "../helpers/cli.js";
 
@@ -131,5 +131,35 @@ describe("scheduled backups", () => {
     await server.exited;
     const files = readdirSync(backups).filter((f) => f.endsWith(".db"));
     expect(files.length).toBe(2);
+  });
+
+  it("refuses to start with a backup folder it cannot use, and makes a missing one", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "afile");
+    writeFileSync(file, "");
+    for (const [folder, reason] of [
+      [path.join(file, "backups"), `${path.join(file, "backups")}: not a directory`],
+      // mkdir there fails with ENOENT though /proc exists: Node's recursive mkdir had retried for ever.
+      ["/proc/content-service-nope/backups", "/proc/content-service-nope: no such file or directory"],
+    ]) {
+      const run = cli([
+        "serve",
+        "--data-dir",
+        path.join(dir, "data"),
+        "--port",
+        "0",
+        "--backup-schedule",
+        "0 3 * * *",
+        "--backup-dir",
+        folder,
+      ]);
+      expect(run.status, folder).toBe(1);
+      expect(run.stderr, folder).toBe(`error: cannot use the backup folder: ${reason}\n`);
+    }
+    // The refused starts made no credentials.
+    expect(existsSync(path.join(dir, "data", "content-service.db"))).toBe(false);
+    ensureBackupDir(path.join(dir, "new", "a", "b"));
+    expect(statSync(path.join(dir, "new", "a", "b")).isDirectory()).toBe(true);
+    ensureBackupDir(path.join(dir, "new", "a", "b"));
   });
 });

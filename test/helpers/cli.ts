@@ -11,7 +11,8 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 // Node itself with tsx's loader, not tsx's command line: that one runs the program in a child process of its own, so
 // a signal (kill -9 in the crash tests) reached the wrapper and left the real server running as an orphan.
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-const ENTRY = ["--import", TSX, path.join(ROOT, "src/main.ts")];
+/** Node's arguments that run the CLI from source. */
+export const ENTRY = ["--import", TSX, path.join(ROOT, "src/main.ts")];
 
 const made: string[] = [];
 // Each test file gets its own copy of this module: its folders go when the file's tests end.

@@ -1,0 +1,42 @@
+/**
+ * Standard output closed by its reader: `openapi | head` and a server whose request log's reader exits. Node's EPIPE
+ * had been an uncaught exception: a stack trace and exit 1 for the command, and a stopped server.
+ */
+import { spawn } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { ENTRY, startServe, tempDir } from "../helpers/cli.js";
+
+describe("standard output closed early", () => {
+  it("a command's output read in part: the rest is dropped, exit 0, nothing on stderr", async () => {
+    const child = spawn(process.execPath, [...ENTRY, "openapi", "--data-dir", tempDir()], {
+      env: { ...process.env, NODE_OPTIONS: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    // The description is megabytes: the pipe fills, and its reader goes after the first chunk, as `head` does.
+    child.stdout.once("data", () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+  });
+
+  it("a server whose request log's reader exits says so once on stderr and goes on answering", async () => {
+    const server = await startServe(tempDir());
+    try {
+      server.child.stdout!.destroy();
+      for (let i = 0; i < 5; i++) expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      // The log lines of those requests met the closed pipe; the server is still up.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(server.child.exitCode).toBeNull();
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect(server.output().match(/standard output closed/g)).toHaveLength(1);
+      expect(server.output()).not.toMatch(/EPIPE|at .*\.ts:\d+/);
+    } finally {
+      server.child.kill("SIGTERM");
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+    }
+  });
+});
