@@ -147,7 +147,13 @@ function bodyWorkspace(body: unknown): string | undefined {
       "Expected a string.",
       "Invalid body: body.workspace_id: expected a string.",
     );
+  if (value === "") throw emptyWorkspaceId("body.workspace_id");
   return value;
+}
+
+/** An empty workspace_id is a mistake in the request, not a workspace's name (it was a 403 or 404 naming ""). */
+function emptyWorkspaceId(path: string): ApiError {
+  return invalidInput(path, "Expected a workspace id (ws_…); leave workspace_id out for the default workspace.");
 }
 
 /**
@@ -375,6 +381,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       // in the body can only be settled once the body is parsed.
       const fromQuery = principal && routeDef.workspace ? url.searchParams.get("workspace_id") : null;
       let workspace: WorkspaceRow | undefined;
+      if (fromQuery === "") throw emptyWorkspaceId("query.workspace_id");
       if (fromQuery !== null && principal && routeDef.workspace)
         workspace = resolveWorkspace(services, principal, fromQuery, routeDef.workspace);
 

@@ -209,7 +209,8 @@ export const apiKeyRoutes = [
     handler(ctx: Ctx<{ id: string }, unknown, v.InferOutput<typeof RenameKeyBody>>) {
       const row = findKey(ctx.services.store, ctx.params.id, ctx.principal.accountId);
       refuseFixedChanges(apiKeyView(row, null), ctx.body);
-      return { body: apiKeyView(renameKey(ctx.services.store, actorOf(ctx), row, ctx.body.name)) };
+      const renamed = renameKey(ctx.services.store, actorOf(ctx), row, ctx.body.name);
+      return { body: apiKeyView(renamed, ctx.services.keyUsage.lastUsed(row.id, renamed.last_used_at)) };
     },
   }),
   route({
@@ -225,7 +226,9 @@ export const apiKeyRoutes = [
     responses: { 200: { description: "The revoked key.", schema: KeyRecord }, ...AUTH_ERRORS, ...NOT_FOUND("API key") },
     handler(ctx: Ctx<{ id: string }>) {
       const row = findKey(ctx.services.store, ctx.params.id, ctx.principal.accountId);
-      return { body: apiKeyView(revokeKey(ctx.services.store, actorOf(ctx), row, ctx.services.clock.now())) };
+      const revoked = revokeKey(ctx.services.store, actorOf(ctx), row, ctx.services.clock.now());
+      // The last use not yet flushed (every 5 s, http/key-usage.ts) too, as the list shows it.
+      return { body: apiKeyView(revoked, ctx.services.keyUsage.lastUsed(row.id, revoked.last_used_at)) };
     },
   }),
 ];

@@ -87,6 +87,9 @@ describe("API keys from a session", () => {
     const revoked = await h.send("DELETE", `/api/v1/api-keys/${id}`, { auth: token });
     expect(revoked.status).toBe(200);
     expect(revoked.body.revoked_at).toBe(new Date(h.clock.now()).toISOString());
+    // The key's use just before (GET /api-keys/current, not yet flushed to the database) shows, as in the list.
+    expect(renamed.body.last_used_at).toBeNull();
+    expect(revoked.body.last_used_at).toBe(new Date(h.clock.now()).toISOString());
     const after = await h.send("GET", "/api/v1/api-keys/current", { auth: key });
     expectErrorBody(after, 401);
     expect(after.body.message).toMatch(/revoked/);

@@ -123,6 +123,22 @@ describe("spec §5: request-time workspace table", () => {
     });
   });
 
+  it("an empty workspace_id is 400 validation_failed, in the query and in the body, bound key or not", async () => {
+    const h = makeHarness();
+    const p = probeApp(h);
+    for (const key of [h.key(), h.key({ workspaceId: h.a.ws1 })]) {
+      const query = await p.send("GET", `${PROBE}?workspace_id=`, { auth: key });
+      expect(expectErrorBody(query, 400, "validation_failed").issues).toEqual([
+        { path: "query.workspace_id", message: expect.stringContaining("Expected a workspace id") },
+      ]);
+      const body = await p.send("POST", PROBE, { auth: key, body: { workspace_id: "" } });
+      expect(expectErrorBody(body, 400, "validation_failed").issues).toEqual([
+        { path: "body.workspace_id", message: expect.stringContaining("Expected a workspace id") },
+      ]);
+    }
+    expect(p.log.calls).toEqual([]);
+  });
+
   describe("unbound key, no workspace_id, on an account without a default workspace", () => {
     const withoutDefault = () => {
       const h = makeHarness();
