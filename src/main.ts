@@ -1,9 +1,10 @@
 /** Entry point: runs the command line and exits with its status. */
-import { tolerateClosedStdout } from "./cli/common.js";
+import { outputFailed, tolerateClosedOutput } from "./cli/common.js";
 import { runCli } from "./cli/program.js";
 
-tolerateClosedStdout();
+tolerateClosedOutput();
 
 runCli(process.argv).then((code) => {
-  process.exitCode = code;
+  // Standard output that failed, or lost a shown-once secret, fails the command (cli/common.ts).
+  process.exitCode = code === 0 && outputFailed() ? 1 : code;
 });

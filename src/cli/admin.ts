@@ -37,6 +37,7 @@ import {
   limitArg,
   nameArg,
   positiveInt,
+  printingSecret,
   printJson,
   printTable,
   readStdinIfPiped,
@@ -59,6 +60,7 @@ function issuedKeyJson(row: ReturnType<typeof apiKeyView>, secret: string) {
 }
 
 function printIssued(cmd: Command, row: ReturnType<typeof apiKeyView>, secret: string): void {
+  printingSecret();
   if (wantsJson(cmd)) {
     printJson(issuedKeyJson(row, secret));
     return;
@@ -221,6 +223,7 @@ export function registerAdminCommands(program: Command): void {
       const hash = hashPassword(given ?? generated!);
       return withStore(cmd, (store) => {
         const user = createUser(store, ACTOR, opts.account, email, hash, opts.role);
+        if (generated) printingSecret();
         if (wantsJson(cmd)) return printJson({ ...userView(user), generated_password: generated ?? null });
         process.stdout.write(`user ${user.id} ${user.email} role=${user.role} account=${user.account_id}\n`);
         if (generated) process.stdout.write(`password (shown once): ${generated}\n`);

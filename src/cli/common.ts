@@ -175,25 +175,62 @@ async function storeOf<T>(dir: string, fn: (store: Store) => T | Promise<T>): Pr
 }
 
 let stdoutClosed: (() => void) | undefined;
+/** What became of standard output: open, closed by its reader (EPIPE), or failed (a full disk). */
+let stdoutState: "open" | "closed" | "failed" = "open";
+/** Set once a command has printed something that is shown once (a key's secret, a generated password). */
+let secretPrinted = false;
 
 /** What `serve` says, once, when its standard output goes (the request log's reader ended). */
 export function onStdoutClosed(note: () => void): void {
   stdoutClosed = note;
 }
 
+/** Whether standard output failed or lost a shown-once secret: the command's status is then 1 (main.ts). */
+export function outputFailed(): boolean {
+  return stdoutState === "failed" || (stdoutState === "closed" && secretPrinted);
+}
+
+function secretLost(): void {
+  process.stderr.write(
+    "error: standard output closed before what it shows once (a key's secret or a generated password) was read: " +
+      "revoke that key or replace that password\n",
+  );
+  process.exitCode = 1;
+}
+
+/**
+ * Marks output that is shown once. Standard output closed by its reader loses it, and the command then fails (exit 1
+ * with a line on stderr) though its record was made: a script must not take the missing secret for success.
+ */
+export function printingSecret(): void {
+  secretPrinted = true;
+  if (stdoutState === "closed") secretLost();
+}
+
 /**
  * Standard output may close before the program is done with it: `keys list | head -1`, or a server's request log
  * piped into a reader that exits. Node then emits EPIPE on process.stdout, and without a listener that is an uncaught
  * exception: a stack trace and exit 1 for a command, a server stopped for a log line. From then on what would go
- * there is dropped; a command finishes with its own status, and a server keeps answering (onStdoutClosed).
+ * there is dropped; a command finishes with its own status (1 if a shown-once secret went with it), and a server
+ * keeps answering (onStdoutClosed). Any other failure of standard output (ENOSPC into a file, EIO) is the command's
+ * failure: one line on stderr and exit 1. Standard error closed too (`serve 2>&1 | reader`) drops its lines silently.
  */
-export function tolerateClosedStdout(): void {
-  let closed = false;
-  process.stdout.on("error", () => {
-    if (closed) return;
-    closed = true;
+export function tolerateClosedOutput(): void {
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (stdoutState !== "open") return;
     process.stdout.write = (() => true) as typeof process.stdout.write;
-    stdoutClosed?.();
+    if (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED") {
+      stdoutState = "closed";
+      if (secretPrinted) secretLost();
+      stdoutClosed?.();
+      return;
+    }
+    stdoutState = "failed";
+    process.stderr.write(`error: standard output: ${systemErrorReason(e) ?? e.message}\n`);
+    process.exitCode = 1;
+  });
+  process.stderr.on("error", () => {
+    process.stderr.write = (() => true) as typeof process.stderr.write;
   });
 }
 

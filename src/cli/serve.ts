@@ -21,6 +21,7 @@ import {
   onStdoutClosed,
   portArg,
   positiveInt,
+  printingSecret,
   printJson,
   readStdinIfPiped,
   serverUrlArg,
@@ -97,6 +98,7 @@ export function registerServeCommands(program: Command): void {
           "note: the password read from standard input was not used: the data directory is initialised already " +
             "(`users create` adds a user)\n",
         );
+      if (result.created && result.generatedPassword) printingSecret();
       if (wantsJson(cmd)) {
         printJson(
           result.created
@@ -249,9 +251,12 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
   // a start that listens may show.
   await probeListen(opts.host, opts.port);
   // A backup folder that cannot be used fails the start, not the first scheduled run (its error a log line).
+  // Resolved once, here: the folder checked is the folder the schedule writes to (an empty --backup-dir, as from an
+  // env file's CONTENT_SERVICE_BACKUP_DIR=, is the default, not the working directory).
+  const backupDir = opts.backupDir ? path.resolve(opts.backupDir) : path.join(dataDir, "backups");
   if (opts.backupSchedule) {
     try {
-      ensureBackupDir(opts.backupDir ? path.resolve(opts.backupDir) : path.join(dataDir, "backups"));
+      ensureBackupDir(backupDir);
     } catch (e) {
       throw new CliError(`cannot use the backup folder: ${(e as Error).message}`);
     }
@@ -273,7 +278,7 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
         ? {
             schedule: opts.backupSchedule,
             keep: opts.backupKeep,
-            dir: opts.backupDir && path.resolve(opts.backupDir),
+            dir: backupDir,
           }
         : undefined,
       config: {

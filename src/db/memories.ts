@@ -63,6 +63,11 @@ export function memoryQueries(db: Db) {
     `SELECT m.* FROM json_each(@ids) AS j JOIN memories AS m ON m.id = j.value
      WHERE m.account_id = @accountId ORDER BY j.key`,
   );
+  const presentIds = db
+    .prepare<{ accountId: number; ids: string }, number>(
+      `SELECT m.id FROM json_each(@ids) AS j JOIN memories AS m ON m.id = j.value WHERE m.account_id = @accountId`,
+    )
+    .pluck();
   const list = db.prepare<{ workspaceId: string; kind: string | null; afterId: number; limit: number }, MemoryRow>(
     `SELECT * FROM memories
      WHERE workspace_id = @workspaceId AND id > @afterId AND (@kind IS NULL OR kind = @kind)
@@ -92,6 +97,9 @@ export function memoryQueries(db: Db) {
     /** The account's memories among `ids`, in the order asked, each once; missing ids are left out. */
     byIds: (accountId: number, ids: number[]): MemoryRow[] =>
       byIds.all({ accountId, ids: JSON.stringify([...new Set(ids)]) }),
+    /** Which of these ids are the account's memories (ids only: no texts read). */
+    presentIds: (accountId: number, ids: number[]): number[] =>
+      presentIds.all({ accountId, ids: JSON.stringify([...new Set(ids)]) }),
     /** A workspace's memories in id order. */
     list: (q: MemoryListQuery) =>
       list.all({ workspaceId: q.workspaceId, kind: q.kind ?? null, afterId: q.afterId, limit: q.limit }),

@@ -1,4 +1,5 @@
 /** Queries on reference materials and their passages (the units generation cites). */
+import { sliceWhole } from "../domain/text.js";
 import type { Db } from "./open.js";
 
 /** How a reference material arrived: JSON content of a format, or an uploaded file. */
@@ -56,7 +57,7 @@ export const EXCERPT_CHARS = 240;
 export function excerptOf(start: string, fullLength: number): string {
   const flat = start.replace(/\s+/g, " ").trim();
   if (fullLength <= EXCERPT_CHARS && flat.length <= EXCERPT_CHARS) return flat;
-  const cut = flat.slice(0, EXCERPT_CHARS);
+  const cut = sliceWhole(flat, EXCERPT_CHARS);
   const space = cut.lastIndexOf(" ");
   return `${(space > EXCERPT_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "")}…`;
 }

@@ -213,19 +213,22 @@ export function requireWorkspaceStill(store: Store, workspaceId: string): void {
  * generation is stored only while everything it names is still there (a record's ids are never reused).
  */
 function requireSourcesStill(store: Store, accountId: number, req: GenerateRequest): void {
-  for (const [ids, rows, code, what] of [
-    [req.memory_ids, (i: number[]) => store.memories.byIds(accountId, i), "memory_not_found", "Memories"],
+  for (const [ids, present, code, what] of [
+    [req.memory_ids, (i: number[]) => store.memories.presentIds(accountId, i), "memory_not_found", "Memories"],
     [
       req.reference_material_ids,
-      (i: number[]) => store.references.byIds(accountId, i),
+      (i: number[]) => store.references.byIds(accountId, i).map((r) => r.id),
       "reference_material_not_found",
       "Reference materials",
     ],
   ] as const) {
     if (!ids?.length) continue;
-    const present = new Set(rows(ids).map((r) => r.id));
-    const gone = [...new Set(ids)].filter((id) => !present.has(id));
-    if (gone.length > 0) throw missing(code, `${what} (deleted while the piece was generated)`, gone);
+    const there = new Set(present(ids));
+    const gone = [...new Set(ids)].filter((id) => !there.has(id));
+    if (gone.length > 0)
+      throw new ApiError(code, `${what} deleted while the piece was generated: ${gone.join(", ")}.`, {
+        missing_ids: gone,
+      });
   }
 }
 

@@ -79,17 +79,6 @@ function buildMatcher(routes: RouteDef[]) {
   const fresh = (m: Match): Match => (m.kind === "route" ? { ...m, params: { ...m.params } } : m);
   // Synchronous for a known path: no promise on the hot path.
   return (method: string, url: string, pathname: string): Match | Promise<Match> => {
-    if (pathname.includes("%")) {
-      // Percent-encoded unreserved characters are those characters (RFC 3986 §6.2.2.2): /workspaces/ws%5Fabc is
-      // /workspaces/ws_abc and /contents/%32 is /contents/2 (they were a 404 and a 400).
-      const plain = decodeUnreserved(pathname);
-      if (plain !== pathname) {
-        const u = new URL(url);
-        u.pathname = plain;
-        url = u.href;
-        pathname = plain;
-      }
-    }
     const id = `${method} ${pathname}`;
     const known = recent.get(id);
     if (known) return fresh(known);
@@ -293,6 +282,10 @@ export function createApp(services: Services, routes: RouteDef[]): App {
     if (covered) env.enclosing!.covered = true;
     // Transports hand over a valid absolute URL (node.ts checks the Host header); a bad one is a request for "/".
     const url = parseUrl(request.url);
+    // Percent-encoded unreserved characters are those characters (RFC 3986 §6.2.2.2): /workspaces/ws%5Fabc is
+    // /workspaces/ws_abc and /contents/%32 is /contents/2 (they were a 404 and a 400). Decoded before anything reads
+    // the path: the match, the Idempotency-Key fingerprint, the messages and the log line (with its redaction).
+    if (url.pathname.includes("%")) url.pathname = decodeUnreserved(url.pathname);
     // Every method but GET and HEAD writes: it needs the write scope, waits for a turn and for the disk.
     const writes = request.method !== "GET" && request.method !== "HEAD";
     let principal: Principal | null = null;

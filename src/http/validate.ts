@@ -1,5 +1,6 @@
 /** Runs valibot schemas over request input and turns their issues into 400 validation_failed. */
 import * as v from "valibot";
+import { sliceWhole } from "../domain/text.js";
 import { ApiError, invalidInput } from "./errors.js";
 
 /** One validation problem as the error body lists it. */
@@ -20,7 +21,7 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown,
   // Messages may quote what was received: keep them short, so an error body never echoes a huge input back.
   const issues: InputIssue[] = result.issues.slice(0, 50).map((i) => ({
     path: issuePath(where, i),
-    message: i.message.length > 300 ? `${i.message.slice(0, 297)}...` : i.message,
+    message: i.message.length > 300 ? `${sliceWhole(i.message, 297)}...` : i.message,
   }));
   throw new ApiError("validation_failed", `Invalid ${where}: ${issues[0].path}: ${issues[0].message}`, { issues });
 }

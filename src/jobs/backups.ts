@@ -129,7 +129,7 @@ export function systemErrorReason(e: unknown): string | undefined {
   const code = (e as { code?: unknown } | null)?.code;
   if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return undefined;
   if (code === "EISDIR") return "is a directory: give a file name";
-  return (e as Error).message.replace(/^E[A-Z]+: /, "").replace(/, \w+ '.*'$/s, "");
+  return (e as Error).message.replace(/^E[A-Z]+: /, "").replace(/, \w+(?: '.*')?$/s, "");
 }
 
 /** A backup that could not be written where it was to go: `reason` says why, without the file's name. */

@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { type ReferenceRow, referenceSummaryView, referenceView, SOURCE_TYPES } from "../db/references.js";
 import { iso } from "../domain/clock.js";
-import type { TextFormat } from "../domain/text.js";
+import { sliceWhole, type TextFormat } from "../domain/text.js";
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
@@ -147,7 +147,7 @@ function firstLineTitle(text: string): string {
   const line = (text.split("\n").find((l) => l.trim() !== "") ?? "").replace(/\s+/g, " ").trim();
   if (line.length <= FIRST_LINE_TITLE_CHARS) return line;
   // Not through a surrogate pair (half an emoji would be stored as U+FFFD).
-  const cut = line.slice(0, FIRST_LINE_TITLE_CHARS).replace(/[\uD800-\uDBFF]$/, "");
+  const cut = sliceWhole(line, FIRST_LINE_TITLE_CHARS);
   const space = cut.lastIndexOf(" ");
   return `${(space > FIRST_LINE_TITLE_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "")}…`;
 }

@@ -107,7 +107,14 @@ describe("admin CLI", () => {
 
   it("prints the OpenAPI document, applies migrations and refuses unknown commands with exit 2", () => {
     const dir = tempDir();
-    const doc = cli(["openapi"]).json();
+    // The runner's own shell may set serve's variables: the defaults are checked without them.
+    const unset = {
+      CONTENT_SERVICE_HOST: undefined,
+      CONTENT_SERVICE_PORT: undefined,
+      CONTENT_SERVICE_PUBLIC_URL: undefined,
+      CONTENT_SERVICE_STAGING_URL: undefined,
+    };
+    const doc = cli(["openapi"], { env: unset }).json();
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.0.0");
     expect(doc.servers.map((s: { url: string }) => s.url)).toEqual([
@@ -115,12 +122,14 @@ describe("admin CLI", () => {
       "http://staging.localhost:8080",
     ]);
     // serve's address and port, from its variables or flags, as serve's own description names them.
-    const moved = cli(["openapi"], { env: { CONTENT_SERVICE_HOST: "10.0.0.5", CONTENT_SERVICE_PORT: "9000" } }).json();
+    const moved = cli(["openapi"], {
+      env: { ...unset, CONTENT_SERVICE_HOST: "10.0.0.5", CONTENT_SERVICE_PORT: "9000" },
+    }).json();
     expect(moved.servers.map((s: { url: string }) => s.url)).toEqual([
       "http://10.0.0.5:9000",
       "http://staging.10.0.0.5:9000",
     ]);
-    const flags = cli(["openapi", "--port", "81", "--public-url", "https://api.example.test"]).json();
+    const flags = cli(["openapi", "--port", "81", "--public-url", "https://api.example.test"], { env: unset }).json();
     expect(flags.servers.map((s: { url: string }) => s.url)).toEqual([
       "https://api.example.test",
       "http://staging.localhost:81",

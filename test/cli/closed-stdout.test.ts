@@ -2,9 +2,10 @@
  * Standard output closed by its reader: `openapi | head` and a server whose request log's reader exits. Node's EPIPE
  * had been an uncaught exception: a stack trace and exit 1 for the command, and a stopped server.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ENTRY, startServe, tempDir } from "../helpers/cli.js";
+import { cli, ENTRY, initDir, startServe, tempDir } from "../helpers/cli.js";
 
 describe("standard output closed early", () => {
   it("a command's output read in part: the rest is dropped, exit 0, nothing on stderr", async () => {
@@ -21,6 +22,57 @@ describe("standard output closed early", () => {
     const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
     expect(stderr).toBe("");
     expect(code).toBe(0);
+  });
+
+  it("a shown-once secret whose reader is gone: the key is made, but the command fails and says so", async () => {
+    const { d } = initDir();
+    const child = spawn(process.execPath, [...ENTRY, "keys", "create", "--account", "1", "--name", "lost", ...d], {
+      env: { ...process.env, NODE_OPTIONS: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (x) => {
+      stderr += x;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    expect(stderr).toMatch(/^error: standard output closed before what it shows once \(a key's secret/m);
+    expect(code).toBe(1);
+    expect(
+      cli(["keys", "list", "--json", ...d])
+        .json()
+        .map((k: { name: string }) => k.name),
+    ).toContain("lost");
+  });
+
+  it("standard output that fails otherwise (a full device) fails the command with one line", () => {
+    const full = openSync("/dev/full", "w");
+    try {
+      const run = spawnSync(process.execPath, [...ENTRY, "openapi", "--data-dir", tempDir()], {
+        env: { ...process.env, NODE_OPTIONS: "" },
+        stdio: ["ignore", full, "pipe"],
+        encoding: "utf8",
+      });
+      expect(run.stderr).toBe("error: standard output: no space left on device\n");
+      expect(run.status).toBe(1);
+    } finally {
+      closeSync(full);
+    }
+  });
+
+  it("a server whose standard output and standard error both close (serve 2>&1 | reader) goes on answering", async () => {
+    const server = await startServe(tempDir());
+    try {
+      server.child.stdout!.destroy();
+      server.child.stderr!.destroy();
+      for (let i = 0; i < 5; i++) expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(server.child.exitCode).toBeNull();
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    } finally {
+      server.child.kill("SIGTERM");
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+    }
   });
 
   it("a server whose request log's reader exits says so once on stderr and goes on answering", async () => {

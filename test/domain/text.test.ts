@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { EXCERPT_CHARS, excerptOf } from "../../src/db/references.js";
 import {
   countWords,
   HTML_MAX_DEPTH,
@@ -7,6 +8,7 @@ import {
   normalizeText,
   PASSAGE_MAX_WORDS,
   PASSAGE_MIN_WORDS,
+  sliceWhole,
   splitPassages,
   splitSentences,
   toPlainText,
@@ -304,5 +306,24 @@ describe("splitPassages", () => {
     expect(passages.join(" ").replace(/\s+/g, " ")).toBe(doc.replace(/\s+/g, " "));
     for (const n of words(passages)) expect(n).toBeLessThanOrEqual(PASSAGE_MAX_WORDS);
     expect(words(passages).filter((n) => n < PASSAGE_MIN_WORDS)).toEqual([]);
+  });
+});
+
+describe("sliceWhole", () => {
+  it("cuts before a surrogate pair it would split, and only then", () => {
+    const emoji = "😀";
+    expect(sliceWhole(`ab${emoji}`, 3)).toBe("ab");
+    expect(sliceWhole(`ab${emoji}`, 4)).toBe(`ab${emoji}`);
+    expect(sliceWhole("abcdef", 3)).toBe("abc");
+    expect(sliceWhole("ab", 5)).toBe("ab");
+    // A lone high surrogate at the very end is the string's own, not a cut.
+    expect(sliceWhole("ab\uD83D", 3)).toBe("ab\uD83D");
+  });
+
+  it("keeps a reference's excerpt whole when it ends among emoji", () => {
+    const text = `${"a".repeat(EXCERPT_CHARS - 1)}${"😀".repeat(20)}`;
+    const excerpt = excerptOf(text.slice(0, EXCERPT_CHARS + 1), text.length);
+    expect(excerpt.toWellFormed()).toBe(excerpt);
+    expect(excerpt.endsWith("…")).toBe(true);
   });
 });

@@ -37,7 +37,7 @@ export interface CliRun {
 }
 
 /** Runs `content-service ...args` with an optional stdin. */
-export function cli(args: string[], opts: { input?: string; env?: Record<string, string> } = {}): CliRun {
+export function cli(args: string[], opts: { input?: string; env?: Record<string, string | undefined> } = {}): CliRun {
   const res = spawnSync(process.execPath, [...ENTRY, ...args], {
     input: opts.input ?? "",
     encoding: "utf8",

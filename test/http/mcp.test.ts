@@ -252,6 +252,20 @@ describe("POST /api/v1/mcp with the SDK client", () => {
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toMatch(/no_such_tool/);
   });
+
+  it("counts a text's length in characters, as the operation does (zod 4 counts code points), and describes it as maxLength", async () => {
+    const client = await connect(key());
+    const emoji = "😀";
+    const ok = await call(client, "create_content", { title: emoji.repeat(300) });
+    expect(ok.isError, ok.text).toBe(false);
+    expect(ok.data.title).toBe(emoji.repeat(300));
+    const over = await call(client, "create_content", { title: emoji.repeat(301) });
+    expect(over.isError).toBe(true);
+    expect(over.text).toMatch(/<=300 characters/);
+    const tools = await client.listTools();
+    const create = tools.tools.find((t) => t.name === "create_content")!;
+    expect((create.inputSchema.properties as Record<string, { maxLength?: number }>).title.maxLength).toBe(300);
+  });
 });
 
 describe("the pipeline's rules on /mcp and on every tool call", () => {

@@ -36,4 +36,22 @@ describe("an encoded path over HTTP", () => {
     // An encoded slash is not a separator: no route.
     expectErrorBody(await h.send("GET", "/api/v1/contents%2F1", { auth: key }), 404, "route_not_found");
   });
+
+  it("is the decoded path for the Idempotency-Key fingerprint and in the request log, redaction included", async () => {
+    const h = makeHarness();
+    const key = h.key({ workspaceId: h.a.ws1 });
+    const headers = { "idempotency-key": "encoded-path" };
+    const first = await h.send("POST", "/api/v1/cont%65nts", { auth: key, body: { title: "Once" }, headers });
+    expect(first.status).toBe(201);
+    const again = await h.send("POST", "/api/v1/contents", { auth: key, body: { title: "Once" }, headers });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.content_id).toBe(first.body.content_id);
+
+    const secret = h.key();
+    await h.send("GET", `/api/v1/contents/${secret.replace("_", "%5F")}`, { auth: key });
+    const paths = h.logger.lines.map((l) => String(l.path));
+    expect(paths).toContain("/api/v1/contents");
+    expect(paths.join("\n")).not.toContain(secret.slice("svc_live_".length));
+  });
 });

@@ -2,7 +2,7 @@
  * The builtin engine: writes a piece from a template's sections, a direction, memories, the reference passages
  * most relevant to the direction and the workspace's voice profile, with no model. Same input and seed, same text.
  */
-import { splitSentences } from "../text.js";
+import { sliceWhole, splitSentences } from "../text.js";
 import {
   capitalise,
   endSentence,
@@ -485,7 +485,7 @@ function splitPost(text: string): string[] {
     if (next.length <= 270) current = next;
     else {
       if (current) posts.push(current);
-      current = s.length <= 270 ? s : `${s.slice(0, 266)}…`;
+      current = s.length <= 270 ? s : `${sliceWhole(s, 266)}…`;
     }
   }
   if (current) posts.push(current);
