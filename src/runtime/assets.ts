@@ -1,6 +1,6 @@
 /** Where the program's non-code parts come from: node_modules and src when run from source, the SEA blob inside the executable. */
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -102,11 +102,23 @@ function assetCacheDir(): string {
   throw new AssetCacheError(`cannot create a cache folder for the embedded files:\n  ${failures.join("\n  ")}`);
 }
 
-/** Writes an embedded asset to the cache folder once (temp name, then rename, so readers never see half a file). */
+/** The assets written (or found whole) by this process: key → mode. */
+const written = new Map<string, number>();
+
+/**
+ * Writes an embedded asset to the cache folder once (temp name, then rename, so readers never see half a file). A
+ * file already there is used only when its bytes are the embedded ones: one of the same size but other content (a
+ * disk error, a hand edit) had been loaded as it was, an addon failing with "invalid ELF header" on every start and a
+ * worker bundle stopping the server after it listened.
+ */
 function writeAsset(key: string, mode: number): string {
-  const data = rawAsset(key);
   const file = path.join(assetCacheDir(), key);
-  if (existsSync(file) && statSync(file).size === data.byteLength) return file;
+  if (written.has(key) && existsSync(file)) return file;
+  const data = rawAsset(key);
+  if (sameBytes(file, data)) {
+    written.set(key, mode);
+    return file;
+  }
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
     writeFileSync(tmp, data, { mode, flag: "wx" });
@@ -115,7 +127,40 @@ function writeAsset(key: string, mode: number): string {
     rmSync(tmp, { force: true });
     throw new AssetCacheError(`cannot write ${file}: ${(error as Error).message}`);
   }
+  written.set(key, mode);
   return file;
+}
+
+function sameBytes(file: string, data: Uint8Array): boolean {
+  try {
+    if (statSync(file).size !== data.byteLength) return false;
+    return Buffer.from(data.buffer, data.byteOffset, data.byteLength).equals(readFileSync(file));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes back the asset files removed from the cache while the program runs (a temp-folder cleaner, an administrator
+ * clearing ~/.cache): worker threads start later, some on their first task, and load them from there; a missing
+ * worker bundle had stopped the server. Called before a task is handed to a pool that may start a thread for it
+ * (pool.ts): a look at each file (a few microseconds).
+ */
+export function restoreAssets(): void {
+  if (written.size === 0) return;
+  const dir = cacheDir;
+  if (!dir) return;
+  for (const [key, mode] of written) {
+    if (existsSync(path.join(dir, key))) continue;
+    // The folder may be gone with it: made again (and checked) as at start.
+    if (!existsSync(dir)) cacheDir = undefined;
+    written.delete(key);
+    try {
+      writeAsset(key, mode);
+    } catch {
+      // Nothing better to do here: the thread that needs it fails with the loader's message.
+    }
+  }
 }
 
 let addon: unknown;

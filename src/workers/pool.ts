@@ -1,7 +1,7 @@
 /** The worker pool that keeps heavy work off the HTTP thread; tests may use the inline pool. */
 import { performance } from "node:perf_hooks";
 import { Piscina, valueSymbol } from "piscina";
-import { workerEntry } from "../runtime/assets.js";
+import { restoreAssets, workerEntry } from "../runtime/assets.js";
 import {
   isTaskStarted,
   LIMITED_TASKS,
@@ -37,13 +37,14 @@ export function piscinaPool(
 ): WorkerPool {
   const niceness = options.niceness ?? (options.background ? WORKER_NICENESS : 0);
   const entry = workerEntry();
+  const maxThreads = Math.max(1, threads);
   const pool = new Piscina({
     filename: entry.filename,
     execArgv: entry.execArgv,
     // Background threads start with their first task: at start they would only compete with the server's own start.
     // So do a `lazy` pool's (the password thread's: 25 MiB and a start's worth of CPU for the odd sign-in).
     minThreads: options.background || options.lazy ? 0 : 1,
-    maxThreads: Math.max(1, threads),
+    maxThreads,
     idleTimeout: 60_000,
     // First come, first served. By default a task that finds no free thread while the queue is being drained goes
     // back to the queue's tail: under a closed-loop load of generations on one thread, the one behind the task just
@@ -66,6 +67,9 @@ export function piscinaPool(
       : pool.run({ name, input }, { transferList });
   return {
     run: async (name, input, transfer) => {
+      // A thread this task may start (the pool is not full: a background pool has none when idle) loads the worker
+      // bundle and the addon from the asset cache, which may have been emptied meanwhile.
+      if (pool.threads.length < maxThreads) restoreAssets();
       const stops = watch.stops;
       try {
         return await send(name, input, transfer);

@@ -6,7 +6,7 @@
  * response is checked against that description (./contract.ts): a drift between the description and the server
  * fails the type check or the run.
  */
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -149,6 +149,21 @@ describe("the single executable", () => {
     expect(readdirSync(path.join(cacheDir, build))).toContain("better_sqlite3.node");
   });
 
+  test("rewrites a cached file whose bytes are not the embedded ones, though its size is", async () => {
+    const cacheDir = path.join(box.dir, "other-cache");
+    const [build] = readdirSync(cacheDir);
+    const addon = path.join(cacheDir, build, "better_sqlite3.node");
+    const size = statSync(addon).size;
+    writeFileSync(addon, Buffer.alloc(size));
+    const r = await box.cli(["keys", "list", "--json", "--data-dir", box.dataDir], "", {
+      CONTENT_SERVICE_CACHE_DIR: cacheDir,
+    });
+    expect(r, r.stderr).toMatchObject({ code: 0 });
+    const bytes = readFileSync(addon);
+    expect(bytes.length).toBe(size);
+    expect(bytes.subarray(0, 4).toString("latin1")).toBe("\x7fELF");
+  });
+
   test("serve serves the description the client was generated from", async () => {
     server = await box.startServer();
     const served = ok(await api(server).GET("/api/v1/openapi.json"), 200);
@@ -203,6 +218,14 @@ describe("the single executable", () => {
     expect(refused.response.status).toBe(403);
     expect(refused.error?.error).toBe("FORBIDDEN");
     expect(refused.error?.details.error_code).toBe("insufficient_scope");
+  });
+
+  test("an asset cache emptied while the server runs is written back before a thread loads from it", () => {
+    // The background thread (learning analyses) starts with its first task, in the next test: it loads the worker
+    // bundle from the cache then. A temp-folder cleaner or an administrator clearing ~/.cache had stopped the server.
+    const base = path.join(box.dir, ".cache", "content-service");
+    rmSync(base, { recursive: true, force: true });
+    expect(existsSync(base)).toBe(false);
   });
 
   test("the content lifecycle: generate, finalize, learn, plan, publish", async () => {
@@ -284,6 +307,10 @@ describe("the single executable", () => {
       status: "succeeded",
     });
     expect(job.finished_at).toMatch(ISO_TIMESTAMP);
+    // The cache emptied before this test is there again: the background thread loaded its worker bundle from it.
+    const base = path.join(box.dir, ".cache", "content-service");
+    const [build] = readdirSync(base);
+    expect(readdirSync(path.join(base, build))).toEqual(expect.arrayContaining(["better_sqlite3.node", "worker.cjs"]));
 
     const profiles = ok(await client.GET("/api/v1/voice-profiles"), 200);
     const profile = profiles.data.find((p) => p.workspace_id === generated.workspace_id);
