@@ -192,8 +192,8 @@ export function outputFailed(): boolean {
 
 function secretLost(): void {
   process.stderr.write(
-    "error: standard output closed before what it shows once (a key's secret or a generated password) was read: " +
-      "revoke that key or replace that password\n",
+    "error: what standard output shows once (a key's secret or a generated password) did not reach its reader: " +
+      "the record was made; revoke that key or replace that password\n",
   );
   process.exitCode = 1;
 }
@@ -204,7 +204,7 @@ function secretLost(): void {
  */
 export function printingSecret(): void {
   secretPrinted = true;
-  if (stdoutState === "closed") secretLost();
+  if (stdoutState !== "open") secretLost();
 }
 
 /**
@@ -227,6 +227,7 @@ export function tolerateClosedOutput(): void {
     }
     stdoutState = "failed";
     process.stderr.write(`error: standard output: ${systemErrorReason(e) ?? e.message}\n`);
+    if (secretPrinted) secretLost();
     process.exitCode = 1;
   });
   process.stderr.on("error", () => {
@@ -337,11 +338,18 @@ export function serverUrlArg(name: string) {
 
 /** The default server URLs of the description, for a server listening on host:port (`serve` and `openapi`). */
 export function defaultServerUrls(host: string, port: number): { publicUrl: string; stagingUrl: string } {
-  const h = host.includes(":") ? `[${host}]` : host;
-  return {
-    publicUrl: `http://${h}:${port}`,
-    stagingUrl: `http://${host.includes(":") ? h : `staging.${host === "127.0.0.1" ? "localhost" : host}`}:${port}`,
-  };
+  // An address that means "every interface" (0.0.0.0, ::) is none a client can use: the description names this
+  // machine's loopback then (--public-url gives the address clients use).
+  const wildcard = host === "0.0.0.0" || host === "0" || host === "::" || host === "[::]";
+  const usable = wildcard ? (host.includes(":") ? "::1" : "127.0.0.1") : host;
+  const ipv6 = usable.includes(":");
+  const h = ipv6 ? `[${usable.replace(/^\[|\]$/g, "")}]` : usable;
+  const publicUrl = `http://${h}:${port}`;
+  // The staging server: staging.<name> for a host name (staging.localhost for the loopback), and, for an IP
+  // address, which has no such name, this server itself (spec §Versioning 5 lists both servers).
+  const ip = ipv6 || /^\d{1,3}(\.\d{1,3}){3}$/.test(usable);
+  const stagingHost = usable === "127.0.0.1" ? "staging.localhost" : ip ? undefined : `staging.${usable}`;
+  return { publicUrl, stagingUrl: stagingHost ? `http://${stagingHost}:${port}` : publicUrl };
 }
 
 /** A --port value: 0 to 65535. */

@@ -20,7 +20,6 @@ import {
   existsSync,
   fchmodSync,
   fchownSync,
-  mkdirSync,
   openSync,
   readSync,
   type Stats,
@@ -28,7 +27,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { DB_FILE } from "../db/open.js";
+import { DB_FILE, makeDataDir } from "../db/open.js";
 import { sqliteNativeBinding } from "../runtime/assets.js";
 
 /** The server lock's file name inside a data directory. */
@@ -161,7 +160,7 @@ function keep(db: Database.Database): ServerLock {
 
 /** Takes a lock file exclusively for this process (never waits), recording its pid; throws LockHeldError. */
 function holdExclusive(dataDir: string, name: string): ServerLock {
-  mkdirSync(dataDir, { recursive: true });
+  makeDataDir(dataDir);
   const { db, file } = openLockFile(dataDir, name);
   try {
     db.pragma("locking_mode = EXCLUSIVE");

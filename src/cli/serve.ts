@@ -1,10 +1,12 @@
 /** `init` and `serve`. */
-import { mkdirSync } from "node:fs";
+
+import { statSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { type Command, Option } from "commander";
 import cron from "node-cron";
+import { DB_FILE, makeDataDir } from "../db/open.js";
 import { withoutUserinfo } from "../domain/generation/llm.js";
 import { PLANS, type Plan } from "../domain/plans.js";
 import { type RunningServer, startServer } from "../http/server.js";
@@ -90,7 +92,7 @@ export function registerServeCommands(program: Command): void {
       const adminEmail = checkEmail(opts.adminEmail, "--admin-email");
       const dataDir = dataDirOf(cmd);
       const password = checkPassword(await readStdinIfPiped("the admin password"));
-      mkdirSync(dataDir, { recursive: true });
+      makeDataDir(dataDir);
       const result = whileNoRestore(dataDir, () => initDataDir(dataDir, { ...opts, adminEmail, password }));
       // A password piped to an initialised directory changes nothing: say so, rather than let it seem set.
       if (!result.created && password !== undefined)
@@ -244,6 +246,28 @@ interface ServeCommandOptions {
   backupDir?: string;
 }
 
+/**
+ * A database other users can read (a data directory made before it was created private, or by hand) is said on
+ * stderr with what to do; the server does not change an administrator's modes itself.
+ */
+function noteExposedDatabase(dataDir: string): void {
+  try {
+    const dir = statSync(dataDir).mode;
+    const db = statSync(path.join(dataDir, DB_FILE)).mode;
+    const readable = (dir & 0o001 && db & 0o004) || (dir & 0o010 && db & 0o040);
+    const replaceable = (dir & 0o022) !== 0 && (dir & 0o1000) === 0;
+    if (!readable && !replaceable) return;
+    const mode = (m: number) => (m & 0o777).toString(8);
+    process.stderr.write(
+      `note: ${path.join(dataDir, DB_FILE)} (mode ${mode(db)}, in a folder of mode ${mode(dir)}) ` +
+        `${readable ? "can be read" : "can be replaced"} by other users: it holds password and key hashes and the ` +
+        `session signing secret; \`chmod 700 ${dataDir}\` keeps them out\n`,
+    );
+  } catch {
+    // Not there (a first start that failed): nothing to say.
+  }
+}
+
 /** Initialises an empty data directory, serves until SIGTERM/SIGINT, and drains. */
 async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> {
   const imageBase = opts.imageBaseUrl ?? opts.llmBaseUrl;
@@ -267,6 +291,7 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
     adminEmail: "admin@localhost",
     withKey: true,
   });
+  noteExposedDatabase(dataDir);
   let server: RunningServer;
   try {
     server = await startServer({
@@ -355,6 +380,9 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
     };
     process.on("SIGTERM", () => stop("SIGTERM"));
     process.on("SIGINT", () => stop("SIGINT"));
+    // Node opens its debugger (a port any local user could attach to and run code as this user) on SIGUSR1 unless
+    // the program listens for it; administrators send it to reopen logs. A listener keeps the debugger closed.
+    process.on("SIGUSR1", () => process.stderr.write("SIGUSR1: ignored (this server keeps no log files to reopen)\n"));
   });
   onStdoutClosed(() =>
     process.stderr.write("standard output closed: request log lines are dropped from now on; still serving\n"),

@@ -1,5 +1,5 @@
 /** The one place a database connection is opened and configured. */
-import { mkdirSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { loadSqliteAddon, sqliteNativeBinding } from "../runtime/assets.js";
@@ -52,10 +52,23 @@ export function lowerFlag(flag: Int32Array): void {
   Atomics.notify(flag, 0);
 }
 
+/**
+ * Creates a data directory (and the folders above it) for its owner alone: the database holds password and key
+ * hashes and the session signing secret. With the umask's 0755 every local user could read them (and forge a
+ * session with the secret); with umask 000 the folder was 0777 and anyone could swap the database. An existing
+ * folder is left as it is.
+ */
+export function makeDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+}
+
 /** Opens (creating if needed) the database of a data directory, with every pragma set here and nowhere else. */
 export function openDb(dataDir: string, options: OpenOptions = {}): Db {
-  if (!options.readonly && dataDir !== ":memory:") mkdirSync(dataDir, { recursive: true });
+  if (!options.readonly && dataDir !== ":memory:") makeDataDir(dataDir);
   const file = dataDir === ":memory:" ? ":memory:" : path.join(dataDir, options.file ?? DB_FILE);
+  // A new database file is its owner's alone (SQLite would create it 0644 less the umask); its -wal and -shm take
+  // the database file's mode.
+  if (!options.readonly && file !== ":memory:" && !existsSync(file)) closeSync(openSync(file, "a", 0o600));
   const nativeBinding = options.addonFile ? loadSqliteAddon(options.addonFile) : sqliteNativeBinding();
   const db = new Database(file, {
     readonly: options.readonly ?? false,

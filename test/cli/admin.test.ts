@@ -125,10 +125,7 @@ describe("admin CLI", () => {
     const moved = cli(["openapi"], {
       env: { ...unset, CONTENT_SERVICE_HOST: "10.0.0.5", CONTENT_SERVICE_PORT: "9000" },
     }).json();
-    expect(moved.servers.map((s: { url: string }) => s.url)).toEqual([
-      "http://10.0.0.5:9000",
-      "http://staging.10.0.0.5:9000",
-    ]);
+    expect(moved.servers.map((s: { url: string }) => s.url)).toEqual(["http://10.0.0.5:9000", "http://10.0.0.5:9000"]);
     const flags = cli(["openapi", "--port", "81", "--public-url", "https://api.example.test"], { env: unset }).json();
     expect(flags.servers.map((s: { url: string }) => s.url)).toEqual([
       "https://api.example.test",

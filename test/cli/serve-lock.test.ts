@@ -78,3 +78,21 @@ describe("serve's first start", () => {
     expect(env.status).toBe(2);
   });
 });
+
+describe("serve and SIGUSR1", () => {
+  it("opens no debugger (Node's default for the signal), says so and goes on answering", async () => {
+    const server = await startServe(tempDir());
+    try {
+      server.child.kill("SIGUSR1");
+      const deadline = Date.now() + 5_000;
+      while (!server.output().includes("SIGUSR1: ignored") && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(server.output()).toContain("SIGUSR1: ignored");
+      expect(server.output()).not.toMatch(/Debugger listening/);
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    } finally {
+      await stop(server);
+    }
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+});
