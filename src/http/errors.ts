@@ -47,6 +47,7 @@ export const ERROR_CODES = {
   upstream_invalid_response: 502,
   upstream_timeout: 504,
   service_busy: 503,
+  storage_full: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -69,6 +70,7 @@ export const STATUS_WORDS: Record<number, string> = {
   502: "BAD_GATEWAY",
   503: "SERVICE_UNAVAILABLE",
   504: "GATEWAY_TIMEOUT",
+  507: "INSUFFICIENT_STORAGE",
 };
 
 /** An error that the renderer turns into the coded JSON body; thrown anywhere below a route. */
@@ -131,7 +133,23 @@ export function toApiError(err: unknown): ApiError {
       { retry_after_seconds: BUSY_RETRY_SECONDS },
       { "retry-after": String(BUSY_RETRY_SECONDS) },
     );
+  if (isStorageFull(err))
+    return new ApiError(
+      "storage_full",
+      "The server's disk is full: the write was not stored (nothing of it is kept). Retry once room has been made.",
+    );
   return new ApiError("internal_error", "The server met an unexpected error.");
+}
+
+/**
+ * A write that found no room on the disk: SQLite's SQLITE_FULL, its transaction rolled back whole. It had been a 500
+ * internal_error, which tells a client nothing it can act on; writes work again once there is room, without a
+ * restart. A failed fsync (ENOSPC there included) is not one: it stops every write until a restart (durability.ts)
+ * and stays a 500.
+ */
+function isStorageFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^SQLITE_FULL(_|$)/.test(code);
 }
 
 /** How long a client is told to wait before retrying after a busy database. */

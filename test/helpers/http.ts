@@ -24,12 +24,16 @@ export const DESIGN_STATUS_WORDS: Record<number, string> = {
   500: "INTERNAL",
 };
 
-/** The words of the statuses DESIGN §4 does not list: input past its processing time, the model server's failures, a busy database. */
+/**
+ * The words of the statuses DESIGN §4 does not list: input past its processing time, the model server's failures, a
+ * busy database, a full disk.
+ */
 const OTHER_STATUS_WORDS: Record<number, string> = {
   422: "UNPROCESSABLE_ENTITY",
   502: "BAD_GATEWAY",
   503: "SERVICE_UNAVAILABLE",
   504: "GATEWAY_TIMEOUT",
+  507: "INSUFFICIENT_STORAGE",
 };
 
 /** Routes of the public contract (everything but the internal health probes). */

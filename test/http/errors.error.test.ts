@@ -613,6 +613,8 @@ describe("the error-code list (DESIGN §4)", () => {
     // What node's HTTP parser refuses (http/node.ts clientErrorListener): HTTP's own statuses for them.
     request_timeout: 408,
     request_headers_too_large: 431,
+    // A write that found the disk full (SQLITE_FULL): nothing of it stored, and writes work again once there is room.
+    storage_full: 507,
   };
 
   it("has every code DESIGN §4 names, with DESIGN's status", () => {
