@@ -176,16 +176,6 @@ const LETTERS = `(?:(?![${IDEOGRAPH}])[\\p{L}\\p{N}\\p{M}])+`;
 /** A word: an ideograph, or letters and digits joined by inner apostrophes, periods or hyphens (don't, e.g, 3.5, well-known). */
 const WORD = new RegExp(`[${IDEOGRAPH}]|${LETTERS}(?:['’.\\-]${LETTERS})*`, "gu");
 
-/**
- * The first `units` UTF-16 units of a string, one fewer when the cut would split a surrogate pair: half an emoji is a
- * lone surrogate, which JSON carries as `\ud83d` and a UTF-8 encoder turns into U+FFFD.
- */
-export function sliceWhole(s: string, units: number): string {
-  const cut = s.slice(0, units);
-  const last = cut.charCodeAt(cut.length - 1);
-  return last >= 0xd800 && last <= 0xdbff && s.length > units ? cut.slice(0, -1) : cut;
-}
-
 /** The number of words in a text. */
 export function countWords(text: string): number {
   let n = 0;

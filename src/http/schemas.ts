@@ -1,5 +1,6 @@
 /** Schemas shared by many routes: errors, pagination, identifiers. */
 import * as v from "valibot";
+import { charLength } from "../domain/chars.js";
 
 const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 const Strings = v.array(v.string());
@@ -80,24 +81,6 @@ export const intString = (min = 1, max = Number.MAX_SAFE_INTEGER) =>
     v.minValue(min),
     v.maxValue(max),
   );
-
-/**
- * A string's length in characters: Unicode code points, as JSON Schema's maxLength counts them (a surrogate pair, as
- * in most emoji, is one character; a lone surrogate is one too).
- */
-export function charLength(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length - 1; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdbff) continue;
-    const d = s.charCodeAt(i + 1);
-    if (d >= 0xdc00 && d <= 0xdfff) {
-      n--;
-      i++;
-    }
-  }
-  return n;
-}
 
 /**
  * At most `max` characters (charLength), described as `maxLength: max`. valibot's maxLength counts UTF-16 units, so a

@@ -1,6 +1,6 @@
 /** Runs valibot schemas over request input and turns their issues into 400 validation_failed. */
 import * as v from "valibot";
-import { sliceWhole } from "../domain/text.js";
+import { sliceWhole } from "../domain/chars.js";
 import { ApiError, invalidInput } from "./errors.js";
 
 /** One validation problem as the error body lists it. */

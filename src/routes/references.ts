@@ -5,22 +5,14 @@
  */
 import * as v from "valibot";
 import { type ReferenceRow, referenceSummaryView, referenceView, SOURCE_TYPES } from "../db/references.js";
+import { charLength, sliceWhole } from "../domain/chars.js";
 import { iso } from "../domain/clock.js";
-import { sliceWhole, type TextFormat } from "../domain/text.js";
+import type { TextFormat } from "../domain/text.js";
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
-import {
-  charLength,
-  Integer,
-  intString,
-  maxChars,
-  PageQuery,
-  pageOf,
-  Timestamp,
-  WorkspaceQuery,
-} from "../http/schemas.js";
+import { Integer, intString, maxChars, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import { TaskLimitError } from "../workers/limits.js";
 import {
   AUTH_ERRORS,

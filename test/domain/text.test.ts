@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EXCERPT_CHARS, excerptOf } from "../../src/db/references.js";
+import { sliceWhole } from "../../src/domain/chars.js";
 import {
   countWords,
   HTML_MAX_DEPTH,
@@ -8,7 +9,6 @@ import {
   normalizeText,
   PASSAGE_MAX_WORDS,
   PASSAGE_MIN_WORDS,
-  sliceWhole,
   splitPassages,
   splitSentences,
   toPlainText,

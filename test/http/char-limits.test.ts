@@ -4,9 +4,10 @@
  */
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
+import { charLength } from "../../src/domain/chars.js";
 import { buildOpenApi } from "../../src/http/openapi.js";
 import { ROUTES } from "../../src/http/routes.js";
-import { charLength, maxChars } from "../../src/http/schemas.js";
+import { maxChars } from "../../src/http/schemas.js";
 import { DEFAULT_CONFIG } from "../../src/http/server.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
