@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import * as v from "valibot";
 import { pendingMigrations } from "../db/migrate.js";
-import { DB_FILE, type Db, openDb } from "../db/open.js";
+import { DB_FILE, type Db, isDamagedDatabase, openDb } from "../db/open.js";
 import { createStore, type Store } from "../db/store.js";
 import { Email, Password, RateLimit, RecordName } from "../domain/admin-rules.js";
 import { ApiError } from "../http/errors.js";
@@ -50,13 +50,8 @@ export function explainFailure(e: unknown): string | undefined {
       `${unwritable.map((f) => `${f}${ownerAndMode(f)}`).join(", ")}; run as their owner or give them this user`
     );
   }
-  if (isDamaged(code)) return damagedMessage(dir, message);
+  if (isDamagedDatabase(e)) return damagedMessage(dir, message);
   return `${file}: ${message}`;
-}
-
-/** SQLite's codes for a file that is not a whole database. */
-function isDamaged(code: unknown): boolean {
-  return typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB");
 }
 
 /** A damaged database named, with the restore that puts a backup back. */
@@ -112,7 +107,7 @@ export function openDatabase(dir: string): Db {
     return openDb(dir);
   } catch (e) {
     // Every command names the restore for a damaged file, as serve and backup do.
-    if (isDamaged((e as { code?: unknown }).code)) throw new CliError(damagedMessage(dir, (e as Error).message));
+    if (isDamagedDatabase(e)) throw new CliError(damagedMessage(dir, (e as Error).message));
     // SQLite says "unable to open database file" (SQLITE_CANTOPEN) whatever the cause: name permissions when they are.
     let denied = false;
     try {

@@ -62,6 +62,12 @@ export function makeDataDir(dataDir: string): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 }
 
+/** Whether an error is SQLite's for a file that is not a whole database (SQLITE_CORRUPT*, SQLITE_NOTADB). */
+export function isDamagedDatabase(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB");
+}
+
 /** Opens (creating if needed) the database of a data directory, with every pragma set here and nowhere else. */
 export function openDb(dataDir: string, options: OpenOptions = {}): Db {
   if (!options.readonly && dataDir !== ":memory:") makeDataDir(dataDir);

@@ -12,7 +12,7 @@ import {
   statSync,
 } from "node:fs";
 import path from "node:path";
-import { openDb } from "../db/open.js";
+import { isDamagedDatabase, openDb } from "../db/open.js";
 import type { DbLocation } from "../db/thread-store.js";
 
 const NAME = /^content-service-(\d{8}T\d{6}Z)\.db$/;
@@ -71,8 +71,7 @@ export function copyDatabase(location: DbLocation, file: string): void {
   } catch (e) {
     // A damaged database is the database's failure; anything else here (a full disk, a folder this user cannot
     // write) is the copy's.
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB")) throw e;
+    if (isDamagedDatabase(e)) throw e;
     throw new BackupTargetError(file, e);
   } finally {
     db.close();
