@@ -170,19 +170,14 @@ async function storeOf<T>(dir: string, fn: (store: Store) => T | Promise<T>): Pr
 }
 
 let stdoutClosed: (() => void) | undefined;
-/** What became of standard output: open, closed by its reader (EPIPE), or failed (a full disk). */
-let stdoutState: "open" | "closed" | "failed" = "open";
+/** Whether standard output went: closed by its reader (EPIPE) or failed (a full disk); what is written is dropped. */
+let stdoutGone = false;
 /** Set once a command has printed something that is shown once (a key's secret, a generated password). */
 let secretPrinted = false;
 
 /** What `serve` says, once, when its standard output goes (the request log's reader ended). */
 export function onStdoutClosed(note: () => void): void {
   stdoutClosed = note;
-}
-
-/** Whether standard output failed or lost a shown-once secret: the command's status is then 1 (main.ts). */
-export function outputFailed(): boolean {
-  return stdoutState === "failed" || (stdoutState === "closed" && secretPrinted);
 }
 
 function secretLost(): void {
@@ -199,7 +194,7 @@ function secretLost(): void {
  */
 export function printingSecret(): void {
   secretPrinted = true;
-  if (stdoutState !== "open") secretLost();
+  if (stdoutGone) secretLost();
 }
 
 /**
@@ -212,18 +207,16 @@ export function printingSecret(): void {
  */
 export function tolerateClosedOutput(): void {
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    if (stdoutState !== "open") return;
+    if (stdoutGone) return;
+    stdoutGone = true;
     process.stdout.write = (() => true) as typeof process.stdout.write;
-    if (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED") {
-      stdoutState = "closed";
-      if (secretPrinted) secretLost();
-      stdoutClosed?.();
-      return;
+    const closed = e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED";
+    if (!closed) {
+      process.stderr.write(`error: standard output: ${systemErrorReason(e) ?? e.message}\n`);
+      process.exitCode = 1;
     }
-    stdoutState = "failed";
-    process.stderr.write(`error: standard output: ${systemErrorReason(e) ?? e.message}\n`);
     if (secretPrinted) secretLost();
-    process.exitCode = 1;
+    if (closed) stdoutClosed?.();
   });
   process.stderr.on("error", () => {
     process.stderr.write = (() => true) as typeof process.stderr.write;

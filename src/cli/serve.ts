@@ -252,14 +252,15 @@ interface ServeCommandOptions {
  */
 function noteExposedDatabase(dataDir: string): void {
   try {
+    const file = path.join(dataDir, DB_FILE);
     const dir = statSync(dataDir).mode;
-    const db = statSync(path.join(dataDir, DB_FILE)).mode;
+    const db = statSync(file).mode;
     const readable = (dir & 0o001 && db & 0o004) || (dir & 0o010 && db & 0o040);
     const replaceable = (dir & 0o022) !== 0 && (dir & 0o1000) === 0;
     if (!readable && !replaceable) return;
     const mode = (m: number) => (m & 0o777).toString(8);
     process.stderr.write(
-      `note: ${path.join(dataDir, DB_FILE)} (mode ${mode(db)}, in a folder of mode ${mode(dir)}) ` +
+      `note: ${file} (mode ${mode(db)}, in a folder of mode ${mode(dir)}) ` +
         `${readable ? "can be read" : "can be replaced"} by other users: it holds password and key hashes and the ` +
         `session signing secret; \`chmod 700 ${dataDir}\` keeps them out\n`,
     );
@@ -350,7 +351,7 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
   // Shown once, and only by a start that listens: a start that fails (port in use) shows no credentials.
   printFirstStart(first, (s) => process.stderr.write(s));
   // The handlers are in place before the line that tells a supervisor (or a test) the server is up. Standard output
-  // carries the request log's JSON lines only (README "Operations"): these lines go to standard error.
+  // carries JSON log lines only (README "Command line"): these lines go to standard error.
   let signals = 0;
   let failure: string | undefined;
   const stopped = new Promise<void>((resolve) => {
