@@ -81,7 +81,8 @@ function cacheBases(): string[] {
 
 /** The per-build folder the executable writes its assets to, created private on first use. */
 function assetCacheDir(): string {
-  if (cacheDir) return cacheDir;
+  // A folder removed while the program runs (a temp-folder cleaner) is made again, and checked, as at start.
+  if (cacheDir && existsSync(cacheDir)) return cacheDir;
   const id = buildId();
   const failures: string[] = [];
   for (const base of cacheBases()) {
@@ -147,14 +148,7 @@ function sameBytes(file: string, data: Uint8Array): boolean {
  * (pool.ts): a look at each file (a few microseconds).
  */
 export function restoreAssets(): void {
-  if (written.size === 0) return;
-  const dir = cacheDir;
-  if (!dir) return;
   for (const [key, mode] of written) {
-    if (existsSync(path.join(dir, key))) continue;
-    // The folder may be gone with it: made again (and checked) as at start.
-    if (!existsSync(dir)) cacheDir = undefined;
-    written.delete(key);
     try {
       writeAsset(key, mode);
     } catch {
