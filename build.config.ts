@@ -278,11 +278,29 @@ async function bundleMain(outDir: string, buildId: string): Promise<string> {
       ...common.define,
       __CS_EMBEDDED_MIGRATIONS__: JSON.stringify(sql),
       __CS_BUILD_ID__: JSON.stringify(buildId),
+      __CS_BUILD_INFO__: JSON.stringify(buildInfo()),
     },
     plugins: [piscinaWorkerPath],
   });
   step(`bundled the main program (${kib(outfile)}, ${sql.length} migration(s) embedded)`);
   return outfile;
+}
+
+/**
+ * What `--version` names besides the version: the commit built (with `-modified` when tracked files had uncommitted
+ * changes; `unknown` outside a git checkout) and the time of the build, or SOURCE_DATE_EPOCH's when it is set.
+ */
+function buildInfo(): { commit: string; built: string } {
+  const git = (args: string[]) => spawnSync("git", args, { cwd: root, encoding: "utf8" });
+  const head = git(["rev-parse", "--short=12", "HEAD"]);
+  let commit = "unknown";
+  if (head.status === 0 && head.stdout.trim()) {
+    const changes = git(["status", "--porcelain", "--untracked-files=no"]);
+    commit = head.stdout.trim() + (changes.status === 0 && changes.stdout.trim() ? "-modified" : "");
+  }
+  const epoch = Number(process.env.SOURCE_DATE_EPOCH);
+  const when = process.env.SOURCE_DATE_EPOCH && Number.isFinite(epoch) ? new Date(epoch * 1000) : new Date();
+  return { commit, built: `${when.toISOString().slice(0, 19)}Z` };
 }
 
 function kib(file: string): string {

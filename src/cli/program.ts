@@ -1,5 +1,6 @@
 /** The commander program: every command, its help and its exit status (0 ok, 1 failure, 2 usage). */
 import { Command, CommanderError, Option } from "commander";
+import { versionText } from "../runtime/build-info.js";
 import { registerAdminCommands } from "./admin.js";
 import { CliError, explainFailure, UsageError } from "./common.js";
 import { registerMaintenanceCommands } from "./maintenance.js";
@@ -9,7 +10,7 @@ import { registerServeCommands } from "./serve.js";
 export function buildProgram(): Command {
   const program = new Command("content-service")
     .description("A self-contained content generation API server and its administration commands.")
-    .version("1.0.0")
+    .version(versionText(), "-V, --version", "print the version and build, then exit")
     .addOption(new Option("--data-dir <dir>", "data directory").env("CONTENT_SERVICE_DATA_DIR").default("./data"))
     // DESIGN §2: a global option, so also before the command. The commands that print records list it in their
     // help (and take it after the command); the others refuse it as they would after the command.

@@ -11,6 +11,7 @@ import { withoutUserinfo } from "../domain/generation/llm.js";
 import { PLANS, type Plan } from "../domain/plans.js";
 import { type RunningServer, startServer } from "../http/server.js";
 import { ensureBackupDir } from "../jobs/backups.js";
+import { versionText } from "../runtime/build-info.js";
 import {
   CliError,
   checkEmail,
@@ -388,7 +389,7 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
   onStdoutClosed(() =>
     process.stderr.write("standard output closed: request log lines are dropped from now on; still serving\n"),
   );
-  process.stderr.write(`content-service listening on ${server.url} (data: ${dataDir})\n`);
+  process.stderr.write(`content-service listening on ${server.url} (data: ${dataDir}; version ${versionText()})\n`);
   await stopped;
   if (failure !== undefined) throw new CliError(`stopping failed: ${failure}`);
   process.stderr.write("stopped\n");

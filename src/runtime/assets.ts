@@ -1,6 +1,17 @@
 /** Where the program's non-code parts come from: node_modules and src when run from source, the SEA blob inside the executable. */
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -94,6 +105,7 @@ function assetCacheDir(): string {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       checkPrivate(dir, false);
       cacheDir = dir;
+      pruneOldBuilds(base, id);
       return dir;
     } catch (error) {
       if (error instanceof AssetCacheError && process.env.CONTENT_SERVICE_CACHE_DIR) throw error;
@@ -101,6 +113,31 @@ function assetCacheDir(): string {
     }
   }
   throw new AssetCacheError(`cannot create a cache folder for the embedded files:\n  ${failures.join("\n  ")}`);
+}
+
+/** How long the folder of a build no program has started from is kept (an older build started again rewrites it). */
+const UNUSED_BUILD_DAYS = 30;
+
+/**
+ * Marks this build's folder as used now and removes the folders of other builds not started for UNUSED_BUILD_DAYS:
+ * each upgrade left its predecessor's few megabytes behind for ever. Only folders named as builds are (16 hex
+ * digits) are touched. A server of an old build still running when its folder goes writes its files back before a
+ * thread needs them (restoreAssets); its own addon is already loaded.
+ */
+function pruneOldBuilds(base: string, id: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path.join(base, id), now, now);
+    const cutoff = now.getTime() - UNUSED_BUILD_DAYS * 86_400_000;
+    for (const name of readdirSync(base)) {
+      if (name === id || !/^[0-9a-f]{16}$/.test(name)) continue;
+      const dir = path.join(base, name);
+      const stat = lstatSync(dir);
+      if (stat.isDirectory() && stat.mtimeMs < cutoff) rmSync(dir, { recursive: true, force: true });
+    }
+  } catch {
+    // A cache that cannot be tidied is still usable: it only keeps its old folders.
+  }
 }
 
 /** The assets written (or found whole) by this process: key → mode. */

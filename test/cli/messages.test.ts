@@ -4,12 +4,21 @@
  * result that will not do what it seems to (a key of a plan without API access, limits where the hour binds, a
  * password that was not used).
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, initDir, tempDir } from "../helpers/cli.js";
 
 describe("the command line's messages", () => {
+  it("--version prints the version (package.json's) and that it runs from source", () => {
+    const { version } = JSON.parse(readFileSync(path.join(import.meta.dirname, "../../package.json"), "utf8"));
+    for (const flag of ["--version", "-V"]) {
+      const run = cli([flag]);
+      expect(run.status).toBe(0);
+      expect(run.stdout).toBe(`${version} (from source, Node ${process.version})\n`);
+    }
+  });
+
   it("refuses a file as the data directory, for init as for the rest (exit 2)", () => {
     const file = path.join(tempDir(), "not-a-dir");
     writeFileSync(file, "");

@@ -6,7 +6,8 @@
  * response is checked against that description (./contract.ts): a drift between the description and the server
  * fails the type check or the run.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -100,6 +101,19 @@ describe("the single executable", () => {
     expect(r, r.stderr).toMatchObject({ code: 0 });
   });
 
+  test("--version names the commit it was built from", async () => {
+    const r = await box.cli(["--version"]);
+    expect(r, r.stderr).toMatchObject({ code: 0 });
+    const m = /^1\.0\.0 \(commit ([0-9a-f]{12}(-modified)?|unknown), built (\S+), Node (v24\.\d+\.\d+)\)\n$/.exec(
+      r.stdout,
+    );
+    expect(m, r.stdout).not.toBeNull();
+    expect(m?.[3]).toMatch(ISO_TIMESTAMP);
+    const head = spawnSync("git", ["rev-parse", "--short=12", "HEAD"], { encoding: "utf8" });
+    // Built from this checkout (npm run build, then npm run test:e2e): its commit, or unknown outside git.
+    if (head.status === 0) expect(m?.[1]).toMatch(new RegExp(`^${head.stdout.trim()}(-modified)?$`));
+  });
+
   test("writes its embedded files to a private per-build folder under ~/.cache", () => {
     const base = path.join(box.dir, ".cache", "content-service");
     const builds = readdirSync(base);
@@ -107,6 +121,27 @@ describe("the single executable", () => {
     const buildDir = path.join(base, builds[0]);
     expect(statSync(buildDir).mode & 0o077).toBe(0);
     expect(readdirSync(buildDir).sort()).toContain("better_sqlite3.node");
+  });
+
+  test("removes the folders of other builds not started for 30 days, and nothing else", async () => {
+    const base = path.join(box.dir, ".cache", "content-service");
+    const [own] = readdirSync(base);
+    const old = new Date(Date.now() - 31 * 86_400_000);
+    const stale = path.join(base, "0123456789abcdef");
+    const recent = path.join(base, "fedcba9876543210");
+    const other = path.join(base, "notes");
+    for (const dir of [stale, recent, other]) {
+      mkdirSync(dir, { mode: 0o700 });
+      writeFileSync(path.join(dir, "worker.cjs"), "");
+    }
+    for (const dir of [stale, other, path.join(base, own)]) utimesSync(dir, old, old);
+    const r = await box.cli(["accounts", "list", "--data-dir", box.dataDir]);
+    expect(r, r.stderr).toMatchObject({ code: 0 });
+    expect(readdirSync(base).sort()).toEqual([own, "fedcba9876543210", "notes"].sort());
+    // Its own folder is marked as used by the start, so another build's prune keeps it.
+    expect(statSync(path.join(base, own)).mtimeMs).toBeGreaterThan(Date.now() - 3_600_000);
+    rmSync(recent, { recursive: true });
+    rmSync(other, { recursive: true });
   });
 
   test("keys create --json prints one JSON document with the key", async () => {
