@@ -20,6 +20,18 @@ export interface GraphNodeRow {
   sources: string;
 }
 
+/** Where a search's row sorts: how its label matches (0 at the start, 1 at a word's start, 2 inside), mentions, id. */
+export interface SearchKey {
+  rank: number;
+  mentions: number;
+  id: string;
+}
+
+type SearchAfter = { afterRank: number | null; afterMentions: number | null; afterId: string | null };
+
+/** A node found by a search, with its match rank. */
+export type FoundNodeRow = GraphNodeRow & { rank: number };
+
 /** An edge: two entities and the number of sentences they share. */
 export interface GraphEdgeRow {
   source: string;
@@ -121,18 +133,26 @@ export function graphQueries(db: Db) {
     `${nodesOf("AND m.entity IN (SELECT value FROM json_each(@ids))")} ORDER BY n.mentions DESC, n.id`,
   );
   // Label matches rank first at the start of the label, then at the start of a word, then anywhere.
+  // Pages go on after the last row's sort key (rank, mentions, id), not after a count of rows: mention counts change
+  // as the graph takes in sources, and an offset then repeated entities and skipped others between pages.
   const search = db.prepare<
-    { ws: string; q: string; type: EntityType | null; limit: number; offset: number },
-    GraphNodeRow
+    { ws: string; q: string; type: EntityType | null; limit: number } & SearchAfter,
+    FoundNodeRow
   >(
-    `SELECT * FROM (${nodesOf(
-      "AND m.entity IN (SELECT s.entity FROM graph_mentions AS s WHERE s.workspace_id = @ws AND instr(s.search, @q) > 0)",
-    )}) AS found
-     WHERE (@type IS NULL OR found.type = @type)
-     ORDER BY (SELECT min(CASE WHEN instr(s.search, @q) = 1 THEN 0 WHEN instr(s.search, ' ' || @q) > 0 THEN 1 ELSE 2 END)
-               FROM graph_mentions AS s WHERE s.workspace_id = @ws AND s.entity = found.id),
-       found.mentions DESC, found.id
-     LIMIT @limit OFFSET @offset`,
+    `SELECT * FROM (
+       SELECT found.*,
+         (SELECT min(CASE WHEN instr(s.search, @q) = 1 THEN 0 WHEN instr(s.search, ' ' || @q) > 0 THEN 1 ELSE 2 END)
+          FROM graph_mentions AS s WHERE s.workspace_id = @ws AND s.entity = found.id) AS rank
+       FROM (${nodesOf(
+         "AND m.entity IN (SELECT s.entity FROM graph_mentions AS s WHERE s.workspace_id = @ws AND instr(s.search, @q) > 0)",
+       )}) AS found
+       WHERE (@type IS NULL OR found.type = @type)
+     ) AS ranked
+     WHERE @afterId IS NULL OR ranked.rank > @afterRank
+       OR (ranked.rank = @afterRank AND (ranked.mentions < @afterMentions
+         OR (ranked.mentions = @afterMentions AND ranked.id > @afterId)))
+     ORDER BY ranked.rank, ranked.mentions DESC, ranked.id
+     LIMIT @limit`,
   );
   const edges = db.prepare<{ ws: string; ids: string; minWeight: number }, GraphEdgeRow>(
     `SELECT p.source, p.target, sum(p.weight) AS weight FROM graph_pairs AS p
@@ -204,8 +224,16 @@ export function graphQueries(db: Db) {
     /** The nodes among `ids`. */
     nodesByIds: (workspaceId: string, ids: string[]) => nodesByIds.all({ ws: workspaceId, ids: JSON.stringify(ids) }),
     /** Nodes whose label contains `q` (lower case), best matches first. */
-    search: (q: { workspaceId: string; q: string; type: EntityType | null; limit: number; offset: number }) =>
-      search.all({ ws: q.workspaceId, q: q.q, type: q.type, limit: q.limit, offset: q.offset }),
+    search: (q: { workspaceId: string; q: string; type: EntityType | null; limit: number; after: SearchKey | null }) =>
+      search.all({
+        ws: q.workspaceId,
+        q: q.q,
+        type: q.type,
+        limit: q.limit,
+        afterRank: q.after?.rank ?? null,
+        afterMentions: q.after?.mentions ?? null,
+        afterId: q.after?.id ?? null,
+      }),
     /** The edges between nodes among `ids` of at least `minWeight`, heaviest first. */
     edges: (workspaceId: string, ids: string[], minWeight: number) =>
       edges.all({ ws: workspaceId, ids: JSON.stringify(ids), minWeight }),

@@ -5,7 +5,7 @@
  * queries. On a server they run on a pool thread with a read connection of its own (graphRead), not on the HTTP
  * thread; in tests and one-shot commands, on the caller's store.
  */
-import type { EntityType, GraphEdgeRow, GraphNodeRow } from "../db/graph.js";
+import type { EntityType, FoundNodeRow, GraphEdgeRow, GraphNodeRow, SearchKey } from "../db/graph.js";
 import type { Store } from "../db/store.js";
 import { type DbLocation, threadStore } from "../db/thread-store.js";
 
@@ -25,7 +25,8 @@ export interface EntitiesQuery {
   q: string;
   type: EntityType | null;
   limit: number;
-  offset: number;
+  /** The sort key of the previous page's last row (the cursor), or null for the first page. */
+  after: SearchKey | null;
   related: number;
 }
 
@@ -35,7 +36,7 @@ export interface Overview {
   updatedAt: string | null;
 }
 
-export type FoundEntity = GraphNodeRow & {
+export type FoundEntity = FoundNodeRow & {
   related: { id: string; label: string; type: EntityType; weight: number }[];
 };
 
@@ -58,7 +59,7 @@ export function readGraph(store: Store, query: OverviewQuery | EntitiesQuery): O
     q: query.q,
     type: query.type,
     limit: query.limit,
-    offset: query.offset,
+    after: query.after,
   });
   return rows.map((n) => {
     const related = graph.related(ws, n.id, query.related);

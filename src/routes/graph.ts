@@ -4,7 +4,7 @@
  * The graph catches up with its sources in the background; reading it never waits for that.
  */
 import * as v from "valibot";
-import type { EntityType, GraphNodeRow } from "../db/graph.js";
+import type { EntityType, GraphNodeRow, SearchKey } from "../db/graph.js";
 import {
   type EntitiesQuery as EntitiesRead,
   type FoundEntity,
@@ -15,7 +15,7 @@ import {
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import { Integer, intString, maxChars, Timestamp, WorkspaceQuery } from "../http/schemas.js";
-import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS } from "./common.js";
+import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, notACursor, TASK_ERRORS } from "./common.js";
 
 const TYPES = ["proper_noun", "key_phrase"] as const;
 
@@ -28,6 +28,15 @@ function read(ctx: Ctx, query: OverviewQuery | EntitiesRead): Promise<Overview |
   return graphReads.read(query, store.graph.version(query.workspaceId), async () =>
     location ? pool.run("graphRead", { db: location, query }) : readGraphAt(store, query),
   );
+}
+
+/** The sort key an entity search's cursor carries (rank:mentions:id), or null without a cursor. */
+function searchKeyOf(cursor: string | undefined): SearchKey | null {
+  const text = decodeCursor<string>(cursor, "string");
+  if (text === undefined) return null;
+  const m = /^([0-2]):(\d{1,15}):(.+)$/s.exec(text);
+  if (!m) throw notACursor();
+  return { rank: Number(m[1]), mentions: Number(m[2]), id: m[3] };
 }
 
 /** Entities a response names as related to each found entity. */
@@ -164,21 +173,25 @@ export const graphRoutes = [
     async handler(ctx: Ctx<Record<string, string>, EntitiesInput>) {
       const ws = ctx.workspace.id;
       ctx.services.graph.behind(ws);
-      const offset = decodeCursor<number>(ctx.query.cursor, "number") ?? 0;
       const rows = (await read(ctx, {
         kind: "entities",
         workspaceId: ws,
         q: ctx.query.q.toLowerCase(),
         type: (ctx.query.type as EntityType | undefined) ?? null,
         limit: ctx.query.limit + 1,
-        offset,
+        after: searchKeyOf(ctx.query.cursor),
         related: RELATED,
       })) as FoundEntity[];
       const has_more = rows.length > ctx.query.limit;
       const found = rows.slice(0, ctx.query.limit);
       const data = found.map((n) => ({ ...nodeView(n), related: n.related }));
+      const last = found.at(-1);
       return {
-        body: { data, has_more, next_cursor: has_more ? encodeCursor(offset + found.length) : null },
+        body: {
+          data,
+          has_more,
+          next_cursor: has_more && last ? encodeCursor(`${last.rank}:${last.mentions}:${last.id}`) : null,
+        },
       };
     },
   }),

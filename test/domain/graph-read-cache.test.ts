@@ -24,7 +24,7 @@ const search = (q: string): EntitiesQuery => ({
   q,
   type: null,
   limit: 21,
-  offset: 0,
+  after: null,
   related: 5,
 });
 /** An overview of `n` nodes, each naming `sourcesChars` characters of sources. */

@@ -294,6 +294,40 @@ describe("GET /api/v1/knowledge-graph/entities", () => {
   });
 });
 
+describe("GET /api/v1/knowledge-graph/entities: pages while the graph changes", () => {
+  it("goes on after the last entity shown, so an entity that moves ahead is neither repeated nor skips another", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const names = ["Alpha Corp", "Bravo Labs", "Charlie Inc", "Delta Group", "Echo Systems", "Foxtrot Media"];
+    // Alpha mentioned 6 times, Bravo 5, ... Foxtrot once: the search ranks them in that order.
+    const text = names.flatMap((n, i) => Array.from({ length: 6 - i }, (_, k) => `We met ${n} today number ${k}.`));
+    await addReference(h, key, text.join(" "));
+    await h.services.graph.idle();
+
+    const path = "/api/v1/knowledge-graph/entities?type=proper_noun&limit=2";
+    const seen: string[] = [];
+    let res = await h.send("GET", path, { auth: key });
+    for (let page = 1; ; page++) {
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      seen.push(...res.body.data.map((e: Node) => e.label));
+      if (!res.body.has_more) break;
+      if (page === 1) {
+        // Foxtrot Media jumps from last to first between the pages.
+        await addReference(h, key, Array.from({ length: 10 }, (_, k) => `Then Foxtrot Media again ${k}.`).join(" "));
+        await h.services.graph.idle();
+      }
+      res = await h.send("GET", `${path}&cursor=${res.body.next_cursor}`, { auth: key });
+    }
+    // An offset had answered Alpha, Bravo, Bravo, Charlie, Delta, Echo: Foxtrot's move shifted every later entity.
+    expect(seen).toEqual(names.slice(0, 5));
+
+    for (const cursor of [Buffer.from("7").toString("base64url"), Buffer.from('"9:1:x"').toString("base64url")]) {
+      const bad = await h.send("GET", `${path}&cursor=${cursor}`, { auth: key });
+      expectErrorBody(bad, 400, "validation_failed");
+    }
+  });
+});
+
 describe("knowledge graph: account isolation and workspace binding", () => {
   it("keeps each workspace's graph to itself, and another account's out", async () => {
     const h = makeHarness();
