@@ -388,6 +388,13 @@ export function createApp(services: Services, routes: RouteDef[]): App {
         if (fromQuery !== null) checkBodyWorkspace(principal, fromQuery, bodyWorkspace(body));
         else workspace = resolveWorkspace(services, principal, bodyWorkspace(body), workspaceMode(routeDef, body));
       }
+      // The credentials, checked again once a write's body is in: a key revoked or a session signed out while the
+      // body arrived (as slowly as its sender likes) had still written, though the revocation had been answered.
+      if (writes && hasBody && principal) {
+        const again = authenticate(request, services);
+        const auth = again instanceof Promise ? await again : again;
+        if (!auth.principal) throw unauthorized(auth.reason);
+      }
       // A write's workspace, read again from the database: it may have been deleted while the body arrived or the
       // write waited for its turn, or by another process within the row cache's check interval (a foreign key 500).
       if (writes && workspace) requireWorkspaceStill(services.store, workspace.id);

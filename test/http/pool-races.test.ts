@@ -4,7 +4,7 @@
  * and leaves nothing behind. Two creations of one user: the second gets the coded 400 with its issue.
  */
 import { describe, expect, it } from "vitest";
-import { makeHarness } from "../helpers/harness.js";
+import { type Harness, makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, sessionOf } from "../helpers/http.js";
 import { hookedPool } from "../helpers/pools.js";
 
@@ -68,6 +68,58 @@ describe("a workspace deleted while a write into it waits on the worker pool", (
   });
 });
 
+const encoder = new TextEncoder();
+
+/** A POST whose body's second half arrives when `finish()` is called. */
+function slowPost(h: Harness, path: string, body: unknown, secret: string) {
+  const text = JSON.stringify(body);
+  let finish = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(text.slice(0, 5)));
+      finish = () => {
+        controller.enqueue(encoder.encode(text.slice(5)));
+        controller.close();
+      };
+    },
+  });
+  const answer = h.app.handle(
+    new Request(`http://test.local${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit),
+    { remoteAddress: "127.0.0.1" },
+  );
+  return { answer, finish: () => finish() };
+}
+
+describe("credentials revoked while a write's body arrives", () => {
+  it("answers 401 and writes nothing: a key revoked, a session signed out", async () => {
+    const h = makeHarness();
+    const admin = await sessionOf(h, "admin@a.test");
+    const created = await h.send("POST", "/api/v1/api-keys", { auth: admin, body: { name: "slow" } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const member = await sessionOf(h, "admin@a.test");
+    const contents = () => (h.services.store.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number }).n;
+    const before = contents();
+
+    const byKey = slowPost(h, "/api/v1/contents", { title: "t", content: "Some text." }, created.body.key);
+    const bySession = slowPost(h, "/api/v1/contents", { title: "t", content: "Some text." }, member);
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await h.send("DELETE", `/api/v1/api-keys/${created.body.id}`, { auth: admin })).status).toBe(200);
+    expect((await h.send("POST", "/api/v1/auth/logout", { auth: member })).status).toBe(200);
+    byKey.finish();
+    bySession.finish();
+    const [keyAnswer, sessionAnswer] = [await byKey.answer, await bySession.answer];
+    expect(keyAnswer.status).toBe(401);
+    expect(JSON.parse(await keyAnswer.text()).message).toBe("This API key has been revoked.");
+    expect(sessionAnswer.status).toBe(401);
+    expect(contents()).toBe(before);
+  });
+});
+
 describe("a workspace deleted while a write's body arrives", () => {
   it("answers 404 workspace_not_found to a memory and a draft named by ?workspace_id= or by a bound key", async () => {
     const h = makeHarness();
@@ -75,31 +127,8 @@ describe("a workspace deleted while a write's body arrives", () => {
     const token = await sessionOf(h, "admin@a.test");
     const ws = h.a.ws2;
     const bound = h.key({ workspaceId: ws });
-    const encoder = new TextEncoder();
-    /** A request whose body's second half arrives when `finish()` is called. */
-    const slow = (path: string, body: unknown, secret = key, query = `?workspace_id=${ws}`) => {
-      const text = JSON.stringify(body);
-      let finish = () => {};
-      const stream = new ReadableStream<Uint8Array>({
-        start(controller) {
-          controller.enqueue(encoder.encode(text.slice(0, 5)));
-          finish = () => {
-            controller.enqueue(encoder.encode(text.slice(5)));
-            controller.close();
-          };
-        },
-      });
-      const answer = h.app.handle(
-        new Request(`http://test.local${path}${query}`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-          body: stream,
-          duplex: "half",
-        } as RequestInit),
-        { remoteAddress: "127.0.0.1" },
-      );
-      return { answer, finish: () => finish() };
-    };
+    const slow = (path: string, body: unknown, secret = key, query = `?workspace_id=${ws}`) =>
+      slowPost(h, `${path}${query}`, body, secret);
     const memory = slow("/api/v1/memories", { kind: "voice", title: "t", content: "c" });
     const draft = slow("/api/v1/contents", { title: "t", content: "Some text." });
     const boundMemory = slow("/api/v1/memories", { kind: "voice", title: "t", content: "c" }, bound, "");
