@@ -21,7 +21,7 @@ export interface RateDecision {
   remaining: number;
   /** Unix seconds at which the reported bucket is full again. */
   reset: number;
-  /** When refused: which window refused and how long until one token is back. */
+  /** When refused: the window that refused (the longest wait) and how long until every window has a token again. */
   window?: "minute" | "hour";
   retryAfterSeconds?: number;
 }
@@ -68,13 +68,24 @@ export class RateLimiter {
     const windows: Window[] = [{ name: "minute", capacity: limits.perMinute, windowMs: 60_000 }];
     if (limits.perHour !== undefined) windows.push({ name: "hour", capacity: limits.perHour, windowMs: 3_600_000 });
     const buckets = windows.map((w) => this.bucket(id, w, now));
-    const refusedAt = buckets.findIndex((b) => b.tokens < 1);
-    const allowed = peek || refusedAt === -1;
+    // How long each bucket needs to hold a token again (0 when it holds one).
+    const waits = buckets.map((b, i) =>
+      b.tokens >= 1
+        ? 0
+        : windows[i].capacity === 0
+          ? windows[i].windowMs
+          : ((1 - b.tokens) * windows[i].windowMs) / windows[i].capacity,
+    );
+    const refused = waits.some((w) => w > 0);
+    const allowed = peek || !refused;
     if (allowed && !peek) for (const b of buckets) b.tokens -= 1;
-    // Report the bucket with fewer whole tokens left (ties: the longer window).
+    // A refusal reports the bucket that keeps the caller waiting longest: with both spent, the minute's token came
+    // back first and a client retrying when told was refused again by the hour (ties: the longer window). Otherwise
+    // the bucket with fewer whole tokens left (ties: the longer window).
     let report = 0;
     buckets.forEach((b, i) => {
-      if (Math.floor(b.tokens) <= Math.floor(buckets[report].tokens)) report = i;
+      if (refused && !peek ? waits[i] >= waits[report] : Math.floor(b.tokens) <= Math.floor(buckets[report].tokens))
+        report = i;
     });
     const rb = buckets[report];
     const rw = windows[report];
@@ -86,14 +97,8 @@ export class RateLimiter {
       reset: Math.ceil((now + msToFull) / 1000),
     };
     if (!allowed) {
-      const b = buckets[refusedAt];
-      const w = windows[refusedAt];
-      decision.window = w.name;
-      decision.retryAfterSeconds = Math.max(
-        1,
-        Math.ceil(((1 - b.tokens) * w.windowMs) / Math.max(w.capacity, 1) / 1000),
-      );
-      if (w.capacity === 0) decision.retryAfterSeconds = Math.ceil(w.windowMs / 1000);
+      decision.window = rw.name;
+      decision.retryAfterSeconds = Math.max(1, Math.ceil(waits[report] / 1000));
     }
     return decision;
   }

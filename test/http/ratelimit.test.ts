@@ -45,6 +45,28 @@ describe("RateLimiter (unit)", () => {
     expect(limiter.take("k", { perMinute: 1000, perHour: 5 }).allowed).toBe(true);
   });
 
+  it("with both buckets spent, names the one that keeps the caller waiting longest, in the body and the headers", () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter(clock);
+    const limits = { perMinute: 10, perHour: 12 };
+    for (let i = 0; i < 10; i++) expect(limiter.take("k", limits).allowed).toBe(true);
+    clock.advance(12_500);
+    // The minute bucket has 2 tokens back; the hour bucket had 2 left: both admit, then both are spent.
+    for (let i = 0; i < 2; i++) expect(limiter.take("k", limits).allowed).toBe(true);
+    const refused = limiter.take("k", limits);
+    // The minute's next token is 6 s away, the hour's 5 min: a client retrying after 6 s had been refused again.
+    expect(refused).toMatchObject({ allowed: false, window: "hour", limit: 12, remaining: 0 });
+    expect(refused.retryAfterSeconds).toBeGreaterThan(250);
+    clock.advance((refused.retryAfterSeconds as number) * 1000);
+    expect(limiter.take("k", limits).allowed).toBe(true);
+
+    // The other way round: the minute bucket waits longer, and is named, with its own limit.
+    const other = new RateLimiter(clock);
+    const tight = { perMinute: 2, perHour: 1000 };
+    for (let i = 0; i < 2; i++) other.take("m", tight);
+    expect(other.take("m", tight)).toMatchObject({ allowed: false, window: "minute", limit: 2, retryAfterSeconds: 30 });
+  });
+
   it("a refused request takes from neither bucket", () => {
     const clock = new ManualClock();
     const limiter = new RateLimiter(clock);
