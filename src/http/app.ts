@@ -432,7 +432,15 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       response =
         p && idempotencyKey !== undefined
           ? await services.idempotency.run(
-              { accountId: p.accountId, caller: p.kind === "key" ? p.key.id : `user:${p.userId}` },
+              {
+                accountId: p.accountId,
+                caller:
+                  p.kind === "key"
+                    ? p.key.id
+                    : routeDef.idempotencyPerSession
+                      ? `session:${p.claims.jti}`
+                      : `user:${p.userId}`,
+              },
               idempotencyKey,
               requestFingerprint(request.method, url, body),
               traceId,

@@ -54,7 +54,7 @@ export const IDEMPOTENCY_PARAMETER = {
   in: "header",
   required: false,
   description:
-    "1–255 visible ASCII characters (e.g. a UUID). The first completed response is stored for 24 h per caller and key and replayed, with Idempotent-Replayed: true, for the same method, path, query and body; another request under the same key is 409 idempotency_key_reused. A duplicate sent while the first runs waits for its answer. Not stored: 5xx, 429, 401, input errors (400, 413, 415) and text/event-stream responses. Secrets shown once (a new API key's `key`, a generated `password`) are null in a replay.",
+    "1–255 visible ASCII characters (e.g. a UUID). The first completed response is stored for 24 h per caller and key and replayed, with Idempotent-Replayed: true, for the same method, path, query and body; another request under the same key is 409 idempotency_key_reused. A duplicate sent while the first runs waits for its answer. Not stored: 5xx, 429, 401, input errors (400, 413, 415) and text/event-stream responses (a duplicate of a streamed request runs again, even while the first streams). Secrets shown once (a new API key's `key`, a generated `password`) are null in a replay.",
   schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
 };
 

@@ -57,6 +57,11 @@ export interface RouteDef {
    */
   // biome-ignore lint/suspicious/noExplicitAny: each route reads its own answer's body.
   created?: (body: any) => string;
+  /**
+   * The operation acts on the calling web session itself (logout): its Idempotency-Key answers are kept per session,
+   * not per user, so that another session's request under the same key runs instead of replaying "signed out".
+   */
+  idempotencyPerSession?: boolean;
   /** Reachable by sessions of starter/pro accounts (account reads, settings, billing). */
   planExempt?: boolean;
   /** A public route that must refuse API keys with 401 (login and other §4.11 operations). */

@@ -67,6 +67,7 @@ export const authRoutes = [
     stability: "beta",
     access: "session",
     planExempt: true,
+    idempotencyPerSession: true,
     responses: {
       200: { description: "Signed out.", schema: v.object({ signed_out: v.literal(true) }) },
       ...AUTH_ERRORS,

@@ -215,6 +215,21 @@ describe("Idempotency-Key: scope and lifetime", () => {
     expect(contentsOf(h)).toBe(5);
   });
 
+  it("a logout is kept per session: another session of the user logging out under the same key is signed out", async () => {
+    const h = makeHarness();
+    const first = await sessionOf(h, "admin@a.test");
+    const logout = (auth: string) => post(h, "/api/v1/auth/logout", auth, "logout-1", {});
+    expect((await logout(first)).status).toBe(200);
+    // The same session cannot retry: it has ended, and credentials are checked before the key is looked up.
+    const retry = await logout(first);
+    expect(retry.status).toBe(401);
+    const second = await sessionOf(h, "admin@a.test");
+    const res = await logout(second);
+    expect(res.status).toBe(200);
+    expect(replayed(res)).toBeNull();
+    expect((await h.send("GET", "/api/v1/users/me", { auth: second })).status).toBe(401);
+  });
+
   it("replays for 24 hours, then runs again; the periodic purge removes expired responses", async () => {
     const h = makeHarness();
     const key = h.key();
