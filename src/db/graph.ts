@@ -116,7 +116,9 @@ export function graphQueries(db: Db) {
      VALUES (@documentId, @ws, @source, @target, @weight)`,
   );
   const touch = db.prepare<{ ws: string; now: string }>(
-    `INSERT INTO graph_state (workspace_id, updated_at) VALUES (@ws, @now)
+    // Nothing for a workspace deleted since the catch-up looked (a deletion queued ahead on the writer thread).
+    `INSERT INTO graph_state (workspace_id, updated_at)
+     SELECT @ws, @now WHERE EXISTS (SELECT 1 FROM workspaces WHERE id = @ws)
      ON CONFLICT(workspace_id) DO UPDATE SET updated_at = excluded.updated_at`,
   );
   const updatedAt = db.prepare<[string], { updated_at: string }>(

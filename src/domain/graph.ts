@@ -477,6 +477,13 @@ export class GraphService {
         } catch (e) {
           // The changes it held are not queued again: the next catch-up scans the workspace instead.
           this.scanned.delete(workspaceId);
+          // A workspace deleted while its graph caught up (its rows went with it: a foreign key failure) is no fault.
+          if (!this.store.workspaces.byId(workspaceId)) {
+            this.logger.info("knowledge graph update dropped: the workspace was deleted", {
+              workspace_id: workspaceId,
+            });
+            continue;
+          }
           this.logger.error("knowledge graph update failed", {
             workspace_id: workspaceId,
             error: e instanceof Error ? e.message : String(e),

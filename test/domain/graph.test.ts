@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { GraphSource } from "../../src/db/graph.js";
 import { iso } from "../../src/domain/clock.js";
 import { dropSubsumed, extractGraph, GraphService, type PhraseCount, singular } from "../../src/domain/graph.js";
+import { inlineWriter, type StoreWriter } from "../../src/domain/writer.js";
 import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
 import { type Harness, makeHarness, storeReference } from "../helpers/harness.js";
 
@@ -353,6 +354,27 @@ describe("GraphService", () => {
     await graph.idle();
     expect(ws.scans.pending).toHaveBeenCalledTimes(2);
     expect(ws.nodeIds()).toEqual(expect.arrayContaining(["acme-corp", "globex-corporation", "hooli-labs"]));
+  });
+
+  it("drops, without logging a failure, a catch-up of a workspace deleted while it ran", async () => {
+    const h = makeHarness();
+    const store = h.services.store;
+    const ws = h.a.ws2;
+    const inline = inlineWriter(store);
+    // The workspace goes between the catch-up's last look at it and its writes, as a DELETE queued on the writer
+    // thread ahead of them does.
+    const writer: StoreWriter = {
+      run(op, input, transfer) {
+        if (op === "graphMarkUpdated") store.db.prepare("DELETE FROM workspaces WHERE id = ?").run(ws);
+        return inline.run(op, input, transfer);
+      },
+    };
+    const graph = new GraphService(store, inlinePool(), h.clock, h.logger, writer);
+    const r = storeReference(store, { accountId: h.a.id, workspaceId: ws, content: ACME, now: iso(h.clock.now()) });
+    graph.touch(ws, { kind: "reference", id: r.id, version: 0 });
+    await graph.idle();
+    expect(store.workspaces.byId(ws)).toBeUndefined();
+    expect(h.logger.lines.filter((l) => l.level === "error")).toEqual([]);
   });
 
   it("stops taking work after stop()", async () => {

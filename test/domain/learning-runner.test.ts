@@ -33,8 +33,9 @@ function setup(pool: WorkerPool) {
       input: { generated: "We utilize it.", finalized: "We use it.", edit_seconds: 5 },
       now: new Date(clock.now()).toISOString(),
     });
-  const runner = new LearningRunner(store, pool, clock, memoryLogger());
-  return { store, clock, runner, enqueue, workspace };
+  const logger = memoryLogger();
+  const runner = new LearningRunner(store, pool, clock, logger);
+  return { store, clock, runner, enqueue, workspace, logger, content };
 }
 
 /** A pool whose analyzeEdit fails the first `failures` times. */
@@ -82,6 +83,26 @@ describe("learning job runner", () => {
     runner.retryFailed();
     await runner.idle();
     expect(store.learning.job("lj_flaky")!).toMatchObject({ status: "succeeded", attempts: 3, error: null });
+  });
+
+  it("drops a job deleted with its content while it ran, without logging a failure", async () => {
+    const inner = inlinePool();
+    let remove = () => {};
+    const pool: WorkerPool = {
+      run: (name, input) => {
+        if (name !== "analyzeEdit") return inner.run(name, input);
+        remove();
+        return Promise.reject(new Error("content 1 not found"));
+      },
+      close: inner.close,
+    };
+    const { store, runner, enqueue, logger, content } = setup(pool);
+    remove = () => store.db.prepare("DELETE FROM contents WHERE id = ?").run(content.id);
+    enqueue("lj_gone");
+    await runner.idle();
+    expect(store.learning.job("lj_gone")).toBeUndefined();
+    expect(logger.lines.filter((l) => l.level === "error")).toEqual([]);
+    expect(logger.lines).toContainEqual(expect.objectContaining({ level: "info", job_id: "lj_gone" }));
   });
 
   it("gives up after the last attempt", async () => {

@@ -123,7 +123,12 @@ export class LearningRunner {
       if (accountId !== null) this.usage?.count(accountId, null, "learning_analyses");
     } catch (e) {
       const job = this.store.learning.job(id);
-      const attempts = job?.attempts ?? MAX_ATTEMPTS;
+      // Deleted with its content or workspace while it ran: nothing failed, and there is nothing to mark.
+      if (!job) {
+        this.logger.info("learning job dropped: its content was deleted", { job_id: id });
+        return;
+      }
+      const attempts = job.attempts;
       // An analysis stopped past its processing time would only be stopped again: it is not retried.
       const retry = attempts < MAX_ATTEMPTS && !(e instanceof TaskLimitError);
       const retryAt = retry ? iso(this.clock.now() + backoffMs(attempts)) : null;
