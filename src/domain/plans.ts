@@ -34,13 +34,17 @@ export function isPlan(value: string): value is Plan {
   return (PLANS as readonly string[]).includes(value);
 }
 
-/** The rate limits in force for an account: its override when set, else its plan's. */
+/**
+ * The rate limits in force for an account, each window on its own: its override when set, else its plan's. Plans
+ * without API access have no limits of their own (DESIGN §5: their keys are refused, 403): their web sessions are
+ * limited as business accounts are. What the buckets use, the entitlements report and the CLI prints.
+ */
 export function effectiveRateLimits(account: {
   plan: Plan;
   rate_per_minute: number | null;
   rate_per_hour: number | null;
 }): { perMinute: number; perHour: number } {
-  const plan = PLAN_LIMITS[account.plan];
+  const plan = PLAN_LIMITS[account.plan].apiAccess ? PLAN_LIMITS[account.plan] : PLAN_LIMITS.business;
   return {
     perMinute: account.rate_per_minute ?? plan.perMinute,
     perHour: account.rate_per_hour ?? plan.perHour,

@@ -328,15 +328,9 @@ export function createApp(services: Services, routes: RouteDef[]): App {
           account = services.rows.get(`account:${accountId}`, () => services.store.accounts.byId(accountId));
           if (!account) throw unauthorized("The account of these credentials no longer exists.");
           const id = principal.kind === "key" ? principal.key.id : `user:${principal.userId}`;
-          // Plans without API access have no limits of their own (0): their sessions get the business
-          // limits for each window the account does not override.
-          const limits = effectiveRateLimits(account);
-          const borrow = !PLAN_LIMITS[account.plan].apiAccess;
+          // Plans without API access: their sessions get the business limits (see effectiveRateLimits).
           bucketId = id;
-          bucketLimits = {
-            perMinute: borrow && limits.perMinute <= 0 ? PLAN_LIMITS.business.perMinute : limits.perMinute,
-            perHour: borrow && limits.perHour <= 0 ? PLAN_LIMITS.business.perHour : limits.perHour,
-          };
+          bucketLimits = effectiveRateLimits(account);
           if (!covered) decision = services.limiter.take(id, bucketLimits);
         } else if (!covered) decision = byAddress(env);
         if (decision && !decision.allowed) throw rateLimited(decision);

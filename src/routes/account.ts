@@ -148,6 +148,8 @@ export const accountRoutes = [
     tag: "Account",
     stability: "beta",
     access: "any",
+    // As the entitlements, which carry the same quota: a starter or pro session reads it (a key is still 403).
+    planExempt: true,
     responses: { 200: { description: "The quota.", schema: Quota }, ...AUTH_ERRORS },
     handler: (ctx: Ctx) => ({ body: quotaOf(ctx) }),
   }),

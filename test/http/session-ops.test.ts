@@ -3,6 +3,7 @@
  * settings and learning preferences, billing, /admin/*, login, and the account-level entitlements read.
  */
 import { describe, expect, it } from "vitest";
+import { setPlan } from "../../src/domain/admin.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, expectRateHeaders, keyRow, label, realPath, sessionOf, userIn } from "../helpers/http.js";
@@ -501,6 +502,25 @@ describe("GET /users/me/entitlements", () => {
     { plan: "business", per_minute: 100, per_hour: 1000, quota: 500, api_access: true },
     { plan: "agency", per_minute: 300, per_hour: 5000, quota: 2000, api_access: true },
   ] as const;
+
+  it("starter: a session reads the limits it is held to (business's) and its quota; a key is refused", async () => {
+    const h = makeHarness();
+    setPlan(h.services.store, "test", h.a.id, "starter");
+    const session = await sessionOf(h, "member@a.test");
+    const res = await h.send("GET", "/api/v1/users/me/entitlements", { auth: session });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      plan: "starter",
+      api_access: false,
+      rate_limits: { per_minute: 100, per_hour: 1000, overridden: false },
+      analysis_quota: { limit: 0, used: 0, remaining: 0 },
+    });
+    expect(res.headers.get("x-ratelimit-limit")).toBe("100");
+    const quota = await h.send("GET", "/api/v1/analysis/quota", { auth: session });
+    expect(quota.status).toBe(200);
+    expect(quota.body).toEqual(res.body.analysis_quota);
+    expectErrorBody(await h.send("GET", "/api/v1/analysis/quota", { auth: h.key() }), 403, "plan_upgrade_required");
+  });
 
   it.each(cases)("$plan: plan, api_access, rate_limits and analysis_quota", async (c) => {
     const h = makeHarness();
