@@ -17,6 +17,12 @@ import { STOP_WORDS } from "./generation/language.js";
 import { splitSentences } from "./text.js";
 import { inlineWriter, type StoreWriter } from "./writer.js";
 
+/**
+ * The longest entity id (UTF-8 bytes) the graph keeps. Words have no length of their own (a 10,000-letter token is a
+ * word), and an entity search's cursor carries the id of its page's last entity: a longer one is no name or phrase.
+ */
+export const MAX_ENTITY_ID_BYTES = 200;
+
 /** A word of a sentence: its text (a possessive 's dropped), where it sits, and whether it is capitalised. */
 export interface Word {
   text: string;
@@ -315,6 +321,7 @@ export function extractGraph(input: ExtractionInput): ExtractedDocument {
     }
   });
   const properNouns = [...names]
+    .filter(([id]) => Buffer.byteLength(id) <= MAX_ENTITY_ID_BYTES)
     .map(([id, e]) => ({
       id,
       label: [...e.labels].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0][0],
@@ -328,7 +335,9 @@ export function extractGraph(input: ExtractionInput): ExtractedDocument {
   // Key phrases, outside names.
   const counted = countPhrases(words, { minWords: 2, maxWords: 3, taken: (s, i) => taken[s].has(i) });
   const nameIds = new Set(properNouns.map((p) => p.id));
-  const frequent = [...counted.values()].filter((p) => p.count >= 2 && !nameIds.has(p.key));
+  const frequent = [...counted.values()].filter(
+    (p) => p.count >= 2 && !nameIds.has(p.key) && Buffer.byteLength(p.key) <= MAX_ENTITY_ID_BYTES,
+  );
   const keyPhrases = dropSubsumed(frequent)
     .sort((x, y) => y.count - x.count || y.words - x.words || (x.key < y.key ? -1 : 1))
     .slice(0, DOCUMENT_LIMITS.keyPhrases)

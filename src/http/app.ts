@@ -9,6 +9,7 @@ import { API_PLANS, effectiveRateLimits, PLAN_LIMITS, REISSUE_KEY_PATH, UPGRADE_
 import { authenticate, bearerToken, isApiKey, unauthorized } from "./auth.js";
 import { parseBody, readBody } from "./body.js";
 import type { Ctx, Principal, Services } from "./context.js";
+import { bindCursor, type CursorScope, unbindCursor } from "./cursors.js";
 import { ApiError, errorBody, invalidInput, toApiError, workspaceMismatch, workspaceNotFound } from "./errors.js";
 import { type Incoming, incomingOf, jsonOutgoing, type Outgoing, outgoingOf, responseOf } from "./exchange.js";
 import { idempotencyKeyOf, requestFingerprint } from "./idempotency.js";
@@ -412,9 +413,22 @@ export function createApp(services: Services, routes: RouteDef[]): App {
         query: routeDef.query ? parseInput(routeDef.query, queryObject, "query") : queryObject,
         body: routeDef.body ? parseBodyInput(routeDef.body, body) : undefined,
       };
+      // A list's cursor is bound to the list that issued it (cursors.ts): checked here, and the handler sees its own.
+      const cursorScope: CursorScope = {
+        operationId: routeDef.operationId,
+        params: ctx.params,
+        query: ctx.query as Record<string, unknown>,
+        accountId: p?.accountId,
+        workspaceId: workspace?.id,
+      };
+      const query = ctx.query as Record<string, unknown>;
+      if (typeof query.cursor === "string") query.cursor = unbindCursor(query.cursor, cursorScope);
       const operate = async (): Promise<Outgoing> => {
         const reply: Reply = await routeDef.handler(ctx);
         if (reply instanceof Response) return outgoingOf(reply);
+        const listed = reply.body as { next_cursor?: unknown } | undefined;
+        if (listed && typeof listed === "object" && typeof listed.next_cursor === "string")
+          listed.next_cursor = bindCursor(listed.next_cursor, cursorScope);
         const status = reply.status ?? 200;
         const headers = reply.headers ?? {};
         // The created record's address (kept with a stored Idempotency-Key response, so replays carry it too).

@@ -103,10 +103,16 @@ export function maxChars(max: number) {
   return action;
 }
 
+/**
+ * The longest cursor a list takes: it is opaque, but carries the last row's sort key (an entity id of up to 200 bytes,
+ * graph.ts MAX_ENTITY_ID_BYTES, in base64url) and the tag binding it to its list (cursors.ts).
+ */
+export const MAX_CURSOR_CHARS = 400;
+
 /** ?limit= and ?cursor= of every list (DESIGN §3). */
 export const PageQuery = {
   limit: v.optional(intString(1, 100), "20"),
-  cursor: v.optional(v.pipe(v.string(), maxChars(200))),
+  cursor: v.optional(v.pipe(v.string(), maxChars(MAX_CURSOR_CHARS))),
 };
 
 /** A list's body: data, has_more and next_cursor. */

@@ -5,6 +5,7 @@
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import type { Method } from "../http/route.js";
+import { MAX_CURSOR_CHARS } from "../http/schemas.js";
 
 /** One tool and the operation it calls. */
 export interface ToolDef {
@@ -40,7 +41,7 @@ const workspace = {
 
 const page = {
   limit: z.number().int().min(1).max(100).optional().describe("Page size, 1–100 (default 20)."),
-  cursor: z.string().max(200).optional().describe("The next_cursor of the previous page."),
+  cursor: z.string().max(MAX_CURSOR_CHARS).optional().describe("The next_cursor of the previous page."),
 };
 
 const contentId = { content_id: Id.describe("The content record's id.") };

@@ -52,11 +52,13 @@ export const workspaceRoutes = [
       ...INPUT_ERRORS,
     },
     handler(ctx: Ctx<Record<string, string>, v.InferOutput<typeof ListQuery>>) {
-      if (ctx.principal.boundWorkspaceId !== null || ctx.query.workspace_id !== undefined) {
-        const only = ctx.services.store.workspaces.byId(ctx.principal.boundWorkspaceId ?? ctx.query.workspace_id!);
-        return { body: { data: only ? [workspaceView(only)] : [], has_more: false, next_cursor: null } };
-      }
       const after = decodeCursor<string>(ctx.query.cursor, "string") ?? "";
+      if (ctx.principal.boundWorkspaceId !== null || ctx.query.workspace_id !== undefined) {
+        // A list of one: a cursor (which can only come after it) leaves it out, as on any list.
+        const only = ctx.services.store.workspaces.byId(ctx.principal.boundWorkspaceId ?? ctx.query.workspace_id!);
+        const shown = only && only.id > after ? [workspaceView(only)] : [];
+        return { body: { data: shown, has_more: false, next_cursor: null } };
+      }
       const rows = ctx.services.store.workspaces.page(ctx.principal.accountId, after, ctx.query.limit + 1);
       const p = page(rows, ctx.query.limit, (w) => encodeCursor(w.id));
       return { body: { ...p, data: p.data.map(workspaceView) } };
