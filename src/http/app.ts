@@ -6,7 +6,7 @@ import type { WorkspaceRow } from "../db/workspaces.js";
 import { iso } from "../domain/clock.js";
 import { requireWorkspaceStill } from "../domain/contents.js";
 import { API_PLANS, effectiveRateLimits, PLAN_LIMITS, REISSUE_KEY_PATH, UPGRADE_PATH } from "../domain/plans.js";
-import { authenticate, bearerToken, isApiKey, unauthorized } from "./auth.js";
+import { authenticate, bearerToken, isApiKey, requireCredentialsStill, unauthorized } from "./auth.js";
 import { parseBody, readBody } from "./body.js";
 import type { Ctx, Principal, Services } from "./context.js";
 import { bindCursor, type CursorScope, unbindCursor } from "./cursors.js";
@@ -385,11 +385,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       }
       // The credentials, checked again once a write's body is in: a key revoked or a session signed out while the
       // body arrived (as slowly as its sender likes) had still written, though the revocation had been answered.
-      if (writes && hasBody && principal) {
-        const again = authenticate(request, services);
-        const auth = again instanceof Promise ? await again : again;
-        if (!auth.principal) throw unauthorized(auth.reason);
-      }
+      if (writes && hasBody && principal) requireCredentialsStill(principal, services);
       // A write's workspace, read again from the database: it may have been deleted while the body arrived or the
       // write waited for its turn, or by another process within the row cache's check interval (a foreign key 500).
       if (writes && workspace) requireWorkspaceStill(services.store, workspace.id);
@@ -422,12 +418,12 @@ export function createApp(services: Services, routes: RouteDef[]): App {
         workspaceId: workspace?.id,
       };
       const query = ctx.query as Record<string, unknown>;
-      if (typeof query.cursor === "string") query.cursor = unbindCursor(query.cursor, cursorScope);
+      if (routeDef.lists && typeof query.cursor === "string") query.cursor = unbindCursor(query.cursor, cursorScope);
       const operate = async (): Promise<Outgoing> => {
         const reply: Reply = await routeDef.handler(ctx);
         if (reply instanceof Response) return outgoingOf(reply);
         const listed = reply.body as { next_cursor?: unknown } | undefined;
-        if (listed && typeof listed === "object" && typeof listed.next_cursor === "string")
+        if (routeDef.lists && listed && typeof listed === "object" && typeof listed.next_cursor === "string")
           listed.next_cursor = bindCursor(listed.next_cursor, cursorScope);
         const status = reply.status ?? 200;
         const headers = reply.headers ?? {};

@@ -70,3 +70,26 @@ async function sessionPrincipal(services: Services, token: string): Promise<Auth
     },
   };
 }
+
+/**
+ * 401 when a write's credentials were revoked, expired or deleted while its body arrived. Read from the database, not
+ * the row cache, so that a revocation by another process (the CLI) counts at once; synchronous, so that the write
+ * keeps the turn it waited for (turns.ts).
+ */
+export function requireCredentialsStill(principal: Principal, services: Services): void {
+  const now = services.clock.now();
+  if (principal.kind === "key") {
+    const key = services.store.apiKeys.byId(principal.key.id);
+    if (!key) throw unauthorized("Invalid API key.");
+    if (key.revoked_at !== null) throw unauthorized("This API key has been revoked.");
+    if (key.expires_at !== null && Date.parse(key.expires_at) <= now) throw unauthorized("This API key has expired.");
+    return;
+  }
+  const { claims } = principal;
+  if (
+    claims.exp * 1000 <= now ||
+    services.store.misc.isSessionRevoked(claims.jti) ||
+    !services.store.users.byId(claims.userId)
+  )
+    throw unauthorized("Invalid or expired session token.");
+}

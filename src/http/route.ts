@@ -62,6 +62,8 @@ export interface RouteDef {
    * not per user, so that another session's request under the same key runs instead of replaying "signed out".
    */
   idempotencyPerSession?: boolean;
+  /** Set by route(): the operation is a list, whose query takes a cursor (bound to it: cursors.ts). */
+  lists?: boolean;
   /** Reachable by sessions of starter/pro accounts (account reads, settings, billing). */
   planExempt?: boolean;
   /** A public route that must refuse API keys with 401 (login and other §4.11 operations). */
@@ -90,5 +92,7 @@ export interface RouteDef {
 
 /** Identity helper that keeps a route's literal types. */
 export function route<const R extends RouteDef>(def: R): R {
+  const entries = (def.query as { entries?: Record<string, unknown> } | undefined)?.entries;
+  def.lists = entries !== undefined && "cursor" in entries;
   return def;
 }

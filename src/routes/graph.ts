@@ -14,7 +14,7 @@ import {
 } from "../domain/graph-reads.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { Integer, intString, maxChars, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import { Integer, intString, MAX_CURSOR_CHARS, maxChars, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, notACursor, TASK_ERRORS } from "./common.js";
 
 const TYPES = ["proper_noun", "key_phrase"] as const;
@@ -93,7 +93,7 @@ const EntitiesQuery = v.object({
   q: v.optional(v.pipe(v.string(), v.trim(), maxChars(200)), ""),
   type: v.optional(v.picklist(TYPES)),
   limit: v.optional(intString(1, 100), "20"),
-  cursor: v.optional(v.pipe(v.string(), maxChars(200))),
+  cursor: v.optional(v.pipe(v.string(), maxChars(MAX_CURSOR_CHARS))),
 });
 type EntitiesInput = v.InferOutput<typeof EntitiesQuery>;
 

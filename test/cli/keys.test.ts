@@ -1,3 +1,4 @@
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, type ServerProcess, startServe, tempDir } from "../helpers/cli.js";
 
@@ -84,6 +85,42 @@ describe("keys commands", () => {
     while (status !== 401 && Date.now() - started < 2_000)
       status = (await fetch(`${server.url}/api/v1/api-keys/current`, { headers: auth })).status;
     expect(status).toBe(401);
+  });
+
+  it("a key revoked by the command line while a write's body arrives: the write is 401 and stores nothing", async () => {
+    const k = cli(["keys", "create", "--account", "1", "--name", "slow-writer", "--json", ...d]).json();
+    // Used first, so that the server's key cache holds it (another process's change is seen there within 250 ms).
+    const auth = { authorization: `Bearer ${k.key}` };
+    expect((await fetch(`${server.url}/api/v1/api-keys/current`, { headers: auth })).status).toBe(200);
+    const body = JSON.stringify({ title: "late", content: "Some text." });
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request(`${server.url}/api/v1/contents`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      });
+      req.on("response", (res) => {
+        let text = "";
+        res.on("data", (c) => {
+          text += c;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on("error", reject);
+      req.write(body.slice(0, 5));
+      // The revocation, then the rest of the body at once: before the cache's next look at the database.
+      setTimeout(() => {
+        expect(cli(["keys", "revoke", k.id, ...d]).status).toBe(0);
+        req.end(body.slice(5));
+      }, 50);
+    });
+    const res = await answer;
+    expect(res.status, res.text).toBe(401);
+    expect(JSON.parse(res.text).message).toBe("This API key has been revoked.");
+    const reader = cli(["keys", "create", "--account", "1", "--name", "reader", "--json", ...d]).json();
+    const list = await fetch(`${server.url}/api/v1/contents?limit=100`, {
+      headers: { authorization: `Bearer ${reader.key}` },
+    });
+    expect((await list.json()).data.map((c: { title: string }) => c.title)).not.toContain("late");
   });
 
   it("rotates: a replacement with the same name, scopes and binding; the old key stays valid", async () => {

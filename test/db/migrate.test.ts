@@ -19,6 +19,31 @@ describe("migrations", () => {
     expect(rows).toEqual(knownMigrations().map((m) => ({ version: m.version, name: m.name })));
   });
 
+  it("0014 removes the entity ids over 200 bytes an older graph kept, with their pairs, and nothing else", () => {
+    const db = openDb(":memory:");
+    const upTo13 = knownMigrations().filter((m) => m.version <= 13);
+    migrate(db, upTo13);
+    db.pragma("foreign_keys = OFF");
+    const long = `${"é".repeat(100)}x`; // 201 bytes, 101 characters
+    db.prepare(
+      "INSERT INTO graph_documents (id, workspace_id, content_id, version, extracted_at) VALUES (1, 'ws_1', 1, 1, 'now')",
+    ).run();
+    const mention = db.prepare(
+      "INSERT INTO graph_mentions (document_id, workspace_id, entity, label, search, type, mentions) VALUES (1, 'ws_1', ?, ?, ?, 'proper_noun', 2)",
+    );
+    for (const id of [long, "acme-corp", "b".repeat(200)]) mention.run(id, id, id);
+    const pair = db.prepare(
+      "INSERT INTO graph_pairs (document_id, workspace_id, source, target, weight) VALUES (1, 'ws_1', ?, ?, 1)",
+    );
+    pair.run("acme-corp", long);
+    pair.run("acme-corp", "b".repeat(200));
+    db.pragma("foreign_keys = ON");
+    expect(migrate(db)).toContain("0014_entity_id_bytes.sql");
+    const entities = db.prepare("SELECT entity FROM graph_mentions ORDER BY entity").pluck().all();
+    expect(entities).toEqual(["acme-corp", "b".repeat(200)]);
+    expect(db.prepare("SELECT target FROM graph_pairs").pluck().all()).toEqual(["b".repeat(200)]);
+  });
+
   it("rolls back a migration that fails, leaving nothing half-applied", () => {
     const db = openDb(":memory:");
     const bad = parseMigrations([

@@ -92,7 +92,44 @@ describe("cursors bound to their list", () => {
   });
 });
 
+describe("cursors on routes that are not lists", () => {
+  it("are ignored, as any unknown query parameter is", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const id = await draft(h, key, h.a.ws1, "a1");
+    for (const path of ["/api/v1/users/me", `/api/v1/contents/${id}`, "/api/v1/users/me/entitlements"]) {
+      const res = await h.send("GET", `${path}?cursor=a.b`, { auth: key });
+      expect(res.status, path).toBe(200);
+      expect(res.body).not.toHaveProperty("next_cursor");
+    }
+  });
+});
+
 describe("the knowledge graph's entity cursors", () => {
+  it("walk past an entity whose id is near the longest kept", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const long = `Zq${"x".repeat(180)}`;
+    const text = [
+      ...Array.from({ length: 5 }, (_, i) => `We met ${long} Corp today number ${i}.`),
+      ...Array.from({ length: 2 }, (_, i) => `We met Zqy Corp today number ${i}.`),
+    ].join(" ");
+    const added = await h.send("POST", "/api/v1/reference-materials", {
+      auth: key,
+      body: { content: text, format: "text" },
+    });
+    expect(added.status).toBe(201);
+    await h.services.graph.idle();
+    const first = await h.send("GET", "/api/v1/knowledge-graph/entities?q=zq&limit=1", { auth: key });
+    expect(first.body.data[0].id).toBe(`${long.toLowerCase()}-corp`);
+    expect(first.body.next_cursor.length).toBeGreaterThan(200);
+    const next = await h.send("GET", `/api/v1/knowledge-graph/entities?q=zq&limit=1&cursor=${first.body.next_cursor}`, {
+      auth: key,
+    });
+    expect(next.status, JSON.stringify(next.body)).toBe(200);
+    expect(next.body.data.map((e: { id: string }) => e.id)).toEqual(["zqy-corp"]);
+  });
+
   it("keep their entity ids short enough for a cursor: a 'name' of over 200 bytes is no entity", () => {
     const long = `Zq${"x".repeat(300)}`;
     const text = `We met ${long} Corp today. Then ${long} Corp left. We met Acme Corp today. Then Acme Corp left.`;
