@@ -293,14 +293,19 @@ async function bundleMain(outDir: string, buildId: string): Promise<string> {
 function buildInfo(): { commit: string; built: string } {
   const git = (args: string[]) => spawnSync("git", args, { cwd: root, encoding: "utf8" });
   const head = git(["rev-parse", "--short=12", "HEAD"]);
+  // Only this project's own checkout: sources unpacked inside another repository are not that repository's commit.
+  const top = git(["rev-parse", "--show-toplevel"]);
+  const own = top.status === 0 && path.resolve(top.stdout.trim()) === path.resolve(root);
   let commit = "unknown";
-  if (head.status === 0 && head.stdout.trim()) {
+  if (own && head.status === 0 && head.stdout.trim()) {
     const changes = git(["status", "--porcelain", "--untracked-files=no"]);
     commit = head.stdout.trim() + (changes.status === 0 && changes.stdout.trim() ? "-modified" : "");
   }
   const epoch = Number(process.env.SOURCE_DATE_EPOCH);
-  const when = process.env.SOURCE_DATE_EPOCH && Number.isFinite(epoch) ? new Date(epoch * 1000) : new Date();
-  return { commit, built: `${when.toISOString().slice(0, 19)}Z` };
+  const given = process.env.SOURCE_DATE_EPOCH ? new Date(epoch * 1000) : undefined;
+  if (given && Number.isNaN(given.getTime()))
+    throw new BuildError(`SOURCE_DATE_EPOCH=${process.env.SOURCE_DATE_EPOCH} is not a time (seconds since 1970)`);
+  return { commit, built: `${(given ?? new Date()).toISOString().slice(0, 19)}Z` };
 }
 
 function kib(file: string): string {

@@ -196,9 +196,11 @@ export function registerAdminCommands(program: Command): void {
             );
         // Allowed (each window is enforced on its own), but the smaller one is the one that binds.
         const limits = effectiveRateLimits(account);
-        if (limits.perMinute > limits.perHour && limits.perHour > 0)
+        // A plan without API access has no key that works: its limits hold its users' web sessions.
+        const who = PLAN_LIMITS[account.plan].apiAccess ? "key" : "web session";
+        if (limits.perMinute > limits.perHour)
           process.stderr.write(
-            `note: ${limits.perMinute}/min is more than ${limits.perHour}/hour: no key can use more than ` +
+            `note: ${limits.perMinute}/min is more than ${limits.perHour}/hour: no ${who} can use more than ` +
               `${limits.perHour} requests in an hour\n`,
           );
         if (wantsJson(cmd)) return printJson(account);

@@ -115,6 +115,9 @@ function assetCacheDir(): string {
   throw new AssetCacheError(`cannot create a cache folder for the embedded files:\n  ${failures.join("\n  ")}`);
 }
 
+/** The files a build writes to its folder (besides its temporary names while writing them). */
+const ASSET_FILES = new Set(["better_sqlite3.node", "worker.cjs"]);
+
 /** How long the folder of a build no program has started from is kept (an older build started again rewrites it). */
 const UNUSED_BUILD_DAYS = 30;
 
@@ -128,17 +131,24 @@ function pruneOldBuilds(base: string, id: string): void {
   try {
     const now = new Date();
     utimesSync(path.join(base, id), now, now);
+    markedAt = now.getTime();
     const cutoff = now.getTime() - UNUSED_BUILD_DAYS * 86_400_000;
     for (const name of readdirSync(base)) {
       if (name === id || !/^[0-9a-f]{16}$/.test(name)) continue;
       const dir = path.join(base, name);
       const stat = lstatSync(dir);
-      if (stat.isDirectory() && stat.mtimeMs < cutoff) rmSync(dir, { recursive: true, force: true });
+      // Only a folder holding nothing but what a build writes (CONTENT_SERVICE_CACHE_DIR may name a shared folder).
+      if (!stat.isDirectory() || stat.mtimeMs >= cutoff) continue;
+      if (readdirSync(dir).every((file) => ASSET_FILES.has(file) || file.endsWith(".tmp")))
+        rmSync(dir, { recursive: true, force: true });
     }
   } catch {
     // A cache that cannot be tidied is still usable: it only keeps its old folders.
   }
 }
+
+/** When this process last marked its build folder as used (Date.now()). */
+let markedAt = 0;
 
 /** The assets written (or found whole) by this process: key → mode. */
 const written = new Map<string, number>();
@@ -185,6 +195,16 @@ function sameBytes(file: string, data: Uint8Array): boolean {
  * (pool.ts): a look at each file (a few microseconds).
  */
 export function restoreAssets(): void {
+  // A server running for weeks marks its folder as used now and then, so that a newer build's prune keeps it.
+  const now = Date.now();
+  if (cacheDir && now - markedAt > 86_400_000) {
+    markedAt = now;
+    try {
+      utimesSync(cacheDir, new Date(now), new Date(now));
+    } catch {
+      // Marked again by the next start; the files are written back below if they went.
+    }
+  }
   for (const [key, mode] of written) {
     try {
       writeAsset(key, mode);

@@ -100,6 +100,12 @@ describe("the command line's messages", () => {
     expect(run.status).toBe(0);
     expect(run.stderr).toBe("note: 100/min is more than 10/hour: no key can use more than 10 requests in an hour\n");
     expect(cli(["accounts", "set-limits", "1", "--per-minute", "10", "--per-hour", "100", ...d]).stderr).toBe("");
+    // A starter account's keys are refused: its limits hold its users' web sessions.
+    expect(cli(["accounts", "set-plan", "1", "starter", ...d]).status).toBe(0);
+    const starter = cli(["accounts", "set-limits", "1", "--per-minute", "2000", ...d]);
+    expect(starter.stderr).toBe(
+      "note: 2000/min is more than 100/hour: no web session can use more than 100 requests in an hour\n",
+    );
   });
 
   it("says a password piped to an initialised directory was not used", () => {

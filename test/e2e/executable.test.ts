@@ -130,18 +130,20 @@ describe("the single executable", () => {
     const stale = path.join(base, "0123456789abcdef");
     const recent = path.join(base, "fedcba9876543210");
     const other = path.join(base, "notes");
-    for (const dir of [stale, recent, other]) {
+    // Named like a build, but holding a file no build writes (the cache folder may be shared): not ours.
+    const foreign = path.join(base, "00000000000000ff");
+    for (const dir of [stale, recent, other, foreign]) {
       mkdirSync(dir, { mode: 0o700 });
       writeFileSync(path.join(dir, "worker.cjs"), "");
     }
-    for (const dir of [stale, other, path.join(base, own)]) utimesSync(dir, old, old);
+    writeFileSync(path.join(foreign, "notes.txt"), "");
+    for (const dir of [stale, other, foreign, path.join(base, own)]) utimesSync(dir, old, old);
     const r = await box.cli(["accounts", "list", "--data-dir", box.dataDir]);
     expect(r, r.stderr).toMatchObject({ code: 0 });
-    expect(readdirSync(base).sort()).toEqual([own, "fedcba9876543210", "notes"].sort());
+    expect(readdirSync(base).sort()).toEqual([own, "fedcba9876543210", "notes", "00000000000000ff"].sort());
     // Its own folder is marked as used by the start, so another build's prune keeps it.
     expect(statSync(path.join(base, own)).mtimeMs).toBeGreaterThan(Date.now() - 3_600_000);
-    rmSync(recent, { recursive: true });
-    rmSync(other, { recursive: true });
+    for (const dir of [recent, other, foreign]) rmSync(dir, { recursive: true });
   });
 
   test("keys create --json prints one JSON document with the key", async () => {
