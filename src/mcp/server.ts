@@ -58,6 +58,9 @@ export function createMcpServer(call: (tool: ToolDef, args: Record<string, unkno
       { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
       (args) => call(tool, args),
     );
+  // The SDK says listChanged: true, but this stateless server keeps no stream to send the notification on, and its
+  // tools never change while it runs.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }
 
@@ -119,12 +122,45 @@ async function transportRefusal(response: Response): Promise<ApiError | Error> {
   return invalidInput("body", message, message);
 }
 
+/**
+ * 400 for a batch whose requests share an id, before any of them runs: the SDK ran each call and answered only one of
+ * them (the others' results, writes included, were lost). JSON-RPC needs an answer per request, told apart by id.
+ */
+function refuseRepeatedIds(messages: unknown): void {
+  if (!Array.isArray(messages)) return;
+  const seen = new Set<string>();
+  for (const message of messages) {
+    if (message === null || typeof message !== "object" || !("method" in message) || !("id" in message)) continue;
+    const id = JSON.stringify((message as { id: unknown }).id);
+    if (seen.has(id))
+      throw invalidInput(
+        "body",
+        `Request id ${id} is used more than once in this batch; give each request of a batch its own id.`,
+        `Invalid body: request id ${id} is used more than once in this batch (JSON-RPC answers are told apart by id).`,
+      );
+    seen.add(id);
+  }
+}
+
+/**
+ * A batch's JSON answer as an array (JSON-RPC 2.0 §6), also when one request of it was answered: the SDK answers a
+ * batch of one with the bare response object.
+ */
+async function asBatchAnswer(response: Response): Promise<Response> {
+  const text = await response.text();
+  if (text === "" || text.trimStart().startsWith("[")) return new Response(text || null, response);
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(`[${text}]`, { status: response.status, headers });
+}
+
 /** Answers one POST to the MCP endpoint: JSON-RPC over the SDK's stateless Streamable HTTP transport. */
 export async function answerMcp(exchange: McpExchange): Promise<Response> {
   const { request } = exchange;
   const version = request.headers.get("mcp-protocol-version");
   if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) throw protocolVersionError(version);
 
+  refuseRepeatedIds(exchange.messages);
   const call: CallContext = {
     baseUrl: request.url,
     authorization: request.headers.get("authorization"),
@@ -149,12 +185,17 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
     if (tool.annotations.readOnlyHint === true) {
       const response = await exchange.dispatch(request, { enclosing });
       const text = await response.text();
-      // Refused before its result is built.
-      if (carried + reserved + text.length > MAX_RESULT_CHARS)
-        return tooLarge(
-          `This result is ${text.length} characters; the results of one MCP request may carry ${MAX_RESULT_CHARS} ` +
-            "in all. Ask for less: a smaller limit, or fewer calls in one batch.",
-        );
+      // Refused before its result is built, when the results given leave no room for it. Room the writes running
+      // hold for theirs comes back as they end (their results are mostly small): a read waits for it rather than
+      // being refused for what a write might have given (eight writes beside a 300-character read had refused it).
+      while (carried + reserved + text.length > MAX_RESULT_CHARS) {
+        if (reserved === 0 || carried + text.length > MAX_RESULT_CHARS)
+          return tooLarge(
+            `This result is ${text.length} characters; the results of one MCP request may carry ${MAX_RESULT_CHARS} ` +
+              "in all. Ask for less: a smaller limit, or fewer calls in one batch.",
+          );
+        await waitForRoom();
+      }
       carried += text.length;
       return toolResult(response, text);
     }
@@ -209,7 +250,7 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
   }
   if (!stream || !response.body) {
     await server.close();
-    return response;
+    return Array.isArray(exchange.messages) ? asBatchAnswer(response) : response;
   }
   // The stream ends once every response of the request is written: the server goes with it.
   const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: () => server.close() }));

@@ -547,6 +547,38 @@ describe("the result budget, with the order of the calls held", () => {
     });
   });
 
+  it("a small read beside the writes that fill the budget waits for them, and is answered", async () => {
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let readDone = false;
+    const dispatch = async (req: Request) => {
+      if (req.method === "GET") {
+        readDone = true;
+        return new Response(JSON.stringify({ content_id: 1, title: "small" }), { status: 200 });
+      }
+      await held;
+      return new Response(JSON.stringify({ id: 1, title: "t" }), { status: 201 });
+    };
+    const messages = [
+      ...Array.from({ length: running }, (_, i) => ({
+        jsonrpc: "2.0",
+        id: i + 1,
+        method: "tools/call",
+        params: { name: "create_memory", arguments: { kind: "voice", title: "t", content: "c" } },
+      })),
+      { jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "get_content", arguments: { content_id: 1 } } },
+    ];
+    const answering = answerMcp({ request: fakePost(), messages, dispatch });
+    while (!readDone) await new Promise((r) => setTimeout(r, 5));
+    release();
+    const answers = (await (await answering).json()) as { id: number; result: CallToolResult }[];
+    // Eight writes reserved the whole budget: the 30-character read had been refused as payload_too_large.
+    expect(answers.filter((a) => a.result.isError === true)).toEqual([]);
+    expect(answers.find((a) => a.id === 99)?.result.structuredContent).toMatchObject({ title: "small" });
+  });
+
   it("answers a write that ends past the budget, and refuses the read past it", async () => {
     // Two reads of 10 M characters answer at once; the write of 7 M answers after both, with 6.7 M left.
     let readsDone = 0;
@@ -681,6 +713,40 @@ describe("the transport over raw HTTP", () => {
       error_code: "validation_failed",
       issues: [{ path: "header.mcp-protocol-version" }],
     });
+  });
+
+  it("answers a batch with an array, also a batch of one, and refuses one whose requests share an id before running any", async () => {
+    const auth = { authorization: `Bearer ${key()}`, "mcp-protocol-version": "2025-06-18" };
+    const one = await post([{ jsonrpc: "2.0", id: 1, method: "ping" }], auth);
+    expect(one.status).toBe(200);
+    expect(one.json).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }]);
+    const single = await post({ jsonrpc: "2.0", id: 2, method: "ping" }, auth);
+    expect(single.json).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+
+    const memory = (title: string) => ({
+      jsonrpc: "2.0",
+      id: 9,
+      method: "tools/call",
+      params: { name: "create_memory", arguments: { kind: "voice", title, content: "c" } },
+    });
+    const before = await post(
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "list_memories", arguments: {} } },
+      auth,
+    );
+    const repeated = await post([memory("dupA"), memory("dupB")], auth);
+    expect(repeated.status).toBe(400);
+    expect(repeated.json.details).toMatchObject({ error_code: "validation_failed", issues: [{ path: "body" }] });
+    const after = await post(
+      { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "list_memories", arguments: {} } },
+      auth,
+    );
+    // Nothing ran: the SDK had run both and answered one.
+    expect(after.json.result.structuredContent.data).toHaveLength(before.json.result.structuredContent.data.length);
+  });
+
+  it("says its tool list never changes (it keeps no stream to tell of a change on)", async () => {
+    const res = await post(initialize(), { authorization: `Bearer ${key()}` });
+    expect(res.json.result.capabilities.tools).toEqual({ listChanged: false });
   });
 
   it("GET and DELETE: 405 with Allow: POST (a stateless server offers no stream and no session)", async () => {
