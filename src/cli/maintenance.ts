@@ -79,16 +79,28 @@ export function backupDatabase(
   dataDir: string,
   out: string,
   progress: (line: string) => void = () => {},
+  options: { replace?: boolean } = {},
 ): { bytes: number; file: string } {
   const target = path.resolve(out);
   // Renaming the copy over the database (or its WAL) would corrupt it under a running server.
   if (isLiveFile(dataDir, target))
     throw new UsageError(`--out ${target} is the database of ${dataDir} (or a file beside it): choose another file`);
+  let exists = false;
   let isDir = false;
   try {
     isDir = statSync(target).isDirectory();
+    exists = true;
   } catch {}
   if (isDir) throw new UsageError(`--out ${target} is a directory: give a file name`);
+  // An existing file is kept unless asked: a mistyped --out had silently replaced it, another data directory's live
+  // database included (its server went on writing to the file unlinked under it).
+  if (exists && !options.replace)
+    throw new UsageError(`--out ${target} exists: choose a new file, or pass --force to replace it`);
+  for (const suffix of ["-wal", "-shm", "-journal"])
+    if (exists && existsSync(`${target}${suffix}`))
+      throw new CliError(
+        `${target} has a ${suffix} file beside it: it is a database in use (a server's?), not replaced even with --force`,
+      );
   requireDatabase(dataDir);
   return whileNoRestore(dataDir, () => backupInto(dataDir, target, progress));
 }
@@ -314,12 +326,15 @@ export function registerMaintenanceCommands(program: Command): void {
   program
     .command("backup")
     .description("Write a consistent copy of the database, also while the server runs")
-    .requiredOption("--out <file>", "backup file to write (not the database itself, nor a directory)")
+    .requiredOption("--out <file>", "backup file to write, a new one (not the database itself, nor a directory)")
+    .option("--force", "replace --out if it exists (never a database in use: one with a -wal, -shm or -journal)")
     .option("--json", "print the result as JSON")
-    .action((opts: { out: string }, cmd: Command) => {
+    .action((opts: { out: string; force?: boolean }, cmd: Command) => {
       const started = Date.now();
       const dir = dataDirOf(cmd);
-      const { bytes, file } = backupDatabase(dir, opts.out, (line) => process.stderr.write(line));
+      const { bytes, file } = backupDatabase(dir, opts.out, (line) => process.stderr.write(line), {
+        replace: opts.force === true,
+      });
       if (wantsJson(cmd)) return printJson({ file, bytes, ms: Date.now() - started });
       process.stdout.write(`backup written: ${file} (${bytes} bytes)\n`);
     });

@@ -64,6 +64,32 @@ describe("backup --out", () => {
     expect(readdirSync(path.dirname(out)).filter((n) => n.startsWith(`${path.basename(out)}.partial`))).toEqual([]);
   });
 
+  it("keeps an existing file unless --force, and never replaces a database in use, even with --force", () => {
+    const { d } = initDir();
+    const other = initDir();
+    const otherDb = path.join(other.dir, "content-service.db");
+    // The other data directory's database, in use: its -wal beside it (a server or a command has it open).
+    const holder = new Database(otherDb);
+    holder.pragma("journal_mode = WAL");
+    holder.exec("CREATE TABLE IF NOT EXISTS keep_me (x)");
+    const before = accountNames(other.d);
+    const refused = cli(["backup", "--out", otherDb, ...d]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr.trim()).toBe(`error: --out ${otherDb} exists: choose a new file, or pass --force to replace it`);
+    const forced = cli(["backup", "--out", otherDb, "--force", ...d]);
+    expect(forced.status).toBe(1);
+    expect(forced.stderr).toMatch(/-wal file beside it: it is a database in use/);
+    holder.close();
+    expect(accountNames(other.d)).toEqual(before);
+
+    const plain = path.join(tempDir(), "old.db");
+    writeFileSync(plain, "old");
+    expect(cli(["backup", "--out", plain, ...d]).status).toBe(2);
+    const replaced = cli(["backup", "--out", plain, "--force", ...d]);
+    expect(replaced.status).toBe(0);
+    expect(integrity(plain)).toBe("ok");
+  });
+
   it("reports its progress on stderr and writes a sound copy", () => {
     const { dir, d } = initDir();
     const out = path.join(tempDir(), "b.db");
