@@ -42,6 +42,19 @@ export class MigrationMismatchError extends Error {}
 
 /** Checks the applied migrations against the known ones; returns those still to apply. */
 export function pendingMigrations(db: Db, known: Migration[] = knownMigrations()): Migration[] {
+  // A database with tables but no record of migrations is another program's (a file named content-service.db by
+  // mistake): migrating it mixed this schema into it and made an account there.
+  const tracked = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+  if (!tracked) {
+    const other = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' LIMIT 1")
+      .get() as { name: string } | undefined;
+    if (other)
+      throw new MigrationMismatchError(
+        `the database is not a content-service database (it has tables, e.g. ${JSON.stringify(other.name)}, but no ` +
+          "schema_migrations); refusing to use it: move it away or choose another --data-dir",
+      );
+  }
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const applied = db.prepare("SELECT version, name, checksum FROM schema_migrations ORDER BY version").all() as {

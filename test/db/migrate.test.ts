@@ -95,4 +95,23 @@ describe("migrations", () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/0999_future\.sql.*refusing to start/);
   });
+
+  it("refuses another program's database (tables, no schema_migrations), for serve as for the rest; an empty file is ours", () => {
+    const dir = tempDir();
+    const db = openDb(dir);
+    db.exec("CREATE TABLE t (x)");
+    db.close();
+    for (const args of [["serve", "--port", "0"], ["accounts", "list"], ["migrate"]]) {
+      const run = cli([...args, "--data-dir", dir]);
+      expect(run.status, args[0]).toBe(1);
+      expect(run.stderr).toContain(
+        'is not a content-service database (it has tables, e.g. "t", but no schema_migrations)',
+      );
+    }
+    const check = openDb(dir);
+    expect(check.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()).toEqual(["t"]);
+    check.close();
+    const empty = openDb(":memory:");
+    expect(migrate(empty)).toEqual(knownMigrations().map((m) => m.name));
+  });
 });
