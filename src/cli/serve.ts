@@ -124,7 +124,7 @@ export function registerServeCommands(program: Command): void {
     .command("serve")
     .description(
       "Run the HTTP API server (initialises an empty data directory first, printing the admin login and a write " +
-        "key once, on standard error). SIGTERM or SIGINT: stop accepting, finish the requests in flight, exit 0",
+        "key once, on standard error). SIGTERM, SIGINT or SIGHUP: stop accepting, finish the requests in flight, exit 0",
     )
     .addOption(new Option("--host <host>", "address to listen on").env("CONTENT_SERVICE_HOST").default(DEFAULT_HOST))
     .addOption(
@@ -382,6 +382,9 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
     };
     process.on("SIGTERM", () => stop("SIGTERM"));
     process.on("SIGINT", () => stop("SIGINT"));
+    // The terminal of a foreground server closing (an SSH session ending) sends SIGHUP: Node's default ended the
+    // process at once, the requests in flight cut and the counters kept in memory lost. It drains like SIGTERM.
+    process.on("SIGHUP", () => stop("SIGHUP"));
     // Node opens its debugger (a port any local user could attach to and run code as this user) on SIGUSR1 unless
     // the program listens for it; administrators send it to reopen logs. A listener keeps the debugger closed.
     process.on("SIGUSR1", () => process.stderr.write("SIGUSR1: ignored (this server keeps no log files to reopen)\n"));

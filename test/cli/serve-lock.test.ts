@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -94,5 +95,34 @@ describe("serve and SIGUSR1", () => {
       await stop(server);
     }
     expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe("serve and SIGHUP", () => {
+  it("drains and stops as on SIGTERM: a request in flight is answered, exit 0 (Node's default ended it at once)", async () => {
+    const server = await startServe(tempDir());
+    const key = /svc_live_\w+/.exec(server.output())?.[0];
+    expect(key).toBeDefined();
+    // A write whose body is still arriving when the signal comes.
+    const body = JSON.stringify({ title: "t", content: "Some text." });
+    const answer = new Promise<number>((resolve, reject) => {
+      const req = http.request(`${server.url}/api/v1/contents`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": body.length },
+      });
+      req.on("response", (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.write(body.slice(0, 5));
+      setTimeout(() => {
+        server.child.kill("SIGHUP");
+        setTimeout(() => req.end(body.slice(5)), 200);
+      }, 100);
+    });
+    expect(await answer).toBe(201);
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(server.output()).toContain("SIGHUP: draining and stopping");
   });
 });
