@@ -37,6 +37,7 @@ import {
   limitArg,
   nameArg,
   positiveInt,
+  printable,
   printingSecret,
   printJson,
   printTable,
@@ -66,7 +67,7 @@ function printIssued(cmd: Command, row: ReturnType<typeof apiKeyView>, secret: s
     return;
   }
   process.stdout.write(
-    `key ${row.id} "${row.name}" scopes=${row.scopes.join(",")} workspace=${row.workspace_id ?? "all"} expires=${row.expires_at ?? "never"}\n` +
+    `key ${row.id} "${printable(row.name)}" scopes=${row.scopes.join(",")} workspace=${row.workspace_id ?? "all"} expires=${row.expires_at ?? "never"}\n` +
       `secret (shown once, store it now): ${secret}\n`,
   );
 }
@@ -135,7 +136,7 @@ export function registerAdminCommands(program: Command): void {
         const { account, workspace } = createAccount(store, ACTOR, opts.name, opts.plan);
         if (wantsJson(cmd)) return printJson({ ...account, default_workspace_id: workspace.id });
         process.stdout.write(
-          `account ${account.id} "${account.name}" plan=${account.plan} workspace=${workspace.id}\n`,
+          `account ${account.id} "${printable(account.name)}" plan=${account.plan} workspace=${workspace.id}\n`,
         );
       }),
     );
@@ -227,7 +228,7 @@ export function registerAdminCommands(program: Command): void {
         const user = createUser(store, ACTOR, opts.account, email, hash, opts.role);
         if (generated) printingSecret();
         if (wantsJson(cmd)) return printJson({ ...userView(user), generated_password: generated ?? null });
-        process.stdout.write(`user ${user.id} ${user.email} role=${user.role} account=${user.account_id}\n`);
+        process.stdout.write(`user ${user.id} ${printable(user.email)} role=${user.role} account=${user.account_id}\n`);
         if (generated) process.stdout.write(`password (shown once): ${generated}\n`);
       });
     });
@@ -258,7 +259,7 @@ export function registerAdminCommands(program: Command): void {
         const ws = createWorkspace(store, ACTOR, opts.account, opts.name, opts.default ?? false);
         if (wantsJson(cmd)) return printJson({ ...workspaceView(ws), account_id: ws.account_id });
         process.stdout.write(
-          `workspace ${ws.id} "${ws.name}" account=${ws.account_id}${ws.is_default ? " (default)" : ""}\n`,
+          `workspace ${ws.id} "${printable(ws.name)}" account=${ws.account_id}${ws.is_default ? " (default)" : ""}\n`,
         );
       }),
     );
@@ -289,7 +290,7 @@ export function registerAdminCommands(program: Command): void {
         const updated = updateWorkspace(store, ACTOR, ws, { is_default: true });
         if (wantsJson(cmd)) return printJson({ ...workspaceView(updated), account_id: updated.account_id });
         process.stdout.write(
-          `workspace ${updated.id} "${updated.name}" is the default of account ${updated.account_id}\n`,
+          `workspace ${updated.id} "${printable(updated.name)}" is the default of account ${updated.account_id}\n`,
         );
       }),
     );

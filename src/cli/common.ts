@@ -228,13 +228,33 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+// C0 and C1 controls, DEL, and the bidirectional overrides and isolates (U+200E/F, U+202A-E, U+2066-9).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped.
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A value as a terminal shows it safely: control and bidirectional characters as escapes (`\n`, `\x1b`, `\u202e`).
+ * Names come from API users: an escape sequence in a workspace name had reached the operator's terminal, and a
+ * newline in it had drawn a fake row in `workspaces list`.
+ */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => {
+    const code = c.charCodeAt(0);
+    if (c === "\n") return "\\n";
+    if (c === "\t") return "\\t";
+    if (c === "\r") return "\\r";
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
+
 /** Prints rows as an aligned table. */
 export function printTable(rows: Record<string, unknown>[], columns: string[]): void {
   if (rows.length === 0) {
     process.stdout.write("(none)\n");
     return;
   }
-  const cell = (v: unknown) => (v === null || v === undefined ? "-" : Array.isArray(v) ? v.join(",") : String(v));
+  const cell = (v: unknown) =>
+    printable(v === null || v === undefined ? "-" : Array.isArray(v) ? v.join(",") : String(v));
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
   const line = (vals: string[]) =>
     `${vals
@@ -249,7 +269,7 @@ export function printTable(rows: Record<string, unknown>[], columns: string[]): 
 export function positiveInt(name: string) {
   return (value: string): number => {
     if (!/^\d+$/.test(value) || Number(value) < 1)
-      throw new UsageError(`${name} must be a positive whole number, got "${value}"`);
+      throw new UsageError(`${name} must be a positive whole number, got "${printable(value)}"`);
     return Number(value);
   };
 }
@@ -277,7 +297,9 @@ export function nameArg(name: string) {
   return (value: string): string => {
     const r = v.safeParse(RecordName, value);
     if (!r.success)
-      throw new UsageError(`${name} must be 1 to 100 characters (not counting spaces around it), got "${value}"`);
+      throw new UsageError(
+        `${name} must be 1 to 100 characters (not counting spaces around it), got "${printable(value)}"`,
+      );
     return r.output;
   };
 }
@@ -286,7 +308,8 @@ export function nameArg(name: string) {
 export function limitArg(name: string) {
   return (value: string): number => {
     const r = /^\d+$/.test(value) ? v.safeParse(RateLimit, Number(value)) : undefined;
-    if (!r?.success) throw new UsageError(`${name} must be a whole number from 1 to 1000000000, got "${value}"`);
+    if (!r?.success)
+      throw new UsageError(`${name} must be a whole number from 1 to 1000000000, got "${printable(value)}"`);
     return r.output;
   };
 }
@@ -294,7 +317,7 @@ export function limitArg(name: string) {
 /** An email address, as the HTTP admin API accepts it. */
 export function checkEmail(value: string, name = "--email"): string {
   const r = v.safeParse(Email, value);
-  if (!r.success) throw new UsageError(`${name}: "${value}" is not an email address`);
+  if (!r.success) throw new UsageError(`${name}: "${printable(value)}" is not an email address`);
   return r.output;
 }
 
@@ -342,7 +365,8 @@ export function defaultServerUrls(host: string, port: number): { publicUrl: stri
 
 /** A --port value: 0 to 65535. */
 export function portArg(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be 0–65535, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) > 65535)
+    throw new UsageError(`--port must be 0–65535, got "${printable(value)}"`);
   return Number(value);
 }
 

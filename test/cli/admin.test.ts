@@ -105,6 +105,24 @@ describe("admin CLI", () => {
     ).not.toContain(bound.id);
   });
 
+  it("shows names with control or bidirectional characters as escapes in its tables: no escape sequence, no fake row", () => {
+    const dir = tempDir();
+    const d = ["--data-dir", dir];
+    cli(["init", ...d]);
+    // A name an API user chose (workspace names follow the API's rules), as the operator's table shows it.
+    const name = "ok\u001b[31mRED\nws_fake  1  Fake\u202e";
+    const created = cli(["accounts", "create", "--name", name, "--plan", "business", ...d]);
+    expect(created.status).toBe(0);
+    expect([...created.stdout].filter((c) => c === "\u001b" || c === "\u202e")).toEqual([]);
+    const list = cli(["accounts", "list", ...d]);
+    expect(list.status).toBe(0);
+    expect([...list.stdout].filter((c) => c === "\u001b" || c === "\u202e")).toEqual([]);
+    expect(list.stdout).toContain("ok\\x1b[31mRED\\nws_fake  1  Fake\\u202e");
+    expect(list.stdout.trim().split("\n")).toHaveLength(3);
+    // JSON keeps the name as it is.
+    expect(cli(["accounts", "list", "--json", ...d]).json()[1].name).toBe(name);
+  });
+
   it("prints the OpenAPI document, applies migrations and refuses unknown commands with exit 2", () => {
     const dir = tempDir();
     // The runner's own shell may set serve's variables: the defaults are checked without them.

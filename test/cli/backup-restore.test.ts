@@ -75,7 +75,9 @@ describe("backup --out", () => {
     const before = accountNames(other.d);
     const refused = cli(["backup", "--out", otherDb, ...d]);
     expect(refused.status).toBe(2);
-    expect(refused.stderr.trim()).toBe(`error: --out ${otherDb} exists: choose a new file, or pass --force to replace it`);
+    expect(refused.stderr.trim()).toBe(
+      `error: --out ${otherDb} exists: choose a new file, or pass --force to replace it`,
+    );
     const forced = cli(["backup", "--out", otherDb, "--force", ...d]);
     expect(forced.status).toBe(1);
     expect(forced.stderr).toMatch(/-wal file beside it: it is a database in use/);
