@@ -32,6 +32,8 @@ export interface RawBody {
   bytes: Uint8Array;
   contentType: string | null;
   multipart: boolean;
+  /** Read for an upload route, which also takes multipart/form-data. */
+  upload?: boolean;
 }
 
 /**
@@ -40,12 +42,17 @@ export interface RawBody {
  */
 export async function readBody(
   request: Incoming,
-  upload?: { maxBytes: number; jsonMaxBytes?: number },
+  upload?: { maxBytes: number; jsonMaxBytes?: number; tooLarge?: () => ApiError },
 ): Promise<RawBody> {
   const contentType = request.headers.get("content-type");
   const multipart = upload !== undefined && (contentType ?? "").toLowerCase().startsWith("multipart/form-data");
   const limit = !upload ? JSON_BODY_LIMIT : multipart ? upload.maxBytes : (upload.jsonMaxBytes ?? JSON_BODY_LIMIT);
-  return { bytes: await request.bytes(limit), contentType, multipart };
+  try {
+    return { bytes: await request.bytes(limit), contentType, multipart, upload: upload !== undefined };
+  } catch (e) {
+    if (upload?.tooLarge && e instanceof ApiError && e.code === "payload_too_large") throw upload.tooLarge();
+    throw e;
+  }
 }
 
 /** Parses a body read by readBody: multipart/form-data into fields and files, else JSON (empty means `{}`). */
@@ -54,12 +61,18 @@ export function parseBody(raw: RawBody): unknown {
 }
 
 /** Parses a JSON body; empty means `{}`; anything else must be valid UTF-8 JSON. */
-function parseJson({ bytes, contentType }: RawBody): unknown {
+function parseJson({ bytes, contentType, upload }: RawBody): unknown {
   if (bytes.byteLength === 0) return {};
   if (!isJsonContentType(contentType))
-    throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.", {
-      expected: "application/json",
-    });
+    throw upload
+      ? new ApiError(
+          "unsupported_media_type",
+          "Send the body as multipart/form-data (the file in a part) or as JSON with Content-Type: application/json.",
+          { expected: "multipart/form-data or application/json" },
+        )
+      : new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.", {
+          expected: "application/json",
+        });
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

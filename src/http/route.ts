@@ -1,6 +1,7 @@
 /** The shape of one endpoint: its place in the route table, its schemas and its handler. */
 import type { GenericSchema } from "valibot";
 import type { Ctx } from "./context.js";
+import type { ApiError } from "./errors.js";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -76,6 +77,11 @@ export interface RouteDef {
     maxBytes: number;
     /** The limit of the same operation sent as JSON (default 1 MiB, DESIGN §3; images carry base64 in JSON). */
     jsonMaxBytes?: number;
+    /**
+     * The 413 of a body past its limit, when the limit the client cares for is another one (an image's 10 MiB, not the
+     * envelope's bytes around its base64).
+     */
+    tooLarge?: () => ApiError;
   };
   /**
    * Top-level fields of a success body that carry a secret shown once (a new key, a generated password): the copy

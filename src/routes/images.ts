@@ -40,6 +40,13 @@ const MAX_BASE64_CHARS = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
  */
 export const UPLOAD_BODY_LIMIT = MAX_BASE64_CHARS + 64 * 1024;
 
+/**
+ * The JSON body ceiling of an upload: base64 as many encoders write it, wrapped every 76 characters (MIME) with an
+ * escaped CRLF (`\r\n`, 4 characters in JSON) per line, around a whole 10 MiB image. The server drops the whitespace;
+ * the image is held to MAX_IMAGE_BYTES exactly. At UPLOAD_BODY_LIMIT such a body of a 10 MiB image had been refused.
+ */
+export const UPLOAD_JSON_LIMIT = MAX_BASE64_CHARS + Math.ceil(MAX_BASE64_CHARS / 76) * 4 + 64 * 1024;
+
 /** How long clients may keep an image's bytes: ids are never reused, so the bytes behind one never change. */
 const CONTENT_MAX_AGE = 86_400;
 
@@ -102,6 +109,13 @@ function tooLarge(size: number): ApiError {
   });
 }
 
+/** The 413 of an upload whose body passed its ceiling: its image is over 10 MiB (its size is not read). */
+function imageTooLarge(): ApiError {
+  return new ApiError("payload_too_large", `The image is larger than ${MAX_IMAGE_BYTES} bytes (10 MiB).`, {
+    limit_bytes: MAX_IMAGE_BYTES,
+  });
+}
+
 /** The stored name of an upload: the last path segment, without control characters, or a default. */
 function cleanFilename(given: string | undefined, type: ImageType): string {
   const base = (given ?? "")
@@ -109,9 +123,11 @@ function cleanFilename(given: string | undefined, type: ImageType): string {
     .pop()!
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed.
     .replace(/[\u0000-\u001f\u007f]/g, "")
-    .trim()
-    .slice(0, 255);
-  return base === "" || base === "." || base === ".." ? `image.${extensionOf(type)}` : base;
+    .trim();
+  // 255 characters (code points, as the limit on a filename field counts them): a cut by UTF-16 units split an emoji,
+  // stored as U+FFFD.
+  const name = [...base].slice(0, 255).join("");
+  return name === "" || name === "." || name === ".." ? `image.${extensionOf(type)}` : name;
 }
 
 /** A file name for a generated image, from the first words of its prompt. */
@@ -247,7 +263,8 @@ export const imageRoutes = [
     tag: "Images",
     stability: "beta",
     access: "any",
-    upload: { maxBytes: UPLOAD_BODY_LIMIT, jsonMaxBytes: UPLOAD_BODY_LIMIT },
+    // A body past its limit holds an image past 10 MiB: the 413 names the image's limit, not the envelope's.
+    upload: { maxBytes: UPLOAD_BODY_LIMIT, jsonMaxBytes: UPLOAD_JSON_LIMIT, tooLarge: () => imageTooLarge() },
     body: UploadBody,
     responses: {
       201: { description: "The stored image.", schema: Image },

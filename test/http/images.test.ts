@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_IMAGE_BYTES } from "../../src/domain/images.js";
-import { UPLOAD_BODY_LIMIT } from "../../src/routes/images.js";
+import { UPLOAD_BODY_LIMIT, UPLOAD_JSON_LIMIT } from "../../src/routes/images.js";
 import { type Harness, makeHarness } from "../helpers/harness.js";
 import { gif, jpeg, png, readPng, webp } from "../helpers/images.js";
 
@@ -273,13 +273,51 @@ describe("the 10 MiB limit applies to the image bytes exactly", () => {
     expect(list.body.data.map((i: { size_bytes: number }) => i.size_bytes)).toEqual([MAX_IMAGE_BYTES, MAX_IMAGE_BYTES]);
   });
 
-  it("refuses a request body past the upload ceiling from its Content-Length, before reading it", async () => {
+  it("refuses a request body past the upload ceiling from its Content-Length, before reading it, naming the image's limit", async () => {
+    for (const [type, ceiling] of [
+      ["application/json", UPLOAD_JSON_LIMIT],
+      ["multipart/form-data; boundary=x", UPLOAD_BODY_LIMIT],
+    ] as const) {
+      const res = await call(h, "POST", "/api/v1/images", {
+        auth: key,
+        raw: new Uint8Array(16),
+        headers: { "content-type": type, "content-length": String(ceiling + 1) },
+      });
+      expectError(res, 413, "payload_too_large");
+      // The envelope's ceiling (about 13.4 MiB of base64) had been named as the limit.
+      expect(res.body.details.limit_bytes).toBe(MAX_IMAGE_BYTES);
+      expect(res.body.message).toBe("The image is larger than 10485760 bytes (10 MiB).");
+    }
+  });
+
+  it("takes a whole 10 MiB image as base64 wrapped every 76 characters with CRLF, as MIME encoders write it", async () => {
+    const wrapped = b64(exactly).replace(/.{76}/g, "$&\r\n");
+    const res = await call(h, "POST", "/api/v1/images", { auth: key, json: { data_base64: wrapped } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.size_bytes).toBe(MAX_IMAGE_BYTES);
+  });
+
+  it("keeps a file name of 255 emoji whole, and cuts a longer one at 255 characters, never inside one", async () => {
+    const small = png(4, 4);
+    const exact = await call(h, "POST", "/api/v1/images", {
+      auth: key,
+      json: { data_base64: b64(small), filename: "😀".repeat(255) },
+    });
+    expect(exact.status, JSON.stringify(exact.body)).toBe(201);
+    expect(exact.body.filename).toBe("😀".repeat(255));
+    const cut = await call(h, "POST", "/api/v1/images", { auth: key, form: form(small, "😀".repeat(300)) });
+    expect(cut.status, JSON.stringify(cut.body)).toBe(201);
+    expect(cut.body.filename).toBe("😀".repeat(255));
+  });
+
+  it("names multipart beside JSON when a body is neither", async () => {
     const res = await call(h, "POST", "/api/v1/images", {
       auth: key,
-      raw: new Uint8Array(16),
-      headers: { "content-type": "application/json", "content-length": String(UPLOAD_BODY_LIMIT + 1) },
+      raw: png(4, 4),
+      headers: { "content-type": "image/png" },
     });
-    expectError(res, 413, "payload_too_large");
+    expectError(res, 415, "unsupported_media_type");
+    expect(res.body.message).toMatch(/multipart\/form-data/);
   });
 });
 

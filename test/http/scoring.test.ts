@@ -150,6 +150,14 @@ describe("scoring: account isolation and workspace binding", () => {
     expectErrorBody(await score(h, unbound, { content_id: id, workspace_id: h.a.ws2 }), 404, "content_not_found");
     expect((await score(h, unbound, { content_id: id, workspace_id: h.a.ws1 })).status).toBe(200);
     expect((await score(h, h.key({ workspaceId: h.a.ws1 }), { content_id: id })).status).toBe(200);
+    // An empty workspace_id is no workspace id: 400, as on the workspace-aware operations (it was 403 naming "").
+    for (const body of [
+      { content_id: id, workspace_id: "" },
+      { text: "Hello there.", workspace_id: "" },
+    ]) {
+      const empty = expectErrorBody(await score(h, bound, body), 400, "validation_failed");
+      expect(empty.issues).toEqual([expect.objectContaining({ path: "body.workspace_id" })]);
+    }
   });
 
   it("needs the write scope", async () => {
