@@ -172,6 +172,7 @@ async function storeOf<T>(dir: string, fn: (store: Store) => T | Promise<T>): Pr
 let stdoutClosed: (() => void) | undefined;
 /** Whether standard output went: closed by its reader (EPIPE) or failed (a full disk); what is written is dropped. */
 let stdoutGone = false;
+let stdoutGoneReason = "";
 /** Set once a command has printed something that is shown once (a key's secret, a generated password). */
 let secretPrinted = false;
 
@@ -180,10 +181,10 @@ export function onStdoutClosed(note: () => void): void {
   stdoutClosed = note;
 }
 
-function secretLost(): void {
+function secretLost(why: string): void {
   process.stderr.write(
-    "error: what standard output shows once (a key's secret or a generated password) did not reach its reader: " +
-      "the record was made; revoke that key or replace that password\n",
+    "error: what standard output shows once (a key's secret or a generated password) did not reach its reader " +
+      `(${why}): the record was made; revoke that key or replace that password\n`,
   );
   process.exitCode = 1;
 }
@@ -194,7 +195,7 @@ function secretLost(): void {
  */
 export function printingSecret(): void {
   secretPrinted = true;
-  if (stdoutGone) secretLost();
+  if (stdoutGone) secretLost(stdoutGoneReason);
 }
 
 /**
@@ -211,11 +212,14 @@ export function tolerateClosedOutput(): void {
     stdoutGone = true;
     process.stdout.write = (() => true) as typeof process.stdout.write;
     const closed = e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED";
-    if (!closed) {
-      process.stderr.write(`error: standard output: ${systemErrorReason(e) ?? e.message}\n`);
+    const reason = closed ? "its reader closed it" : (systemErrorReason(e) ?? e.message);
+    stdoutGoneReason = reason;
+    // One line (README): a lost secret's line says why, in place of the failure's own.
+    if (secretPrinted) secretLost(reason);
+    else if (!closed) {
+      process.stderr.write(`error: standard output: ${reason}\n`);
       process.exitCode = 1;
     }
-    if (secretPrinted) secretLost();
     if (closed) stdoutClosed?.();
   });
   process.stderr.on("error", () => {

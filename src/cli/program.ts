@@ -86,14 +86,26 @@ export async function runCli(argv: string[]): Promise<number> {
       return 2;
     }
     if (e instanceof UsageError) {
-      process.stderr.write(`error: ${e.message}\n`);
+      process.stderr.write(`error: ${oneLine(e.message)}\n`);
       return 2;
     }
     if (e instanceof CliError) {
-      process.stderr.write(`error: ${e.message}\n`);
+      process.stderr.write(`error: ${oneLine(e.message)}\n`);
       return 1;
     }
-    process.stderr.write(`error: ${explainFailure(e) ?? (e instanceof Error ? e.message : String(e))}\n`);
+    process.stderr.write(`error: ${oneLine(explainFailure(e) ?? (e instanceof Error ? e.message : String(e)))}\n`);
     return 1;
   }
+}
+
+/**
+ * A failure is one line on stderr (README): messages from SQLite (an integrity check's findings) or the system may
+ * hold several, which are joined.
+ */
+function oneLine(message: string): string {
+  return message
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "")
+    .join("; ");
 }

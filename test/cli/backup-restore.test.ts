@@ -1,4 +1,13 @@
-import { chmodSync, existsSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
@@ -207,6 +216,25 @@ describe("restore --from", () => {
       expect(run.stderr).toMatch(message);
     }
     expect(accountNames(d)).toEqual(["Default account"]);
+  });
+
+  it("says what a damaged backup's integrity check found on one line (SQLite's findings span several)", () => {
+    const { d } = initDir();
+    const file = path.join(tempDir(), "damaged.db");
+    expect(cli(["backup", "--out", file, ...d]).status).toBe(0);
+    // Page 3's header: its first freeblock and its cell content area point past the page.
+    const bytes = readFileSync(file);
+    const pageSize = bytes.readUInt16BE(16);
+    bytes.writeUInt16BE(0xffff, 2 * pageSize + 1);
+    bytes.writeUInt16BE(1, 2 * pageSize + 5);
+    writeFileSync(file, bytes);
+    const run = cli(["restore", "--from", file, ...d]);
+    expect(run.status).toBe(1);
+    const lines = run.stderr.trim().split("\n");
+    expect(lines.at(-1)).toMatch(
+      /^error: .* failed its integrity check: \*\*\* in database main \*\*\*; Tree \d+ page 3: /,
+    );
+    expect(lines.filter((l) => !l.startsWith("checking "))).toHaveLength(1);
   });
 
   it("refuses the live database itself as --from (exit 2)", () => {

@@ -62,7 +62,11 @@ describe("standard output closed early", () => {
         stdio: ["ignore", full, "pipe"],
         encoding: "utf8",
       });
-      expect(key.stderr).toMatch(/did not reach its reader: the record was made; revoke that key/);
+      // One line, saying why (it had been two: the device's failure, then the lost secret).
+      expect(key.stderr).toBe(
+        "error: what standard output shows once (a key's secret or a generated password) did not reach its reader " +
+          "(no space left on device): the record was made; revoke that key or replace that password\n",
+      );
       expect(key.status).toBe(1);
     } finally {
       closeSync(full);
