@@ -167,6 +167,9 @@ export function registerAdminCommands(program: Command): void {
     .action((id: number, plan: Plan, _opts, cmd: Command) =>
       withStore(cmd, (store) => {
         const account = setPlan(store, ACTOR, id, plan);
+        // The account's keys stop working with a plan without API access: said, as when one is issued.
+        const live = store.apiKeys.list(account.id).filter((k) => k.revoked_at === null).length;
+        if (live > 0) noteRefusedKeys(account, live === 1 ? "its 1 key is" : `its ${live} keys are`);
         if (wantsJson(cmd)) return printJson(account);
         process.stdout.write(`account ${account.id} plan=${account.plan}\n`);
       }),
@@ -347,12 +350,7 @@ export function registerAdminCommands(program: Command): void {
             expires: opts.expires,
           });
           // Issued all the same (the plan may change later), but the administrator is told it cannot work yet.
-          const account = store.accounts.byId(opts.account)!;
-          if (!PLAN_LIMITS[account.plan].apiAccess)
-            process.stderr.write(
-              `note: account ${account.id} is on the ${account.plan} plan, which has no API access: this key is ` +
-                "refused (403 plan_upgrade_required) until `accounts set-plan` gives it business or agency\n",
-            );
+          noteRefusedKeys(store.accounts.byId(opts.account)!, "this key is");
           printIssued(cmd, apiKeyView(row), secret);
         }),
     );
@@ -404,7 +402,17 @@ export function registerAdminCommands(program: Command): void {
         // A revoked key was taken out of use on purpose: rotating it would put a live copy back.
         if (old.revoked_at !== null) throw new CliError(`key ${old.id} is revoked: issue a new one with keys create`);
         const { row, secret } = rotateKey(store, ACTOR, old);
+        noteRefusedKeys(store.accounts.byId(row.account_id)!, "the new key is");
         printIssued(cmd, apiKeyView(row), secret);
       });
     });
+}
+
+/** Notes on stderr that an account's keys are refused while its plan has no API access (DESIGN §5). */
+function noteRefusedKeys(account: { id: number; plan: Plan }, which: string): void {
+  if (PLAN_LIMITS[account.plan].apiAccess) return;
+  process.stderr.write(
+    `note: account ${account.id} is on the ${account.plan} plan, which has no API access: ${which} ` +
+      "refused (403 plan_upgrade_required) until `accounts set-plan` gives it business or agency\n",
+  );
 }

@@ -92,6 +92,22 @@ describe("the command line's messages", () => {
     expect(run.json().key).toMatch(/^svc_live_/);
     expect(run.stderr).toContain(`account ${account.id} is on the pro plan, which has no API access`);
     expect(cli(["keys", "create", "--account", "1", "--name", "fine", ...d]).stderr).toBe("");
+    // A rotation there, and a plan change that takes API access from an account with keys, say it too.
+    const rotated = cli(["keys", "rotate", run.json().id, "--json", ...d]);
+    expect(rotated.status).toBe(0);
+    expect(rotated.stderr).toContain("which has no API access: the new key is refused");
+    const down = cli(["accounts", "set-plan", "1", "starter", ...d]);
+    expect(down.status).toBe(0);
+    expect(down.stderr).toContain("account 1 is on the starter plan, which has no API access: its 1 key is refused");
+    expect(cli(["accounts", "set-plan", "1", "business", ...d]).stderr).toBe("");
+  });
+
+  it("notes the backup options that do nothing without --backup-schedule", () => {
+    const { d } = initDir();
+    // Stopped by a usage error of its own right after the note (so that no server starts).
+    const run = cli(["serve", "--backup-keep", "3", "--llm-base-url", "http://127.0.0.1:9", ...d]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("note: --backup-keep does nothing without --backup-schedule");
   });
 
   it("notes limits where the hour's is the one that binds", () => {
