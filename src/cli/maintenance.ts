@@ -270,6 +270,8 @@ function keepOwnership(target: string, replacement: string): void {
   try {
     old = statSync(target);
   } catch {
+    // None to replace (a restore into a new data directory): its owner's alone, as a database the program creates.
+    chmodSync(replacement, 0o600);
     return;
   }
   chmodSync(replacement, old.mode & 0o7777);
