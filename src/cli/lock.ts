@@ -109,8 +109,7 @@ function createLike(file: string, database: string, dataDir: string): void {
     return;
   }
   try {
-    // With no database yet, the mode the database will get (0600, db/open.ts), whatever the umask.
-    fchmodSync(fd, model ? model.mode & 0o666 : 0o600);
+    if (model) fchmodSync(fd, model.mode & 0o666);
     if (process.getuid?.() === 0) {
       const owner = model ?? statSync(dataDir);
       fchownSync(fd, owner.uid, owner.gid);

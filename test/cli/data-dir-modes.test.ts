@@ -24,8 +24,6 @@ describe("the modes of a new data directory", () => {
     expect(mode(path.join(root, "new"))).toBe(0o700);
     expect(mode(dir)).toBe(0o700);
     expect(mode(path.join(dir, "content-service.db"))).toBe(0o600);
-    // The lock files made before the database existed take the mode it gets.
-    expect(mode(path.join(dir, "maintenance.lock"))).toBe(0o600);
   });
 
   it("a restore into a new data directory makes its database 0600 too, under umask 000", () => {
@@ -46,7 +44,6 @@ describe("the modes of a new data directory", () => {
     expect(run.status, run.stderr).toBe(0);
     // It had been 0666 less the umask: readable by every user, with the password hashes and the signing secret.
     expect(mode(path.join(target, "content-service.db"))).toBe(0o600);
-    expect(mode(path.join(target, "server.lock"))).toBe(0o600);
   });
 
   it("serve notes a database other users can read, and says nothing of a private one", async () => {
