@@ -168,7 +168,10 @@ export function registerAdminCommands(program: Command): void {
       withStore(cmd, (store) => {
         const account = setPlan(store, ACTOR, id, plan);
         // The account's keys stop working with a plan without API access: said, as when one is issued.
-        const live = store.apiKeys.list(account.id).filter((k) => k.revoked_at === null).length;
+        const now = Date.now();
+        const live = store.apiKeys
+          .list(account.id)
+          .filter((k) => k.revoked_at === null && (k.expires_at === null || Date.parse(k.expires_at) > now)).length;
         if (live > 0) noteRefusedKeys(account, live === 1 ? "its 1 key is" : `its ${live} keys are`);
         if (wantsJson(cmd)) return printJson(account);
         process.stdout.write(`account ${account.id} plan=${account.plan}\n`);

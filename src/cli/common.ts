@@ -234,7 +234,7 @@ export function printJson(value: unknown): void {
 
 // C0 and C1 controls, DEL, and the bidirectional overrides and isolates (U+200E/F, U+202A-E, U+2066-9).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped.
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\\]/g;
 
 /**
  * A value as a terminal shows it safely: control and bidirectional characters as escapes (`\n`, `\x1b`, `\u202e`).
@@ -244,6 +244,8 @@ const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-
 export function printable(text: string): string {
   return text.replace(UNPRINTABLE, (c) => {
     const code = c.charCodeAt(0);
+    // A backslash doubled, so that a name holding the text \x1b is not taken for an escaped control character.
+    if (c === "\\") return "\\\\";
     if (c === "\n") return "\\n";
     if (c === "\t") return "\\t";
     if (c === "\r") return "\\r";

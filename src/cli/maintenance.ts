@@ -5,6 +5,7 @@ import {
   closeSync,
   existsSync,
   fsyncSync,
+  lstatSync,
   openSync,
   realpathSync,
   renameSync,
@@ -88,8 +89,9 @@ export function backupDatabase(
   let exists = false;
   let isDir = false;
   try {
+    // lstat: a symbolic link is there too, also one whose file is missing (the copy would replace the link).
+    exists = lstatSync(target) !== undefined;
     isDir = statSync(target).isDirectory();
-    exists = true;
   } catch {}
   if (isDir) throw new UsageError(`--out ${target} is a directory: give a file name`);
   // An existing file is kept unless asked: a mistyped --out had silently replaced it, another data directory's live

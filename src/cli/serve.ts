@@ -206,13 +206,16 @@ export function registerServeCommands(program: Command): void {
     .action(async (opts: ServeCommandOptions, cmd: Command) => {
       // Results that will not do what they seem are noted: these two only shape the scheduled backups.
       if (!opts.backupSchedule)
-        for (const [key, flag] of [
-          ["backupKeep", "--backup-keep"],
-          ["backupDir", "--backup-dir"],
+        for (const [key, flag, variable] of [
+          ["backupKeep", "--backup-keep", "CONTENT_SERVICE_BACKUP_KEEP"],
+          ["backupDir", "--backup-dir", "CONTENT_SERVICE_BACKUP_DIR"],
         ] as const) {
           const source = cmd.getOptionValueSource(key);
           if (source === "cli" || source === "env")
-            process.stderr.write(`note: ${flag} does nothing without --backup-schedule: no backups are scheduled\n`);
+            process.stderr.write(
+              `note: ${source === "env" ? variable : flag} does nothing without --backup-schedule: no backups are ` +
+                "scheduled\n",
+            );
         }
       if ((opts.llmBaseUrl === undefined) !== (opts.llmModel === undefined))
         throw new UsageError("--llm-base-url and --llm-model go together");

@@ -47,7 +47,7 @@ export function pendingMigrations(db: Db, known: Migration[] = knownMigrations()
   const tracked = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
   if (!tracked) {
     const other = db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' LIMIT 1")
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' LIMIT 1")
       .get() as { name: string } | undefined;
     if (other)
       throw new MigrationMismatchError(

@@ -72,6 +72,7 @@ function buildMatcher(routes: RouteDef[]) {
   for (const path of new Set(routes.map((d) => d.path)))
     router.all(ittyPath(path), () => ({ kind: "method", allowed: [], beta: false }));
   router.all("*", () => ({ kind: "none" }));
+  const literalPaths = new Set(routes.map((d) => d.path).filter((p) => !p.includes("{")));
   const fetch = async (method: string, url: string) =>
     (await router.fetch({ method, url } as unknown as Request)) as Match;
   // The answers for recent paths: matching walks the route table and parses the URL again (itty-router does), for
@@ -92,14 +93,20 @@ function buildMatcher(routes: RouteDef[]) {
 
   async function matchOnce(method: string, url: string): Promise<Match> {
     const m = await fetch(method === "HEAD" ? "GET" : method, url);
-    if (m.kind !== "method") return m;
-    // Allow lists every method some route answers at this URL (/api-keys/current is also /api-keys/{id}); the
-    // answer is beta (X-API-Stability, DESIGN §3) when every one of those routes is.
+    // A path some route names word for word (/images/generate) is that route's, not a value of another's parameter
+    // (/images/{id}): GET /images/generate had been a 400 on path.id instead of 405 naming POST.
+    const pathname = new URL(url).pathname;
+    const literal = literalPaths.has(pathname);
+    if (m.kind === "route" && !(literal && m.def.path !== pathname)) return m;
+    if (m.kind === "none") return m;
+    // Allow lists every method some route answers at this URL (/api-keys/current is also /api-keys/{id}; a path
+    // named word for word, only its own routes); the answer is beta (X-API-Stability, DESIGN §3) when every one of
+    // those routes is.
     const allowed: string[] = [];
     let beta = true;
     for (const candidate of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
       const found = await fetch(candidate, url);
-      if (found.kind !== "route") continue;
+      if (found.kind !== "route" || (literal && found.def.path !== pathname)) continue;
       allowed.push(candidate);
       if (found.def.stability !== "beta") beta = false;
     }

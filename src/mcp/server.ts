@@ -172,6 +172,7 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
   // when one ends.
   let carried = 0;
   let reserved = 0;
+  let waiting = 0;
   let roomFreed: Promise<void> | undefined;
   let freeRoom = () => {};
   const waitForRoom = () => {
@@ -188,13 +189,19 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
       // Refused before its result is built, when the results given leave no room for it. Room the writes running
       // hold for theirs comes back as they end (their results are mostly small): a read waits for it rather than
       // being refused for what a write might have given (eight writes beside a 300-character read had refused it).
-      while (carried + reserved + text.length > MAX_RESULT_CHARS) {
-        if (reserved === 0 || carried + text.length > MAX_RESULT_CHARS)
+      // The reads waiting hold their texts meanwhile: they count too, so that what waits is bounded by the budget.
+      while (carried + reserved + waiting + text.length > MAX_RESULT_CHARS) {
+        if (reserved === 0 || carried + waiting + text.length > MAX_RESULT_CHARS)
           return tooLarge(
             `This result is ${text.length} characters; the results of one MCP request may carry ${MAX_RESULT_CHARS} ` +
               "in all. Ask for less: a smaller limit, or fewer calls in one batch.",
           );
-        await waitForRoom();
+        waiting += text.length;
+        try {
+          await waitForRoom();
+        } finally {
+          waiting -= text.length;
+        }
       }
       carried += text.length;
       return toolResult(response, text);

@@ -41,11 +41,12 @@ const MAX_BASE64_CHARS = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
 export const UPLOAD_BODY_LIMIT = MAX_BASE64_CHARS + 64 * 1024;
 
 /**
- * The JSON body ceiling of an upload: base64 as many encoders write it, wrapped every 76 characters (MIME) with an
- * escaped CRLF (`\r\n`, 4 characters in JSON) per line, around a whole 10 MiB image. The server drops the whitespace;
- * the image is held to MAX_IMAGE_BYTES exactly. At UPLOAD_BODY_LIMIT such a body of a 10 MiB image had been refused.
+ * The JSON body ceiling of an upload: base64 as encoders write it, wrapped every 64 (PEM, certutil) or 76 (MIME)
+ * characters with an escaped CRLF (`\r\n`, 4 characters in JSON) per line, around a whole 10 MiB image. The server
+ * drops the whitespace; the image is held to MAX_IMAGE_BYTES exactly. At UPLOAD_BODY_LIMIT such a body of a 10 MiB
+ * image had been refused.
  */
-export const UPLOAD_JSON_LIMIT = MAX_BASE64_CHARS + Math.ceil(MAX_BASE64_CHARS / 76) * 4 + 64 * 1024;
+export const UPLOAD_JSON_LIMIT = MAX_BASE64_CHARS + Math.ceil(MAX_BASE64_CHARS / 64) * 4 + 64 * 1024;
 
 /** How long clients may keep an image's bytes: ids are never reused, so the bytes behind one never change. */
 const CONTENT_MAX_AGE = 86_400;
@@ -126,7 +127,7 @@ function cleanFilename(given: string | undefined, type: ImageType): string {
     .trim();
   // 255 characters (code points, as the limit on a filename field counts them): a cut by UTF-16 units split an emoji,
   // stored as U+FFFD.
-  const name = [...base].slice(0, 255).join("");
+  const name = [...base].slice(0, 255).join("").trimEnd();
   return name === "" || name === "." || name === ".." ? `image.${extensionOf(type)}` : name;
 }
 

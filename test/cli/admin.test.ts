@@ -110,14 +110,15 @@ describe("admin CLI", () => {
     const d = ["--data-dir", dir];
     cli(["init", ...d]);
     // A name an API user chose (workspace names follow the API's rules), as the operator's table shows it.
-    const name = "ok\u001b[31mRED\nws_fake  1  Fake\u202e";
+    const name = "ok\u001b[31mRED\nws_fake  1  Fake\u202e\\x1b";
     const created = cli(["accounts", "create", "--name", name, "--plan", "business", ...d]);
     expect(created.status).toBe(0);
     expect([...created.stdout].filter((c) => c === "\u001b" || c === "\u202e")).toEqual([]);
     const list = cli(["accounts", "list", ...d]);
     expect(list.status).toBe(0);
     expect([...list.stdout].filter((c) => c === "\u001b" || c === "\u202e")).toEqual([]);
-    expect(list.stdout).toContain("ok\\x1b[31mRED\\nws_fake  1  Fake\\u202e");
+    // A backslash in the name itself is doubled: its text "\x1b" is not taken for an escaped control character.
+    expect(list.stdout).toContain("ok\\x1b[31mRED\\nws_fake  1  Fake\\u202e\\\\x1b");
     expect(list.stdout.trim().split("\n")).toHaveLength(3);
     // JSON keeps the name as it is.
     expect(cli(["accounts", "list", "--json", ...d]).json()[1].name).toBe(name);

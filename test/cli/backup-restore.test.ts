@@ -93,6 +93,11 @@ describe("backup --out", () => {
     holder.close();
     expect(accountNames(other.d)).toEqual(before);
 
+    // A symbolic link whose file is missing is there too: the copy would replace the link.
+    const dangling = path.join(tempDir(), "link.db");
+    symlinkSync(path.join(tempDir(), "missing.db"), dangling);
+    expect(cli(["backup", "--out", dangling, ...d]).status).toBe(2);
+
     const plain = path.join(tempDir(), "old.db");
     writeFileSync(plain, "old");
     expect(cli(["backup", "--out", plain, ...d]).status).toBe(2);

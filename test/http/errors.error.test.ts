@@ -439,10 +439,13 @@ describe("paths and methods", () => {
   it.each(paths)("wrong method on %s → 405 method_not_allowed with details.allowed and Allow", async (path) => {
     const h = makeHarness();
     const concrete = path.replace(/\{\w+\}/g, "x1");
-    // Every route whose pattern matches the concrete path (/api-keys/current also matches /api-keys/{id}).
-    const registered = ROUTES.filter((r) => new RegExp(`^${r.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(concrete)).map(
-      (r) => r.method as string,
-    );
+    // A path a route names word for word (/api-keys/current, /images/generate) is its own routes' alone: another
+    // method there is 405 naming them, not a value of /api-keys/{id}'s or /images/{id}'s parameter. Any other path:
+    // every route whose pattern matches it.
+    const literal = !path.includes("{");
+    const registered = ROUTES.filter((r) =>
+      literal ? r.path === path : new RegExp(`^${r.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(concrete),
+    ).map((r) => r.method as string);
     const allowed = registered.includes("GET") ? [...registered, "HEAD"] : registered;
     const others = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].filter((m) => !registered.includes(m));
     for (const method of others) {
