@@ -26,6 +26,7 @@ import {
   hashKey,
   KEY_ID_PATTERN,
   KEY_PREFIX,
+  keyRefusal,
 } from "../domain/apikeys.js";
 import { generatePassword, hashPassword } from "../domain/passwords.js";
 import { effectiveRateLimits, PLAN_LIMITS, PLANS, type Plan } from "../domain/plans.js";
@@ -169,9 +170,7 @@ export function registerAdminCommands(program: Command): void {
         const account = setPlan(store, ACTOR, id, plan);
         // The account's keys stop working with a plan without API access: said, as when one is issued.
         const now = Date.now();
-        const live = store.apiKeys
-          .list(account.id)
-          .filter((k) => k.revoked_at === null && (k.expires_at === null || Date.parse(k.expires_at) > now)).length;
+        const live = store.apiKeys.list(account.id).filter((k) => keyRefusal(k, now) === undefined).length;
         if (live > 0) noteRefusedKeys(account, live === 1 ? "its 1 key is" : `its ${live} keys are`);
         if (wantsJson(cmd)) return printJson(account);
         process.stdout.write(`account ${account.id} plan=${account.plan}\n`);

@@ -67,3 +67,16 @@ export function expiryFrom(choice: ExpiryChoice, nowMs: number): number | null {
   const days = Number(choice.slice(0, -1));
   return nowMs + days * 86_400_000;
 }
+
+/**
+ * Why a stored key no longer authenticates (revoked, expired), or undefined while it does: one rule for the request
+ * pipeline, its re-check after a write's body, and the command line's count of live keys.
+ */
+export function keyRefusal(
+  key: { revoked_at: string | null; expires_at: string | null },
+  nowMs: number,
+): string | undefined {
+  if (key.revoked_at !== null) return "This API key has been revoked.";
+  if (key.expires_at !== null && Date.parse(key.expires_at) <= nowMs) return "This API key has expired.";
+  return undefined;
+}

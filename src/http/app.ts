@@ -84,18 +84,17 @@ function buildMatcher(routes: RouteDef[]) {
     const id = `${method} ${pathname}`;
     const known = recent.get(id);
     if (known) return fresh(known);
-    return matchOnce(method, url).then((m) => {
+    return matchOnce(method, url, pathname).then((m) => {
       if (recent.size >= 2_000) recent.clear();
       recent.set(id, m);
       return fresh(m);
     });
   };
 
-  async function matchOnce(method: string, url: string): Promise<Match> {
+  async function matchOnce(method: string, url: string, pathname: string): Promise<Match> {
     const m = await fetch(method === "HEAD" ? "GET" : method, url);
     // A path some route names word for word (/images/generate) is that route's, not a value of another's parameter
     // (/images/{id}): GET /images/generate had been a 400 on path.id instead of 405 naming POST.
-    const pathname = new URL(url).pathname;
     const literal = literalPaths.has(pathname);
     if (m.kind === "route" && !(literal && m.def.path !== pathname)) return m;
     if (m.kind === "none") return m;
@@ -417,20 +416,22 @@ export function createApp(services: Services, routes: RouteDef[]): App {
         body: routeDef.body ? parseBodyInput(routeDef.body, body) : undefined,
       };
       // A list's cursor is bound to the list that issued it (cursors.ts): checked here, and the handler sees its own.
-      const cursorScope: CursorScope = {
-        operationId: routeDef.operationId,
-        params: ctx.params,
-        query: ctx.query as Record<string, unknown>,
-        accountId: p?.accountId,
-        workspaceId: workspace?.id,
-      };
       const query = ctx.query as Record<string, unknown>;
-      if (routeDef.lists && typeof query.cursor === "string") query.cursor = unbindCursor(query.cursor, cursorScope);
+      const cursorScope: CursorScope | undefined = routeDef.lists
+        ? {
+            operationId: routeDef.operationId,
+            params: ctx.params,
+            query,
+            accountId: p?.accountId,
+            workspaceId: workspace?.id,
+          }
+        : undefined;
+      if (cursorScope && typeof query.cursor === "string") query.cursor = unbindCursor(query.cursor, cursorScope);
       const operate = async (): Promise<Outgoing> => {
         const reply: Reply = await routeDef.handler(ctx);
         if (reply instanceof Response) return outgoingOf(reply);
         const listed = reply.body as { next_cursor?: unknown } | undefined;
-        if (routeDef.lists && listed && typeof listed === "object" && typeof listed.next_cursor === "string")
+        if (cursorScope && listed && typeof listed === "object" && typeof listed.next_cursor === "string")
           listed.next_cursor = bindCursor(listed.next_cursor, cursorScope);
         const status = reply.status ?? 200;
         const headers = reply.headers ?? {};

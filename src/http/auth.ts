@@ -1,5 +1,5 @@
 /** Authentication (spec §5): an API key (`svc_live_…`) or a web-session JWT as a bearer token. */
-import { hashKey, KEY_PREFIX, storedScopes } from "../domain/apikeys.js";
+import { hashKey, KEY_PREFIX, keyRefusal, storedScopes } from "../domain/apikeys.js";
 import type { Principal, Services } from "./context.js";
 import { ApiError } from "./errors.js";
 import type { Incoming } from "./exchange.js";
@@ -38,9 +38,8 @@ export function authenticate(request: Incoming, services: Services): Authenticat
     const hash = hashKey(token);
     const key = services.rows.get(`key:${hash}`, () => services.store.apiKeys.byHash(hash));
     if (!key) return { principal: null, reason: "Invalid API key." };
-    if (key.revoked_at !== null) return { principal: null, reason: "This API key has been revoked." };
-    if (key.expires_at !== null && Date.parse(key.expires_at) <= now)
-      return { principal: null, reason: "This API key has expired." };
+    const refusal = keyRefusal(key, now);
+    if (refusal !== undefined) return { principal: null, reason: refusal };
     services.keyUsage.touch(key.id, now);
     return {
       principal: {
@@ -81,8 +80,8 @@ export function requireCredentialsStill(principal: Principal, services: Services
   if (principal.kind === "key") {
     const key = services.store.apiKeys.byId(principal.key.id);
     if (!key) throw unauthorized("Invalid API key.");
-    if (key.revoked_at !== null) throw unauthorized("This API key has been revoked.");
-    if (key.expires_at !== null && Date.parse(key.expires_at) <= now) throw unauthorized("This API key has expired.");
+    const refusal = keyRefusal(key, now);
+    if (refusal !== undefined) throw unauthorized(refusal);
     return;
   }
   const { claims } = principal;

@@ -103,17 +103,11 @@ function isFilePart(value: unknown): value is UploadedFile {
   return isUploadedFile(value) && value.bytes instanceof Uint8Array;
 }
 
-function tooLarge(size: number): ApiError {
+/** The 413 of an image over 10 MiB, with its size when it was read (not when its body passed the ceiling). */
+function tooLarge(size?: number): ApiError {
   return new ApiError("payload_too_large", `The image is larger than ${MAX_IMAGE_BYTES} bytes (10 MiB).`, {
     limit_bytes: MAX_IMAGE_BYTES,
-    size_bytes: size,
-  });
-}
-
-/** The 413 of an upload whose body passed its ceiling: its image is over 10 MiB (its size is not read). */
-function imageTooLarge(): ApiError {
-  return new ApiError("payload_too_large", `The image is larger than ${MAX_IMAGE_BYTES} bytes (10 MiB).`, {
-    limit_bytes: MAX_IMAGE_BYTES,
+    ...(size !== undefined ? { size_bytes: size } : {}),
   });
 }
 
@@ -265,7 +259,7 @@ export const imageRoutes = [
     stability: "beta",
     access: "any",
     // A body past its limit holds an image past 10 MiB: the 413 names the image's limit, not the envelope's.
-    upload: { maxBytes: UPLOAD_BODY_LIMIT, jsonMaxBytes: UPLOAD_JSON_LIMIT, tooLarge: () => imageTooLarge() },
+    upload: { maxBytes: UPLOAD_BODY_LIMIT, jsonMaxBytes: UPLOAD_JSON_LIMIT, tooLarge: () => tooLarge() },
     body: UploadBody,
     responses: {
       201: { description: "The stored image.", schema: Image },

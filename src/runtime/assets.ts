@@ -65,10 +65,13 @@ function checkPrivate(dir: string, isBase: boolean): void {
   }
 }
 
+/** The files a build writes to its folder (besides its temporary names while writing them). */
+const ASSET_FILES = new Set(["better_sqlite3.node", "worker.cjs"]);
+
 function buildId(): string {
   if (typeof __CS_BUILD_ID__ !== "undefined") return __CS_BUILD_ID__;
   const hash = createHash("sha256");
-  for (const key of ["better_sqlite3.node", "worker.cjs"]) hash.update(rawAsset(key));
+  for (const key of ASSET_FILES) hash.update(rawAsset(key));
   return hash.digest("hex").slice(0, 16);
 }
 
@@ -115,9 +118,6 @@ function assetCacheDir(): string {
   throw new AssetCacheError(`cannot create a cache folder for the embedded files:\n  ${failures.join("\n  ")}`);
 }
 
-/** The files a build writes to its folder (besides its temporary names while writing them). */
-const ASSET_FILES = new Set(["better_sqlite3.node", "worker.cjs"]);
-
 /** How long the folder of a build no program has started from is kept (an older build started again rewrites it). */
 const UNUSED_BUILD_DAYS = 30;
 
@@ -129,10 +129,8 @@ const UNUSED_BUILD_DAYS = 30;
  */
 function pruneOldBuilds(base: string, id: string): void {
   try {
-    const now = new Date();
-    utimesSync(path.join(base, id), now, now);
-    markedAt = now.getTime();
-    const cutoff = now.getTime() - UNUSED_BUILD_DAYS * 86_400_000;
+    markUsed(path.join(base, id));
+    const cutoff = Date.now() - UNUSED_BUILD_DAYS * 86_400_000;
     for (const name of readdirSync(base)) {
       if (name === id || !/^[0-9a-f]{16}$/.test(name)) continue;
       const dir = path.join(base, name);
@@ -149,6 +147,13 @@ function pruneOldBuilds(base: string, id: string): void {
 
 /** When this process last marked its build folder as used (Date.now()). */
 let markedAt = 0;
+
+/** Marks a build folder as used now (its mtime), which the prune of other builds reads. */
+function markUsed(dir: string): void {
+  markedAt = Date.now();
+  const now = new Date(markedAt);
+  utimesSync(dir, now, now);
+}
 
 /** The assets written (or found whole) by this process: key → mode. */
 const written = new Map<string, number>();
@@ -196,11 +201,9 @@ function sameBytes(file: string, data: Uint8Array): boolean {
  */
 export function restoreAssets(): void {
   // A server running for weeks marks its folder as used now and then, so that a newer build's prune keeps it.
-  const now = Date.now();
-  if (cacheDir && now - markedAt > 86_400_000) {
-    markedAt = now;
+  if (cacheDir && Date.now() - markedAt > 86_400_000) {
     try {
-      utimesSync(cacheDir, new Date(now), new Date(now));
+      markUsed(cacheDir);
     } catch {
       // Marked again by the next start; the files are written back below if they went.
     }
