@@ -1,5 +1,5 @@
 /**
- * Images: recognising a file's type by its bytes alone, reading its dimensions from the format's header, and the
+ * Images: recognising a file's type by its bytes alone, checking its structure and reading its dimensions, and the
  * builtin engine that renders a deterministic PNG from a prompt (encoded here with node:zlib).
  */
 import { createHash } from "node:crypto";
@@ -44,7 +44,13 @@ export function sniffImageType(bytes: Uint8Array): ImageType | null {
   return null;
 }
 
-/** A header that is truncated or does not follow its format; the message says what is wrong. */
+/**
+ * The largest width and height accepted, in pixels a side: a bound on what a client that opens the image must
+ * decode (16,384 × 16,384 is already 1 GiB of RGBA), and WebP's own limit for a still image.
+ */
+export const MAX_IMAGE_SIDE = 16_384;
+
+/** A file that is truncated or does not follow its format's structure; the message says what is wrong. */
 export class ImageHeaderError extends Error {}
 
 function corrupt(message: string): never {
@@ -58,7 +64,7 @@ class Reader {
     readonly format: string,
   ) {}
   need(end: number): void {
-    if (end > this.bytes.length) corrupt(`Truncated ${this.format} header.`);
+    if (end > this.bytes.length) corrupt(`The ${this.format} file is truncated.`);
   }
   u8(at: number): number {
     this.need(at + 1);
@@ -100,7 +106,13 @@ const PNG_COLOUR_DEPTHS: Record<number, number[]> = {
   6: [8, 16],
 };
 
-/** PNG: the IHDR chunk that must follow the signature (its CRC included). */
+/**
+ * PNG: IHDR right after the signature, then every chunk to IEND, as a decoder such as libpng requires: each chunk
+ * whole, critical chunks (IHDR, PLTE, IDAT, IEND) with a correct CRC and no unknown critical chunk (an ancillary
+ * chunk's CRC is not checked: decoders drop such a chunk and show the image), a PLTE before the image data of a
+ * palette image, one run of IDAT chunks whose data starts with a zlib header, and an IEND. The image data is not
+ * inflated.
+ */
 function pngSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "PNG");
   r.need(33);
@@ -112,15 +124,70 @@ function pngSize(bytes: Uint8Array): Size {
   const colour = r.u8(25);
   if (!PNG_COLOUR_DEPTHS[colour]?.includes(depth)) corrupt("The PNG's IHDR names an invalid bit depth or colour type.");
   if (r.u8(26) !== 0 || r.u8(27) !== 0 || r.u8(28) > 1) corrupt("The PNG's IHDR names an unknown method.");
-  return { width, height };
+  let palette = false;
+  // IDAT chunks seen: none yet, in the current run, or a run that has ended.
+  let idat: "none" | "run" | "ended" = "none";
+  const zlibHeader: number[] = [];
+  let at = 33;
+  for (;;) {
+    if (at === bytes.length) corrupt("The PNG ends without an IEND chunk.");
+    const length = r.u32be(at);
+    if (length > 0x7fffffff) corrupt("The PNG has a chunk longer than 2^31 - 1 bytes.");
+    r.need(at + 12 + length);
+    const type = ascii(bytes, at + 4, 4);
+    if (!/^[A-Za-z]{4}$/.test(type)) corrupt("The PNG has a chunk whose type is not four letters.");
+    // Bit 5 of the first letter (lower case) marks an ancillary chunk; upper case a critical one.
+    if ((bytes[at + 4] & 0x20) === 0) {
+      if (type !== "PLTE" && type !== "IDAT" && type !== "IEND" && type !== "IHDR")
+        corrupt(`The PNG has an unknown critical chunk (${type}).`);
+      if (crc32(bytes.subarray(at + 4, at + 8 + length)) !== r.u32be(at + 8 + length))
+        corrupt(`The PNG's ${type} chunk fails its CRC check.`);
+    }
+    if (idat === "run" && type !== "IDAT") idat = "ended";
+    switch (type) {
+      case "IHDR":
+        corrupt("The PNG has more than one IHDR chunk.");
+        break;
+      case "PLTE":
+        if (palette || idat !== "none") corrupt("The PNG has a PLTE chunk after its image data or a second one.");
+        if (length === 0 || length % 3 !== 0 || length > 768)
+          corrupt("The PNG's PLTE chunk does not hold 1 to 256 RGB entries.");
+        palette = true;
+        break;
+      case "IDAT":
+        if (idat === "ended") corrupt("The PNG's IDAT chunks are not consecutive.");
+        if (colour === 3 && !palette) corrupt("The PNG is a palette image without a PLTE chunk before its image data.");
+        idat = "run";
+        for (let i = 0; i < length && zlibHeader.length < 2; i++) zlibHeader.push(bytes[at + 8 + i]);
+        break;
+      case "IEND": {
+        if (idat === "none") corrupt("The PNG has no image data (IDAT chunk).");
+        if (length !== 0) corrupt("The PNG's IEND chunk is not empty.");
+        // Deflate (method 8) with a window of at most 32 KiB, a check value that divides by 31, no preset dictionary.
+        const [cmf, flg] = zlibHeader;
+        if (zlibHeader.length < 2 || (cmf & 0x0f) !== 8 || cmf >> 4 > 7 || (cmf * 256 + flg) % 31 !== 0 || flg & 0x20)
+          corrupt("The PNG's image data does not start with a zlib header.");
+        // Bytes after IEND are ignored, as decoders do.
+        return { width, height };
+      }
+    }
+    at += 12 + length;
+  }
 }
 
 // Start-of-frame markers carry the frame's size; C4 (DHT), C8 (JPG) and CC (DAC) share the range but do not.
 const JPEG_SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
 
-/** JPEG: walks the marker segments after SOI to the first SOFn, skipping every other segment by its length. */
+/**
+ * JPEG: walks the marker segments after SOI by their lengths (never scanning inside one), and the entropy-coded data
+ * after each SOS to its next marker, up to EOI: one frame header (SOFn) whose length fits its component count, before
+ * the first scan; at least one scan header (SOS) of the right length; and the EOI. Bytes after EOI are ignored. The
+ * tables and the coded data themselves are not decoded.
+ */
 function jpegSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "JPEG");
+  let size: Size | null = null;
+  let scans = 0;
   let at = 2;
   for (;;) {
     if (r.u8(at) !== 0xff) corrupt("The JPEG has a malformed marker segment.");
@@ -130,53 +197,185 @@ function jpegSize(bytes: Uint8Array): Size {
     at += 2;
     // Markers without a length field.
     if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) continue;
-    if (marker === 0xd8 || marker === 0xd9 || marker === 0xda || marker === 0x00)
+    if ((marker === 0xd9 || marker === 0xda) && size === null)
       corrupt("The JPEG has no frame header (SOFn) before its image data.");
+    if (marker === 0xd9) {
+      if (scans === 0) corrupt("The JPEG has no image data (SOS) before its end (EOI).");
+      return size!;
+    }
+    if (marker === 0xd8 || marker === 0x00) corrupt("The JPEG has a malformed marker segment.");
     const length = r.u16be(at);
     if (length < 2) corrupt("The JPEG has a marker segment with an invalid length.");
+    r.need(at + length);
     if (JPEG_SOF.has(marker)) {
+      if (size !== null) corrupt("The JPEG has more than one frame header (SOFn).");
       if (length < 8) corrupt("The JPEG's frame header is too short.");
-      return { height: r.u16be(at + 3), width: r.u16be(at + 5) };
+      const components = r.u8(at + 7);
+      if (components === 0 || length !== 8 + 3 * components)
+        corrupt("The JPEG's frame header does not match its number of components.");
+      size = { height: r.u16be(at + 3), width: r.u16be(at + 5) };
+    } else if (marker === 0xda) {
+      const components = length >= 3 ? r.u8(at + 2) : 0;
+      if (components < 1 || components > 4 || length !== 6 + 2 * components)
+        corrupt("The JPEG has a malformed scan header (SOS).");
+      scans++;
+      at += length;
+      // The entropy-coded data runs to the next 0xFF that is not a stuffed 0xFF00, a restart marker or a fill byte (a
+      // plain loop: indexOf per 0xFF took 80 ms for 10 MiB of stuffed bytes).
+      const last = bytes.length - 1;
+      while (at < last) {
+        if (bytes[at] !== 0xff) at++;
+        else {
+          const next = bytes[at + 1];
+          if (next === 0xff) at++;
+          else if (next === 0x00 || (next >= 0xd0 && next <= 0xd7)) at += 2;
+          else break;
+        }
+      }
+      if (at >= last) corrupt("The JPEG ends without an end-of-image marker (EOI).");
+      continue;
     }
     at += length;
   }
 }
 
-/** GIF: the logical screen descriptor after the six-byte signature. */
+/** The bytes of a GIF colour table announced by a packed field (flag 0x80, size 2^(n+1) entries of 3 bytes). */
+function gifColourTable(packed: number): number {
+  return packed & 0x80 ? 3 << ((packed & 7) + 1) : 0;
+}
+
+/** Skips a GIF sequence of data sub-blocks, each a length byte and that many bytes, up to its empty terminator. */
+function gifSubBlocks(r: Reader, at: number): number {
+  for (;;) {
+    const n = r.u8(at);
+    at += 1 + n;
+    if (n === 0) return at;
+  }
+}
+
+/**
+ * GIF: the logical screen descriptor (its size is the image's) and its colour table, then blocks up to the trailer:
+ * extensions, and at least one image descriptor with its colour table, LZW code size and data sub-blocks. The LZW
+ * data is not decoded.
+ */
 function gifSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "GIF");
   r.need(13);
-  return { width: r.u16le(6), height: r.u16le(8) };
+  const size = { width: r.u16le(6), height: r.u16le(8) };
+  let at = 13 + gifColourTable(r.u8(10));
+  let images = 0;
+  for (;;) {
+    if (at === bytes.length) corrupt("The GIF ends without its trailer.");
+    const block = r.u8(at);
+    if (block === 0x3b) {
+      if (images === 0) corrupt("The GIF has no image (image descriptor) before its trailer.");
+      return size;
+    }
+    if (block === 0x21) {
+      // Extension: introducer, label, data sub-blocks.
+      r.u8(at + 1);
+      at = gifSubBlocks(r, at + 2);
+    } else if (block === 0x2c) {
+      // Image descriptor: left, top, width, height, packed field; then its colour table and the LZW data.
+      at += 10 + gifColourTable(r.u8(at + 9));
+      const codeSize = r.u8(at);
+      if (codeSize < 1 || codeSize > 11) corrupt("The GIF has an image whose LZW code size is out of range.");
+      at = gifSubBlocks(r, at + 1);
+      images++;
+    } else corrupt("The GIF has an unknown block where an image, an extension or its trailer belongs.");
+  }
 }
 
-/** WebP: the first chunk of the RIFF container, VP8 (lossy), VP8L (lossless) or VP8X (extended). */
+/** One chunk of a RIFF container: its type and where its payload is. */
+type RiffChunk = { type: string; at: number; size: number };
+
+/** The chunks of bytes[from, end), each whole within it (the padding byte of the last may be missing). */
+function riffChunks(r: Reader, from: number, end: number): RiffChunk[] {
+  const chunks: RiffChunk[] = [];
+  let at = from;
+  while (at < end) {
+    if (at + 8 > end) corrupt("The WebP has a chunk header cut short by its container's size.");
+    const size = r.u32le(at + 4);
+    if (at + 8 + size > end) corrupt("The WebP has a chunk that runs past the end of its container.");
+    chunks.push({ type: ascii(r.bytes, at, 4), at: at + 8, size });
+    at += 8 + size + (size & 1);
+  }
+  return chunks;
+}
+
+/** The size of a VP8 (lossy) or VP8L (lossless) bitstream, from its header, with the checks libwebp makes there. */
+function webpBitstreamSize(r: Reader, chunk: RiffChunk): Size {
+  const at = chunk.at;
+  if (chunk.type === "VP8 ") {
+    // A key frame: 3-byte frame tag (bit 0 clear, version 0-3, shown, first partition shorter than the chunk), start
+    // code 9D 01 2A, then 14-bit width and height.
+    if (chunk.size < 10) corrupt("The WebP VP8 chunk is too short.");
+    const tag = r.u24le(at);
+    if ((tag & 1) !== 0) corrupt("The WebP VP8 bitstream does not start with a key frame.");
+    if (((tag >> 1) & 7) > 3 || ((tag >> 4) & 1) === 0 || tag >> 5 >= chunk.size)
+      corrupt("The WebP VP8 frame tag is invalid.");
+    if (r.u8(at + 3) !== 0x9d || r.u8(at + 4) !== 0x01 || r.u8(at + 5) !== 0x2a)
+      corrupt("The WebP VP8 start code is missing.");
+    return { width: r.u16le(at + 6) & 0x3fff, height: r.u16le(at + 8) & 0x3fff };
+  }
+  // Signature 0x2F, then 14 bits of width - 1, 14 bits of height - 1, an alpha bit and a 3-bit version (0).
+  if (chunk.size < 5) corrupt("The WebP VP8L chunk is too short.");
+  if (r.u8(at) !== 0x2f) corrupt("The WebP VP8L signature is missing.");
+  const bits = r.u32le(at + 1);
+  if (bits >>> 29 !== 0) corrupt("The WebP VP8L bitstream has an unknown version.");
+  return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+}
+
+const isBitstream = (c: RiffChunk) => c.type === "VP8 " || c.type === "VP8L";
+
+/**
+ * WebP: a RIFF container no larger than the bytes sent (bytes after it are ignored) whose chunks are each whole.
+ * Simple: a VP8 (lossy) or VP8L (lossless) chunk first. Extended: a VP8X chunk first, whose canvas is the image's
+ * size, then a still image's VP8/VP8L chunk of the canvas's size, or an animation's ANIM chunk and ANMF frames that
+ * each hold a VP8/VP8L bitstream of the frame's size and lie within the canvas.
+ */
 function webpSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "WebP");
   const riffSize = r.u32le(4);
   if (riffSize + 8 > bytes.length) corrupt("Truncated WebP file: the RIFF header claims more bytes than were sent.");
-  const chunk = ascii(bytes, 12, 4);
-  r.need(20);
-  switch (chunk) {
-    case "VP8 ": {
-      // A key frame: 3-byte frame tag (bit 0 clear), start code 9D 01 2A, then 14-bit width and height.
-      if ((r.u8(20) & 1) !== 0) corrupt("The WebP VP8 bitstream does not start with a key frame.");
-      if (r.u8(23) !== 0x9d || r.u8(24) !== 0x01 || r.u8(25) !== 0x2a) corrupt("The WebP VP8 start code is missing.");
-      return { width: r.u16le(26) & 0x3fff, height: r.u16le(28) & 0x3fff };
-    }
-    case "VP8L": {
-      // Signature 0x2F, then 14 bits of width - 1 and 14 bits of height - 1, little-endian.
-      if (r.u8(20) !== 0x2f) corrupt("The WebP VP8L signature is missing.");
-      const bits = r.u32le(21);
-      return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
-    }
-    case "VP8X": {
-      // Flags and reserved bytes, then 24-bit canvas width - 1 and height - 1.
-      r.need(30);
-      return { width: r.u24le(24) + 1, height: r.u24le(27) + 1 };
-    }
-    default:
-      return corrupt("The WebP file does not start with a VP8, VP8L or VP8X chunk.");
+  const [first, ...rest] = riffChunks(r, 12, 8 + riffSize);
+  if (first !== undefined && isBitstream(first)) return webpBitstreamSize(r, first);
+  if (first?.type !== "VP8X") return corrupt("The WebP file does not start with a VP8, VP8L or VP8X chunk.");
+  // Flags and reserved bytes, then 24-bit canvas width - 1 and height - 1.
+  if (first.size < 10) corrupt("The WebP VP8X chunk is too short.");
+  const canvas = { width: r.u24le(first.at + 4) + 1, height: r.u24le(first.at + 7) + 1 };
+  const animated = (r.u8(first.at) & 0x02) !== 0;
+  if (!animated) {
+    const image = rest.find(isBitstream);
+    if (image === undefined) corrupt("The WebP has no image data (a VP8 or VP8L chunk).");
+    const size = webpBitstreamSize(r, image);
+    if (size.width !== canvas.width || size.height !== canvas.height)
+      corrupt(
+        `The WebP's image is ${size.width} × ${size.height} but its canvas (VP8X) is ${canvas.width} × ${canvas.height}.`,
+      );
+    return canvas;
   }
+  const frames = rest.filter((c) => c.type === "ANMF");
+  if (frames.length === 0) corrupt("The animated WebP has no frame (ANMF chunk).");
+  const anim = rest.findIndex((c) => c.type === "ANIM");
+  if (anim < 0 || rest[anim].size < 6 || rest.indexOf(frames[0]) < anim)
+    corrupt("The animated WebP has no ANIM chunk before its frames.");
+  for (const frame of frames) {
+    // Offset x / 2, y / 2, width - 1, height - 1 (24 bits each), duration (24 bits), flags; then the frame's chunks.
+    if (frame.size < 16) corrupt("The WebP has an ANMF chunk that is too short.");
+    const x = r.u24le(frame.at) * 2;
+    const y = r.u24le(frame.at + 3) * 2;
+    const width = r.u24le(frame.at + 6) + 1;
+    const height = r.u24le(frame.at + 9) + 1;
+    if (x + width > canvas.width || y + height > canvas.height)
+      corrupt("The WebP has an animation frame outside its canvas.");
+    const image = riffChunks(r, frame.at + 16, frame.at + frame.size).find(isBitstream);
+    if (image === undefined) corrupt("The WebP has an animation frame without image data (a VP8 or VP8L chunk).");
+    const size = webpBitstreamSize(r, image);
+    if (size.width !== width || size.height !== height)
+      corrupt("The WebP has an animation frame whose image is not the frame's size.");
+  }
+  return canvas;
 }
 
 const SIZE_READERS: Record<ImageType, (bytes: Uint8Array) => Size> = {
@@ -186,20 +385,29 @@ const SIZE_READERS: Record<ImageType, (bytes: Uint8Array) => Size> = {
   "image/webp": webpSize,
 };
 
-/** Reads the width and height of an image of a known type from its header; throws ImageHeaderError. */
+/**
+ * Checks the structure of an image of a known type (see each format's reader: enough that a viewer opens it, without
+ * decoding the pixels) and reads its width and height; throws ImageHeaderError. Does not apply MAX_IMAGE_SIDE.
+ */
 export function imageSize(bytes: Uint8Array, type: ImageType): Size {
   const size = SIZE_READERS[type](bytes);
   if (size.width < 1 || size.height < 1) corrupt("The image header gives a width or height of zero.");
   return size;
 }
 
-/** Recognises an image by its bytes and reads its dimensions; never throws. */
+/**
+ * Recognises an image by its bytes, checks its structure and reads its dimensions, which must be at most
+ * MAX_IMAGE_SIDE a side; never throws.
+ */
 export function inspectImage(bytes: Uint8Array): Inspection {
   const type = sniffImageType(bytes);
   if (type === null)
     return { ok: false, reason: "unsupported", message: "The file is not a PNG, JPEG, GIF or WebP image." };
   try {
-    return { ok: true, type, ...imageSize(bytes, type) };
+    const { width, height } = imageSize(bytes, type);
+    if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE)
+      corrupt(`The image is ${width} × ${height} pixels; at most ${MAX_IMAGE_SIDE} pixels a side are accepted.`);
+    return { ok: true, type, width, height };
   } catch (err) {
     if (err instanceof ImageHeaderError) return { ok: false, reason: "corrupt", type, message: err.message };
     throw err;
@@ -220,8 +428,9 @@ export type Upload =
 
 /**
  * Decodes, checks and hashes an upload: base64 (standard or URL-safe alphabet; whitespace and a data: URL prefix
- * are ignored) is held to MAX_IMAGE_BYTES before it is decoded; then the size, the type (by magic number) and the
- * header's dimensions. A worker pool task: for a 10 MiB image this work held the HTTP thread 30-90 ms.
+ * are ignored) is held to MAX_IMAGE_BYTES before it is decoded; then the size, the type (by magic number), the
+ * file's structure and its dimensions (inspectImage). A worker pool task: for a 10 MiB image this work held the HTTP
+ * thread 30-90 ms.
  */
 export function readUpload(data: UploadData): Upload {
   let bytes: Uint8Array;

@@ -11,6 +11,7 @@ import {
   IMAGE_TYPES,
   type ImageType,
   MAX_IMAGE_BYTES,
+  MAX_IMAGE_SIDE,
   RENDER_LIMITS,
   type Upload,
 } from "../domain/images.js";
@@ -254,7 +255,7 @@ export const imageRoutes = [
     operationId: "uploadImage",
     created: (body: { id: number }) => `/api/v1/images/${body.id}`,
     summary:
-      "Upload a PNG, JPEG, GIF or WebP image of at most 10 MiB: multipart/form-data (file, optional filename) or JSON (filename, data_base64); the type is read from the bytes",
+      "Upload a PNG, JPEG, GIF or WebP image of at most 10 MiB and 16,384 pixels a side: multipart/form-data (file, optional filename) or JSON (filename, data_base64); the type is read from the bytes, and the file's structure is checked",
     tag: "Images",
     stability: "beta",
     access: "any",
@@ -264,7 +265,10 @@ export const imageRoutes = [
     responses: {
       201: { description: "The stored image.", schema: Image },
       ...AUTH_ERRORS,
-      ...INPUT_ERRORS,
+      400: {
+        ...INPUT_ERRORS[400],
+        description: `Invalid input (details.error_code says which); \`validation_failed\` on body.file or body.data_base64 (the issue's message says what is wrong): a PNG, JPEG, GIF or WebP that is truncated or not well formed (PNG: IHDR first, critical chunks with correct CRCs, a PLTE for a palette image, IDAT data, IEND; JPEG: one frame header, a scan, EOI; GIF: the screen descriptor, an image, the trailer; WebP: whole chunks within the RIFF size, a VP8, VP8L or VP8X chunk, an extended image of its canvas's size), a width or height of zero, or one over ${MAX_IMAGE_SIDE} pixels.`,
+      },
       413: { ...BODY_ERRORS[413], description: "The image is larger than 10 MiB (details.limit_bytes)." },
       415: {
         ...BODY_ERRORS[415],

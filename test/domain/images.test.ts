@@ -4,26 +4,63 @@ import {
   type ImageType,
   imageSize,
   inspectImage,
+  MAX_IMAGE_SIDE,
   renderPng,
   sniffImageType,
 } from "../../src/domain/images.js";
-import { crc32, gif, jpeg, png, readPng, unfilterRgb, webp } from "../helpers/images.js";
+import {
+  crc32,
+  gif,
+  jpeg,
+  png,
+  pngChunk,
+  pngOf,
+  readPng,
+  riff,
+  riffChunk,
+  unfilterRgb,
+  vp8l,
+  webp,
+} from "../helpers/images.js";
 
 const bytesOf = (s: string) => new TextEncoder().encode(s);
 
-/** Every format the service accepts, each with the size it was built with. */
+/** Every format the service accepts, each with the size it was built with (up to the largest accepted). */
 const SAMPLES: { name: string; bytes: Uint8Array; type: ImageType; width: number; height: number }[] = [
   { name: "PNG", bytes: png(3, 2), type: "image/png", width: 3, height: 2 },
-  { name: "PNG, large dimensions", bytes: png(40_000, 1), type: "image/png", width: 40_000, height: 1 },
+  { name: "PNG, the widest accepted", bytes: png(16_384, 1), type: "image/png", width: 16_384, height: 1 },
   { name: "JPEG baseline (SOF0)", bytes: jpeg(640, 480), type: "image/jpeg", width: 640, height: 480 },
-  { name: "JPEG progressive (SOF2)", bytes: jpeg(65_535, 17, 0xc2), type: "image/jpeg", width: 65_535, height: 17 },
+  { name: "JPEG progressive (SOF2)", bytes: jpeg(16_384, 17, 0xc2), type: "image/jpeg", width: 16_384, height: 17 },
   { name: "GIF87a", bytes: gif(5, 7, "87a"), type: "image/gif", width: 5, height: 7 },
-  { name: "GIF89a", bytes: gif(300, 65_535), type: "image/gif", width: 300, height: 65_535 },
+  { name: "GIF89a", bytes: gif(300, 16_384), type: "image/gif", width: 300, height: 16_384 },
   { name: "WebP lossy (VP8)", bytes: webp(1000, 750, "lossy"), type: "image/webp", width: 1000, height: 750 },
   { name: "WebP lossless (VP8L)", bytes: webp(16_384, 3, "lossless"), type: "image/webp", width: 16_384, height: 3 },
+  { name: "WebP extended (VP8X)", bytes: webp(4000, 3000, "extended"), type: "image/webp", width: 4000, height: 3000 },
   {
-    name: "WebP extended (VP8X)",
-    bytes: webp(16_777_216, 9, "extended"),
+    name: "WebP animated (VP8X, ANMF)",
+    bytes: webp(640, 480, "animated"),
+    type: "image/webp",
+    width: 640,
+    height: 480,
+  },
+];
+
+/** Well-formed files whose dimensions are past MAX_IMAGE_SIDE: read by imageSize, refused by inspectImage. */
+const OVERSIZE: { name: string; bytes: Uint8Array; type: ImageType; width: number; height: number }[] = [
+  { name: "PNG one pixel too wide", bytes: png(16_385, 1), type: "image/png", width: 16_385, height: 1 },
+  { name: "PNG 40,000 wide", bytes: png(40_000, 1), type: "image/png", width: 40_000, height: 1 },
+  {
+    name: "PNG whose IHDR says 4,294,967,295 wide",
+    bytes: readyPngWithIhdr(0xffff_ffff, 1),
+    type: "image/png",
+    width: 0xffff_ffff,
+    height: 1,
+  },
+  { name: "JPEG 65,535 wide", bytes: jpeg(65_535, 17, 0xc2), type: "image/jpeg", width: 65_535, height: 17 },
+  { name: "GIF 65,535 high", bytes: gif(300, 65_535), type: "image/gif", width: 300, height: 65_535 },
+  {
+    name: "WebP animation on a 2^24-pixel-wide canvas",
+    bytes: webp(16_777_216, 9, "animated"),
     type: "image/webp",
     width: 16_777_216,
     height: 9,
@@ -58,6 +95,16 @@ describe("imageSize: dimensions from each format's header", () => {
   it.each(SAMPLES)("$name is $width × $height", ({ bytes, type, width, height }) => {
     expect(imageSize(bytes, type)).toEqual({ width, height });
     expect(inspectImage(bytes)).toEqual({ ok: true, type, width, height });
+  });
+
+  it.each(OVERSIZE)("$name: read as $width × $height, refused as larger than accepted", (f) => {
+    expect(imageSize(f.bytes, f.type)).toEqual({ width: f.width, height: f.height });
+    expect(inspectImage(f.bytes)).toEqual({
+      ok: false,
+      reason: "corrupt",
+      type: f.type,
+      message: `The image is ${f.width} × ${f.height} pixels; at most ${MAX_IMAGE_SIDE} pixels a side are accepted.`,
+    });
   });
 
   it("reads the frame header of a JPEG behind a segment that contains SOF-like bytes", () => {
@@ -128,6 +175,199 @@ describe("truncated and corrupt headers are refused as corrupt, never thrown", (
         for (const value of [0x00, 0xff, bytes[i] ^ 0x55])
           expect(() => inspectImage(mutate(bytes, i, value))).not.toThrow();
     }
+  });
+});
+
+describe("the structure behind the header is checked, as far as a viewer needs it to open the file", () => {
+  const mutate = (bytes: Uint8Array, at: number, value: number) => {
+    const copy = bytes.slice();
+    copy[at] = value;
+    return copy;
+  };
+  const splice = (bytes: Uint8Array, at: number, insert: number[]) =>
+    Uint8Array.from([...bytes.subarray(0, at), ...insert, ...bytes.subarray(at)]);
+  /** Where a two-byte marker last occurs (JPEG markers; the APP1 of jpeg() holds a decoy FF C0). */
+  const lastMarker = (bytes: Uint8Array, marker: number) => {
+    for (let i = bytes.length - 2; i >= 0; i--) if (bytes[i] === 0xff && bytes[i + 1] === marker) return i;
+    throw new Error("no such marker");
+  };
+  const u32be = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+  const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
+
+  // The chunks of a valid 1 × 1 greyscale PNG: IHDR, IDAT, IEND.
+  const one = png(1, 1);
+  const IHDR = [...one.subarray(8, 33)];
+  const IDAT = [...one.subarray(33, one.length - 12)];
+  const IEND = pngChunk("IEND", []);
+  const paletteIhdr = pngChunk("IHDR", [...u32be(1), ...u32be(1), 8, 3, 0, 0, 0]);
+  const text = pngChunk("tEXt", ascii("Comment\0hello"));
+  const badCrcText = [...text.slice(0, -1), text[text.length - 1] ^ 1];
+
+  const jpg = jpeg(64, 48);
+  const sof = lastMarker(jpg, 0xc0);
+  const sos = lastMarker(jpg, 0xda);
+  const gif1 = gif(5, 7);
+
+  it.each([
+    {
+      name: "PNG with a palette (PLTE before IDAT)",
+      bytes: pngOf(paletteIhdr, pngChunk("PLTE", [0, 0, 0]), IDAT, IEND),
+    },
+    {
+      name: "PNG with an ancillary chunk whose CRC is wrong (decoders drop it)",
+      bytes: pngOf(IHDR, badCrcText, IDAT, IEND),
+    },
+    { name: "PNG with bytes after IEND", bytes: Uint8Array.from([...one, 1, 2, 3]) },
+    {
+      name: "PNG whose image data is split over IDAT chunks",
+      bytes: pngOf(IHDR, pngChunk("IDAT", IDAT.slice(8, 9)), pngChunk("IDAT", IDAT.slice(9, -4)), IEND),
+    },
+    { name: "JPEG with bytes after EOI", bytes: Uint8Array.from([...jpg, 0, 0, 0]) },
+    {
+      name: "JPEG whose scan data holds stuffed bytes, restart markers and fill bytes",
+      bytes: splice(jpg, jpg.length - 2, [0xff, 0x00, 0xff, 0xd0, 0x55, 0xff, 0xff, 0xd1]),
+    },
+    {
+      name: "GIF with a comment extension before its image",
+      bytes: splice(gif1, 19, [0x21, 0xfe, 3, ...ascii("abc"), 0]),
+    },
+    { name: "WebP with bytes after its RIFF container", bytes: Uint8Array.from([...webp(3, 3, "lossless"), 9, 9]) },
+  ])("accepts $name", ({ bytes }) => {
+    expect(inspectImage(bytes)).toMatchObject({ ok: true });
+  });
+
+  it.each([
+    // PNG
+    { name: "PNG with no image data (no IDAT)", bytes: pngOf(IHDR, IEND), message: /no image data \(IDAT/ },
+    { name: "PNG without IEND", bytes: pngOf(IHDR, IDAT), message: /ends without an IEND/ },
+    { name: "PNG cut inside its IDAT", bytes: one.subarray(0, 40), message: /PNG file is truncated/ },
+    {
+      name: "PNG whose IDAT CRC does not match",
+      bytes: mutate(one, one.length - 13, one[one.length - 13] ^ 1),
+      message: /IDAT chunk fails its CRC/,
+    },
+    {
+      name: "PNG with an unknown critical chunk",
+      bytes: pngOf(IHDR, pngChunk("ABCD", [1]), IDAT, IEND),
+      message: /unknown critical chunk \(ABCD\)/,
+    },
+    {
+      name: "PNG with a chunk type that is not letters",
+      bytes: pngOf(IHDR, pngChunk("a1c!", [1]), IDAT, IEND),
+      message: /not four letters/,
+    },
+    { name: "palette PNG without PLTE", bytes: pngOf(paletteIhdr, IDAT, IEND), message: /without a PLTE/ },
+    {
+      name: "PNG with a PLTE of 4 bytes",
+      bytes: pngOf(paletteIhdr, pngChunk("PLTE", [0, 0, 0, 0]), IDAT, IEND),
+      message: /1 to 256 RGB entries/,
+    },
+    { name: "PNG whose IDAT chunks are apart", bytes: pngOf(IHDR, IDAT, text, IDAT, IEND), message: /not consecutive/ },
+    { name: "PNG with a second IHDR", bytes: pngOf(IHDR, IHDR, IDAT, IEND), message: /more than one IHDR/ },
+    {
+      name: "PNG whose image data is not zlib",
+      bytes: pngOf(IHDR, pngChunk("IDAT", [1, 2, 3, 4]), IEND),
+      message: /zlib header/,
+    },
+    { name: "PNG with an empty IDAT only", bytes: pngOf(IHDR, pngChunk("IDAT", []), IEND), message: /zlib header/ },
+    // JPEG
+    { name: "JPEG without EOI", bytes: jpg.subarray(0, jpg.length - 2), message: /without an end-of-image marker/ },
+    {
+      name: "JPEG with two frame headers",
+      bytes: splice(jpg, sos, [...jpg.subarray(sof, sof + 19)]),
+      message: /more than one frame header/,
+    },
+    {
+      name: "JPEG whose frame header's length does not fit its components",
+      bytes: mutate(jpg, sof + 9, 2),
+      message: /number of components/,
+    },
+    {
+      name: "JPEG with no scan before EOI",
+      bytes: Uint8Array.from([...jpg.subarray(0, sos), 0xff, 0xd9]),
+      message: /no image data \(SOS\)/,
+    },
+    {
+      name: "JPEG whose scan header's length does not fit its components",
+      bytes: mutate(jpg, sos + 4, 2),
+      message: /malformed scan header/,
+    },
+    {
+      name: "JPEG whose segment runs past the end",
+      bytes: jpg.subarray(0, sof + 10),
+      message: /JPEG file is truncated/,
+    },
+    // GIF
+    {
+      name: "GIF with no image (a screen and a trailer only)",
+      bytes: Uint8Array.from([...ascii("GIF89a"), 5, 0, 7, 0, 0, 0, 0, 0x3b]),
+      message: /no image/,
+    },
+    { name: "GIF without its trailer", bytes: gif1.subarray(0, gif1.length - 1), message: /ends without its trailer/ },
+    {
+      name: "GIF cut inside its image data",
+      bytes: gif1.subarray(0, gif1.length - 3),
+      message: /GIF file is truncated/,
+    },
+    { name: "GIF with an unknown block", bytes: mutate(gif1, 19, 0x2d), message: /unknown block/ },
+    { name: "GIF with an LZW code size of 12", bytes: mutate(gif1, 29, 12), message: /LZW code size/ },
+    {
+      name: "GIF whose global colour table is cut off",
+      bytes: mutate(gif(1, 1), 10, 0x87),
+      message: /GIF file is truncated/,
+    },
+    // WebP
+    {
+      name: "extended WebP with no image chunk",
+      bytes: riff(riffChunk("VP8X", [0, 0, 0, 0, 9, 0, 0, 9, 0, 0])),
+      message: /no image data/,
+    },
+    {
+      name: "extended WebP whose image is not its canvas's size",
+      bytes: riff(riffChunk("VP8X", [0, 0, 0, 0, 9, 0, 0, 9, 0, 0]), vp8l(10, 11)),
+      message: /image is 10 × 11 but its canvas \(VP8X\) is 10 × 10/,
+    },
+    {
+      name: "WebP VP8 whose first partition is longer than its chunk",
+      bytes: mutate(webp(10, 10, "lossy"), 21, 0x02),
+      message: /frame tag is invalid/,
+    },
+    {
+      name: "WebP VP8 frame that is not shown",
+      bytes: mutate(webp(10, 10, "lossy"), 20, 0x20),
+      message: /frame tag is invalid/,
+    },
+    {
+      name: "WebP VP8L of an unknown version",
+      bytes: mutate(webp(10, 10, "lossless"), 24, 0x20),
+      message: /unknown version/,
+    },
+    {
+      name: "WebP whose chunk runs past the RIFF container",
+      bytes: mutate(webp(10, 10, "lossless"), 16, 0x40),
+      message: /runs past the end/,
+    },
+    {
+      name: "animated WebP without ANIM",
+      bytes: riff(
+        riffChunk("VP8X", [2, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+        riffChunk("ANMF", [...new Array(15).fill(0), 0, ...vp8l(1, 1)]),
+      ),
+      message: /no ANIM chunk/,
+    },
+    {
+      name: "animated WebP without frames",
+      bytes: riff(riffChunk("VP8X", [2, 0, 0, 0, 0, 0, 0, 0, 0, 0]), riffChunk("ANIM", [0, 0, 0, 0, 0, 0])),
+      message: /no frame/,
+    },
+    {
+      name: "animated WebP with a frame outside its canvas",
+      bytes: mutate(webp(2, 2, "animated"), 12 + 18 + 14 + 8, 1),
+      message: /outside its canvas/,
+    },
+  ])("refuses $name as corrupt, saying what is wrong", ({ bytes, message }) => {
+    const result = inspectImage(bytes);
+    expect(result).toMatchObject({ ok: false, reason: "corrupt", message: expect.stringMatching(message) });
   });
 });
 

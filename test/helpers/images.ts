@@ -22,9 +22,15 @@ export function crc32(bytes: Uint8Array | number[]): number {
   return (c ^ 0xffffffff) >>> 0;
 }
 
-function pngChunk(type: string, data: number[] | Uint8Array): number[] {
+/** A PNG chunk: length, type, data and the CRC of type and data. */
+export function pngChunk(type: string, data: number[] | Uint8Array): number[] {
   const body = [...text(type), ...data];
   return [...u32be(data.length), ...body, ...u32be(crc32(body))];
+}
+
+/** A PNG of these chunks after the signature, for files built chunk by chunk. */
+export function pngOf(...chunks: number[][]): Uint8Array {
+  return Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...chunks.flat()]);
 }
 
 /** A 1-bit greyscale PNG of any size whose pixels are all black, optionally padded by a private chunk. */
@@ -100,25 +106,55 @@ export function jpeg(width: number, height: number, sof: 0xc0 | 0xc2 = 0xc0): Ui
   ]);
 }
 
-/** A GIF (87a or 89a) with a logical screen of the given size and a trailer. */
+/**
+ * A GIF (87a or 89a): a logical screen of the given size with a two-colour global table, one image descriptor
+ * covering it whose LZW data is a clear code, one pixel and the end code (viewers show the rest as background), and
+ * the trailer.
+ */
 export function gif(width: number, height: number, version: "87a" | "89a" = "89a"): Uint8Array {
-  return Uint8Array.from([...text(`GIF${version}`), ...u16le(width), ...u16le(height), 0, 0, 0, 0x3b]);
+  return Uint8Array.from([
+    ...text(`GIF${version}`),
+    ...[...u16le(width), ...u16le(height), 0x80, 0, 0],
+    ...[0, 0, 0, 0xff, 0xff, 0xff],
+    ...[0x2c, ...u16le(0), ...u16le(0), ...u16le(width), ...u16le(height), 0],
+    ...[2, 2, 0x44, 0x01, 0],
+    0x3b,
+  ]);
 }
 
-function riff(chunkType: string, payload: number[]): Uint8Array {
-  const chunk = [...text(chunkType), ...u32le(payload.length), ...payload, ...(payload.length % 2 ? [0] : [])];
-  return Uint8Array.from([...text("RIFF"), ...u32le(4 + chunk.length), ...text("WEBP"), ...chunk]);
+/** A RIFF chunk: type, little-endian size, payload and a padding byte to an even length. */
+export function riffChunk(chunkType: string, payload: number[]): number[] {
+  return [...text(chunkType), ...u32le(payload.length), ...payload, ...(payload.length % 2 ? [0] : [])];
 }
 
-/** A WebP: lossy (VP8 key frame header), lossless (VP8L) or extended (VP8X canvas). */
-export function webp(width: number, height: number, kind: "lossy" | "lossless" | "extended"): Uint8Array {
+/** A WebP RIFF container of these chunks. */
+export function riff(...chunks: number[][]): Uint8Array {
+  const body = chunks.flat();
+  return Uint8Array.from([...text("RIFF"), ...u32le(4 + body.length), ...text("WEBP"), ...body]);
+}
+
+/** A VP8L (lossless) chunk whose header gives this size (1 to 16,384 a side). */
+export function vp8l(width: number, height: number): number[] {
+  const bits = ((width - 1) | ((height - 1) << 14)) >>> 0;
+  return riffChunk("VP8L", [0x2f, ...u32le(bits), 0, 0, 0]);
+}
+
+/**
+ * A WebP: lossy (a VP8 key frame header), lossless (VP8L), extended (a VP8X canvas and a VP8L image of its size, at
+ * most 16,384 a side) or animated (a VP8X canvas of any size up to 2^24 a side, ANIM, and one 1 × 1 ANMF frame).
+ */
+export function webp(width: number, height: number, kind: "lossy" | "lossless" | "extended" | "animated"): Uint8Array {
+  // Frame tag: key frame, version 0, shown, a first partition of 1 byte.
   if (kind === "lossy")
-    return riff("VP8 ", [0x50, 0x02, 0x00, 0x9d, 0x01, 0x2a, ...u16le(width), ...u16le(height), 0, 0, 0, 0]);
-  if (kind === "lossless") {
-    const bits = ((width - 1) | ((height - 1) << 14)) >>> 0;
-    return riff("VP8L", [0x2f, ...u32le(bits), 0, 0, 0]);
-  }
-  return riff("VP8X", [0x10, 0, 0, 0, ...u24le(width - 1), ...u24le(height - 1)]);
+    return riff(riffChunk("VP8 ", [0x30, 0x00, 0x00, 0x9d, 0x01, 0x2a, ...u16le(width), ...u16le(height), 0, 0, 0, 0]));
+  if (kind === "lossless") return riff(vp8l(width, height));
+  const canvas = [...u24le(width - 1), ...u24le(height - 1)];
+  if (kind === "extended") return riff(riffChunk("VP8X", [0x10, 0, 0, 0, ...canvas]), vp8l(width, height));
+  return riff(
+    riffChunk("VP8X", [0x02, 0, 0, 0, ...canvas]),
+    riffChunk("ANIM", [0, 0, 0, 0, 0, 0]),
+    riffChunk("ANMF", [...u24le(0), ...u24le(0), ...u24le(0), ...u24le(0), ...u24le(100), 0, ...vp8l(1, 1)]),
+  );
 }
 
 /** One chunk of a PNG as read back. */

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_IMAGE_BYTES } from "../../src/domain/images.js";
 import { UPLOAD_BODY_LIMIT, UPLOAD_JSON_LIMIT } from "../../src/routes/images.js";
 import { type Harness, makeHarness } from "../helpers/harness.js";
-import { gif, jpeg, png, readPng, webp } from "../helpers/images.js";
+import { gif, jpeg, png, pngChunk, pngOf, readPng, webp } from "../helpers/images.js";
 
 /** A response with its raw bytes and, when JSON, its parsed body. */
 interface Reply {
@@ -175,6 +175,34 @@ describe("POST /api/v1/images: upload", () => {
     const viaJson = await call(h, "POST", "/api/v1/images", { auth: key, json: { data_base64: b64(corrupt) } });
     expectError(viaJson, 400, "validation_failed");
     expect(viaJson.body.details.issues[0].path).toBe("body.data_base64");
+  });
+
+  it("refuses a PNG without image data, and one whose IHDR says 4,294,967,295 wide, saying what is wrong", async () => {
+    const one = png(1, 1);
+    const [ihdr, idat, iend] = [one.subarray(8, 33), one.subarray(33, one.length - 12), one.subarray(one.length - 12)];
+    const noData = pngOf([...ihdr], [...iend]);
+    const viaForm = await call(h, "POST", "/api/v1/images", { auth: key, form: form(noData, "empty.png") });
+    expectError(viaForm, 400, "validation_failed");
+    expect(viaForm.body.details.issues).toEqual([
+      { path: "body.file", message: "The PNG has no image data (IDAT chunk)." },
+    ]);
+    const huge = pngOf(pngChunk("IHDR", [0xff, 0xff, 0xff, 0xff, 0, 0, 0, 1, 1, 0, 0, 0, 0]), [...idat], [...iend]);
+    const viaJson = await call(h, "POST", "/api/v1/images", { auth: key, json: { data_base64: b64(huge) } });
+    expectError(viaJson, 400, "validation_failed");
+    expect(viaJson.body.details.issues).toEqual([
+      {
+        path: "body.data_base64",
+        message: "The image is 4294967295 × 1 pixels; at most 16384 pixels a side are accepted.",
+      },
+    ]);
+    // The largest accepted side, and one past it.
+    const edge = await call(h, "POST", "/api/v1/images", { auth: key, form: form(gif(16_384, 1), "edge.gif") });
+    expect(edge.status, JSON.stringify(edge.body)).toBe(201);
+    expectError(
+      await call(h, "POST", "/api/v1/images", { auth: key, form: form(gif(1, 16_385), "past.gif") }),
+      400,
+      "validation_failed",
+    );
   });
 
   it.each([
