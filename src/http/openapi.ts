@@ -129,6 +129,23 @@ const HEADERS: Record<string, { description: string; required: boolean; schema: 
     required: true,
     schema: { type: "string" },
   },
+  ETag: {
+    description:
+      "The image content's strong validator: its SHA-256 in hexadecimal, quoted. Send it in If-None-Match for a 304.",
+    required: true,
+    schema: { type: "string" },
+  },
+  "Cache-Control": {
+    description: "`private, max-age=86400`: the bytes behind an image id never change (ids are never reused).",
+    required: true,
+    schema: { type: "string" },
+  },
+  "Content-Disposition": {
+    description:
+      "`inline` with the image's file name: `filename` in ASCII (other characters as `_`) and `filename*` in UTF-8 (RFC 6266).",
+    required: true,
+    schema: { type: "string" },
+  },
   "Idempotent-Replayed": {
     description: "`true` when this is the stored response of an earlier request with the same Idempotency-Key.",
     required: false,
@@ -144,6 +161,7 @@ function headersOf(r: RouteDef, status: number): Record<string, { $ref: string }
   if (status === 401) names.push("WWW-Authenticate");
   if (status === 201 && r.created) names.push("Location");
   if (r.method === "POST" && r.access !== "public" && status !== 429) names.push("Idempotent-Replayed");
+  names.push(...(r.responses[status]?.headers ?? []));
   return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 }
 

@@ -21,6 +21,8 @@ export interface ResponseDoc {
   contentType?: string;
   /** Further media types of the same response, as JSON Schema (e.g. text/event-stream for a streamed answer). */
   alsoContent?: Record<string, Record<string, unknown>>;
+  /** Headers of this response beyond those every response carries: names of components.headers (openapi.ts). */
+  headers?: readonly string[];
 }
 
 /** What a handler returns: JSON with a status, or a ready Response. */

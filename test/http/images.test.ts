@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_IMAGE_BYTES } from "../../src/domain/images.js";
 import { UPLOAD_BODY_LIMIT, UPLOAD_JSON_LIMIT } from "../../src/routes/images.js";
-import { type Harness, makeHarness } from "../helpers/harness.js";
+import { ContractError } from "../helpers/contract.js";
+import { contract, type Harness, makeHarness } from "../helpers/harness.js";
 import { gif, jpeg, png, pngChunk, pngOf, readPng, webp } from "../helpers/images.js";
 
 /** A response with its raw bytes and, when JSON, its parsed body. */
@@ -419,6 +420,38 @@ describe("reading, caching and deleting one image", () => {
     expect(head.status).toBe(200);
     expect(head.headers.get("content-type")).toBe("image/png");
     expect(head.bytes.length).toBe(0);
+  });
+
+  it("documents the download's ETag, Cache-Control and Content-Disposition, and sends what it documents", async () => {
+    const op = contract.document.paths["/api/v1/images/{id}/content"].get as {
+      responses: Record<string, { headers: Record<string, unknown> }>;
+    };
+    expect(Object.keys(op.responses["200"].headers)).toEqual(
+      expect.arrayContaining(["ETag", "Cache-Control", "Content-Disposition"]),
+    );
+    expect(Object.keys(op.responses["304"].headers)).toEqual(expect.arrayContaining(["ETag", "Cache-Control"]));
+    const h = makeHarness();
+    const key = h.key();
+    const up = await call(h, "POST", "/api/v1/images", { auth: key, json: { data_base64: b64(png(2, 2)) } });
+    const path = `/api/v1/images/${up.body.id}/content`;
+    const get = (headers: Record<string, string> = {}) =>
+      h.app.handle(
+        new Request(`http://test.local${path}`, { headers: { authorization: `Bearer ${key}`, ...headers } }),
+        {
+          remoteAddress: "127.0.0.1",
+        },
+      );
+    const full = await get();
+    await expect(contract.check("GET", path, full)).resolves.toBeUndefined();
+    const notModified = await get({ "if-none-match": full.headers.get("etag")! });
+    expect(notModified.status).toBe(304);
+    await expect(contract.check("GET", path, notModified)).resolves.toBeUndefined();
+    // The description requires them: an answer without one is a drift.
+    const without = new Headers(full.headers);
+    without.delete("content-disposition");
+    await expect(
+      contract.check("GET", path, new Response(new Uint8Array(2), { status: 200, headers: without })),
+    ).rejects.toThrow(ContractError);
   });
 
   it("deletes: 200 {id, deleted: true}, then 404 image_not_found everywhere; ids are not reused", async () => {
