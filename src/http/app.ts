@@ -16,7 +16,7 @@ import { idempotencyKeyOf, requestFingerprint } from "./idempotency.js";
 import { redactSecrets } from "./log.js";
 import { ANONYMOUS_PER_MINUTE, type RateDecision } from "./ratelimit.js";
 import type { Method, Reply, RouteDef } from "./route.js";
-import { parseBodyInput, parseInput } from "./validate.js";
+import { parseBodyInput, parseInput, queryObjectOf, repeatedQuery } from "./validate.js";
 
 /** Per-request facts the transport knows (client address). */
 export interface RequestEnv {
@@ -376,6 +376,9 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       const fromQuery = principal && routeDef.workspace ? url.searchParams.get("workspace_id") : null;
       let workspace: WorkspaceRow | undefined;
       if (fromQuery === "") throw emptyWorkspaceId("query.workspace_id");
+      // A repeated workspace_id is refused with the workspace, before the rest of the query (queryObjectOf, below).
+      const workspaceIds = fromQuery === null ? 0 : url.searchParams.getAll("workspace_id").length;
+      if (workspaceIds > 1) throw repeatedQuery(new Map([["workspace_id", workspaceIds]]));
       if (fromQuery !== null && principal && routeDef.workspace)
         workspace = resolveWorkspace(services, principal, fromQuery, routeDef.workspace);
 
@@ -396,8 +399,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       // write waited for its turn, or by another process within the row cache's check interval (a foreign key 500).
       if (writes && workspace) requireWorkspaceStill(services.store, workspace.id);
 
-      const queryObject: Record<string, string> = {};
-      for (const [k, v] of url.searchParams) if (!(k in queryObject)) queryObject[k] = v;
+      const queryObject = queryObjectOf(url.searchParams, routeDef.query);
 
       const p = principal;
       const ctx: Ctx = {

@@ -53,3 +53,44 @@ export function parseBodyInput<S extends v.GenericSchema>(schema: S, input: unkn
   }
   return parseInput(schema, input, "body");
 }
+
+/** Whether a query parameter's schema takes several values (an array, also within optional or nullable). */
+function takesMany(schema: v.GenericSchema | undefined): boolean {
+  const s = schema as (v.GenericSchema & { wrapped?: v.GenericSchema }) | undefined;
+  if (s === undefined) return false;
+  if (s.type === "array") return true;
+  return s.wrapped !== undefined && takesMany(s.wrapped);
+}
+
+/**
+ * The query as an object for its schema. A parameter the schema takes once that the query repeats
+ * (`?limit=5&limit=50`) is 400 validation_failed naming it: the first value had won silently, so a client that
+ * appended a second one (a later default, a rewritten URL) was answered for a query it did not mean. A parameter
+ * whose schema is an array takes every value, in order; one the schema does not know is ignored, as it is when sent
+ * once.
+ */
+export function queryObjectOf(params: URLSearchParams, schema: v.GenericSchema | undefined): Record<string, unknown> {
+  const entries = (schema as { entries?: Record<string, v.GenericSchema> } | undefined)?.entries ?? {};
+  const query: Record<string, unknown> = {};
+  const repeated = new Map<string, number>();
+  for (const [k, value] of params) {
+    const known = Object.hasOwn(entries, k);
+    if (known && takesMany(entries[k])) {
+      const values = (query[k] as string[] | undefined) ?? [];
+      values.push(value);
+      query[k] = values;
+    } else if (!Object.hasOwn(query, k)) query[k] = value;
+    else if (known) repeated.set(k, (repeated.get(k) ?? 1) + 1);
+  }
+  if (repeated.size > 0) throw repeatedQuery(repeated);
+  return query;
+}
+
+/** 400 validation_failed: query parameters sent more than once, each with how many times. */
+export function repeatedQuery(counts: Map<string, number>): ApiError {
+  const issues: InputIssue[] = [...counts].map(([k, n]) => ({
+    path: `query.${k}`,
+    message: `Expected one value, received ${n}: send the parameter once.`,
+  }));
+  return new ApiError("validation_failed", `Invalid query: ${issues[0].path}: ${issues[0].message}`, { issues });
+}

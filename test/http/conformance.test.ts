@@ -1,5 +1,7 @@
 /** Conformance to spec §4.3 and §5 and to DESIGN §3, §6 and §9 where an audit found the service deviating. */
+import * as v from "valibot";
 import { describe, expect, it } from "vitest";
+import { queryObjectOf } from "../../src/http/validate.js";
 import { contract, type Harness, makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, sessionOf } from "../helpers/http.js";
 
@@ -151,6 +153,42 @@ describe("lists are paged (DESIGN §3)", () => {
     expect(all.body).toMatchObject({ has_more: false, next_cursor: null });
     expect(all.body.data).toHaveLength(3);
     expectErrorBody(await h.send("GET", "/api/v1/admin/accounts?limit=101", { auth }), 400, "validation_failed");
+  });
+});
+
+describe("a query parameter is sent once (DESIGN §3)", () => {
+  it.each([
+    ["/api/v1/templates?limit=5&limit=50", "query.limit", 2],
+    ["/api/v1/contents?status=draft&limit=1&status=finalized", "query.status", 2],
+    ["/api/v1/usage?from=2026-01-01&from=2026-01-02&from=2026-01-03", "query.from", 3],
+    ["/api/v1/memories?workspace_id=WS&workspace_id=WS", "query.workspace_id", 2],
+  ])("%s is 400 validation_failed naming the parameter (the first value had won)", async (path, issue, n) => {
+    const h = makeHarness();
+    const res = await h.send("GET", path.replaceAll("WS", h.a.ws1), { auth: h.key() });
+    const details = expectErrorBody(res, 400, "validation_failed");
+    expect(details.issues).toEqual([
+      { path: issue, message: `Expected one value, received ${n}: send the parameter once.` },
+    ]);
+    expect(res.body.message).toBe(
+      `Invalid query: ${issue}: Expected one value, received ${n}: send the parameter once.`,
+    );
+  });
+
+  it("names every repeated parameter, in the order they repeat; one the operation does not take is ignored, repeated or not", async () => {
+    const h = makeHarness();
+    const auth = h.key();
+    const res = await h.send("GET", "/api/v1/templates?q=a&limit=1&q=b&limit=2", { auth });
+    const details = expectErrorBody(res, 400, "validation_failed");
+    expect((details.issues as { path: string }[]).map((i) => i.path)).toEqual(["query.q", "query.limit"]);
+    const ok = await h.send("GET", "/api/v1/templates?limit=1&utm=a&utm=b", { auth });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.data).toHaveLength(1);
+  });
+
+  it("an array parameter takes every value in order", () => {
+    const schema = v.object({ tag: v.optional(v.array(v.string())), limit: v.optional(v.string()) });
+    expect(queryObjectOf(new URLSearchParams("tag=a&limit=3&tag=b"), schema)).toEqual({ tag: ["a", "b"], limit: "3" });
+    expect(() => queryObjectOf(new URLSearchParams("limit=3&limit=3"), schema)).toThrow(/query\.limit/);
   });
 });
 
