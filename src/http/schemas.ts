@@ -115,6 +115,20 @@ export const PageQuery = {
   cursor: v.optional(v.pipe(v.string(), maxChars(MAX_CURSOR_CHARS))),
 };
 
+/**
+ * A list's text filter (`?q=`, `?category=`), trimmed. An empty or blank value is 400, as it is on every other filter
+ * (`?status=`, `?kind=`, `?workspace_id=`, `?planned_from=`): it names nothing to filter by, and read as no filter it
+ * hid a client's unset variable behind a full list. Leave the parameter out for no filter.
+ */
+export const TextFilter = (max: number, description: string) =>
+  v.pipe(
+    v.string(),
+    v.description(`${description} Leave it out for no filter; an empty or blank value is refused.`),
+    maxChars(max),
+    v.trim(),
+    v.minLength(1, "Expected a value: leave the parameter out for no filter."),
+  );
+
 /** A list's body: data, has_more and next_cursor. */
 export const pageOf = <S extends v.GenericSchema>(item: S) =>
   v.object({ data: v.array(item), has_more: v.boolean(), next_cursor: v.nullable(v.string()) });

@@ -72,8 +72,9 @@ export const TOOLS: readonly ToolDef[] = [
     path: "/api/v1/templates",
     input: {
       ...page,
-      category: Text(50).optional().describe("Only templates of this category, e.g. blog, social, email."),
-      q: Text(100).optional().describe("Text searched in the name, description and category."),
+      // Not empty, as the operation takes them (an empty filter is refused: leave it out for none).
+      category: Text(50).min(1).optional().describe("Only templates of this category, e.g. blog, social, email."),
+      q: Text(100).min(1).optional().describe("Text searched in the name, description and category."),
     },
     annotations: read,
   },

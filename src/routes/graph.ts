@@ -14,7 +14,15 @@ import {
 } from "../domain/graph-reads.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { Integer, intString, MAX_CURSOR_CHARS, maxChars, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import {
+  Integer,
+  intString,
+  MAX_CURSOR_CHARS,
+  maxChars,
+  TextFilter,
+  Timestamp,
+  WorkspaceQuery,
+} from "../http/schemas.js";
 import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, notACursor, TASK_ERRORS } from "./common.js";
 
 const TYPES = ["proper_noun", "key_phrase"] as const;
@@ -90,7 +98,7 @@ type GraphInput = v.InferOutput<typeof GraphQuery>;
 
 const EntitiesQuery = v.object({
   ...WorkspaceQuery,
-  q: v.optional(v.pipe(v.string(), v.trim(), maxChars(200)), ""),
+  q: v.optional(TextFilter(200, "Text the labels contain (case-insensitive); without it, every entity.")),
   type: v.optional(v.picklist(TYPES)),
   limit: v.optional(intString(1, 100), "20"),
   cursor: v.optional(v.pipe(v.string(), maxChars(MAX_CURSOR_CHARS))),
@@ -176,7 +184,7 @@ export const graphRoutes = [
       const rows = (await read(ctx, {
         kind: "entities",
         workspaceId: ws,
-        q: ctx.query.q.toLowerCase(),
+        q: (ctx.query.q ?? "").toLowerCase(),
         type: (ctx.query.type as EntityType | undefined) ?? null,
         limit: ctx.query.limit + 1,
         after: searchKeyOf(ctx.query.cursor),

@@ -4,7 +4,7 @@ import { SECTION_ROLES, TEMPLATE_FORMATS, TEMPLATE_TONES, type TemplateRow, temp
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, intString, maxChars, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import { Integer, intString, PageQuery, pageOf, TextFilter, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
 
 const Section = v.object({
@@ -31,22 +31,10 @@ const Template = v.object({
   created_at: Timestamp,
 });
 
-/** An empty filter (`?q=`) means no filter. */
-const Filter = (max: number, description: string) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.description(description),
-      maxChars(max),
-      v.trim(),
-      v.transform((s) => (s === "" ? undefined : s)),
-    ),
-  );
-
 const ListQuery = v.object({
   ...PageQuery,
-  category: Filter(50, "Only templates of this category (case-insensitive), e.g. blog, social, email."),
-  q: Filter(100, "Text searched in the name, description and category (case-insensitive)."),
+  category: v.optional(TextFilter(50, "Only templates of this category (case-insensitive), e.g. blog, social, email.")),
+  q: v.optional(TextFilter(100, "Text searched in the name, description and category (case-insensitive).")),
 });
 type ListInput = v.InferOutput<typeof ListQuery>;
 

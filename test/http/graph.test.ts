@@ -292,6 +292,23 @@ describe("GET /api/v1/knowledge-graph/entities", () => {
     const phrases = await h.send("GET", "/api/v1/knowledge-graph/entities?type=key_phrase", { auth: key });
     expect(phrases.body.data.every((e: Node) => e.type === "key_phrase")).toBe(true);
   });
+
+  it("lists every entity without q; an empty or blank q is 400, as on every list's filters", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    await addReference(h, key, ACME);
+    await h.services.graph.idle();
+    const every = await h.send("GET", "/api/v1/knowledge-graph/entities?limit=100", { auth: key });
+    expect(every.status).toBe(200);
+    expect(every.body.data.map((e: Node) => e.id)).toEqual(expect.arrayContaining(["acme-corp", "new-york"]));
+    for (const q of ["", "%20%20"]) {
+      const res = await h.send("GET", `/api/v1/knowledge-graph/entities?q=${q}`, { auth: key });
+      const details = expectErrorBody(res, 400, "validation_failed");
+      expect(details.issues).toEqual([
+        { path: "query.q", message: expect.stringContaining("leave the parameter out") },
+      ]);
+    }
+  });
 });
 
 describe("GET /api/v1/knowledge-graph/entities: pages while the graph changes", () => {

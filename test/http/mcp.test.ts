@@ -248,6 +248,12 @@ describe("POST /api/v1/mcp with the SDK client", () => {
     const missing = await call(client, "generate_content", { user_direction: "no template" });
     expect(missing.isError).toBe(true);
     expect(missing.text).toMatch(/template_id/);
+    // An empty filter, which the operation refuses, is refused by the tool's schema, which says so (minLength).
+    const empty = await call(client, "list_templates", { category: "" });
+    expect(empty.isError).toBe(true);
+    expect(empty.text).toMatch(/category/);
+    const list = (await client.listTools()).tools.find((t) => t.name === "list_templates")!;
+    expect((list.inputSchema.properties as Record<string, { minLength?: number }>).q.minLength).toBe(1);
     const unknown = await call(client, "no_such_tool");
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toMatch(/no_such_tool/);
