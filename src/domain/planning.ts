@@ -1,25 +1,50 @@
 /** Editorial planning dates (spec §4.3, DESIGN §7): the YYYY-MM-DD portion of the value as sent is the day. */
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-// A date-time with Z, with an offset, or local (no zone): the day is the portion as sent in each case (DESIGN §7).
+// A date-time with Z, with an offset (RFC 3339's ±HH:MM), or local (no zone): the day is the portion as sent in each
+// case (DESIGN §7). The separator is T, t or a space (RFC 3339 §5.6); seconds and their fraction are optional.
 const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))?$/;
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:([Zz])|([+-])(\d{2}):(\d{2}))?$/;
 
+const MINUTES_A_DAY = 24 * 60;
+/** 23:59 in minutes: the only minute a leap second (:60) ends, in UTC. */
+const LAST_MINUTE = MINUTES_A_DAY - 1;
+
+/**
+ * Whether year, month and day make a day of the proleptic Gregorian calendar, years 0000-9999 (what YYYY writes;
+ * ISO 8601's year 0000 is 1 BC, a leap year). One rule for every day the API takes: planned days, their filters and
+ * /usage's range.
+ */
 function validDay(y: number, m: number, d: number): boolean {
-  if (y < 1 || m < 1 || m > 12 || d < 1) return false;
-  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  return d <= days;
+  if (m < 1 || m > 12 || d < 1) return false;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return d <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
 }
 
-/** The planned day of an ISO 8601 date or date-time (with Z, an offset, or local), or null when it is not one. */
+/** Whether a string is a calendar day written YYYY-MM-DD, 0000-01-01 to 9999-12-31 (2026-02-30 is not). */
+export function isCalendarDay(text: string): boolean {
+  const date = DATE.exec(text);
+  return date !== null && validDay(+date[1], +date[2], +date[3]);
+}
+
+/**
+ * The planned day of an ISO 8601 date or date-time (with Z, an offset, or local), or null when it is not one. A
+ * leap second (:60) is taken only where one can be: at 23:59:60 UTC (23:59:60Z, 01:59:60+02:00), on any date. A
+ * local value (no zone) cannot be placed in UTC, so its :60 is refused, as :60 at any other minute.
+ */
 export function plannedDay(value: string): string | null {
-  const date = DATE.exec(value);
-  if (date) return validDay(+date[1], +date[2], +date[3]) ? value : null;
+  if (isCalendarDay(value)) return value;
   const dt = DATE_TIME.exec(value);
   if (!dt) return null;
-  const [, y, m, d, hh, mm, ss, oh, om] = dt;
+  const [, y, m, d, hh, mm, ss, z, sign, oh, om] = dt;
   if (!validDay(+y, +m, +d) || +hh > 23 || +mm > 59 || (ss !== undefined && +ss > 60)) return null;
   if (oh !== undefined && (+oh > 23 || +om > 59)) return null;
+  if (ss === "60") {
+    if (z === undefined && sign === undefined) return null;
+    const offset = sign === undefined ? 0 : (sign === "-" ? -1 : 1) * (+oh * 60 + +om);
+    const utcMinute = (((+hh * 60 + +mm - offset) % MINUTES_A_DAY) + MINUTES_A_DAY) % MINUTES_A_DAY;
+    if (utcMinute !== LAST_MINUTE) return null;
+  }
   return `${y}-${m}-${d}`;
 }
 

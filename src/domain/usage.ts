@@ -42,13 +42,6 @@ export function utcDay(ms: number): string {
   return day;
 }
 
-/** Whether a string is a real calendar day written YYYY-MM-DD (2026-02-30 is not). */
-export function isCalendarDay(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const ms = Date.parse(`${text}T00:00:00Z`);
-  return Number.isFinite(ms) && utcDay(ms) === text;
-}
-
 /** The first day written YYYY-MM-DD; an earlier one is written -000001-12-31. */
 export const FIRST_DAY = "0000-01-01";
 

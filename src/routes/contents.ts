@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import type { ContentStatus, VersionRow } from "../db/contents.js";
 import { type CallerRows, contentNotFound, contentView, findContent, serverToday } from "../domain/contents.js";
-import { plannedDay } from "../domain/planning.js";
+import { isCalendarDay, plannedDay } from "../domain/planning.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
@@ -41,7 +41,7 @@ export const ContentSchema = v.object({
 const Day = v.pipe(
   v.string(),
   v.regex(/^\d{4}-\d{2}-\d{2}$/, "Expected YYYY-MM-DD."),
-  v.check((d) => plannedDay(d) !== null, "Not a calendar date."),
+  v.check(isCalendarDay, "Not a calendar date."),
 );
 const Title = v.pipe(v.string(), maxChars(300));
 const Text = v.pipe(v.string(), maxChars(500_000));
@@ -76,13 +76,16 @@ const ScheduleBody = v.object({
       maxChars(64),
       v.check(
         (s) => plannedDay(s) !== null,
-        "Expected an ISO 8601 date (YYYY-MM-DD) or date-time (with Z, an offset, or local), on a real calendar day.",
+        "Expected an ISO 8601 date (YYYY-MM-DD) or date-time (with Z, an offset ±HH:MM, or local), on a real " +
+          "calendar day and time.",
       ),
       v.description(
-        "An ISO 8601 date (2030-01-31) or date-time: with Z (2030-01-31T10:00:00Z), an offset " +
+        "An ISO 8601 date (2030-01-31) or date-time: with Z (2030-01-31T10:00:00Z), an offset ±HH:MM " +
           "(2030-01-31T10:00:00+02:00) or local, without a zone (2030-01-31T10:00:00, 2030-01-31T10:00:00.250); " +
-          "seconds and fractions of a second are optional. The planned day is the YYYY-MM-DD portion as sent (no " +
-          "time-zone conversion); null removes the planned date.",
+          "T, t or a space between date and time; seconds and fractions of a second are optional. Years " +
+          "0000-9999. A leap second (:60) only at 23:59:60 UTC (2030-12-31T23:59:60Z, 2031-01-01T01:59:60+02:00), " +
+          "never in a local value. The planned day is the YYYY-MM-DD portion as sent (no time-zone conversion); " +
+          "null removes the planned date.",
       ),
     ),
   ),

@@ -3,12 +3,12 @@
  * share, over a range of UTC days, including what is counted but not yet written.
  */
 import * as v from "valibot";
+import { isCalendarDay } from "../domain/planning.js";
 import {
   addDays,
   DEFAULT_USAGE_DAYS,
   daysInRange,
   FIRST_DAY,
-  isCalendarDay,
   MAX_USAGE_DAYS,
   USAGE_FIELDS,
   utcDay,

@@ -102,6 +102,38 @@ describe("planned dates (spec §4.3, DESIGN §7)", () => {
     expect(res.body).toMatchObject({ scheduled_publish_at: value, scheduled_publish_day: day, status: "draft" });
   });
 
+  it("one rule for days: year 0000 as on /usage; a leap second only at 23:59:60 UTC; offsets ±HH:MM", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const draft = await h.send("POST", "/api/v1/contents", { auth: key, body: { title: "Plan me" } });
+    const schedule = (value: string) =>
+      h.send("PATCH", `/api/v1/contents/${draft.body.content_id}/schedule`, {
+        auth: key,
+        body: { scheduled_publish_at: value },
+      });
+    for (const [value, day] of [
+      ["2016-12-31T15:59:60-08:00", "2016-12-31"],
+      ["0000-02-29", "0000-02-29"],
+    ]) {
+      const res = await schedule(value);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.scheduled_publish_day).toBe(day);
+    }
+    const listed = await h.send("GET", "/api/v1/contents?planned_from=0000-01-01&planned_to=0000-12-31", {
+      auth: key,
+    });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.data.map((c: { content_id: number }) => c.content_id)).toEqual([draft.body.content_id]);
+    expect((await h.send("GET", "/api/v1/usage?from=0000-02-29&to=0000-03-01", { auth: key })).status).toBe(200);
+    for (const value of ["2026-03-01T10:00:60Z", "2016-12-31T23:59:60", "2026-03-01T10:00+0530"]) {
+      const details = expectErrorBody(await schedule(value), 400, "validation_failed");
+      expect(details.issues).toEqual([
+        { path: "body.scheduled_publish_at", message: expect.stringMatching(/ISO 8601/) },
+      ]);
+    }
+    expectErrorBody(await h.send("GET", "/api/v1/usage?from=0000-02-30", { auth: key }), 400, "validation_failed");
+  });
+
   it("the OpenAPI description says which forms are accepted", () => {
     const op = contract.document.paths["/api/v1/contents/{contentId}/schedule"]?.patch as unknown as {
       requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
