@@ -224,8 +224,18 @@ export function revokeKey(store: Store, actor: Actor, row: ApiKeyRow, nowMs = Da
   return store.apiKeys.byId(row.id)!;
 }
 
-/** Renames a key (its scopes and binding are fixed at issue). */
+/**
+ * Renames a key (its scopes and binding are fixed at issue). A revoked key is out of use for good: 409
+ * invalid_status, as a record whose status forbids the change, where the rename had been answered 200 as if the
+ * key were still one to keep.
+ */
 export function renameKey(store: Store, actor: Actor, row: ApiKeyRow, name: string): ApiKeyRow {
+  if (row.revoked_at !== null)
+    throw new ApiError("invalid_status", `Cannot rename API key ${row.id}: it was revoked at ${row.revoked_at}.`, {
+      current_status: "revoked",
+      required_status: "active",
+      required_statuses: ["active"],
+    });
   store.apiKeys.rename(row.id, name);
   store.misc.audit(row.account_id, actor, "api_key.rename", row.id, { from: row.name, to: name });
   return store.apiKeys.byId(row.id)!;

@@ -8,7 +8,7 @@ import type { Ctx } from "../http/context.js";
 import { invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { Integer, maxChars, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
-import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, pageList } from "./common.js";
+import { AUTH_ERRORS, CONFLICT, INPUT_ERRORS, NOT_FOUND, pageList } from "./common.js";
 
 const Scopes = v.array(v.picklist(["read", "write"]));
 
@@ -205,6 +205,7 @@ export const apiKeyRoutes = [
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("API key"),
+      ...CONFLICT("The key is revoked (invalid_status): a revoked key is not renamed."),
     },
     handler(ctx: Ctx<{ id: string }, unknown, v.InferOutput<typeof RenameKeyBody>>) {
       const row = findKey(ctx.services.store, ctx.params.id, ctx.principal.accountId);

@@ -96,6 +96,12 @@ describe("API keys from a session", () => {
     expect(after.body.message).toMatch(/revoked/);
     // Revoking twice is harmless; an unknown id is 404.
     expect((await h.send("DELETE", `/api/v1/api-keys/${id}`, { auth: token })).status).toBe(200);
+    // A revoked key is not renamed: 409 invalid_status, and its name stays.
+    const late = await h.send("PUT", `/api/v1/api-keys/${id}`, { auth: token, body: { name: "too late" } });
+    expectErrorBody(late, 409, "invalid_status");
+    expect(late.body.details).toMatchObject({ current_status: "revoked", required_status: "active" });
+    const listed = await h.send("GET", "/api/v1/api-keys", { auth: token });
+    expect(listed.body.data.find((k: { id: string }) => k.id === id).name).toBe("renamed");
     expectErrorBody(
       await h.send("DELETE", "/api/v1/api-keys/key_doesnotexist", { auth: token }),
       404,
