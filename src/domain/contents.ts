@@ -468,7 +468,8 @@ export interface ContentEditTask extends CallerRows {
 }
 
 /**
- * Changes a record's title or the text of a draft or generated piece, with the request's checks, on the writer thread.
+ * Changes the title of a record not yet published or the text of a draft or generated piece, with the request's
+ * checks, on the writer thread.
  * A new text is stored in the row (no version is added for an edit); an unchanged one stays where it is. The record
  * crosses back without a text the caller sent.
  */
@@ -476,8 +477,12 @@ export function contentEditTask(store: Store, task: ContentEditTask): ContentRow
   const saved = store.db.transaction(() => {
     const row = findContent(store, callerOf(task), task.id);
     if (task.content !== undefined) requireStatus(row, ["draft", "generated"], "edit the text of");
-    // Nothing to change (an empty PATCH): the record as it is, its updated_at too.
-    if (task.title === undefined && task.content === undefined) return row;
+    // A published record is frozen whole: its title too, which had still changed, leaving the record answering
+    // another title than the one published. The title it has, sent back with the record read, changes nothing.
+    if (task.title !== undefined && task.title !== row.title)
+      requireStatus(row, ["draft", "generated", "finalized"], "change the title of");
+    // Nothing to change (an empty PATCH, or a published record's own title): the record as it is, its updated_at too.
+    if ((task.title === undefined || row.status === "published") && task.content === undefined) return row;
     return store.contents.save(
       { ...row, title: task.title ?? row.title, content: task.content ?? row.content },
       task.now,

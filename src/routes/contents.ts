@@ -218,7 +218,7 @@ export const contentRoutes = [
     method: "PATCH",
     path: "/api/v1/contents/{contentId}",
     operationId: "updateContent",
-    summary: "Change the title, or the text of a draft or generated piece",
+    summary: "Change the title of unpublished content, or the text of a draft or generated piece",
     tag: "Contents",
     stability: "beta",
     access: "any",
@@ -229,7 +229,10 @@ export const contentRoutes = [
       200: { description: "The content.", schema: ContentSchema },
       ...byIdDocs,
       ...INPUT_ERRORS,
-      ...CONFLICT("The text of finalized or published content is fixed (invalid_status)."),
+      ...CONFLICT(
+        "The text of finalized or published content is fixed, and published content is frozen whole: its title too " +
+          "(invalid_status).",
+      ),
     },
     async handler(ctx: Ctx<{ contentId: number }, unknown, v.InferOutput<typeof UpdateBody>>) {
       // On the writer thread, as a new draft (above).

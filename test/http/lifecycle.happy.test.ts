@@ -149,11 +149,30 @@ describe("the content lifecycle over HTTP", () => {
       scheduled_publish_day: "2026-03-01",
     });
 
+    // Finalized content keeps its text but can still be retitled.
+    const finalTitle = await h.send("PATCH", `/api/v1/contents/${contentId}`, { auth: key, body: { title: "Final" } });
+    expect(finalTitle.body).toMatchObject({ title: "Final", status: "finalized" });
+
     // Publish: the only way to published.
     const pub = await h.send("POST", `/api/v1/contents/${contentId}/publication`, { auth: key });
     expect(pub.status).toBe(200);
     expect(pub.body.status).toBe("published");
     expect(pub.body.published_at).toBeTruthy();
+    // Published content is frozen whole: a new title is 409 as a new text is, and the record stays as published;
+    // its own title sent back (a record read and written back) changes nothing, updated_at included.
+    h.clock.advance(60_000);
+    const retitled = await h.send("PATCH", `/api/v1/contents/${contentId}`, { auth: key, body: { title: "Renamed" } });
+    expect(expectErrorBody(retitled, 409, "invalid_status")).toMatchObject({
+      current_status: "published",
+      required_statuses: ["draft", "generated", "finalized"],
+    });
+    const sameTitle = await h.send("PATCH", `/api/v1/contents/${contentId}`, {
+      auth: key,
+      body: { title: pub.body.title },
+    });
+    expect(sameTitle.status).toBe(200);
+    expect(sameTitle.body).toEqual(pub.body);
+    expect((await h.send("GET", `/api/v1/contents/${contentId}`, { auth: key })).body).toEqual(pub.body);
     const versions = await h.send("GET", `/api/v1/contents/${contentId}/versions`, { auth: key });
     expect(versions.body.data.map((v: { kind: string }) => v.kind)).toEqual(["generated", "finalized"]);
   });
