@@ -482,6 +482,8 @@ export function createApp(services: Services, routes: RouteDef[]): App {
           stack: redactSecrets(err instanceof Error ? err.stack : undefined),
         });
       errorCode = apiError.code;
+      // Readiness answers 503 until the disk has room again (storage-watch.ts).
+      if (errorCode === "storage_full") services.storage.noteFull();
       // An error before the rate limit was decided (a busy database while authenticating) still reports a bucket, as
       // every response does (spec §8): the client address's, peeked.
       const rate = rateHeaders(decision ?? byAddress(env, true));

@@ -24,6 +24,7 @@ import type { IdempotencyKeys } from "./idempotency.js";
 import type { KeyUsageTracker } from "./key-usage.js";
 import type { Logger } from "./log.js";
 import type { RateLimiter } from "./ratelimit.js";
+import type { StorageWatch } from "./storage-watch.js";
 import type { WriteTurns } from "./turns.js";
 
 /** The authenticated caller. */
@@ -87,6 +88,8 @@ export interface Services {
   /** Stored responses and requests in flight of POSTs with an Idempotency-Key. */
   idempotency: IdempotencyKeys;
   logger: Logger;
+  /** Whether a write found the disk full, until the file system has room again (/readyz). */
+  storage: StorageWatch;
   config: ServerConfig;
   /** The database for the pool's threads to open (a server's); undefined for an in-memory one (tests). */
   location?: DbLocation;

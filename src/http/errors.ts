@@ -147,7 +147,7 @@ export function toApiError(err: unknown): ApiError {
  * restart. A failed fsync (ENOSPC there included) is not one: it stops every write until a restart (durability.ts)
  * and stays a 500.
  */
-function isStorageFull(err: unknown): boolean {
+export function isStorageFull(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === "string" && /^SQLITE_FULL(_|$)/.test(code);
 }

@@ -27,12 +27,14 @@ import { inlinePool, piscinaPool, type WorkerPool } from "../workers/pool.js";
 import { WRITER_NICENESS } from "../workers/worker.js";
 import { type App, createApp } from "./app.js";
 import type { ServerConfig, Services } from "./context.js";
+import { isStorageFull } from "./errors.js";
 import { IdempotencyKeys } from "./idempotency.js";
 import { KeyUsageTracker } from "./key-usage.js";
 import { jsonLogger, type Logger } from "./log.js";
 import { clientErrorListener, nodeListener } from "./node.js";
 import { RateLimiter } from "./ratelimit.js";
 import { ROUTES } from "./routes.js";
+import { StorageWatch } from "./storage-watch.js";
 import { WriteTurns } from "./turns.js";
 
 /** Defaults of the description's servers. */
@@ -59,6 +61,8 @@ export interface ServiceOptions {
   writer?: StoreWriter;
   /** The database file, for worker threads to read texts from themselves (default: texts are sent to them). */
   location?: DbLocation;
+  /** Whether the disk is full (default: a watch of `location`'s data directory). */
+  storage?: StorageWatch;
 }
 
 /** Builds the services over a migrated database. */
@@ -90,6 +94,7 @@ export function createServices(options: ServiceOptions): Services {
     usage,
     idempotency: new IdempotencyKeys(store, clock, logger, writer),
     logger,
+    storage: options.storage ?? new StorageWatch(options.location?.dataDir),
     config,
     engines: enginesOf(pool, config.llm),
     location: options.location,
@@ -245,6 +250,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await services.usage.flushVia(writer);
         await writer.run("sessionsPurge", { now: new Date(services.clock.now()).toISOString() });
       } catch (e) {
+        if (isStorageFull(e)) services.storage.noteFull();
         services.logger.error("flush failed", { error: (e as Error).message });
       }
     })();

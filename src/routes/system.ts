@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
+import { MIN_FREE_BYTES } from "../http/storage-watch.js";
 
 /** Set by the server while it drains on shutdown, so readiness answers 503. */
 export const lifecycle = { draining: false };
@@ -22,14 +23,26 @@ export const systemRoutes = [
     method: "GET",
     path: "/readyz",
     operationId: "readyz",
-    summary: "Readiness: the database answers and the server is not draining",
+    summary: "Readiness: the database answers, the server is not draining and its disk is not full",
     tag: "System",
     stability: "internal",
     access: "public",
     responses: { 200: { description: "Ready." }, 503: { description: "Not ready." } },
-    handler(ctx: Ctx) {
+    async handler(ctx: Ctx) {
       ctx.services.store.db.prepare("SELECT 1").get();
-      return lifecycle.draining ? { status: 503, body: { status: "draining" } } : { body: { status: "ready" } };
+      if (lifecycle.draining) return { status: 503, body: { status: "draining" } };
+      // A write met a full disk: not ready until the data directory's file system has room again (storage-watch.ts).
+      if (await ctx.services.storage.isFull())
+        return {
+          status: 503,
+          body: {
+            status: "storage_full",
+            error_code: "storage_full",
+            message: `The server's disk is full: writes fail until at least ${MIN_FREE_BYTES} bytes are free again.`,
+            required_free_bytes: MIN_FREE_BYTES,
+          },
+        };
+      return { body: { status: "ready" } };
     },
   }),
   route({

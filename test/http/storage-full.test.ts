@@ -1,10 +1,12 @@
 /**
  * A write that finds the disk full answers 507 storage_full (it had been 500 internal_error), stores nothing of
  * itself, and writes work again once there is room, without a restart. The disk is "full" here through SQLite's
- * max_page_count, which fails a write past it with SQLITE_FULL as a full disk does.
+ * max_page_count, which fails a write past it with SQLITE_FULL as a full disk does. /readyz then answers 503
+ * storage_full until the data directory's file system (a fake statfs here) has 16 MiB free again.
  */
 import { describe, expect, it } from "vitest";
 import { toApiError } from "../../src/http/errors.js";
+import { type FsStats, MIN_FREE_BYTES, StorageWatch } from "../../src/http/storage-watch.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
 
@@ -36,5 +38,84 @@ describe("a full disk", () => {
       body: { title: "Room", content: "x".repeat(200_000) },
     });
     expect(again.status, JSON.stringify(again.body)).toBe(201);
+  });
+});
+
+/** A file system whose free space the test sets; counts the statfs calls. */
+function fakeDisk(freeBytes: number) {
+  const disk = {
+    free: freeBytes,
+    calls: 0,
+    fail: false,
+    statfs: async (dir: string): Promise<FsStats> => {
+      disk.calls++;
+      expect(dir).toBe("/data");
+      if (disk.fail) throw Object.assign(new Error("EIO"), { code: "EIO" });
+      return { bsize: 4096, bavail: Math.floor(disk.free / 4096) };
+    },
+  };
+  return disk;
+}
+
+describe("readiness on a full disk", () => {
+  it("answers 503 storage_full after a write met SQLITE_FULL, and 200 again once 16 MiB are free", async () => {
+    const h = makeHarness();
+    const disk = fakeDisk(0);
+    h.services.storage = new StorageWatch("/data", disk.statfs);
+    const key = h.key({ workspaceId: h.a.ws1 });
+    const db = h.services.store.db;
+    // Ready, and the file system is not asked while no write has met a full disk.
+    expect((await h.send("GET", "/readyz")).status).toBe(200);
+    expect(disk.calls).toBe(0);
+
+    db.pragma(`max_page_count = ${db.pragma("page_count", { simple: true }) as number}`);
+    const write = () =>
+      h.send("POST", "/api/v1/contents", { auth: key, body: { title: "T", content: "x".repeat(200_000) } });
+    expectErrorBody(await write(), 507, "storage_full");
+    const full = await h.send("GET", "/readyz");
+    expect(full.status).toBe(503);
+    expect(full.body).toMatchObject({
+      status: "storage_full",
+      error_code: "storage_full",
+      required_free_bytes: MIN_FREE_BYTES,
+    });
+    expect(disk.calls).toBe(1);
+
+    // Room made, but less than 16 MiB: still not ready. A statfs that fails tells nothing: still not ready.
+    db.pragma("max_page_count = 1073741823");
+    disk.free = MIN_FREE_BYTES - 4096;
+    expect((await h.send("GET", "/readyz")).status).toBe(503);
+    disk.free = MIN_FREE_BYTES;
+    disk.fail = true;
+    expect((await h.send("GET", "/readyz")).status).toBe(503);
+    disk.fail = false;
+    expect((await h.send("GET", "/readyz")).body).toEqual({ status: "ready" });
+    const calls = disk.calls;
+    expect((await h.send("GET", "/readyz")).status).toBe(200);
+    expect(disk.calls).toBe(calls);
+    expect((await write()).status).toBe(201);
+  });
+
+  it("probes arriving together share one statfs; a write failing during it keeps the disk full", async () => {
+    let answer: (s: FsStats) => void = () => {};
+    let calls = 0;
+    const watch = new StorageWatch("/data", () => {
+      calls++;
+      return new Promise<FsStats>((resolve) => {
+        answer = resolve;
+      });
+    });
+    expect(await watch.isFull()).toBe(false);
+    watch.noteFull();
+    const probes = [watch.isFull(), watch.isFull()];
+    expect(calls).toBe(1);
+    watch.noteFull();
+    answer({ bsize: 4096n, bavail: 1_000_000n });
+    expect(await Promise.all(probes)).toEqual([true, true]);
+    // The next probe asks again, and the room it finds clears the mark.
+    const next = watch.isFull();
+    answer({ bsize: 4096n, bavail: 1_000_000n });
+    expect(await next).toBe(false);
+    expect(calls).toBe(2);
   });
 });
