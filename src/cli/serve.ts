@@ -34,6 +34,7 @@ import {
 } from "./common.js";
 import { acquireServerLock, LockHeldError } from "./lock.js";
 import { type InitResult, initDataDir } from "./setup.js";
+import { StartCancelled, StopSignals } from "./stop-signals.js";
 
 function printFirstStart(result: InitResult, out: (s: string) => void): void {
   if (!result.created) return;
@@ -283,12 +284,45 @@ function noteExposedDatabase(dataDir: string): void {
   }
 }
 
-/** Initialises an empty data directory, serves until SIGTERM/SIGINT, and drains. */
+/**
+ * Initialises an empty data directory, serves until SIGTERM/SIGINT/SIGHUP, and drains. A signal before the server
+ * listens stops the start at its next step (stop-signals.ts): exit 0, and a first start's credentials, if already
+ * made, are shown all the same.
+ */
 async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> {
+  const signals = new StopSignals();
+  let first: InitResult = { created: false };
+  let server: RunningServer | undefined;
+  try {
+    server = await start(dataDir, opts, signals, (made) => {
+      first = made;
+    });
+  } catch (e) {
+    if (!(e instanceof StartCancelled)) throw e;
+    // Stopped by a signal while the server started: what it started goes again, and the credentials made stay
+    // shown, since no later start would show them.
+    if (first.created) {
+      process.stderr.write("stopped before listening; the credentials of this first start, valid nonetheless:\n");
+      printFirstStart(first, (s) => process.stderr.write(s));
+    }
+    process.stderr.write("stopped\n");
+    return;
+  }
+  await run(server, dataDir, opts, first, signals);
+}
+
+/** The start-up steps, each followed by a check for a stop signal; the running server, listening. */
+async function start(
+  dataDir: string,
+  opts: ServeCommandOptions,
+  signals: StopSignals,
+  made: (first: InitResult) => void,
+): Promise<RunningServer> {
   const imageBase = opts.imageBaseUrl ?? opts.llmBaseUrl;
   // A port in use (or an address not this machine's) fails here, before a first start makes credentials that only
   // a start that listens may show.
   await probeListen(opts.host, opts.port);
+  await signals.checkpoint();
   // A backup folder that cannot be used fails the start, not the first scheduled run (its error a log line).
   // Resolved once, here: the folder checked is the folder the schedule writes to (an empty --backup-dir, as from an
   // env file's CONTENT_SERVICE_BACKUP_DIR=, is the default, not the working directory).
@@ -306,7 +340,9 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
     adminEmail: "admin@localhost",
     withKey: true,
   });
+  made(first);
   noteExposedDatabase(dataDir);
+  await signals.checkpoint();
   let server: RunningServer;
   try {
     server = await startServer({
@@ -357,6 +393,23 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
     }
     throw e;
   }
+  try {
+    await signals.checkpoint();
+  } catch (e) {
+    await server.close();
+    throw e;
+  }
+  return server;
+}
+
+/** Serves until a stop signal, then drains. */
+async function run(
+  server: RunningServer,
+  dataDir: string,
+  opts: ServeCommandOptions,
+  first: InitResult,
+  signals: StopSignals,
+): Promise<void> {
   // The description's default servers name the port actually listened on (--port 0 picks one).
   const port = Number(new URL(server.url).port);
   const defaults = defaultServerUrls(opts.host, port);
@@ -366,19 +419,19 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
   printFirstStart(first, (s) => process.stderr.write(s));
   // The handlers are in place before the line that tells a supervisor (or a test) the server is up. Standard output
   // carries JSON log lines only (README "Command line"): these lines go to standard error.
-  let signals = 0;
+  let received = 0;
   let failure: string | undefined;
   const stopped = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
-      signals++;
+      received++;
       // A second signal (`timeout` signals the process and then its group; an impatient supervisor) must not cut
       // the drain short: the requests in flight, the counters kept in memory and the checkpoint would be lost. A
       // third is someone who means it (Ctrl-C three times): what is committed is on disk, the rest is given up.
-      if (signals === 2) {
+      if (received === 2) {
         process.stderr.write(`${signal}: already stopping; waiting for the requests in flight (a third: at once)\n`);
         return;
       }
-      if (signals >= 3) {
+      if (received >= 3) {
         process.stderr.write(`${signal}: stopping at once, without finishing the requests in flight\n`);
         process.exit(1);
       }
@@ -393,11 +446,10 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
         resolve();
       });
     };
-    process.on("SIGTERM", () => stop("SIGTERM"));
-    process.on("SIGINT", () => stop("SIGINT"));
-    // The terminal of a foreground server closing (an SSH session ending) sends SIGHUP: Node's default ended the
-    // process at once, the requests in flight cut and the counters kept in memory lost. It drains like SIGTERM.
-    process.on("SIGHUP", () => stop("SIGHUP"));
+    // SIGTERM, SIGINT, and SIGHUP: the terminal of a foreground server closing (an SSH session ending) sends it,
+    // and Node's default ended the process at once, the requests in flight cut and the counters kept in memory
+    // lost. It drains like SIGTERM.
+    signals.handOver(stop);
     // Node opens its debugger (a port any local user could attach to and run code as this user) on SIGUSR1 unless
     // the program listens for it; administrators send it to reopen logs. A listener keeps the debugger closed.
     process.on("SIGUSR1", () => process.stderr.write("SIGUSR1: ignored (this server keeps no log files to reopen)\n"));

@@ -1,0 +1,51 @@
+/**
+ * The signals that stop `serve` (SIGTERM, SIGINT, and SIGHUP: a terminal closing), listened for from the start. One
+ * that arrives before the server listens (migrations, the first start's setup) is recorded and start-up stops at its
+ * next step, cleanly: Node's default had ended the process at once, with a signal's exit status and the first
+ * start's credentials, already made, never shown. Once the server listens, signals go to its drain (handOver).
+ */
+
+export const STOP_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
+
+/** Thrown by a start-up step after a stop signal arrived. */
+export class StartCancelled extends Error {
+  constructor(readonly signal: string) {
+    super(`${signal} during start-up`);
+  }
+}
+
+export class StopSignals {
+  private early: string | undefined;
+  private handler: ((signal: string) => void) | undefined;
+
+  constructor(
+    target: Pick<NodeJS.EventEmitter, "on"> = process,
+    private readonly say: (line: string) => void = (line) => process.stderr.write(line),
+  ) {
+    for (const signal of STOP_SIGNALS) target.on(signal, () => this.receive(signal));
+  }
+
+  private receive(signal: string): void {
+    if (this.handler) this.handler(signal);
+    // A second one before the server listens changes nothing: start-up stops at its next step anyway.
+    else if (this.early === undefined) {
+      this.early = signal;
+      this.say(`${signal}: stopping before the server listens\n`);
+    }
+  }
+
+  /**
+   * Between start-up steps: throws StartCancelled if a stop signal arrived. The steps are synchronous in part, and a
+   * signal's listener runs from the event loop: the loop turns twice first (a poll phase is then certainly passed),
+   * so that a signal that came during the step before is seen here.
+   */
+  async checkpoint(): Promise<void> {
+    for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (this.early !== undefined) throw new StartCancelled(this.early);
+  }
+
+  /** The server listens: later signals go to `handler` (its drain). */
+  handOver(handler: (signal: string) => void): void {
+    this.handler = handler;
+  }
+}

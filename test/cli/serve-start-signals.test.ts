@@ -1,0 +1,67 @@
+/**
+ * A stop signal that arrives while `serve` starts (before it listens): the start stops cleanly, exit 0, and a first
+ * start's credentials already made are shown all the same. Node's default had ended the process at once, killed by
+ * the signal, with the credentials made and never shown. The signal is sent by a preloaded module
+ * (helpers/stop-during-start.ts) at a chosen step.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { cli, ENTRY, startServe, tempDir } from "../helpers/cli.js";
+
+const PRELOAD = pathToFileURL(path.resolve(import.meta.dirname, "../helpers/stop-during-start.ts")).href;
+
+/** Runs `serve` with the preload sending `signal` at step `at`. */
+function serveStopped(dir: string, at: string, signal: string) {
+  const [importFlag, tsx, main] = ENTRY;
+  return spawnSync(
+    process.execPath,
+    [importFlag, tsx, "--import", PRELOAD, main, "serve", "--data-dir", dir, "--port", "0", "--workers", "1"],
+    {
+      encoding: "utf8",
+      input: "",
+      env: { ...process.env, NODE_OPTIONS: "", STOP_AT: at, STOP_SIGNAL: signal },
+      timeout: 60_000,
+    },
+  );
+}
+
+describe("serve stopped while it starts", () => {
+  it("SIGTERM during the first start's setup: exit 0, and the credentials it made are shown and valid", async () => {
+    const dir = tempDir();
+    const run = serveStopped(dir, "first-start", "SIGTERM");
+    const output = run.stdout + run.stderr;
+    expect({ status: run.status, signal: run.signal }, output).toEqual({ status: 0, signal: null });
+    expect(run.stderr).toContain("SIGTERM: stopping before the server listens\n");
+    expect(run.stderr).toContain("stopped before listening; the credentials of this first start, valid nonetheless:");
+    expect(run.stderr).toMatch(/admin login: admin@localhost \/ password \S+ \(shown once\)/);
+    expect(run.stderr).toMatch(/stopped\n$/);
+    expect(output).not.toMatch(/listening on/);
+    const key = /API key \(read, write; shown once\): (svc_live_\w{32})/.exec(run.stderr)?.[1];
+    expect(key, run.stderr).toBeDefined();
+    // The key shown is the one made: a later start (which shows nothing again) accepts it.
+    const server = await startServe(dir);
+    try {
+      expect(server.output()).not.toMatch(/shown once/);
+      const res = await fetch(`${server.url}/api/v1/api-keys/current`, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(200);
+    } finally {
+      server.child.kill("SIGTERM");
+      await server.exited;
+    }
+  });
+
+  it("SIGINT before anything is opened: exit 0, no database made, no credentials", () => {
+    const dir = tempDir();
+    const run = serveStopped(dir, "listeners", "SIGINT");
+    expect({ status: run.status, signal: run.signal }, run.stderr).toEqual({ status: 0, signal: null });
+    expect(run.stderr).toBe("SIGINT: stopping before the server listens\nstopped\n");
+    expect(run.stdout).toBe("");
+    expect(existsSync(path.join(dir, "content-service.db"))).toBe(false);
+    // The data directory is free: a start now is a first start.
+    const init = cli(["init", "--data-dir", dir]);
+    expect(init.status, init.stderr).toBe(0);
+  });
+});
