@@ -1,6 +1,6 @@
 /** `init` and `serve`. */
 
-import { statSync } from "node:fs";
+import { closeSync, fchmodSync, fsyncSync, openSync, statSync, writeSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +9,7 @@ import cron from "node-cron";
 import { DB_FILE, makeDataDir } from "../db/open.js";
 import { withoutUserinfo } from "../domain/generation/llm.js";
 import { PLANS, type Plan } from "../domain/plans.js";
+import { jsonLogger, type Logger } from "../http/log.js";
 import { type RunningServer, startServer } from "../http/server.js";
 import { ensureBackupDir } from "../jobs/backups.js";
 import { versionText } from "../runtime/build-info.js";
@@ -43,6 +44,68 @@ function printFirstStart(result: InitResult, out: (s: string) => void): void {
   out(`  admin login: ${result.adminEmail}`);
   out(result.generatedPassword ? ` / password ${result.generatedPassword} (shown once)\n` : " (password from stdin)\n");
   if (result.key) out(`  API key (read, write; shown once): ${result.key}\n`);
+}
+
+/** Where a first start's credentials go when standard error cannot take them, in the data directory. */
+const CREDENTIALS_FILE = "first-start-credentials.txt";
+
+/**
+ * Shows a first start's credentials (after `heading`, when given), which exist nowhere else. On standard error with
+ * fs.writeSync: written when the call returns, not queued in a stream that a process ending at once could leave
+ * unwritten. Standard error that cannot take them (closed: EPIPE, EBADF) had lost them: they go to
+ * <data-dir>/first-start-credentials.txt (0600) instead, and a log line on standard output names the file.
+ */
+function showFirstStart(result: InitResult, dataDir: string, log: Pick<Logger, "error">, heading?: string): void {
+  if (!result.created) return;
+  let text = heading ?? "";
+  printFirstStart(result, (s) => {
+    text += s;
+  });
+  try {
+    writeAllSync(2, text);
+    return;
+  } catch (e) {
+    const file = path.join(dataDir, CREDENTIALS_FILE);
+    try {
+      const fd = openSync(file, "w", 0o600);
+      try {
+        // An older file (the mode given applies to a new one only) is made the owner's alone too.
+        fchmodSync(fd, 0o600);
+        writeAllSync(fd, text);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      log.error(
+        "standard error could not take the first start's credentials: they are in a file; read it, then delete it",
+        {
+          file,
+          error: (e as NodeJS.ErrnoException).code ?? (e as Error).message,
+        },
+      );
+    } catch (f) {
+      log.error("the first start's credentials were lost: standard error and the file both failed", {
+        file,
+        error: (e as NodeJS.ErrnoException).code ?? (e as Error).message,
+        file_error: (f as NodeJS.ErrnoException).code ?? (f as Error).message,
+      });
+    }
+  }
+}
+
+/** Writes all of `text` to `fd` now; a non-blocking pipe that is full (EAGAIN) is waited for, up to a second. */
+function writeAllSync(fd: number, text: string): void {
+  const bytes = Buffer.from(text);
+  let written = 0;
+  let waits = 0;
+  while (written < bytes.length) {
+    try {
+      written += writeSync(fd, bytes, written);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EAGAIN" || waits++ >= 1_000) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
 }
 
 /**
@@ -301,10 +364,12 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
     if (!(e instanceof StartCancelled)) throw e;
     // Stopped by a signal while the server started: what it started goes again, and the credentials made stay
     // shown, since no later start would show them.
-    if (first.created) {
-      process.stderr.write("stopped before listening; the credentials of this first start, valid nonetheless:\n");
-      printFirstStart(first, (s) => process.stderr.write(s));
-    }
+    showFirstStart(
+      first,
+      dataDir,
+      jsonLogger(),
+      "stopped before listening; the credentials of this first start, valid nonetheless:\n",
+    );
     process.stderr.write("stopped\n");
     return;
   }
@@ -387,10 +452,12 @@ async function start(
   } catch (e) {
     // Lost between the probe and the server's listen (another process took the port): the credentials exist now,
     // and no later start would show them.
-    if (first.created) {
-      process.stderr.write("the server did not start; the credentials of this first start, valid nonetheless:\n");
-      printFirstStart(first, (s) => process.stderr.write(s));
-    }
+    showFirstStart(
+      first,
+      dataDir,
+      jsonLogger(),
+      "the server did not start; the credentials of this first start, valid nonetheless:\n",
+    );
     throw e;
   }
   try {
@@ -416,7 +483,7 @@ async function run(
   server.services.config.publicUrl = opts.publicUrl ?? defaults.publicUrl;
   server.services.config.stagingUrl = opts.stagingUrl ?? defaults.stagingUrl;
   // Shown once, and only by a start that listens: a start that fails (port in use) shows no credentials.
-  printFirstStart(first, (s) => process.stderr.write(s));
+  showFirstStart(first, dataDir, server.services.logger);
   // The handlers are in place before the line that tells a supervisor (or a test) the server is up. Standard output
   // carries JSON log lines only (README "Command line"): these lines go to standard error.
   let received = 0;

@@ -3,7 +3,8 @@
  * had been an uncaught exception: a stack trace and exit 1 for the command, and a stopped server.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, ENTRY, initDir, startServe, tempDir } from "../helpers/cli.js";
 
@@ -103,5 +104,40 @@ describe("standard output closed early", () => {
       server.child.kill("SIGTERM");
       expect(await server.exited).toEqual({ code: 0, signal: null });
     }
+  });
+
+  it("a first start whose standard error is closed writes its credentials to a 0600 file that a log line names", async () => {
+    const dir = tempDir();
+    const child = spawn(process.execPath, [...ENTRY, "serve", "--data-dir", dir, "--port", "0", "--workers", "1"], {
+      env: { ...process.env, NODE_OPTIONS: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    // Its reader gone before the server writes anything: standard error's writes meet EPIPE.
+    child.stderr.destroy();
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    const file = path.join(dir, "first-start-credentials.txt");
+    let stdout = "";
+    const line = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      child.stdout.on("data", (d) => {
+        stdout += d;
+        const found = stdout.split("\n").find((l) => l.includes("first-start-credentials.txt"));
+        if (found) resolve(JSON.parse(found));
+      });
+      exited.then(() => reject(new Error(`exited:\n${stdout}`)));
+    });
+    try {
+      expect(line).toMatchObject({ level: "error", file, error: "EPIPE" });
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const text = readFileSync(file, "utf8");
+      expect(text).toMatch(/admin login: admin@localhost \/ password \S+ \(shown once\)/);
+      const key = /API key \(read, write; shown once\): (svc_live_\w{32})\n/.exec(text)?.[1];
+      expect(key, text).toBeDefined();
+      // The key in the file is the key made.
+      const keys = cli(["keys", "list", "--json", "--data-dir", dir]).json();
+      expect(keys.map((k: { prefix: string }) => k.prefix)).toEqual([key!.slice(0, 13)]);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
   });
 });

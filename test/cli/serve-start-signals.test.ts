@@ -39,6 +39,8 @@ describe("serve stopped while it starts", () => {
     expect(run.stderr).toMatch(/admin login: admin@localhost \/ password \S+ \(shown once\)/);
     expect(run.stderr).toMatch(/stopped\n$/);
     expect(output).not.toMatch(/listening on/);
+    // Standard error took them: no file of them is left behind.
+    expect(existsSync(path.join(dir, "first-start-credentials.txt"))).toBe(false);
     const key = /API key \(read, write; shown once\): (svc_live_\w{32})/.exec(run.stderr)?.[1];
     expect(key, run.stderr).toBeDefined();
     // The key shown is the one made: a later start (which shows nothing again) accepts it.
