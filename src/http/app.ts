@@ -303,10 +303,13 @@ export function createApp(services: Services, routes: RouteDef[]): App {
     let response: Outgoing;
     let errorCode: string | undefined;
     let beta = false;
+    // The route matched, whose errorBody (if any) shapes an error answer.
+    let answering: RouteDef | undefined;
     try {
       const matched = match(request.method, url.href, url.pathname);
       const m = matched instanceof Promise ? await matched : matched;
       const def = m.kind === "route" ? m.def : undefined;
+      answering = def;
       // A wrong method on a beta path answers as that path's routes do (their stability, DESIGN §3).
       beta = m.kind === "method" ? m.beta : def?.stability === "beta";
       const internal = def?.stability === "internal";
@@ -491,7 +494,9 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       if (beta) headers["x-api-stability"] = "beta";
       if (apiError.status === 401) headers["www-authenticate"] = 'Bearer realm="content-service"';
       // A secret the client put in a path or field is never echoed back (DESIGN §3).
-      response = jsonOutgoing(apiError.status, redactSecrets(errorBody(apiError, traceId)), headers);
+      const coded = errorBody(apiError, traceId);
+      const body = answering?.errorBody ? answering.errorBody(coded, apiError) : coded;
+      response = jsonOutgoing(apiError.status, redactSecrets(body), headers);
     }
     // Usage: every authenticated request, counted in memory (src/domain/usage.ts).
     if (principal && !covered) services.usage.countFor(principal, { requests: 1 });

@@ -1,7 +1,7 @@
 /** The shape of one endpoint: its place in the route table, its schemas and its handler. */
 import type { GenericSchema } from "valibot";
 import type { Ctx } from "./context.js";
-import type { ApiError } from "./errors.js";
+import type { ApiError, ErrorBody } from "./errors.js";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -90,6 +90,12 @@ export interface RouteDef {
    * kept for an Idempotency-Key replay has them null, so the secret is never stored and never shown again.
    */
   shownOnce?: readonly string[];
+  /**
+   * The body of this route's error answers, given the coded body (DESIGN §3) every other route answers with: a
+   * protocol of its own may carry it in its own envelope (POST /mcp answers its 400s as JSON-RPC errors). Its
+   * `responses` describe what it returns.
+   */
+  errorBody?: (body: ErrorBody, error: ApiError) => unknown;
   params?: GenericSchema;
   query?: GenericSchema;
   body?: GenericSchema;

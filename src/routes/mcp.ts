@@ -5,10 +5,11 @@
  */
 import * as v from "valibot";
 import type { Ctx } from "../http/context.js";
+import type { ApiError, ErrorBody } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { maxChars, WorkspaceQuery } from "../http/schemas.js";
+import { ErrorBodySchema, maxChars, WorkspaceQuery } from "../http/schemas.js";
 import { dispatcherFor } from "../mcp/dispatch.js";
-import { AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
+import { AUTH_ERRORS } from "./common.js";
 
 /** The JSON-RPC 2.0 message batches may hold at most (the SDK transport's own limit). */
 const MAX_BATCH = 100;
@@ -43,6 +44,50 @@ const JsonRpcReply = v.pipe(
   v.description("The JSON-RPC response: `result`, or `error` for a protocol error (a failed tool is a result)."),
 );
 
+/** JSON-RPC 2.0's codes for a POST refused whole (§5.1), and the SDK transport's own for its other 400s. */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+const BAD_REQUEST = -32000;
+
+const JsonRpcRefusal = v.pipe(
+  v.object({
+    jsonrpc: v.literal("2.0"),
+    id: v.pipe(v.null(), v.description("null: a refused POST answers no request of it.")),
+    error: v.object({
+      code: v.pipe(
+        v.picklist([PARSE_ERROR, INVALID_REQUEST, BAD_REQUEST]),
+        v.description(
+          "-32700 Parse error: the body is not JSON; -32600 Invalid Request: not a JSON-RPC message or batch (or a " +
+            "batch whose requests share an id); -32000: a header or the query is refused (MCP-Protocol-Version, " +
+            "workspace_id).",
+        ),
+      ),
+      message: v.string(),
+      data: v.pipe(ErrorBodySchema, v.description("The API's coded error body, as any other operation answers it.")),
+    }),
+  }),
+  v.description("A JSON-RPC error answering the whole POST, carrying the API's coded error body in `error.data`."),
+);
+
+/**
+ * A 400 of this route as the JSON-RPC error a client of the protocol reads (JSON-RPC 2.0 §5, `id: null` since no
+ * request of the POST is answered), with the API's coded body as its `data`; it had been the coded body alone,
+ * which a JSON-RPC client cannot read as an answer. Other statuses (401, 403, 413, 429…) are HTTP's refusals of the
+ * POST and keep the coded body, as the transport's own answers do.
+ */
+function jsonRpcRefusal(body: ErrorBody, error: ApiError): unknown {
+  if (error.status !== 400) return body;
+  const issues = (error.details.issues ?? []) as { path?: string }[];
+  const ofBody = issues.some((i) => i.path === "body" || i.path?.startsWith("body."));
+  const [code, word] =
+    error.code === "invalid_json"
+      ? [PARSE_ERROR, "Parse error"]
+      : ofBody
+        ? [INVALID_REQUEST, "Invalid Request"]
+        : [BAD_REQUEST, "Bad Request"];
+  return { jsonrpc: "2.0", id: null, error: { code, message: `${word}: ${body.message}`, data: body } };
+}
+
 export const mcpRoutes = [
   route({
     method: "POST",
@@ -69,9 +114,13 @@ export const mcpRoutes = [
         },
       },
       202: { description: "Notifications and responses only: accepted, no body." },
+      400: {
+        description: "A JSON-RPC error for the whole POST (id null), its error.data the coded body.",
+        schema: JsonRpcRefusal,
+      },
       ...AUTH_ERRORS,
-      ...INPUT_ERRORS,
     },
+    errorBody: jsonRpcRefusal,
     async handler(ctx: Ctx<unknown, v.InferOutput<typeof Query>, v.InferOutput<typeof Body>>) {
       // Loaded on first use: the MCP SDK takes about 40 ms to load, a tenth of the server's start.
       const { answerMcp } = await import("../mcp/server.js");

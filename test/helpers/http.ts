@@ -51,13 +51,14 @@ export function label(def: { method: string; path: string }): string {
 
 /**
  * Checks that a response is an error whose body is exactly DESIGN §3's shape, with the trace id of the
- * X-Trace-Id header, no stack trace, and (for 401) a WWW-Authenticate: Bearer challenge.
+ * X-Trace-Id header, no stack trace, and (for 401) a WWW-Authenticate: Bearer challenge. A JSON-RPC error (POST /mcp's
+ * refusal of a whole POST) must carry that body as its `error.data`, with `id: null`.
  */
 export function expectErrorBody(res: Answer, status: number, code?: string): Record<string, unknown> {
   const context = `${status} ${code ?? ""}: ${JSON.stringify(res.body)}`;
   expect(res.status, context).toBe(status);
   expect(res.headers.get("content-type"), context).toMatch(/^application\/json/);
-  const body = res.body;
+  const body = isJsonRpcError(res.body) ? jsonRpcErrorData(res.body, context) : res.body;
   expect(body, context).toBeTypeOf("object");
   expect(Object.keys(body).sort(), context).toEqual(["detail", "details", "error", "message", "trace_id"]);
   expect(body.error, context).toBe(DESIGN_STATUS_WORDS[status] ?? OTHER_STATUS_WORDS[status]);
@@ -72,6 +73,29 @@ export function expectErrorBody(res: Answer, status: number, code?: string): Rec
   expect(JSON.stringify(body), context).not.toMatch(/\n\s+at |\bat .*\.(ts|js):\d+/);
   if (status === 401) expect(res.headers.get("www-authenticate"), context).toMatch(/^Bearer/);
   return body.details;
+}
+
+/** Whether a body is a JSON-RPC 2.0 error response. */
+// biome-ignore lint/suspicious/noExplicitAny: bodies are arbitrary JSON.
+export function isJsonRpcError(body: any): boolean {
+  return body !== null && typeof body === "object" && body.jsonrpc === "2.0" && "error" in body;
+}
+
+/** An error answer's coded body: the body itself, or a JSON-RPC error's `error.data`. */
+// biome-ignore lint/suspicious/noExplicitAny: bodies are arbitrary JSON.
+export function codedBody(body: any): any {
+  return isJsonRpcError(body) ? body.error.data : body;
+}
+
+/** The `error.data` of a JSON-RPC error answering a whole request (id null), after checking its envelope. */
+// biome-ignore lint/suspicious/noExplicitAny: bodies are arbitrary JSON.
+function jsonRpcErrorData(body: any, context: string): any {
+  expect(Object.keys(body).sort(), context).toEqual(["error", "id", "jsonrpc"]);
+  expect(body.id, context).toBeNull();
+  expect(Object.keys(body.error).sort(), context).toEqual(["code", "data", "message"]);
+  expect(Number.isInteger(body.error.code), context).toBe(true);
+  expect(body.error.message, context).toBeTypeOf("string");
+  return body.error.data;
 }
 
 /** Checks the three X-RateLimit-* headers: integers, remaining within the limit, reset a Unix time in seconds. */

@@ -26,6 +26,7 @@ import { TOOLS } from "../../src/mcp/tools.js";
 import { inlinePool } from "../../src/workers/pool.js";
 import { tempDir } from "../helpers/cli.js";
 import { makeHarness } from "../helpers/harness.js";
+import { expectErrorBody, sendTo } from "../helpers/http.js";
 
 const REQUIRED_TOOLS = [
   "list_templates",
@@ -134,6 +135,13 @@ async function post(body: unknown, headers: Record<string, string> = {}, path = 
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary fields of bodies.
   return { status: res.status, headers: res.headers, text, json: json as any };
 }
+
+/** A raw POST's answer as the shared checks read it. */
+const answer = (res: Awaited<ReturnType<typeof post>>) => ({
+  status: res.status,
+  headers: res.headers,
+  body: res.json,
+});
 
 const initialize = (id = 1) => ({
   jsonrpc: "2.0",
@@ -651,6 +659,71 @@ describe("the MCP endpoint against its description", () => {
   });
 });
 
+describe("a POST refused whole: a JSON-RPC error with id null, the coded body as its data", () => {
+  // Found by review: these were the API's coded body alone, which a JSON-RPC client cannot read as an answer.
+  const h = makeHarness();
+  const auth = h.key();
+  const send = (init: { body?: unknown; raw?: string; headers?: Record<string, string> }) =>
+    h.send("POST", "/api/v1/mcp", { auth, ...init, headers: { "content-type": "application/json", ...init.headers } });
+
+  it("-32700 Parse error: a body that is not JSON, or not UTF-8", async () => {
+    const truncated = await send({ raw: '{"jsonrpc": "2.0", "id": 1, "method": "ping"' });
+    const latin1 = await sendTo(h.app, "POST", "/api/v1/mcp", {
+      auth,
+      bytes: new Uint8Array([0xff, 0xfe]),
+      headers: { "content-type": "application/json" },
+    });
+    for (const res of [truncated, latin1]) {
+      expect(res.body.error.code).toBe(-32700);
+      expect(res.body.error.message).toMatch(/^Parse error: /);
+      expectErrorBody(res, 400, "invalid_json");
+    }
+  });
+
+  it.each([
+    { name: "a number", body: 5 },
+    { name: "a string", body: "ping" },
+    { name: "null", body: null },
+    { name: "an empty body", raw: "" },
+    { name: "an empty object", body: {} },
+    { name: "an empty batch", body: [] },
+    { name: "a batch of a number", body: [1] },
+    { name: "jsonrpc missing", body: { id: 1, method: "ping" } },
+    { name: "jsonrpc 1.0", body: { jsonrpc: "1.0", id: 1, method: "ping" } },
+    { name: "a request without a method", body: { jsonrpc: "2.0", id: 1 } },
+    { name: "a method that is a number", body: { jsonrpc: "2.0", id: 1, method: 5 } },
+    { name: "an id that is an object", body: { jsonrpc: "2.0", id: { a: 1 }, method: "ping" } },
+    { name: "an id that is a fraction", body: { jsonrpc: "2.0", id: 1.5, method: "ping" } },
+    { name: "an id that is a boolean", body: { jsonrpc: "2.0", id: true, method: "ping" } },
+    { name: "a valid request beside an invalid one", body: [{ jsonrpc: "2.0", id: 1, method: "ping" }, { id: 2 }] },
+  ])("-32600 Invalid Request: $name", async (init) => {
+    const res = await send(init);
+    expect(res.body.error.code).toBe(-32600);
+    expect(res.body.error.message).toMatch(/^Invalid Request: /);
+    const details = expectErrorBody(res, 400, "validation_failed");
+    expect((details.issues as { path: string }[])[0].path).toMatch(/^body/);
+  });
+
+  it("-32000 for a header the transport refuses (an unsupported MCP-Protocol-Version)", async () => {
+    const res = await send({
+      body: { jsonrpc: "2.0", id: 5, method: "ping" },
+      headers: { "mcp-protocol-version": "1999-01-01" },
+    });
+    expect(res.body.error.code).toBe(-32000);
+    const details = expectErrorBody(res, 400, "validation_failed");
+    expect(details.issues).toMatchObject([{ path: "header.mcp-protocol-version" }]);
+  });
+
+  it("keeps the coded body for HTTP's refusals that are not 400 (credentials, media type)", async () => {
+    const unauthenticated = await h.send("POST", "/api/v1/mcp", { body: initialize() });
+    expectErrorBody(unauthenticated, 401, "unauthorized");
+    expect(unauthenticated.body.jsonrpc).toBeUndefined();
+    const text = await send({ raw: "ping", headers: { "content-type": "text/plain" } });
+    expectErrorBody(text, 415, "unsupported_media_type");
+    expect(text.body.jsonrpc).toBeUndefined();
+  });
+});
+
 describe("the transport over raw HTTP", () => {
   it("answers JSON by default, with the pipeline's headers and no session id", async () => {
     const res = await post(initialize(), { authorization: `Bearer ${key()}` });
@@ -700,25 +773,11 @@ describe("the transport over raw HTTP", () => {
     expect(await res.json()).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
   });
 
-  it("answers protocol errors in JSON-RPC, and malformed messages with the API's coded 400", async () => {
+  it("answers an unknown method with JSON-RPC's -32601 in a 200", async () => {
     const auth = { authorization: `Bearer ${key()}` };
     const unknown = await post({ jsonrpc: "2.0", id: 4, method: "no/such/method" }, auth);
     expect(unknown.status).toBe(200);
     expect(unknown.json).toMatchObject({ jsonrpc: "2.0", id: 4, error: { code: -32601 } });
-    for (const body of [{}, { jsonrpc: "1.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 1 }, []]) {
-      const res = await post(body, auth);
-      expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.json.details.error_code).toBe("validation_failed");
-    }
-    const version = await post(
-      { jsonrpc: "2.0", id: 5, method: "ping" },
-      { ...auth, "mcp-protocol-version": "1999-01-01" },
-    );
-    expect(version.status).toBe(400);
-    expect(version.json.details).toMatchObject({
-      error_code: "validation_failed",
-      issues: [{ path: "header.mcp-protocol-version" }],
-    });
   });
 
   it("answers a batch with an array, also a batch of one, and refuses one whose requests share an id before running any", async () => {
@@ -740,8 +799,8 @@ describe("the transport over raw HTTP", () => {
       auth,
     );
     const repeated = await post([memory("dupA"), memory("dupB")], auth);
-    expect(repeated.status).toBe(400);
-    expect(repeated.json.details).toMatchObject({ error_code: "validation_failed", issues: [{ path: "body" }] });
+    expect(repeated.json.error.code).toBe(-32600);
+    expect(expectErrorBody(answer(repeated), 400, "validation_failed")).toMatchObject({ issues: [{ path: "body" }] });
     const after = await post(
       { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "list_memories", arguments: {} } },
       auth,

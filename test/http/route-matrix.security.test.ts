@@ -11,6 +11,7 @@ import { ROUTES } from "../../src/http/routes.js";
 import { type Harness, makeHarness, samplePath } from "../helpers/harness.js";
 import {
   API_ROUTES,
+  codedBody,
   credentialFor,
   expectErrorBody,
   expectRateHeaders,
@@ -215,7 +216,7 @@ describe("(f) every response carries X-Trace-Id, X-RateLimit-* and, on beta rout
     expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
     const trace = res.headers.get("x-trace-id");
     expect(trace).toMatch(/^[0-9a-f-]{36}$/);
-    if (res.status >= 400) expect(res.body.trace_id).toBe(trace);
+    if (res.status >= 400) expect(codedBody(res.body).trace_id).toBe(trace);
     expectRateHeaders(res, h.clock.now());
     expect(res.headers.get("x-api-stability")).toBe(def.stability === "beta" ? "beta" : null);
   });
