@@ -6,7 +6,17 @@
 import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { type CallToolResult, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  InitializeRequestSchema,
+  isJSONRPCRequest,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
+import * as z from "zod";
 import { ApiError, errorBody, invalidInput } from "../http/errors.js";
 import type { Incoming } from "../http/exchange.js";
 import type { Dispatch } from "./dispatch.js";
@@ -142,6 +152,88 @@ function refuseRepeatedIds(messages: unknown): void {
   }
 }
 
+/** A JSON-RPC error object (JSON-RPC 2.0 §5.1). */
+export interface JsonRpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** The schemas of the requests this server answers, as the SDK checks them once the transport has passed them on. */
+const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  "tools/list": ListToolsRequestSchema,
+  "tools/call": CallToolRequestSchema,
+};
+
+/** Zod's issues as the API lists them: a dotted path (under `under`, if given) and a message. */
+function issuesOf(error: z.ZodError, under?: string): { path: string; message: string }[] {
+  return error.issues.slice(0, 20).map((i) => ({
+    path: [...(under === undefined ? [] : [under]), ...i.path.map(String)].join("."),
+    message: i.message,
+  }));
+}
+
+function invalidParams(message: string, issues: { path: string; message: string }[]): JsonRpcError {
+  return { code: ErrorCode.InvalidParams, message, data: { issues } };
+}
+
+/**
+ * JSON-RPC's -32602 Invalid params for a request whose params its method cannot take, else undefined: params that are
+ * not an object (MCP names its parameters), params its method's schema refuses (tools/call without a name), an
+ * unknown tool, and arguments the tool's input schema refuses. The SDK had answered the first with a 400 for the whole
+ * POST, the second with -32603 Internal error, and the last two with a successful result flagged isError, which
+ * reads as the operation's own failure.
+ */
+export function paramsRefusal(request: { method: string; params?: unknown }): JsonRpcError | undefined {
+  const { params } = request;
+  if (params !== undefined && (params === null || typeof params !== "object" || Array.isArray(params)))
+    return invalidParams(`Invalid params: ${request.method} takes its params as an object of named parameters.`, [
+      { path: "params", message: "Expected an object." },
+    ]);
+  const schema = REQUEST_SCHEMAS[request.method];
+  const parsed = schema?.safeParse(request);
+  if (parsed && !parsed.success) {
+    const issues = issuesOf(parsed.error);
+    return invalidParams(`Invalid params for ${request.method}: ${issues[0].path}: ${issues[0].message}`, issues);
+  }
+  if (request.method !== "tools/call") return undefined;
+  const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
+  const tool = TOOLS.find((t) => t.name === name);
+  if (!tool) {
+    const shown = name.length > 100 ? `${name.slice(0, 100)}…` : name;
+    return invalidParams(`Unknown tool ${JSON.stringify(shown)}: tools/list names the tools.`, [
+      { path: "params.name", message: "No tool of this name." },
+    ]);
+  }
+  const checked = z.object(tool.input).safeParse(args ?? {});
+  if (checked.success) return undefined;
+  const issues = issuesOf(checked.error, "params.arguments");
+  const list = issues.map((i) => `${i.path.replace(/^params\.arguments\.?/, "") || "arguments"}: ${i.message}`);
+  return invalidParams(`Invalid arguments for tool ${tool.name}: ${list.join("; ")}`, issues);
+}
+
+/**
+ * The messages to hand the transport, with the refusal of each request whose params cannot be taken (paramsRefusal),
+ * by id. A refused request goes on without its params: the transport refuses the whole POST for params that are not
+ * an object, and the refusal is answered in the request's place (answerMcp's onmessage).
+ */
+function screenParams(messages: unknown): { messages: unknown; refusals: Map<string | number, JsonRpcError> } {
+  const refusals = new Map<string | number, JsonRpcError>();
+  const screen = (message: unknown) => {
+    if (message === null || typeof message !== "object" || Array.isArray(message)) return message;
+    const m = message as { id?: string | number; method?: unknown; params?: unknown };
+    if (typeof m.method !== "string" || m.id === undefined) return message;
+    const refusal = paramsRefusal({ method: m.method, params: m.params });
+    if (!refusal) return message;
+    refusals.set(m.id, refusal);
+    const { params: _, ...rest } = m;
+    return rest;
+  };
+  return { messages: Array.isArray(messages) ? messages.map(screen) : screen(messages), refusals };
+}
+
 /**
  * A batch's JSON answer as an array (JSON-RPC 2.0 §6), also when one request of it was answered: the SDK answers a
  * batch of one with the bare response object.
@@ -235,6 +327,18 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
   });
   server.server.onerror = (error) => exchange.onError?.(error);
   await server.connect(transport);
+  // A request whose params cannot be taken is answered -32602 in its place, and never reaches its handler.
+  const screened = screenParams(exchange.messages);
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const refusal = isJSONRPCRequest(message) ? screened.refusals.get(message.id) : undefined;
+    if (!isJSONRPCRequest(message) || refusal === undefined) return deliver?.(message, extra);
+    // Sent once the transport has handed every message of the POST on, as the SDK's handlers answer.
+    const answer = { jsonrpc: "2.0" as const, id: message.id, error: refusal };
+    void Promise.resolve()
+      .then(() => transport.send(answer))
+      .catch((error) => exchange.onError?.(error));
+  };
 
   // The transport checks the protocol's headers and takes the body the pipeline already parsed; Accept and
   // Content-Type are the ones it insists on, since the answer's form is chosen above and the body was JSON.
@@ -245,7 +349,7 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
   let response: Response;
   try {
     response = await transport.handleRequest(new Request(request.url, { method: "POST", headers }), {
-      parsedBody: exchange.messages,
+      parsedBody: screened.messages,
     });
   } catch (e) {
     await server.close();

@@ -19,7 +19,8 @@ const Message = v.pipe(
     jsonrpc: v.literal("2.0"),
     id: v.optional(v.union([v.pipe(v.string(), maxChars(200)), v.pipe(v.number(), v.integer())])),
     method: v.optional(v.pipe(v.string(), v.minLength(1), maxChars(200))),
-    params: v.optional(v.record(v.string(), v.unknown())),
+    // Structured (JSON-RPC 2.0 §4.2): an array is a valid request whose params MCP cannot take, answered -32602.
+    params: v.optional(v.union([v.array(v.unknown()), v.record(v.string(), v.unknown())])),
     result: v.optional(v.record(v.string(), v.unknown())),
     error: v.optional(v.looseObject({ code: v.pipe(v.number(), v.integer()), message: v.string() })),
   }),

@@ -251,20 +251,23 @@ describe("POST /api/v1/mcp with the SDK client", () => {
     else expect(scored.data.score).toBeTypeOf("number");
   });
 
-  it("arguments that break a tool's schema, and unknown tools, are tool errors", async () => {
+  it("arguments that break a tool's schema, and unknown tools, are JSON-RPC -32602 Invalid params naming the problem", async () => {
     const client = await connect(key());
-    const missing = await call(client, "generate_content", { user_direction: "no template" });
-    expect(missing.isError).toBe(true);
-    expect(missing.text).toMatch(/template_id/);
+    // They had been results flagged isError, which read as the operation's own failure.
+    await expect(
+      client.callTool({ name: "generate_content", arguments: { user_direction: "no template" } }),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/generate_content: template_id/) });
     // An empty filter, which the operation refuses, is refused by the tool's schema, which says so (minLength).
-    const empty = await call(client, "list_templates", { category: "" });
-    expect(empty.isError).toBe(true);
-    expect(empty.text).toMatch(/category/);
+    await expect(client.callTool({ name: "list_templates", arguments: { category: "" } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/category/),
+    });
     const list = (await client.listTools()).tools.find((t) => t.name === "list_templates")!;
     expect((list.inputSchema.properties as Record<string, { minLength?: number }>).q.minLength).toBe(1);
-    const unknown = await call(client, "no_such_tool");
-    expect(unknown.isError).toBe(true);
-    expect(unknown.text).toMatch(/no_such_tool/);
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/no_such_tool/),
+    });
   });
 
   it("counts a text's length in characters, as the operation does (zod 4 counts code points), and describes it as maxLength", async () => {
@@ -273,9 +276,9 @@ describe("POST /api/v1/mcp with the SDK client", () => {
     const ok = await call(client, "create_content", { title: emoji.repeat(300) });
     expect(ok.isError, ok.text).toBe(false);
     expect(ok.data.title).toBe(emoji.repeat(300));
-    const over = await call(client, "create_content", { title: emoji.repeat(301) });
-    expect(over.isError).toBe(true);
-    expect(over.text).toMatch(/<=300 characters/);
+    await expect(
+      client.callTool({ name: "create_content", arguments: { title: emoji.repeat(301) } }),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/title: .*<=300 characters/) });
     const tools = await client.listTools();
     const create = tools.tools.find((t) => t.name === "create_content")!;
     expect((create.inputSchema.properties as Record<string, { maxLength?: number }>).title.maxLength).toBe(300);
@@ -695,6 +698,8 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
     { name: "an id that is an object", body: { jsonrpc: "2.0", id: { a: 1 }, method: "ping" } },
     { name: "an id that is a fraction", body: { jsonrpc: "2.0", id: 1.5, method: "ping" } },
     { name: "an id that is a boolean", body: { jsonrpc: "2.0", id: true, method: "ping" } },
+    // JSON-RPC 2.0 §4.2: params, if present, are structured (an array is a request, answered -32602 below).
+    { name: "params that are a number", body: { jsonrpc: "2.0", id: 1, method: "ping", params: 5 } },
     { name: "a valid request beside an invalid one", body: [{ jsonrpc: "2.0", id: 1, method: "ping" }, { id: 2 }] },
   ])("-32600 Invalid Request: $name", async (init) => {
     const res = await send(init);
@@ -721,6 +726,93 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
     const text = await send({ raw: "ping", headers: { "content-type": "text/plain" } });
     expectErrorBody(text, 415, "unsupported_media_type");
     expect(text.body.jsonrpc).toBeUndefined();
+  });
+});
+
+describe("-32602 Invalid params, in the request's place", () => {
+  const rpc = (id: number, method: string, params?: unknown) => ({
+    jsonrpc: "2.0",
+    id,
+    method,
+    ...(params === undefined ? {} : { params }),
+  });
+  const tool = (id: number, name: unknown, args?: unknown) =>
+    rpc(id, "tools/call", { name, ...(args === undefined ? {} : { arguments: args }) });
+  const headers = () => ({ authorization: `Bearer ${key()}`, "mcp-protocol-version": "2025-06-18" });
+
+  it.each([
+    {
+      name: "params that are an array",
+      message: rpc(1, "ping", [1]),
+      says: /object of named parameters/,
+      path: "params",
+    },
+    {
+      name: "tools/call without a name",
+      message: rpc(1, "tools/call", {}),
+      says: /tools\/call: params\.name/,
+      path: "params.name",
+    },
+    {
+      name: "an unknown tool",
+      message: tool(1, "no_such_tool", {}),
+      says: /Unknown tool "no_such_tool"/,
+      path: "params.name",
+    },
+    {
+      name: "arguments that are not an object",
+      message: tool(1, "list_templates", "all"),
+      says: /params\.arguments/,
+      path: "params.arguments",
+    },
+    {
+      name: "arguments the tool's schema refuses",
+      message: tool(1, "get_content", { content_id: "seven" }),
+      says: /Invalid arguments for tool get_content: content_id: /,
+      path: "params.arguments.content_id",
+    },
+  ])("$name", async ({ message, says, path }) => {
+    const res = await post(message, headers());
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32602, message: expect.stringMatching(says) },
+    });
+    expect(res.json.error.data.issues[0].path).toBe(path);
+  });
+
+  it("a refused call does not run, and the batch's other requests are answered", async () => {
+    const auth = headers();
+    const count = async () =>
+      (await post(tool(1, "list_memories", { limit: 100 }), auth)).json.result.structuredContent.data.length;
+    const before = await count();
+    const batch = await post(
+      [
+        tool(1, "create_memory", { kind: "mood", title: "Refused", content: "Not stored." }),
+        rpc(2, "ping"),
+        tool(3, "create_memory", { kind: "voice", title: "Stored", content: "Stored." }),
+      ],
+      auth,
+    );
+    expect(batch.status).toBe(200);
+    const byId = new Map(batch.json.map((r: { id: number }) => [r.id, r]));
+    expect(byId.get(1)).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/kind/) } });
+    expect(byId.get(2)).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+    expect(byId.get(3)).toMatchObject({ result: { structuredContent: { title: "Stored" } } });
+    expect(await count()).toBe(before + 1);
+  });
+
+  it("is an event of its own in an SSE answer", async () => {
+    const res = await post([tool(1, "no_such_tool", {}), rpc(2, "ping")], {
+      ...headers(),
+      accept: "text/event-stream",
+    });
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const events = [...res.text.matchAll(/^data: (.+)$/gm)].map((m) => JSON.parse(m[1]));
+    expect(events).toHaveLength(2);
+    expect(events.find((e) => e.id === 1)).toMatchObject({ error: { code: -32602 } });
+    expect(events.find((e) => e.id === 2)).toMatchObject({ result: {} });
   });
 });
 
