@@ -19,6 +19,7 @@ import {
 import * as z from "zod";
 import { ApiError, errorBody, invalidInput } from "../http/errors.js";
 import type { Incoming } from "../http/exchange.js";
+import { redactSecrets } from "../http/log.js";
 import type { Dispatch } from "./dispatch.js";
 import { type CallContext, TOOLS, type ToolDef, toolRequest, toolResult } from "./tools.js";
 
@@ -109,7 +110,10 @@ export interface McpExchange {
   dispatch: Dispatch;
   /** The workspace_id of the /mcp URL, for tools called without one. */
   defaultWorkspace?: string;
-  /** Reports what the transport or the protocol layer found wrong. */
+  /**
+   * Reports what the transport or the protocol layer found wrong, in words fit for a log: without the messages the
+   * client sent or their ids (loggable).
+   */
   onError?(error: Error): void;
 }
 
@@ -234,6 +238,28 @@ function screenParams(messages: unknown): { messages: unknown; refusals: Map<str
   return { messages: Array.isArray(messages) ? messages.map(screen) : screen(messages), refusals };
 }
 
+/** The string ids of a POST's messages, longest first. */
+function stringIds(messages: unknown): string[] {
+  const ids = new Set<string>();
+  for (const m of Array.isArray(messages) ? messages : [messages])
+    if (m !== null && typeof m === "object" && typeof (m as { id?: unknown }).id === "string")
+      ids.add((m as { id: string }).id);
+  return [...ids].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * What the SDK reports, fit for a log line: it quotes the client's messages whole (a response to a request it never
+ * sent: id, result and all), and names their ids, which are the client's own text and may hold anything (an API key,
+ * a password). The answer echoes an id, as JSON-RPC requires; the log had kept it too. A quoted message is withheld,
+ * each string id is replaced, and what still looks like a key or a token is redacted.
+ */
+export function loggable(message: string, messages: unknown): string {
+  const quoted = message.search(/[{[]/);
+  let text = quoted < 0 ? message : `${message.slice(0, quoted)}[message withheld]`;
+  for (const id of stringIds(messages)) text = text.split(id).join("[id]");
+  return redactSecrets(text);
+}
+
 /**
  * A batch's JSON answer as an array (JSON-RPC 2.0 §6), also when one request of it was answered: the SDK answers a
  * batch of one with the bare response object.
@@ -325,7 +351,9 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
     sessionIdGenerator: undefined,
     enableJsonResponse: !stream,
   });
-  server.server.onerror = (error) => exchange.onError?.(error);
+  const report = (error: unknown) =>
+    exchange.onError?.(new Error(loggable(error instanceof Error ? error.message : String(error), exchange.messages)));
+  server.server.onerror = report;
   await server.connect(transport);
   // A request whose params cannot be taken is answered -32602 in its place, and never reaches its handler.
   const screened = screenParams(exchange.messages);
@@ -337,7 +365,7 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
     const answer = { jsonrpc: "2.0" as const, id: message.id, error: refusal };
     void Promise.resolve()
       .then(() => transport.send(answer))
-      .catch((error) => exchange.onError?.(error));
+      .catch(report);
   };
 
   // The transport checks the protocol's headers and takes the body the pipeline already parsed; Accept and

@@ -21,4 +21,37 @@ describe("secret redaction", () => {
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body).length).toBeLessThan(5_000);
   });
+
+  it("echoes a secret sent as a JSON-RPC id in the MCP answer, as JSON-RPC requires, and keeps it out of every log line", async () => {
+    // Found by review: the SDK reported a response to a request it never sent, quoting it whole, id and result, into
+    // the "mcp protocol error" log line.
+    const h = makeHarness();
+    const auth = h.key();
+    const headers = { "mcp-protocol-version": "2025-06-18" };
+    const apiKey = "svc_live_0123456789abcdefABCDEF";
+    const password = "correct horse battery staple";
+    const request = await h.send("POST", "/api/v1/mcp", {
+      auth,
+      headers,
+      body: [
+        { jsonrpc: "2.0", id: apiKey, method: "ping" },
+        { jsonrpc: "2.0", id: password, method: "no/such/method" },
+      ],
+    });
+    expect(request.status).toBe(200);
+    expect(request.body.map((r: { id: string }) => r.id).sort()).toEqual([password, apiKey].sort());
+    for (const id of [apiKey, password]) {
+      const response = await h.send("POST", "/api/v1/mcp", {
+        auth,
+        headers,
+        body: { jsonrpc: "2.0", id, result: { note: "answer to a request never sent" } },
+      });
+      expect(response.status).toBe(202);
+    }
+    const logged = h.logger.lines.map((l) => JSON.stringify(l)).join("\n");
+    expect(logged).toMatch(/mcp protocol error/);
+    expect(logged).toMatch(/\[id\]|\[message withheld\]/);
+    for (const secret of [apiKey, password, "svc_live_", "answer to a request never sent"])
+      expect(logged).not.toContain(secret);
+  });
 });
