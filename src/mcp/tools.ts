@@ -4,6 +4,8 @@
  */
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
+import { TARGET_FORMATS } from "../db/conversions.js";
+import { MEMORY_KINDS } from "../db/memories.js";
 import type { Method } from "../http/route.js";
 import { MAX_CURSOR_CHARS } from "../http/schemas.js";
 
@@ -17,7 +19,7 @@ export interface ToolDef {
   path: string;
   /** The tool argument that fills each path placeholder. */
   pathArgs?: Record<string, string>;
-  /** Arguments: path arguments, then query fields (GET) or body fields (other methods). */
+  /** Arguments: path arguments, then query fields (GET, DELETE) or body fields (POST, PUT, PATCH). */
   input: Record<string, z.ZodType>;
   annotations: ToolAnnotations;
   /** Fields of the operation the tool leaves out on purpose (checked against the route table). */
@@ -45,6 +47,11 @@ const page = {
 };
 
 const contentId = { content_id: Id.describe("The content record's id.") };
+const memoryId = { memory_id: Id.describe("The memory's id (see list_memories).") };
+const memoryKind = z.enum(MEMORY_KINDS);
+const entityType = z
+  .enum(["proper_noun", "key_phrase"])
+  .describe("Only entities of this type: proper_noun (names) or key_phrase (recurring phrases).");
 
 const read: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 const create: ToolAnnotations = {
@@ -59,6 +66,8 @@ const change: ToolAnnotations = {
   idempotentHint: true,
   openWorldHint: false,
 };
+/** A deletion: a second call finds nothing to delete (a 404 tool error) and changes nothing more. */
+const remove: ToolAnnotations = change;
 
 /** Every tool, in the order tools/list shows them. */
 export const TOOLS: readonly ToolDef[] = [
@@ -245,6 +254,27 @@ export const TOOLS: readonly ToolDef[] = [
     annotations: { ...change, idempotentHint: false },
   },
   {
+    name: "list_content_versions",
+    title: "List content versions",
+    description:
+      "Lists the saved versions of a content record's text, oldest first: each generation, edit and finalization.",
+    method: "GET",
+    path: "/api/v1/contents/{contentId}/versions",
+    pathArgs: { contentId: "content_id" },
+    input: { ...contentId, ...page, ...workspace },
+    annotations: read,
+  },
+  {
+    name: "delete_content",
+    title: "Delete content",
+    description: "Deletes a content record with its versions. It cannot be undone.",
+    method: "DELETE",
+    path: "/api/v1/contents/{contentId}",
+    pathArgs: { contentId: "content_id" },
+    input: { ...contentId, ...workspace },
+    annotations: remove,
+  },
+  {
     name: "score_content",
     title: "Score content",
     description:
@@ -301,6 +331,17 @@ export const TOOLS: readonly ToolDef[] = [
     omits: ["file"],
   },
   {
+    name: "delete_reference_material",
+    title: "Delete a reference material",
+    description:
+      "Deletes a reference material; generation no longer draws from it. Contents already generated keep their text.",
+    method: "DELETE",
+    path: "/api/v1/reference-materials/{referenceId}",
+    pathArgs: { referenceId: "reference_material_id" },
+    input: { reference_material_id: Id.describe("The reference material's id."), ...workspace },
+    annotations: remove,
+  },
+  {
     name: "list_memories",
     title: "List memories",
     description: "Lists a workspace's memories: voice notes (how to sound) and context notes (what to know).",
@@ -324,6 +365,42 @@ export const TOOLS: readonly ToolDef[] = [
     annotations: create,
   },
   {
+    name: "get_memory",
+    title: "Get a memory",
+    description: "Reads one memory: its kind, title and content.",
+    method: "GET",
+    path: "/api/v1/memories/{id}",
+    pathArgs: { id: "memory_id" },
+    input: { ...memoryId, ...workspace },
+    annotations: read,
+  },
+  {
+    name: "update_memory",
+    title: "Edit a memory",
+    description: "Changes a memory's kind, title or content; the fields left out stay as they are.",
+    method: "PATCH",
+    path: "/api/v1/memories/{id}",
+    pathArgs: { id: "memory_id" },
+    input: {
+      ...memoryId,
+      kind: memoryKind.optional().describe("voice (how to sound) or context (what to know)."),
+      title: z.string().min(1).max(200).optional().describe("The new title."),
+      content: z.string().min(1).max(20_000).optional().describe("The new note."),
+      ...workspace,
+    },
+    annotations: change,
+  },
+  {
+    name: "delete_memory",
+    title: "Delete a memory",
+    description: "Deletes a memory; generation no longer applies it.",
+    method: "DELETE",
+    path: "/api/v1/memories/{id}",
+    pathArgs: { id: "memory_id" },
+    input: { ...memoryId, ...workspace },
+    annotations: remove,
+  },
+  {
     name: "get_learning_job",
     title: "Get a learning job",
     description:
@@ -337,6 +414,104 @@ export const TOOLS: readonly ToolDef[] = [
         .regex(/^lj_[0-9A-Za-z]{1,64}$/)
         .describe("The lj_… id returned by finalize_content."),
       ...workspace,
+    },
+    annotations: read,
+  },
+  {
+    name: "list_voice_profiles",
+    title: "List voice profiles",
+    description:
+      "Lists the voice profiles that learning analyses built from finalized edits (account-level: one per " +
+      "workspace that has learned). A profile's id is what score_content's voice_profile_id takes.",
+    method: "GET",
+    path: "/api/v1/voice-profiles",
+    input: { ...page },
+    annotations: read,
+  },
+  {
+    name: "get_voice_profile",
+    title: "Get a voice profile",
+    description: "Reads one voice profile: the substitutions, avoided and preferred phrases learned from edits.",
+    method: "GET",
+    path: "/api/v1/voice-profiles/{id}",
+    pathArgs: { id: "voice_profile_id" },
+    input: {
+      voice_profile_id: z
+        .string()
+        .regex(/^vp_[0-9A-Za-z]{1,64}$/)
+        .describe("The vp_… id (see list_voice_profiles)."),
+    },
+    annotations: read,
+  },
+  {
+    name: "list_conversions",
+    title: "List conversions",
+    description: "Lists a workspace's conversions of content records into other formats, oldest first.",
+    method: "GET",
+    path: "/api/v1/conversions",
+    input: { ...page, ...workspace, content_id: Id.optional().describe("Only the conversions of this record.") },
+    annotations: read,
+  },
+  {
+    name: "get_conversion",
+    title: "Get a conversion",
+    description: "Reads one conversion with its output.",
+    method: "GET",
+    path: "/api/v1/conversions/{id}",
+    pathArgs: { id: "conversion_id" },
+    input: { conversion_id: Id.describe("The conversion's id."), ...workspace },
+    annotations: read,
+  },
+  {
+    name: "create_conversion",
+    title: "Convert content",
+    description:
+      "Converts a content record's current text into another format and stores the conversion: html, markdown, " +
+      "plain_text, social_thread (numbered posts) or email (subject and body).",
+    method: "POST",
+    path: "/api/v1/conversions",
+    input: {
+      ...contentId,
+      target_format: z.enum(TARGET_FORMATS).describe("The format to convert into."),
+      ...workspace,
+    },
+    annotations: create,
+  },
+  {
+    name: "get_knowledge_graph",
+    title: "Get the knowledge graph",
+    description:
+      "The workspace's knowledge graph, built from its reference materials and finalized contents: the most " +
+      "mentioned entities and the co-occurrence edges between them.",
+    method: "GET",
+    path: "/api/v1/knowledge-graph",
+    input: {
+      ...workspace,
+      type: entityType.optional(),
+      min_weight: z
+        .number()
+        .int()
+        .min(1)
+        .max(1_000_000)
+        .optional()
+        .describe("Only edges seen at least this often (default 1)."),
+      limit: z.number().int().min(1).max(500).optional().describe("Most entities, 1–500 (default 100)."),
+    },
+    annotations: read,
+  },
+  {
+    name: "search_knowledge_graph_entities",
+    title: "Search knowledge graph entities",
+    description:
+      "Finds entities of the workspace's knowledge graph by label (case-insensitive, matches at the start first), " +
+      "each with the entities most often mentioned beside it.",
+    method: "GET",
+    path: "/api/v1/knowledge-graph/entities",
+    input: {
+      ...page,
+      ...workspace,
+      q: Text(200).min(1).optional().describe("Text the labels contain; leave it out for every entity."),
+      type: entityType.optional(),
     },
     annotations: read,
   },
@@ -376,9 +551,10 @@ export function toolRequest(tool: ToolDef, args: Record<string, unknown>, call: 
   const url = new URL(path, call.baseUrl);
   const headers = new Headers({ accept: "application/json" });
   if (call.authorization !== null) headers.set("authorization", call.authorization);
-  if (tool.method === "GET") {
+  // GET and DELETE take no body (the pipeline reads none): their arguments go in the query, workspace_id included.
+  if (tool.method === "GET" || tool.method === "DELETE") {
     for (const [key, value] of Object.entries(rest)) if (value !== undefined) url.searchParams.set(key, String(value));
-    return new Request(url, { method: "GET", headers });
+    return new Request(url, { method: tool.method, headers });
   }
   headers.set("content-type", "application/json");
   return new Request(url, { method: tool.method, headers, body: JSON.stringify(rest) });

@@ -22,7 +22,7 @@ import { nodeListener } from "../../src/http/node.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { createServices } from "../../src/http/server.js";
 import { answerMcp, MAX_RESULT_CHARS, WRITE_RESERVE_CHARS } from "../../src/mcp/server.js";
-import { TOOLS } from "../../src/mcp/tools.js";
+import { TOOLS, toolRequest } from "../../src/mcp/tools.js";
 import { inlinePool } from "../../src/workers/pool.js";
 import { tempDir } from "../helpers/cli.js";
 import { makeHarness } from "../helpers/harness.js";
@@ -282,6 +282,118 @@ describe("POST /api/v1/mcp with the SDK client", () => {
     const tools = await client.listTools();
     const create = tools.tools.find((t) => t.name === "create_content")!;
     expect((create.inputSchema.properties as Record<string, { maxLength?: number }>).title.maxLength).toBe(300);
+  });
+});
+
+describe("the tools over memories, contents, references, conversions, voice profiles and the graph", () => {
+  it("get_memory, update_memory and delete_memory act on the memory create_memory made", async () => {
+    const client = await connect(key());
+    const created = await call(client, "create_memory", { kind: "voice", title: "Tone", content: "Short words." });
+    const id = created.data.id as number;
+    expect((await call(client, "get_memory", { memory_id: id })).data).toMatchObject({ id, title: "Tone" });
+    const updated = await call(client, "update_memory", { memory_id: id, title: "Plain tone", kind: "context" });
+    expect(updated.isError, updated.text).toBe(false);
+    expect(updated.data).toMatchObject({ id, title: "Plain tone", kind: "context", content: "Short words." });
+    expect((await call(client, "get_memory", { memory_id: id })).data.title).toBe("Plain tone");
+    expect((await call(client, "delete_memory", { memory_id: id })).data).toEqual({ id, deleted: true });
+    const gone = await call(client, "get_memory", { memory_id: id });
+    expect(gone.isError).toBe(true);
+    expect(gone.data.details.error_code).toBe("memory_not_found");
+  });
+
+  it("list_content_versions lists a record's versions; delete_content deletes it", async () => {
+    const client = await connect(key());
+    const templateId = (await call(client, "list_templates", { limit: 1 })).data.data[0].id as number;
+    const direction = { template_id: templateId, user_direction: "A note on versions", seed: 3 };
+    const first = await call(client, "generate_content", direction);
+    const contentId = first.data.content_id as number;
+    await call(client, "generate_content", { ...direction, content_id: contentId, seed: 4 });
+    const versions = await call(client, "list_content_versions", { content_id: contentId, limit: 10 });
+    expect(versions.isError, versions.text).toBe(false);
+    expect(versions.data.data.map((v: { version: number; kind: string }) => [v.version, v.kind])).toEqual([
+      [1, "generated"],
+      [2, "generated"],
+    ]);
+    expect(versions.data.data[0].text).toBe(first.data.content);
+    expect((await call(client, "delete_content", { content_id: contentId })).isError).toBe(false);
+    const gone = await call(client, "get_content", { content_id: contentId });
+    expect(gone.data.details.error_code).toBe("content_not_found");
+  });
+
+  it("delete_reference_material deletes the material", async () => {
+    const client = await connect(key());
+    const made = await call(client, "create_reference_material", { content: "Facts to cite.", format: "text" });
+    const id = made.data.id as number;
+    expect((await call(client, "delete_reference_material", { reference_material_id: id })).isError).toBe(false);
+    const gone = await call(client, "get_reference_material", { reference_material_id: id });
+    expect(gone.data.details.error_code).toBe("reference_material_not_found");
+  });
+
+  it("create_conversion converts a record; get_conversion and list_conversions read it", async () => {
+    const client = await connect(key());
+    const draft = await call(client, "create_content", { title: "Convert me", content: "# Heading\n\nA paragraph." });
+    const contentId = draft.data.content_id as number;
+    const made = await call(client, "create_conversion", { content_id: contentId, target_format: "plain_text" });
+    expect(made.isError, made.text).toBe(false);
+    expect(made.data).toMatchObject({ content_id: contentId, target_format: "plain_text" });
+    const got = await call(client, "get_conversion", { conversion_id: made.data.id });
+    expect(got.data).toMatchObject({ id: made.data.id, content_id: contentId });
+    const listed = await call(client, "list_conversions", { content_id: contentId });
+    expect(listed.data.data.map((c: { id: number }) => c.id)).toEqual([made.data.id]);
+  });
+
+  it("list_voice_profiles and get_voice_profile read the account's profiles", async () => {
+    const client = await connect(key());
+    const listed = await call(client, "list_voice_profiles", { limit: 5 });
+    expect(listed.isError, listed.text).toBe(false);
+    expect(Array.isArray(listed.data.data)).toBe(true);
+    for (const profile of listed.data.data as { id: string }[])
+      expect((await call(client, "get_voice_profile", { voice_profile_id: profile.id })).data.id).toBe(profile.id);
+    const missing = await call(client, "get_voice_profile", { voice_profile_id: "vp_none" });
+    expect(missing.data.details.error_code).toBe("voice_profile_not_found");
+  });
+
+  it("get_knowledge_graph and search_knowledge_graph_entities read the workspace's graph", async () => {
+    const client = await connect(key(), `?workspace_id=${api.ws2}`);
+    const graph = await call(client, "get_knowledge_graph", { limit: 10, min_weight: 1 });
+    expect(graph.isError, graph.text).toBe(false);
+    expect(graph.data).toMatchObject({ workspace_id: api.ws2, nodes: expect.any(Array), edges: expect.any(Array) });
+    const found = await call(client, "search_knowledge_graph_entities", { q: "planning", type: "key_phrase" });
+    expect(found.isError, found.text).toBe(false);
+    expect(Array.isArray(found.data.data)).toBe(true);
+  });
+
+  it("a DELETE tool sends workspace_id in the query, where the operation reads it (a body was never read)", async () => {
+    const client = await connect(key());
+    const memory = await call(client, "create_memory", {
+      kind: "context",
+      title: "In ws2",
+      content: "Kept.",
+      workspace_id: api.ws2,
+    });
+    // Named in another workspace than its own, the memory is not found there, and stays.
+    const elsewhere = await call(client, "delete_memory", { memory_id: memory.data.id, workspace_id: api.ws1 });
+    expect(elsewhere.isError).toBe(true);
+    expect(elsewhere.data.details.error_code).toBe("memory_not_found");
+    expect((await call(client, "get_memory", { memory_id: memory.data.id })).data.title).toBe("In ws2");
+    // A bound key naming another workspace is refused before anything is deleted.
+    const bound = await connect(key({ workspaceId: api.ws1 }));
+    const refused = await call(bound, "delete_memory", { memory_id: memory.data.id, workspace_id: api.ws2 });
+    expect(refused.data.details.error_code).toBe("workspace_mismatch");
+    expect(refused.data.details.requested_workspace_id).toBe(api.ws2);
+    expect((await call(client, "get_memory", { memory_id: memory.data.id })).isError).toBe(false);
+  });
+
+  it("builds a DELETE tool's request without a body, its arguments and the default workspace in the query", () => {
+    const tool = TOOLS.find((t) => t.name === "delete_content")!;
+    const call = { baseUrl: "http://test.local/api/v1/mcp", authorization: "Bearer x", defaultWorkspace: "ws_default" };
+    const request = toolRequest(tool, { content_id: 7 }, call);
+    expect(request.method).toBe("DELETE");
+    expect(request.body).toBeNull();
+    expect(request.url).toBe("http://test.local/api/v1/contents/7?workspace_id=ws_default");
+    expect(toolRequest(tool, { content_id: 7, workspace_id: "ws_named" }, call).url).toMatch(
+      /\?workspace_id=ws_named$/,
+    );
   });
 });
 
@@ -941,7 +1053,9 @@ describe("each tool mirrors its operation", () => {
     const pathArgs = params.map((p) => tool.pathArgs?.[p] ?? p);
     for (const arg of pathArgs) expect(Object.keys(tool.input), `path argument ${arg}`).toContain(arg);
     const args = Object.keys(tool.input).filter((a) => !pathArgs.includes(a));
-    const fields = fieldsOf(tool.method === "GET" ? def!.query : def!.body);
+    // GET and DELETE tools send their arguments in the query, the others in the body.
+    const inQuery = tool.method === "GET" || tool.method === "DELETE";
+    const fields = fieldsOf(inQuery ? def!.query : def!.body);
     // Workspace-aware routes read workspace_id from the query or the body even without a schema for it.
     const accepted = def!.workspace ? [...fields, "workspace_id"] : fields;
     for (const arg of args) expect(accepted, `tool argument ${arg}`).toContain(arg);
@@ -949,5 +1063,6 @@ describe("each tool mirrors its operation", () => {
       expect([...args, ...(tool.omits ?? [])], `operation field ${field} missing from the tool`).toContain(field);
     // Every GET operation is a read-only tool.
     if (tool.method === "GET") expect(tool.annotations.readOnlyHint).toBe(true);
+    if (tool.method === "DELETE") expect(tool.annotations.destructiveHint).toBe(true);
   });
 });
