@@ -144,10 +144,10 @@ export const TOOLS: readonly ToolDef[] = [
     path: "/api/v1/thesis",
     input: {
       user_direction: z.string().min(1).max(5000).describe("The subject and angle."),
-      reference_material_ids: Ids.optional(),
-      memory_ids: Ids.optional(),
+      reference_material_ids: Ids.optional().describe("Reference materials the points are drawn from and tied to."),
+      memory_ids: Ids.optional().describe("Memories to apply for voice and context (see list_memories)."),
       max_points: z.number().int().min(1).max(10).optional().describe("Supporting points wanted (default 3)."),
-      model: z.string().min(1).max(200).optional(),
+      model: z.string().min(1).max(200).optional().describe("Engine id from list_models (default: the first)."),
       ...workspace,
     },
     annotations: { ...read, idempotentHint: true },
@@ -161,7 +161,10 @@ export const TOOLS: readonly ToolDef[] = [
     input: {
       ...page,
       ...workspace,
-      status: z.enum(["draft", "generated", "finalized", "published"]).optional(),
+      status: z
+        .enum(["draft", "generated", "finalized", "published"])
+        .optional()
+        .describe("Only records in this status."),
       planned_from: z.iso.date().optional().describe("Planned day on or after (YYYY-MM-DD)."),
       planned_to: z.iso.date().optional().describe("Planned day on or before (YYYY-MM-DD)."),
       overdue: z.boolean().optional().describe("Only overdue (true) or only not overdue (false) records."),
@@ -185,9 +188,9 @@ export const TOOLS: readonly ToolDef[] = [
     method: "POST",
     path: "/api/v1/contents",
     input: {
-      title: Text(300).optional(),
-      content: Text(500_000).optional(),
-      template_id: Id.optional(),
+      title: Text(300).optional().describe("The draft's title."),
+      content: Text(500_000).optional().describe("The draft's text (default: empty)."),
+      template_id: Id.optional().describe("The template the record is meant for (see list_templates)."),
       ...workspace,
     },
     annotations: create,
@@ -199,7 +202,12 @@ export const TOOLS: readonly ToolDef[] = [
     method: "PATCH",
     path: "/api/v1/contents/{contentId}",
     pathArgs: { contentId: "content_id" },
-    input: { ...contentId, title: Text(300).optional(), content: Text(500_000).optional(), ...workspace },
+    input: {
+      ...contentId,
+      title: Text(300).optional().describe("The new title."),
+      content: Text(500_000).optional().describe("The new text (a draft or generated record only)."),
+      ...workspace,
+    },
     annotations: change,
   },
   {
@@ -312,7 +320,7 @@ export const TOOLS: readonly ToolDef[] = [
     method: "GET",
     path: "/api/v1/reference-materials/{referenceId}",
     pathArgs: { referenceId: "reference_material_id" },
-    input: { reference_material_id: Id, ...workspace },
+    input: { reference_material_id: Id.describe("The reference material's id."), ...workspace },
     annotations: read,
   },
   {
@@ -324,7 +332,7 @@ export const TOOLS: readonly ToolDef[] = [
     input: {
       title: Text(200).optional().describe("Defaults to the text's first line."),
       content: z.string().min(1).max(500_000).describe("The material, in the given format."),
-      format: z.enum(["text", "markdown", "html"]),
+      format: z.enum(["text", "markdown", "html"]).describe("How content is written: text, markdown or html."),
       ...workspace,
     },
     annotations: create,
@@ -347,7 +355,7 @@ export const TOOLS: readonly ToolDef[] = [
     description: "Lists a workspace's memories: voice notes (how to sound) and context notes (what to know).",
     method: "GET",
     path: "/api/v1/memories",
-    input: { ...page, ...workspace, kind: z.enum(["voice", "context"]).optional() },
+    input: { ...page, ...workspace, kind: memoryKind.optional().describe("Only voice notes, or only context notes.") },
     annotations: read,
   },
   {
@@ -357,9 +365,9 @@ export const TOOLS: readonly ToolDef[] = [
     method: "POST",
     path: "/api/v1/memories",
     input: {
-      kind: z.enum(["voice", "context"]),
-      title: z.string().min(1).max(200),
-      content: z.string().min(1).max(20_000),
+      kind: memoryKind.describe("voice (how to sound) or context (what to know)."),
+      title: z.string().min(1).max(200).describe("A short name for the note."),
+      content: z.string().min(1).max(20_000).describe("The note generation applies."),
       ...workspace,
     },
     annotations: create,

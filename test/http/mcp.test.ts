@@ -172,6 +172,17 @@ describe("POST /api/v1/mcp with the SDK client", () => {
     expect(tools.find((t) => t.name === "get_content")!.annotations?.readOnlyHint).toBe(true);
   });
 
+  it("describes every input property of every tool", async () => {
+    const { tools } = await (await connect(key())).listTools();
+    expect(tools).toHaveLength(TOOLS.length);
+    const undescribed = tools.flatMap((tool) =>
+      Object.entries((tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>)
+        .filter(([, schema]) => !(typeof schema.description === "string" && schema.description.trim().length > 0))
+        .map(([name]) => `${tool.name}.${name}`),
+    );
+    expect(undescribed).toEqual([]);
+  });
+
   it("walks generate → get → finalize → schedule through tools, and the API shows the same record", async () => {
     const secret = key();
     const client = await connect(secret);
