@@ -60,13 +60,29 @@ function tooLarge(message: string): CallToolResult {
   };
 }
 
+/** Each tool's arguments schema, built once. */
+const ARGUMENTS = new Map<ToolDef, z.ZodObject>(TOOLS.map((tool) => [tool, z.strictObject(tool.input)]));
+
+/**
+ * A tool's arguments as one schema: its inputs and no others (`additionalProperties: false` in tools/list). Unknown
+ * arguments had been dropped unseen: a misspelled `worksapce_id` acted in the default workspace, deletions included.
+ */
+function argumentsOf(tool: ToolDef): z.ZodObject {
+  return ARGUMENTS.get(tool) ?? z.strictObject(tool.input);
+}
+
 /** Builds the SDK server whose tools run through `call`. */
 export function createMcpServer(call: (tool: ToolDef, args: Record<string, unknown>) => Promise<CallToolResult>) {
   const server = new McpServer(MCP_SERVER_INFO, { instructions: INSTRUCTIONS });
   for (const tool of TOOLS)
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: argumentsOf(tool),
+        annotations: tool.annotations,
+      },
       (args) => call(tool, args),
     );
   // The SDK says listChanged: true, but this stateless server keeps no stream to send the notification on, and its
@@ -211,7 +227,7 @@ export function paramsRefusal(request: { method: string; params?: unknown }): Js
       { path: "params.name", message: "No tool of this name." },
     ]);
   }
-  const checked = z.object(tool.input).safeParse(args ?? {});
+  const checked = argumentsOf(tool).safeParse(args ?? {});
   if (checked.success) return undefined;
   const issues = issuesOf(checked.error, "params.arguments");
   const list = issues.map((i) => `${i.path.replace(/^params\.arguments\.?/, "") || "arguments"}: ${i.message}`);

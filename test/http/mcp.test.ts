@@ -172,7 +172,7 @@ describe("POST /api/v1/mcp with the SDK client", () => {
     expect(tools.find((t) => t.name === "get_content")!.annotations?.readOnlyHint).toBe(true);
   });
 
-  it("describes every input property of every tool", async () => {
+  it("describes every input property of every tool, and takes no others", async () => {
     const { tools } = await (await connect(key())).listTools();
     expect(tools).toHaveLength(TOOLS.length);
     const undescribed = tools.flatMap((tool) =>
@@ -181,6 +181,8 @@ describe("POST /api/v1/mcp with the SDK client", () => {
         .map(([name]) => `${tool.name}.${name}`),
     );
     expect(undescribed).toEqual([]);
+    // And no others: an argument a tool does not take is refused, not dropped.
+    for (const tool of tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
   });
 
   it("walks generate → get → finalize → schedule through tools, and the API shows the same record", async () => {
@@ -886,6 +888,12 @@ describe("-32602 Invalid params, in the request's place", () => {
       name: "arguments that are not an object",
       message: tool(1, "list_templates", "all"),
       says: /params\.arguments/,
+      path: "params.arguments",
+    },
+    {
+      name: "an argument the tool does not take (a misspelled workspace_id would have acted in the default workspace)",
+      message: tool(1, "delete_content", { content_id: 1, worksapce_id: "ws_other" }),
+      says: /Invalid arguments for tool delete_content: arguments: Unrecognized key: "worksapce_id"/,
       path: "params.arguments",
     },
     {
