@@ -14,8 +14,10 @@ import { AUTH_ERRORS } from "./common.js";
 /** The JSON-RPC 2.0 message batches may hold at most (the SDK transport's own limit). */
 const MAX_BATCH = 100;
 
+// Strict: the SDK's transport refuses a member JSON-RPC does not define, which it reported as a "Parse error"; here
+// the refusal names the member.
 const Message = v.pipe(
-  v.looseObject({
+  v.strictObject({
     jsonrpc: v.literal("2.0"),
     id: v.optional(v.union([v.pipe(v.string(), maxChars(200)), v.pipe(v.number(), v.integer())])),
     method: v.optional(v.pipe(v.string(), v.minLength(1), maxChars(200))),

@@ -825,6 +825,7 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
     { name: "an id that is a boolean", body: { jsonrpc: "2.0", id: true, method: "ping" } },
     // JSON-RPC 2.0 §4.2: params, if present, are structured (an array is a request, answered -32602 below).
     { name: "params that are a number", body: { jsonrpc: "2.0", id: 1, method: "ping", params: 5 } },
+    { name: "a member JSON-RPC does not define", body: { jsonrpc: "2.0", id: 1, method: "ping", extra: 1 } },
     { name: "a valid request beside an invalid one", body: [{ jsonrpc: "2.0", id: 1, method: "ping" }, { id: 2 }] },
   ])("-32600 Invalid Request: $name", async (init) => {
     const res = await send(init);
