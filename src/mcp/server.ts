@@ -32,6 +32,8 @@ const INSTRUCTIONS = [
   "A typical flow: list_templates, then generate_content (with memory_ids and reference_material_ids), edit the",
   "text, finalize_content (starts a learning analysis: get_learning_job), schedule_content, publish_content.",
   "A failed call is a tool error carrying the API's error body: details.error_code says what went wrong.",
+  "Arguments a tool's input schema refuses (an unknown argument included) are a JSON-RPC -32602 error instead:",
+  "nothing ran.",
 ].join(" ");
 
 /**
