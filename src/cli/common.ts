@@ -1,5 +1,6 @@
 /** Helpers every command uses: the data directory, opening the store, output and failures. */
 import { accessSync, constants, statSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import type { Command } from "commander";
 import * as v from "valibot";
@@ -298,6 +299,17 @@ export async function readStdinIfPiped(what = "the password"): Promise<string | 
   return text.length > 0 ? text : undefined;
 }
 
+/**
+ * An id argument (a workspace's, a key's): not empty or blank. An unset shell variable (`keys revoke "$KEY"`) had
+ * been looked up as an id and answered "no API key has that id", a failure (exit 1) rather than the usage error it is.
+ */
+export function idArg(name: string) {
+  return (value: string): string => {
+    if (value.trim() === "") throw new UsageError(`${name} is empty: give one (an unset shell variable?)`);
+    return value;
+  };
+}
+
 /** The rules of the HTTP admin API (domain/admin-rules.ts), as argument parsers that fail as usage errors. */
 export function nameArg(name: string) {
   return (value: string): string => {
@@ -367,6 +379,45 @@ export function defaultServerUrls(host: string, port: number): { publicUrl: stri
   const ip = ipv6 || /^\d{1,3}(\.\d{1,3}){3}$/.test(usable);
   const stagingHost = usable === "127.0.0.1" ? "staging.localhost" : ip ? undefined : `staging.${usable}`;
   return { publicUrl, stagingUrl: stagingHost ? `http://${stagingHost}:${port}` : publicUrl };
+}
+
+/** A whole number from `min` to `max` (`--workers`), or a usage error naming the range. */
+export function intInRange(name: string, min: number, max: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+      throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got "${printable(value)}"`);
+    return Number(value);
+  };
+}
+
+/** A DNS name (RFC 1123): labels of 1 to 63 letters, digits and hyphens, not starting or ending with one. */
+const HOST_NAME =
+  /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+
+/**
+ * A --host value: an IP address (an IPv6 one also in brackets, as in a URL, given without them) or a host name.
+ * Anything else (`localhost:8080`, `http://x`, an empty variable) had reached listen, which failed as ENOTFOUND
+ * after the data directory had been opened.
+ */
+export function hostArg(value: string): string {
+  const bare = /^\[.*\]$/.test(value) ? value.slice(1, -1) : value;
+  // A dotted all-numeric name is a mistyped IPv4 address (999.1.1.1), not a name: no top-level domain is numeric.
+  const name = HOST_NAME.test(value) && !/^\d+(\.\d*)+$/.test(value);
+  if (net.isIP(bare) === 6 || (bare === value && (net.isIP(value) === 4 || name))) return bare;
+  throw new UsageError(`--host must be an IP address or a host name, got "${printable(value)}"`);
+}
+
+/**
+ * An option as the user gave it, for a message: `--port 8080`, with `(from CONTENT_SERVICE_PORT)` when the value
+ * came from that variable, or without a value (`--llm-model`) when `withValue` is false.
+ */
+export function givenOption(cmd: Command, key: string, withValue = true): string {
+  const option = cmd.options.find((o) => o.attributeName() === key);
+  if (!option) throw new Error(`no option ${key}`);
+  const value = cmd.getOptionValue(key);
+  const shown = withValue && value !== undefined ? ` ${printable(String(value))}` : "";
+  const from = cmd.getOptionValueSource(key) === "env" && option.envVar ? ` (from ${option.envVar})` : "";
+  return `${option.long}${shown}${from}`;
 }
 
 /** A --port value: 0 to 65535. */

@@ -21,6 +21,9 @@ import {
   DEFAULT_PORT,
   dataDirOf,
   defaultServerUrls,
+  givenOption,
+  hostArg,
+  intInRange,
   nameArg,
   onStdoutClosed,
   portArg,
@@ -190,7 +193,12 @@ export function registerServeCommands(program: Command): void {
       "Run the HTTP API server (initialises an empty data directory first, printing the admin login and a write " +
         "key once, on standard error). SIGTERM, SIGINT or SIGHUP: stop accepting, finish the requests in flight, exit 0",
     )
-    .addOption(new Option("--host <host>", "address to listen on").env("CONTENT_SERVICE_HOST").default(DEFAULT_HOST))
+    .addOption(
+      new Option("--host <host>", "address to listen on (an IP address or a host name)")
+        .env("CONTENT_SERVICE_HOST")
+        .default(DEFAULT_HOST)
+        .argParser(hostArg),
+    )
     .addOption(
       new Option("--port <port>", "port to listen on (0: any free port)")
         .env("CONTENT_SERVICE_PORT")
@@ -198,10 +206,10 @@ export function registerServeCommands(program: Command): void {
         .argParser(portArg),
     )
     .addOption(
-      new Option("--workers <n>", "worker threads for heavy work")
+      new Option("--workers <n>", `worker threads for heavy work (1 to ${MAX_WORKERS})`)
         .env("CONTENT_SERVICE_WORKERS")
         .default(Math.max(1, Math.min(4, os.availableParallelism() - 1)))
-        .argParser(positiveInt("--workers")),
+        .argParser(intInRange("--workers", 1, MAX_WORKERS)),
     )
     .addOption(
       new Option(
@@ -281,13 +289,25 @@ export function registerServeCommands(program: Command): void {
                 "scheduled\n",
             );
         }
-      if ((opts.llmBaseUrl === undefined) !== (opts.llmModel === undefined))
-        throw new UsageError("--llm-base-url and --llm-model go together");
+      // Each option named as given, with its variable when it came from one: `CONTENT_SERVICE_LLM_MODEL` left in an
+      // env file is otherwise a flag the user looks for in vain.
+      const named = (key: string) => givenOption(cmd, key, false);
+      if (opts.llmBaseUrl !== undefined && opts.llmModel === undefined)
+        throw new UsageError(
+          `${named("llmBaseUrl")} needs --llm-model (or CONTENT_SERVICE_LLM_MODEL): they go together`,
+        );
+      if (opts.llmModel !== undefined && opts.llmBaseUrl === undefined)
+        throw new UsageError(
+          `${named("llmModel")} needs --llm-base-url (or CONTENT_SERVICE_LLM_BASE_URL): they go together`,
+        );
       if (opts.llmModel === "builtin")
-        throw new UsageError('--llm-model cannot be "builtin", the name of the built-in engine');
+        throw new UsageError(`${named("llmModel")} cannot be "builtin", the name of the built-in engine`);
       const imageBase = opts.imageBaseUrl ?? opts.llmBaseUrl;
       if (opts.imageModel !== undefined && imageBase === undefined)
-        throw new UsageError("--image-model needs --image-base-url or --llm-base-url");
+        throw new UsageError(
+          `${named("imageModel")} needs --image-base-url or --llm-base-url (or CONTENT_SERVICE_IMAGE_BASE_URL, ` +
+            "CONTENT_SERVICE_LLM_BASE_URL)",
+        );
       const dataDir = dataDirOf(cmd);
       // One server per data directory (rate limits, checkpoints and idempotency waits live in its memory), held
       // until the process ends; the kernel releases it on a crash (lock.ts).
@@ -299,7 +319,10 @@ export function registerServeCommands(program: Command): void {
         throw e;
       }
       try {
-        await serve(dataDir, opts);
+        await serve(dataDir, opts, {
+          host: givenOption(cmd, "host"),
+          port: givenOption(cmd, "port"),
+        });
       } finally {
         lock.release();
       }
@@ -352,12 +375,12 @@ function noteExposedDatabase(dataDir: string): void {
  * listens stops the start at its next step (stop-signals.ts): exit 0, and a first start's credentials, if already
  * made, are shown all the same.
  */
-async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> {
+async function serve(dataDir: string, opts: ServeCommandOptions, given: ListenOptions): Promise<void> {
   const signals = new StopSignals();
   let first: InitResult = { created: false };
   let server: RunningServer | undefined;
   try {
-    server = await start(dataDir, opts, signals, (made) => {
+    server = await start(dataDir, opts, given, signals, (made) => {
       first = made;
     });
   } catch (e) {
@@ -380,13 +403,14 @@ async function serve(dataDir: string, opts: ServeCommandOptions): Promise<void> 
 async function start(
   dataDir: string,
   opts: ServeCommandOptions,
+  given: ListenOptions,
   signals: StopSignals,
   made: (first: InitResult) => void,
 ): Promise<RunningServer> {
   const imageBase = opts.imageBaseUrl ?? opts.llmBaseUrl;
   // A port in use (or an address not this machine's) fails here, before a first start makes credentials that only
   // a start that listens may show.
-  await probeListen(opts.host, opts.port);
+  await probeListen(opts.host, opts.port, given);
   await signals.checkpoint();
   // A backup folder that cannot be used fails the start, not the first scheduled run (its error a log line).
   // Resolved once, here: the folder checked is the folder the schedule writes to (an empty --backup-dir, as from an
@@ -458,7 +482,7 @@ async function start(
       jsonLogger(),
       "the server did not start; the credentials of this first start, valid nonetheless:\n",
     );
-    throw e;
+    throw listenFailure(e, given) ?? e;
   }
   try {
     await signals.checkpoint();
@@ -533,14 +557,48 @@ async function run(
 /** The longest a shutdown may take after the first signal before the process exits without finishing it. */
 const SHUTDOWN_LIMIT_MS = 60_000;
 
-/** Binds host:port and lets go at once: fails as the server's listen would (EADDRINUSE, EADDRNOTAVAIL, EACCES). */
-async function probeListen(host: string, port: number): Promise<void> {
-  if (port === 0) return;
+/** The upper bound of --workers: more threads than any machine this serves has cores, each with its own heap. */
+const MAX_WORKERS = 64;
+
+/** --host and --port as given (givenOption), for the messages of a listen that fails. */
+interface ListenOptions {
+  host: string;
+  port: string;
+}
+
+/**
+ * A listen's failure as the options that caused it: `cannot listen: --port 8080 (from CONTENT_SERVICE_PORT) is in
+ * use`, rather than node's `listen EADDRINUSE: address already in use 127.0.0.1:8080`, which names neither the
+ * option nor the variable a service's env file set. Undefined for an error that is not a listen's.
+ */
+function listenFailure(e: unknown, given: ListenOptions): CliError | undefined {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  const syscall = (e as NodeJS.ErrnoException | null)?.syscall;
+  if (syscall !== "listen" && syscall !== "getaddrinfo") return undefined;
+  const why: Record<string, string> = {
+    EADDRINUSE: `${given.port} is in use (on ${given.host}): another program listens there`,
+    EADDRNOTAVAIL: `${given.host} is not an address of this machine`,
+    ENOTFOUND: `${given.host} is a host name that does not resolve`,
+    EAI_AGAIN: `${given.host} could not be resolved (the name server did not answer)`,
+    EACCES: `${given.port} needs privileges this user lacks (ports below 1024), on ${given.host}`,
+    EAFNOSUPPORT: `${given.host}: this machine has no IPv6`,
+  };
+  const reason = code !== undefined ? why[code] : undefined;
+  return new CliError(
+    `cannot listen: ${reason ?? `${given.host}, ${given.port}: ${(e as Error).message.replace(/^listen \w+: /, "")}`}`,
+  );
+}
+
+/**
+ * Binds host:port and lets go at once: fails as the server's listen would (EADDRINUSE, EADDRNOTAVAIL, EACCES,
+ * ENOTFOUND).
+ */
+async function probeListen(host: string, port: number, given: ListenOptions): Promise<void> {
+  // Port 0 too (any free port): the address is checked all the same (a name that does not resolve, an address not
+  // this machine's), before the first start's credentials are made.
   const probe = net.createServer();
   await new Promise<void>((resolve, reject) => {
-    probe.once("error", (e) =>
-      reject(new CliError(`listen ${(e as NodeJS.ErrnoException).code}: ${e.message.replace(/^listen \w+: /, "")}`)),
-    );
+    probe.once("error", (e) => reject(listenFailure(e, given) ?? e));
     probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
   });
 }

@@ -41,7 +41,9 @@ describe("serve's first start", () => {
     try {
       const failed = cli(["serve", "--data-dir", dir, "--port", String(port), "--workers", "1"]);
       expect(failed.status).toBe(1);
-      expect(failed.stderr).toMatch(/EADDRINUSE/);
+      expect(failed.stderr).toBe(
+        `error: cannot listen: --port ${port} is in use (on --host 127.0.0.1): another program listens there\n`,
+      );
       expect(failed.stdout + failed.stderr).not.toMatch(/svc_live_|password|shown once/);
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
