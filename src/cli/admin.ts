@@ -35,6 +35,7 @@ import {
   CliError,
   checkEmail,
   checkPassword,
+  idArg,
   limitArg,
   nameArg,
   positiveInt,
@@ -286,7 +287,7 @@ export function registerAdminCommands(program: Command): void {
   workspaces
     .command("set-default")
     .description("Make a workspace its account's default (the one unbound keys use without workspace_id)")
-    .argument("<id>", "workspace id")
+    .argument("<id>", "workspace id", idArg("the workspace id"))
     .option("--json", "print the workspace as JSON")
     .action((id: string, _opts, cmd: Command) =>
       withStore(cmd, (store) => {
@@ -302,7 +303,7 @@ export function registerAdminCommands(program: Command): void {
   workspaces
     .command("delete")
     .description("Delete a workspace with its records and the keys bound to it")
-    .argument("<id>", "workspace id")
+    .argument("<id>", "workspace id", idArg("the workspace id"))
     .option("--json", "print the result as JSON")
     .action((id: string, _opts, cmd: Command) =>
       withStore(cmd, (store) => {
@@ -335,7 +336,11 @@ export function registerAdminCommands(program: Command): void {
     .requiredOption("--account <id>", "account id", positiveInt("--account"))
     .requiredOption("--name <name>", "key name (1 to 100 characters)", nameArg("--name"))
     .option("--scopes <list>", "read or read,write (write implies read; default read,write)", parseScopes)
-    .option("--workspace <id>", "bind the key to this workspace (default: unbound, or the only workspace)")
+    .option(
+      "--workspace <id>",
+      "bind the key to this workspace (default: unbound, or the only workspace)",
+      idArg("--workspace"),
+    )
     .addOption(new Option("--expires <when>", "expiry").choices(EXPIRY_CHOICES).default("90d"))
     .option("--json", 'print {"id","key","name","scopes","workspace_id","expires_at"}')
     .action(
@@ -382,7 +387,7 @@ export function registerAdminCommands(program: Command): void {
   keys
     .command("revoke")
     .description("Revoke a key (a running server refuses it at once)")
-    .argument("<key>", KEY_ARGUMENT)
+    .argument("<key>", KEY_ARGUMENT, idArg("the key"))
     .option("--json", "print the key as JSON")
     .action(async (given: string, _opts, cmd: Command) => {
       const id = await keyArgument(given);
@@ -395,7 +400,7 @@ export function registerAdminCommands(program: Command): void {
   keys
     .command("rotate")
     .description("Issue a replacement with the same name, scopes and binding; the old key stays valid until revoked")
-    .argument("<key>", KEY_ARGUMENT)
+    .argument("<key>", KEY_ARGUMENT, idArg("the key"))
     .option("--json", "print the new key as JSON")
     .action(async (given: string, _opts, cmd: Command) => {
       const id = await keyArgument(given);

@@ -26,6 +26,8 @@ import {
   DEFAULT_PORT,
   dataDirOf,
   defaultServerUrls,
+  givenOption,
+  hostArg,
   openDatabase,
   portArg,
   printJson,
@@ -303,6 +305,41 @@ function settleOld(target: string): void {
   }
 }
 
+/** What `openapi` was given. */
+interface OpenApiOptions {
+  out?: string;
+  host: string;
+  port: number;
+  publicUrl?: string;
+  stagingUrl?: string;
+}
+
+/**
+ * An --out file to write: not empty (an unset shell variable; it had written nowhere and said a system error) and not
+ * a directory, both usage errors. A missing folder is left to the write, which names it (exit 1).
+ */
+function checkOutFile(out: string): void {
+  if (out.trim() === "") throw new UsageError("--out is empty: give a file name (or - for standard output)");
+  let isDir = false;
+  try {
+    isDir = statSync(out).isDirectory();
+  } catch {}
+  if (isDir) throw new UsageError(`--out ${path.resolve(out)} is a directory: give a file name`);
+}
+
+/**
+ * A backup is written to a temporary file, checked and renamed into place, and a restore reads its file twice (the
+ * check, then the copy): neither works on a stream, so `-` is refused rather than taken for a file named "-".
+ */
+function refuseStream(flag: "--out" | "--from", value: string): void {
+  if (value === "-")
+    throw new UsageError(
+      `${flag} -: ${flag === "--out" ? "standard output" : "standard input"} is not supported (a backup is a ` +
+        "database file, written and checked in place): give a file name",
+    );
+  if (value.trim() === "") throw new UsageError(`${flag} is empty: give a file name`);
+}
+
 /** Adds the maintenance commands to the program. */
 export function registerMaintenanceCommands(program: Command): void {
   program
@@ -334,6 +371,7 @@ export function registerMaintenanceCommands(program: Command): void {
     .option("--force", "replace --out if it exists (never a database in use: one with a -wal, -shm or -journal)")
     .option("--json", "print the result as JSON")
     .action((opts: { out: string; force?: boolean }, cmd: Command) => {
+      refuseStream("--out", opts.out);
       const started = Date.now();
       const dir = dataDirOf(cmd);
       const { bytes, file } = backupDatabase(dir, opts.out, (line) => process.stderr.write(line), {
@@ -348,6 +386,7 @@ export function registerMaintenanceCommands(program: Command): void {
     .requiredOption("--from <file>", "backup file (from `backup` or a scheduled backup)")
     .option("--json", "print the result as JSON")
     .action((opts: { from: string }, cmd: Command) => {
+      refuseStream("--from", opts.from);
       const started = Date.now();
       const dir = dataDirOf(cmd);
       const { bytes, file, pending } = restoreDatabase(dir, opts.from, (line) => process.stderr.write(line));
@@ -370,16 +409,17 @@ export function registerMaintenanceCommands(program: Command): void {
   program
     .command("openapi")
     .description("Print the OpenAPI description")
-    .option("--out <file>", "write it to a file instead of stdout")
+    .option("--out <file>", "write it to a file instead of stdout (- is stdout)")
     .option("--json", "accepted for symmetry with the other commands: the description is JSON already")
     // serve's address, as its description names it when no URL is given (the same options and variables).
     .addOption(
       new Option("--host <host>", "serve's address, for the default URLs")
         .env("CONTENT_SERVICE_HOST")
-        .default(DEFAULT_HOST),
+        .default(DEFAULT_HOST)
+        .argParser(hostArg),
     )
     .addOption(
-      new Option("--port <port>", "serve's port, for the default URLs")
+      new Option("--port <port>", "serve's port, for the default URLs (not 0 unless both URLs are given)")
         .env("CONTENT_SERVICE_PORT")
         .default(DEFAULT_PORT)
         .argParser(portArg),
@@ -394,14 +434,23 @@ export function registerMaintenanceCommands(program: Command): void {
         .env("CONTENT_SERVICE_STAGING_URL")
         .argParser(serverUrlArg("--staging-url")),
     )
-    .action((opts: { out?: string; host: string; port: number; publicUrl?: string; stagingUrl?: string }) => {
+    .action((opts: OpenApiOptions, cmd: Command) => {
+      // serve --port 0 picks a port when it starts: a description written beforehand cannot know it, and its
+      // default URLs would name port 0, where no client reaches a server.
+      if (opts.port === 0 && (opts.publicUrl === undefined || opts.stagingUrl === undefined))
+        throw new UsageError(
+          `${givenOption(cmd, "port")}: the description's default URLs would name port 0, which no server listens on; ` +
+            "give the port serve listens on, or both --public-url and --staging-url",
+        );
+      const out = opts.out === "-" ? undefined : opts.out;
+      if (out !== undefined) checkOutFile(out);
       const defaults = defaultServerUrls(opts.host, opts.port);
       const urls = {
         publicUrl: opts.publicUrl ?? defaults.publicUrl,
         stagingUrl: opts.stagingUrl ?? defaults.stagingUrl,
       };
       const doc = buildOpenApi(ROUTES, urls);
-      if (opts.out) writeFileSync(opts.out, `${JSON.stringify(doc, null, 2)}\n`);
+      if (out !== undefined) writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
       else printJson(doc);
     });
 }

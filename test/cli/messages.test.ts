@@ -47,9 +47,9 @@ describe("the command line's messages", () => {
     expect(openapi.status).toBe(1);
     expect(openapi.stderr).toBe(`error: ${missing}: no such file or directory (open)\n`);
     const folder = tempDir();
-    expect(cli(["openapi", "--out", folder]).stderr).toBe(
-      `error: ${folder}: is a directory: give a file name (open)\n`,
-    );
+    const toFolder = cli(["openapi", "--out", folder]);
+    expect(toFolder.status).toBe(2);
+    expect(toFolder.stderr).toBe(`error: --out ${folder} is a directory: give a file name\n`);
     const backup = cli(["backup", "--out", path.join(path.dirname(missing), "b.db"), ...d]);
     expect(backup.status).toBe(1);
     expect(backup.stderr).toContain(`there is no folder ${path.dirname(missing)}`);
