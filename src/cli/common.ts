@@ -7,7 +7,8 @@ import * as v from "valibot";
 import { pendingMigrations } from "../db/migrate.js";
 import { DB_FILE, type Db, isDamagedDatabase, openDb } from "../db/open.js";
 import { createStore, type Store } from "../db/store.js";
-import { Email, Password, RateLimit, RecordName } from "../domain/admin-rules.js";
+import { Email, MAX_EMAIL_LENGTH, Password, RateLimit, RecordName } from "../domain/admin-rules.js";
+import { charLength } from "../domain/chars.js";
 import { ApiError } from "../http/errors.js";
 import { systemErrorReason } from "../jobs/backups.js";
 import { holdCommandLock, LockHeldError, ownerAndMode } from "./lock.js";
@@ -335,8 +336,22 @@ export function limitArg(name: string) {
 /** An email address, as the HTTP admin API accepts it. */
 export function checkEmail(value: string, name = "--email"): string {
   const r = v.safeParse(Email, value);
-  if (!r.success) throw new UsageError(`${name}: "${printable(value)}" is not an email address`);
-  return r.output;
+  if (r.success) return r.output;
+  // The rule that failed, when it is not the address's shape: a shape that looks right is otherwise a puzzle.
+  const issue = r.issues[0];
+  if (issue.type === "max_length")
+    throw new UsageError(
+      `${name} is too long: at most ${MAX_EMAIL_LENGTH} characters, got ${charLength(value.trim())}`,
+    );
+  if (issue.type === "check") {
+    // Named by its code point: printed, a zero-width space or a soft hyphen is invisible.
+    const c = /[\p{Cc}\p{Cf}]/u.exec(value)?.[0] ?? "";
+    const code = `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+    throw new UsageError(
+      `${name} holds ${code}, a control or format character (such as a zero-width space): not an email address`,
+    );
+  }
+  throw new UsageError(`${name}: "${printable(value)}" is not an email address`);
 }
 
 /** A password given on stdin, as the HTTP admin API accepts it (8 to 1024 characters). */

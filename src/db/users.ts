@@ -21,6 +21,8 @@ export function userView(u: UserRow) {
 export function userQueries(db: Db) {
   const byId = db.prepare<[number], UserRow>("SELECT * FROM users WHERE id = ?");
   const byEmail = db.prepare<[string], UserRow>("SELECT * FROM users WHERE email = ?");
+  // The addresses with a character outside printable ASCII: the only ones whose NFC form can differ from them.
+  const nonAscii = db.prepare<[], UserRow>("SELECT * FROM users WHERE email GLOB '*[^ -~]*' ORDER BY id");
   const all = db.prepare<[], UserRow>("SELECT * FROM users ORDER BY id");
   const byAccount = db.prepare<[number], UserRow>("SELECT * FROM users WHERE account_id = ? ORDER BY id");
   const insert = db.prepare<[number, string, string, string, string]>(
@@ -28,7 +30,19 @@ export function userQueries(db: Db) {
   );
   return {
     byId: (id: number) => byId.get(id),
-    byEmail: (email: string) => byEmail.get(email),
+    /**
+     * The user of an email, compared in Unicode NFC (admin-rules.ts Email stores that form). A user stored before
+     * the rule, with another form (`e` and a combining accent), is found by a second look among the non-ASCII
+     * addresses, each normalised here: no migration rewrites them, and a login or a duplicate check finds them all
+     * the same.
+     */
+    byEmail(email: string): UserRow | undefined {
+      const nfc = email.normalize("NFC");
+      const exact = byEmail.get(nfc);
+      // Not skipped for an ASCII address: a non-ASCII one can normalise to it (U+212A KELVIN SIGN is K in NFC).
+      if (exact) return exact;
+      return nonAscii.all().find((u) => u.email.normalize("NFC") === nfc);
+    },
     list: (accountId?: number) => (accountId === undefined ? all.all() : byAccount.all(accountId)),
     create(accountId: number, email: string, passwordHash: string, role: Role, now: string): UserRow {
       const id = Number(insert.run(accountId, email, passwordHash, role, now).lastInsertRowid);

@@ -18,16 +18,32 @@ export const MAX_PASSWORD_LENGTH = 1024;
 export const RecordName = v.pipe(v.string(), v.trim(), v.minLength(1), maxChars(MAX_NAME_LENGTH));
 /** A rate-limit override: a whole number from 1 to 1,000,000,000. */
 export const RateLimit = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_RATE_LIMIT));
+/** The longest email address (RFC 5321's path limit less its angle brackets). */
+export const MAX_EMAIL_LENGTH = 254;
 /**
- * A user's email (the login): trimmed, one `@` between a local part and a domain, no spaces, at most 254 characters.
- * A domain of one label is an address too (admin@localhost, the first admin's default; a mail host of an air-gapped
- * intranet), which valibot's email() refused.
+ * An email as it is compared and stored: trimmed and in Unicode NFC, so that `é` typed as one code point or as `e`
+ * and a combining accent (as macOS and some keyboards send it) is one login, not two users.
+ */
+const EmailText = v.pipe(v.string(), v.trim(), v.normalize("NFC"));
+/**
+ * A user's email (the login): EmailText with one `@` between a local part and a domain, no spaces, no control or
+ * format characters (a zero-width space or a bidirectional override makes two logins that look alike, and shows one
+ * address as another in a list), at most 254 characters ("Too long"). A domain of one label is an address too
+ * (admin@localhost, the first admin's default; a mail host of an air-gapped intranet), which valibot's email()
+ * refused. The one rule of every command and route that takes an email to store (users create, init, POST /users).
  */
 export const Email = v.pipe(
-  v.string(),
-  v.trim(),
+  EmailText,
+  v.check((s) => !/[\p{Cc}\p{Cf}]/u.test(s), "Expected no control or format characters (such as a zero-width space)."),
+  maxChars(MAX_EMAIL_LENGTH, "Too long"),
   v.regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*$/, "Expected an email address."),
-  maxChars(254),
 );
+/**
+ * An email given to sign in with: EmailText, 3 to 254 characters, and no more. Not Email: an address stored before
+ * that rule (with a format character, say) must still sign in, and a malformed one is a wrong login (401), not a
+ * request to correct. The store finds it by its NFC form, and falls back to the addresses stored before NFC
+ * (db/users.ts byEmail).
+ */
+export const LoginEmail = v.pipe(EmailText, v.minLength(3), maxChars(MAX_EMAIL_LENGTH, "Too long"));
 /** A user's password: 8 to 1024 characters. */
 export const Password = v.pipe(v.string(), v.minLength(MIN_PASSWORD_LENGTH), maxChars(MAX_PASSWORD_LENGTH));

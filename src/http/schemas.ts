@@ -86,12 +86,12 @@ export const intString = (min = 1, max = Number.MAX_SAFE_INTEGER) =>
  * At most `max` characters (charLength), described as `maxLength: max`. valibot's maxLength counts UTF-16 units, so a
  * title of 300 emoji (600 units) was refused while the description, read by a client's validator, allowed it. The
  * units are counted first: a string within the limit in units is within it in characters, and only a longer one is
- * counted (a 500,000-character text costs nothing more).
+ * counted (a 500,000-character text costs nothing more). `what` begins the message ("Too long" for an email).
  */
-export function maxChars(max: number) {
+export function maxChars(max: number, what = "Invalid length") {
   const units = v.maxLength<string, number, (issue: v.MaxLengthIssue<string, number>) => string>(
     max,
-    (issue) => `Invalid length: Expected <=${max} characters but received ${charLength(issue.input)}`,
+    (issue) => `${what}: Expected <=${max} characters but received ${charLength(issue.input)}`,
   );
   const action: typeof units = {
     ...units,

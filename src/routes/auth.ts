@@ -1,6 +1,7 @@
 /** Web-session sign-in and sign-out (DESIGN §3); password checks run on the password pool. */
 import * as v from "valibot";
 import { userView } from "../db/users.js";
+import { LoginEmail } from "../domain/admin-rules.js";
 import { unauthorized } from "../http/auth.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
@@ -8,7 +9,7 @@ import { Integer, maxChars, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
 
 const LoginBody = v.object({
-  email: v.pipe(v.string(), v.trim(), v.minLength(3), maxChars(254)),
+  email: LoginEmail,
   password: v.pipe(v.string(), v.minLength(1), maxChars(1024)),
 });
 

@@ -1,0 +1,139 @@
+/**
+ * Users' emails (admin-rules.ts Email): one form, Unicode NFC, for every command and route that stores one; control
+ * and format characters refused; at most 254 characters. Sign-in matches the NFC form, and still finds a user stored
+ * before the rule with another form (no migration rewrote them).
+ */
+import { describe, expect, it } from "vitest";
+import { hashPassword } from "../../src/domain/passwords.js";
+import { cli, initDir } from "../helpers/cli.js";
+import { makeHarness } from "../helpers/harness.js";
+import { expectErrorBody } from "../helpers/http.js";
+
+const PASSWORD = "correct horse battery staple";
+/** josé@a.test with é as one code point (NFC) and as e + U+0301 COMBINING ACUTE ACCENT (NFD). */
+const NFC = "jos\u00e9@a.test";
+const NFD = "jose\u0301@a.test";
+
+describe("emails of users", () => {
+  it("are stored in NFC, and a second form of the same address is a duplicate", async () => {
+    const h = makeHarness();
+    const op = await h.login("admin@a.test");
+    const created = await h.send("POST", "/api/v1/admin/users", {
+      auth: op,
+      body: { account_id: h.a.id, email: NFD, password: PASSWORD },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.user?.email ?? created.body.email).toBe(NFC);
+    const again = await h.send("POST", "/api/v1/admin/users", {
+      auth: op,
+      body: { account_id: h.a.id, email: NFC, password: PASSWORD },
+    });
+    const details = expectErrorBody(again, 400, "validation_failed");
+    expect(details.issues).toEqual([{ path: "body.email", message: expect.any(String) }]);
+    // Either form signs in.
+    for (const email of [NFC, NFD]) {
+      const res = await h.send("POST", "/api/v1/auth/login", { body: { email, password: PASSWORD } });
+      expect(res.status, email).toBe(200);
+      expect(res.body.user.email).toBe(NFC);
+    }
+  });
+
+  it.each([
+    ["a zero-width space (Cf)", "ad\u200bmin2@a.test"],
+    ["a right-to-left override (Cf)", "\u202eadmin2@a.test"],
+    ["a soft hyphen (Cf)", "ad\u00admin2@a.test"],
+    ["a control character (Cc)", "ad\u0007min2@a.test"],
+    ["a C1 control character (Cc)", "ad\u0085min2@a.test"],
+  ])("refuses %s with 400 on body.email", async (_what, email) => {
+    const h = makeHarness();
+    const op = await h.login("admin@a.test");
+    const res = await h.send("POST", "/api/v1/admin/users", { auth: op, body: { account_id: h.a.id, email } });
+    const details = expectErrorBody(res, 400, "validation_failed");
+    expect(details.issues).toEqual([
+      { path: "body.email", message: "Expected no control or format characters (such as a zero-width space)." },
+    ]);
+    expect(h.services.store.users.list(h.a.id).map((u) => u.email)).toEqual(["admin@a.test", "member@a.test"]);
+  });
+
+  it("takes 254 characters, counted in NFC, and calls 255 too long", async () => {
+    const h = makeHarness();
+    const op = await h.login("admin@a.test");
+    const domain = "@a.test";
+    const at254 = `${"x".repeat(254 - domain.length)}${domain}`;
+    const ok = await h.send("POST", "/api/v1/admin/users", { auth: op, body: { account_id: h.a.id, email: at254 } });
+    expect(ok.status).toBe(201);
+    // 254 characters in NFC though 255 code points as given (one é in two).
+    const nfd254 = `${"y".repeat(254 - domain.length - 1)}e\u0301${domain}`;
+    expect(nfd254.length).toBe(255);
+    const folded = await h.send("POST", "/api/v1/admin/users", {
+      auth: op,
+      body: { account_id: h.a.id, email: nfd254 },
+    });
+    expect(folded.status).toBe(201);
+    const long = await h.send("POST", "/api/v1/admin/users", {
+      auth: op,
+      body: { account_id: h.a.id, email: `z${at254}` },
+    });
+    const details = expectErrorBody(long, 400, "validation_failed");
+    expect(details.issues).toEqual([
+      { path: "body.email", message: "Too long: Expected <=254 characters but received 255" },
+    ]);
+  });
+
+  it("signs in a user stored before the rule with a non-NFC email, by either form, without rewriting it", async () => {
+    const h = makeHarness();
+    const store = h.services.store;
+    // As an earlier version stored it: the address as given, in NFD.
+    const legacy = store.users.create(h.a.id, NFD, hashPassword(PASSWORD), "member", new Date().toISOString());
+    // U+212A KELVIN SIGN is K in NFC: a non-ASCII address whose NFC form is ASCII is found too.
+    store.users.create(h.a.id, "\u212a@a.test", hashPassword(PASSWORD), "member", new Date().toISOString());
+    for (const [email, id] of [
+      [NFC, legacy.id],
+      [NFD, legacy.id],
+      ["K@a.test", undefined],
+    ] as const) {
+      const res = await h.send("POST", "/api/v1/auth/login", { body: { email, password: PASSWORD } });
+      expect(res.status, email).toBe(200);
+      if (id !== undefined) expect(res.body.user.id).toBe(id);
+    }
+    expect(store.users.byId(legacy.id)?.email).toBe(NFD);
+    // A wrong password is still wrong, and an unknown address unknown.
+    const wrong = await h.send("POST", "/api/v1/auth/login", { body: { email: NFC, password: `${PASSWORD}!` } });
+    expectErrorBody(wrong, 401);
+    const unknown = await h.send("POST", "/api/v1/auth/login", {
+      body: { email: "nobody@a.test", password: PASSWORD },
+    });
+    expectErrorBody(unknown, 401);
+    // Nor can its NFC twin be created.
+    const op = await h.login("admin@a.test");
+    const twin = await h.send("POST", "/api/v1/admin/users", { auth: op, body: { account_id: h.a.id, email: NFC } });
+    expectErrorBody(twin, 400, "validation_failed");
+  });
+});
+
+describe("emails on the command line", () => {
+  it("users create and init follow the same rule: NFC stored, Cf refused, 254 at most", () => {
+    const { d } = initDir();
+    const made = cli(["users", "create", "--account", "1", "--email", NFD, "--json", ...d]);
+    expect(made.status, made.stderr).toBe(0);
+    expect(made.json().email).toBe(NFC);
+    const twin = cli(["users", "create", "--account", "1", "--email", NFC, ...d]);
+    expect(twin.status).toBe(1);
+    const zw = cli(["users", "create", "--account", "1", "--email", "a\u200b@a.test", ...d]);
+    expect(zw.status).toBe(2);
+    expect(zw.stderr).toBe(
+      "error: --email holds U+200B, a control or format character (such as a zero-width space): not an email address\n",
+    );
+    const long = cli(["users", "create", "--account", "1", "--email", `${"x".repeat(249)}@a.test`, ...d]);
+    expect(long.status).toBe(2);
+    expect(long.stderr).toBe("error: --email is too long: at most 254 characters, got 256\n");
+    const init = cli(["init", "--admin-email", "ad\u202emin@a.test", ...d]);
+    expect(init.status).toBe(2);
+    expect(init.stderr).toMatch(/^error: --admin-email holds U\+202E, a control or format character/);
+    expect(
+      cli(["users", "list", "--json", ...d])
+        .json()
+        .map((u: { email: string }) => u.email),
+    ).toEqual(["admin@localhost", NFC]);
+  });
+});
