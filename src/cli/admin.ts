@@ -46,6 +46,7 @@ import {
   readStdinIfPiped,
   UsageError,
   wantsJson,
+  withReadStore,
   withStore,
 } from "./common.js";
 
@@ -147,7 +148,7 @@ export function registerAdminCommands(program: Command): void {
     .description("List accounts")
     .option("--json", "print as JSON")
     .action((_opts, cmd: Command) =>
-      withStore(cmd, (store) => {
+      withReadStore(cmd, (store) => {
         const rows = store.accounts.list();
         if (wantsJson(cmd)) return printJson(rows);
         printTable(rows as unknown as Record<string, unknown>[], [
@@ -244,7 +245,7 @@ export function registerAdminCommands(program: Command): void {
     .option("--account <id>", "only this account", positiveInt("--account"))
     .option("--json", "print as JSON")
     .action((opts: { account?: number }, cmd: Command) =>
-      withStore(cmd, (store) => {
+      withReadStore(cmd, (store) => {
         requireListedAccount(store, opts.account);
         const rows = store.users.list(opts.account).map(userView);
         if (wantsJson(cmd)) return printJson(rows);
@@ -275,7 +276,7 @@ export function registerAdminCommands(program: Command): void {
     .option("--account <id>", "only this account", positiveInt("--account"))
     .option("--json", "print as JSON")
     .action((opts: { account?: number }, cmd: Command) =>
-      withStore(cmd, (store) => {
+      withReadStore(cmd, (store) => {
         requireListedAccount(store, opts.account);
         const rows = (
           opts.account === undefined ? store.workspaces.listAll() : store.workspaces.listByAccount(opts.account)
@@ -367,7 +368,7 @@ export function registerAdminCommands(program: Command): void {
     .option("--account <id>", "only this account", positiveInt("--account"))
     .option("--json", "print as JSON")
     .action((opts: { account?: number }, cmd: Command) =>
-      withStore(cmd, (store) => {
+      withReadStore(cmd, (store) => {
         requireListedAccount(store, opts.account);
         const rows = store.apiKeys.list(opts.account).map((k) => apiKeyView(k));
         if (wantsJson(cmd)) return printJson(rows);

@@ -1,17 +1,17 @@
 /** Helpers every command uses: the data directory, opening the store, output and failures. */
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import type { Command } from "commander";
 import * as v from "valibot";
 import { pendingMigrations } from "../db/migrate.js";
-import { DB_FILE, type Db, isDamagedDatabase, openDb } from "../db/open.js";
+import { DB_FILE, type Db, isDamagedDatabase, openDb, openReadOnly } from "../db/open.js";
 import { createStore, type Store } from "../db/store.js";
 import { Email, MAX_EMAIL_LENGTH, Password, RateLimit, RecordName } from "../domain/admin-rules.js";
 import { charLength } from "../domain/chars.js";
 import { ApiError } from "../http/errors.js";
 import { systemErrorReason } from "../jobs/backups.js";
-import { holdCommandLock, LockHeldError, ownerAndMode } from "./lock.js";
+import { holdCommandLock, LockHeldError, MAINTENANCE_LOCK_FILE, ownerAndMode } from "./lock.js";
 
 /** A failure the CLI reports as one line on stderr with exit status 1. */
 export class CliError extends Error {}
@@ -103,10 +103,10 @@ export function requireDatabase(dir: string): void {
 }
 
 /** Opens the data directory's database; a failure names the file. */
-export function openDatabase(dir: string): Db {
+export function openDatabase(dir: string, readOnly = false): Db {
   const file = path.join(dir, DB_FILE);
   try {
-    return openDb(dir);
+    return readOnly ? openReadOnly(dir) : openDb(dir);
   } catch (e) {
     // Every command names the restore for a damaged file, as serve and backup do.
     if (isDamagedDatabase(e)) throw new CliError(damagedMessage(dir, (e as Error).message));
@@ -149,15 +149,59 @@ export function whileNoRestore<T>(dir: string, fn: () => T): T {
   return result;
 }
 
+/**
+ * Why this user cannot write the data directory or its database (read-only media, EROFS; another owner's files,
+ * EACCES), in words, or undefined when it can. SQLite would say "attempt to write a readonly database" or "unable to
+ * open database file" for both, after the lock file's own failure.
+ */
+export function unwritable(dir: string): string | undefined {
+  const file = path.join(dir, DB_FILE);
+  const denied: string[] = [];
+  for (const f of [dir, file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      accessSync(f, constants.W_OK);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EROFS") return `${dir} is on a read-only file system (EROFS)`;
+      if (code === "EACCES" || code === "EPERM") denied.push(`${f}${ownerAndMode(f)}`);
+    }
+  }
+  if (denied.length === 0) return undefined;
+  return (
+    `this user (uid ${process.getuid?.() ?? "?"}) cannot write ${denied.join(", ")} (EACCES): run as their owner ` +
+    "or give them this user"
+  );
+}
+
+/** Fails, naming the directory and why, when this user cannot write the data directory (a command that writes). */
+export function requireWritable(dir: string): void {
+  const why = unwritable(dir);
+  if (why !== undefined) throw new CliError(`cannot write to ${dir}: ${why}; the list commands work without writing`);
+}
+
 /** Opens an initialised, up-to-date database and runs `fn` with its store, closing it afterwards. */
 export async function withStore<T>(cmd: Command, fn: (store: Store) => T | Promise<T>): Promise<T> {
   const dir = dataDirOf(cmd);
   requireDatabase(dir);
+  requireWritable(dir);
   return whileNoRestore(dir, () => storeOf(dir, fn));
 }
 
-async function storeOf<T>(dir: string, fn: (store: Store) => T | Promise<T>): Promise<T> {
-  const db = openDatabase(dir);
+/**
+ * As withStore, for a command that only reads (the list commands): the database opened read-only (openReadOnly), so
+ * that it works on read-only media or in another user's folder. The maintenance lock is held when there is one to
+ * hold; where it cannot be created (a folder this user cannot write), no restore by this user can run either.
+ */
+export async function withReadStore<T>(cmd: Command, fn: (store: Store) => T | Promise<T>): Promise<T> {
+  const dir = dataDirOf(cmd);
+  requireDatabase(dir);
+  const read = () => storeOf(dir, fn, true);
+  if (!existsSync(path.join(dir, MAINTENANCE_LOCK_FILE)) && unwritable(dir) !== undefined) return read();
+  return whileNoRestore(dir, read);
+}
+
+async function storeOf<T>(dir: string, fn: (store: Store) => T | Promise<T>, readOnly = false): Promise<T> {
+  const db = openDatabase(dir, readOnly);
   try {
     const pending = pendingMigrations(db);
     if (pending.length > 0)

@@ -1,10 +1,16 @@
 /** The one place a database connection is opened and configured. */
 import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { loadSqliteAddon, sqliteNativeBinding } from "../runtime/assets.js";
 
 export type Db = Database.Database;
+
+// better-sqlite3 is built without URI filenames (SQLITE_USE_URI=0) and turns them on when this variable is "1" as its
+// addon loads (the first connection of the process): openReadOnly needs `?immutable=1`, which only a URI can say. Every
+// file this program opens is an absolute path, which reads the same with URIs on.
+process.env.SQLITE_USE_URI ??= "1";
 
 /** The file name of the database inside a data directory. */
 export const DB_FILE = "content-service.db";
@@ -62,6 +68,32 @@ export function makeDataDir(dataDir: string): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 }
 
+/**
+ * Opens a data directory's database read-only, for the commands that only read (`keys list`, `users list`...), so
+ * that they work where this user cannot write: read-only media (EROFS), or a folder of another owner (EACCES).
+ * A WAL database needs its -shm, which SQLite creates beside it even to read: where it cannot, and no -wal holds
+ * commits not yet in the file (a writer keeps one while it has the database open), the file is read as immutable
+ * (no -shm, no locks). better-sqlite3's `readonly: true` alone fails there (SQLITE_READONLY_DIRECTORY). Immutable
+ * is only right while nothing writes: a writer that starts meanwhile (its owner's server) could be read mid-checkpoint,
+ * which is why it is the second choice and only without a -wal.
+ */
+export function openReadOnly(dataDir: string): Db {
+  const file = path.join(dataDir, DB_FILE);
+  let db: Db | undefined;
+  try {
+    // Its first statement (a pragma) already reads the -shm.
+    db = openDb(dataDir, { readonly: true });
+    db.prepare("SELECT count(*) FROM sqlite_master").get();
+    return db;
+  } catch (e) {
+    db?.close();
+    const code = (e as { code?: string }).code ?? "";
+    const noShm = code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN");
+    if (!noShm || existsSync(`${file}-wal`)) throw e;
+  }
+  return openDb(dataDir, { readonly: true, file: `${pathToFileURL(file).href}?immutable=1` });
+}
+
 /** Whether an error is SQLite's for a file that is not a whole database (SQLITE_CORRUPT*, SQLITE_NOTADB). */
 export function isDamagedDatabase(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
@@ -71,7 +103,12 @@ export function isDamagedDatabase(e: unknown): boolean {
 /** Opens (creating if needed) the database of a data directory, with every pragma set here and nowhere else. */
 export function openDb(dataDir: string, options: OpenOptions = {}): Db {
   if (!options.readonly && dataDir !== ":memory:") makeDataDir(dataDir);
-  const file = dataDir === ":memory:" ? ":memory:" : path.join(dataDir, options.file ?? DB_FILE);
+  const file =
+    dataDir === ":memory:"
+      ? ":memory:"
+      : options.file?.startsWith("file:")
+        ? options.file
+        : path.join(dataDir, options.file ?? DB_FILE);
   // A new database file is its owner's alone (SQLite would create it 0644 less the umask); its -wal and -shm take
   // the database file's mode.
   if (!options.readonly && file !== ":memory:" && !existsSync(file)) closeSync(openSync(file, "a", 0o600));

@@ -43,8 +43,9 @@ describe("a database the command cannot use", () => {
         expect(run.status).toBe(1);
         expect(run.stderr).toMatch(
           new RegExp(
-            `^error: cannot write ${file}: this user \\(uid 65534\\) cannot write ${file} \\(owner uid 0, mode 644\\), ` +
-              `.*; run as their owner or give them this user\\n$`,
+            `^error: cannot write to ${dir}: this user \\(uid 65534\\) cannot write ${dir} \\(owner uid 0, mode 755\\), ` +
+              `${file} \\(owner uid 0, mode 644\\), .* \\(EACCES\\): run as their owner or give them this user; ` +
+              "the list commands work without writing\\n$",
           ),
         );
       } finally {

@@ -1,0 +1,81 @@
+/**
+ * A data directory this user cannot write (read-only media, another owner's folder): the list commands open the
+ * database read-only and work; the commands that write fail with one line naming the directory and why. Root writes
+ * anything, so as root the commands run as another user (nobody); otherwise the folder is made 0555.
+ */
+import { chmodSync, readdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { asUser, cli, initDir } from "../helpers/cli.js";
+
+const root = process.getuid?.() === 0;
+const NOBODY = 65534;
+/** Runs the CLI as a user who cannot write `dir`. */
+const reader = (args: string[]) => (root ? asUser(NOBODY, args) : cli(args));
+const made: string[] = [];
+afterEach(() => {
+  // Writable again, so that the test files' folders can be removed.
+  for (const dir of made.splice(0)) chmodSync(dir, 0o700);
+});
+
+/** An initialised data directory, closed cleanly (no -wal, no -shm), that `reader` can read but not write. */
+function readOnlyDir(options: { lockFile?: boolean } = {}) {
+  const { dir, d } = initDir();
+  expect(cli(["keys", "create", "--account", "1", "--name", "k", ...d]).status).toBe(0);
+  if (options.lockFile === false) rmSync(path.join(dir, "maintenance.lock"));
+  expect(readdirSync(dir).filter((n) => n.endsWith("-wal") || n.endsWith("-shm"))).toEqual([]);
+  for (const name of readdirSync(dir)) chmodSync(path.join(dir, name), 0o444);
+  chmodSync(dir, 0o555);
+  made.push(dir);
+  return { dir, d };
+}
+
+describe("a data directory this user cannot write", () => {
+  it.each([
+    ["with", true],
+    ["without", false],
+  ])("the list commands read it, %s a maintenance lock file, and leave nothing in it", (_with, lockFile) => {
+    const { dir, d } = readOnlyDir({ lockFile });
+    const before = readdirSync(dir).sort();
+    const expected = {
+      accounts: [{ id: 1, name: "Default account" }],
+      users: [{ email: "admin@localhost" }],
+      workspaces: [{ name: "Default", is_default: true }],
+      keys: [{ name: "k", account_id: 1 }],
+    };
+    for (const [group, rows] of Object.entries(expected)) {
+      const run = reader([group, "list", "--json", ...d]);
+      expect(run.status, `${group}: ${run.stderr}`).toBe(0);
+      expect(run.stderr).toBe("");
+      expect(JSON.parse(run.stdout)).toMatchObject(rows);
+    }
+    // The table output too.
+    const table = reader(["keys", "list", ...d]);
+    expect(table.status, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^id\s+account_id\s+name/);
+    expect(readdirSync(dir).sort()).toEqual(before);
+  });
+
+  it("the commands that write fail with one line naming the directory and the cause, changing nothing", () => {
+    const { dir, d } = readOnlyDir();
+    for (const args of [
+      ["keys", "create", "--account", "1", "--name", "k2"],
+      ["accounts", "create", "--name", "x", "--plan", "pro"],
+      ["users", "create", "--account", "1", "--email", "u@x.test"],
+      ["workspaces", "create", "--account", "1", "--name", "w"],
+    ]) {
+      const run = reader([...args, ...d]);
+      expect(run.status, args.join(" ")).toBe(1);
+      const uid = root ? String(NOBODY) : "\\d+";
+      expect(run.stderr.trim().split("\n").at(-1)).toMatch(
+        new RegExp(
+          `^error: cannot write to ${dir}: this user \\(uid ${uid}\\) cannot write ${dir} \\(owner uid \\d+, mode 555\\), ` +
+            `${dir}/content-service.db \\(owner uid \\d+, mode 444\\) \\(EACCES\\): run as their owner or give them ` +
+            "this user; the list commands work without writing$",
+        ),
+      );
+    }
+    chmodSync(dir, 0o700);
+    expect(cli(["keys", "list", "--json", ...d]).json()).toHaveLength(1);
+  });
+});
