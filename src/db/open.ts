@@ -19,6 +19,11 @@ export const DB_FILE = "content-service.db";
 export interface OpenOptions {
   readonly?: boolean;
   file?: string;
+  /**
+   * `file` is an SQLite URI (`file:///…?immutable=1`, openReadOnly's), not a name in the data directory. Said here, not
+   * guessed from a `file:` prefix: a backup named `file:x.db` is a file of that name in its folder.
+   */
+  uri?: boolean;
   /** Load the SQLite addon from this file (a worker thread of the executable; see runtime/assets.ts). */
   addonFile?: string;
   /**
@@ -91,7 +96,7 @@ export function openReadOnly(dataDir: string): Db {
     const noShm = code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN");
     if (!noShm || existsSync(`${file}-wal`)) throw e;
   }
-  return openDb(dataDir, { readonly: true, file: `${pathToFileURL(file).href}?immutable=1` });
+  return openDb(dataDir, { readonly: true, uri: true, file: `${pathToFileURL(file).href}?immutable=1` });
 }
 
 /** Whether an error is SQLite's for a file that is not a whole database (SQLITE_CORRUPT*, SQLITE_NOTADB). */
@@ -106,7 +111,7 @@ export function openDb(dataDir: string, options: OpenOptions = {}): Db {
   const file =
     dataDir === ":memory:"
       ? ":memory:"
-      : options.file?.startsWith("file:")
+      : options.uri && options.file !== undefined
         ? options.file
         : path.join(dataDir, options.file ?? DB_FILE);
   // A new database file is its owner's alone (SQLite would create it 0644 less the umask); its -wal and -shm take

@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { migrate } from "../../src/db/migrate.js";
 import { openDb } from "../../src/db/open.js";
@@ -161,5 +162,24 @@ describe("scheduled backups", () => {
     ensureBackupDir(path.join(dir, "new", "a", "b"));
     expect(statSync(path.join(dir, "new", "a", "b")).isDirectory()).toBe(true);
     ensureBackupDir(path.join(dir, "new", "a", "b"));
+  });
+});
+
+describe("a database file whose name begins with file:", () => {
+  it("is opened in its folder, not read as an SQLite URI relative to the working directory", () => {
+    // restore --from DIR/file:b.db and a backup's check open it by folder and name: with URI filenames on, the name
+    // alone had been taken for the URI file:b.db, a b.db in the working directory (a new empty one, for the check).
+    const dir = tempDir();
+    const file = path.join(dir, "file:copy.db");
+    const made = new Database(file);
+    made.exec("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (7)");
+    made.close();
+    const copy = openDb(dir, { readonly: true, file: "file:copy.db" });
+    try {
+      expect(copy.prepare("SELECT x FROM t").get()).toEqual({ x: 7 });
+      expect(copy.name).toBe(file);
+    } finally {
+      copy.close();
+    }
   });
 });
