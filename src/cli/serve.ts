@@ -1,6 +1,6 @@
 /** `init` and `serve`. */
 
-import { closeSync, fchmodSync, fsyncSync, openSync, statSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fsyncSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -70,9 +70,12 @@ function showFirstStart(result: InitResult, dataDir: string, log: Pick<Logger, "
   } catch (e) {
     const file = path.join(dataDir, CREDENTIALS_FILE);
     try {
-      const fd = openSync(file, "w", 0o600);
+      // A new file, never one already there: "w" followed a symbolic link planted at that name (into a file its
+      // planter reads) and kept a file another user had opened. An older one goes first; O_EXCL refuses a link.
+      rmSync(file, { force: true });
+      const fd = openSync(file, "wx", 0o600);
       try {
-        // An older file (the mode given applies to a new one only) is made the owner's alone too.
+        // The umask may take bits off 0600: the mode is set whatever it is.
         fchmodSync(fd, 0o600);
         writeAllSync(fd, text);
         fsyncSync(fd);

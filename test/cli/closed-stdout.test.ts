@@ -3,7 +3,7 @@
  * had been an uncaught exception: a stack trace and exit 1 for the command, and a stopped server.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, openSync, readFileSync, statSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, ENTRY, initDir, startServe, tempDir } from "../helpers/cli.js";
@@ -135,6 +135,40 @@ describe("standard output closed early", () => {
       // The key in the file is the key made.
       const keys = cli(["keys", "list", "--json", "--data-dir", dir]).json();
       expect(keys.map((k: { prefix: string }) => k.prefix)).toEqual([key!.slice(0, 13)]);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+  });
+
+  it("writes the credentials file anew: a symbolic link planted at its name is replaced, its target left alone", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "first-start-credentials.txt");
+    // Another user's file, which the link would have had the credentials written into (and made readable to them).
+    const victim = path.join(tempDir(), "theirs.txt");
+    writeFileSync(victim, "theirs\n");
+    symlinkSync(victim, file);
+    const child = spawn(process.execPath, [...ENTRY, "serve", "--data-dir", dir, "--port", "0", "--workers", "1"], {
+      env: { ...process.env, NODE_OPTIONS: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stderr.destroy();
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    let stdout = "";
+    const line = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      child.stdout.on("data", (d) => {
+        stdout += d;
+        const found = stdout.split("\n").find((l) => l.includes("first-start-credentials.txt"));
+        if (found) resolve(JSON.parse(found));
+      });
+      exited.then(() => reject(new Error(`exited:\n${stdout}`)));
+    });
+    try {
+      expect(line).toMatchObject({ level: "error", file });
+      expect(readFileSync(victim, "utf8")).toBe("theirs\n");
+      expect(lstatSync(file).isSymbolicLink()).toBe(false);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(readFileSync(file, "utf8")).toMatch(/API key \(read, write; shown once\): svc_live_\w{32}\n/);
     } finally {
       child.kill("SIGTERM");
     }
