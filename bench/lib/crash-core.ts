@@ -27,7 +27,7 @@ export interface CrashOptions {
   start(): Promise<CrashServer>;
   /** Concurrent writers (default 6). */
   concurrency?: number;
-  /** The kill comes this many milliseconds after the load starts, drawn from the seed (default 500–4,000). */
+  /** The kill comes this many milliseconds after the round's first acknowledged write, drawn from the seed (default 500–4,000). */
   killAfterMs?: [number, number];
   /** Words of a reference material (default 2,000) and of a finalized text (default 5,000). */
   referenceWords?: number;
@@ -67,6 +67,12 @@ interface Finalization {
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** How long a round waits for its first acknowledged write before its kill timer starts regardless. */
+const FIRST_WRITE_WAIT_MS = 30_000;
+
+const acknowledgedIn = (round: CrashRound) =>
+  round.acknowledged.references + round.acknowledged.generations + round.acknowledged.finalizations;
 
 /** Runs the whole crash sequence: `kills` kills, `kills + 1` starts, a verification after every start. */
 export async function runCrash(options: CrashOptions): Promise<CrashReport> {
@@ -266,12 +272,18 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
       };
       rounds.push(current);
       const writers = writeLoad(server, current);
+      // The random moment counts from the round's first acknowledged write, not from the start: on a busy machine
+      // the first answers (worker threads starting) can take longer than the whole window, and a round killed before
+      // any write was acknowledged tests nothing.
+      const waitFrom = Date.now();
+      while (acknowledgedIn(current) === 0 && Date.now() - waitFrom < FIRST_WRITE_WAIT_MS) await sleep(20);
+      const firstWriteMs = Date.now() - waitFrom;
       await sleep(killAfterMs);
       await server.kill();
       await writers.stop();
       for (const u of current.unexpected.slice(0, 5)) failures.push(`round ${current.round}: unexpected answer: ${u}`);
       log(
-        `kill ${current.round}/${options.kills} after ${killAfterMs} ms: acknowledged ${JSON.stringify(current.acknowledged)}, ${current.unanswered} unanswered`,
+        `kill ${current.round}/${options.kills} ${killAfterMs} ms after the first acknowledged write (${firstWriteMs} ms into the load): acknowledged ${JSON.stringify(current.acknowledged)}, ${current.unanswered} unanswered`,
       );
     } catch (e) {
       await server.kill().catch(() => {});
