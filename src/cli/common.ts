@@ -188,16 +188,29 @@ export async function withStore<T>(cmd: Command, fn: (store: Store) => T | Promi
 }
 
 /**
- * As withStore, for a command that only reads (the list commands): the database opened read-only (openReadOnly), so
- * that it works on read-only media or in another user's folder. The maintenance lock is held when there is one to
- * hold; where it cannot be created (a folder this user cannot write), no restore by this user can run either.
+ * As withStore, for a command that only reads (the list commands), which also works where this user cannot write the
+ * data directory or the database (read-only media, another owner's files): there the database is opened read-only
+ * (openReadOnly); elsewhere as withStore opens it, so that its connection removes the -wal and -shm when it closes (a
+ * read-only one cannot, and would leave them behind). The maintenance lock is held unless it cannot be: no lock file,
+ * and a folder this user cannot create one in, where no restore by this user can run either.
  */
 export async function withReadStore<T>(cmd: Command, fn: (store: Store) => T | Promise<T>): Promise<T> {
   const dir = dataDirOf(cmd);
   requireDatabase(dir);
-  const read = () => storeOf(dir, fn, true);
-  if (!existsSync(path.join(dir, MAINTENANCE_LOCK_FILE)) && unwritable(dir) !== undefined) return read();
+  const readOnly = unwritable(dir) !== undefined;
+  const read = () => storeOf(dir, fn, readOnly);
+  if (readOnly && !existsSync(path.join(dir, MAINTENANCE_LOCK_FILE)) && !writableDir(dir)) return read();
   return whileNoRestore(dir, read);
+}
+
+/** Whether this user can create files in a folder. */
+function writableDir(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function storeOf<T>(dir: string, fn: (store: Store) => T | Promise<T>, readOnly = false): Promise<T> {

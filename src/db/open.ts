@@ -74,8 +74,8 @@ export function makeDataDir(dataDir: string): void {
 }
 
 /**
- * Opens a data directory's database read-only, for the commands that only read (`keys list`, `users list`...), so
- * that they work where this user cannot write: read-only media (EROFS), or a folder of another owner (EACCES).
+ * Opens a data directory's database read-only, for the commands that only read (`keys list`, `users list`...) where
+ * this user cannot write the folder or the database: read-only media (EROFS), or another owner's files (EACCES).
  * A WAL database needs its -shm, which SQLite creates beside it even to read: where it cannot, and no -wal holds
  * commits not yet in the file (a writer keeps one while it has the database open), the file is read as immutable
  * (no -shm, no locks). better-sqlite3's `readonly: true` alone fails there (SQLITE_READONLY_DIRECTORY). Immutable
@@ -84,6 +84,13 @@ export function makeDataDir(dataDir: string): void {
  */
 export function openReadOnly(dataDir: string): Db {
   const file = path.join(dataDir, DB_FILE);
+  const immutable = () =>
+    openDb(dataDir, { readonly: true, uri: true, file: `${pathToFileURL(file).href}?immutable=1` });
+  // Where the folder can be written but the database cannot (another user's database), SQLite would create the
+  // -wal and -shm as this user, and a read-only connection cannot remove them when it closes: they would stay behind,
+  // this user's, and could keep the database's owner from opening it. Without either (nothing writes, nothing is
+  // pending), the file is read as immutable instead.
+  if (!existsSync(`${file}-wal`) && !existsSync(`${file}-shm`)) return immutable();
   let db: Db | undefined;
   try {
     // Its first statement (a pragma) already reads the -shm.
@@ -96,7 +103,7 @@ export function openReadOnly(dataDir: string): Db {
     const noShm = code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN");
     if (!noShm || existsSync(`${file}-wal`)) throw e;
   }
-  return openDb(dataDir, { readonly: true, uri: true, file: `${pathToFileURL(file).href}?immutable=1` });
+  return immutable();
 }
 
 /** Whether an error is SQLite's for a file that is not a whole database (SQLITE_CORRUPT*, SQLITE_NOTADB). */

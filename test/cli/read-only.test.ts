@@ -79,3 +79,35 @@ describe("a data directory this user cannot write", () => {
     expect(cli(["keys", "list", "--json", ...d]).json()).toHaveLength(1);
   });
 });
+
+describe("a data directory this user can write", () => {
+  const walOrShm = (dir: string) => readdirSync(dir).filter((n) => n.endsWith("-wal") || n.endsWith("-shm"));
+
+  it("the list commands open the database as the writing ones do, leaving no -wal or -shm behind", () => {
+    const { dir, d } = initDir();
+    expect(walOrShm(dir)).toEqual([]);
+    const before = readdirSync(dir).sort();
+    for (const group of ["accounts", "users", "workspaces", "keys"]) {
+      const run = cli([group, "list", "--json", ...d]);
+      expect(run.status, `${group}: ${run.stderr}`).toBe(0);
+    }
+    expect(readdirSync(dir).sort()).toEqual(before);
+  });
+
+  it.runIf(root)(
+    "another user who can write the folder but only read the database lists it, takes the maintenance lock and leaves no -wal or -shm",
+    () => {
+      const { dir, d } = initDir();
+      rmSync(path.join(dir, "maintenance.lock"));
+      for (const name of readdirSync(dir)) chmodSync(path.join(dir, name), 0o644);
+      chmodSync(dir, 0o777);
+      made.push(dir);
+      const run = asUser(NOBODY, ["keys", "list", "--json", ...d]);
+      expect(run.status, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual([]);
+      expect(walOrShm(dir)).toEqual([]);
+      // The lock could be taken (its file created): it was.
+      expect(readdirSync(dir)).toContain("maintenance.lock");
+    },
+  );
+});
