@@ -75,7 +75,7 @@ export function createServices(options: ServiceOptions): Services {
   const config = { ...DEFAULT_CONFIG, ...options.config };
   const usage = new UsageCounter(store, clock);
   const writer = options.writer ?? inlineWriter(store);
-  return {
+  const services: Services = {
     store,
     rows: new RowCache(options.db),
     durability: options.durability ?? alreadyDurable,
@@ -99,6 +99,11 @@ export function createServices(options: ServiceOptions): Services {
     engines: enginesOf(pool, config.llm),
     location: options.location,
   };
+  // The background writes that meet a full disk mark it for /readyz, as the requests' do (services.storage read when
+  // it happens: tests put a watch of their own in its place).
+  services.learning.onStorageFull = () => services.storage.noteFull();
+  services.graph.onStorageFull = () => services.storage.noteFull();
+  return services;
 }
 
 /** A running server. */
@@ -124,6 +129,17 @@ export interface ServeOptions {
 
 /** How long an fsync about to begin waits at most for the writer thread's operations under way (db/durability.ts). */
 const GATHER_MS = 2;
+
+/**
+ * What a periodic job's failure does: a line in the log, and a full disk (SQLITE_FULL: the idempotency purge, the
+ * learning retries, a backup's copy) marked for /readyz, as the requests' writes mark it.
+ */
+export function periodicJobFailed(services: Pick<Services, "storage" | "logger">): (job: string, e: unknown) => void {
+  return (job, e) => {
+    if (isStorageFull(e)) services.storage.noteFull();
+    services.logger.error("periodic job failed", { job, error: (e as Error).message });
+  };
+}
 
 /** Opens and migrates the data directory's database and serves the API until close(). */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
@@ -238,9 +254,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         services.logger.info("backup written", { file });
       },
     });
-  const stopSchedules = startSchedules(jobs, (job, e) =>
-    services.logger.error("periodic job failed", { job, error: (e as Error).message }),
-  );
+  const stopSchedules = startSchedules(jobs, periodicJobFailed(services));
   // The flush in progress, awaited at close (the writer closes after it).
   let flushing: Promise<void> = Promise.resolve();
   const flushTimer = setInterval(() => {

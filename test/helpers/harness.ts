@@ -1,11 +1,12 @@
 /** The test harness: the app on a fresh migrated in-memory database, with a manual clock and seeded fixtures. */
 import { migrate } from "../../src/db/migrate.js";
 import { openDb } from "../../src/db/open.js";
-import type { Store } from "../../src/db/store.js";
+import { createStore, type Store } from "../../src/db/store.js";
 import { createAccount, createUser, createWorkspace, issueKey } from "../../src/domain/admin.js";
 import { ManualClock } from "../../src/domain/clock.js";
 import { hashPassword } from "../../src/domain/passwords.js";
 import type { Plan } from "../../src/domain/plans.js";
+import { inlineWriter, type StoreWriter } from "../../src/domain/writer.js";
 import { type App, createApp } from "../../src/http/app.js";
 import type { ServerConfig, Services } from "../../src/http/context.js";
 import { memoryLogger } from "../../src/http/log.js";
@@ -72,13 +73,21 @@ export async function checkContract(method: string, path: string, res: Response)
 }
 
 /** Builds a harness. */
-export function makeHarness(options: { config?: Partial<ServerConfig>; pool?: WorkerPool } = {}): Harness {
+export function makeHarness(
+  options: {
+    config?: Partial<ServerConfig>;
+    pool?: WorkerPool;
+    /** The services' writer made from the default one (which writes on this thread). */
+    writer?: (inline: StoreWriter) => StoreWriter;
+  } = {},
+): Harness {
   const db = openDb(":memory:");
   migrate(db);
   const clock = new ManualClock();
   const logger = memoryLogger();
   const pool = options.pool ?? inlinePool();
-  const services = createServices({ db, clock, logger, pool, config: options.config });
+  const writer = options.writer?.(inlineWriter(createStore(db)));
+  const services = createServices({ db, clock, logger, pool, config: options.config, writer });
   const app = createApp(services, ROUTES);
   const store = services.store;
   const hash = hashPassword(PASSWORD);

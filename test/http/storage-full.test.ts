@@ -5,7 +5,9 @@
  * storage_full until the data directory's file system (a fake statfs here) has 16 MiB free again.
  */
 import { describe, expect, it } from "vitest";
+import type { StoreWriter } from "../../src/domain/writer.js";
 import { toApiError } from "../../src/http/errors.js";
+import { periodicJobFailed } from "../../src/http/server.js";
 import { type FsStats, MIN_FREE_BYTES, StorageWatch } from "../../src/http/storage-watch.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
@@ -117,5 +119,61 @@ describe("readiness on a full disk", () => {
     answer({ bsize: 4096n, bavail: 1_000_000n });
     expect(await next).toBe(false);
     expect(calls).toBe(2);
+  });
+});
+
+describe("a full disk met by background writes", () => {
+  /** A harness whose writer fails the named operations with SQLITE_FULL, watched by a fake disk with no room. */
+  function fullFor(ops: string[]) {
+    const fail = new Set(ops);
+    const h = makeHarness({
+      writer: (inline): StoreWriter => ({
+        run: (async (op: string, input: unknown) => {
+          if (fail.has(op)) throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+          return (inline.run as (op: string, input: unknown) => Promise<unknown>)(op, input);
+        }) as StoreWriter["run"],
+      }),
+    });
+    h.services.storage = new StorageWatch("/data", fakeDisk(0).statfs);
+    return h;
+  }
+
+  async function finalizeOne(h: ReturnType<typeof makeHarness>) {
+    const key = h.key();
+    const gen = await h.send("POST", "/api/v1/generate", {
+      auth: key,
+      body: { template_id: 1, user_direction: "Why written updates beat meetings", workspace_id: h.a.ws1, seed: 1 },
+    });
+    expect(gen.status, JSON.stringify(gen.body)).toBe(201);
+    const fin = await h.send("POST", "/api/v1/finalizeContent", {
+      auth: key,
+      body: { content_id: gen.body.content_id, finalized_content: `${gen.body.content}\n\nEdited.`, edit_seconds: 5 },
+    });
+    expect(fin.status, JSON.stringify(fin.body)).toBe(200);
+  }
+
+  it.each([
+    ["a learning job's result", ["learningComplete"]],
+    ["a learning job's claim", ["learningClaim"]],
+    ["a knowledge graph update", ["graphRemoveStale", "graphSave", "graphMarkUpdated"]],
+  ])("%s makes /readyz answer 503 storage_full", async (_what, ops) => {
+    const h = fullFor(ops);
+    expect((await h.send("GET", "/readyz")).status).toBe(200);
+    await finalizeOne(h);
+    await h.services.learning.idle();
+    await h.services.graph.idle();
+    const ready = await h.send("GET", "/readyz");
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ status: "storage_full" });
+  });
+
+  it("a periodic job's (the idempotency purge's) makes /readyz answer 503 storage_full; another failure does not", async () => {
+    const h = fullFor([]);
+    const failed = periodicJobFailed(h.services);
+    failed("idempotency-purge", Object.assign(new Error("busy"), { code: "SQLITE_BUSY" }));
+    expect((await h.send("GET", "/readyz")).status).toBe(200);
+    failed("idempotency-purge", Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" }));
+    expect((await h.send("GET", "/readyz")).status).toBe(503);
+    expect(h.logger.lines.filter((l) => l.message === "periodic job failed")).toHaveLength(2);
   });
 });
