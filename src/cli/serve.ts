@@ -490,7 +490,11 @@ async function start(
   try {
     await signals.checkpoint();
   } catch (e) {
-    await server.close();
+    // The stop is the outcome: a close that fails is said, and does not take the place of the cancel (serve shows
+    // the credentials made, which no later start would show).
+    await server.close().catch((closing) => {
+      process.stderr.write(`stopping failed: ${(closing as Error).message}\n`);
+    });
     throw e;
   }
   return server;

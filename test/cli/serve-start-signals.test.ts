@@ -14,7 +14,7 @@ import { cli, ENTRY, startServe, tempDir } from "../helpers/cli.js";
 const PRELOAD = pathToFileURL(path.resolve(import.meta.dirname, "../helpers/stop-during-start.ts")).href;
 
 /** Runs `serve` with the preload sending `signal` at step `at`. */
-function serveStopped(dir: string, at: string, signal: string) {
+function serveStopped(dir: string, at: string, signal: string, env: Record<string, string> = {}) {
   const [importFlag, tsx, main] = ENTRY;
   return spawnSync(
     process.execPath,
@@ -22,7 +22,7 @@ function serveStopped(dir: string, at: string, signal: string) {
     {
       encoding: "utf8",
       input: "",
-      env: { ...process.env, NODE_OPTIONS: "", STOP_AT: at, STOP_SIGNAL: signal },
+      env: { ...process.env, NODE_OPTIONS: "", STOP_AT: at, STOP_SIGNAL: signal, ...env },
       timeout: 60_000,
     },
   );
@@ -65,5 +65,16 @@ describe("serve stopped while it starts", () => {
     // The data directory is free: a start now is a first start.
     const init = cli(["init", "--data-dir", dir]);
     expect(init.status, init.stderr).toBe(0);
+  });
+
+  it("SIGTERM as it listens, and its close fails: the failure is said, the credentials shown, exit 0", () => {
+    const dir = tempDir();
+    const run = serveStopped(dir, "listening", "SIGTERM", { STOP_CLOSE_FAILS: "1" });
+    const output = run.stdout + run.stderr;
+    expect({ status: run.status, signal: run.signal }, output).toEqual({ status: 0, signal: null });
+    expect(run.stderr).toContain("stopping failed: closing failed (injected)\n");
+    expect(run.stderr).toContain("stopped before listening; the credentials of this first start, valid nonetheless:");
+    expect(run.stderr).toMatch(/API key \(read, write; shown once\): svc_live_\w{32}/);
+    expect(run.stderr).toMatch(/stopped\n$/);
   });
 });

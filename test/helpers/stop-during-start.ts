@@ -29,3 +29,27 @@ if (process.env.STOP_AT === "listeners")
     // Node's own listener, added before this one, has started watching for the signal: not the default action.
     if (event === signal) send();
   });
+
+// `listening`: as soon as the server listens, before its start's last check for a signal; STOP_CLOSE_FAILS: its
+// close then fails (the main thread's database connection closes, then throws).
+if (process.env.STOP_AT === "listening") {
+  const http = await import("node:http");
+  // Imported as the program imports it (with tsx's hooks, a require() would load another copy).
+  const Database = (await import("better-sqlite3")).default;
+  const { isMainThread } = await import("node:worker_threads");
+  const original = http.Server.prototype.listen;
+  http.Server.prototype.listen = function (this: InstanceType<typeof http.Server>, ...args: unknown[]) {
+    this.once("listening", () => {
+      send();
+      if (process.env.STOP_CLOSE_FAILS && isMainThread) {
+        const close = Database.prototype.close;
+        Database.prototype.close = function (this: unknown) {
+          close.call(this);
+          Database.prototype.close = close;
+          throw new Error("closing failed (injected)");
+        };
+      }
+    });
+    return original.apply(this, args as Parameters<typeof original>);
+  } as typeof original;
+}
