@@ -17,6 +17,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
+import { MIN_PASSWORD_LENGTH } from "../domain/admin-rules.js";
 import { ApiError, errorBody, invalidInput } from "../http/errors.js";
 import type { Incoming } from "../http/exchange.js";
 import { redactSecrets } from "../http/log.js";
@@ -266,15 +267,38 @@ function stringIds(messages: unknown): string[] {
 }
 
 /**
+ * Where the SDK's reports name a message's id in their text (`handler missing for request ID`, `No connection
+ * established for request ID: ID`, `side-channeled request ID`): the id follows one of these.
+ */
+const ID_MARKER = /\b(?:request|message)(?: ID)?:? /gi;
+
+/**
  * What the SDK reports, fit for a log line: it quotes the client's messages whole (a response to a request it never
  * sent: id, result and all), and names their ids, which are the client's own text and may hold anything (an API key,
  * a password). The answer echoes an id, as JSON-RPC requires; the log had kept it too. A quoted message is withheld,
- * each string id is replaced, and what still looks like a key or a token is redacted.
+ * a string id is replaced where the text names an id (after "request", "request ID:"...), and what still looks like
+ * a key or a token is redacted. Elsewhere an id is replaced only when it is as long as the shortest secret (a
+ * password): every occurrence of a short id such as "4" had been, mangling the text around it.
  */
 export function loggable(message: string, messages: unknown): string {
   const quoted = message.search(/[{[]/);
   let text = quoted < 0 ? message : `${message.slice(0, quoted)}[message withheld]`;
-  for (const id of stringIds(messages)) text = text.split(id).join("[id]");
+  const ids = stringIds(messages);
+  if (ids.length > 0) {
+    let named = "";
+    let from = 0;
+    for (const marker of text.matchAll(ID_MARKER)) {
+      const at = (marker.index ?? 0) + marker[0].length;
+      if (at < from) continue;
+      // The longest id standing whole there (ids are sorted longest first).
+      const id = ids.find((i) => text.startsWith(i, at) && !/[\p{L}\p{N}_]/u.test(text.charAt(at + i.length)));
+      if (id === undefined) continue;
+      named += `${text.slice(from, at)}[id]`;
+      from = at + id.length;
+    }
+    text = named + text.slice(from);
+    for (const id of ids) if (id.length >= MIN_PASSWORD_LENGTH) text = text.split(id).join("[id]");
+  }
   return redactSecrets(text);
 }
 

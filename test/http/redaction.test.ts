@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { redactSecrets } from "../../src/http/log.js";
+import { loggable } from "../../src/mcp/server.js";
 import { makeHarness } from "../helpers/harness.js";
 
 describe("secret redaction", () => {
@@ -53,5 +54,32 @@ describe("secret redaction", () => {
     expect(logged).toMatch(/\[id\]|\[message withheld\]/);
     for (const secret of [apiKey, password, "svc_live_", "answer to a request never sent"])
       expect(logged).not.toContain(secret);
+  });
+
+  it("replaces a JSON-RPC id where the SDK's report names it, leaving the same characters elsewhere alone", () => {
+    const batch = [
+      { jsonrpc: "2.0", id: "4", method: "ping" },
+      { jsonrpc: "2.0", id: "e", method: "ping" },
+    ];
+    expect(loggable("Response handler missing for side-channeled request 4 (4 messages)", batch)).toBe(
+      "Response handler missing for side-channeled request [id] (4 messages)",
+    );
+    expect(loggable("No connection established for request ID: e", batch)).toBe(
+      "No connection established for request ID: [id]",
+    );
+    // An id that only begins a word there is not that id.
+    expect(loggable("Request handler missing for request eve", batch)).toBe("Request handler missing for request eve");
+    expect(loggable('Received a response for an unknown message ID: {"id":"4"}', batch)).toBe(
+      "Received a response for an unknown message ID: [message withheld]",
+    );
+  });
+
+  it("keeps a secret sent as an id out of the text wherever it stands", () => {
+    const password = "correct horse battery staple";
+    const batch = [{ jsonrpc: "2.0", id: password, method: "ping" }];
+    expect(loggable(`handler missing for request ${password}`, batch)).toBe("handler missing for request [id]");
+    expect(loggable(`Failed to send response: Error: no route to ${password}!`, batch)).toBe(
+      "Failed to send response: Error: no route to [id]!",
+    );
   });
 });
