@@ -533,6 +533,18 @@ export const TOOLS: readonly ToolDef[] = [
     annotations: read,
     omits: ["workspace_id"],
   },
+  {
+    name: "get_workspace",
+    title: "Get a workspace",
+    description: "Reads one workspace of the account: its name and whether it is the default.",
+    method: "GET",
+    path: "/api/v1/workspaces/{workspaceId}",
+    pathArgs: { workspaceId: "workspace_id" },
+    input: {
+      workspace_id: z.string().min(1).max(64).describe("The workspace's id (ws_…; see list_workspaces)."),
+    },
+    annotations: read,
+  },
 ];
 
 /** What a tool call adds to the arguments: where the API is and who is calling. */
@@ -554,7 +566,9 @@ export function toolRequest(tool: ToolDef, args: Record<string, unknown>, call: 
     delete rest[arg];
     return encodeURIComponent(String(value));
   });
-  if (rest.workspace_id === undefined && call.defaultWorkspace !== undefined && "workspace_id" in tool.input)
+  // Not for a tool whose path names a workspace (get_workspace): its workspace_id is the one it reads.
+  const takesWorkspace = "workspace_id" in tool.input && !Object.values(tool.pathArgs ?? {}).includes("workspace_id");
+  if (rest.workspace_id === undefined && call.defaultWorkspace !== undefined && takesWorkspace)
     rest.workspace_id = call.defaultWorkspace;
   const url = new URL(path, call.baseUrl);
   const headers = new Headers({ accept: "application/json" });

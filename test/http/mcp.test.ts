@@ -410,6 +410,45 @@ describe("the tools over memories, contents, references, conversions, voice prof
   });
 });
 
+/** The operation's answer over plain HTTP, with the same key: what the tool's result must match. */
+async function viaHttp(secret: string, path: string, method = "GET") {
+  const res = await fetch(`${api.url}${path}`, { method, headers: { authorization: `Bearer ${secret}` } });
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary fields of the operation's JSON.
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+describe("the tool over a workspace", () => {
+  it("get_workspace reads the workspace its argument names, not the /mcp URL's default; a bound key reads only its own", async () => {
+    const secret = key();
+    const client = await connect(secret, `?workspace_id=${api.ws1}`);
+    const got = await call(client, "get_workspace", { workspace_id: api.ws2 });
+    expect(got.isError, got.text).toBe(false);
+    expect(got.data).toEqual((await viaHttp(secret, `/api/v1/workspaces/${api.ws2}`)).body);
+    expect(got.data).toMatchObject({ id: api.ws2, name: "Second", is_default: false });
+    const missing = await call(client, "get_workspace", { workspace_id: "ws_none" });
+    expect(missing.isError).toBe(true);
+    expect(missing.data.details.error_code).toBe("workspace_not_found");
+
+    const boundSecret = key({ workspaceId: api.ws1 });
+    const bound = await connect(boundSecret);
+    expect((await call(bound, "get_workspace", { workspace_id: api.ws1 })).data.id).toBe(api.ws1);
+    const elsewhere = await call(bound, "get_workspace", { workspace_id: api.ws2 });
+    expect(elsewhere.isError).toBe(true);
+    const refused = await viaHttp(boundSecret, `/api/v1/workspaces/${api.ws2}`);
+    expect(refused.status).toBe(403);
+    expect(elsewhere.data.details).toEqual(refused.body.details);
+    expect(refused.body.details.error_code).toBe("workspace_mismatch");
+  });
+
+  it("builds get_workspace's request with its workspace in the path, and no default workspace in the query", () => {
+    const tool = TOOLS.find((t) => t.name === "get_workspace")!;
+    const call = { baseUrl: "http://test.local/api/v1/mcp", authorization: "Bearer x", defaultWorkspace: "ws_default" };
+    expect(toolRequest(tool, { workspace_id: "ws_named" }, call).url).toBe(
+      "http://test.local/api/v1/workspaces/ws_named",
+    );
+  });
+});
+
 describe("the pipeline's rules on /mcp and on every tool call", () => {
   it("no credentials: 401 with the coded body; the SDK client fails to connect", async () => {
     const res = await post(initialize());
