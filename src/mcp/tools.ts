@@ -6,6 +6,7 @@ import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/
 import * as z from "zod";
 import { TARGET_FORMATS } from "../db/conversions.js";
 import { MEMORY_KINDS } from "../db/memories.js";
+import { RENDER_LIMITS } from "../domain/images.js";
 import type { Method } from "../http/route.js";
 import { MAX_CURSOR_CHARS } from "../http/schemas.js";
 
@@ -544,6 +545,106 @@ export const TOOLS: readonly ToolDef[] = [
       workspace_id: z.string().min(1).max(64).describe("The workspace's id (ws_…; see list_workspaces)."),
     },
     annotations: read,
+  },
+  {
+    name: "list_images",
+    title: "List images",
+    description:
+      "Lists the account's images, newest first: metadata only (images are account-level, in no workspace). " +
+      "The bytes are at GET /api/v1/images/{id}/content over HTTP; no tool returns them.",
+    method: "GET",
+    path: "/api/v1/images",
+    input: {
+      ...page,
+      source: z
+        .enum(["upload", "generated"])
+        .optional()
+        .describe("Only uploaded images (upload) or only generated ones (generated)."),
+    },
+    annotations: read,
+  },
+  {
+    name: "get_image",
+    title: "Get an image",
+    description:
+      "Reads one image's metadata: file name, type, size in bytes and pixels, source and prompt. The bytes are at " +
+      "GET /api/v1/images/{id}/content over HTTP; no tool returns them.",
+    method: "GET",
+    path: "/api/v1/images/{id}",
+    pathArgs: { id: "image_id" },
+    input: { image_id: Id.describe("The image's id (see list_images).") },
+    annotations: read,
+  },
+  {
+    name: "generate_image",
+    title: "Generate an image",
+    description:
+      "Generates an image from a prompt and stores it in the account's images. The builtin engine renders a PNG " +
+      "(the same prompt, size and seed give the same image); model set to the server's configured image model has " +
+      "it drawn by that model. Returns the image's metadata.",
+    method: "POST",
+    path: "/api/v1/images/generate",
+    input: {
+      prompt: z.string().min(1).max(RENDER_LIMITS.maxPromptChars).describe("What the image shows."),
+      width: z
+        .number()
+        .int()
+        .min(RENDER_LIMITS.minSide)
+        .max(RENDER_LIMITS.maxSide)
+        .optional()
+        .describe(`Width in pixels, ${RENDER_LIMITS.minSide}–${RENDER_LIMITS.maxSide} (default 1024).`),
+      height: z
+        .number()
+        .int()
+        .min(RENDER_LIMITS.minSide)
+        .max(RENDER_LIMITS.maxSide)
+        .optional()
+        .describe(`Height in pixels, ${RENDER_LIMITS.minSide}–${RENDER_LIMITS.maxSide} (default 1024).`),
+      seed: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 32 - 1)
+        .optional()
+        .describe("Another seed gives another picture for the same prompt (builtin engine; default 0)."),
+      model: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .describe("builtin (the default) or the server's configured image model; another is refused."),
+    },
+    annotations: create,
+  },
+  {
+    name: "upload_image",
+    title: "Upload an image",
+    description:
+      "Stores a PNG, JPEG, GIF or WebP image sent in base64 in the account's images; its type is read from its " +
+      "bytes. The /mcp request's body holds at most 1 MiB, so an image of up to about 750 KB fits in a tool call; " +
+      "upload larger ones (up to 10 MiB) over HTTP.",
+    method: "POST",
+    path: "/api/v1/images",
+    input: {
+      data_base64: z
+        .string()
+        .min(1)
+        .max(1024 * 1024)
+        .describe("The image's bytes in base64 (a data: URL prefix is ignored)."),
+      filename: Text(255).optional().describe("The file name to store (default: image.<type's extension>)."),
+    },
+    annotations: create,
+    omits: ["file"],
+  },
+  {
+    name: "delete_image",
+    title: "Delete an image",
+    description: "Deletes an image of the account, its bytes included. It cannot be undone.",
+    method: "DELETE",
+    path: "/api/v1/images/{id}",
+    pathArgs: { id: "image_id" },
+    input: { image_id: Id.describe("The image's id (see list_images).") },
+    annotations: remove,
   },
 ];
 

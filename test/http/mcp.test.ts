@@ -27,6 +27,7 @@ import { inlinePool } from "../../src/workers/pool.js";
 import { tempDir } from "../helpers/cli.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, sendTo } from "../helpers/http.js";
+import { png } from "../helpers/images.js";
 
 const REQUIRED_TOOLS = [
   "list_templates",
@@ -417,7 +418,79 @@ async function viaHttp(secret: string, path: string, method = "GET") {
   return { status: res.status, body: (await res.json()) as any };
 }
 
-describe("the tool over a workspace", () => {
+describe("the tools over images and a workspace", () => {
+  it("generate_image and upload_image store images that get_image and list_images read as GET /images does", async () => {
+    const secret = key();
+    const client = await connect(secret);
+    const generated = await call(client, "generate_image", { prompt: "A lighthouse", width: 64, height: 80, seed: 7 });
+    expect(generated.isError, generated.text).toBe(false);
+    expect(generated.data).toMatchObject({
+      source: "generated",
+      prompt: "A lighthouse",
+      mime_type: "image/png",
+      width: 64,
+      height: 80,
+    });
+    const uploaded = await call(client, "upload_image", {
+      data_base64: Buffer.from(png(3, 2)).toString("base64"),
+      filename: "dot.png",
+    });
+    expect(uploaded.isError, uploaded.text).toBe(false);
+    expect(uploaded.data).toMatchObject({ source: "upload", filename: "dot.png", width: 3, height: 2 });
+
+    const got = await call(client, "get_image", { image_id: generated.data.id });
+    expect(got.data).toEqual((await viaHttp(secret, `/api/v1/images/${generated.data.id}`)).body);
+    expect(got.data).toEqual(generated.data);
+    const listed = await call(client, "list_images", { source: "upload", limit: 100 });
+    expect(listed.isError, listed.text).toBe(false);
+    expect(listed.data).toEqual((await viaHttp(secret, "/api/v1/images?source=upload&limit=100")).body);
+    expect(listed.data.data.map((i: { id: number }) => i.id)).toContain(uploaded.data.id);
+    expect(listed.data.data.every((i: { source: string }) => i.source === "upload")).toBe(true);
+  });
+
+  it("generate_image and upload_image refuse what the operation refuses: as tool errors, or -32602 for the schema", async () => {
+    const client = await connect(key());
+    const model = await call(client, "generate_image", { prompt: "A boat", model: "no-such-model" });
+    expect(model.isError).toBe(true);
+    expect(model.data.details.error_code).toBe("validation_failed");
+    await expect(
+      client.callTool({ name: "generate_image", arguments: { prompt: "A boat", width: 10 } }),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/generate_image: width/) });
+    // An image of 700 KB fits in the /mcp body's 1 MiB as base64.
+    const large = await call(client, "upload_image", {
+      data_base64: Buffer.from(png(8, 8, 700_000)).toString("base64"),
+    });
+    expect(large.isError, large.text.slice(0, 200)).toBe(false);
+    expect(large.data.size_bytes).toBe(700_000);
+    const text = await call(client, "upload_image", { data_base64: Buffer.from("not an image").toString("base64") });
+    expect(text.isError).toBe(true);
+    expect(text.data.details.error_code).toBe("unsupported_image_type");
+    // Images are account-level: a tool call names no workspace.
+    await expect(client.callTool({ name: "list_images", arguments: { workspace_id: api.ws1 } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/workspace_id/),
+    });
+  });
+
+  it("delete_image deletes the image; a second call, and another account's key, find none", async () => {
+    const client = await connect(key());
+    const made = await call(client, "generate_image", { prompt: "Gone soon", width: 64, height: 64 });
+    const id = made.data.id as number;
+    const other = createAccount(api.services.store, "test", "Other images", "business");
+    const stranger = await connect(key({ accountId: other.account.id }));
+    const theirs = await call(stranger, "delete_image", { image_id: id });
+    expect(theirs.isError).toBe(true);
+    expect(theirs.data.details.error_code).toBe("image_not_found");
+    expect((await call(client, "get_image", { image_id: id })).isError).toBe(false);
+
+    expect((await call(client, "delete_image", { image_id: id })).data).toEqual({ id, deleted: true });
+    const again = await call(client, "delete_image", { image_id: id });
+    expect(again.isError).toBe(true);
+    expect(again.data.details.error_code).toBe("image_not_found");
+    const gone = await call(client, "get_image", { image_id: id });
+    expect(gone.data.details.error_code).toBe("image_not_found");
+  });
+
   it("get_workspace reads the workspace its argument names, not the /mcp URL's default; a bound key reads only its own", async () => {
     const secret = key();
     const client = await connect(secret, `?workspace_id=${api.ws1}`);
