@@ -646,6 +646,62 @@ export const TOOLS: readonly ToolDef[] = [
     input: { image_id: Id.describe("The image's id (see list_images).") },
     annotations: remove,
   },
+  {
+    name: "get_account",
+    title: "Get the account",
+    description: "The caller: its account (id, name, plan) and the id of the API key in use.",
+    method: "GET",
+    path: "/api/v1/users/me",
+    input: {},
+    annotations: read,
+  },
+  {
+    name: "get_entitlements",
+    title: "Get the entitlements",
+    description:
+      "What the account's plan allows: API access, the rate limits per minute and per hour, and the month's " +
+      "learning-analysis quota (limit, used, remaining).",
+    method: "GET",
+    path: "/api/v1/users/me/entitlements",
+    input: {},
+    annotations: read,
+  },
+  {
+    name: "get_current_api_key",
+    title: "Get the current API key",
+    description:
+      "The API key this connection uses: its id, name, scopes, the workspace it is bound to (null: none), expiry " +
+      "and last use.",
+    method: "GET",
+    path: "/api/v1/api-keys/current",
+    input: {},
+    annotations: read,
+  },
+  {
+    name: "get_usage",
+    title: "Get usage",
+    description:
+      "The account's usage per UTC day and per API key over a range of days (default: the last 30; at most 366): " +
+      "requests, generations, words generated, finalizations, learning analyses, images.",
+    method: "GET",
+    path: "/api/v1/usage",
+    input: {
+      from: z.iso.date().optional().describe("First UTC day, YYYY-MM-DD (default: 29 days before to)."),
+      to: z.iso.date().optional().describe("Last UTC day, YYYY-MM-DD (default: today)."),
+    },
+    annotations: read,
+  },
+  {
+    name: "get_learning_preferences",
+    title: "Get the learning preferences",
+    description:
+      "Whether finalizing starts a learning analysis (enabled) and whether generation follows what was learned " +
+      "(apply_to_generation). Only a web session changes them.",
+    method: "GET",
+    path: "/api/v1/learning-preferences",
+    input: {},
+    annotations: read,
+  },
 ];
 
 /** What a tool call adds to the arguments: where the API is and who is calling. */

@@ -418,7 +418,7 @@ async function viaHttp(secret: string, path: string, method = "GET") {
   return { status: res.status, body: (await res.json()) as any };
 }
 
-describe("the tools over images and a workspace", () => {
+describe("the tools over images, a workspace and the account's own state", () => {
   it("generate_image and upload_image store images that get_image and list_images read as GET /images does", async () => {
     const secret = key();
     const client = await connect(secret);
@@ -511,6 +511,56 @@ describe("the tools over images and a workspace", () => {
     expect(refused.status).toBe(403);
     expect(elsewhere.data.details).toEqual(refused.body.details);
     expect(refused.body.details.error_code).toBe("workspace_mismatch");
+  });
+
+  it("get_account, get_entitlements, get_current_api_key and get_learning_preferences answer as their routes do", async () => {
+    const secret = key({ workspaceId: api.ws2 });
+    const client = await connect(secret);
+    const account = await call(client, "get_account");
+    expect(account.isError, account.text).toBe(false);
+    expect(account.data).toEqual((await viaHttp(secret, "/api/v1/users/me")).body);
+    expect(account.data).toMatchObject({ kind: "api_key", account: { id: api.accountId }, user: null });
+
+    const entitlements = await call(client, "get_entitlements");
+    expect(entitlements.data).toEqual((await viaHttp(secret, "/api/v1/users/me/entitlements")).body);
+    expect(entitlements.data).toMatchObject({ plan: "business", api_access: true });
+
+    const current = await call(client, "get_current_api_key");
+    const { last_used_at: _, ...viaKey } = (await viaHttp(secret, "/api/v1/api-keys/current")).body;
+    expect(current.data).toMatchObject(viaKey);
+    expect(current.data).toMatchObject({ id: account.data.api_key_id, workspace_id: api.ws2 });
+
+    const preferences = await call(client, "get_learning_preferences");
+    expect(preferences.data).toEqual((await viaHttp(secret, "/api/v1/learning-preferences")).body);
+    expect(preferences.data).toMatchObject({ enabled: expect.any(Boolean), apply_to_generation: expect.any(Boolean) });
+
+    // They take no arguments: one is refused, not dropped (account-level, they take no workspace_id either).
+    for (const name of ["get_account", "get_entitlements", "get_current_api_key", "get_learning_preferences"])
+      await expect(client.callTool({ name, arguments: { workspace_id: api.ws2 } })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining(`tool ${name}: `),
+      });
+  });
+
+  it("get_usage answers as GET /usage over the same range, and refuses a range the operation refuses", async () => {
+    const secret = key();
+    const client = await connect(secret);
+    const range = { from: "2024-02-01", to: "2024-03-01" };
+    const usage = await call(client, "get_usage", range);
+    expect(usage.isError, usage.text).toBe(false);
+    expect(usage.data).toEqual((await viaHttp(secret, "/api/v1/usage?from=2024-02-01&to=2024-03-01")).body);
+    expect(usage.data.days).toHaveLength(30);
+    const recent = await call(client, "get_usage");
+    expect(recent.data.days).toHaveLength(30);
+    expect(recent.data.totals.requests).toBeGreaterThan(0);
+
+    const backwards = await call(client, "get_usage", { from: "2024-03-02", to: "2024-03-01" });
+    expect(backwards.isError).toBe(true);
+    expect(backwards.data.details.error_code).toBe("validation_failed");
+    await expect(client.callTool({ name: "get_usage", arguments: { from: "March" } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/get_usage: from/),
+    });
   });
 
   it("builds get_workspace's request with its workspace in the path, and no default workspace in the query", () => {
