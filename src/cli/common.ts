@@ -191,26 +191,17 @@ export async function withStore<T>(cmd: Command, fn: (store: Store) => T | Promi
  * As withStore, for a command that only reads (the list commands), which also works where this user cannot write the
  * data directory or the database (read-only media, another owner's files): there the database is opened read-only
  * (openReadOnly); elsewhere as withStore opens it, so that its connection removes the -wal and -shm when it closes (a
- * read-only one cannot, and would leave them behind). The maintenance lock is held unless it cannot be: no lock file,
- * and a folder this user cannot create one in, where no restore by this user can run either.
+ * read-only one cannot, and would leave them behind). Read-only, the maintenance lock is held only where its file
+ * already exists: one this user created (owned by them, with the database's mode) could later keep the database's owner
+ * from taking it, and so from running `restore`.
  */
 export async function withReadStore<T>(cmd: Command, fn: (store: Store) => T | Promise<T>): Promise<T> {
   const dir = dataDirOf(cmd);
   requireDatabase(dir);
   const readOnly = unwritable(dir) !== undefined;
   const read = () => storeOf(dir, fn, readOnly);
-  if (readOnly && !existsSync(path.join(dir, MAINTENANCE_LOCK_FILE)) && !writableDir(dir)) return read();
+  if (readOnly && !existsSync(path.join(dir, MAINTENANCE_LOCK_FILE))) return read();
   return whileNoRestore(dir, read);
-}
-
-/** Whether this user can create files in a folder. */
-function writableDir(dir: string): boolean {
-  try {
-    accessSync(dir, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function storeOf<T>(dir: string, fn: (store: Store) => T | Promise<T>, readOnly = false): Promise<T> {
