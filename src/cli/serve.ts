@@ -490,10 +490,11 @@ async function start(
   try {
     await signals.checkpoint();
   } catch (e) {
-    // The stop is the outcome: a close that fails is said, and does not take the place of the cancel (serve shows
-    // the credentials made, which no later start would show).
+    // The stop is the outcome: a close that fails is said and is exit 1, as on the drain after a start, but does not
+    // take the place of the cancel (serve shows the credentials made, which no later start would show).
     await server.close().catch((closing) => {
       process.stderr.write(`stopping failed: ${(closing as Error).message}\n`);
+      process.exitCode = 1;
     });
     throw e;
   }

@@ -67,11 +67,12 @@ describe("serve stopped while it starts", () => {
     expect(init.status, init.stderr).toBe(0);
   });
 
-  it("SIGTERM as it listens, and its close fails: the failure is said, the credentials shown, exit 0", () => {
+  it("SIGTERM as it listens, and its close fails: the failure is said, the credentials shown, exit 1", () => {
     const dir = tempDir();
     const run = serveStopped(dir, "listening", "SIGTERM", { STOP_CLOSE_FAILS: "1" });
     const output = run.stdout + run.stderr;
-    expect({ status: run.status, signal: run.signal }, output).toEqual({ status: 0, signal: null });
+    // As a drain whose close fails: a supervisor must not take the failed stop for a clean one.
+    expect({ status: run.status, signal: run.signal }, output).toEqual({ status: 1, signal: null });
     expect(run.stderr).toContain("stopping failed: closing failed (injected)\n");
     expect(run.stderr).toContain("stopped before listening; the credentials of this first start, valid nonetheless:");
     expect(run.stderr).toMatch(/API key \(read, write; shown once\): svc_live_\w{32}/);
