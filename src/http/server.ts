@@ -290,24 +290,35 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await closed;
         clearTimeout(timer);
         clearInterval(idle);
-        await flushing;
-        services.keyUsage.flush();
-        await stopSchedules();
-        await services.learning.stop();
-        await services.graph.stop();
-        await services.pool.close();
-        await passwordPool.close();
-        await writer.close();
-        await writerPool.close();
+        // Every step runs though an earlier one fails (a flush hitting a full disk): the pools' threads, the writer
+        // and the database would otherwise stay open, the process kept alive. The first failure is the outcome.
+        const failures: unknown[] = [];
+        const step = async (run: () => unknown) => {
+          try {
+            await run();
+          } catch (e) {
+            failures.push(e);
+          }
+        };
+        await step(() => flushing);
+        await step(() => services.keyUsage.flush());
+        await step(() => stopSchedules());
+        await step(() => services.learning.stop());
+        await step(() => services.graph.stop());
+        await step(() => services.pool.close());
+        await step(() => passwordPool.close());
+        await step(() => writer.close());
+        await step(() => writerPool.close());
         // Last: learning jobs finishing during the stop above still count.
-        services.usage.flush();
-        await checkpointer.stop();
-        await checkpointPool.close();
-        await backgroundPool.close();
+        await step(() => services.usage.flush());
+        await step(() => checkpointer.stop());
+        await step(() => checkpointPool.close());
+        await step(() => backgroundPool.close());
         // Closing the last connection checkpoints the WAL into the database file and syncs it.
-        db.close();
-        walSync.close();
-        await logger.drain?.();
+        await step(() => db.close());
+        await step(() => walSync.close());
+        await step(() => logger.drain?.());
+        if (failures.length > 0) throw failures[0];
       })();
       return closing;
     },
