@@ -5,7 +5,16 @@ import path from "node:path";
 import type { Command } from "commander";
 import * as v from "valibot";
 import { pendingMigrations } from "../db/migrate.js";
-import { DB_FILE, type Db, isDamagedDatabase, openDb, openReadOnly } from "../db/open.js";
+import {
+  DB_FILE,
+  type Db,
+  immutableRead,
+  isDamagedDatabase,
+  markImmutableRead,
+  openDb,
+  openReadOnly,
+  readsImmutable,
+} from "../db/open.js";
 import { createStore, type Store } from "../db/store.js";
 import { Email, MAX_EMAIL_LENGTH, Password, RateLimit, RecordName } from "../domain/admin-rules.js";
 import { charLength } from "../domain/chars.js";
@@ -52,13 +61,21 @@ export function explainFailure(e: unknown): string | undefined {
       `${unwritable.map((f) => `${f}${ownerAndMode(f)}`).join(", ")}; run as their owner or give them this user`
     );
   }
-  if (isDamagedDatabase(e)) return damagedMessage(dir, message);
+  if (isDamagedDatabase(e)) return damagedMessage(dir, message, immutableRead(e));
   return `${file}: ${message}`;
 }
 
-/** A damaged database named, with the restore that puts a backup back. */
-function damagedMessage(dir: string, message: string): string {
+/**
+ * A damaged database named, with the restore that puts a backup back; read as immutable (without locks: openReadOnly),
+ * the file may only have been changing under the read (its owner's server writing), and a restore is not the answer.
+ */
+function damagedMessage(dir: string, message: string, immutable = false): string {
   const file = path.join(dir, DB_FILE);
+  if (immutable)
+    return (
+      `${file} could not be read (${message}): read without locks, as this user cannot write beside it, it may have ` +
+      "been changing (a server writing it): run this again"
+    );
   return `${file} is damaged (${message}): put a backup back with \`content-service restore --data-dir ${dir} --from FILE\``;
 }
 
@@ -109,7 +126,7 @@ export function openDatabase(dir: string, readOnly = false): Db {
     return readOnly ? openReadOnly(dir) : openDb(dir);
   } catch (e) {
     // Every command names the restore for a damaged file, as serve and backup do.
-    if (isDamagedDatabase(e)) throw new CliError(damagedMessage(dir, (e as Error).message));
+    if (isDamagedDatabase(e)) throw new CliError(damagedMessage(dir, (e as Error).message, immutableRead(e)));
     // SQLite says "unable to open database file" (SQLITE_CANTOPEN) whatever the cause: name permissions when they are.
     let denied = false;
     try {
@@ -213,7 +230,7 @@ async function storeOf<T>(dir: string, fn: (store: Store) => T | Promise<T>, rea
     return await fn(createStore(db));
   } catch (e) {
     if (e instanceof ApiError) throw new CliError(e.message);
-    throw e;
+    throw readsImmutable(db) ? markImmutableRead(e) : e;
   } finally {
     db.close();
   }

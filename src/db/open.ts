@@ -84,13 +84,21 @@ export function makeDataDir(dataDir: string): void {
  */
 export function openReadOnly(dataDir: string): Db {
   const file = path.join(dataDir, DB_FILE);
-  const immutable = () =>
-    openDb(dataDir, { readonly: true, uri: true, file: `${pathToFileURL(file).href}?immutable=1` });
+  const immutable = () => {
+    try {
+      return openDb(dataDir, { readonly: true, uri: true, file: `${pathToFileURL(file).href}${IMMUTABLE}` });
+    } catch (e) {
+      throw markImmutableRead(e);
+    }
+  };
   // Where the folder can be written but the database cannot (another user's database), SQLite would create the
   // -wal and -shm as this user, and a read-only connection cannot remove them when it closes: they would stay behind,
   // this user's, and could keep the database's owner from opening it. Without either (nothing writes, nothing is
   // pending), the file is read as immutable instead.
-  if (!existsSync(`${file}-wal`) && !existsSync(`${file}-shm`)) return immutable();
+  // A -journal is a rollback-mode write (a `VACUUM`, a restore's old file) under way or cut short: the file may be
+  // changing or half-written, which only a connection that sees the journal reads right.
+  const journal = existsSync(`${file}-journal`);
+  if (!journal && !existsSync(`${file}-wal`) && !existsSync(`${file}-shm`)) return immutable();
   let db: Db | undefined;
   try {
     // Its first statement (a pragma) already reads the -shm.
@@ -101,9 +109,30 @@ export function openReadOnly(dataDir: string): Db {
     db?.close();
     const code = (e as { code?: string }).code ?? "";
     const noShm = code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN");
-    if (!noShm || existsSync(`${file}-wal`)) throw e;
+    if (!noShm || journal || existsSync(`${file}-wal`)) throw e;
   }
   return immutable();
+}
+
+const IMMUTABLE = "?immutable=1";
+
+/** Whether a connection reads its file as immutable (openReadOnly's second choice), where no lock keeps writers out. */
+export function readsImmutable(db: Db): boolean {
+  return db.name.endsWith(IMMUTABLE);
+}
+
+/**
+ * Marks a damaged-database error met reading a file as immutable (immutableRead): the file may only be changing under
+ * the read (its owner's server writing), not damaged.
+ */
+export function markImmutableRead(e: unknown): unknown {
+  if (isDamagedDatabase(e)) Object.assign(e as object, { immutableRead: true });
+  return e;
+}
+
+/** Whether a damaged-database error came from a read of a file as immutable (markImmutableRead). */
+export function immutableRead(e: unknown): boolean {
+  return (e as { immutableRead?: unknown } | null)?.immutableRead === true;
 }
 
 /** Whether an error is SQLite's for a file that is not a whole database (SQLITE_CORRUPT*, SQLITE_NOTADB). */

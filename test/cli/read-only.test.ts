@@ -3,7 +3,7 @@
  * database read-only and work; the commands that write fail with one line naming the directory and why. Root writes
  * anything, so as root the commands run as another user (nobody); otherwise the folder is made 0555.
  */
-import { chmodSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { asUser, cli, initDir } from "../helpers/cli.js";
@@ -54,6 +54,35 @@ describe("a data directory this user cannot write", () => {
     expect(table.status, table.stderr).toBe(0);
     expect(table.stdout).toMatch(/^id\s+account_id\s+name/);
     expect(readdirSync(dir).sort()).toEqual(before);
+  });
+
+  it("with a -journal beside the database (a rollback-mode write under way or cut short) the file is not read as immutable", () => {
+    const { dir, d } = initDir();
+    writeFileSync(path.join(dir, "content-service.db-journal"), "");
+    for (const name of readdirSync(dir)) chmodSync(path.join(dir, name), 0o444);
+    chmodSync(dir, 0o555);
+    made.push(dir);
+    const run = reader(["keys", "list", "--json", ...d]);
+    // Read without its journal, a file being changed could be taken for a whole one, or for a damaged one.
+    expect(run.status, run.stdout).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/^error: cannot open \S+content-service\.db: /);
+    expect(run.stderr).not.toMatch(/damaged|restore/);
+  });
+
+  it("a file read as immutable that seems damaged is said to be maybe changing, to run again, not to restore", () => {
+    const { dir, d } = readOnlyDir();
+    const file = path.join(dir, "content-service.db");
+    chmodSync(file, 0o644);
+    // Page 1 (the schema) whole, the rest as a write under way could leave it to a reader without locks.
+    const bytes = readFileSync(file);
+    bytes.fill(0xff, 4096);
+    writeFileSync(file, bytes);
+    chmodSync(file, 0o444);
+    const run = reader(["keys", "list", "--json", ...d]);
+    expect(run.status, run.stdout).toBe(1);
+    expect(run.stderr).toMatch(/may have been changing .*: run this again\n$/);
+    expect(run.stderr).not.toMatch(/restore/);
   });
 
   it("the commands that write fail with one line naming the directory and the cause, changing nothing", () => {
