@@ -99,10 +99,11 @@ export function createServices(options: ServiceOptions): Services {
     engines: enginesOf(pool, config.llm),
     location: options.location,
   };
-  // The background writes that meet a full disk mark it for /readyz, as the requests' do (services.storage read when
-  // it happens: tests put a watch of their own in its place).
+  // The background writes (and an idempotent response's store, after its answer) that meet a full disk mark it for
+  // /readyz, as the requests' do (services.storage read when it happens: tests put a watch of their own in its place).
   services.learning.onStorageFull = () => services.storage.noteFull();
   services.graph.onStorageFull = () => services.storage.noteFull();
+  services.idempotency.onStorageFull = () => services.storage.noteFull();
   return services;
 }
 

@@ -167,6 +167,19 @@ describe("a full disk met by background writes", () => {
     expect(ready.body).toMatchObject({ status: "storage_full" });
   });
 
+  it("an idempotent response's store makes /readyz answer 503 storage_full; the response itself still goes out", async () => {
+    const h = fullFor(["idempotencySave"]);
+    const res = await h.send("POST", "/api/v1/contents", {
+      auth: h.key({ workspaceId: h.a.ws1 }),
+      body: { title: "T", content: "x" },
+      headers: { "idempotency-key": "k1" },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const ready = await h.send("GET", "/readyz");
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ status: "storage_full" });
+  });
+
   it("a periodic job's (the idempotency purge's) makes /readyz answer 503 storage_full; another failure does not", async () => {
     const h = fullFor([]);
     const failed = periodicJobFailed(h.services);
