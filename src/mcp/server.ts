@@ -278,11 +278,14 @@ const ID_MARKER = /\b(?:request|message)(?: ID)?:? /gi;
  * a password). The answer echoes an id, as JSON-RPC requires; the log had kept it too. A quoted message is withheld,
  * a string id is replaced where the text names an id (after "request", "request ID:"...), and what still looks like
  * a key or a token is redacted. Elsewhere an id is replaced only when it is as long as the shortest secret (a
- * password): every occurrence of a short id such as "4" had been, mangling the text around it.
+ * password): every occurrence of a short id such as "4" had been, mangling the text around it. The ids are replaced
+ * before the quoted message is cut, so that an id holding `{` or `[` goes whole.
  */
 export function loggable(message: string, messages: unknown): string {
-  const quoted = message.search(/[{[]/);
-  let text = quoted < 0 ? message : `${message.slice(0, quoted)}[message withheld]`;
+  // The ids go first, as a mark without `{` or `[`, and the quoted message is cut after: an id holding either had
+  // been cut through, its beginning kept (`request hunter2[message withheld]`).
+  const ID = "\u0000";
+  let text = message;
   const ids = stringIds(messages);
   if (ids.length > 0) {
     let named = "";
@@ -293,12 +296,15 @@ export function loggable(message: string, messages: unknown): string {
       // The longest id standing whole there (ids are sorted longest first).
       const id = ids.find((i) => text.startsWith(i, at) && !/[\p{L}\p{N}_]/u.test(text.charAt(at + i.length)));
       if (id === undefined) continue;
-      named += `${text.slice(from, at)}[id]`;
+      named += `${text.slice(from, at)}${ID}`;
       from = at + id.length;
     }
     text = named + text.slice(from);
-    for (const id of ids) if (id.length >= MIN_PASSWORD_LENGTH) text = text.split(id).join("[id]");
+    for (const id of ids) if (id.length >= MIN_PASSWORD_LENGTH) text = text.split(id).join(ID);
   }
+  const quoted = text.search(/[{[]/);
+  if (quoted >= 0) text = `${text.slice(0, quoted)}[message withheld]`;
+  text = text.split(ID).join("[id]");
   return redactSecrets(text);
 }
 

@@ -82,4 +82,20 @@ describe("secret redaction", () => {
       "Failed to send response: Error: no route to [id]!",
     );
   });
+
+  it("replaces an id holding `{` or `[` whole, not cut where a quoted message would begin", () => {
+    const batch = [
+      { jsonrpc: "2.0", id: "hunter2[x]", method: "ping" },
+      { jsonrpc: "2.0", id: "a{long secret enough}", method: "ping" },
+    ];
+    expect(loggable("handler missing for request hunter2[x]", batch)).toBe("handler missing for request [id]");
+    expect(loggable("handler missing for request hunter2[x] (2 messages)", batch)).toBe(
+      "handler missing for request [id] (2 messages)",
+    );
+    expect(loggable("no route to a{long secret enough}: gone", batch)).toBe("no route to [id]: gone");
+    // A quoted message after the id is still withheld.
+    expect(loggable('unknown message ID: hunter2[x] {"id":"hunter2[x]"}', batch)).toBe(
+      "unknown message ID: [id] [message withheld]",
+    );
+  });
 });
