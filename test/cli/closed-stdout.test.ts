@@ -8,6 +8,29 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, ENTRY, initDir, startServe, tempDir } from "../helpers/cli.js";
 
+/**
+ * A first start of `serve` in `dir` whose standard error's reader is gone before it writes anything (its writes meet
+ * EPIPE), and the stdout log line that names the credentials file.
+ */
+async function firstStartWithoutStderr(dir: string) {
+  const child = spawn(process.execPath, [...ENTRY, "serve", "--data-dir", dir, "--port", "0", "--workers", "1"], {
+    env: { ...process.env, NODE_OPTIONS: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stderr.destroy();
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+  let stdout = "";
+  const line = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    child.stdout.on("data", (d) => {
+      stdout += d;
+      const found = stdout.split("\n").find((l) => l.includes("first-start-credentials.txt"));
+      if (found) resolve(JSON.parse(found));
+    });
+    exited.then(() => reject(new Error(`exited:\n${stdout}`)));
+  });
+  return { child, exited, line };
+}
+
 describe("standard output closed early", () => {
   it("a command's output read in part: the rest is dropped, exit 0, nothing on stderr", async () => {
     const child = spawn(process.execPath, [...ENTRY, "openapi", "--data-dir", tempDir()], {
@@ -108,23 +131,8 @@ describe("standard output closed early", () => {
 
   it("a first start whose standard error is closed writes its credentials to a 0600 file that a log line names", async () => {
     const dir = tempDir();
-    const child = spawn(process.execPath, [...ENTRY, "serve", "--data-dir", dir, "--port", "0", "--workers", "1"], {
-      env: { ...process.env, NODE_OPTIONS: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    // Its reader gone before the server writes anything: standard error's writes meet EPIPE.
-    child.stderr.destroy();
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
     const file = path.join(dir, "first-start-credentials.txt");
-    let stdout = "";
-    const line = await new Promise<Record<string, unknown>>((resolve, reject) => {
-      child.stdout.on("data", (d) => {
-        stdout += d;
-        const found = stdout.split("\n").find((l) => l.includes("first-start-credentials.txt"));
-        if (found) resolve(JSON.parse(found));
-      });
-      exited.then(() => reject(new Error(`exited:\n${stdout}`)));
-    });
+    const { child, exited, line } = await firstStartWithoutStderr(dir);
     try {
       expect(line).toMatchObject({ level: "error", file, error: "EPIPE" });
       expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -148,21 +156,7 @@ describe("standard output closed early", () => {
     const victim = path.join(tempDir(), "theirs.txt");
     writeFileSync(victim, "theirs\n");
     symlinkSync(victim, file);
-    const child = spawn(process.execPath, [...ENTRY, "serve", "--data-dir", dir, "--port", "0", "--workers", "1"], {
-      env: { ...process.env, NODE_OPTIONS: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    child.stderr.destroy();
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
-    let stdout = "";
-    const line = await new Promise<Record<string, unknown>>((resolve, reject) => {
-      child.stdout.on("data", (d) => {
-        stdout += d;
-        const found = stdout.split("\n").find((l) => l.includes("first-start-credentials.txt"));
-        if (found) resolve(JSON.parse(found));
-      });
-      exited.then(() => reject(new Error(`exited:\n${stdout}`)));
-    });
+    const { child, exited, line } = await firstStartWithoutStderr(dir);
     try {
       expect(line).toMatchObject({ level: "error", file });
       expect(readFileSync(victim, "utf8")).toBe("theirs\n");
