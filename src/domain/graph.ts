@@ -8,7 +8,6 @@
 import type { ExtractedDocument, GraphSource } from "../db/graph.js";
 import type { Store } from "../db/store.js";
 import { type DbLocation, threadStore } from "../db/thread-store.js";
-import { isStorageFull } from "../http/errors.js";
 import type { Logger } from "../http/log.js";
 import { TaskLimitError } from "../workers/limits.js";
 import type { WorkerPool } from "../workers/pool.js";
@@ -428,8 +427,6 @@ export class GraphService {
   /** Workspaces scanned whole since the service started: only their named changes may skip the scan. */
   private scanned = new Set<string>();
   private stopped = false;
-  /** Told when a write of a catch-up met a full disk (SQLITE_FULL): the server's StorageWatch, for /readyz. */
-  onStorageFull: () => void = () => {};
 
   constructor(
     private store: Store,
@@ -487,7 +484,6 @@ export class GraphService {
         try {
           await this.catchUp(workspaceId, named ? [...named.values()] : null);
         } catch (e) {
-          if (isStorageFull(e)) this.onStorageFull();
           // The changes it held are not queued again: the next catch-up scans the workspace instead.
           this.scanned.delete(workspaceId);
           // A workspace deleted while its graph caught up (its rows went with it: a foreign key failure) is no fault.

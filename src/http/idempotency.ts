@@ -17,7 +17,7 @@ import type { IdempotencyRow } from "../db/idempotency.js";
 import type { Store } from "../db/store.js";
 import { type Clock, iso } from "../domain/clock.js";
 import { inlineWriter, type StoreWriter } from "../domain/writer.js";
-import { ApiError, errorBody, invalidInput, isStorageFull } from "./errors.js";
+import { ApiError, errorBody, invalidInput } from "./errors.js";
 import { bodyBytes, type Incoming, NULL_BODY_STATUS, type Outgoing } from "./exchange.js";
 import { type Logger, redactSecrets } from "./log.js";
 
@@ -186,8 +186,6 @@ function outgoing(status: number, headers: Record<string, string>, body: Uint8Ar
 export class IdempotencyKeys {
   /** Requests running now, per scope and key, with what a duplicate must match. */
   private inFlight = new Map<string, { fingerprint: string; done: Promise<void> }>();
-  /** Told when storing a response meets a full disk (SQLITE_FULL), so that /readyz says so (server.ts sets it). */
-  onStorageFull: () => void = () => {};
 
   constructor(
     private store: Store,
@@ -262,7 +260,6 @@ export class IdempotencyKeys {
         await this.writer.run("idempotencySave", row);
       } catch (e) {
         // The operation is done: its answer still goes out; only a replay of it is lost.
-        if (isStorageFull(e)) this.onStorageFull();
         this.logger.error("idempotent response not stored", { error: (e as Error).message });
       }
     };

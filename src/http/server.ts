@@ -34,7 +34,7 @@ import { jsonLogger, type Logger } from "./log.js";
 import { clientErrorListener, nodeListener } from "./node.js";
 import { RateLimiter } from "./ratelimit.js";
 import { ROUTES } from "./routes.js";
-import { StorageWatch } from "./storage-watch.js";
+import { noticingFullDisk, StorageWatch } from "./storage-watch.js";
 import { WriteTurns } from "./turns.js";
 
 /** Defaults of the description's servers. */
@@ -74,7 +74,8 @@ export function createServices(options: ServiceOptions): Services {
   const logger = options.logger ?? jsonLogger();
   const config = { ...DEFAULT_CONFIG, ...options.config };
   const usage = new UsageCounter(store, clock);
-  const writer = options.writer ?? inlineWriter(store);
+  // services.storage is read when a write fails: tests put a watch of their own in its place.
+  const writer = noticingFullDisk(options.writer ?? inlineWriter(store), () => services.storage.noteFull());
   const services: Services = {
     store,
     rows: new RowCache(options.db),
@@ -99,11 +100,6 @@ export function createServices(options: ServiceOptions): Services {
     engines: enginesOf(pool, config.llm),
     location: options.location,
   };
-  // The background writes (and an idempotent response's store, after its answer) that meet a full disk mark it for
-  // /readyz, as the requests' do (services.storage read when it happens: tests put a watch of their own in its place).
-  services.learning.onStorageFull = () => services.storage.noteFull();
-  services.graph.onStorageFull = () => services.storage.noteFull();
-  services.idempotency.onStorageFull = () => services.storage.noteFull();
   return services;
 }
 
@@ -132,8 +128,8 @@ export interface ServeOptions {
 const GATHER_MS = 2;
 
 /**
- * What a periodic job's failure does: a line in the log, and a full disk (SQLITE_FULL: the idempotency purge, the
- * learning retries, a backup's copy) marked for /readyz, as the requests' writes mark it.
+ * What a periodic job's failure does: a line in the log, and a full disk (SQLITE_FULL) marked for /readyz where the
+ * write was not the writer's, which marks its own (noticingFullDisk): the learning retries' requeue, a backup's copy.
  */
 export function periodicJobFailed(services: Pick<Services, "storage" | "logger">): (job: string, e: unknown) => void {
   return (job, e) => {
@@ -236,7 +232,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       name: "idempotency-purge",
       expression: "*/10 * * * *",
       run: async () => {
-        await services.idempotency.purgeExpired((input) => writer.run("idempotencyPurge", input));
+        await services.idempotency.purgeExpired((input) => services.writer.run("idempotencyPurge", input));
       },
     },
   ];
@@ -261,11 +257,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const flushTimer = setInterval(() => {
     flushing = (async () => {
       try {
-        await services.keyUsage.flushVia(writer);
-        await services.usage.flushVia(writer);
-        await writer.run("sessionsPurge", { now: new Date(services.clock.now()).toISOString() });
+        // Through services.writer, whose writes that meet a full disk mark it for /readyz (noticingFullDisk).
+        await services.keyUsage.flushVia(services.writer);
+        await services.usage.flushVia(services.writer);
+        await services.writer.run("sessionsPurge", { now: new Date(services.clock.now()).toISOString() });
       } catch (e) {
-        if (isStorageFull(e)) services.storage.noteFull();
         services.logger.error("flush failed", { error: (e as Error).message });
       }
     })();

@@ -5,6 +5,8 @@
  * would each fail with 507 until an operator has made room, and takes the server back without a restart.
  */
 import { statfs } from "node:fs/promises";
+import type { StoreWriter } from "../domain/writer.js";
+import { isStorageFull } from "./errors.js";
 
 /** The free space (bytes available to this process) under which the disk still counts as full. */
 export const MIN_FREE_BYTES = 16 * 1024 * 1024;
@@ -61,4 +63,19 @@ export class StorageWatch {
     }
     return this.full;
   }
+}
+
+/**
+ * `writer` with its writes that meet a full disk (SQLITE_FULL) reported to `noteFull`: every write through it, a
+ * request's or a background one's (learning jobs, the knowledge graph, an idempotent response's store, the usage
+ * flush, the idempotency purge), marks the disk full for /readyz where it fails, and no caller has to remember to.
+ */
+export function noticingFullDisk(writer: StoreWriter, noteFull: () => void): StoreWriter {
+  return {
+    run: ((op, input, transfer) =>
+      writer.run(op, input, transfer).catch((e: unknown) => {
+        if (isStorageFull(e)) noteFull();
+        throw e;
+      })) as StoreWriter["run"],
+  };
 }

@@ -1,7 +1,6 @@
 /** Runs queued learning jobs on the worker pool, folds their results into voice profiles, retries failures. */
 import type { Store } from "../../db/store.js";
 import { type DbLocation, threadStore } from "../../db/thread-store.js";
-import { isStorageFull } from "../../http/errors.js";
 import type { Logger } from "../../http/log.js";
 import { TaskLimitError } from "../../workers/limits.js";
 import type { WorkerPool } from "../../workers/pool.js";
@@ -49,8 +48,6 @@ export class LearningRunner {
   private running = false;
   private pending: Promise<void> = Promise.resolve();
   private stopped = false;
-  /** Told when a write of the jobs met a full disk (SQLITE_FULL): the server's StorageWatch, for /readyz. */
-  onStorageFull: () => void = () => {};
 
   constructor(
     private store: Store,
@@ -79,7 +76,6 @@ export class LearningRunner {
     this.pending = this.drain()
       .catch((e) => {
         // A database error (busy, disk full) must not end the process: the jobs stay queued for the next kick.
-        if (isStorageFull(e)) this.onStorageFull();
         this.logger.error("learning queue failed", { error: (e as Error).message });
       })
       .finally(() => {
@@ -126,7 +122,6 @@ export class LearningRunner {
       // Counted for the account: the analysis runs in the background, for no API key.
       if (accountId !== null) this.usage?.count(accountId, null, "learning_analyses");
     } catch (e) {
-      if (isStorageFull(e)) this.onStorageFull();
       const job = this.store.learning.job(id);
       // Deleted with its content or workspace while it ran: nothing failed, and there is nothing to mark.
       if (!job) {
