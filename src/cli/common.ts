@@ -45,22 +45,10 @@ export function explainFailure(e: unknown): string | undefined {
   const dir = commandDataDir;
   const file = path.join(dir, DB_FILE);
   const message = (e as Error).message;
-  if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code === "SQLITE_PERM") {
-    // The database, its -wal and -shm (which the first writer created with its own owner) and the directory.
-    const unwritable = [file, `${file}-wal`, `${file}-shm`, dir].filter((f) => {
-      try {
-        accessSync(f, constants.W_OK);
-        return false;
-      } catch (err) {
-        return (err as NodeJS.ErrnoException).code !== "ENOENT";
-      }
-    });
-    if (unwritable.length === 0) return `cannot write ${file}: ${message}`;
-    return (
-      `cannot write ${file}: this user (uid ${process.getuid?.() ?? "?"}) cannot write ` +
-      `${unwritable.map((f) => `${f}${ownerAndMode(f)}`).join(", ")}; run as their owner or give them this user`
-    );
-  }
+  // The directory, the database, its -wal and -shm (which the first writer created with its own owner), as a command
+  // that writes checks them before it opens the database (requireWritable).
+  if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code === "SQLITE_PERM")
+    return `cannot write ${file}: ${unwritable(dir) ?? message}`;
   if (isDamagedDatabase(e)) return damagedMessage(dir, message, immutableRead(e));
   return `${file}: ${message}`;
 }
