@@ -4,7 +4,7 @@ import type { ApiKeyRow } from "../db/apikeys.js";
 import type { Store } from "../db/store.js";
 import type { Role, UserRow } from "../db/users.js";
 import type { WorkspaceHoldings, WorkspaceRow } from "../db/workspaces.js";
-import { ApiError, invalidInput } from "../http/errors.js";
+import { ApiError, invalidInput, invalidStatus } from "../http/errors.js";
 import {
   DEFAULT_EXPIRY,
   displayPrefix,
@@ -231,11 +231,7 @@ export function revokeKey(store: Store, actor: Actor, row: ApiKeyRow, nowMs = Da
  */
 export function renameKey(store: Store, actor: Actor, row: ApiKeyRow, name: string): ApiKeyRow {
   if (row.revoked_at !== null)
-    throw new ApiError("invalid_status", `Cannot rename API key ${row.id}: it was revoked at ${row.revoked_at}.`, {
-      current_status: "revoked",
-      required_status: "active",
-      required_statuses: ["active"],
-    });
+    throw invalidStatus(`Cannot rename API key ${row.id}: it was revoked at ${row.revoked_at}.`, "revoked", ["active"]);
   store.apiKeys.rename(row.id, name);
   store.misc.audit(row.account_id, actor, "api_key.rename", row.id, { from: row.name, to: name });
   return store.apiKeys.byId(row.id)!;

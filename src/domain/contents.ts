@@ -4,7 +4,7 @@ import type { ContentRow, ContentStatus } from "../db/contents.js";
 import type { Store } from "../db/store.js";
 import type { DbLocation } from "../db/thread-store.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
-import { ApiError, workspaceMismatch, workspaceNotFound } from "../http/errors.js";
+import { ApiError, invalidStatus, workspaceMismatch, workspaceNotFound } from "../http/errors.js";
 import { iso } from "./clock.js";
 import type { GenerationInput, GenerationOutput, SectionSpec } from "./generation/builtin.js";
 import { readPassages } from "./generation/passages.js";
@@ -75,15 +75,10 @@ export function findContent(store: Store, caller: Caller, id: number): ContentRo
 /** 409 invalid_status unless the record is in one of the allowed statuses. */
 export function requireStatus(row: ContentRow, allowed: ContentStatus[], action: string): void {
   if (!allowed.includes(row.status))
-    throw new ApiError(
-      "invalid_status",
+    throw invalidStatus(
       `Cannot ${action} content ${row.id}: it is ${row.status}; it must be ${allowed.join(" or ")}.`,
-      {
-        current_status: row.status,
-        // A string for one status, as /api/v1 has always answered; required_statuses is always an array.
-        required_status: allowed.length === 1 ? allowed[0] : allowed,
-        required_statuses: allowed,
-      },
+      row.status,
+      allowed,
     );
 }
 

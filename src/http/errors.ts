@@ -182,6 +182,18 @@ export function notFound(code: ErrorCode, message: string, details: Record<strin
   return new ApiError(code, message, details);
 }
 
+/**
+ * 409 invalid_status: a record whose status forbids the change, with the status it has and the ones it needs
+ * (`required_status` a string for one, as /api/v1 has always answered; `required_statuses` always an array).
+ */
+export function invalidStatus(message: string, current: string, allowed: readonly string[]): ApiError {
+  return new ApiError("invalid_status", message, {
+    current_status: current,
+    required_status: allowed.length === 1 ? allowed[0] : allowed,
+    required_statuses: allowed,
+  });
+}
+
 /** 404: a workspace that is not the caller's, or no longer exists. */
 export function workspaceNotFound(id: string): ApiError {
   return new ApiError("workspace_not_found", `No workspace ${id}.`, { workspace_id: id });
