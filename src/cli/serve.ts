@@ -69,6 +69,7 @@ function showFirstStart(result: InitResult, dataDir: string, log: Pick<Logger, "
     return;
   } catch (e) {
     const file = path.join(dataDir, CREDENTIALS_FILE);
+    const error = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     try {
       // A new file, never one already there: "w" followed a symbolic link planted at that name (into a file its
       // planter reads) and kept a file another user had opened. An older one goes first; O_EXCL refuses a link.
@@ -84,15 +85,12 @@ function showFirstStart(result: InitResult, dataDir: string, log: Pick<Logger, "
       }
       log.error(
         "standard error could not take the first start's credentials: they are in a file; read it, then delete it",
-        {
-          file,
-          error: (e as NodeJS.ErrnoException).code ?? (e as Error).message,
-        },
+        { file, error },
       );
     } catch (f) {
       log.error("the first start's credentials were lost: standard error and the file both failed", {
         file,
-        error: (e as NodeJS.ErrnoException).code ?? (e as Error).message,
+        error,
         file_error: (f as NodeJS.ErrnoException).code ?? (f as Error).message,
       });
     }
