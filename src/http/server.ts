@@ -74,8 +74,11 @@ export function createServices(options: ServiceOptions): Services {
   const logger = options.logger ?? jsonLogger();
   const config = { ...DEFAULT_CONFIG, ...options.config };
   const usage = new UsageCounter(store, clock);
-  // services.storage is read when a write fails: tests put a watch of their own in its place.
-  const writer = noticingFullDisk(options.writer ?? inlineWriter(store), () => services.storage.noteFull());
+  const writer = options.writer ?? inlineWriter(store);
+  // The background writes (and an idempotent response's store, after its answer) go through `watched`, whose writes
+  // that meet a full disk mark it for /readyz, as the requests' errors do (app.ts). services.storage is read when a
+  // write fails: tests put a watch of their own in its place.
+  const watched = noticingFullDisk(writer, () => services.storage.noteFull());
   const services: Services = {
     store,
     rows: new RowCache(options.db),
@@ -85,15 +88,15 @@ export function createServices(options: ServiceOptions): Services {
     clock,
     pool,
     passwords: options.passwordPool ?? pool,
-    learning: new LearningRunner(store, background, clock, logger, usage, undefined, writer, options.location),
-    graph: new GraphService(store, background, clock, logger, writer, options.location),
+    learning: new LearningRunner(store, background, clock, logger, usage, undefined, watched, options.location),
+    graph: new GraphService(store, background, clock, logger, watched, options.location),
     graphReads: new GraphReadCache(),
     limiter: new RateLimiter(clock),
     sessions: new SessionTokens(store, () => clock.now()),
     deviceAuth: new DeviceAuthorizations(clock),
     keyUsage: new KeyUsageTracker(store),
     usage,
-    idempotency: new IdempotencyKeys(store, clock, logger, writer),
+    idempotency: new IdempotencyKeys(store, clock, logger, watched),
     logger,
     storage: options.storage ?? new StorageWatch(options.location?.dataDir),
     config,
@@ -128,8 +131,8 @@ export interface ServeOptions {
 const GATHER_MS = 2;
 
 /**
- * What a periodic job's failure does: a line in the log, and a full disk (SQLITE_FULL) marked for /readyz where the
- * write was not the writer's, which marks its own (noticingFullDisk): the learning retries' requeue, a backup's copy.
+ * What a periodic job's failure does: a line in the log, and a full disk (SQLITE_FULL: the idempotency purge, the
+ * learning retries, a backup's copy) marked for /readyz, as the requests' writes mark it.
  */
 export function periodicJobFailed(services: Pick<Services, "storage" | "logger">): (job: string, e: unknown) => void {
   return (job, e) => {
@@ -232,7 +235,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       name: "idempotency-purge",
       expression: "*/10 * * * *",
       run: async () => {
-        await services.idempotency.purgeExpired((input) => services.writer.run("idempotencyPurge", input));
+        await services.idempotency.purgeExpired((input) => writer.run("idempotencyPurge", input));
       },
     },
   ];
@@ -257,11 +260,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const flushTimer = setInterval(() => {
     flushing = (async () => {
       try {
-        // Through services.writer, whose writes that meet a full disk mark it for /readyz (noticingFullDisk).
-        await services.keyUsage.flushVia(services.writer);
-        await services.usage.flushVia(services.writer);
-        await services.writer.run("sessionsPurge", { now: new Date(services.clock.now()).toISOString() });
+        await services.keyUsage.flushVia(writer);
+        await services.usage.flushVia(writer);
+        await writer.run("sessionsPurge", { now: new Date(services.clock.now()).toISOString() });
       } catch (e) {
+        if (isStorageFull(e)) services.storage.noteFull();
         services.logger.error("flush failed", { error: (e as Error).message });
       }
     })();

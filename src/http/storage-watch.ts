@@ -66,9 +66,9 @@ export class StorageWatch {
 }
 
 /**
- * `writer` with its writes that meet a full disk (SQLITE_FULL) reported to `noteFull`: every write through it, a
- * request's or a background one's (learning jobs, the knowledge graph, an idempotent response's store, the usage
- * flush, the idempotency purge), marks the disk full for /readyz where it fails, and no caller has to remember to.
+ * `writer` with its writes that meet a full disk (SQLITE_FULL) reported to `noteFull`: the background writes through it
+ * (learning jobs, the knowledge graph, an idempotent response's store) mark the disk full for /readyz where they fail,
+ * and none of them has to remember to.
  */
 export function noticingFullDisk(writer: StoreWriter, noteFull: () => void): StoreWriter {
   return {
