@@ -387,7 +387,7 @@ export function registerAdminCommands(program: Command): void {
     );
   keys
     .command("revoke")
-    .description("Revoke a key (a running server refuses it at once)")
+    .description("Revoke a key (a running server refuses it within 250 ms)")
     .argument("<key>", KEY_ARGUMENT, idArg("the key"))
     .option("--json", "print the key as JSON")
     .action(async (given: string, _opts, cmd: Command) => {

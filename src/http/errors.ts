@@ -39,6 +39,7 @@ export const ERROR_CODES = {
   unsupported_media_type: 415,
   unsupported_image_type: 415,
   processing_limit_exceeded: 422,
+  output_too_large: 422,
   request_headers_too_large: 431,
   rate_limit_exceeded: 429,
   internal_error: 500,

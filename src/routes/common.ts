@@ -5,7 +5,8 @@ import { type ApiError, invalidInput } from "../http/errors.js";
 import type { ResponseDoc } from "../http/route.js";
 import { ErrorBodySchema } from "../http/schemas.js";
 
-const err = (description: string): ResponseDoc => ({ description, schema: ErrorBodySchema });
+/** A documented error response: the coded error body, described in the words given. */
+export const err = (description: string): ResponseDoc => ({ description, schema: ErrorBodySchema });
 
 /** The error responses every authenticated route may give. */
 export const AUTH_ERRORS: Record<number, ResponseDoc> = {

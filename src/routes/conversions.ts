@@ -11,7 +11,7 @@ import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { Integer, intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
-import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page, TASK_ERRORS } from "./common.js";
+import { AUTH_ERRORS, decodeCursor, encodeCursor, err, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
 
 const Conversion = v.object({
   id: Integer,
@@ -109,7 +109,10 @@ export const conversionRoutes = [
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Content"),
-      ...TASK_ERRORS,
+      422: err(
+        "Processing the input took more than the processing time one request may use (processing_limit_exceeded), " +
+          "or the conversion would be longer than a conversion may be (output_too_large).",
+      ),
     },
     async handler(ctx: Ctx<unknown, unknown, CreateInput>) {
       const store = ctx.services.store;
@@ -122,10 +125,10 @@ export const conversionRoutes = [
       });
       if ("tooLargeChars" in converted)
         throw new ApiError(
-          "payload_too_large",
+          "output_too_large",
           `The ${ctx.body.target_format} of this content would be over ${MAX_OUTPUT_CHARS} characters, the most a ` +
             "conversion may have (links that repeat a long address or title are the usual cause).",
-          { limit_bytes: MAX_OUTPUT_CHARS, target_format: ctx.body.target_format },
+          { limit_chars: MAX_OUTPUT_CHARS, target_format: ctx.body.target_format },
         );
       // The content may have been deleted while the pool worked: it must still be there to be referred to, also
       // when the writer thread stores the conversion (it deletes contents too).

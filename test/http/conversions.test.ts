@@ -44,15 +44,16 @@ describe("POST /api/v1/conversions", () => {
     expect(got.body).toEqual(res.body);
   });
 
-  it("refuses with 413 an html conversion whose links repeat a long address past the output limit", async () => {
+  it("refuses with 422 output_too_large an html conversion whose links repeat a long address past the output limit", async () => {
     const h = makeHarness();
     const key = h.key();
     // 56 KB: one reference definition with a 14,000-character address, used 14,000 times (160 MB of HTML).
     const content = `[a]: https://example.com/${"y".repeat(14_000)}\n\n${"[a] ".repeat(14_000)}`;
     const id = await draft(h, key, { title: "Links", content });
     const res = await convert(h, key, { content_id: id, target_format: "html" });
-    const details = expectErrorBody(res, 413, "payload_too_large");
-    expect(details).toMatchObject({ limit_bytes: MAX_OUTPUT_CHARS, target_format: "html" });
+    // The request was small: a 413 would tell the client to send less, which cannot help.
+    const details = expectErrorBody(res, 422, "output_too_large");
+    expect(details).toMatchObject({ limit_chars: MAX_OUTPUT_CHARS, target_format: "html" });
     // Nothing stored; the plain text stops repeating the address and is made.
     expect((await h.send("GET", "/api/v1/conversions", { auth: key })).body.data).toEqual([]);
     const plain = await convert(h, key, { content_id: id, target_format: "plain_text" });

@@ -615,6 +615,8 @@ describe("the error-code list (DESIGN §4)", () => {
     service_busy: 503,
     // An input whose processing was stopped past its CPU time (workers/limits.ts): the input's, not the server's fault.
     processing_limit_exceeded: 422,
+    // A conversion whose output would pass its limit: the content's, not the request body's size (so not 413).
+    output_too_large: 422,
     // What node's HTTP parser refuses (http/node.ts clientErrorListener): HTTP's own statuses for them.
     request_timeout: 408,
     request_headers_too_large: 431,
