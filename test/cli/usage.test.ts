@@ -43,6 +43,24 @@ describe("exit status of usage errors", () => {
     expect(readdirSync(cwd)).toEqual([]);
   });
 
+  it("uses ./data by default, CONTENT_SERVICE_DATA_DIR when set, and --data-dir over both (DESIGN §2)", () => {
+    const cwd = tempDir();
+    const fromEnv = path.join(cwd, "env-dir");
+    const fromFlag = path.join(cwd, "flag-dir");
+    const init = (args: string[], env: Record<string, string> = {}) => {
+      const res = spawnCli(["init", ...args], { cwd, env });
+      expect(res.status, res.stderr).toBe(0);
+    };
+    init([]);
+    expect(readdirSync(cwd)).toEqual(["data"]);
+    expect(existsSync(path.join(cwd, "data", "content-service.db"))).toBe(true);
+    init([], { CONTENT_SERVICE_DATA_DIR: fromEnv });
+    expect(existsSync(path.join(fromEnv, "content-service.db"))).toBe(true);
+    init(["--data-dir", fromFlag], { CONTENT_SERVICE_DATA_DIR: fromEnv });
+    expect(existsSync(path.join(fromFlag, "content-service.db"))).toBe(true);
+    expect(readdirSync(cwd).sort()).toEqual(["data", "env-dir", "flag-dir"]);
+  });
+
   it("shows the global --data-dir in every subcommand's help", () => {
     for (const args of [["keys", "create"], ["backup"], ["serve"], ["accounts", "set-limits"]]) {
       const run = cli([...args, "--help"]);
