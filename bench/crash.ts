@@ -1,11 +1,12 @@
 /**
  * `npm run crash`: kills the server with SIGKILL at random moments under a mixed write load (generate, finalize,
- * reference create), ten times, and checks after every restart that each write answered 2xx is stored, that
- * `PRAGMA integrity_check` is ok and that the learning jobs of acknowledged finalizations succeed.
+ * reference create), ten times, and after every second of those kills the next start too, during its start-up; it
+ * checks after every restart that each write answered 2xx is stored, that `PRAGMA integrity_check` is ok and that the learning jobs of acknowledged finalizations succeed.
  *
  * Runs dist/content-service when it is built (CRASH_FROM_SOURCE=1: the source tree through tsx). Environment:
  * CRASH_SEED (replays a run's kill moments and choices), CRASH_KILLS (10), CRASH_CONCURRENCY (6),
- * CRASH_KILL_MIN_MS / CRASH_KILL_MAX_MS (500 / 4,000).
+ * CRASH_KILL_MIN_MS / CRASH_KILL_MAX_MS (500 / 4,000), CRASH_STARTUP_KILL_EVERY (2: after every second kill, the
+ * next start is killed too, between its spawn and its first ready answer; 0: never).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -16,16 +17,25 @@ import {
   haveExecutable,
   prepareDataDir,
   type Runner,
-  serve,
   sourceRunner,
+  spawnServe,
   stop,
 } from "./lib/proc.js";
 
 const env = process.env;
 const seed = env.CRASH_SEED ? Number(env.CRASH_SEED) : Math.floor(Math.random() * 2 ** 31);
 const kills = Number(env.CRASH_KILLS ?? 10);
-if (!Number.isInteger(seed) || !Number.isInteger(kills) || kills < 1) {
-  process.stderr.write("crash: CRASH_SEED and CRASH_KILLS must be integers (CRASH_KILLS ≥ 1)\n");
+const startupKillEvery = Number(env.CRASH_STARTUP_KILL_EVERY ?? 2);
+if (
+  !Number.isInteger(seed) ||
+  !Number.isInteger(kills) ||
+  kills < 1 ||
+  !Number.isInteger(startupKillEvery) ||
+  startupKillEvery < 0
+) {
+  process.stderr.write(
+    "crash: CRASH_SEED, CRASH_KILLS and CRASH_STARTUP_KILL_EVERY must be integers (CRASH_KILLS ≥ 1, CRASH_STARTUP_KILL_EVERY ≥ 0)\n",
+  );
   process.exit(2);
 }
 const tmp = mkdtempSync(path.join(os.tmpdir(), "cs-crash-"));
@@ -50,27 +60,29 @@ try {
     concurrency: Number(env.CRASH_CONCURRENCY ?? 6),
     killAfterMs: [Number(env.CRASH_KILL_MIN_MS ?? 500), Number(env.CRASH_KILL_MAX_MS ?? 4_000)],
     log,
+    startupKillEvery,
     async start() {
-      const s = await serve(runner, {
+      const s = await spawnServe(runner, {
         dataDir,
         logFile,
         readyPath: "/api/v1/api-keys/current",
         headers: { authorization: `Bearer ${key}` },
         timeoutMs: 60_000,
       });
+      const kill = async () => {
+        s.child.kill("SIGKILL");
+        await s.exited;
+      };
       return {
-        url: s.url,
-        async kill() {
-          s.child.kill("SIGKILL");
-          await s.exited;
-        },
-        stop: () => stop(s),
+        spawnedAt: s.spawnedAt,
+        kill,
+        ready: s.ready.then((served) => ({ url: served.url, kill, stop: () => stop(served) })),
       };
     },
   });
   const t = report.totals;
   log(
-    `done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.rounds.length} kills; acknowledged ${t.references} references, ` +
+    `done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.rounds.length} kills under load, ${report.startupKills.length} during start-up (${report.startupKills.filter((k) => k.beforeReady).length} before the first ready answer); acknowledged ${t.references} references, ` +
       `${t.generations} generations, ${t.finalizations} finalizations (${t.learningJobs} learning jobs)`,
   );
   if (report.failures.length === 0) {

@@ -2,12 +2,25 @@
  * The crash run shared by `npm run crash` and test/db/crash-load.test.ts: a mixed write load (generate, finalize,
  * reference create) against a server that is killed with SIGKILL at seeded random moments; after every restart,
  * every write answered 2xx must be in the database, `PRAGMA integrity_check` must be ok, and the learning job of
- * every acknowledged finalization must reach `succeeded`.
+ * every acknowledged finalization must reach `succeeded`. After every `startupKillEvery`-th of those kills, the next
+ * start is killed too, at a seeded random moment between its spawn and its first ready answer (opening the
+ * database left by the kill, its WAL recovery, the migrations check, the learning jobs' resumption, the asset
+ * cache of the executable), and the start after it must pass the same checks.
  */
 import { createHash } from "node:crypto";
 import { contentQueries } from "../../src/db/contents.js";
 import { openDb } from "../../src/db/open.js";
 import { prng, words } from "./text.js";
+
+/** A server process just spawned, not yet ready. */
+export interface CrashStart {
+  /** performance.now() at the spawn: every kill's moment is logged from it. */
+  spawnedAt: number;
+  /** Resolves at the server's first ready answer; rejects when it exits (or gives up) before. */
+  ready: Promise<CrashServer>;
+  /** SIGKILL, then waits for the process to end (ready or not). */
+  kill(): Promise<void>;
+}
 
 /** A running server the crash run may kill. */
 export interface CrashServer {
@@ -24,7 +37,13 @@ export interface CrashOptions {
   dataDir: string;
   /** A read+write key of account 1 (limits raised). */
   key: string;
-  start(): Promise<CrashServer>;
+  /** Spawns a server; resolves at the spawn, not at readiness. */
+  start(): Promise<CrashStart>;
+  /**
+   * After every this many load kills, a start-up kill: the next start is killed at a seeded random moment within the
+   * shortest spawn-to-ready time seen so far (default 0: none).
+   */
+  startupKillEvery?: number;
   /** Concurrent writers (default 6). */
   concurrency?: number;
   /** The kill comes this many milliseconds after the round's first acknowledged write, drawn from the seed (default 500–4,000). */
@@ -47,9 +66,21 @@ export interface CrashRound {
   unexpected: string[];
 }
 
+export interface StartupKill {
+  /** The load kill it followed. */
+  afterRound: number;
+  /** Milliseconds from the spawn to the SIGKILL. */
+  killAtMs: number;
+  /** The window it was drawn from: the shortest spawn-to-ready time seen before it. */
+  windowMs: number;
+  /** Whether the server had not answered ready yet when it was killed (a faster start than all before can beat it). */
+  beforeReady: boolean;
+}
+
 export interface CrashReport {
   seed: number;
   rounds: CrashRound[];
+  startupKills: StartupKill[];
   totals: { references: number; generations: number; finalizations: number; learningJobs: number };
   /** Every broken promise found; empty when the run passed. */
   failures: string[];
@@ -78,6 +109,9 @@ const acknowledgedIn = (round: CrashRound) =>
 export async function runCrash(options: CrashOptions): Promise<CrashReport> {
   const log = options.log ?? (() => {});
   const rand = prng(options.seed);
+  // Its own stream: the load kills' moments of a seed are the same with start-up kills on or off.
+  const startupRand = prng(options.seed ^ 0x5f3759df);
+  const startupKillEvery = options.startupKillEvery ?? 0;
   const concurrency = options.concurrency ?? 6;
   const [killMin, killMax] = options.killAfterMs ?? [500, 4_000];
   const referenceWords = options.referenceWords ?? 2_000;
@@ -90,6 +124,9 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
   const generated = new Set<number>();
   const finalizations: Finalization[] = [];
   const rounds: CrashRound[] = [];
+  const startupKills: StartupKill[] = [];
+  /** The shortest spawn-to-ready time so far: the window a start-up kill's moment is drawn from. */
+  let shortestStartMs = Number.POSITIVE_INFINITY;
   const failures: string[] = [];
   let textSeed = options.seed * 7919;
 
@@ -254,10 +291,49 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
     };
   };
 
+  /** A start waited for to its first ready answer; its time feeds the start-up kills' window. */
+  const startReady = async (): Promise<{ server: CrashServer; spawnedAt: number }> => {
+    const starting = await options.start();
+    const server = await starting.ready;
+    shortestStartMs = Math.min(shortestStartMs, performance.now() - starting.spawnedAt);
+    return { server, spawnedAt: starting.spawnedAt };
+  };
+
+  /** Spawns a server and kills it at a seeded random moment before its (expected) first ready answer. */
+  const startupKill = async (afterRound: number) => {
+    const windowMs = Math.round(shortestStartMs);
+    const planned = Math.round(startupRand() * windowMs);
+    const starting = await options.start();
+    let readyAt: number | undefined;
+    // A start killed before its ready answer rejects `ready`; one that beat the timer resolves it.
+    starting.ready.then(
+      () => {
+        readyAt = performance.now();
+      },
+      () => {},
+    );
+    await sleep(Math.max(0, starting.spawnedAt + planned - performance.now()));
+    const killAtMs = Math.round(performance.now() - starting.spawnedAt);
+    await starting.kill();
+    const beforeReady = readyAt === undefined;
+    startupKills.push({ afterRound, killAtMs, windowMs, beforeReady });
+    log(
+      `start-up kill after kill ${afterRound}: ${killAtMs} ms after spawn (drawn from 0–${windowMs} ms, the shortest start so far), ` +
+        (beforeReady
+          ? "before the first ready answer"
+          : `after the first ready answer (${Math.round((readyAt as number) - starting.spawnedAt)} ms): this start was faster`),
+    );
+  };
+
   for (let round = 0; round <= options.kills; round++) {
-    const server = await options.start();
+    if (round > 0 && startupKillEvery > 0 && round % startupKillEvery === 0) await startupKill(round);
+    const { server, spawnedAt } = await startReady();
     try {
-      await verify(server, round === 0 ? "first start" : `restart after kill ${round}`);
+      const afterStartupKill = startupKills.at(-1)?.afterRound === round;
+      await verify(
+        server,
+        round === 0 ? "first start" : `restart after kill ${round}${afterStartupKill ? " and a start-up kill" : ""}`,
+      );
       if (round === options.kills) {
         await server.stop();
         break;
@@ -279,11 +355,12 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
       while (acknowledgedIn(current) === 0 && Date.now() - waitFrom < FIRST_WRITE_WAIT_MS) await sleep(20);
       const firstWriteMs = Date.now() - waitFrom;
       await sleep(killAfterMs);
+      const killAtMs = Math.round(performance.now() - spawnedAt);
       await server.kill();
       await writers.stop();
       for (const u of current.unexpected.slice(0, 5)) failures.push(`round ${current.round}: unexpected answer: ${u}`);
       log(
-        `kill ${current.round}/${options.kills} ${killAfterMs} ms after the first acknowledged write (${firstWriteMs} ms into the load): acknowledged ${JSON.stringify(current.acknowledged)}, ${current.unanswered} unanswered`,
+        `kill ${current.round}/${options.kills} ${killAtMs} ms after spawn, ${killAfterMs} ms after the first acknowledged write (${firstWriteMs} ms into the load): acknowledged ${JSON.stringify(current.acknowledged)}, ${current.unanswered} unanswered`,
       );
     } catch (e) {
       await server.kill().catch(() => {});
@@ -294,6 +371,7 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
   return {
     seed: options.seed,
     rounds,
+    startupKills,
     totals: {
       references: references.length,
       generations: generated.size,

@@ -119,21 +119,39 @@ export interface Served {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** A `serve` process just spawned: `ready` resolves once it answers (rejects when it exits or times out first). */
+export interface Spawned {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  /** performance.now() at the spawn. */
+  spawnedAt: number;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  ready: Promise<Served>;
+}
+
 /**
  * Spawns `serve` on a chosen port, its output appended to `logFile`, and polls `readyPath` (every 2 ms, for at
  * most `timeoutMs`) until it answers 200.
  */
-export async function serve(
-  runner: Runner,
-  options: {
-    dataDir: string;
-    logFile: string;
-    workers?: number;
-    readyPath?: string;
-    headers?: Record<string, string>;
-    timeoutMs?: number;
-  },
-): Promise<Served> {
+export async function serve(runner: Runner, options: ServeOptions): Promise<Served> {
+  return (await spawnServe(runner, options)).ready;
+}
+
+interface ServeOptions {
+  dataDir: string;
+  logFile: string;
+  workers?: number;
+  readyPath?: string;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/**
+ * `serve` without the wait: resolves at the spawn, for a caller that may kill the server before it is ready (the
+ * crash run's start-up kills). Its `ready` is the wait `serve` does.
+ */
+export async function spawnServe(runner: Runner, options: ServeOptions): Promise<Spawned> {
   const port = await freePort();
   const log = openSync(options.logFile, "a");
   const args = [
@@ -158,17 +176,20 @@ export async function serve(
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = started + (options.timeoutMs ?? 30_000);
-  for (;;) {
-    if (gone) throw new Error(`server exited before answering; see ${options.logFile}`);
-    const status = await getStatus(`${url}${options.readyPath ?? "/healthz"}`, options.headers, 1_000);
-    if (status === 200) break;
-    if (performance.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`server did not answer 200 within ${options.timeoutMs ?? 30_000} ms; see ${options.logFile}`);
+  const ready = (async (): Promise<Served> => {
+    for (;;) {
+      if (gone) throw new Error(`server exited before answering; see ${options.logFile}`);
+      const status = await getStatus(`${url}${options.readyPath ?? "/healthz"}`, options.headers, 1_000);
+      if (status === 200) break;
+      if (performance.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new Error(`server did not answer 200 within ${options.timeoutMs ?? 30_000} ms; see ${options.logFile}`);
+      }
+      await new Promise((r) => setTimeout(r, 2));
     }
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  return { child, url, port, startMs: performance.now() - started, exited };
+    return { child, url, port, startMs: performance.now() - started, exited };
+  })();
+  return { child, url, port, spawnedAt: started, exited, ready };
 }
 
 /** Stops a server with SIGTERM (SIGKILL after `graceMs`). */

@@ -1,15 +1,17 @@
 /**
  * The reduced crash run (`npm run crash` is the full one): three SIGKILLs at seeded random moments under a mixed
- * write load of generate, finalize and reference create, from source. After every restart each write answered 2xx
+ * write load of generate, finalize and reference create, from source, and after the second of them one SIGKILL of
+ * the next start between its spawn and its "listening on" line. After every restart each write answered 2xx
  * is stored, `PRAGMA integrity_check` is ok and the learning jobs of acknowledged finalizations succeed.
  * CRASH_SEED replays a run.
  */
+import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { runCrash } from "../../bench/lib/crash-core.js";
-import { cli, startServe, tempDir } from "../helpers/cli.js";
+import { cli, ENTRY, tempDir, untilListening } from "../helpers/cli.js";
 
 describe("crash under a write load", () => {
-  it("keeps every acknowledged write, an intact database and the learning jobs across three kill -9", async () => {
+  it("keeps every acknowledged write, an intact database and the learning jobs across three kill -9 and one during start-up", async () => {
     const seed = process.env.CRASH_SEED ? Number(process.env.CRASH_SEED) : Math.floor(Math.random() * 2 ** 31);
     const dir = tempDir();
     expect(cli(["init", "--data-dir", dir]).status).toBe(0);
@@ -27,24 +29,38 @@ describe("crash under a write load", () => {
       finalizeWords: 800,
       learningTimeoutMs: 30_000,
       log: (line) => lines.push(line),
+      startupKillEvery: 2,
       async start() {
-        const server = await startServe(dir);
-        return {
-          url: server.url,
-          async kill() {
-            server.child.kill("SIGKILL");
-            await server.exited;
-          },
-          async stop() {
-            server.child.kill("SIGTERM");
-            await server.exited;
-          },
+        // startServe's spawn, with the process in hand before it listens: a start-up kill comes before that.
+        const child = spawn(process.execPath, [...ENTRY, "serve", "--data-dir", dir, "--port", "0", "--workers", "1"], {
+          env: { ...process.env, NODE_OPTIONS: "" },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        const spawnedAt = performance.now();
+        const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+        const kill = async () => {
+          child.kill("SIGKILL");
+          await exited;
         };
+        const ready = untilListening(child).then((server) => ({
+          url: server.url,
+          kill,
+          async stop() {
+            child.kill("SIGTERM");
+            await exited;
+          },
+        }));
+        return { spawnedAt, kill, ready };
       },
     });
     const context = `seed ${seed} (replay: CRASH_SEED=${seed})\n${lines.join("\n")}`;
     expect(report.failures, context).toEqual([]);
     expect(report.rounds, context).toHaveLength(3);
+    // The start after the second kill was killed too, and the start after that passed every check above.
+    expect(
+      report.startupKills.map((k) => k.afterRound),
+      context,
+    ).toEqual([2]);
     // The load did write: writes were acknowledged before the kills.
     const t = report.totals;
     expect(t.references + t.generations + t.finalizations, context).toBeGreaterThan(0);
