@@ -177,18 +177,29 @@ function pngSize(bytes: Uint8Array): Size {
 
 // Start-of-frame markers carry the frame's size; C4 (DHT), C8 (JPG) and CC (DAC) share the range but do not.
 const JPEG_SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
+// The lossless frames (T.81 H.1), which use no quantization table.
+const JPEG_LOSSLESS = new Set([0xc3, 0xc7, 0xcb, 0xcf]);
 
 /**
  * JPEG: walks the marker segments after SOI by their lengths (never scanning inside one), and the entropy-coded data
  * after each SOS to its next marker, up to EOI: one frame header (SOFn) whose length fits its component count, before
- * the first scan; at least one scan header (SOS) of the right length; and the EOI. Bytes after EOI are ignored. The
- * tables and the coded data themselves are not decoded.
+ * the first scan; at least one scan header (SOS) of the right length; and the EOI. Bytes after EOI are ignored.
+ *
+ * Quantization tables as libjpeg(-turbo) (Chrome's, Firefox's and Android's decoder) requires them: a DQT's table
+ * slot is 0–3 ("Bogus DQT index"), and a component of a DCT frame uses a slot that a DQT defined before the first
+ * scan that holds the component ("Quantization table 0x.. was not defined"; T.81 B.2.4.1: the table must be
+ * installed before that scan). A later DQT may redefine a slot. Huffman tables are not checked: a baseline file without
+ * DHT is shown with the standard (Motion-JPEG) tables. The tables' values and the coded data are not decoded.
  */
 function jpegSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "JPEG");
   let size: Size | null = null;
   let scans = 0;
   let at = 2;
+  /** The quantization table slots a DQT has defined so far (bits 0–3). */
+  let quantDefined = 0;
+  /** Each frame component's identifier and the quantization slot it uses, until its first scan checked it. */
+  const unlatched = new Map<number, number>();
   for (;;) {
     if (r.u8(at) !== 0xff) corrupt("The JPEG has a malformed marker segment.");
     // Any number of 0xFF fill bytes may precede a marker.
@@ -214,10 +225,29 @@ function jpegSize(bytes: Uint8Array): Size {
       if (components === 0 || length !== 8 + 3 * components)
         corrupt("The JPEG's frame header does not match its number of components.");
       size = { height: r.u16be(at + 3), width: r.u16be(at + 5) };
+      if (!JPEG_LOSSLESS.has(marker))
+        for (let c = 0; c < components; c++) unlatched.set(r.u8(at + 8 + 3 * c), r.u8(at + 10 + 3 * c));
+    } else if (marker === 0xdb) {
+      // Tables of a precision byte (Pq, Tq) then 64 values of 8 or 16 bits; a short last table is read as far as it goes.
+      for (let t = at + 2; t < at + length; t += 1 + (bytes[t] >> 4 ? 128 : 64)) {
+        const slot = bytes[t] & 0x0f;
+        if (slot > 3) corrupt(`The JPEG defines quantization table ${slot}; tables 0 to 3 exist.`);
+        quantDefined |= 1 << slot;
+      }
     } else if (marker === 0xda) {
       const components = length >= 3 ? r.u8(at + 2) : 0;
       if (components < 1 || components > 4 || length !== 6 + 2 * components)
         corrupt("The JPEG has a malformed scan header (SOS).");
+      for (let c = 0; c < components; c++) {
+        const id = r.u8(at + 3 + 2 * c);
+        const slot = unlatched.get(id);
+        if (slot === undefined) continue;
+        if (slot > 3 || !(quantDefined & (1 << slot)))
+          corrupt(
+            `The JPEG's component ${id} uses quantization table ${slot}, which no DQT defines before its first scan.`,
+          );
+        unlatched.delete(id);
+      }
       scans++;
       at += length;
       // The entropy-coded data runs to the next 0xFF that is not a stuffed 0xFF00, a restart marker or a fill byte (a

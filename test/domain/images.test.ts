@@ -371,6 +371,83 @@ describe("the structure behind the header is checked, as far as a viewer needs i
   });
 });
 
+describe("JPEG quantization tables: refused exactly where libjpeg(-turbo) refuses them", () => {
+  const seg = (marker: number, payload: number[]) => [
+    0xff,
+    marker,
+    (payload.length + 2) >> 8,
+    (payload.length + 2) & 0xff,
+    ...payload,
+  ];
+  /** A DQT of these table slots (the high nibble: 16-bit values), each of 64 values. */
+  const dqt = (...tables: number[]) =>
+    seg(
+      0xdb,
+      tables.flatMap((t) => [t, ...new Array(t >> 4 ? 128 : 64).fill(1)]),
+    );
+  /** A 16 × 16 frame whose component i + 1 uses quantization slot tqs[i]. */
+  const frame = (tqs: number[], marker = 0xc0) =>
+    seg(marker, [8, 0, 16, 0, 16, tqs.length, ...tqs.flatMap((tq, i) => [i + 1, 0x11, tq])]);
+  /** A scan of these component identifiers, then two bytes of coded data. */
+  const scan = (...ids: number[]) => [
+    ...seg(0xda, [ids.length, ...ids.flatMap((id) => [id, 0]), 0, 63, 0]),
+    0x12,
+    0x34,
+  ];
+  const jpegOf = (...parts: number[][]) => Uint8Array.from([0xff, 0xd8, ...parts.flat(), 0xff, 0xd9]);
+
+  it.each([
+    {
+      name: "a baseline JPEG without any DHT (decoders use the standard Huffman tables)",
+      bytes: jpegOf(dqt(0), frame([0, 0, 0]), scan(1, 2, 3)),
+    },
+    { name: "a DQT between the frame header and the scan", bytes: jpegOf(frame([0, 1]), dqt(0, 1), scan(1, 2)) },
+    { name: "two tables, one of 16-bit values, in one DQT", bytes: jpegOf(dqt(0x10, 1), frame([0, 1]), scan(1, 2)) },
+    {
+      name: "a progressive JPEG whose second component's table is defined after the first scan, before its own",
+      bytes: jpegOf(dqt(0), frame([0, 1], 0xc2), scan(1), dqt(1), scan(2)),
+    },
+    { name: "a lossless JPEG (SOF3) with no DQT (it uses none)", bytes: jpegOf(frame([0], 0xc3), scan(1)) },
+  ])("accepts $name", ({ bytes }) => {
+    expect(inspectImage(bytes)).toMatchObject({ ok: true, type: "image/jpeg", width: 16, height: 16 });
+  });
+
+  it.each([
+    {
+      name: "a frame whose component uses a table no DQT defines",
+      bytes: jpegOf(dqt(0), frame([0, 1, 1]), scan(1, 2, 3)),
+      message: "The JPEG's component 2 uses quantization table 1, which no DQT defines before its first scan.",
+    },
+    {
+      name: "a baseline JPEG with no DQT at all",
+      bytes: jpegOf(frame([0]), scan(1)),
+      message: "The JPEG's component 1 uses quantization table 0, which no DQT defines before its first scan.",
+    },
+    {
+      name: "a DQT only after the scan that needs it",
+      bytes: jpegOf(frame([0]), scan(1), dqt(0)),
+      message: "The JPEG's component 1 uses quantization table 0, which no DQT defines before its first scan.",
+    },
+    {
+      name: "a progressive JPEG whose second scan brings a component whose table is still undefined",
+      bytes: jpegOf(dqt(0), frame([0, 1], 0xc2), scan(1), scan(2), dqt(1)),
+      message: "The JPEG's component 2 uses quantization table 1, which no DQT defines before its first scan.",
+    },
+    {
+      name: "a frame naming table 4",
+      bytes: jpegOf(dqt(0, 1, 2, 3), frame([4]), scan(1)),
+      message: "The JPEG's component 1 uses quantization table 4, which no DQT defines before its first scan.",
+    },
+    {
+      name: "a DQT for table 4",
+      bytes: jpegOf(dqt(4), frame([0]), scan(1)),
+      message: "The JPEG defines quantization table 4; tables 0 to 3 exist.",
+    },
+  ])("refuses $name as corrupt", ({ bytes, message }) => {
+    expect(inspectImage(bytes)).toEqual({ ok: false, reason: "corrupt", type: "image/jpeg", message });
+  });
+});
+
 /** A PNG whose IHDR (with a correct CRC) gives these dimensions. */
 function readyPngWithIhdr(width: number, height: number): Uint8Array {
   const bytes = png(1, 1).slice();

@@ -97,7 +97,8 @@ export function jpeg(width: number, height: number, sof: 0xc0 | 0xc2 = 0xc0): Ui
     ...segment(0xe1, [...text("Exif"), 0, 0, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x01, 0x00, 0x01, 0x03]),
     0xff, // a fill byte before the next marker
     ...segment(0xdb, [0, ...new Array(64).fill(1)]),
-    ...segment(sof, [8, ...u16be(height), ...u16be(width), 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]),
+    // Every component uses quantization table 0, the one the DQT above defines.
+    ...segment(sof, [8, ...u16be(height), ...u16be(width), 3, 1, 0x22, 0, 2, 0x11, 0, 3, 0x11, 0]),
     ...segment(0xda, [3, 1, 0, 2, 0x11, 3, 0x11, 0, 63, 0]),
     0x12,
     0x34,

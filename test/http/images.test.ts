@@ -178,7 +178,7 @@ describe("POST /api/v1/images: upload", () => {
     expect(viaJson.body.details.issues[0].path).toBe("body.data_base64");
   });
 
-  it("refuses a PNG without image data, and one whose IHDR says 4,294,967,295 wide, saying what is wrong", async () => {
+  it("refuses a PNG without image data, one whose IHDR says 4,294,967,295 wide and a JPEG without its quantization table, saying what is wrong", async () => {
     const one = png(1, 1);
     const [ihdr, idat, iend] = [one.subarray(8, 33), one.subarray(33, one.length - 12), one.subarray(one.length - 12)];
     const noData = pngOf([...ihdr], [...iend]);
@@ -194,6 +194,18 @@ describe("POST /api/v1/images: upload", () => {
       {
         path: "body.data_base64",
         message: "The image is 4294967295 × 1 pixels; at most 16384 pixels a side are accepted.",
+      },
+    ]);
+    // A JPEG frame whose components use a quantization table no DQT defined: libjpeg refuses to decode it.
+    const jpg = jpeg(8, 8);
+    const sof = jpg.lastIndexOf(0xc0, jpg.indexOf(0xda) - 1) - 1;
+    jpg[sof + 12] = 2;
+    const noTable = await call(h, "POST", "/api/v1/images", { auth: key, form: form(jpg, "no-table.jpg") });
+    expectError(noTable, 400, "validation_failed");
+    expect(noTable.body.details.issues).toEqual([
+      {
+        path: "body.file",
+        message: "The JPEG's component 1 uses quantization table 2, which no DQT defines before its first scan.",
       },
     ]);
     // The largest accepted side, and one past it.
