@@ -286,7 +286,8 @@ function gifSubBlocks(r: Reader, at: number): number {
 /**
  * GIF: the logical screen descriptor (its size is the image's) and its colour table, then blocks up to the trailer:
  * extensions, and at least one image descriptor with its colour table, LZW code size and data sub-blocks. The LZW
- * data is not decoded.
+ * data is not decoded. An image's place and size are not compared with the screen: giflib reads them as they are,
+ * browsers crop the image to the screen or (Chrome, for the first) enlarge the screen to it.
  */
 function gifSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "GIF");

@@ -236,6 +236,18 @@ describe("the structure behind the header is checked, as far as a viewer needs i
     expect(inspectImage(bytes)).toMatchObject({ ok: true });
   });
 
+  // giflib reads an image descriptor without comparing it with the screen; Chrome and Skia enlarge the screen to the
+  // first frame and crop later ones, Firefox crops: every one shows the file, so it is accepted at the screen's size.
+  it.each([
+    { name: "larger than the logical screen", at: 24, value: [0xf4, 0x01] },
+    { name: "extending beyond the logical screen", at: 20, value: [4, 0] },
+    { name: "wholly outside the logical screen", at: 22, value: [0xe8, 0x03] },
+  ])("accepts a GIF whose image is $name, as the screen's size", ({ at, value }) => {
+    const bytes = gif(5, 7);
+    bytes.set(value, at);
+    expect(inspectImage(bytes)).toEqual({ ok: true, type: "image/gif", width: 5, height: 7 });
+  });
+
   it.each([
     // PNG
     { name: "PNG with no image data (no IDAT)", bytes: pngOf(IHDR, IEND), message: /no image data \(IDAT/ },
