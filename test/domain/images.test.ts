@@ -248,6 +248,27 @@ describe("the structure behind the header is checked, as far as a viewer needs i
     expect(inspectImage(bytes)).toEqual({ ok: true, type: "image/gif", width: 5, height: 7 });
   });
 
+  // Chrome shows the file as large as its first image reaches, so the side limit applies to where images end.
+  it.each([
+    { name: "65,535 pixels wide on a 1 × 1 screen", at: 24, value: [0xff, 0xff], reach: /65535 × 7 pixels/ },
+    { name: "16,385 pixels tall", at: 26, value: [0x01, 0x40], reach: /5 × 16385 pixels/ },
+    { name: "16,380 pixels right of the corner and 5 wide", at: 20, value: [0xfc, 0x3f], reach: /16385 × 7 pixels/ },
+  ])("refuses a GIF whose image reaches past 16,384 pixels a side: $name", ({ at, value, reach }) => {
+    const bytes = gif(1, 1);
+    bytes.set([5, 0, 7, 0], 24);
+    bytes.set(value, at);
+    const got = inspectImage(bytes);
+    expect(got).toMatchObject({ ok: false, reason: "corrupt", type: "image/gif" });
+    expect((got as { message: string }).message).toMatch(reach);
+    expect((got as { message: string }).message).toMatch(/at most 16384 pixels a side/);
+  });
+
+  it("accepts a GIF whose image ends exactly 16,384 pixels from the corner", () => {
+    const bytes = gif(1, 1);
+    bytes.set([0xfb, 0x3f, 0, 0, 5, 0, 7, 0], 20);
+    expect(inspectImage(bytes)).toEqual({ ok: true, type: "image/gif", width: 1, height: 1 });
+  });
+
   it.each([
     // PNG
     { name: "PNG with no image data (no IDAT)", bytes: pngOf(IHDR, IEND), message: /no image data \(IDAT/ },
