@@ -1,6 +1,6 @@
 /** Starting content-service (the built executable or the source tree) for benchmarks and crash runs. */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, openSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import net from "node:net";
@@ -167,6 +167,7 @@ export async function spawnServe(runner: Runner, options: ServeOptions): Promise
   if (options.workers) args.push("--workers", String(options.workers));
   const started = performance.now();
   const child = spawn(runner.command, args, { env: runner.env, stdio: ["ignore", log, log] });
+  closeSync(log); // the child has its own copy; a crash run starts a server 20 times and would keep each one open
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on("exit", (code, signal) => resolve({ code, signal })),
   );
