@@ -1,10 +1,12 @@
 /** Editorial planning dates (spec §4.3, DESIGN §7): the YYYY-MM-DD portion of the value as sent is the day. */
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-// A date-time with Z, with an offset (RFC 3339's ±HH:MM), or local (no zone): the day is the portion as sent in each
-// case (DESIGN §7). The separator is T, t or a space (RFC 3339 §5.6); seconds and their fraction are optional.
+// A date-time with Z, with an offset, or local (no zone): the day is the portion as sent in each case (DESIGN §7).
+// The separator is T, t or a space (RFC 3339 §5.6); seconds and their fraction (after ISO 8601's full stop or comma)
+// are optional. The offset is ±HH:MM (RFC 3339), or ISO 8601's ±HH, or ±HHMM as strftime's %z writes it (Python,
+// C): a client's ISO 8601 value was refused for writing its offset the other way.
 const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:([Zz])|([+-])(\d{2}):(\d{2}))?$/;
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
 const MINUTES_A_DAY = 24 * 60;
 /** 23:59 in minutes: the only minute a leap second (:60) ends, in UTC. */
@@ -36,7 +38,7 @@ export function plannedDay(value: string): string | null {
   if (isCalendarDay(value)) return value;
   const dt = DATE_TIME.exec(value);
   if (!dt) return null;
-  const [, y, m, d, hh, mm, ss, z, sign, oh, om] = dt;
+  const [, y, m, d, hh, mm, ss, z, sign, oh, om = "00"] = dt;
   if (!validDay(+y, +m, +d) || +hh > 23 || +mm > 59 || (ss !== undefined && +ss > 60)) return null;
   if (oh !== undefined && (+oh > 23 || +om > 59)) return null;
   if (ss === "60") {

@@ -76,13 +76,15 @@ const ScheduleBody = v.object({
       maxChars(64),
       v.check(
         (s) => plannedDay(s) !== null,
-        "Expected an ISO 8601 date (YYYY-MM-DD) or date-time (with Z, an offset ±HH:MM, or local), on a real " +
+        "Expected an ISO 8601 date (YYYY-MM-DD) or date-time (with Z, an offset ±HH:MM, ±HHMM or ±HH, or local), on a real " +
           "calendar day and time.",
       ),
       v.description(
-        "An ISO 8601 date (2030-01-31) or date-time: with Z (2030-01-31T10:00:00Z), an offset ±HH:MM " +
-          "(2030-01-31T10:00:00+02:00) or local, without a zone (2030-01-31T10:00:00, 2030-01-31T10:00:00.250); " +
-          "T, t or a space between date and time; seconds and fractions of a second are optional. Years " +
+        "An ISO 8601 date (2030-01-31) or date-time: with Z (2030-01-31T10:00:00Z), an offset ±HH:MM, ±HHMM or " +
+          "±HH (2030-01-31T10:00:00+02:00, +0200, +02) or local, without a zone (2030-01-31T10:00:00, " +
+          "2030-01-31T10:00:00.250); T, t or a space between date and time; seconds and fractions of a second " +
+          "(after a full stop or a comma) are optional; the basic format (20300131) and week or ordinal dates are " +
+          "not taken. Years " +
           "0000-9999. A leap second (:60) only at 23:59:60 UTC (2030-12-31T23:59:60Z, 2031-01-01T01:59:60+02:00), " +
           "never in a local value. The planned day is the YYYY-MM-DD portion as sent (no time-zone conversion); " +
           "null removes the planned date.",

@@ -24,6 +24,13 @@ describe("planned day (spec §4.3)", () => {
     ["2026-03-01T23:30:00", "2026-03-01"],
     ["2026-03-01T23:30:00.250", "2026-03-01"],
     ["2026-03-01T23:30", "2026-03-01"],
+    // ISO 8601's other offsets: ±HH, and ±HHMM as strftime's %z writes it; a comma before the fraction.
+    ["2026-03-01T10:00:00+05", "2026-03-01"],
+    ["2026-03-01T10:00+0530", "2026-03-01"],
+    ["2026-03-01T23:00:00-0800", "2026-03-01"],
+    ["2026-03-01T10:00:00,5Z", "2026-03-01"],
+    ["2017-01-01T05:29:60+0530", "2017-01-01"],
+    ["2017-01-01T01:59:60+02", "2017-01-01"],
   ])("keeps the YYYY-MM-DD portion of %s as sent", (value, day) => {
     expect(plannedDay(value)).toBe(day);
   });
@@ -38,9 +45,21 @@ describe("planned day (spec §4.3)", () => {
     "2026-03-01T10:00:00+25:00",
     "2026-03-01T10:00:00+24:00",
     "2026-03-01T10:00:00+05:60",
-    // RFC 3339's offset is ±HH:MM: not ISO 8601's basic +HHMM beside an extended time, nor +HH.
-    "2026-03-01T10:00+0530",
-    "2026-03-01T10:00:00+05",
+    // Offsets of one or three digits, a colon with nothing after it, and minutes past 59.
+    "2026-03-01T10:00:00+5",
+    "2026-03-01T10:00:00+053",
+    "2026-03-01T10:00:00+05:",
+    "2026-03-01T10:00:00+05:3",
+    "2026-03-01T10:00:00+0560",
+    "2026-03-01T10:00:00+2400",
+    "2026-03-01T10:00:00,Z",
+    // ISO 8601's basic format, week and ordinal dates: no YYYY-MM-DD portion to take as the day (DESIGN §7).
+    "20260301",
+    "20260301T100000Z",
+    "2026-W09-7",
+    "2026-060",
+    // A leap second that is not 23:59:60 UTC under an hours-only offset.
+    "2017-01-01T01:59:60+01",
     // A leap second at any other UTC minute, or in a local value (no zone: no UTC time), had been taken.
     "2026-03-01T10:00:60Z",
     "2016-12-31T23:58:60Z",
