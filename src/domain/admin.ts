@@ -11,6 +11,7 @@ import {
   type ExpiryChoice,
   expiryFrom,
   hashKey,
+  keyStatus,
   newKeySecret,
   normaliseScopes,
   ScopeError,
@@ -225,13 +226,16 @@ export function revokeKey(store: Store, actor: Actor, row: ApiKeyRow, nowMs = Da
 }
 
 /**
- * Renames a key (its scopes and binding are fixed at issue). A revoked key is out of use for good: 409
- * invalid_status, as a record whose status forbids the change, where the rename had been answered 200 as if the
- * key were still one to keep.
+ * Renames a key (its scopes and binding are fixed at issue). A revoked or expired key is out of use for good (an
+ * expiry is not extended): 409 invalid_status, as a record whose status forbids the change, where the rename had
+ * been answered 200 as if the key were still one to keep.
  */
-export function renameKey(store: Store, actor: Actor, row: ApiKeyRow, name: string): ApiKeyRow {
-  if (row.revoked_at !== null)
-    throw invalidStatus(`Cannot rename API key ${row.id}: it was revoked at ${row.revoked_at}.`, "revoked", ["active"]);
+export function renameKey(store: Store, actor: Actor, row: ApiKeyRow, name: string, nowMs = Date.now()): ApiKeyRow {
+  const status = keyStatus(row, nowMs);
+  if (status !== "active") {
+    const when = status === "revoked" ? `was revoked at ${row.revoked_at}` : `expired at ${row.expires_at}`;
+    throw invalidStatus(`Cannot rename API key ${row.id}: it ${when}.`, status, ["active"]);
+  }
   store.apiKeys.rename(row.id, name);
   store.misc.audit(row.account_id, actor, "api_key.rename", row.id, { from: row.name, to: name });
   return store.apiKeys.byId(row.id)!;

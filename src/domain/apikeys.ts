@@ -68,6 +68,19 @@ export function expiryFrom(choice: ExpiryChoice, nowMs: number): number | null {
   return nowMs + days * 86_400_000;
 }
 
+/** A stored key's state: revoked (for good) wins over expired, which wins over active. */
+export type KeyStatus = "active" | "revoked" | "expired";
+
+/**
+ * The state of a stored key at an instant: one rule for whether it authenticates (keyRefusal) and for the
+ * changes a key out of use refuses (a rename: 409 invalid_status naming this state).
+ */
+export function keyStatus(key: { revoked_at: string | null; expires_at: string | null }, nowMs: number): KeyStatus {
+  if (key.revoked_at !== null) return "revoked";
+  if (key.expires_at !== null && Date.parse(key.expires_at) <= nowMs) return "expired";
+  return "active";
+}
+
 /**
  * Why a stored key no longer authenticates (revoked, expired), or undefined while it does: one rule for the request
  * pipeline, its re-check after a write's body, and the command line's count of live keys.
@@ -76,7 +89,8 @@ export function keyRefusal(
   key: { revoked_at: string | null; expires_at: string | null },
   nowMs: number,
 ): string | undefined {
-  if (key.revoked_at !== null) return "This API key has been revoked.";
-  if (key.expires_at !== null && Date.parse(key.expires_at) <= nowMs) return "This API key has expired.";
+  const status = keyStatus(key, nowMs);
+  if (status === "revoked") return "This API key has been revoked.";
+  if (status === "expired") return "This API key has expired.";
   return undefined;
 }

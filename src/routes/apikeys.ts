@@ -205,12 +205,12 @@ export const apiKeyRoutes = [
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("API key"),
-      ...CONFLICT("The key is revoked (invalid_status): a revoked key is not renamed."),
+      ...CONFLICT("The key is revoked or expired (invalid_status): a key out of use is not renamed."),
     },
     handler(ctx: Ctx<{ id: string }, unknown, v.InferOutput<typeof RenameKeyBody>>) {
       const row = findKey(ctx.services.store, ctx.params.id, ctx.principal.accountId);
       refuseFixedChanges(apiKeyView(row, null), ctx.body);
-      const renamed = renameKey(ctx.services.store, actorOf(ctx), row, ctx.body.name);
+      const renamed = renameKey(ctx.services.store, actorOf(ctx), row, ctx.body.name, ctx.services.clock.now());
       return { body: apiKeyView(renamed, ctx.services.keyUsage.lastUsed(row.id, renamed.last_used_at)) };
     },
   }),

@@ -114,6 +114,21 @@ describe("API keys from a session", () => {
     );
   });
 
+  it("an expired key is not renamed: 409 invalid_status naming it expired, and its name stays", async () => {
+    const h = makeHarness();
+    const key = h.key({ expires: "30d" });
+    const id = keyRow(h, key).id;
+    h.clock.advance(30 * 86_400_000);
+    // The session is signed in after the clock moved: a session does not last 30 days.
+    const token = await sessionOf(h, "member@a.test");
+    expectErrorBody(await h.send("GET", "/api/v1/api-keys/current", { auth: key }), 401);
+    const res = await h.send("PUT", `/api/v1/api-keys/${id}`, { auth: token, body: { name: "later" } });
+    expectErrorBody(res, 409, "invalid_status");
+    expect(res.body.details).toMatchObject({ current_status: "expired", required_status: "active" });
+    expect(res.body.message).toMatch(/expired/);
+    expect(keyRow(h, key).name).not.toBe("later");
+  });
+
   it("rotation: a replacement works while the old key stays valid until revoked", async () => {
     const h = makeHarness();
     const token = await sessionOf(h, "member@a.test");
