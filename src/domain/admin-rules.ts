@@ -4,7 +4,7 @@
  * refuses.
  */
 import * as v from "valibot";
-import { maxChars } from "../http/schemas.js";
+import { maxChars, minChars } from "../http/schemas.js";
 
 /** The longest name of an account, workspace or key. */
 export const MAX_NAME_LENGTH = 100;
@@ -15,7 +15,7 @@ export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 1024;
 
 /** The name of an account, workspace or API key: trimmed, 1 to 100 characters. */
-export const RecordName = v.pipe(v.string(), v.trim(), v.minLength(1), maxChars(MAX_NAME_LENGTH));
+export const RecordName = v.pipe(v.string(), v.trim(), minChars(1), maxChars(MAX_NAME_LENGTH));
 /** A rate-limit override: a whole number from 1 to 1,000,000,000. */
 export const RateLimit = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_RATE_LIMIT));
 /** The longest email address (RFC 5321's path limit less its angle brackets). */
@@ -44,6 +44,6 @@ export const Email = v.pipe(
  * request to correct. The store finds it by its NFC form, and falls back to the addresses stored before NFC
  * (db/users.ts byEmail).
  */
-export const LoginEmail = v.pipe(EmailText, v.minLength(3), maxChars(MAX_EMAIL_LENGTH, "Too long"));
+export const LoginEmail = v.pipe(EmailText, minChars(3), maxChars(MAX_EMAIL_LENGTH, "Too long"));
 /** A user's password: 8 to 1024 characters. */
-export const Password = v.pipe(v.string(), v.minLength(MIN_PASSWORD_LENGTH), maxChars(MAX_PASSWORD_LENGTH));
+export const Password = v.pipe(v.string(), minChars(MIN_PASSWORD_LENGTH), maxChars(MAX_PASSWORD_LENGTH));

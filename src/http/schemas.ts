@@ -104,6 +104,29 @@ export function maxChars(max: number, what = "Invalid length") {
 }
 
 /**
+ * At least `min` characters (charLength), described as `minLength: min`: the unit maxChars counts, where valibot's
+ * minLength counts UTF-16 units, so one emoji passed a minimum of 2 while the description, read by a client's
+ * validator, refused it. A string of 2×min units or more is long enough whatever it holds (a character is at most two
+ * units): only a shorter one is counted. `message` replaces the default one.
+ */
+export function minChars(min: number, message?: string) {
+  const units = v.minLength<string, number, v.ErrorMessage<v.MinLengthIssue<string, number>>>(
+    min,
+    message ?? ((issue) => `Invalid length: Expected >=${min} characters but received ${charLength(issue.input)}`),
+  );
+  const action: typeof units = {
+    ...units,
+    "~run"(dataset, config) {
+      if (!dataset.typed || dataset.value.length >= 2 * min) return dataset;
+      const received = charLength(dataset.value);
+      if (received < min) v._addIssue(action, "length", dataset, config, { received: `${received}` });
+      return dataset;
+    },
+  };
+  return action;
+}
+
+/**
  * The longest cursor a list takes: it is opaque, but carries the last row's sort key (an entity id of up to 200 bytes,
  * graph.ts MAX_ENTITY_ID_BYTES, in base64url) and the tag binding it to its list (cursors.ts).
  */
@@ -126,7 +149,7 @@ export const TextFilter = (max: number, description: string) =>
     v.description(`${description} Leave it out for no filter; an empty or blank value is refused.`),
     maxChars(max),
     v.trim(),
-    v.minLength(1, "Expected a value: leave the parameter out for no filter."),
+    minChars(1, "Expected a value: leave the parameter out for no filter."),
   );
 
 /** A list's body: data, has_more and next_cursor. */

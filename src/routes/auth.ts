@@ -5,12 +5,12 @@ import { LoginEmail } from "../domain/admin-rules.js";
 import { unauthorized } from "../http/auth.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { Integer, maxChars, Timestamp } from "../http/schemas.js";
+import { Integer, maxChars, minChars, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
 
 const LoginBody = v.object({
   email: LoginEmail,
-  password: v.pipe(v.string(), v.minLength(1), maxChars(1024)),
+  password: v.pipe(v.string(), minChars(1), maxChars(1024)),
 });
 
 /** What a successful sign-in returns. */

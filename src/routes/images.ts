@@ -19,7 +19,7 @@ import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, intString, maxChars, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import { Integer, intString, maxChars, minChars, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
 import { transferable } from "../workers/tasks.js";
 import {
   AUTH_ERRORS,
@@ -89,11 +89,11 @@ type UploadInput = v.InferOutput<typeof UploadBody>;
 
 const Side = v.pipe(v.number(), v.integer(), v.minValue(RENDER_LIMITS.minSide), v.maxValue(RENDER_LIMITS.maxSide));
 const GenerateBody = v.object({
-  prompt: v.pipe(v.string(), v.trim(), v.minLength(1), maxChars(RENDER_LIMITS.maxPromptChars)),
+  prompt: v.pipe(v.string(), v.trim(), minChars(1), maxChars(RENDER_LIMITS.maxPromptChars)),
   width: v.optional(Side, RENDER_LIMITS.defaultSide),
   height: v.optional(Side, RENDER_LIMITS.defaultSide),
   seed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffffff)), 0),
-  model: v.optional(v.pipe(v.string(), v.minLength(1), maxChars(200))),
+  model: v.optional(v.pipe(v.string(), minChars(1), maxChars(200))),
 });
 type GenerateInput = v.InferOutput<typeof GenerateBody>;
 

@@ -7,7 +7,7 @@ import * as v from "valibot";
 import type { Ctx } from "../http/context.js";
 import type { ApiError, ErrorBody } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { ErrorBodySchema, maxChars, WorkspaceQuery } from "../http/schemas.js";
+import { ErrorBodySchema, maxChars, minChars, WorkspaceQuery } from "../http/schemas.js";
 import { dispatcherFor } from "../mcp/dispatch.js";
 import { AUTH_ERRORS } from "./common.js";
 
@@ -20,7 +20,7 @@ const Message = v.pipe(
   v.strictObject({
     jsonrpc: v.literal("2.0"),
     id: v.optional(v.union([v.pipe(v.string(), maxChars(200)), v.pipe(v.number(), v.integer())])),
-    method: v.optional(v.pipe(v.string(), v.minLength(1), maxChars(200))),
+    method: v.optional(v.pipe(v.string(), minChars(1), maxChars(200))),
     // Structured (JSON-RPC 2.0 §4.2): an array is a valid request whose params MCP cannot take, answered -32602.
     params: v.optional(v.union([v.array(v.unknown()), v.record(v.string(), v.unknown())])),
     result: v.optional(v.record(v.string(), v.unknown())),

@@ -5,7 +5,16 @@ import { iso } from "../domain/clock.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, intString, maxChars, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import {
+  Integer,
+  intString,
+  maxChars,
+  minChars,
+  PageQuery,
+  pageOf,
+  Timestamp,
+  WorkspaceQuery,
+} from "../http/schemas.js";
 import { AUTH_ERRORS, checkRecordPlace, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
 
 /** Longest memory title and content, in characters. */
@@ -15,8 +24,8 @@ const Kind = v.pipe(
   v.picklist(MEMORY_KINDS),
   v.description("voice: how to sound (style, vocabulary, dos and don'ts); context: what to know (facts, audience)."),
 );
-const Title = v.pipe(v.string(), v.trim(), v.minLength(1), maxChars(MEMORY_LIMITS.title));
-const Content = v.pipe(v.string(), v.trim(), v.minLength(1), maxChars(MEMORY_LIMITS.content));
+const Title = v.pipe(v.string(), v.trim(), minChars(1), maxChars(MEMORY_LIMITS.title));
+const Content = v.pipe(v.string(), v.trim(), minChars(1), maxChars(MEMORY_LIMITS.content));
 
 const Memory = v.object({
   id: Integer,

@@ -10,7 +10,7 @@ import { COMPONENT_WEIGHTS } from "../domain/scoring.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, maxChars } from "../http/schemas.js";
+import { Integer, maxChars, minChars } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS } from "./common.js";
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER));
@@ -18,14 +18,14 @@ const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_
 const ScoreBody = v.pipe(
   v.object({
     text: v.optional(
-      v.pipe(v.string(), v.minLength(1), maxChars(500_000), v.description("The text to score (Markdown or plain).")),
+      v.pipe(v.string(), minChars(1), maxChars(500_000), v.description("The text to score (Markdown or plain).")),
     ),
     content_id: v.optional(
       v.pipe(Id, v.description("A content whose current text (its finalized text once finalized) is scored.")),
     ),
     keywords: v.optional(
       v.pipe(
-        v.array(v.pipe(v.string(), v.trim(), v.minLength(1), maxChars(100))),
+        v.array(v.pipe(v.string(), v.trim(), minChars(1), maxChars(100))),
         v.maxLength(50),
         v.description("Keywords or phrases to check: found, count, density (plurals and case folded)."),
       ),

@@ -7,13 +7,14 @@ import { describe, expect, it } from "vitest";
 import { charLength } from "../../src/domain/chars.js";
 import { buildOpenApi } from "../../src/http/openapi.js";
 import { ROUTES } from "../../src/http/routes.js";
-import { maxChars } from "../../src/http/schemas.js";
+import { maxChars, minChars } from "../../src/http/schemas.js";
 import { DEFAULT_CONFIG } from "../../src/http/server.js";
 import { makeHarness } from "../helpers/harness.js";
-import { expectErrorBody } from "../helpers/http.js";
+import { expectErrorBody, sessionOf } from "../helpers/http.js";
 
 const EMOJI = "😀"; // one character, two UTF-16 units
-type Schema = { properties: Record<string, { maxLength?: number }> };
+const ASTRAL = "𝄞"; // U+1D11E, one character outside the emoji ranges, two UTF-16 units
+type Schema = { properties: Record<string, { maxLength?: number; minLength?: number }> };
 
 describe("charLength and maxChars", () => {
   it("counts a surrogate pair as one character and a lone surrogate as one", () => {
@@ -36,7 +37,49 @@ describe("charLength and maxChars", () => {
   });
 });
 
+describe("minChars", () => {
+  it("counts characters as maxChars does: one astral character is short of 2, two are enough", () => {
+    const schema = v.pipe(v.string(), minChars(2), maxChars(3));
+    const refused = v.safeParse(schema, ASTRAL);
+    expect(refused.success).toBe(false);
+    expect(refused.issues?.[0].message).toBe("Invalid length: Expected >=2 characters but received 1");
+    expect(v.safeParse(schema, ASTRAL.repeat(2)).success).toBe(true);
+    expect(v.safeParse(schema, EMOJI).success).toBe(false);
+    expect(v.safeParse(schema, "ab").success).toBe(true);
+    expect(v.safeParse(schema, "a").success).toBe(false);
+    // A lone surrogate is a character of its own, as charLength and JSON Schema count it.
+    expect(v.safeParse(schema, "\uD83Da").success).toBe(true);
+    expect(v.safeParse(v.pipe(v.string(), minChars(1, "Expected a value.")), "").issues?.[0].message).toBe(
+      "Expected a value.",
+    );
+  });
+});
+
 describe("limits over HTTP", () => {
+  it("refuses a password of 4 emoji (8 UTF-16 units) against the minimum of 8, as the description's minLength says", async () => {
+    const h = makeHarness();
+    const admin = await sessionOf(h, "admin@a.test");
+    const short = await h.send("POST", "/api/v1/admin/users", {
+      auth: admin,
+      body: { account_id: h.a.id, email: "emoji@a.test", password: EMOJI.repeat(4) },
+    });
+    expect(expectErrorBody(short, 400, "validation_failed").issues).toEqual([
+      { path: "body.password", message: "Invalid length: Expected >=8 characters but received 4" },
+    ]);
+    const enough = await h.send("POST", "/api/v1/admin/users", {
+      auth: admin,
+      body: { account_id: h.a.id, email: "emoji@a.test", password: EMOJI.repeat(8) },
+    });
+    expect(enough.status, JSON.stringify(enough.body)).toBe(201);
+    const doc = buildOpenApi(ROUTES, DEFAULT_CONFIG) as unknown as {
+      paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: Schema }> } }>>;
+    };
+    const schema = doc.paths["/api/v1/admin/users"].post.requestBody.content["application/json"].schema;
+    expect(schema.properties.password).toMatchObject({ minLength: 8, maxLength: 1024 });
+    const memory = doc.paths["/api/v1/memories"].post.requestBody.content["application/json"].schema;
+    expect(memory.properties.title).toMatchObject({ minLength: 1 });
+  });
+
   it("takes a title of 300 emoji and refuses 301, as the description's maxLength says", async () => {
     const h = makeHarness();
     const key = h.key({ workspaceId: h.a.ws1 });
