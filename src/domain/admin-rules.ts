@@ -4,7 +4,7 @@
  * refuses.
  */
 import * as v from "valibot";
-import { maxChars, minChars } from "../http/schemas.js";
+import { maxBytes, maxChars, minChars } from "../http/schemas.js";
 
 /** The longest name of an account, workspace or key. */
 export const MAX_NAME_LENGTH = 100;
@@ -18,7 +18,10 @@ export const MAX_PASSWORD_LENGTH = 1024;
 export const RecordName = v.pipe(v.string(), v.trim(), minChars(1), maxChars(MAX_NAME_LENGTH));
 /** A rate-limit override: a whole number from 1 to 1,000,000,000. */
 export const RateLimit = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_RATE_LIMIT));
-/** The longest email address (RFC 5321's path limit less its angle brackets). */
+/**
+ * The longest email address, in bytes of UTF-8: RFC 5321's path limit (§4.5.3.1.3, 256 octets) less its angle
+ * brackets. Octets, not characters: an address in UTF-8 (RFC 6531) of 200 characters may be over it.
+ */
 export const MAX_EMAIL_LENGTH = 254;
 /**
  * An email as it is compared and stored: trimmed and in Unicode NFC, so that `é` typed as one code point or as `e`
@@ -28,20 +31,23 @@ const EmailText = v.pipe(v.string(), v.trim(), v.normalize("NFC"));
 /**
  * A user's email (the login): EmailText with one `@` between a local part and a domain, no spaces, no control or
  * format characters (a zero-width space or a bidirectional override makes two logins that look alike, and shows one
- * address as another in a list), at most 254 characters ("Too long"). A domain of one label is an address too
- * (admin@localhost, the first admin's default; a mail host of an air-gapped intranet), which valibot's email()
- * refused. The one rule of every command and route that takes an email to store (users create, init, POST /users).
+ * address as another in a list), at most 254 bytes of UTF-8 in its NFC form ("Too long": MAX_EMAIL_LENGTH). A domain
+ * of one label is an address too (admin@localhost, the first admin's default; a mail host of an air-gapped intranet),
+ * which valibot's email() refused. The one rule of every command and route that takes an email to store (users
+ * create, init, POST /users).
  */
 export const Email = v.pipe(
   EmailText,
   v.check((s) => !/[\p{Cc}\p{Cf}]/u.test(s), "Expected no control or format characters (such as a zero-width space)."),
-  maxChars(MAX_EMAIL_LENGTH, "Too long"),
+  maxBytes(MAX_EMAIL_LENGTH, "Too long"),
   v.regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*$/, "Expected an email address."),
+  // maxLength says characters; the byte count a client's validator cannot check is said in words.
+  v.description("An email address of at most 254 bytes of UTF-8 in NFC (RFC 5321 counts octets)."),
 );
 /**
  * An email given to sign in with: EmailText, 3 to 254 characters, and no more. Not Email: an address stored before
- * that rule (with a format character, say) must still sign in, and a malformed one is a wrong login (401), not a
- * request to correct. The store finds it by its NFC form, and falls back to the addresses stored before NFC
+ * that rule (with a format character, say, or of over 254 bytes in 254 characters) must still sign in, and a
+ * malformed one is a wrong login (401), not a request to correct. The store finds it by its NFC form, and falls back to the addresses stored before NFC
  * (db/users.ts byEmail).
  */
 export const LoginEmail = v.pipe(EmailText, minChars(3), maxChars(MAX_EMAIL_LENGTH, "Too long"));

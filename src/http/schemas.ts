@@ -104,6 +104,30 @@ export function maxChars(max: number, what = "Invalid length") {
 }
 
 /**
+ * At most `max` bytes in UTF-8, for a limit a protocol sets in octets (an email address: RFC 5321 §4.5.3.1, which
+ * RFC 6531 carries over to UTF-8 addresses unchanged). Described as `maxLength: max`, the nearest JSON Schema can
+ * say: a character is at least one byte, so no address within the limit is outside it. A string of at most max/3
+ * UTF-16 units is within it whatever it holds (a unit is at most three bytes): only a longer one is counted.
+ * `what` begins the message, as maxChars's.
+ */
+export function maxBytes(max: number, what = "Invalid length") {
+  const described = v.maxLength<string, number, v.ErrorMessage<v.MaxLengthIssue<string, number>>>(
+    max,
+    (issue) => `${what}: Expected <=${max} bytes (UTF-8) but received ${Buffer.byteLength(issue.input, "utf8")}`,
+  );
+  const action: typeof described = {
+    ...described,
+    "~run"(dataset, config) {
+      if (!dataset.typed || dataset.value.length * 3 <= max) return dataset;
+      const received = Buffer.byteLength(dataset.value, "utf8");
+      if (received > max) v._addIssue(action, "length", dataset, config, { received: `${received}` });
+      return dataset;
+    },
+  };
+  return action;
+}
+
+/**
  * At least `min` characters (charLength), described as `minLength: min`: the unit maxChars counts, where valibot's
  * minLength counts UTF-16 units, so one emoji passed a minimum of 2 while the description, read by a client's
  * validator, refused it. A string of 2×min units or more is long enough whatever it holds (a character is at most two

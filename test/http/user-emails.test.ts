@@ -1,10 +1,13 @@
 /**
  * Users' emails (admin-rules.ts Email): one form, Unicode NFC, for every command and route that stores one; control
- * and format characters refused; at most 254 characters. Sign-in matches the NFC form, and still finds a user stored
+ * and format characters refused; at most 254 bytes of UTF-8. Sign-in matches the NFC form, and still finds a user stored
  * before the rule with another form (no migration rewrote them).
  */
 import { describe, expect, it } from "vitest";
 import { hashPassword } from "../../src/domain/passwords.js";
+import { buildOpenApi } from "../../src/http/openapi.js";
+import { ROUTES } from "../../src/http/routes.js";
+import { DEFAULT_CONFIG } from "../../src/http/server.js";
 import { cli, initDir } from "../helpers/cli.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
@@ -13,6 +16,7 @@ const PASSWORD = "correct horse battery staple";
 /** josé@a.test with é as one code point (NFC) and as e + U+0301 COMBINING ACUTE ACCENT (NFD). */
 const NFC = "jos\u00e9@a.test";
 const NFD = "jose\u0301@a.test";
+type EmailSchema = { properties: { email: { maxLength?: number; description?: string } } };
 
 describe("emails of users", () => {
   it("are stored in NFC, and a second form of the same address is a duplicate", async () => {
@@ -55,16 +59,17 @@ describe("emails of users", () => {
     expect(h.services.store.users.list(h.a.id).map((u) => u.email)).toEqual(["admin@a.test", "member@a.test"]);
   });
 
-  it("takes 254 characters, counted in NFC, and calls 255 too long", async () => {
+  it("takes 254 bytes, counted in NFC, and calls 255 too long", async () => {
     const h = makeHarness();
     const op = await h.login("admin@a.test");
     const domain = "@a.test";
     const at254 = `${"x".repeat(254 - domain.length)}${domain}`;
     const ok = await h.send("POST", "/api/v1/admin/users", { auth: op, body: { account_id: h.a.id, email: at254 } });
     expect(ok.status).toBe(201);
-    // 254 characters in NFC though 255 code points as given (one é in two).
-    const nfd254 = `${"y".repeat(254 - domain.length - 1)}e\u0301${domain}`;
-    expect(nfd254.length).toBe(255);
+    // 254 bytes in NFC (é: two bytes) though 255 as given (e and a combining accent: one byte and two).
+    const nfd254 = `${"y".repeat(254 - domain.length - 2)}e\u0301${domain}`;
+    expect(Buffer.byteLength(nfd254)).toBe(255);
+    expect(Buffer.byteLength(nfd254.normalize("NFC"))).toBe(254);
     const folded = await h.send("POST", "/api/v1/admin/users", {
       auth: op,
       body: { account_id: h.a.id, email: nfd254 },
@@ -76,8 +81,32 @@ describe("emails of users", () => {
     });
     const details = expectErrorBody(long, 400, "validation_failed");
     expect(details.issues).toEqual([
-      { path: "body.email", message: "Too long: Expected <=254 characters but received 255" },
+      { path: "body.email", message: "Too long: Expected <=254 bytes (UTF-8) but received 255" },
     ]);
+  });
+
+  it("counts the 254 in bytes of UTF-8, as RFC 5321 does: 131 characters in 255 bytes are too long", async () => {
+    const h = makeHarness();
+    const op = await h.login("admin@a.test");
+    const domain = "@a.test";
+    // é (U+00E9) is one character and two bytes: 121 of them and the domain are 128 characters in 249 bytes.
+    const within = `${"é".repeat(121)}${domain}`;
+    const over = `${"é".repeat(124)}${domain}`;
+    expect([over.length, Buffer.byteLength(over)]).toEqual([131, 255]);
+    const ok = await h.send("POST", "/api/v1/admin/users", { auth: op, body: { account_id: h.a.id, email: within } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    const long = await h.send("POST", "/api/v1/admin/users", { auth: op, body: { account_id: h.a.id, email: over } });
+    expect(expectErrorBody(long, 400, "validation_failed").issues).toEqual([
+      { path: "body.email", message: "Too long: Expected <=254 bytes (UTF-8) but received 255" },
+    ]);
+    expect(h.services.store.users.list(h.a.id).map((u) => u.email)).not.toContain(over);
+    // The description keeps maxLength (a true bound: a character is at least one byte) and says bytes in words.
+    const doc = buildOpenApi(ROUTES, DEFAULT_CONFIG) as unknown as {
+      paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: EmailSchema }> } }>>;
+    };
+    const email = doc.paths["/api/v1/admin/users"].post.requestBody.content["application/json"].schema.properties.email;
+    expect(email.maxLength).toBe(254);
+    expect(email.description).toMatch(/254 bytes of UTF-8/);
   });
 
   it("signs in a user stored before the rule with a non-NFC email, by either form, without rewriting it", async () => {
