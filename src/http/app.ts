@@ -379,7 +379,9 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       const fromQuery = principal && routeDef.workspace ? url.searchParams.get("workspace_id") : null;
       let workspace: WorkspaceRow | undefined;
       if (fromQuery === "") throw emptyWorkspaceId("query.workspace_id");
-      // A repeated workspace_id is refused with the workspace, before the rest of the query (queryObjectOf, below).
+      // A repeated workspace_id is refused with the workspace, before the rest of the query (queryObjectOf, below):
+      // not there, as the rest is input validation, which comes after the workspace and the body (DESIGN §3), and
+      // most workspace-aware operations read workspace_id without listing it in their query schema.
       const workspaceIds = fromQuery === null ? 0 : url.searchParams.getAll("workspace_id").length;
       if (workspaceIds > 1) throw repeatedQuery(new Map([["workspace_id", workspaceIds]]));
       if (fromQuery !== null && principal && routeDef.workspace)

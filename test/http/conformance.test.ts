@@ -206,6 +206,29 @@ describe("a query parameter is sent once (DESIGN §3)", () => {
     );
   });
 
+  it("a repeated workspace_id is 400 before the workspace is looked at: not 404 for another account's, not 403 for a bound key", async () => {
+    const h = makeHarness();
+    const bound = h.key({ workspaceId: h.a.ws1 });
+    const cases: [string, string, string | undefined, string, string][] = [
+      // Alone, each of these is 404 workspace_not_found or 403 workspace_mismatch.
+      ["GET", `/api/v1/memories?workspace_id=${h.b.ws}&workspace_id=${h.b.ws}`, undefined, h.key(), "404"],
+      ["GET", `/api/v1/memories?workspace_id=${h.a.ws2}&workspace_id=${h.a.ws1}`, undefined, bound, "403"],
+      // An operation whose query schema does not list workspace_id (it reads the query's all the same).
+      ["POST", `/api/v1/contents?workspace_id=${h.b.ws}&workspace_id=${h.a.ws1}`, '{"title":"t"}', h.key(), "404"],
+      ["POST", `/api/v1/contents?workspace_id=${h.a.ws2}&workspace_id=${h.a.ws2}`, "{", bound, "403"],
+    ];
+    for (const [method, path, raw, auth, alone] of cases) {
+      const single = path.slice(0, path.indexOf("&"));
+      const once = await h.send(method, single, { auth, raw, headers: { "content-type": "application/json" } });
+      expect(once.status, `${method} ${single}`).toBe(Number(alone));
+      const res = await h.send(method, path, { auth, raw, headers: { "content-type": "application/json" } });
+      const details = expectErrorBody(res, 400, "validation_failed");
+      expect(details.issues, `${method} ${path}`).toEqual([
+        { path: "query.workspace_id", message: "Expected one value, received 2: send the parameter once." },
+      ]);
+    }
+  });
+
   it("names every repeated parameter, in the order they repeat; one the operation does not take is ignored, repeated or not", async () => {
     const h = makeHarness();
     const auth = h.key();
