@@ -1,6 +1,7 @@
-import http from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, type ServerProcess, startServe, tempDir } from "../helpers/cli.js";
+import { postInParts } from "../helpers/http-client.js";
 
 describe("keys commands", () => {
   const dir = tempDir();
@@ -93,27 +94,16 @@ describe("keys commands", () => {
     const auth = { authorization: `Bearer ${k.key}` };
     expect((await fetch(`${server.url}/api/v1/api-keys/current`, { headers: auth })).status).toBe(200);
     const body = JSON.stringify({ title: "late", content: "Some text." });
-    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = http.request(`${server.url}/api/v1/contents`, {
-        method: "POST",
-        headers: { ...auth, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-      });
-      req.on("response", (res) => {
-        let text = "";
-        res.on("data", (c) => {
-          text += c;
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-      });
-      req.on("error", reject);
-      req.write(body.slice(0, 5));
+    const res = await postInParts(`${server.url}/api/v1/contents`, {
+      body,
+      firstPart: 5,
+      headers: auth,
       // The revocation, then the rest of the body at once: before the cache's next look at the database.
-      setTimeout(() => {
+      meanwhile: async () => {
+        await sleep(50);
         expect(cli(["keys", "revoke", k.id, ...d]).status).toBe(0);
-        req.end(body.slice(5));
-      }, 50);
+      },
     });
-    const res = await answer;
     expect(res.status, res.text).toBe(401);
     expect(JSON.parse(res.text).message).toBe("This API key has been revoked.");
     const reader = cli(["keys", "create", "--account", "1", "--name", "reader", "--json", ...d]).json();

@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
-import http from "node:http";
 import net from "node:net";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { cli, type ServerProcess, startServe, tempDir } from "../helpers/cli.js";
+import { postInParts } from "../helpers/http-client.js";
 
 async function stop(server: ServerProcess): Promise<void> {
   if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGTERM");
@@ -107,23 +108,17 @@ describe("serve and SIGHUP", () => {
     expect(key).toBeDefined();
     // A write whose body is still arriving when the signal comes.
     const body = JSON.stringify({ title: "t", content: "Some text." });
-    const answer = new Promise<number>((resolve, reject) => {
-      const req = http.request(`${server.url}/api/v1/contents`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": body.length },
-      });
-      req.on("response", (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      req.on("error", reject);
-      req.write(body.slice(0, 5));
-      setTimeout(() => {
+    const res = await postInParts(`${server.url}/api/v1/contents`, {
+      body,
+      firstPart: 5,
+      headers: { authorization: `Bearer ${key}` },
+      meanwhile: async () => {
+        await sleep(100);
         server.child.kill("SIGHUP");
-        setTimeout(() => req.end(body.slice(5)), 200);
-      }, 100);
+        await sleep(200);
+      },
     });
-    expect(await answer).toBe(201);
+    expect(res.status, res.text).toBe(201);
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(server.output()).toContain("SIGHUP: draining and stopping");
   });

@@ -1,9 +1,11 @@
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { connect } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { backupDatabase } from "../../src/cli/maintenance.js";
 import { openDb } from "../../src/db/open.js";
 import { cli, startServe, tempDir } from "../helpers/cli.js";
+import { openRequest, postInParts } from "../helpers/http-client.js";
 
 async function session(url: string, email: string, password: string): Promise<string> {
   const res = await fetch(`${url}/api/v1/auth/login`, {
@@ -53,48 +55,25 @@ describe("durability", () => {
     const dir = tempDir();
     cli(["init", "--data-dir", dir, "--admin-email", "ops@x.test"], { input: "pw-durable-2" });
     const server = await startServe(dir);
-    const { port, hostname } = new URL(server.url);
     const body = JSON.stringify({ email: "ops@x.test", password: "pw-durable-2" });
     // One connection: a first request makes sure the server has accepted it before the signal.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const warm = await new Promise<number>((resolve, reject) =>
-      request({ host: hostname, port, path: "/healthz", agent }, (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      })
-        .on("error", reject)
-        .end(),
-    );
-    expect(warm).toBe(200);
-    // Send the headers and half the body, stop the server, then send the rest.
-    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request(
-        {
-          host: hostname,
-          port,
-          method: "POST",
-          path: "/api/v1/auth/login",
-          agent,
-          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-        },
-        (res) => {
-          let text = "";
-          res.on("data", (d) => {
-            text += d;
-          });
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-        },
-      );
-      req.on("error", reject);
-      req.write(body.slice(0, 10));
-      setTimeout(() => {
+    const warm = openRequest(`${server.url}/healthz`, { agent });
+    warm.req.end();
+    expect((await warm.answer).status).toBe(200);
+    // Send the headers and part of the body, stop the server, then send the rest.
+    const res = await postInParts(`${server.url}/api/v1/auth/login`, {
+      body,
+      firstPart: 10,
+      agent,
+      meanwhile: async () => {
+        await sleep(1_000);
         server.child.kill("SIGTERM");
         // A second signal while it drains must not cut the drain short.
         setTimeout(() => server.child.kill("SIGTERM"), 250);
-        setTimeout(() => req.end(body.slice(10)), 500);
-      }, 1_000);
+        await sleep(500);
+      },
     });
-    const res = await answer;
     expect(res.status).toBe(200);
     expect(JSON.parse(res.text).token).toBeTruthy();
     expect(await server.exited).toEqual({ code: 0, signal: null });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JSON_BODY_LIMIT } from "../../src/http/body.js";
 import { clientErrorListener, nodeListener } from "../../src/http/node.js";
 import { type Harness, makeHarness } from "../helpers/harness.js";
+import { openRequest } from "../helpers/http-client.js";
 
 let h: Harness;
 let server: http.Server;
@@ -86,37 +87,17 @@ describe("the node:http transport", () => {
 
   it("refuses a body past its limit with the coded 413 and closes the connection", async () => {
     const big = JSON.stringify({ title: "t", content: "x".repeat(JSON_BODY_LIMIT + 10) });
-    const res = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>(
-      (resolve, reject) => {
-        const req = http.request(
-          {
-            host: "127.0.0.1",
-            port,
-            method: "POST",
-            path: "/api/v1/memories",
-            headers: {
-              authorization: `Bearer ${key}`,
-              "content-type": "application/json",
-              "transfer-encoding": "chunked",
-            },
-          },
-          (r) => {
-            let body = "";
-            r.on("data", (d) => {
-              body += d;
-            });
-            r.on("end", () => resolve({ status: r.statusCode ?? 0, headers: r.headers, body }));
-          },
-        );
-        req.on("error", reject);
-        // Chunked, so that the limit is found while reading, not from Content-Length.
-        for (let i = 0; i < big.length; i += 64 * 1024) req.write(big.slice(i, i + 64 * 1024));
-        req.end();
-      },
-    );
+    const { req, answer } = openRequest(`http://127.0.0.1:${port}/api/v1/memories`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "transfer-encoding": "chunked" },
+    });
+    // Chunked, so that the limit is found while reading, not from Content-Length.
+    for (let i = 0; i < big.length; i += 64 * 1024) req.write(big.slice(i, i + 64 * 1024));
+    req.end();
+    const res = await answer;
     expect(res.status).toBe(413);
     expect(res.headers.connection).toBe("close");
-    expect(JSON.parse(res.body).details.error_code).toBe("payload_too_large");
+    expect(JSON.parse(res.text).details.error_code).toBe("payload_too_large");
 
     // A declared length past the limit is refused before a byte of the body is read.
     const declared = head(
