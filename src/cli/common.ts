@@ -449,11 +449,14 @@ export function defaultServerUrls(host: string, port: number): { publicUrl: stri
   return { publicUrl, stagingUrl: stagingHost ? `http://${stagingHost}:${port}` : publicUrl };
 }
 
-/** A whole number from `min` to `max` (`--workers`), or a usage error naming the range. */
-export function intInRange(name: string, min: number, max: number) {
+/**
+ * A whole number from `min` to `max` (`--workers`), or a usage error naming the range: in words by default, or as
+ * `range` says it.
+ */
+export function intInRange(name: string, min: number, max: number, range = `a whole number from ${min} to ${max}`) {
   return (value: string): number => {
     if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
-      throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got "${printable(value)}"`);
+      throw new UsageError(`${name} must be ${range}, got "${printable(value)}"`);
     return Number(value);
   };
 }
@@ -488,12 +491,8 @@ export function givenOption(cmd: Command, key: string, withValue = true): string
   return `${option.long}${shown}${from}`;
 }
 
-/** A --port value: 0 to 65535. */
-export function portArg(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535)
-    throw new UsageError(`--port must be 0–65535, got "${printable(value)}"`);
-  return Number(value);
-}
+/** A --port value: 0 to 65535, said as ports are. */
+export const portArg = intInRange("--port", 0, 65535, "0–65535");
 
 /** `serve`'s default host and port, which `openapi` describes when given no URL. */
 export const DEFAULT_HOST = "127.0.0.1";

@@ -38,6 +38,8 @@ describe("the command line's messages", () => {
     expect(fromEnv.stderr).toBe('error: --port must be 0–65535, got "abc" (from CONTENT_SERVICE_PORT)\n');
     const fromFlag = cli(["serve", "--data-dir", dir, "--port", "abc"], { env: { CONTENT_SERVICE_PORT: "abc" } });
     expect(fromFlag.stderr).toBe('error: --port must be 0–65535, got "abc"\n');
+    const past = cli(["serve", "--data-dir", dir, "--port", "65536"]);
+    expect(past.stderr).toBe('error: --port must be 0–65535, got "65536"\n');
   });
 
   it("names a missing folder or a directory given as a file to write", () => {
