@@ -72,8 +72,7 @@ export function dataDirOf(cmd: Command): string {
   const opts = cmd.optsWithGlobals() as { dataDir?: string };
   const dir = opts.dataDir ?? process.env.CONTENT_SERVICE_DATA_DIR ?? "./data";
   // path.resolve("") is the working directory: an unset shell variable must not put a database there.
-  if (dir.trim() === "")
-    throw new UsageError("the data directory is empty: give --data-dir DIR or set CONTENT_SERVICE_DATA_DIR to one");
+  refuseBlank("the data directory", dir, "give --data-dir DIR or set CONTENT_SERVICE_DATA_DIR to one");
   const resolved = path.resolve(dir);
   let isFile = false;
   try {
@@ -354,12 +353,20 @@ export async function readStdinIfPiped(what = "the password"): Promise<string | 
 }
 
 /**
+ * Refuses an empty or blank value (what an unset shell variable gives) as the usage error `NAME is empty: HINT`; the
+ * hint is each caller's, as what to give differs (an id, a file name, or also - for standard output).
+ */
+export function refuseBlank(name: string, value: string, hint: string): void {
+  if (value.trim() === "") throw new UsageError(`${name} is empty: ${hint}`);
+}
+
+/**
  * An id argument (a workspace's, a key's): not empty or blank. An unset shell variable (`keys revoke "$KEY"`) had
  * been looked up as an id and answered "no API key has that id", a failure (exit 1) rather than the usage error it is.
  */
 export function idArg(name: string) {
   return (value: string): string => {
-    if (value.trim() === "") throw new UsageError(`${name} is empty: give one (an unset shell variable?)`);
+    refuseBlank(name, value, "give one (an unset shell variable?)");
     return value;
   };
 }

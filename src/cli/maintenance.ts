@@ -31,6 +31,7 @@ import {
   openDatabase,
   portArg,
   printJson,
+  refuseBlank,
   requireDatabase,
   serverUrlArg,
   UsageError,
@@ -319,7 +320,7 @@ interface OpenApiOptions {
  * a directory, both usage errors. A missing folder is left to the write, which names it (exit 1).
  */
 function checkOutFile(out: string): void {
-  if (out.trim() === "") throw new UsageError("--out is empty: give a file name (or - for standard output)");
+  refuseBlank("--out", out, "give a file name (or - for standard output)");
   let isDir = false;
   try {
     isDir = statSync(out).isDirectory();
@@ -337,7 +338,7 @@ function refuseStream(flag: "--out" | "--from", value: string): void {
       `${flag} -: ${flag === "--out" ? "standard output" : "standard input"} is not supported (a backup is a ` +
         "database file, written and checked in place): give a file name",
     );
-  if (value.trim() === "") throw new UsageError(`${flag} is empty: give a file name`);
+  refuseBlank(flag, value, "give a file name");
 }
 
 /** Adds the maintenance commands to the program. */
