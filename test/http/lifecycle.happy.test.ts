@@ -37,22 +37,10 @@ describe("the content lifecycle over HTTP", () => {
     const h = makeHarness();
     const { key, refId, memoryId } = await setup(h);
 
-    // Generate: a real piece following the template and drawing on the reference.
-    let seed = 0;
-    let gen = await h.send("POST", "/api/v1/generate", {
-      auth: key,
-      body: {
-        template_id: 1,
-        user_direction: direction,
-        memory_ids: [memoryId],
-        reference_material_ids: [refId],
-        seed,
-      },
-    });
-    // Pick a seed whose piece shows the engine's stock habits, so the edit below has something to teach.
-    while (!(gen.body.content.includes(STOCK) && /\butilize\b/.test(gen.body.content)) && seed < 50) {
-      seed++;
-      gen = await h.send("POST", "/api/v1/generate", {
+    // Generate: a real piece following the template and drawing on the reference (every generation of the walk sends
+    // these inputs; only the seed varies).
+    const generate = (seed: number) =>
+      h.send("POST", "/api/v1/generate", {
         auth: key,
         body: {
           template_id: 1,
@@ -62,6 +50,12 @@ describe("the content lifecycle over HTTP", () => {
           seed,
         },
       });
+    let seed = 0;
+    let gen = await generate(seed);
+    // Pick a seed whose piece shows the engine's stock habits, so the edit below has something to teach.
+    while (!(gen.body.content.includes(STOCK) && /\butilize\b/.test(gen.body.content)) && seed < 50) {
+      seed++;
+      gen = await generate(seed);
     }
     expect(gen.status).toBe(201);
     expect(gen.body).toMatchObject({ status: "generated", model: "builtin", version_count: 1, workspace_id: h.a.ws1 });
@@ -74,16 +68,7 @@ describe("the content lifecycle over HTTP", () => {
     expect(gen.body.word_count).toBeGreaterThan(150);
 
     // Same inputs and seed → the same text.
-    const again = await h.send("POST", "/api/v1/generate", {
-      auth: key,
-      body: {
-        template_id: 1,
-        user_direction: direction,
-        memory_ids: [memoryId],
-        reference_material_ids: [refId],
-        seed,
-      },
-    });
+    const again = await generate(seed);
     expect(again.body.content).toBe(gen.body.content);
 
     // The writer edits: "utilize" → "use", the stock opener goes.
@@ -123,16 +108,7 @@ describe("the content lifecycle over HTTP", () => {
     expect(one.body.traits.substitutions).toContainEqual(expect.objectContaining({ from: "utilize", to: "use" }));
 
     // The next generation in the workspace follows the profile.
-    const next = await h.send("POST", "/api/v1/generate", {
-      auth: key,
-      body: {
-        template_id: 1,
-        user_direction: direction,
-        memory_ids: [memoryId],
-        reference_material_ids: [refId],
-        seed,
-      },
-    });
+    const next = await generate(seed);
     expect(next.body.content).not.toMatch(/\butilize\b/i);
     expect(next.body.content).toMatch(/\buse\b/);
     expect(next.body.content).not.toContain(STOCK);
