@@ -114,22 +114,20 @@ describe("opening the data directory", () => {
   it("reports an unreadable data directory as such, and names the file it cannot open", () => {
     const { dir } = initDir();
     const asRoot = process.getuid?.() === 0;
-    chmodSync(dir, asRoot ? 0o700 : 0o000);
-    try {
-      const run = spawnCli(["accounts", "list", "--data-dir", dir], { asNobody: asRoot });
-      expect(run.status).toBe(1);
-      expect(run.stderr).toBe(`error: cannot read ${dir}: permission denied\n`);
-    } finally {
-      chmodSync(dir, 0o755);
-    }
     const file = path.join(dir, "content-service.db");
-    chmodSync(file, asRoot ? 0o600 : 0o000);
-    try {
-      const run = spawnCli(["accounts", "list", "--data-dir", dir], { asNobody: asRoot });
-      expect(run.status).toBe(1);
-      expect(run.stderr).toBe(`error: cannot open ${file}: permission denied\n`);
-    } finally {
-      chmodSync(file, 0o644);
+    // Closed to this user (root: owner-only, the command then runs as nobody), one at a time, then opened again.
+    for (const [target, closed, open, message] of [
+      [dir, 0o700, 0o755, `cannot read ${dir}: permission denied`],
+      [file, 0o600, 0o644, `cannot open ${file}: permission denied`],
+    ] as const) {
+      chmodSync(target, asRoot ? closed : 0o000);
+      try {
+        const run = spawnCli(["accounts", "list", "--data-dir", dir], { asNobody: asRoot });
+        expect(run.status, message).toBe(1);
+        expect(run.stderr).toBe(`error: ${message}\n`);
+      } finally {
+        chmodSync(target, open);
+      }
     }
   });
 
