@@ -401,7 +401,7 @@ export function checkEmail(value: string, name = "--email"): string {
   const issue = r.issues[0];
   if (issue.type === "max_length")
     throw new UsageError(
-      `${name} is too long: at most ${MAX_EMAIL_LENGTH} characters, got ${charLength(value.trim())}`,
+      `${name} is too long: at most ${MAX_EMAIL_LENGTH} bytes of UTF-8, got ${Buffer.byteLength(value.trim().normalize("NFC"))}`,
     );
   if (issue.type === "check") {
     // Named by its code point: printed, a zero-width space or a soft hyphen is invisible.
@@ -417,7 +417,7 @@ export function checkEmail(value: string, name = "--email"): string {
 /** A password given on stdin, as the HTTP admin API accepts it (8 to 1024 characters). */
 export function checkPassword(value: string | undefined): string | undefined {
   if (value !== undefined && !v.safeParse(Password, value).success)
-    throw new UsageError(`the password from standard input must be 8 to 1024 characters, got ${value.length}`);
+    throw new UsageError(`the password from standard input must be 8 to 1024 characters, got ${charLength(value)}`);
   return value;
 }
 

@@ -156,7 +156,13 @@ describe("the HTTP admin API's rules", () => {
       [["users", "create", "--account", "1", "--email", "not an email"], undefined, /not an email address/],
       [["users", "create", "--account", "1", "--email", "two@@ats.test"]],
       [["users", "create", "--account", "1", "--email", "dot@end."]],
-      [["users", "create", "--account", "1", "--email", "short@pw.test"], "abc\n", /8 to 1024 characters/],
+      [["users", "create", "--account", "1", "--email", "short@pw.test"], "abc\n", /8 to 1024 characters, got 3$/m],
+      // Characters, as the rule counts them: four emoji are 8 UTF-16 units.
+      [
+        ["users", "create", "--account", "1", "--email", "emoji@pw.test"],
+        "😀😀😀😀\n",
+        /8 to 1024 characters, got 4$/m,
+      ],
     ];
     for (const [args, input, message] of refused) {
       const run = cli([...args, ...d], { input });

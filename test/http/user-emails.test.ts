@@ -155,7 +155,11 @@ describe("emails on the command line", () => {
     );
     const long = cli(["users", "create", "--account", "1", "--email", `${"x".repeat(249)}@a.test`, ...d]);
     expect(long.status).toBe(2);
-    expect(long.stderr).toBe("error: --email is too long: at most 254 characters, got 256\n");
+    expect(long.stderr).toBe("error: --email is too long: at most 254 bytes of UTF-8, got 256\n");
+    // Counted as the limit counts: 128 characters, 255 bytes (each é two bytes in NFC).
+    const wide = cli(["users", "create", "--account", "1", "--email", `${"é".repeat(124)}@a.test`, ...d]);
+    expect(wide.status).toBe(2);
+    expect(wide.stderr).toBe("error: --email is too long: at most 254 bytes of UTF-8, got 255\n");
     const init = cli(["init", "--admin-email", "ad\u202emin@a.test", ...d]);
     expect(init.status).toBe(2);
     expect(init.stderr).toMatch(/^error: --admin-email holds U\+202E, a control or format character/);
