@@ -13,6 +13,7 @@
  * wait in line only for that third one, which has little left to copy; reads go on, and the next write starts the
  * WAL over. The server's connection keeps a distant autocheckpoint as a safety net (open.ts).
  */
+import { isStorageFull } from "../http/errors.js";
 import type { Logger } from "../http/log.js";
 import type { WorkerPool } from "../workers/pool.js";
 import { closeThreadStore, type DbLocation, threadStore } from "./thread-store.js";
@@ -50,7 +51,11 @@ export interface Holdable {
   settled?(): Promise<void>;
 }
 
-/** Runs checkpointWal on a pool every `everyMs`, one at a time. */
+/**
+ * Runs checkpointWal on a pool every `everyMs`, one at a time. A checkpoint that meets a full disk (SQLITE_FULL: the
+ * database file grows as it takes the WAL's pages) calls `noteFull`, which marks /readyz storage_full as the other
+ * background writes do (http/storage-watch.ts); it had only been logged.
+ */
 export class Checkpointer {
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<unknown> | undefined;
@@ -66,6 +71,7 @@ export class Checkpointer {
     private writes?: Holdable,
     private everyMs = 200,
     private resetFrames = 8_192,
+    private noteFull: () => void = () => {},
   ) {}
 
   start(): void {
@@ -97,6 +103,7 @@ export class Checkpointer {
       }
       this.lastFrames = result.walFrames;
     } catch (e) {
+      if (isStorageFull(e)) this.noteFull();
       this.logger.error("checkpoint failed", { error: (e as Error).message });
     }
   }

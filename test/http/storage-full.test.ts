@@ -5,10 +5,12 @@
  * storage_full until the data directory's file system (a fake statfs here) has 16 MiB free again.
  */
 import { describe, expect, it } from "vitest";
+import { Checkpointer } from "../../src/db/checkpoints.js";
 import type { StoreWriter } from "../../src/domain/writer.js";
 import { toApiError } from "../../src/http/errors.js";
 import { periodicJobFailed } from "../../src/http/server.js";
 import { type FsStats, MIN_FREE_BYTES, StorageWatch } from "../../src/http/storage-watch.js";
+import type { WorkerPool } from "../../src/workers/pool.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
 
@@ -188,5 +190,23 @@ describe("a full disk met by background writes", () => {
     failed("idempotency-purge", Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" }));
     expect((await h.send("GET", "/readyz")).status).toBe(503);
     expect(h.logger.lines.filter((l) => l.message === "periodic job failed")).toHaveLength(2);
+  });
+
+  it("a WAL checkpoint's makes /readyz answer 503 storage_full; another failure of it does not", async () => {
+    const h = fullFor([]);
+    let failure: Error = Object.assign(new Error("disk I/O error"), { code: "SQLITE_IOERR" });
+    // The checkpoint's thread, failing as the test says (its error crosses back with its code: workers/pool.ts).
+    const pool: WorkerPool = { run: () => Promise.reject(failure), close: async () => {} };
+    const checkpointer = new Checkpointer(pool, { dataDir: "/data" }, h.logger, undefined, 10_000, 8_192, () =>
+      h.services.storage.noteFull(),
+    );
+    await checkpointer.run();
+    expect((await h.send("GET", "/readyz")).status).toBe(200);
+    failure = Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+    await checkpointer.run();
+    const ready = await h.send("GET", "/readyz");
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ status: "storage_full" });
+    expect(h.logger.lines.filter((l) => l.message === "checkpoint failed")).toHaveLength(2);
   });
 });
