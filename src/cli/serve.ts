@@ -1,6 +1,6 @@
 /** `init` and `serve`. */
 
-import { closeSync, fchmodSync, fsyncSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fstatSync, fsyncSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -53,10 +53,25 @@ function printFirstStart(result: InitResult, out: (s: string) => void): void {
 const CREDENTIALS_FILE = "first-start-credentials.txt";
 
 /**
+ * Whether standard error is /dev/null: `serve 2>/dev/null`, or `serve 2>&-`, whose closed fd 2 Node reopens on
+ * /dev/null at start (so that the fd is never reused by a file of its own). Writes there succeed and are lost. The
+ * null device is known by its device number (rdev), whichever /dev holds the node.
+ */
+function stderrIsNull(): boolean {
+  try {
+    const err = fstatSync(2);
+    return err.isCharacterDevice() && err.rdev === statSync("/dev/null").rdev;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Shows a first start's credentials (after `heading`, when given), which exist nowhere else. On standard error with
  * fs.writeSync: written when the call returns, not queued in a stream that a process ending at once could leave
- * unwritten. Standard error that cannot take them (closed: EPIPE, EBADF) had lost them: they go to
- * <data-dir>/first-start-credentials.txt (0600) instead, and a log line on standard output names the file.
+ * unwritten. Standard error that cannot take them (closed: EPIPE, EBADF) had lost them, and /dev/null (`2>&-`,
+ * `2>/dev/null`) had lost them silently: they go to <data-dir>/first-start-credentials.txt (0600) then, and a log line
+ * on standard output names the file.
  */
 function showFirstStart(result: InitResult, dataDir: string, log: Pick<Logger, "error">, heading?: string): void {
   if (!result.created) return;
@@ -64,36 +79,38 @@ function showFirstStart(result: InitResult, dataDir: string, log: Pick<Logger, "
   printFirstStart(result, (s) => {
     text += s;
   });
+  let error: string;
   try {
     writeAllSync(2, text);
-    return;
+    if (!stderrIsNull()) return;
+    error = "standard error is /dev/null";
   } catch (e) {
-    const file = path.join(dataDir, CREDENTIALS_FILE);
-    const error = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    error = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+  }
+  const file = path.join(dataDir, CREDENTIALS_FILE);
+  try {
+    // A new file, never one already there: "w" followed a symbolic link planted at that name (into a file its
+    // planter reads) and kept a file another user had opened. An older one goes first; O_EXCL refuses a link.
+    rmSync(file, { force: true });
+    const fd = openSync(file, "wx", 0o600);
     try {
-      // A new file, never one already there: "w" followed a symbolic link planted at that name (into a file its
-      // planter reads) and kept a file another user had opened. An older one goes first; O_EXCL refuses a link.
-      rmSync(file, { force: true });
-      const fd = openSync(file, "wx", 0o600);
-      try {
-        // The umask may take bits off 0600: the mode is set whatever it is.
-        fchmodSync(fd, 0o600);
-        writeAllSync(fd, text);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      log.error(
-        "standard error could not take the first start's credentials: they are in a file; read it, then delete it",
-        { file, error },
-      );
-    } catch (f) {
-      log.error("the first start's credentials were lost: standard error and the file both failed", {
-        file,
-        error,
-        file_error: (f as NodeJS.ErrnoException).code ?? (f as Error).message,
-      });
+      // The umask may take bits off 0600: the mode is set whatever it is.
+      fchmodSync(fd, 0o600);
+      writeAllSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
     }
+    log.error(
+      "standard error could not take the first start's credentials: they are in a file; read it, then delete it",
+      { file, error },
+    );
+  } catch (f) {
+    log.error("the first start's credentials were lost: standard error and the file both failed", {
+      file,
+      error,
+      file_error: (f as NodeJS.ErrnoException).code ?? (f as Error).message,
+    });
   }
 }
 

@@ -5,23 +5,35 @@
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, lstatSync, openSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { cli, ENTRY, initDir, startServe, tempDir } from "../helpers/cli.js";
 
 /**
- * A first start of `serve` in `dir` whose standard error's reader is gone before it writes anything (its writes meet
- * EPIPE), and the stdout log line that names the credentials file.
+ * A first start of `serve` in `dir` without a standard error that shows anything, and the stdout log line that names
+ * the credentials file. `stderr`: "gone", a pipe whose reader is gone before it writes anything (its writes meet
+ * EPIPE); "closed", started as `serve 2>&-` (Node reopens fd 2 on /dev/null); "null", started as `serve 2>/dev/null`.
  */
-async function firstStartWithoutStderr(dir: string) {
-  const child = spawn(process.execPath, [...ENTRY, "serve", "--data-dir", dir, "--port", "0", "--workers", "1"], {
-    env: { ...process.env, NODE_OPTIONS: "" },
-    stdio: ["ignore", "pipe", "pipe"],
+async function firstStartWithoutStderr(dir: string, stderr: "gone" | "closed" | "null" = "gone") {
+  const args = [...ENTRY, "serve", "--data-dir", dir, "--port", "0", "--workers", "1"];
+  const env = { ...process.env, NODE_OPTIONS: "" };
+  const nul = stderr === "null" ? openSync("/dev/null", "w") : undefined;
+  const child =
+    stderr === "closed"
+      ? spawn("/bin/sh", ["-c", 'exec "$@" 2>&-', "sh", process.execPath, ...args], {
+          env,
+          stdio: ["ignore", "pipe", "pipe"],
+        })
+      : spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", nul ?? "pipe"] });
+  if (nul !== undefined) closeSync(nul);
+  // Stopped also when the test fails before its own kill (a server that never names the file, waited for in vain).
+  onTestFinished(() => {
+    if (child.exitCode === null) child.kill("SIGKILL");
   });
-  child.stderr.destroy();
+  child.stderr?.destroy();
   const exited = new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
   let stdout = "";
   const line = await new Promise<Record<string, unknown>>((resolve, reject) => {
-    child.stdout.on("data", (d) => {
+    child.stdout!.on("data", (d) => {
       stdout += d;
       const found = stdout.split("\n").find((l) => l.includes("first-start-credentials.txt"));
       if (found) resolve(JSON.parse(found));
@@ -148,6 +160,28 @@ describe("standard output closed early", () => {
     }
     expect(await exited).toBe(0);
   });
+
+  it.each([
+    ["closed (serve 2>&-)", "closed"],
+    ["/dev/null (serve 2>/dev/null)", "null"],
+  ] as const)(
+    "a first start whose standard error is %s writes its credentials to the 0600 file too",
+    async (_what, how) => {
+      const dir = tempDir();
+      const file = path.join(dir, "first-start-credentials.txt");
+      const { child, exited, line } = await firstStartWithoutStderr(dir, how);
+      try {
+        expect(line).toMatchObject({ level: "error", file, error: "standard error is /dev/null" });
+        expect(statSync(file).mode & 0o777).toBe(0o600);
+        const text = readFileSync(file, "utf8");
+        expect(text).toMatch(/admin login: admin@localhost \/ password \S+ \(shown once\)/);
+        expect(text).toMatch(/API key \(read, write; shown once\): svc_live_\w{32}\n/);
+      } finally {
+        child.kill("SIGTERM");
+      }
+      expect(await exited).toBe(0);
+    },
+  );
 
   it("writes the credentials file anew: a symbolic link planted at its name is replaced, its target left alone", async () => {
     const dir = tempDir();
