@@ -35,6 +35,7 @@ import {
   requireDatabase,
   serverUrlArg,
   UsageError,
+  unwritable,
   wantsJson,
   whileNoRestore,
 } from "./common.js";
@@ -107,13 +108,20 @@ export function backupDatabase(
         `${target} has a ${suffix} file beside it: it is a database in use (a server's?), not replaced even with --force`,
       );
   requireDatabase(dataDir);
-  return whileNoRestore(dataDir, () => backupInto(dataDir, target, progress));
+  // A data directory this user can only read (read-only media, another owner's files) is copied through a read-only
+  // connection, as the list commands read it (withReadStore): nothing is created beside the database, no -wal or
+  // -shm, and no maintenance lock file of this user's, which could keep the database's owner from running a restore.
+  const readOnly = unwritable(dataDir) !== undefined;
+  const copy = () => backupInto(dataDir, target, progress, readOnly);
+  if (readOnly && !existsSync(path.join(dataDir, MAINTENANCE_LOCK_FILE))) return copy();
+  return whileNoRestore(dataDir, copy);
 }
 
 function backupInto(
   dataDir: string,
   target: string,
   progress: (line: string) => void,
+  readOnly: boolean,
 ): { bytes: number; file: string } {
   progress(`backing up ${dataDir} to ${target}…\n`);
   // SQLite would name the temporary file it could not create, not the folder that is missing.
@@ -123,7 +131,7 @@ function backupInto(
   rmSync(tmp, { force: true });
   try {
     try {
-      copyDatabase({ dataDir }, tmp);
+      copyDatabase({ dataDir }, tmp, readOnly);
     } catch (e) {
       // Named by the file asked for, not its temporary name.
       if (e instanceof BackupTargetError) throw new CliError(`cannot write ${target}: ${e.reason}`);

@@ -12,7 +12,7 @@ import {
   statSync,
 } from "node:fs";
 import path from "node:path";
-import { isDamagedDatabase, openDb } from "../db/open.js";
+import { isDamagedDatabase, markImmutableRead, openDb, openReadOnly, readsImmutable } from "../db/open.js";
 import type { DbLocation } from "../db/thread-store.js";
 
 const NAME = /^content-service-(\d{8}T\d{6}Z)\.db$/;
@@ -59,10 +59,11 @@ export async function takeBackup(
  * The worker task of a backup: copies a data directory's database into `file` (which must not exist) with
  * `VACUUM INTO`. It reads in one transaction, so commits of other connections (the server's, the writer thread's)
  * neither change the copy nor restart it, as they restart SQLite's online backup. The connection is opened for the
- * purpose and closed.
+ * purpose and closed. `readOnly`: opened read-only (openReadOnly), for the `backup` of a data directory this user
+ * cannot write; VACUUM INTO only reads its database, and nothing is created beside it.
  */
-export function copyDatabase(location: DbLocation, file: string): void {
-  const db = openDb(location.dataDir, { addonFile: location.addonFile });
+export function copyDatabase(location: DbLocation, file: string, readOnly = false): void {
+  const db = readOnly ? openReadOnly(location.dataDir) : openDb(location.dataDir, { addonFile: location.addonFile });
   try {
     // The copy holds what the database holds (password and key hashes, the session signing secret): it is created
     // for its owner alone (0600), not with the umask's 0644, and VACUUM INTO fills it.
@@ -71,7 +72,7 @@ export function copyDatabase(location: DbLocation, file: string): void {
   } catch (e) {
     // A damaged database is the database's failure; anything else here (a full disk, a folder this user cannot
     // write) is the copy's.
-    if (isDamagedDatabase(e)) throw e;
+    if (isDamagedDatabase(e)) throw readsImmutable(db) ? markImmutableRead(e) : e;
     throw new BackupTargetError(file, e);
   } finally {
     db.close();

@@ -3,10 +3,11 @@
  * database read-only and work; the commands that write fail with one line naming the directory and why. Root writes
  * anything, so as root the commands run as another user (nobody); otherwise the folder is made 0555.
  */
-import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { asUser, cli, initDir } from "../helpers/cli.js";
+import { asUser, cli, initDir, tempDir } from "../helpers/cli.js";
 
 const root = process.getuid?.() === 0;
 const NOBODY = 65534;
@@ -54,6 +55,31 @@ describe("a data directory this user cannot write", () => {
     expect(table.status, table.stderr).toBe(0);
     expect(table.stdout).toMatch(/^id\s+account_id\s+name/);
     expect(readdirSync(dir).sort()).toEqual(before);
+  });
+
+  it.each([
+    ["with", true],
+    ["without", false],
+  ])("backup copies it, %s a maintenance lock file, to --out and leaves nothing in it", (_with, lockFile) => {
+    const { dir, d } = readOnlyDir({ lockFile });
+    const before = readdirSync(dir).sort();
+    // A folder of the reader's own for the copy.
+    const outDir = tempDir();
+    if (root) chownSync(outDir, NOBODY, NOBODY);
+    const out = path.join(outDir, "copy.db");
+    const run = reader(["backup", "--out", out, ...d]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`backup written: ${out}`);
+    expect(readdirSync(dir).sort()).toEqual(before);
+    expect(readdirSync(outDir)).toEqual(["copy.db"]);
+    // The copy is the database: its key, and sound.
+    const copy = new Database(out, { readonly: true });
+    try {
+      expect(copy.prepare("SELECT name FROM api_keys").all()).toEqual([{ name: "k" }]);
+      expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
+    } finally {
+      copy.close();
+    }
   });
 
   it("with a -journal beside the database (a rollback-mode write under way or cut short) the file is not read as immutable", () => {
