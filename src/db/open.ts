@@ -1,5 +1,5 @@
 /** The one place a database connection is opened and configured. */
-import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
@@ -84,6 +84,7 @@ export function makeDataDir(dataDir: string): void {
  */
 export function openReadOnly(dataDir: string): Db {
   const file = path.join(dataDir, DB_FILE);
+  refuseEmpty(file);
   const immutable = () => {
     try {
       return openDb(dataDir, { readonly: true, uri: true, file: `${pathToFileURL(file).href}${IMMUTABLE}` });
@@ -141,6 +142,25 @@ export function isDamagedDatabase(e: unknown): boolean {
   return typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB");
 }
 
+/**
+ * Refuses a database file that exists but is empty (0 bytes) with nothing in a -wal beside it: what a copy cut short, a
+ * full disk or a `> file` leaves. SQLite takes it for a new, empty database: `serve` had set up a new one in its
+ * place (new credentials, the old data's loss unsaid) and the other commands asked for migrations. It fails as
+ * SQLite fails a file that is not a database (SQLITE_NOTADB), so that every command names it and the `restore` to run.
+ * A database this program creates is never empty once opened: openDb's journal_mode pragma writes its first page.
+ */
+function refuseEmpty(file: string): void {
+  const size = (f: string) => {
+    try {
+      return statSync(f).size;
+    } catch {
+      return undefined;
+    }
+  };
+  if (size(file) === 0 && !size(`${file}-wal`))
+    throw Object.assign(new Error("the file is empty, 0 bytes"), { code: "SQLITE_NOTADB" });
+}
+
 /** Opens (creating if needed) the database of a data directory, with every pragma set here and nowhere else. */
 export function openDb(dataDir: string, options: OpenOptions = {}): Db {
   if (!options.readonly && dataDir !== ":memory:") makeDataDir(dataDir);
@@ -150,6 +170,7 @@ export function openDb(dataDir: string, options: OpenOptions = {}): Db {
       : options.uri && options.file !== undefined
         ? options.file
         : path.join(dataDir, options.file ?? DB_FILE);
+  if (file !== ":memory:" && !options.uri) refuseEmpty(file);
   // A new database file is its owner's alone (SQLite would create it 0644 less the umask); its -wal and -shm take
   // the database file's mode.
   if (!options.readonly && file !== ":memory:" && !existsSync(file)) closeSync(openSync(file, "a", 0o600));

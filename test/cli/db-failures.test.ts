@@ -2,7 +2,8 @@
  * A database the command cannot use is named, with what to do: a damaged file (serve, init, backup said only
  * "file is not a database"), and one this user cannot write (SQLite says "attempt to write a readonly database").
  */
-import { chmodSync, readdirSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { chmodSync, readdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { asUser, cli, initDir, startServe, tempDir } from "../helpers/cli.js";
@@ -26,6 +27,35 @@ describe("a database the command cannot use", () => {
       expect(run.stderr.trim().split("\n").at(-1), args[0]).toBe(`error: ${hint}`);
     }
   });
+
+  it.each([
+    ["random bytes", (file: string) => writeFileSync(file, randomBytes(64 * 1024)), "file is not a database"],
+    ["cut in half", (file: string) => truncateSync(file, statSync(file).size / 2), "database disk image is malformed"],
+    ["empty (0 bytes)", (file: string) => writeFileSync(file, ""), "the file is empty, 0 bytes"],
+  ])(
+    "a database that is %s: serve and a list command exit 1 with one line naming it and the restore; restore mends it",
+    (_what, damage, reason) => {
+      const { dir, d, file } = initDir();
+      expect(cli(["keys", "create", "--account", "1", "--name", "kept", ...d]).status).toBe(0);
+      const backup = path.join(tempDir(), "b.db");
+      expect(cli(["backup", "--out", backup, ...d]).status).toBe(0);
+      damage(file);
+      const hint = `${file} is damaged (${reason}): put a backup back with \`content-service restore --data-dir ${dir} --from FILE\``;
+      for (const args of [
+        ["serve", "--port", "0"],
+        ["keys", "list"],
+      ]) {
+        const run = cli([...args, ...d]);
+        expect(run.status, args[0]).toBe(1);
+        // One line: no stack trace, no first start's credentials (an empty file had been taken for a new database).
+        expect(run.stderr, args[0]).toBe(`error: ${hint}\n`);
+        expect(run.stdout, args[0]).toBe("");
+      }
+      const restored = cli(["restore", "--from", backup, ...d]);
+      expect(restored.status, restored.stderr).toBe(0);
+      expect(cli(["keys", "list", "--json", ...d]).json()).toMatchObject([{ name: "kept" }]);
+    },
+  );
 
   // Root may write any file: another user is needed, and the tests run as root in CI.
   it.runIf(process.getuid?.() === 0)(
