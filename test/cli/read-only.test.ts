@@ -7,7 +7,7 @@ import { chmodSync, chownSync, readdirSync, readFileSync, rmSync, writeFileSync 
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { asUser, cli, initDir, tempDir } from "../helpers/cli.js";
+import { asUser, cli, initDir, startServe, tempDir } from "../helpers/cli.js";
 
 const root = process.getuid?.() === 0;
 const NOBODY = 65534;
@@ -79,6 +79,36 @@ describe("a data directory this user cannot write", () => {
       expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
     } finally {
       copy.close();
+    }
+  });
+
+  it.runIf(root)("backup copies it while its owner's server runs, reading the server's -wal and -shm", async () => {
+    const { dir, d } = initDir();
+    expect(cli(["keys", "create", "--account", "1", "--name", "k", ...d]).status).toBe(0);
+    chmodSync(dir, 0o755);
+    for (const name of readdirSync(dir)) chmodSync(path.join(dir, name), 0o644);
+    const server = await startServe(dir);
+    try {
+      // A write while the server runs, in its WAL until a checkpoint copies it.
+      expect(cli(["keys", "create", "--account", "1", "--name", "k2", ...d]).status).toBe(0);
+      for (const suffix of ["-wal", "-shm"]) chmodSync(path.join(dir, `content-service.db${suffix}`), 0o644);
+      const before = readdirSync(dir).sort();
+      const outDir = tempDir();
+      chownSync(outDir, NOBODY, NOBODY);
+      const out = path.join(outDir, "copy.db");
+      const run = asUser(NOBODY, ["backup", "--out", out, ...d]);
+      expect(run.status, run.stderr).toBe(0);
+      expect(readdirSync(dir).sort()).toEqual(before);
+      const copy = new Database(out, { readonly: true });
+      try {
+        expect(copy.prepare("SELECT name FROM api_keys ORDER BY name").all()).toEqual([{ name: "k" }, { name: "k2" }]);
+        expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
+      } finally {
+        copy.close();
+      }
+    } finally {
+      server.child.kill("SIGTERM");
+      await server.exited;
     }
   });
 
