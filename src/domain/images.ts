@@ -288,8 +288,9 @@ function gifSubBlocks(r: Reader, at: number): number {
  * extensions, and at least one image descriptor with its colour table, LZW code size and data sub-blocks. The LZW
  * data is not decoded. An image's place and size are not compared with the screen: giflib reads them as they are,
  * browsers crop the image to the screen or (Chrome, for the first) enlarge the screen to it. As Chrome shows such a
- * file as large as its image reaches, MAX_IMAGE_SIDE applies to where each image ends as well as to the screen: a
- * 1 × 1 screen holding a 65,535 × 65,535 image is refused.
+ * file as large as its first image reaches, MAX_IMAGE_SIDE applies to where the first image ends as well as to the
+ * screen: a 1 × 1 screen holding a 65,535 × 65,535 first image is refused. Later images are cropped to the screen
+ * everywhere, so their place is not held to it.
  */
 function gifSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "GIF");
@@ -313,10 +314,11 @@ function gifSize(bytes: Uint8Array): Size {
       const right = r.u16le(at + 1) + r.u16le(at + 5);
       const bottom = r.u16le(at + 3) + r.u16le(at + 7);
       // (Within the screen, the screen's own size is what inspectImage holds to MAX_IMAGE_SIDE.)
-      if ((right > size.width && right > MAX_IMAGE_SIDE) || (bottom > size.height && bottom > MAX_IMAGE_SIDE))
+      const past = (right > size.width && right > MAX_IMAGE_SIDE) || (bottom > size.height && bottom > MAX_IMAGE_SIDE);
+      if (images === 0 && past)
         corrupt(
-          `The GIF has an image reaching ${right} × ${bottom} pixels from its screen's corner, which a viewer shows ` +
-            `whole; at most ${MAX_IMAGE_SIDE} pixels a side are accepted.`,
+          `The GIF's first image reaches ${right} × ${bottom} pixels from its screen's corner, and a viewer enlarges ` +
+            `the screen to it; at most ${MAX_IMAGE_SIDE} pixels a side are accepted.`,
         );
       at += 10 + gifColourTable(r.u8(at + 9));
       const codeSize = r.u8(at);

@@ -51,6 +51,9 @@ const ErrorDetails = v.looseObject({
     ),
   ),
   limit_bytes: v.optional(described(WholeNumber, "payload_too_large: the limit that was passed.")),
+  limit_chars: v.optional(
+    described(WholeNumber, "output_too_large: the most characters the output may have, which it would pass."),
+  ),
   window: v.optional(described(v.picklist(["minute", "hour"]), "rate_limit_exceeded: the window that is spent.")),
   limit: v.optional(described(WholeNumber, "rate_limit_exceeded: that window's request limit.")),
   retry_after_seconds: v.optional(

@@ -47,8 +47,9 @@ describe("exit status of usage errors", () => {
     const cwd = tempDir();
     const fromEnv = path.join(cwd, "env-dir");
     const fromFlag = path.join(cwd, "flag-dir");
+    // Whatever the environment running the tests sets, the first start must see no CONTENT_SERVICE_DATA_DIR.
     const init = (args: string[], env: Record<string, string> = {}) => {
-      const res = spawnCli(["init", ...args], { cwd, env });
+      const res = spawnCli(["init", ...args], { cwd, env: { CONTENT_SERVICE_DATA_DIR: undefined, ...env } });
       expect(res.status, res.stderr).toBe(0);
     };
     init([]);
@@ -99,7 +100,11 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 /** Runs the CLI with a working directory, or as an unprivileged user (root reads any folder). */
-function spawnCli(args: string[], opts: { cwd?: string; env?: Record<string, string>; asNobody?: boolean } = {}) {
+/** Runs the CLI from source; an `env` value of undefined removes that variable from the child's environment. */
+function spawnCli(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string | undefined>; asNobody?: boolean } = {},
+) {
   return spawnSync(process.execPath, ["--import", TSX, path.join(ROOT, "src/main.ts"), ...args], {
     cwd: opts.cwd,
     input: "",

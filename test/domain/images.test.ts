@@ -259,6 +259,7 @@ describe("the structure behind the header is checked, as far as a viewer needs i
     bytes.set(value, at);
     const got = inspectImage(bytes);
     expect(got).toMatchObject({ ok: false, reason: "corrupt", type: "image/gif" });
+    expect((got as { message: string }).message).toMatch(/first image reaches/);
     expect((got as { message: string }).message).toMatch(reach);
     expect((got as { message: string }).message).toMatch(/at most 16384 pixels a side/);
   });
@@ -267,6 +268,14 @@ describe("the structure behind the header is checked, as far as a viewer needs i
     const bytes = gif(1, 1);
     bytes.set([0xfb, 0x3f, 0, 0, 5, 0, 7, 0], 20);
     expect(inspectImage(bytes)).toEqual({ ok: true, type: "image/gif", width: 1, height: 1 });
+  });
+
+  it("accepts a GIF whose second image lies past 16,384 pixels: later images are cropped to the screen", () => {
+    const first = gif(100, 100);
+    // The same file with a second image, 10 × 10 at left 16,380, before the trailer.
+    const descriptor = [0x2c, 0xfc, 0x3f, 0, 0, 10, 0, 10, 0, 0, 2, 2, 0x44, 0x01, 0];
+    const bytes = Uint8Array.from([...first.subarray(0, first.length - 1), ...descriptor, 0x3b]);
+    expect(inspectImage(bytes)).toEqual({ ok: true, type: "image/gif", width: 100, height: 100 });
   });
 
   it.each([

@@ -113,6 +113,11 @@ describe("planned dates (spec §4.3, DESIGN §7)", () => {
       });
     for (const [value, day] of [
       ["2016-12-31T15:59:60-08:00", "2016-12-31"],
+      // ISO 8601's other offsets and a comma before the fraction, kept as sent.
+      ["2026-03-01T23:30:00-0800", "2026-03-01"],
+      ["2026-03-02T00:30+09", "2026-03-02"],
+      ["2026-03-03T10:00:00,25Z", "2026-03-03"],
+      // Last: the listing below finds the record on this day.
       ["0000-02-29", "0000-02-29"],
     ]) {
       const res = await schedule(value);

@@ -1,6 +1,7 @@
 /**
  * Rules of the specification that no other test pinned on their own (a conformance review's findings): each is
- * checked here against the spec's words, not against the route table or the helpers the code itself uses.
+ * checked here against the spec's words (and, where it says so, this server's choices beside them), not against the
+ * route table or the helpers the code itself uses.
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -104,7 +105,11 @@ describe("API keys (spec §2)", () => {
 });
 
 describe("stability tags (spec §9.3-9.4)", () => {
-  /** The operations the spec keeps stable: templates, generate, finalizeContent, thesis and mcp (and the description). */
+  /**
+   * The operations the spec keeps stable: templates, generate, finalizeContent, thesis and mcp. The spec says every
+   * other route opened to API keys is beta; this server also tags the session-only operations beta (they are as
+   * new), and the description's own route stable (the contract it describes): those two are its choices, pinned too.
+   */
   const STABLE = new Set([
     "GET /api/v1/openapi.json",
     "GET /api/v1/templates",
