@@ -14,26 +14,98 @@ import { AUTH_ERRORS } from "./common.js";
 /** The JSON-RPC 2.0 message batches may hold at most (the SDK transport's own limit). */
 const MAX_BATCH = 100;
 
+/** What a JSON-RPC message may hold (JSON-RPC 2.0 §4, §5), named in the refusal of one holding anything else. */
+const MEMBERS = "jsonrpc, id, method, params, result and error";
+const ID_RULE = '"id" must be a string or an integer';
+const ERROR_RULE = '"error" must be an object with an integer "code" and a string "message"';
+
+/** Whether a value is a JSON object: valibot's object schemas also take arrays, and turn them into objects. */
+const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
 // Strict: the SDK's transport refuses a member JSON-RPC does not define, which it reported as a "Parse error"; here
-// the refusal names the member.
+// the refusal names the member. Each rule's message names its member, so that -32600 says what is wrong.
 const Message = v.pipe(
-  v.strictObject({
-    jsonrpc: v.literal("2.0"),
-    id: v.optional(v.union([v.pipe(v.string(), maxChars(200)), v.pipe(v.number(), v.integer())])),
-    method: v.optional(v.pipe(v.string(), minChars(1), maxChars(200))),
-    // Structured (JSON-RPC 2.0 §4.2): an array is a valid request whose params MCP cannot take, answered -32602.
-    params: v.optional(v.union([v.array(v.unknown()), v.record(v.string(), v.unknown())])),
-    result: v.optional(v.record(v.string(), v.unknown())),
-    error: v.optional(v.looseObject({ code: v.pipe(v.number(), v.integer()), message: v.string() })),
-  }),
+  v.strictObject(
+    {
+      jsonrpc: v.literal("2.0", '"jsonrpc" must be "2.0"'),
+      id: v.optional(
+        v.union(
+          [v.pipe(v.string(ID_RULE), maxChars(200, '"id" is too long')), v.pipe(v.number(ID_RULE), v.integer(ID_RULE))],
+          ID_RULE,
+        ),
+      ),
+      method: v.optional(
+        v.pipe(
+          v.string('"method" must be a string'),
+          minChars(1, '"method" must not be empty'),
+          maxChars(200, '"method" is too long'),
+        ),
+      ),
+      // Structured (JSON-RPC 2.0 §4.2): an array is a valid request whose params MCP cannot take, answered -32602.
+      params: v.optional(
+        v.union(
+          [v.array(v.unknown()), v.record(v.string(), v.unknown())],
+          '"params" must be an object or an array (JSON-RPC 2.0 §4.2)',
+        ),
+      ),
+      result: v.optional(v.record(v.string(), v.unknown())),
+      error: v.optional(
+        v.looseObject(
+          {
+            code: v.pipe(v.number(ERROR_RULE), v.integer(ERROR_RULE)),
+            message: v.string(ERROR_RULE),
+          },
+          ERROR_RULE,
+        ),
+      ),
+    },
+    (issue) =>
+      issue.expected === "never"
+        ? `${JSON.stringify(issue.input)} is not a member of a JSON-RPC message (${MEMBERS})`
+        : issue.expected === '"jsonrpc"'
+          ? '"jsonrpc" must be "2.0"'
+          : "A JSON-RPC message must be an object",
+  ),
   v.check(
     (m) => m.method !== undefined || (m.id !== undefined && (m.result !== undefined || m.error !== undefined)),
-    "Expected a JSON-RPC 2.0 request, notification or response.",
+    'A JSON-RPC message needs a "method" (a request or notification), or an "id" and a "result" or an "error" (a response)',
   ),
+  v.check(
+    (m) => m.method === undefined || (m.result === undefined && m.error === undefined),
+    'A request or notification (with a "method") has no "result" or "error"',
+  ),
+  v.check((m) => m.result === undefined || m.error === undefined, 'A response has a "result" or an "error", not both'),
   v.description("A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, …)."),
 );
 
-const Body = v.union([Message, v.pipe(v.array(Message), v.minLength(1), v.maxLength(MAX_BATCH))]);
+const Batch = v.pipe(
+  v.array(Message, "A JSON-RPC batch must be an array"),
+  v.minLength(1, "A JSON-RPC batch must hold at least one message"),
+  v.maxLength(MAX_BATCH, `A JSON-RPC batch may hold at most ${MAX_BATCH} messages`),
+);
+
+/** Where an issue of a body is, in words: the batch message it is in, if any ("" for a single message). */
+function batchPlace(path: readonly { key?: unknown }[] | undefined): string {
+  const at = path?.[0]?.key;
+  return typeof at === "number" ? `batch[${at}]: ` : "";
+}
+
+/**
+ * A body that is neither a valid message nor a valid batch fails both of the union's options; its issue names the
+ * first problem of the option it was meant for (a batch for an array, else a message), where valibot's union named
+ * none ("Expected (Object | Array)").
+ */
+function bodyProblem(issue: v.BaseIssue<unknown>): string {
+  const { input } = issue;
+  const meant = Array.isArray(input) ? Batch : Message;
+  const first = v.safeParse(meant, input).issues?.[0];
+  if (first === undefined || (!Array.isArray(input) && !isJsonObject(input)))
+    return "The body must be a JSON-RPC message (an object) or a batch (an array of them)";
+  return `${batchPlace(first.path as { key?: unknown }[] | undefined)}${first.message}`;
+}
+
+const Body = v.union([Message, Batch], bodyProblem);
 
 const Query = v.object({
   workspace_id: v.pipe(
@@ -80,15 +152,21 @@ const JsonRpcRefusal = v.pipe(
  */
 function jsonRpcRefusal(body: ErrorBody, error: ApiError): unknown {
   if (error.status !== 400) return body;
-  const issues = (error.details.issues ?? []) as { path?: string }[];
-  const ofBody = issues.some((i) => i.path === "body" || i.path?.startsWith("body."));
-  const [code, word] =
+  const issues = (error.details.issues ?? []) as { path?: string; message?: string }[];
+  const ofBody = issues.find((i) => i.path === "body" || i.path?.startsWith("body."));
+  const at = ofBody?.path?.split(".")[1];
+  // -32600 names the member and its rule, and the batch message they are in: the coded message starts with where the
+  // issue is ("Invalid body: body.1.id: …"), which a JSON-RPC client does not read as a place in its batch.
+  const [code, message] =
     error.code === "invalid_json"
-      ? [PARSE_ERROR, "Parse error"]
+      ? [PARSE_ERROR, `Parse error: ${body.message}`]
       : ofBody
-        ? [INVALID_REQUEST, "Invalid Request"]
-        : [BAD_REQUEST, "Bad Request"];
-  return { jsonrpc: "2.0", id: null, error: { code, message: `${word}: ${body.message}`, data: body } };
+        ? [
+            INVALID_REQUEST,
+            `Invalid Request: ${at !== undefined && /^\d+$/.test(at) ? `batch[${at}]: ` : ""}${ofBody.message ?? body.message}`,
+          ]
+        : [BAD_REQUEST, `Bad Request: ${body.message}`];
+  return { jsonrpc: "2.0", id: null, error: { code, message, data: body } };
 }
 
 export const mcpRoutes = [

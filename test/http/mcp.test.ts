@@ -970,29 +970,63 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
     }
   });
 
+  // Found by review: the message had been valibot's union's "Expected (Object | Array) but received Object" for most
+  // of these, naming neither the member nor its rule.
+  const NOT_A_MESSAGE = "The body must be a JSON-RPC message (an object) or a batch (an array of them)";
+  const JSONRPC = '"jsonrpc" must be "2.0"';
+  const ID = '"id" must be a string or an integer';
+  const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
   it.each([
-    { name: "a number", body: 5 },
-    { name: "a string", body: "ping" },
-    { name: "null", body: null },
-    { name: "an empty body", raw: "" },
-    { name: "an empty object", body: {} },
-    { name: "an empty batch", body: [] },
-    { name: "a batch of a number", body: [1] },
-    { name: "jsonrpc missing", body: { id: 1, method: "ping" } },
-    { name: "jsonrpc 1.0", body: { jsonrpc: "1.0", id: 1, method: "ping" } },
-    { name: "a request without a method", body: { jsonrpc: "2.0", id: 1 } },
-    { name: "a method that is a number", body: { jsonrpc: "2.0", id: 1, method: 5 } },
-    { name: "an id that is an object", body: { jsonrpc: "2.0", id: { a: 1 }, method: "ping" } },
-    { name: "an id that is a fraction", body: { jsonrpc: "2.0", id: 1.5, method: "ping" } },
-    { name: "an id that is a boolean", body: { jsonrpc: "2.0", id: true, method: "ping" } },
+    { name: "a number", body: 5, says: NOT_A_MESSAGE },
+    { name: "a string", body: "ping", says: NOT_A_MESSAGE },
+    { name: "null", body: null, says: NOT_A_MESSAGE },
+    { name: "an empty body", raw: "", says: JSONRPC },
+    { name: "an empty object", body: {}, says: JSONRPC },
+    { name: "an empty batch", body: [], says: "A JSON-RPC batch must hold at least one message" },
+    { name: "a batch of a number", body: [1], says: "batch[0]: A JSON-RPC message must be an object" },
+    { name: "jsonrpc missing", body: { id: 1, method: "ping" }, says: JSONRPC },
+    { name: "jsonrpc 1.0", body: { ...ping, jsonrpc: "1.0" }, says: JSONRPC },
+    {
+      name: "a request without a method",
+      body: { jsonrpc: "2.0", id: 1 },
+      says: 'A JSON-RPC message needs a "method" (a request or notification), or an "id" and a "result" or an "error" (a response)',
+    },
+    { name: "a method that is a number", body: { ...ping, method: 5 }, says: '"method" must be a string' },
+    { name: "an empty method", body: { ...ping, method: "" }, says: '"method" must not be empty' },
+    { name: "an id that is an object", body: { ...ping, id: { a: 1 } }, says: ID },
+    { name: "an id that is a fraction", body: { ...ping, id: 1.5 }, says: ID },
+    { name: "an id that is a boolean", body: { ...ping, id: true }, says: ID },
+    // MCP: "Unlike base JSON-RPC, the ID MUST NOT be null."
+    { name: "an id that is null", body: { ...ping, id: null }, says: ID },
     // JSON-RPC 2.0 §4.2: params, if present, are structured (an array is a request, answered -32602 below).
-    { name: "params that are a number", body: { jsonrpc: "2.0", id: 1, method: "ping", params: 5 } },
-    { name: "a member JSON-RPC does not define", body: { jsonrpc: "2.0", id: 1, method: "ping", extra: 1 } },
-    { name: "a valid request beside an invalid one", body: [{ jsonrpc: "2.0", id: 1, method: "ping" }, { id: 2 }] },
-  ])("-32600 Invalid Request: $name", async (init) => {
+    { name: "params that are a number", body: { ...ping, params: 5 }, says: '"params" must be an object or an array' },
+    {
+      name: "a member JSON-RPC does not define",
+      body: { ...ping, extra: 1 },
+      says: '"extra" is not a member of a JSON-RPC message (jsonrpc, id, method, params, result and error)',
+    },
+    {
+      name: "a request with a result",
+      body: { ...ping, result: {} },
+      says: 'A request or notification (with a "method") has no "result" or "error"',
+    },
+    {
+      name: "a response with a result and an error",
+      body: { jsonrpc: "2.0", id: 1, result: {}, error: { code: 1, message: "x" } },
+      says: 'A response has a "result" or an "error", not both',
+    },
+    {
+      name: "an error whose code is a fraction",
+      body: { jsonrpc: "2.0", id: 1, error: { code: 1.5, message: "x" } },
+      says: '"error" must be an object with an integer "code" and a string "message"',
+    },
+    { name: "a valid request beside an invalid one", body: [ping, { id: 2 }], says: `batch[1]: ${JSONRPC}` },
+    { name: "a batch whose second id is a fraction", body: [ping, { ...ping, id: 1.5 }], says: `batch[1]: ${ID}` },
+  ])("-32600 Invalid Request names the member and its rule: $name", async ({ says, ...init }) => {
     const res = await send(init);
     expect(res.body.error.code).toBe(-32600);
     expect(res.body.error.message).toMatch(/^Invalid Request: /);
+    expect(res.body.error.message.startsWith(`Invalid Request: ${says}`), res.body.error.message).toBe(true);
     const details = expectErrorBody(res, 400, "validation_failed");
     expect((details.issues as { path: string }[])[0].path).toMatch(/^body/);
   });
