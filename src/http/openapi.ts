@@ -12,10 +12,13 @@ function schemaOf(schema: GenericSchema, typeMode: "input" | "output"): Record<s
     target: "draft-2020-12",
     typeMode,
     errorMode: "ignore",
-    // An integer carried as a string (schemas.ts intString) is described as the integer it is, with its bounds.
+    // An integer carried as a string (schemas.ts intString) is described as the integer it is, with its bounds; a
+    // check that a value is a JSON object (valibot's object schemas take arrays too) as an object.
     overrideAction: ({ valibotAction }) => {
-      const meta = (valibotAction as { type: string; metadata?: Record<string, unknown> }).metadata;
-      const bounds = valibotAction.type === "metadata" ? meta?.integerString : undefined;
+      if (valibotAction.type !== "metadata") return undefined;
+      const meta = (valibotAction as { metadata?: Record<string, unknown> }).metadata;
+      if (meta?.jsonObject === true) return { type: "object" };
+      const bounds = meta?.integerString;
       return bounds ? { type: "integer", ...(bounds as { minimum: number; maximum: number }) } : undefined;
     },
   }) as Record<string, unknown>;

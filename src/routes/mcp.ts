@@ -49,7 +49,14 @@ const Message = v.pipe(
           '"params" must be an object or an array (JSON-RPC 2.0 §4.2)',
         ),
       ),
-      result: v.optional(v.record(v.string(), v.unknown())),
+      // An object, as MCP's Result is (the SDK's transport refuses any other, JSONRPCResultResponseSchema): valibot's
+      // record took an array, and made an object of it (`[1, 2]` reached the SDK as `{"0": 1, "1": 2}`).
+      result: v.optional(
+        v.pipe(
+          v.custom<Record<string, unknown>>(isJsonObject, '"result" must be an object (MCP\'s Result)'),
+          v.metadata({ jsonObject: true }),
+        ),
+      ),
       error: v.optional(
         v.looseObject(
           {

@@ -1031,6 +1031,19 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
     expect((details.issues as { path: string }[])[0].path).toMatch(/^body/);
   });
 
+  it("a response's result is an object, as MCP's Result is: any other value is refused, an array not made an object", async () => {
+    // Found by review: valibot's record took `[1, 2]` and passed `{"0": 1, "1": 2}` on, answered 202.
+    for (const result of [[1, 2], [], 5, "ok", null]) {
+      const res = await send({ body: { jsonrpc: "2.0", id: 7, result } });
+      expect(res.status, JSON.stringify(result)).toBe(400);
+      expect(res.body.error.code).toBe(-32600);
+      expect(res.body.error.message).toBe(`Invalid Request: "result" must be an object (MCP's Result)`);
+      expectErrorBody(res, 400, "validation_failed");
+    }
+    const object = await send({ body: { jsonrpc: "2.0", id: 7, result: { items: [1, 2] } } });
+    expect(object.status).toBe(202);
+  });
+
   it("-32000 for a header the transport refuses (an unsupported MCP-Protocol-Version)", async () => {
     const res = await send({
       body: { jsonrpc: "2.0", id: 5, method: "ping" },
