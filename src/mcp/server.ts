@@ -63,27 +63,26 @@ function tooLarge(message: string): CallToolResult {
   };
 }
 
-/** Each tool's arguments schema, built once. */
-const ARGUMENTS = new Map<ToolDef, z.ZodObject>(TOOLS.map((tool) => [tool, z.strictObject(tool.input)]));
-
 /**
- * A tool's arguments as one schema: its inputs and no others (`additionalProperties: false` in tools/list). Unknown
- * arguments had been dropped unseen: a misspelled `worksapce_id` acted in the default workspace, deletions included.
+ * The tools, each with its arguments as one schema, built once: its inputs and no others (`additionalProperties:
+ * false` in tools/list). Unknown arguments had been dropped unseen: a misspelled `worksapce_id` acted in the default
+ * workspace, deletions included. Each tool carries its schema, so that no lookup of it can miss.
  */
-function argumentsOf(tool: ToolDef): z.ZodObject {
-  return ARGUMENTS.get(tool) ?? z.strictObject(tool.input);
-}
+const CHECKED_TOOLS: readonly { tool: ToolDef; args: z.ZodObject }[] = TOOLS.map((tool) => ({
+  tool,
+  args: z.strictObject(tool.input),
+}));
 
 /** Builds the SDK server whose tools run through `call`. */
 export function createMcpServer(call: (tool: ToolDef, args: Record<string, unknown>) => Promise<CallToolResult>) {
   const server = new McpServer(MCP_SERVER_INFO, { instructions: INSTRUCTIONS });
-  for (const tool of TOOLS)
+  for (const { tool, args: inputSchema } of CHECKED_TOOLS)
     server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: argumentsOf(tool),
+        inputSchema,
         annotations: tool.annotations,
       },
       (args) => call(tool, args),
@@ -223,14 +222,15 @@ export function paramsRefusal(request: { method: string; params?: unknown }): Js
   }
   if (request.method !== "tools/call") return undefined;
   const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
-  const tool = TOOLS.find((t) => t.name === name);
-  if (!tool) {
+  const known = CHECKED_TOOLS.find((t) => t.tool.name === name);
+  if (!known) {
     const shown = name.length > 100 ? `${name.slice(0, 100)}…` : name;
     return invalidParams(`Unknown tool ${JSON.stringify(shown)}: tools/list names the tools.`, [
       { path: "params.name", message: "No tool of this name." },
     ]);
   }
-  const checked = argumentsOf(tool).safeParse(args ?? {});
+  const { tool } = known;
+  const checked = known.args.safeParse(args ?? {});
   if (checked.success) return undefined;
   const issues = issuesOf(checked.error, "params.arguments");
   const list = issues.map((i) => `${i.path.replace(/^params\.arguments\.?/, "") || "arguments"}: ${i.message}`);
