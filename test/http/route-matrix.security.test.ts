@@ -89,7 +89,7 @@ describe("(a) every protected route without valid credentials answers a coded 40
       const details = expectErrorBody(res, 401);
       expect(ERROR_CODES[details.error_code as keyof typeof ERROR_CODES], cred.name).toBe(401);
       expectRateHeaders(res, h.clock.now());
-      expect(res.headers.get("x-trace-id")).toBe(res.body.trace_id);
+      expect(res.headers.get("x-trace-id")).toBe(codedBody(res.body).trace_id);
       if (def.stability === "beta") expect(res.headers.get("x-api-stability"), cred.name).toBe("beta");
     }
   });
@@ -103,7 +103,7 @@ describe("(b) every write route open to keys refuses a read-only key with 403 in
       const key = h.key({ scopes: ["read"], workspaceId });
       const res = await p.send(def.method, samplePath(def.path), { auth: key, body: bodyFor(def) });
       const details = expectErrorBody(res, 403, "insufficient_scope");
-      expect(res.body.error).toBe("FORBIDDEN");
+      expect(codedBody(res.body).error).toBe("FORBIDDEN");
       expect(details.required_scope).toBe("write");
       expect(details.current_scopes).toEqual(["read"]);
       expect(details.upgrade_action).toBeTypeOf("string");
