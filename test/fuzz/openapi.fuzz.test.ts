@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { buildOpenApi } from "../../src/http/openapi.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { type Answer, type Harness, makeHarness } from "../helpers/harness.js";
-import { expectErrorBody, freshAddress, sendTo, sessionOf } from "../helpers/http.js";
+import { expectErrorBodyOf, freshAddress, sendTo, sessionOf } from "../helpers/http.js";
 import { type FuzzRequest, type Known, type Operation, requestsFor, type Schema } from "./requests.js";
 import { watchdog } from "./watchdog.js";
 
@@ -157,7 +157,7 @@ describe("fuzzing every OpenAPI operation", () => {
           expect(res.status, context).toBeLessThan(500);
           if (res.status >= 400 && req.method !== "HEAD") {
             // A replayed error (Idempotency-Key) carries the replay's trace id too, so the body matches the header.
-            expectErrorBody(res, res.status);
+            expectErrorBodyOf(op, res, res.status);
           }
           if (auth?.startsWith("svc_live_")) expect(JSON.stringify(res.body) ?? "", context).not.toContain(auth);
           const health = await h.send("GET", "/healthz");

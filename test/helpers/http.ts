@@ -49,16 +49,30 @@ export function label(def: { method: string; path: string }): string {
   return `${def.method} ${def.path}`;
 }
 
+/** The routes whose error answers are JSON-RPC errors carrying the coded body (RouteDef.errorBody): POST /mcp. */
+export function answersJsonRpc(def: { method: string; path: string }): boolean {
+  return ROUTES.some((r) => r.method === def.method && r.path === def.path && r.errorBody !== undefined);
+}
+
 /**
  * Checks that a response is an error whose body is exactly DESIGN §3's shape, with the trace id of the
- * X-Trace-Id header, no stack trace, and (for 401) a WWW-Authenticate: Bearer challenge. A JSON-RPC error (POST /mcp's
- * refusal of a whole POST) must carry that body as its `error.data`, with `id: null`.
+ * X-Trace-Id header, no stack trace, and (for 401) a WWW-Authenticate: Bearer challenge. Only with `jsonRpc` (POST
+ * /mcp, see expectJsonRpcErrorBody) is the body a JSON-RPC error carrying that shape as its `error.data`, with
+ * `id: null`; without it such an envelope fails, as it would be a route answering another protocol's error.
  */
-export function expectErrorBody(res: Answer, status: number, code?: string): Record<string, unknown> {
+export function expectErrorBody(
+  res: Answer,
+  status: number,
+  code?: string,
+  opts: { jsonRpc?: boolean } = {},
+): Record<string, unknown> {
   const context = `${status} ${code ?? ""}: ${JSON.stringify(res.body)}`;
   expect(res.status, context).toBe(status);
   expect(res.headers.get("content-type"), context).toMatch(/^application\/json/);
-  const body = isJsonRpcError(res.body) ? jsonRpcErrorData(res.body, context) : res.body;
+  expect(isJsonRpcError(res.body), `${opts.jsonRpc ? "a JSON-RPC error" : "the coded body"}: ${context}`).toBe(
+    opts.jsonRpc === true,
+  );
+  const body = opts.jsonRpc ? jsonRpcErrorData(res.body, context) : res.body;
   expect(body, context).toBeTypeOf("object");
   expect(Object.keys(body).sort(), context).toEqual(["detail", "details", "error", "message", "trace_id"]);
   expect(body.error, context).toBe(DESIGN_STATUS_WORDS[status] ?? OTHER_STATUS_WORDS[status]);
@@ -73,6 +87,21 @@ export function expectErrorBody(res: Answer, status: number, code?: string): Rec
   expect(JSON.stringify(body), context).not.toMatch(/\n\s+at |\bat .*\.(ts|js):\d+/);
   if (status === 401) expect(res.headers.get("www-authenticate"), context).toMatch(/^Bearer/);
   return body.details;
+}
+
+/** expectErrorBody for POST /mcp: a JSON-RPC error (id null) whose `error.data` is the coded body. */
+export function expectJsonRpcErrorBody(res: Answer, status: number, code?: string): Record<string, unknown> {
+  return expectErrorBody(res, status, code, { jsonRpc: true });
+}
+
+/** expectErrorBody for an answer of the route `def`: a JSON-RPC error where that route answers its errors so. */
+export function expectErrorBodyOf(
+  def: { method: string; path: string },
+  res: Answer,
+  status: number,
+  code?: string,
+): Record<string, unknown> {
+  return expectErrorBody(res, status, code, { jsonRpc: answersJsonRpc(def) });
 }
 
 /** Whether a body is a JSON-RPC 2.0 error response. */

@@ -15,6 +15,7 @@ import {
   credentialFor,
   DESIGN_STATUS_WORDS,
   expectErrorBody,
+  expectErrorBodyOf,
   expectRateHeaders,
   freshAddress,
   keyRow,
@@ -53,7 +54,7 @@ describe("request bodies", () => {
         remoteAddress: freshAddress(),
       });
       expect(res.status, what).toBe(400);
-      expectErrorBody(res, 400, "invalid_json");
+      expectErrorBodyOf(def, res, 400, "invalid_json");
     }
   });
 
@@ -73,11 +74,11 @@ describe("request bodies", () => {
         headers: { "content-type": type },
         remoteAddress: freshAddress(),
       });
-      expectErrorBody(res, 415, "unsupported_media_type");
+      expectErrorBodyOf(def, res, 415, "unsupported_media_type");
     }
     // Without any Content-Type, a string body is text/plain to the Fetch API: still 415.
     const bare = await h.send(def.method, realPath(h, def), { auth, raw: "{}", remoteAddress: freshAddress() });
-    expectErrorBody(bare, 415, "unsupported_media_type");
+    expectErrorBodyOf(def, bare, 415, "unsupported_media_type");
   });
 
   it.each(cases(bodyRoutes))("$name: a body over 1 MiB is 413 payload_too_large", async ({ def }) => {
@@ -102,7 +103,7 @@ describe("request bodies", () => {
     ];
     for (const attempt of attempts) {
       const res = await attempt.send();
-      const details = expectErrorBody(res, 413, "payload_too_large");
+      const details = expectErrorBodyOf(def, res, 413, "payload_too_large");
       expect(details.limit_bytes, attempt.how).toBe(1024 * 1024);
     }
   });
@@ -162,7 +163,7 @@ describe("request bodies", () => {
         remoteAddress: freshAddress(),
       });
       expect(res.status, what).toBe(400);
-      expectErrorBody(res, 400, "invalid_json");
+      expectErrorBodyOf(def, res, 400, "invalid_json");
     }
   });
 
@@ -185,7 +186,7 @@ describe("request bodies", () => {
         remoteAddress: freshAddress(),
       });
       expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBeLessThan(500);
-      if (res.status >= 400) expectErrorBody(res, res.status);
+      if (res.status >= 400) expectErrorBodyOf(def, res, res.status);
     }
   });
 
@@ -200,7 +201,7 @@ describe("request bodies", () => {
         headers: { "content-type": "application/json" },
         remoteAddress: freshAddress(),
       });
-      const details = expectErrorBody(res, 400, "validation_failed");
+      const details = expectErrorBodyOf(def, res, 400, "validation_failed");
       expect(details.issues, raw).toEqual(
         expect.arrayContaining([{ path: expect.any(String), message: expect.any(String) }]),
       );

@@ -26,7 +26,7 @@ import { TOOLS, toolRequest } from "../../src/mcp/tools.js";
 import { inlinePool } from "../../src/workers/pool.js";
 import { tempDir } from "../helpers/cli.js";
 import { makeHarness } from "../helpers/harness.js";
-import { codedBody, expectErrorBody, expectRateHeaders, sendTo } from "../helpers/http.js";
+import { codedBody, expectJsonRpcErrorBody, expectRateHeaders, sendTo } from "../helpers/http.js";
 import { png } from "../helpers/images.js";
 
 const REQUIRED_TOOLS = [
@@ -970,7 +970,7 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
     for (const res of [truncated, latin1]) {
       expect(res.body.error.code).toBe(-32700);
       expect(res.body.error.message).toMatch(/^Parse error: /);
-      expectErrorBody(res, 400, "invalid_json");
+      expectJsonRpcErrorBody(res, 400, "invalid_json");
     }
   });
 
@@ -1031,7 +1031,7 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
     expect(res.body.error.code).toBe(-32600);
     expect(res.body.error.message).toMatch(/^Invalid Request: /);
     expect(res.body.error.message.startsWith(`Invalid Request: ${says}`), res.body.error.message).toBe(true);
-    const details = expectErrorBody(res, 400, "validation_failed");
+    const details = expectJsonRpcErrorBody(res, 400, "validation_failed");
     expect((details.issues as { path: string }[])[0].path).toMatch(/^body/);
   });
 
@@ -1042,7 +1042,7 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
       expect(res.status, JSON.stringify(result)).toBe(400);
       expect(res.body.error.code).toBe(-32600);
       expect(res.body.error.message).toBe(`Invalid Request: "result" must be an object (MCP's Result)`);
-      expectErrorBody(res, 400, "validation_failed");
+      expectJsonRpcErrorBody(res, 400, "validation_failed");
     }
     const object = await send({ body: { jsonrpc: "2.0", id: 7, result: { items: [1, 2] } } });
     expect(object.status).toBe(202);
@@ -1054,7 +1054,7 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
       headers: { "mcp-protocol-version": "1999-01-01" },
     });
     expect(res.body.error.code).toBe(-32000);
-    const details = expectErrorBody(res, 400, "validation_failed");
+    const details = expectJsonRpcErrorBody(res, 400, "validation_failed");
     expect(details.issues).toMatchObject([{ path: "header.mcp-protocol-version" }]);
   });
 
@@ -1116,7 +1116,7 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
       },
     ];
     for (const { status, code, word, res } of cases) {
-      const details = expectErrorBody(res, status, code);
+      const details = expectJsonRpcErrorBody(res, status, code);
       expect(rpc(res).jsonrpc, `${status} ${code}`).toBe("2.0");
       expect(rpc(res).id).toBeNull();
       expect(rpc(res).error?.code).toBe(-32000);
@@ -1297,7 +1297,9 @@ describe("the transport over raw HTTP", () => {
     );
     const repeated = await post([memory("dupA"), memory("dupB")], auth);
     expect(repeated.json.error.code).toBe(-32600);
-    expect(expectErrorBody(answer(repeated), 400, "validation_failed")).toMatchObject({ issues: [{ path: "body" }] });
+    expect(expectJsonRpcErrorBody(answer(repeated), 400, "validation_failed")).toMatchObject({
+      issues: [{ path: "body" }],
+    });
     const after = await post(
       { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "list_memories", arguments: {} } },
       auth,

@@ -14,6 +14,7 @@ import {
   codedBody,
   credentialFor,
   expectErrorBody,
+  expectErrorBodyOf,
   expectRateHeaders,
   freshAddress,
   isWriteMethod,
@@ -86,7 +87,7 @@ describe("(a) every protected route without valid credentials answers a coded 40
         body: bodyFor(def),
         remoteAddress: freshAddress(),
       });
-      const details = expectErrorBody(res, 401);
+      const details = expectErrorBodyOf(def, res, 401);
       expect(ERROR_CODES[details.error_code as keyof typeof ERROR_CODES], cred.name).toBe(401);
       expectRateHeaders(res, h.clock.now());
       expect(res.headers.get("x-trace-id")).toBe(codedBody(res.body).trace_id);
@@ -102,7 +103,7 @@ describe("(b) every write route open to keys refuses a read-only key with 403 in
     for (const workspaceId of [null, h.a.ws1]) {
       const key = h.key({ scopes: ["read"], workspaceId });
       const res = await p.send(def.method, samplePath(def.path), { auth: key, body: bodyFor(def) });
-      const details = expectErrorBody(res, 403, "insufficient_scope");
+      const details = expectErrorBodyOf(def, res, 403, "insufficient_scope");
       expect(codedBody(res.body).error).toBe("FORBIDDEN");
       expect(details.required_scope).toBe("write");
       expect(details.current_scopes).toEqual(["read"]);
@@ -128,7 +129,7 @@ describe("(c) every workspace-aware route refuses a key bound elsewhere with 403
       attempts.push({ how: "JSON body", path, body: { workspace_id: h.a.ws2 }, requested: h.a.ws2 });
     for (const attempt of attempts) {
       const res = await p.send(def.method, attempt.path, { auth: key, body: attempt.body });
-      const details = expectErrorBody(res, 403, "workspace_mismatch");
+      const details = expectErrorBodyOf(def, res, 403, "workspace_mismatch");
       expect(details.bound_workspace_id, attempt.how).toBe(h.a.ws1);
       expect(details.requested_workspace_id, attempt.how).toBe(attempt.requested);
     }
@@ -182,7 +183,7 @@ describe("(e) every protected route refuses keys of plans without API access wit
         auth: account.key,
         body: bodyFor(def),
       });
-      const details = expectErrorBody(res, 403, "plan_upgrade_required");
+      const details = expectErrorBodyOf(def, res, 403, "plan_upgrade_required");
       expect(details.current_plan).toBe(plan);
       expect(details.required_plans).toEqual(["business", "agency"]);
       expect(details.upgrade_action).toBeTypeOf("string");
@@ -202,7 +203,7 @@ describe("(e) every protected route refuses keys of plans without API access wit
       expect(res.status, JSON.stringify(res.body)).not.toBe(401);
       expect(res.body?.details?.error_code).not.toBe("plan_upgrade_required");
     } else {
-      const details = expectErrorBody(res, 403, "plan_upgrade_required");
+      const details = expectErrorBodyOf(def, res, 403, "plan_upgrade_required");
       expect(details.current_plan).toBe("starter");
     }
   });
