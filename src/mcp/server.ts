@@ -53,9 +53,12 @@ export const MAX_RESULT_CHARS = 16 * 1024 * 1024;
  */
 export const WRITE_RESERVE_CHARS = 2 * 1024 * 1024;
 
-/** A tool error carrying the API's 413 body. */
+/**
+ * A tool error carrying the API's 422 output_too_large body, as a conversion past its output limit has: the call was
+ * small, its result is what would pass the limit (counted in characters).
+ */
 function tooLarge(message: string): CallToolResult {
-  const body = errorBody(new ApiError("payload_too_large", message, { limit_bytes: MAX_RESULT_CHARS }), randomUUID());
+  const body = errorBody(new ApiError("output_too_large", message, { limit_chars: MAX_RESULT_CHARS }), randomUUID());
   return {
     content: [{ type: "text", text: JSON.stringify(body) }],
     structuredContent: body as unknown as Record<string, unknown>,

@@ -719,7 +719,7 @@ describe("the pipeline's rules on /mcp and on every tool call", () => {
 describe("the size of an MCP answer", () => {
   // Found by review: results are carried escaped and parsed again, and a batch of list_contents over large texts
   // reached V8's longest string (the POST never answered) or ran the process out of memory.
-  it("carries at most MAX_RESULT_CHARS of results per POST; past it, calls are tool errors with a 413 body", async () => {
+  it("carries at most MAX_RESULT_CHARS of results per POST; past it, calls are tool errors with a 422 output_too_large body", async () => {
     const other = createAccount(api.services.store, "test", "Large", "business");
     setLimits(api.services.store, "test", other.account.id, 100_000, 100_000);
     const secret = key({ accountId: other.account.id });
@@ -754,13 +754,13 @@ describe("the size of an MCP answer", () => {
       params: { name, arguments: args },
     });
     const refused = (r: { isError?: boolean; structuredContent?: { details?: { error_code?: string } } }) =>
-      r.isError === true && r.structuredContent?.details?.error_code === "payload_too_large";
+      r.isError === true && r.structuredContent?.details?.error_code === "output_too_large";
 
     // One call past the limit: a page of the escaped texts.
     const list = await post(tool(1, "list_contents", { limit: 45 }), headers);
     expect(list.status).toBe(200);
     expect(refused(list.json.result)).toBe(true);
-    expect(list.json.result.structuredContent.details.limit_bytes).toBe(MAX_RESULT_CHARS);
+    expect(list.json.result.structuredContent.details.limit_chars).toBe(MAX_RESULT_CHARS);
 
     // A batch shares the limit: the reads that fit are answered, the others refused. A write is answered whatever
     // is left: it happened.
@@ -851,7 +851,7 @@ describe("the result budget, with the order of the calls held", () => {
     expect(refused).toHaveLength(1);
     expect(refused[0].structuredContent).toMatchObject({
       message: expect.stringMatching(/^Not done/),
-      details: { error_code: "payload_too_large" },
+      details: { error_code: "output_too_large" },
     });
   });
 
@@ -882,7 +882,7 @@ describe("the result budget, with the order of the calls held", () => {
     while (!readDone) await new Promise((r) => setTimeout(r, 5));
     release();
     const answers = (await (await answering).json()) as { id: number; result: CallToolResult }[];
-    // Eight writes reserved the whole budget: the 30-character read had been refused as payload_too_large.
+    // Eight writes reserved the whole budget: the 30-character read had been refused as output_too_large.
     expect(answers.filter((a) => a.result.isError === true)).toEqual([]);
     expect(answers.find((a) => a.id === 99)?.result.structuredContent).toMatchObject({ title: "small" });
   });
@@ -926,7 +926,7 @@ describe("the result budget, with the order of the calls held", () => {
     const reads = [byId.get(2), byId.get(3)];
     expect(reads.filter((r) => r?.isError !== true)).toHaveLength(1);
     expect(reads.find((r) => r?.isError === true)?.structuredContent).toMatchObject({
-      details: { error_code: "payload_too_large", limit_bytes: MAX_RESULT_CHARS },
+      details: { error_code: "output_too_large", limit_chars: MAX_RESULT_CHARS },
     });
   });
 });
