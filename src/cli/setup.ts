@@ -54,9 +54,9 @@ export function initStore(store: Store, opts: InitOptions): InitResult {
   })();
 }
 
-/** Opens, migrates and initialises a data directory. */
-export function initDataDir(dataDir: string, opts: InitOptions): InitResult {
-  const db = openDb(dataDir);
+/** Opens, migrates and initialises a data directory; `opened` is called as soon as the file is open (OpenOptions). */
+export function initDataDir(dataDir: string, opts: InitOptions, opened?: () => void): InitResult {
+  const db = openDb(dataDir, { opened });
   try {
     migrate(db);
     return initStore(createStore(db), opts);

@@ -41,6 +41,11 @@ export interface OpenOptions {
    * the server lowers the flag once its operation has settled (domain/writer.ts).
    */
   writeSignal?: { flag: Int32Array; role: "writer" | "waiter" };
+  /**
+   * Called once the file is open, before the first statement reads it: before a WAL left by a crash is recovered and
+   * before any migration (serve's `database opened` log line, which the crash run's start-up kills count from).
+   */
+  opened?: () => void;
 }
 
 /** How long a transaction waits for the writer's flag before trying anyway (busy_timeout, as the busy handler). */
@@ -180,6 +185,7 @@ export function openDb(dataDir: string, options: OpenOptions = {}): Db {
     fileMustExist: options.readonly ?? false,
     ...(nativeBinding ? { nativeBinding: nativeBinding as string } : {}),
   });
+  options.opened?.();
   // busy_timeout first so that the following pragmas wait for a writer in another process.
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   if (!options.readonly && file !== ":memory:") db.pragma("journal_mode = WAL");

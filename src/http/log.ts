@@ -144,6 +144,22 @@ export function jsonLogger(write?: (line: string) => void): Logger {
   };
 }
 
+/**
+ * Writes one `info` line to standard output now, in the JSON loggers' format, for a start-up event whose moment
+ * matters to whoever reads it: a JSON logger's line waits for the end of the event-loop turn, and the start-up steps
+ * after it (migrations, a first start's setup) run synchronously. A standard output that cannot take it (closed, a
+ * full pipe) drops it, as the loggers drop theirs.
+ */
+export function infoLineNow(message: string, fields: Record<string, unknown> = {}): void {
+  const bytes = Buffer.from(
+    `${JSON.stringify({ time: new Date().toISOString(), level: "info", message, ...fields })}\n`,
+  );
+  try {
+    let written = 0;
+    while (written < bytes.length) written += fs.writeSync(1, bytes, written);
+  } catch {}
+}
+
 /** A logger that keeps lines in memory, for tests. */
 export function memoryLogger(): Logger & { lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
