@@ -6,12 +6,12 @@
  * Runs dist/content-service when it is built (CRASH_FROM_SOURCE=1: the source tree through tsx). Environment:
  * CRASH_SEED (replays a run's kill moments and choices), CRASH_KILLS (10), CRASH_CONCURRENCY (6),
  * CRASH_KILL_MIN_MS / CRASH_KILL_MAX_MS (500 / 4,000), CRASH_STARTUP_KILL_EVERY (2: after every second kill, the
- * next start is killed too, between its spawn and its first ready answer; 0: never).
+ * next start is killed too, between its `database opened` log line and its first ready answer; 0: never).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { runCrash } from "./lib/crash-core.js";
+import { OPENED_MARKER, runCrash } from "./lib/crash-core.js";
 import {
   executableRunner,
   haveExecutable,
@@ -48,6 +48,54 @@ log(
 
 const dataDir = path.join(tmp, "data");
 const logFile = path.join(tmp, "server.log");
+
+/**
+ * Resolves with performance.now() when the server log gets OPENED_MARKER after byte `from` (the servers of a run
+ * append to one file), polled every millisecond; rejects when `gone` resolves first.
+ */
+function watchOpened(from: number, gone: Promise<unknown>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const fd = openSync(logFile, "r");
+    const buffer = Buffer.alloc(64 * 1024);
+    let offset = from;
+    let text = "";
+    let settled = false;
+    const poll = () => {
+      if (settled) return;
+      for (
+        let n = readSync(fd, buffer, 0, buffer.length, offset);
+        n > 0;
+        n = readSync(fd, buffer, 0, buffer.length, offset)
+      ) {
+        offset += n;
+        text += buffer.toString("latin1", 0, n);
+      }
+      if (text.includes(OPENED_MARKER)) settle(() => resolve(performance.now()));
+    };
+    const settle = (how: () => void) => {
+      settled = true;
+      clearInterval(timer);
+      closeSync(fd);
+      how();
+    };
+    const timer = setInterval(poll, 1);
+    gone.then(() => {
+      // What the server wrote before it got ready or went is read once more.
+      poll();
+      if (!settled) settle(() => reject(new Error("no `database opened` line before the server was ready or gone")));
+    });
+  });
+}
+
+/** A file's size, 0 when it is not there yet. */
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
 let code = 1;
 try {
   const { key } = prepareDataDir(runner, dataDir);
@@ -62,6 +110,7 @@ try {
     log,
     startupKillEvery,
     async start() {
+      const logged = fileSize(logFile);
       const s = await spawnServe(runner, {
         dataDir,
         logFile,
@@ -73,8 +122,16 @@ try {
         s.child.kill("SIGKILL");
         await s.exited;
       };
+      // Ready or gone without the line: the watch ends (a build older than the line never writes it).
+      let done: () => void = () => {};
+      const gone = new Promise<void>((resolve) => {
+        done = resolve;
+      });
+      s.exited.then(done);
+      s.ready.then(done, done);
       return {
         spawnedAt: s.spawnedAt,
+        opened: watchOpened(logged, gone),
         kill,
         ready: s.ready.then((served) => ({ url: served.url, kill, stop: () => stop(served) })),
       };
@@ -82,7 +139,7 @@ try {
   });
   const t = report.totals;
   log(
-    `done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.rounds.length} kills under load, ${report.startupKills.length} during start-up (${report.startupKills.filter((k) => k.beforeReady).length} before the first ready answer); acknowledged ${t.references} references, ` +
+    `done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.rounds.length} kills under load, ${report.startupKills.length} during start-up (${report.startupKills.filter((k) => k.afterOpened && k.beforeReady).length} between "database opened" and the first ready answer); acknowledged ${t.references} references, ` +
       `${t.generations} generations, ${t.finalizations} finalizations (${t.learningJobs} learning jobs)`,
   );
   if (report.failures.length === 0) {

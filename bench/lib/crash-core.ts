@@ -3,19 +3,29 @@
  * reference create) against a server that is killed with SIGKILL at seeded random moments; after every restart,
  * every write answered 2xx must be in the database, `PRAGMA integrity_check` must be ok, and the learning job of
  * every acknowledged finalization must reach `succeeded`. After every `startupKillEvery`-th of those kills, the next
- * start is killed too, at a seeded random moment between its spawn and its first ready answer (opening the
- * database left by the kill, its WAL recovery, the migrations check, the learning jobs' resumption, the asset
- * cache of the executable), and the start after it must pass the same checks.
+ * start is killed too, at a seeded random moment between its `database opened` log line and its first ready answer
+ * (the WAL recovery of the database left by the kill, the migrations check, the learning jobs' resumption), and the
+ * start after it must pass the same checks. The moment is counted from that line, not from the spawn: from the source
+ * tree most of a start is Node and tsx loading modules, and a kill drawn from the whole start rarely reached the
+ * database.
  */
 import { createHash } from "node:crypto";
 import { contentQueries } from "../../src/db/contents.js";
 import { openDb } from "../../src/db/open.js";
 import { prng, words } from "./text.js";
 
+/** The log line a server writes once it has opened its database, before recovering and migrating it. */
+export const OPENED_MARKER = '"message":"database opened"';
+
 /** A server process just spawned, not yet ready. */
 export interface CrashStart {
   /** performance.now() at the spawn: every kill's moment is logged from it. */
   spawnedAt: number;
+  /**
+   * Resolves with performance.now() when the server's `database opened` line (OPENED_MARKER) is seen; rejects when
+   * the process exits, or answers ready, without one.
+   */
+  opened: Promise<number>;
   /** Resolves at the server's first ready answer; rejects when it exits (or gives up) before. */
   ready: Promise<CrashServer>;
   /** SIGKILL, then waits for the process to end (ready or not). */
@@ -40,8 +50,9 @@ export interface CrashOptions {
   /** Spawns a server; resolves at the spawn, not at readiness. */
   start(): Promise<CrashStart>;
   /**
-   * After every this many load kills, a start-up kill: the next start is killed at a seeded random moment within the
-   * shortest spawn-to-ready time seen so far (default 0: none).
+   * After every this many load kills, a start-up kill: the next start is killed at a seeded random fraction of the
+   * shortest time from a `database opened` line to the ready answer seen so far, counted from its own line (default
+   * 0: none).
    */
   startupKillEvery?: number;
   /** Concurrent writers (default 6). */
@@ -71,10 +82,21 @@ export interface StartupKill {
   afterRound: number;
   /** Milliseconds from the spawn to the SIGKILL. */
   killAtMs: number;
-  /** The window it was drawn from: the shortest spawn-to-ready time seen before it. */
+  /** Milliseconds from the spawn to the `database opened` line (undefined: none was seen before the kill). */
+  openedAtMs?: number;
+  /** The window it was drawn from: the shortest time from the line to the ready answer seen before it. */
   windowMs: number;
-  /** Whether the server had not answered ready yet when it was killed (a faster start than all before can beat it). */
+  /** The seeded fraction of the window: replayed by the seed, where the moment in ms depends on the machine. */
+  fraction: number;
+  /** Whether the kill came after the `database opened` line. */
+  afterOpened: boolean;
+  /** Whether the server had not answered ready yet when it was killed. */
   beforeReady: boolean;
+  /**
+   * Starts that answered ready before their drawn moment (faster than all before): each was killed at once, and a
+   * new start killed in its place, with a new fraction (at most MAX_STARTUP_TRIES starts).
+   */
+  missed: number;
 }
 
 export interface CrashReport {
@@ -102,6 +124,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** How long a round waits for its first acknowledged write before its kill timer starts regardless. */
 const FIRST_WRITE_WAIT_MS = 30_000;
 
+/** How many starts a start-up kill tries before it settles for one that answered ready before its moment. */
+const MAX_STARTUP_TRIES = 3;
+
 const acknowledgedIn = (round: CrashRound) =>
   round.acknowledged.references + round.acknowledged.generations + round.acknowledged.finalizations;
 
@@ -125,8 +150,8 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
   const finalizations: Finalization[] = [];
   const rounds: CrashRound[] = [];
   const startupKills: StartupKill[] = [];
-  /** The shortest spawn-to-ready time so far: the window a start-up kill's moment is drawn from. */
-  let shortestStartMs = Number.POSITIVE_INFINITY;
+  /** The shortest time from a `database opened` line to the ready answer so far: a start-up kill's window. */
+  let shortestOpenToReadyMs = Number.POSITIVE_INFINITY;
   const failures: string[] = [];
   let textSeed = options.seed * 7919;
 
@@ -291,18 +316,31 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
     };
   };
 
-  /** A start waited for to its first ready answer; its time feeds the start-up kills' window. */
+  /** A start waited for to its first ready answer; its time from the `database opened` line feeds the window. */
   const startReady = async (): Promise<{ server: CrashServer; spawnedAt: number }> => {
     const starting = await options.start();
+    let openedAt: number | undefined;
+    starting.opened.then(
+      (at) => {
+        openedAt = at;
+      },
+      () => {},
+    );
     const server = await starting.ready;
-    shortestStartMs = Math.min(shortestStartMs, performance.now() - starting.spawnedAt);
+    if (openedAt === undefined) {
+      await server.kill();
+      throw new Error(
+        "the server answered ready without a `database opened` line on its standard output: a build older than that line? (rebuild, or CRASH_FROM_SOURCE=1)",
+      );
+    }
+    shortestOpenToReadyMs = Math.min(shortestOpenToReadyMs, performance.now() - openedAt);
     return { server, spawnedAt: starting.spawnedAt };
   };
 
-  /** Spawns a server and kills it at a seeded random moment before its (expected) first ready answer. */
-  const startupKill = async (afterRound: number) => {
-    const windowMs = Math.round(shortestStartMs);
-    const planned = Math.round(startupRand() * windowMs);
+  /** One try: spawns a server and kills it at a seeded fraction of the window after its `database opened` line. */
+  const startupKillTry = async (afterRound: number, missed: number): Promise<StartupKill> => {
+    const windowMs = Math.round(shortestOpenToReadyMs);
+    const fraction = startupRand();
     const starting = await options.start();
     let readyAt: number | undefined;
     // A start killed before its ready answer rejects `ready`; one that beat the timer resolves it.
@@ -312,17 +350,43 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
       },
       () => {},
     );
-    await sleep(Math.max(0, starting.spawnedAt + planned - performance.now()));
-    const killAtMs = Math.round(performance.now() - starting.spawnedAt);
+    let openedAt: number | undefined;
+    try {
+      openedAt = await starting.opened;
+      await sleep(Math.max(0, openedAt + fraction * windowMs - performance.now()));
+    } catch {
+      // Exited or ready without the line: killed now, and said below.
+    }
+    const killedAt = performance.now();
     await starting.kill();
-    const beforeReady = readyAt === undefined;
-    startupKills.push({ afterRound, killAtMs, windowMs, beforeReady });
+    const killAtMs = Math.round(killedAt - starting.spawnedAt);
+    const openedAtMs = openedAt === undefined ? undefined : Math.round(openedAt - starting.spawnedAt);
+    const afterOpened = openedAt !== undefined && openedAt <= killedAt;
+    const beforeReady = readyAt === undefined || readyAt > killedAt;
+    const phase = !afterOpened
+      ? "before any `database opened` line"
+      : beforeReady
+        ? "after `database opened`, before the first ready answer"
+        : `after the first ready answer (${Math.round((readyAt as number) - starting.spawnedAt)} ms after spawn): this start was faster`;
     log(
-      `start-up kill after kill ${afterRound}: ${killAtMs} ms after spawn (drawn from 0–${windowMs} ms, the shortest start so far), ` +
-        (beforeReady
-          ? "before the first ready answer"
-          : `after the first ready answer (${Math.round((readyAt as number) - starting.spawnedAt)} ms): this start was faster`),
+      `start-up kill after kill ${afterRound}: ${killAtMs} ms after spawn, ` +
+        (openedAtMs === undefined
+          ? ""
+          : `${killAtMs - openedAtMs} ms after \`database opened\` (${openedAtMs} ms after spawn; fraction ${fraction.toFixed(3)} of ${windowMs} ms, the shortest opened-to-ready time so far), `) +
+        phase,
     );
+    return { afterRound, killAtMs, openedAtMs, windowMs, fraction, afterOpened, beforeReady, missed };
+  };
+
+  /**
+   * Kills the next start between its `database opened` line and its first ready answer. A start faster than all
+   * before it can answer ready before its moment: it is killed all the same and another start is tried.
+   */
+  const startupKill = async (afterRound: number) => {
+    let kill = await startupKillTry(afterRound, 0);
+    while (!(kill.afterOpened && kill.beforeReady) && kill.missed + 1 < MAX_STARTUP_TRIES)
+      kill = await startupKillTry(afterRound, kill.missed + 1);
+    startupKills.push(kill);
   };
 
   for (let round = 0; round <= options.kills; round++) {

@@ -1,13 +1,13 @@
 /**
  * The reduced crash run (`npm run crash` is the full one): three SIGKILLs at seeded random moments under a mixed
  * write load of generate, finalize and reference create, from source, and after the second of them one SIGKILL of
- * the next start between its spawn and its "listening on" line. After every restart each write answered 2xx
+ * the next start between its `database opened` log line and its "listening on" line. After every restart each write answered 2xx
  * is stored, `PRAGMA integrity_check` is ok and the learning jobs of acknowledged finalizations succeed.
  * CRASH_SEED replays a run.
  */
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { runCrash } from "../../bench/lib/crash-core.js";
+import { OPENED_MARKER, runCrash } from "../../bench/lib/crash-core.js";
 import { cli, ENTRY, tempDir, untilListening } from "../helpers/cli.js";
 
 describe("crash under a write load", () => {
@@ -38,6 +38,17 @@ describe("crash under a write load", () => {
         });
         const spawnedAt = performance.now();
         const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+        let stdout = "";
+        const opened = new Promise<number>((resolve, reject) => {
+          const seen = (d: Buffer) => {
+            stdout += d;
+            if (!stdout.includes(OPENED_MARKER)) return;
+            child.stdout.off("data", seen);
+            resolve(performance.now());
+          };
+          child.stdout.on("data", seen);
+          exited.then(() => reject(new Error("exited without a `database opened` line")));
+        });
         const kill = async () => {
           child.kill("SIGKILL");
           await exited;
@@ -50,7 +61,12 @@ describe("crash under a write load", () => {
             await exited;
           },
         }));
-        return { spawnedAt, kill, ready };
+        // Ready without the line: the line is missing (startReady throws).
+        ready.then(
+          () => {},
+          () => {},
+        );
+        return { spawnedAt, opened, kill, ready };
       },
     });
     const context = `seed ${seed} (replay: CRASH_SEED=${seed})\n${lines.join("\n")}`;
@@ -61,6 +77,11 @@ describe("crash under a write load", () => {
       report.startupKills.map((k) => k.afterRound),
       context,
     ).toEqual([2]);
+    // It cut the part of the start it is meant to: after the database was opened, before the server was ready.
+    expect(
+      report.startupKills.map((k) => ({ afterOpened: k.afterOpened, beforeReady: k.beforeReady })),
+      context,
+    ).toEqual([{ afterOpened: true, beforeReady: true }]);
     // The load did write: writes were acknowledged before the kills.
     const t = report.totals;
     expect(t.references + t.generations + t.finalizations, context).toBeGreaterThan(0);
