@@ -185,11 +185,13 @@ const JPEG_LOSSLESS = new Set([0xc3, 0xc7, 0xcb, 0xcf]);
  * after each SOS to its next marker, up to EOI: one frame header (SOFn) whose length fits its component count, before
  * the first scan; at least one scan header (SOS) of the right length; and the EOI. Bytes after EOI are ignored.
  *
- * Quantization tables as libjpeg(-turbo) (Chrome's, Firefox's and Android's decoder) requires them: a DQT's table
- * slot is 0–3 ("Bogus DQT index"), and a component of a DCT frame uses a slot that a DQT defined before the first
- * scan that holds the component ("Quantization table 0x.. was not defined"; T.81 B.2.4.1: the table must be
- * installed before that scan). A later DQT may redefine a slot. Huffman tables are not checked: a baseline file without
- * DHT is shown with the standard (Motion-JPEG) tables. The tables' values and the coded data are not decoded.
+ * Quantization tables as libjpeg-turbo (Chrome's, Firefox's and Android's decoder) requires them (jdmarker.c get_dqt,
+ * get_sos; jdinput.c latch_quant_tables): a DQT's table slot is 0–3 ("Bogus DQT index"). A component of a DCT frame uses a slot that a DQT defined before the first scan that holds the component
+ * ("Quantization table 0x.. was not defined"; T.81 B.2.4.1: the table must be installed before that scan); a lossless
+ * frame (SOF3, 7, 11, 15) uses none. A later DQT may redefine a slot. Components are the frame header's, by their
+ * place: old encoders give every component the same ID, and a scan's components are matched to the frame's as
+ * libjpeg-turbo matches them (scanComponents). Huffman tables are not checked: a baseline file without DHT is shown
+ * with the standard (Motion-JPEG) tables. The tables' values and the coded data are not decoded.
  */
 function jpegSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "JPEG");
@@ -198,8 +200,9 @@ function jpegSize(bytes: Uint8Array): Size {
   let at = 2;
   /** The quantization table slots a DQT has defined so far (bits 0–3). */
   let quantDefined = 0;
-  /** Each frame component's identifier and the quantization slot it uses, until its first scan checked it. */
-  const unlatched = new Map<number, number>();
+  /** The frame's components, by their place in its header: ID, quantization slot, whether a scan checked it. */
+  let frameComponents: JpegComponent[] = [];
+  let lossless = false;
   for (;;) {
     if (r.u8(at) !== 0xff) corrupt("The JPEG has a malformed marker segment.");
     // Any number of 0xFF fill bytes may precede a marker.
@@ -225,8 +228,12 @@ function jpegSize(bytes: Uint8Array): Size {
       if (components === 0 || length !== 8 + 3 * components)
         corrupt("The JPEG's frame header does not match its number of components.");
       size = { height: r.u16be(at + 3), width: r.u16be(at + 5) };
-      if (!JPEG_LOSSLESS.has(marker))
-        for (let c = 0; c < components; c++) unlatched.set(r.u8(at + 8 + 3 * c), r.u8(at + 10 + 3 * c));
+      lossless = JPEG_LOSSLESS.has(marker);
+      frameComponents = Array.from({ length: components }, (_, c) => ({
+        id: r.u8(at + 8 + 3 * c),
+        slot: r.u8(at + 10 + 3 * c),
+        latched: false,
+      }));
     } else if (marker === 0xdb) {
       // Tables of a precision byte (Pq, Tq) then 64 values of 8 or 16 bits; a short last table is read as far as it goes.
       for (let t = at + 2; t < at + length; t += 1 + (bytes[t] >> 4 ? 128 : 64)) {
@@ -238,15 +245,16 @@ function jpegSize(bytes: Uint8Array): Size {
       const components = length >= 3 ? r.u8(at + 2) : 0;
       if (components < 1 || components > 4 || length !== 6 + 2 * components)
         corrupt("The JPEG has a malformed scan header (SOS).");
-      for (let c = 0; c < components; c++) {
-        const id = r.u8(at + 3 + 2 * c);
-        const slot = unlatched.get(id);
-        if (slot === undefined) continue;
-        if (slot > 3 || !(quantDefined & (1 << slot)))
+      const ids = Array.from({ length: components }, (_, c) => r.u8(at + 3 + 2 * c));
+      for (const c of scanComponents(frameComponents, ids)) {
+        const component = frameComponents[c];
+        // A lossless frame latches no table (jdinput.c start_input_pass).
+        if (lossless || component.latched) continue;
+        if (component.slot > 3 || !(quantDefined & (1 << component.slot)))
           corrupt(
-            `The JPEG's component ${id} uses quantization table ${slot}, which no DQT defines before its first scan.`,
+            `The JPEG's component ${componentName(frameComponents, c)} uses quantization table ${component.slot}, which no DQT defines before its first scan.`,
           );
-        unlatched.delete(id);
+        component.latched = true;
       }
       scans++;
       at += length;
@@ -267,6 +275,49 @@ function jpegSize(bytes: Uint8Array): Size {
     }
     at += length;
   }
+}
+
+/** A JPEG frame header's component, by its place in the header. */
+interface JpegComponent {
+  id: number;
+  /** The quantization table slot it uses (Tq). */
+  slot: number;
+  /** Whether a scan has held it: its table was checked then, and a later DQT no longer matters to it. */
+  latched: boolean;
+}
+
+/**
+ * The frame components (their places) a scan header's component IDs name, as libjpeg-turbo's get_sos pairs them: for
+ * each ID in turn, the first of the frame's first four components with that ID whose place is not taken yet, where
+ * "taken" looks at the scan's entry at that place (libjpeg-turbo's cur_comp_info[ci], a scan-order array read at a
+ * frame index). So repeated IDs (old encoders write the same ID for every component) name the components in order.
+ * An ID that finds none, or a component named twice, is refused, as libjpeg-turbo refuses it ("Invalid component ID").
+ */
+function scanComponents(frame: JpegComponent[], ids: number[]): number[] {
+  const inScan: number[] = [];
+  for (const id of ids) {
+    let found = -1;
+    for (let c = 0; c < Math.min(frame.length, 4); c++)
+      if (frame[c].id === id && inScan[c] === undefined) {
+        found = c;
+        break;
+      }
+    if (found < 0)
+      corrupt(
+        inScan.some((c) => frame[c].id === id)
+          ? `The JPEG's scan header (SOS) names component ${id} more often than its frame header has it.`
+          : `The JPEG's scan header (SOS) names component ${id}, which its frame header does not have among its first four.`,
+      );
+    if (inScan.includes(found)) corrupt(`The JPEG's scan header (SOS) names component ${id} twice.`);
+    inScan.push(found);
+  }
+  return inScan;
+}
+
+/** A frame component as a message names it: its ID, and its place when another component has the same ID. */
+function componentName(frame: JpegComponent[], c: number): string {
+  const id = frame[c].id;
+  return frame.filter((other) => other.id === id).length > 1 ? `${id} (number ${c + 1} in the frame header)` : `${id}`;
 }
 
 /** The bytes of a GIF colour table announced by a packed field (flag 0x80, size 2^(n+1) entries of 3 bytes). */

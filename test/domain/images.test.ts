@@ -427,9 +427,9 @@ describe("JPEG quantization tables: refused exactly where libjpeg(-turbo) refuse
       0xdb,
       tables.flatMap((t) => [t, ...new Array(t >> 4 ? 128 : 64).fill(1)]),
     );
-  /** A 16 × 16 frame whose component i + 1 uses quantization slot tqs[i]. */
-  const frame = (tqs: number[], marker = 0xc0) =>
-    seg(marker, [8, 0, 16, 0, 16, tqs.length, ...tqs.flatMap((tq, i) => [i + 1, 0x11, tq])]);
+  /** A 16 × 16 frame whose component ids[i] (default i + 1) uses quantization slot tqs[i]. */
+  const frame = (tqs: number[], marker = 0xc0, ids = tqs.map((_, i) => i + 1)) =>
+    seg(marker, [8, 0, 16, 0, 16, tqs.length, ...tqs.flatMap((tq, i) => [ids[i], 0x11, tq])]);
   /** A scan of these component identifiers, then two bytes of coded data. */
   const scan = (...ids: number[]) => [
     ...seg(0xda, [ids.length, ...ids.flatMap((id) => [id, 0]), 0, 63, 0]),
@@ -450,6 +450,17 @@ describe("JPEG quantization tables: refused exactly where libjpeg(-turbo) refuse
       bytes: jpegOf(dqt(0), frame([0, 1], 0xc2), scan(1), dqt(1), scan(2)),
     },
     { name: "a lossless JPEG (SOF3) with no DQT (it uses none)", bytes: jpegOf(frame([0], 0xc3), scan(1)) },
+    {
+      // libjpeg-turbo pairs repeated IDs with the components in order: each component's own table is checked.
+      name: "components that share ID 1 (old encoders), each with a defined table, in one scan",
+      bytes: jpegOf(dqt(0, 1), frame([0, 1, 0], 0xc0, [1, 1, 1]), scan(1, 1, 1)),
+    },
+    {
+      // The scan holds the first component only: the third's undefined table 2 is never latched, and libjpeg-turbo
+      // decodes the file (the components no scan held come out empty).
+      name: "components that share ID 1, tables 0, 0, 2, only DQT 0, and a scan of the first component alone",
+      bytes: jpegOf(dqt(0), frame([0, 0, 2], 0xc0, [1, 1, 1]), scan(1)),
+    },
   ])("accepts $name", ({ bytes }) => {
     expect(inspectImage(bytes)).toMatchObject({ ok: true, type: "image/jpeg", width: 16, height: 16 });
   });
@@ -484,6 +495,30 @@ describe("JPEG quantization tables: refused exactly where libjpeg(-turbo) refuse
       name: "a DQT for table 4",
       bytes: jpegOf(dqt(4), frame([0]), scan(1)),
       message: "The JPEG defines quantization table 4; tables 0 to 3 exist.",
+    },
+    {
+      // Keyed by ID, the last component's table 0 stood for all three.
+      name: "components that share ID 1 with tables 1, 0, 0 and only DQT 0",
+      bytes: jpegOf(dqt(0), frame([1, 0, 0], 0xc0, [1, 1, 1]), scan(1, 1, 1)),
+      message:
+        "The JPEG's component 1 (number 1 in the frame header) uses quantization table 1, which no DQT defines before its first scan.",
+    },
+    {
+      name: "components that share ID 1, tables 0, 0, 2, only DQT 0, and a later scan bringing the third",
+      bytes: jpegOf(dqt(0), frame([0, 0, 2], 0xc0, [1, 1, 1]), scan(1), scan(1, 1, 1)),
+      message:
+        "The JPEG's component 1 (number 3 in the frame header) uses quantization table 2, which no DQT defines before its first scan.",
+    },
+    {
+      name: "a scan naming a component ID the frame header does not have",
+      bytes: jpegOf(dqt(0), frame([0]), scan(9)),
+      message:
+        "The JPEG's scan header (SOS) names component 9, which its frame header does not have among its first four.",
+    },
+    {
+      name: "a scan naming a repeated ID more often than the frame header has it",
+      bytes: jpegOf(dqt(0), frame([0, 0], 0xc0, [1, 1]), scan(1, 1, 1)),
+      message: "The JPEG's scan header (SOS) names component 1 more often than its frame header has it.",
     },
   ])("refuses $name as corrupt", ({ bytes, message }) => {
     expect(inspectImage(bytes)).toEqual({ ok: false, reason: "corrupt", type: "image/jpeg", message });
