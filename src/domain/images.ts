@@ -186,7 +186,10 @@ const JPEG_LOSSLESS = new Set([0xc3, 0xc7, 0xcb, 0xcf]);
  * the first scan; at least one scan header (SOS) of the right length; and the EOI. Bytes after EOI are ignored.
  *
  * Quantization tables as libjpeg-turbo (Chrome's, Firefox's and Android's decoder) requires them (jdmarker.c get_dqt,
- * get_sos; jdinput.c latch_quant_tables): a DQT's table slot is 0–3 ("Bogus DQT index"). A component of a DCT frame uses a slot that a DQT defined before the first scan that holds the component
+ * get_sos; jdinput.c latch_quant_tables): a DQT holds whole tables, each a precision/slot byte and 64 values of 8 or
+ * (a non-zero precision) 16 bits, the slot 0–3 ("Bogus DQT index"); a segment whose length ends inside a table is
+ * refused ("Bogus marker length": libjpeg-turbo reads 64 values whatever the length, then finds it overrun). A
+ * component of a DCT frame uses a slot that a DQT defined before the first scan that holds the component
  * ("Quantization table 0x.. was not defined"; T.81 B.2.4.1: the table must be installed before that scan); a lossless
  * frame (SOF3, 7, 11, 15) uses none. A later DQT may redefine a slot. Components are the frame header's, by their
  * place: old encoders give every component the same ID, and a scan's components are matched to the frame's as
@@ -235,10 +238,13 @@ function jpegSize(bytes: Uint8Array): Size {
         latched: false,
       }));
     } else if (marker === 0xdb) {
-      // Tables of a precision byte (Pq, Tq) then 64 values of 8 or 16 bits; a short last table is read as far as it goes.
-      for (let t = at + 2; t < at + length; t += 1 + (bytes[t] >> 4 ? 128 : 64)) {
+      // Whole tables, as libjpeg-turbo reads them: a leftover byte is another table's precision/slot byte.
+      const end = at + length;
+      for (let t = at + 2; t < end; ) {
         const slot = bytes[t] & 0x0f;
         if (slot > 3) corrupt(`The JPEG defines quantization table ${slot}; tables 0 to 3 exist.`);
+        t += 1 + (bytes[t] >> 4 ? 128 : 64);
+        if (t > end) corrupt(`The JPEG's quantization table ${slot} (DQT) is cut short by its segment's length.`);
         quantDefined |= 1 << slot;
       }
     } else if (marker === 0xda) {

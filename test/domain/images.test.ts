@@ -430,6 +430,9 @@ describe("JPEG quantization tables: refused exactly where libjpeg(-turbo) refuse
   /** A 16 × 16 frame whose component ids[i] (default i + 1) uses quantization slot tqs[i]. */
   const frame = (tqs: number[], marker = 0xc0, ids = tqs.map((_, i) => i + 1)) =>
     seg(marker, [8, 0, 16, 0, 16, tqs.length, ...tqs.flatMap((tq, i) => [ids[i], 0x11, tq])]);
+  /** A DQT segment of exactly these bytes (tables cut short, leftover bytes). */
+  const rawDqt = (...payload: number[]) => seg(0xdb, payload);
+  const table8 = (slot: number, values = 64) => [slot, ...new Array(values).fill(1)];
   /** A scan of these component identifiers, then two bytes of coded data. */
   const scan = (...ids: number[]) => [
     ...seg(0xda, [ids.length, ...ids.flatMap((id) => [id, 0]), 0, 63, 0]),
@@ -519,6 +522,27 @@ describe("JPEG quantization tables: refused exactly where libjpeg(-turbo) refuse
       name: "a scan naming a repeated ID more often than the frame header has it",
       bytes: jpegOf(dqt(0), frame([0, 0], 0xc0, [1, 1]), scan(1, 1, 1)),
       message: "The JPEG's scan header (SOS) names component 1 more often than its frame header has it.",
+    },
+    {
+      // libjpeg-turbo reads 64 values whatever the segment's length, then refuses the overrun ("Bogus marker length").
+      name: "a DQT whose table is cut short by the segment's length",
+      bytes: jpegOf(rawDqt(...table8(0, 10)), frame([0]), scan(1)),
+      message: "The JPEG's quantization table 0 (DQT) is cut short by its segment's length.",
+    },
+    {
+      name: "a DQT with a byte left over after a whole table (read as table 1's precision/slot byte)",
+      bytes: jpegOf(rawDqt(...table8(0), 0x01), frame([0]), scan(1)),
+      message: "The JPEG's quantization table 1 (DQT) is cut short by its segment's length.",
+    },
+    {
+      name: "a DQT with a leftover byte that names table 5",
+      bytes: jpegOf(rawDqt(...table8(0), 0x05), frame([0]), scan(1)),
+      message: "The JPEG defines quantization table 5; tables 0 to 3 exist.",
+    },
+    {
+      name: "a DQT of 16-bit values cut short, an odd byte over",
+      bytes: jpegOf(rawDqt(0x10, 1, 1, 1), frame([0]), scan(1)),
+      message: "The JPEG's quantization table 0 (DQT) is cut short by its segment's length.",
     },
   ])("refuses $name as corrupt", ({ bytes, message }) => {
     expect(inspectImage(bytes)).toEqual({ ok: false, reason: "corrupt", type: "image/jpeg", message });
