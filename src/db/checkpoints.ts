@@ -51,6 +51,18 @@ export interface Holdable {
   settled?(): Promise<void>;
 }
 
+/** What a Checkpointer may be given beyond its pool, database and logger; each has a default. */
+export interface CheckpointerOptions {
+  /** The writes to hold for a checkpoint that starts the WAL over (default: none; the WAL is never started over). */
+  writes?: Holdable;
+  /** How often a checkpoint runs (default 200 ms). */
+  everyMs?: number;
+  /** The WAL frames above which a growing WAL is started over with the writes held (default 8,192). */
+  resetFrames?: number;
+  /** Called when a checkpoint meets a full disk (default: nothing). */
+  noteFull?: () => void;
+}
+
 /**
  * Runs checkpointWal on a pool every `everyMs`, one at a time. A checkpoint that meets a full disk (SQLITE_FULL: the
  * database file grows as it takes the WAL's pages) calls `noteFull`, which marks /readyz storage_full as the other
@@ -64,15 +76,22 @@ export class Checkpointer {
   runs = 0;
   heldRuns = 0;
 
+  private writes: Holdable | undefined;
+  private everyMs: number;
+  private resetFrames: number;
+  private noteFull: () => void;
+
   constructor(
     private pool: WorkerPool,
     private input: CheckpointInput,
     private logger: Logger,
-    private writes?: Holdable,
-    private everyMs = 200,
-    private resetFrames = 8_192,
-    private noteFull: () => void = () => {},
-  ) {}
+    options: CheckpointerOptions = {},
+  ) {
+    this.writes = options.writes;
+    this.everyMs = options.everyMs ?? 200;
+    this.resetFrames = options.resetFrames ?? 8_192;
+    this.noteFull = options.noteFull ?? (() => {});
+  }
 
   start(): void {
     this.timer = setInterval(() => void this.run(), this.everyMs);

@@ -192,11 +192,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   // Checkpoints have a thread of their own: behind learning analyses they would fall behind a write load.
   const checkpointPool = piscinaPool(1, { background: true });
-  const checkpointer = new Checkpointer(
-    checkpointPool,
-    location,
-    logger,
-    {
+  const checkpointer = new Checkpointer(checkpointPool, location, logger, {
+    writes: {
       // Writes on both threads: the HTTP thread's turns and the writer thread's queue.
       hold() {
         const turns = services.turns.hold();
@@ -208,11 +205,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       },
       settled: () => writer.settled(),
     },
-    undefined,
-    undefined,
     // A checkpoint that meets a full disk marks /readyz, as the other background writes do.
-    () => services.storage.noteFull(),
-  );
+    noteFull: () => services.storage.noteFull(),
+  });
   const app = createApp(services, ROUTES);
   const server = http.createServer(nodeListener(app));
   // What node's HTTP parser refuses gets the API's coded error and headers, not a bare status line.

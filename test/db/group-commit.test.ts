@@ -234,7 +234,7 @@ describe("the server's connection", () => {
     const grown = statSync(wal).size;
     expect(grown).toBeGreaterThan(4096 * 1000 * 2);
 
-    const checkpointer = new Checkpointer(inlinePool(), { dataDir: dir }, memoryLogger(), undefined, 10_000);
+    const checkpointer = new Checkpointer(inlinePool(), { dataDir: dir }, memoryLogger(), { everyMs: 10_000 });
     await checkpointer.run();
     expect(checkpointer.runs).toBe(1);
     // The frames are in the database file now: the next write starts the WAL over instead of growing it.
@@ -281,7 +281,11 @@ describe("the checkpointer", () => {
       },
       close: async () => {},
     };
-    const checkpointer = new Checkpointer(pool, { dataDir: "/unused" }, memoryLogger(), turns, 10_000, 8_192);
+    const checkpointer = new Checkpointer(pool, { dataDir: "/unused" }, memoryLogger(), {
+      writes: turns,
+      everyMs: 10_000,
+      resetFrames: 8_192,
+    });
     const first = checkpointer.run();
     for (let i = 0; i < 5; i++) await tick();
     expect(seen).toEqual([false, false, true]);
@@ -332,7 +336,11 @@ describe("the checkpointer", () => {
       close: async () => {},
     };
     const logger = memoryLogger();
-    const checkpointer = new Checkpointer(pool, { dataDir: "/unused" }, logger, turns, 10_000, 8_192);
+    const checkpointer = new Checkpointer(pool, { dataDir: "/unused" }, logger, {
+      writes: turns,
+      everyMs: 10_000,
+      resetFrames: 8_192,
+    });
     await checkpointer.run();
     await checkpointer.run();
     expect(seen).toEqual([false, false, false, false]);

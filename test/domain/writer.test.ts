@@ -267,7 +267,11 @@ describe("the thread writer", () => {
       }) as WorkerPool["run"],
       close: async () => {},
     };
-    const checkpointer = new Checkpointer(checkpointPool, { dataDir: "/unused" }, memoryLogger(), writer, 10_000, 8);
+    const checkpointer = new Checkpointer(checkpointPool, { dataDir: "/unused" }, memoryLogger(), {
+      writes: writer,
+      everyMs: 10_000,
+      resetFrames: 8,
+    });
     const inProgress = writer.run("graphMarkUpdated", { workspaceId: "ws", now: "t" });
     await tick();
     // The first checkpoint finds a long, growing WAL: a second follows at once, then a third holds the writes and

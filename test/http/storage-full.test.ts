@@ -197,9 +197,10 @@ describe("a full disk met by background writes", () => {
     let failure: Error = Object.assign(new Error("disk I/O error"), { code: "SQLITE_IOERR" });
     // The checkpoint's thread, failing as the test says (its error crosses back with its code: workers/pool.ts).
     const pool: WorkerPool = { run: () => Promise.reject(failure), close: async () => {} };
-    const checkpointer = new Checkpointer(pool, { dataDir: "/data" }, h.logger, undefined, 10_000, 8_192, () =>
-      h.services.storage.noteFull(),
-    );
+    const checkpointer = new Checkpointer(pool, { dataDir: "/data" }, h.logger, {
+      everyMs: 10_000,
+      noteFull: () => h.services.storage.noteFull(),
+    });
     await checkpointer.run();
     expect((await h.send("GET", "/readyz")).status).toBe(200);
     failure = Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
