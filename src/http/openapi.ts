@@ -176,7 +176,7 @@ function withPipelineErrors(r: RouteDef): Record<string, ResponseDoc & { codes?:
     const list = codes.map((c) => `\`${c}\``).join(", ");
     out[status] = own
       ? { ...own, description: `${own.description} Also: ${list}.` }
-      : { description: `Error: ${list}.`, schema: r.errorSchema ?? ErrorBodySchema };
+      : { description: `Error: ${list}.`, schema: ErrorBodySchema };
   }
   return out;
 }

@@ -92,12 +92,10 @@ export interface RouteDef {
   shownOnce?: readonly string[];
   /**
    * The body of this route's error answers, given the coded body (DESIGN §3) every other route answers with: a
-   * protocol of its own may carry it in its own envelope (POST /mcp answers every error as a JSON-RPC error). Its
-   * `responses` describe what it returns, and `errorSchema` the errors the pipeline adds to them.
+   * protocol of its own may carry it in its own envelope (POST /mcp answers its 400s as JSON-RPC errors). Its
+   * `responses` describe what it returns.
    */
   errorBody?: (body: ErrorBody, error: ApiError) => unknown;
-  /** With `errorBody`: the schema of its answers, for the error statuses the description adds (openapi.ts). */
-  errorSchema?: GenericSchema;
   params?: GenericSchema;
   query?: GenericSchema;
   body?: GenericSchema;

@@ -3,13 +3,13 @@
  * are this API's operations, each called through the request pipeline with the caller's own credentials. GET and
  * DELETE (an SSE stream, a session to end) have no route: a stateless server answers them 405.
  */
-import { STATUS_CODES } from "node:http";
 import * as v from "valibot";
 import type { Ctx } from "../http/context.js";
 import type { ApiError, ErrorBody } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { ErrorBodySchema, maxChars, minChars, WorkspaceQuery } from "../http/schemas.js";
 import { dispatcherFor } from "../mcp/dispatch.js";
+import { AUTH_ERRORS } from "./common.js";
 
 /** The JSON-RPC 2.0 message batches may hold at most (the SDK transport's own limit). */
 const MAX_BATCH = 100;
@@ -126,13 +126,10 @@ const JsonRpcReply = v.pipe(
   v.description("The JSON-RPC response: `result`, or `error` for a protocol error (a failed tool is a result)."),
 );
 
-/**
- * JSON-RPC 2.0's codes for a POST refused whole (§5.1), and the server-error code the SDK's transport gives its other
- * refusals (a header it refuses, 406, 413, 415: webStandardStreamableHttp.ts createJsonErrorResponse).
- */
+/** JSON-RPC 2.0's codes for a POST refused whole (§5.1), and the SDK transport's own for its other 400s. */
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
-const SERVER_ERROR = -32000;
+const BAD_REQUEST = -32000;
 
 const JsonRpcRefusal = v.pipe(
   v.object({
@@ -140,37 +137,28 @@ const JsonRpcRefusal = v.pipe(
     id: v.pipe(v.null(), v.description("null: a refused POST answers no request of it.")),
     error: v.object({
       code: v.pipe(
-        v.picklist([PARSE_ERROR, INVALID_REQUEST, SERVER_ERROR]),
+        v.picklist([PARSE_ERROR, INVALID_REQUEST, BAD_REQUEST]),
         v.description(
           "-32700 Parse error: the body is not JSON; -32600 Invalid Request: not a JSON-RPC message or batch (or a " +
-            "batch whose requests share an id); -32000: any other refusal of the POST: a header or the query " +
-            "(MCP-Protocol-Version, workspace_id) with 400, and the HTTP status's own refusals (credentials, scope, " +
-            "workspace, size, media type, rate limit, a busy database, a full disk) with theirs.",
+            "batch whose requests share an id); -32000: a header or the query is refused (MCP-Protocol-Version, " +
+            "workspace_id).",
         ),
       ),
       message: v.string(),
       data: v.pipe(ErrorBodySchema, v.description("The API's coded error body, as any other operation answers it.")),
     }),
   }),
-  v.description(
-    "A JSON-RPC error answering the whole POST (its HTTP status and headers are those of the same refusal on any " +
-      "other operation), carrying the API's coded error body in `error.data`.",
-  ),
+  v.description("A JSON-RPC error answering the whole POST, carrying the API's coded error body in `error.data`."),
 );
 
 /**
- * An error answer of this route as the JSON-RPC error a client of the protocol reads (JSON-RPC 2.0 §5, `id: null`
- * since no request of the POST is answered), with the API's coded body as its `data`; its status and headers
- * (WWW-Authenticate, Retry-After, X-RateLimit-*) are those of any route. The 400s had been the coded body alone, which
- * a JSON-RPC client cannot read as an answer; the other statuses (401, 403, 413, 415, 429…) had stayed so, though the
- * MCP transport's error body is a JSON-RPC error without an id, as the SDK's own transport answers its 403, 406, 413
- * and 415.
+ * A 400 of this route as the JSON-RPC error a client of the protocol reads (JSON-RPC 2.0 §5, `id: null` since no
+ * request of the POST is answered), with the API's coded body as its `data`; it had been the coded body alone,
+ * which a JSON-RPC client cannot read as an answer. Other statuses (401, 403, 413, 429…) are HTTP's refusals of the
+ * POST and keep the coded body, as the transport's own answers do.
  */
 function jsonRpcRefusal(body: ErrorBody, error: ApiError): unknown {
-  if (error.status !== 400) {
-    const message = `${STATUS_CODES[error.status] ?? "Error"}: ${body.message}`;
-    return { jsonrpc: "2.0", id: null, error: { code: SERVER_ERROR, message, data: body } };
-  }
+  if (error.status !== 400) return body;
   const issues = (error.details.issues ?? []) as { path?: string; message?: string }[];
   const ofBody = issues.find((i) => i.path === "body" || i.path?.startsWith("body."));
   const at = ofBody?.path?.split(".")[1];
@@ -184,15 +172,9 @@ function jsonRpcRefusal(body: ErrorBody, error: ApiError): unknown {
             INVALID_REQUEST,
             `Invalid Request: ${at !== undefined && /^\d+$/.test(at) ? `batch[${at}]: ` : ""}${ofBody.message ?? body.message}`,
           ]
-        : [SERVER_ERROR, `Bad Request: ${body.message}`];
+        : [BAD_REQUEST, `Bad Request: ${body.message}`];
   return { jsonrpc: "2.0", id: null, error: { code, message, data: body } };
 }
-
-/** An error response of this route, as its JSON-RPC envelope. */
-const refusal = (description: string) => ({
-  description: `A JSON-RPC error (id null): ${description}`,
-  schema: JsonRpcRefusal,
-});
 
 export const mcpRoutes = [
   route({
@@ -220,15 +202,13 @@ export const mcpRoutes = [
         },
       },
       202: { description: "Notifications and responses only: accepted, no body." },
-      400: refusal("the POST refused whole, its error.data the coded body."),
-      401: refusal("missing or invalid credentials (WWW-Authenticate: Bearer); error.data the coded body."),
-      403: refusal(
-        "plan without API access, insufficient scope, or workspace mismatch (error.data.details.error_code says which).",
-      ),
-      429: refusal("rate limit exceeded (Retry-After); error.data the coded body."),
+      400: {
+        description: "A JSON-RPC error for the whole POST (id null), its error.data the coded body.",
+        schema: JsonRpcRefusal,
+      },
+      ...AUTH_ERRORS,
     },
     errorBody: jsonRpcRefusal,
-    errorSchema: JsonRpcRefusal,
     async handler(ctx: Ctx<unknown, v.InferOutput<typeof Query>, v.InferOutput<typeof Body>>) {
       // Loaded on first use: the MCP SDK takes about 40 ms to load, a tenth of the server's start.
       const { answerMcp } = await import("../mcp/server.js");

@@ -49,9 +49,13 @@ export function label(def: { method: string; path: string }): string {
   return `${def.method} ${def.path}`;
 }
 
-/** The routes whose error answers are JSON-RPC errors carrying the coded body (RouteDef.errorBody): POST /mcp. */
-export function answersJsonRpc(def: { method: string; path: string }): boolean {
-  return ROUTES.some((r) => r.method === def.method && r.path === def.path && r.errorBody !== undefined);
+/**
+ * Whether an error answer of this route and status is a JSON-RPC error carrying the coded body: only POST /mcp's
+ * 400s (-32700, -32600, -32602), which JSON-RPC itself defines. Written here rather than read from the route table,
+ * so that a route that wrongly wraps its errors fails the route walks.
+ */
+export function answersJsonRpc(def: { method: string; path: string }, status: number): boolean {
+  return def.method === "POST" && def.path === "/api/v1/mcp" && status === 400;
 }
 
 /**
@@ -101,7 +105,7 @@ export function expectErrorBodyOf(
   status: number,
   code?: string,
 ): Record<string, unknown> {
-  return expectErrorBody(res, status, code, { jsonRpc: answersJsonRpc(def) });
+  return expectErrorBody(res, status, code, { jsonRpc: answersJsonRpc(def, status) });
 }
 
 /** Whether a body is a JSON-RPC 2.0 error response. */

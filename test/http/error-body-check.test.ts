@@ -55,4 +55,13 @@ describe("expectErrorBody and JSON-RPC error envelopes", () => {
     expect(expectJsonRpcErrorBody(res, 400, "validation_failed")).toMatchObject({ error_code: "validation_failed" });
     expect(expectErrorBodyOf(mcp, res, 400, "validation_failed")).toMatchObject({ error_code: "validation_failed" });
   });
+
+  it("expects the envelope of /mcp's 400s only, and only POST /mcp may wrap its errors", async () => {
+    expect(ROUTES.filter((r) => r.errorBody !== undefined).map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /api/v1/mcp",
+    ]);
+    const unauthenticated = await sendTo(app, "POST", mcp.path, { body: { jsonrpc: "2.0", id: 1, method: "ping" } });
+    expect(expectErrorBodyOf(mcp, unauthenticated, 401)).toMatchObject({ error_code: "unauthorized" });
+    expect(() => expectJsonRpcErrorBody(unauthenticated, 401)).toThrow(/a JSON-RPC error/);
+  });
 });

@@ -26,7 +26,7 @@ import { TOOLS, toolRequest } from "../../src/mcp/tools.js";
 import { inlinePool } from "../../src/workers/pool.js";
 import { tempDir } from "../helpers/cli.js";
 import { makeHarness } from "../helpers/harness.js";
-import { codedBody, expectJsonRpcErrorBody, expectRateHeaders, sendTo } from "../helpers/http.js";
+import { expectErrorBody, expectJsonRpcErrorBody, expectRateHeaders, sendTo } from "../helpers/http.js";
 import { png } from "../helpers/images.js";
 
 const REQUIRED_TOOLS = [
@@ -573,14 +573,10 @@ describe("the tools over images, a workspace and the account's own state", () =>
 });
 
 describe("the pipeline's rules on /mcp and on every tool call", () => {
-  it("no credentials: 401, a JSON-RPC error carrying the coded body; the SDK client fails to connect", async () => {
+  it("no credentials: 401 with the coded body; the SDK client fails to connect", async () => {
     const res = await post(initialize());
     expect(res.status).toBe(401);
-    expect(res.json).toMatchObject({
-      jsonrpc: "2.0",
-      id: null,
-      error: { code: -32000, data: { error: "UNAUTHORIZED", details: { error_code: "unauthorized" } } },
-    });
+    expect(res.json).toMatchObject({ error: "UNAUTHORIZED", details: { error_code: "unauthorized" } });
     expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
     await expect(connect(undefined)).rejects.toMatchObject({
       code: 401,
@@ -592,7 +588,7 @@ describe("the pipeline's rules on /mcp and on every tool call", () => {
     const readOnly = key({ scopes: ["read"] });
     const res = await post(initialize(), { authorization: `Bearer ${readOnly}` });
     expect(res.status).toBe(403);
-    expect(res.json.error.data).toMatchObject({
+    expect(res.json).toMatchObject({
       error: "FORBIDDEN",
       details: { error_code: "insufficient_scope", required_scope: "write", current_scopes: ["read"] },
     });
@@ -635,7 +631,7 @@ describe("the pipeline's rules on /mcp and on every tool call", () => {
     const bound = key({ workspaceId: api.ws1 });
     const res = await post(initialize(), { authorization: `Bearer ${bound}` }, `/api/v1/mcp?workspace_id=${api.ws2}`);
     expect(res.status).toBe(403);
-    expect(res.json.error.data.details.error_code).toBe("workspace_mismatch");
+    expect(res.json.details.error_code).toBe("workspace_mismatch");
   });
 
   it("a tool call is one API request: the POST's token and usage count cover it, a batch's further calls take their own", async () => {
@@ -1058,12 +1054,9 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
     expect(details.issues).toMatchObject([{ path: "header.mcp-protocol-version" }]);
   });
 
-  // Found by review: these had been the coded body alone, while the 400s were JSON-RPC errors. MCP's transport says
-  // an error status's body may be a JSON-RPC error without an id, the SDK's own transport answers its 403, 413 and 415
-  // so, and its client reads only the status and WWW-Authenticate of a refusal, so both stay as on any route.
-  it("every other refusal is a JSON-RPC error too, with its own status and headers", async () => {
-    const rpc = (res: { body: { jsonrpc?: string; id?: unknown; error?: { code: number; message: string } } }) =>
-      res.body;
+  // DESIGN §3 gives every error status the coded body (401's error "UNAUTHORIZED"), and MCP's transport lets an
+  // error status's body be a JSON-RPC error or not ("MAY"): only the protocol's own 400s are JSON-RPC errors here.
+  it("keeps the coded body, status and headers for the refusals that are not 400", async () => {
     const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
     const limited = h.accountWithPlan("business");
     h.services.store.accounts.setLimits(limited.id, 1, null);
@@ -1072,25 +1065,21 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
       {
         status: 401,
         code: "unauthorized",
-        word: "Unauthorized",
         res: await h.send("POST", "/api/v1/mcp", { body: ping }),
       },
       {
         status: 401,
         code: "unauthorized",
-        word: "Unauthorized",
         res: await h.send("POST", "/api/v1/mcp", { auth: "not-a-key", body: ping }),
       },
       {
         status: 403,
         code: "insufficient_scope",
-        word: "Forbidden",
         res: await h.send("POST", "/api/v1/mcp", { auth: h.key({ scopes: ["read"] }), body: ping }),
       },
       {
         status: 403,
         code: "workspace_mismatch",
-        word: "Forbidden",
         res: await h.send("POST", `/api/v1/mcp?workspace_id=${h.a.ws2}`, {
           auth: h.key({ workspaceId: h.a.ws1 }),
           body: ping,
@@ -1099,28 +1088,22 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
       {
         status: 413,
         code: "payload_too_large",
-        word: "Payload Too Large",
         res: await send({ raw: JSON.stringify({ ...ping, params: { pad: "x".repeat(1024 * 1024) } }) }),
       },
       {
         status: 415,
         code: "unsupported_media_type",
-        word: "Unsupported Media Type",
         res: await send({ raw: "ping", headers: { "content-type": "text/plain" } }),
       },
       {
         status: 429,
         code: "rate_limit_exceeded",
-        word: "Too Many Requests",
         res: await h.send("POST", "/api/v1/mcp", { auth: limited.key, body: ping }),
       },
     ];
-    for (const { status, code, word, res } of cases) {
-      const details = expectJsonRpcErrorBody(res, status, code);
-      expect(rpc(res).jsonrpc, `${status} ${code}`).toBe("2.0");
-      expect(rpc(res).id).toBeNull();
-      expect(rpc(res).error?.code).toBe(-32000);
-      expect(rpc(res).error?.message).toBe(`${word}: ${codedBody(res.body).message}`);
+    for (const { status, code, res } of cases) {
+      const details = expectErrorBody(res, status, code);
+      expect(res.body.jsonrpc, `${status} ${code}`).toBeUndefined();
       expectRateHeaders(res);
       if (status === 401) expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
       if (status === 429) expect(res.headers.get("retry-after")).toBe(String(details.retry_after_seconds));
