@@ -8,6 +8,7 @@ import { pendingMigrations } from "../db/migrate.js";
 import {
   DB_FILE,
   type Db,
+  EMPTY_DATABASE,
   immutableRead,
   isDamagedDatabase,
   markImmutableRead,
@@ -64,7 +65,12 @@ function damagedMessage(dir: string, message: string, immutable = false): string
       `${file} could not be read (${message}): read without locks, as this user cannot write beside it, it may have ` +
       "been changing (a server writing it): run this again"
     );
-  return `${file} is damaged (${message}): put a backup back with \`content-service restore --data-dir ${dir} --from FILE\``;
+  const restore = `put a backup back with \`content-service restore --data-dir ${dir} --from FILE\``;
+  // The one empty database this program leaves (db/open.ts refuseEmpty): a first start stopped as it made the file.
+  const firstStart = message.startsWith(EMPTY_DATABASE)
+    ? "; if no start has finished here (a first start cut short), remove the file and start again"
+    : "";
+  return `${file} is damaged (${message}): ${restore}${firstStart}`;
 }
 
 /** The data directory from --data-dir, CONTENT_SERVICE_DATA_DIR or ./data; an empty one is a usage error. */

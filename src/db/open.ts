@@ -148,12 +148,17 @@ export function isDamagedDatabase(e: unknown): boolean {
 }
 
 /**
- * Refuses a database file that exists but is empty (0 bytes) with nothing in a -wal beside it: what a copy cut short, a
- * full disk or a `> file` leaves. SQLite takes it for a new, empty database: `serve` had set up a new one in its
- * place (new credentials, the old data's loss unsaid) and the other commands asked for migrations. It fails as
- * SQLite fails a file that is not a database (SQLITE_NOTADB), so that every command names it and the `restore` to run.
- * A database this program creates is never empty once opened: openDb's journal_mode pragma writes its first page.
+ * Refuses a database file that exists but is empty (0 bytes): what a copy cut short, a full disk or a `> file` leaves.
+ * SQLite takes it for a new, empty database: `serve` had set up a new one in its place (new credentials, the old
+ * data's loss unsaid) and the other commands asked for migrations. It fails as SQLite fails a file that is not a
+ * database (SQLITE_NOTADB), so that every command names it and the `restore` to run. A database this program creates
+ * is never empty once opened: openDb's journal_mode pragma writes its first page into the file itself, so a -wal
+ * beside an empty file (a crash's, the file truncated since) holds no database either, and is refused too. The one
+ * empty file this program leaves is a first start stopped in the instant between creating the file and that pragma:
+ * the message says to remove it then.
  */
+export const EMPTY_DATABASE = "the file is empty, 0 bytes";
+
 function refuseEmpty(file: string): void {
   const size = (f: string) => {
     try {
@@ -162,8 +167,10 @@ function refuseEmpty(file: string): void {
       return undefined;
     }
   };
-  if (size(file) === 0 && !size(`${file}-wal`))
-    throw Object.assign(new Error("the file is empty, 0 bytes"), { code: "SQLITE_NOTADB" });
+  if (size(file) !== 0) return;
+  const wal = size(`${file}-wal`);
+  const beside = wal ? `, beside a ${wal}-byte -wal` : "";
+  throw Object.assign(new Error(`${EMPTY_DATABASE}${beside}`), { code: "SQLITE_NOTADB" });
 }
 
 /** Opens (creating if needed) the database of a data directory, with every pragma set here and nowhere else. */

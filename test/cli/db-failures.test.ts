@@ -8,6 +8,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { asUser, cli, initDir, startServe, tempDir } from "../helpers/cli.js";
 
+/** What an empty database is refused as (db/open.ts), written out as the line shows it. */
+const EMPTY = "the file is empty, 0 bytes";
+
 describe("a database the command cannot use", () => {
   it("a damaged file: every command that opens it names it and points to restore", () => {
     const { dir, d, file } = initDir();
@@ -31,7 +34,16 @@ describe("a database the command cannot use", () => {
   it.each([
     ["random bytes", (file: string) => writeFileSync(file, randomBytes(64 * 1024)), "file is not a database"],
     ["cut in half", (file: string) => truncateSync(file, statSync(file).size / 2), "database disk image is malformed"],
-    ["empty (0 bytes)", (file: string) => writeFileSync(file, ""), "the file is empty, 0 bytes"],
+    ["empty (0 bytes)", (file: string) => writeFileSync(file, ""), EMPTY],
+    [
+      // A -wal beside it holds no database either: this program's databases are never empty once opened.
+      "empty beside a -wal",
+      (file: string) => {
+        writeFileSync(file, "");
+        writeFileSync(`${file}-wal`, randomBytes(4096));
+      },
+      EMPTY.replace("0 bytes", "0 bytes, beside a 4096-byte -wal"),
+    ],
   ])(
     "a database that is %s: serve and a list command exit 1 with one line naming it and the restore; restore mends it",
     (_what, damage, reason) => {
@@ -40,7 +52,10 @@ describe("a database the command cannot use", () => {
       const backup = path.join(tempDir(), "b.db");
       expect(cli(["backup", "--out", backup, ...d]).status).toBe(0);
       damage(file);
-      const hint = `${file} is damaged (${reason}): put a backup back with \`content-service restore --data-dir ${dir} --from FILE\``;
+      const firstStart = reason.startsWith(EMPTY)
+        ? "; if no start has finished here (a first start cut short), remove the file and start again"
+        : "";
+      const hint = `${file} is damaged (${reason}): put a backup back with \`content-service restore --data-dir ${dir} --from FILE\`${firstStart}`;
       for (const args of [
         ["serve", "--port", "0"],
         ["keys", "list"],
@@ -55,7 +70,7 @@ describe("a database the command cannot use", () => {
         expect(
           logged.map((l) => JSON.parse(l).message),
           args[0],
-        ).toEqual(args[0] === "serve" && reason !== "the file is empty, 0 bytes" ? ["database opened"] : []);
+        ).toEqual(args[0] === "serve" && !reason.startsWith(EMPTY) ? ["database opened"] : []);
       }
       const restored = cli(["restore", "--from", backup, ...d]);
       expect(restored.status, restored.stderr).toBe(0);
