@@ -67,12 +67,16 @@ const Message = v.pipe(
         ),
       ),
     },
+    // valibot's object schemas take an array as an object: one (a batch's item `[]`) is no message, whatever its
+    // first missing member.
     (issue) =>
-      issue.expected === "never"
-        ? `${JSON.stringify(issue.input)} is not a member of a JSON-RPC message (${MEMBERS})`
-        : issue.expected === '"jsonrpc"'
-          ? '"jsonrpc" must be "2.0"'
-          : "A JSON-RPC message must be an object",
+      Array.isArray(issue.path?.at(-1)?.input) || Array.isArray(issue.input)
+        ? "A JSON-RPC message must be an object"
+        : issue.expected === "never"
+          ? `${JSON.stringify(issue.input)} is not a member of a JSON-RPC message (${MEMBERS})`
+          : issue.expected === '"jsonrpc"'
+            ? '"jsonrpc" must be "2.0"'
+            : "A JSON-RPC message must be an object",
   ),
   v.check(
     (m) => m.method !== undefined || (m.id !== undefined && (m.result !== undefined || m.error !== undefined)),

@@ -984,6 +984,13 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
     { name: "an empty object", body: {}, says: JSONRPC },
     { name: "an empty batch", body: [], says: "A JSON-RPC batch must hold at least one message" },
     { name: "a batch of a number", body: [1], says: "batch[0]: A JSON-RPC message must be an object" },
+    // valibot's object schemas take arrays: an array item had been told it lacked "jsonrpc".
+    { name: "a batch of an empty array", body: [[]], says: "batch[0]: A JSON-RPC message must be an object" },
+    {
+      name: "a batch of a batch",
+      body: [[{ jsonrpc: "2.0", id: 1, method: "ping" }]],
+      says: "batch[0]: A JSON-RPC message must be an object",
+    },
     { name: "jsonrpc missing", body: { id: 1, method: "ping" }, says: JSONRPC },
     { name: "jsonrpc 1.0", body: { ...ping, jsonrpc: "1.0" }, says: JSONRPC },
     {
