@@ -12,7 +12,7 @@ import {
   statSync,
 } from "node:fs";
 import path from "node:path";
-import { isDamagedDatabase, markImmutableRead, openDb, openReadOnly, readsImmutable } from "../db/open.js";
+import { DB_FILE, isDamagedDatabase, markImmutableRead, openDb, openReadOnly, readsImmutable } from "../db/open.js";
 import type { DbLocation } from "../db/thread-store.js";
 
 const NAME = /^content-service-(\d{8}T\d{6}Z)\.db$/;
@@ -63,7 +63,9 @@ export async function takeBackup(
  * cannot write; VACUUM INTO only reads its database, and nothing is created beside it.
  */
 export function copyDatabase(location: DbLocation, file: string, readOnly = false): void {
+  const before = readOnly ? databaseFingerprint(location.dataDir) : undefined;
   const db = readOnly ? openReadOnly(location.dataDir) : openDb(location.dataDir, { addonFile: location.addonFile });
+  const immutable = readsImmutable(db);
   try {
     // The copy holds what the database holds (password and key hashes, the session signing secret): it is created
     // for its owner alone (0600), not with the umask's 0644, and VACUUM INTO fills it.
@@ -72,11 +74,37 @@ export function copyDatabase(location: DbLocation, file: string, readOnly = fals
   } catch (e) {
     // A damaged database is the database's failure; anything else here (a full disk, a folder this user cannot
     // write) is the copy's.
-    if (isDamagedDatabase(e)) throw readsImmutable(db) ? markImmutableRead(e) : e;
+    if (isDamagedDatabase(e)) throw immutable ? markImmutableRead(e) : e;
     throw new BackupTargetError(file, e);
   } finally {
     db.close();
   }
+  // Read as immutable, without locks (no -wal beside the database, and this user may not make the -shm): a server
+  // that started meanwhile could have changed pages under the copy, and a copy whose rows disagree can still pass the
+  // integrity check. The file and its companions must be as they were before the copy began.
+  if (immutable && before !== databaseFingerprint(location.dataDir))
+    throw markImmutableRead(
+      Object.assign(new Error("it changed while it was copied (a server started writing it)"), {
+        code: "SQLITE_CORRUPT",
+      }),
+    );
+}
+
+/**
+ * What changes when anything writes a data directory's database: the file's inode, size and modification time (in
+ * nanoseconds), and whether a -wal, -shm or -journal lies beside it.
+ */
+export function databaseFingerprint(dataDir: string): string {
+  const file = path.join(dataDir, DB_FILE);
+  const parts: string[] = [];
+  for (const name of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`])
+    try {
+      const s = statSync(name, { bigint: true });
+      parts.push(`${s.ino}:${s.size}:${s.mtimeNs}`);
+    } catch {
+      parts.push("-");
+    }
+  return parts.join("|");
 }
 
 /**

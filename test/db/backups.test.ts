@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -6,7 +6,7 @@ import { migrate } from "../../src/db/migrate.js";
 import { openDb } from "../../src/db/open.js";
 import { createStore } from "../../src/db/store.js";
 import { createAccount } from "../../src/domain/admin.js";
-import { backupName, copyDatabase, ensureBackupDir, takeBackup } from "../../src/jobs/backups.js";
+import { backupName, copyDatabase, databaseFingerprint, ensureBackupDir, takeBackup } from "../../src/jobs/backups.js";
 import { piscinaPool } from "../../src/workers/pool.js";
 import { cli, startServe, tempDir } from "../helpers/cli.js";
 
@@ -181,5 +181,34 @@ describe("a database file whose name begins with file:", () => {
     } finally {
       copy.close();
     }
+  });
+});
+
+describe("databaseFingerprint (a copy read without locks must find the files as they were)", () => {
+  it("is the same while nothing writes, and changes with a write, a -wal appearing or the file replaced", () => {
+    const dir = tempDir();
+    const db = openDb(dir);
+    migrate(db);
+    db.pragma("wal_checkpoint(TRUNCATE)");
+    db.close();
+    // Closed cleanly: no -wal or -shm, as a data directory read as immutable has.
+    const quiet = databaseFingerprint(dir);
+    expect(databaseFingerprint(dir)).toBe(quiet);
+    const file = path.join(dir, "content-service.db");
+    const writer = new Database(file);
+    writer.prepare("SELECT count(*) FROM sqlite_master").get();
+    expect(databaseFingerprint(dir), "a -wal and -shm appear").not.toBe(quiet);
+    writer.pragma("journal_mode = DELETE");
+    writer.close();
+    const again = databaseFingerprint(dir);
+    const raw = new Database(file);
+    raw.exec("CREATE TABLE t (x)");
+    raw.close();
+    expect(databaseFingerprint(dir), "a write in rollback mode").not.toBe(again);
+    const before = databaseFingerprint(dir);
+    const bytes = readFileSync(file);
+    rmSync(file);
+    writeFileSync(file, bytes);
+    expect(databaseFingerprint(dir), "the same bytes in another file").not.toBe(before);
   });
 });
