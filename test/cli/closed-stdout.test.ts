@@ -183,6 +183,29 @@ describe("standard output closed early", () => {
     },
   );
 
+  it("a first start whose standard error is a file (serve 2>log) shows them there only, and makes no credentials file", async () => {
+    const dir = tempDir();
+    const log = path.join(tempDir(), "serve.log");
+    const fd = openSync(log, "w");
+    const child = spawn(process.execPath, [...ENTRY, "serve", "--data-dir", dir, "--port", "0", "--workers", "1"], {
+      env: { ...process.env, NODE_OPTIONS: "" },
+      stdio: ["ignore", "ignore", fd],
+    });
+    closeSync(fd);
+    onTestFinished(() => {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    // The listening line comes after the credentials (printed once the server listens).
+    for (let i = 0; i < 600 && !readFileSync(log, "utf8").includes("listening on"); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    const text = readFileSync(log, "utf8");
+    expect(text).toMatch(/API key \(read, write; shown once\): svc_live_\w{32}\n/);
+    expect(() => statSync(path.join(dir, "first-start-credentials.txt"))).toThrow(/ENOENT/);
+  });
+
   it("writes the credentials file anew: a symbolic link planted at its name is replaced, its target left alone", async () => {
     const dir = tempDir();
     const file = path.join(dir, "first-start-credentials.txt");
