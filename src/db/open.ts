@@ -147,6 +147,9 @@ export function isDamagedDatabase(e: unknown): boolean {
   return typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB");
 }
 
+/** What an empty database file is refused as (refuseEmpty), a -wal beside it named after it. */
+export const EMPTY_DATABASE = "the file is empty, 0 bytes";
+
 /**
  * Refuses a database file that exists but is empty (0 bytes): what a copy cut short, a full disk or a `> file` leaves.
  * SQLite takes it for a new, empty database: `serve` had set up a new one in its place (new credentials, the old
@@ -157,8 +160,6 @@ export function isDamagedDatabase(e: unknown): boolean {
  * empty file this program leaves is a first start stopped in the instant between creating the file and that pragma:
  * the message says to remove it then.
  */
-export const EMPTY_DATABASE = "the file is empty, 0 bytes";
-
 function refuseEmpty(file: string): void {
   const size = (f: string) => {
     try {

@@ -63,9 +63,10 @@ export async function takeBackup(
  * cannot write; VACUUM INTO only reads its database, and nothing is created beside it.
  */
 export function copyDatabase(location: DbLocation, file: string, readOnly = false): void {
-  const before = readOnly ? databaseFingerprint(location.dataDir) : undefined;
   const db = readOnly ? openReadOnly(location.dataDir) : openDb(location.dataDir, { addonFile: location.addonFile });
   const immutable = readsImmutable(db);
+  // Taken once the open has chosen to read without locks, so that a -wal gone just before it is not a change.
+  const before = immutable ? databaseFingerprint(location.dataDir) : undefined;
   try {
     // The copy holds what the database holds (password and key hashes, the session signing secret): it is created
     // for its owner alone (0600), not with the umask's 0644, and VACUUM INTO fills it.
@@ -84,7 +85,7 @@ export function copyDatabase(location: DbLocation, file: string, readOnly = fals
   // integrity check. The file and its companions must be as they were before the copy began.
   if (immutable && before !== databaseFingerprint(location.dataDir))
     throw markImmutableRead(
-      Object.assign(new Error("it changed while it was copied (a server started writing it)"), {
+      Object.assign(new Error("it or the files beside it changed while it was copied"), {
         code: "SQLITE_CORRUPT",
       }),
     );
@@ -92,7 +93,8 @@ export function copyDatabase(location: DbLocation, file: string, readOnly = fals
 
 /**
  * What changes when anything writes a data directory's database: the file's inode, size and modification time (in
- * nanoseconds), and whether a -wal, -shm or -journal lies beside it.
+ * nanoseconds), and whether a -wal, -shm or -journal lies beside it. Best effort: a write within one tick of the
+ * file system's clock that keeps the size is not seen.
  */
 export function databaseFingerprint(dataDir: string): string {
   const file = path.join(dataDir, DB_FILE);

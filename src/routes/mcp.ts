@@ -159,7 +159,8 @@ const JsonRpcRefusal = v.pipe(
  * A 400 of this route as the JSON-RPC error a client of the protocol reads (JSON-RPC 2.0 §5, `id: null` since no
  * request of the POST is answered), with the API's coded body as its `data`; it had been the coded body alone,
  * which a JSON-RPC client cannot read as an answer. Other statuses (401, 403, 413, 429…) are HTTP's refusals of the
- * POST and keep the coded body, as the transport's own answers do.
+ * POST and keep the coded body: DESIGN §3 gives every error status that body, and MCP's transport only allows a
+ * JSON-RPC error there ("MAY"; the SDK's own server transport uses one for its 403, 406, 413 and 415).
  */
 function jsonRpcRefusal(body: ErrorBody, error: ApiError): unknown {
   if (error.status !== 400) return body;

@@ -52,9 +52,10 @@ describe("a database the command cannot use", () => {
       const backup = path.join(tempDir(), "b.db");
       expect(cli(["backup", "--out", backup, ...d]).status).toBe(0);
       damage(file);
-      const firstStart = reason.startsWith(EMPTY)
-        ? "; if no start has finished here (a first start cut short), remove the file and start again"
-        : "";
+      const firstStart =
+        reason === EMPTY
+          ? "; if no start has finished here (a first start cut short), remove the file and start again"
+          : "";
       const hint = `${file} is damaged (${reason}): put a backup back with \`content-service restore --data-dir ${dir} --from FILE\`${firstStart}`;
       for (const args of [
         ["serve", "--port", "0"],

@@ -51,7 +51,8 @@ export function label(def: { method: string; path: string }): string {
 
 /**
  * Whether an error answer of this route and status is a JSON-RPC error carrying the coded body: only POST /mcp's
- * 400s (-32700, -32600, -32602), which JSON-RPC itself defines. Written here rather than read from the route table,
+ * 400s (-32700 and -32600, which JSON-RPC itself defines, and -32000 for a header or query the transport refuses;
+ * -32602 answers one request of a 200). Written here rather than read from the route table,
  * so that a route that wrongly wraps its errors fails the route walks.
  */
 export function answersJsonRpc(def: { method: string; path: string }, status: number): boolean {
