@@ -135,6 +135,18 @@ export function openDatabase(dir: string, readOnly = false): Db {
 }
 
 /**
+ * Runs a command that only reads the data directory (a list, a backup), told whether it must read it read-only: where
+ * this user cannot write the folder or the database (unwritable). Read-only, the maintenance lock is held only where
+ * its file already exists: one this user created (owned by them, with the database's mode) could later keep the
+ * database's owner from taking it, and so from running `restore`. Elsewhere the lock is held as whileNoRestore holds it.
+ */
+export function whileNoRestoreReading<T>(dir: string, fn: (readOnly: boolean) => T): T {
+  const readOnly = unwritable(dir) !== undefined;
+  if (readOnly && !existsSync(path.join(dir, MAINTENANCE_LOCK_FILE))) return fn(true);
+  return whileNoRestore(dir, () => fn(readOnly));
+}
+
+/**
  * Runs `fn` holding the data directory's maintenance lock shared (lock.ts): refused while a `restore` runs, and a
  * `restore` is refused until `fn` ends.
  */
@@ -204,17 +216,12 @@ export async function withStore<T>(cmd: Command, fn: (store: Store) => T | Promi
  * As withStore, for a command that only reads (the list commands), which also works where this user cannot write the
  * data directory or the database (read-only media, another owner's files): there the database is opened read-only
  * (openReadOnly); elsewhere as withStore opens it, so that its connection removes the -wal and -shm when it closes (a
- * read-only one cannot, and would leave them behind). Read-only, the maintenance lock is held only where its file
- * already exists: one this user created (owned by them, with the database's mode) could later keep the database's owner
- * from taking it, and so from running `restore`.
+ * read-only one cannot, and would leave them behind). The maintenance lock: see whileNoRestoreReading.
  */
 export async function withReadStore<T>(cmd: Command, fn: (store: Store) => T | Promise<T>): Promise<T> {
   const dir = dataDirOf(cmd);
   requireDatabase(dir);
-  const readOnly = unwritable(dir) !== undefined;
-  const read = () => storeOf(dir, fn, readOnly);
-  if (readOnly && !existsSync(path.join(dir, MAINTENANCE_LOCK_FILE))) return read();
-  return whileNoRestore(dir, read);
+  return whileNoRestoreReading(dir, (readOnly) => storeOf(dir, fn, readOnly));
 }
 
 async function storeOf<T>(dir: string, fn: (store: Store) => T | Promise<T>, readOnly = false): Promise<T> {

@@ -35,9 +35,9 @@ import {
   requireDatabase,
   serverUrlArg,
   UsageError,
-  unwritable,
   wantsJson,
   whileNoRestore,
+  whileNoRestoreReading,
 } from "./common.js";
 import { acquireRestoreLock, acquireServerLock, LOCK_FILE, LockHeldError, MAINTENANCE_LOCK_FILE } from "./lock.js";
 
@@ -111,10 +111,7 @@ export function backupDatabase(
   // A data directory this user can only read (read-only media, another owner's files) is copied through a read-only
   // connection, as the list commands read it (withReadStore): nothing is created beside the database, no -wal or
   // -shm, and no maintenance lock file of this user's, which could keep the database's owner from running a restore.
-  const readOnly = unwritable(dataDir) !== undefined;
-  const copy = () => backupInto(dataDir, target, progress, readOnly);
-  if (readOnly && !existsSync(path.join(dataDir, MAINTENANCE_LOCK_FILE))) return copy();
-  return whileNoRestore(dataDir, copy);
+  return whileNoRestoreReading(dataDir, (readOnly) => backupInto(dataDir, target, progress, readOnly));
 }
 
 function backupInto(
