@@ -13,7 +13,6 @@
  * wait in line only for that third one, which has little left to copy; reads go on, and the next write starts the
  * WAL over. The server's connection keeps a distant autocheckpoint as a safety net (open.ts).
  */
-import { isStorageFull } from "../http/errors.js";
 import type { Logger } from "../http/log.js";
 import type { WorkerPool } from "../workers/pool.js";
 import { closeThreadStore, type DbLocation, threadStore } from "./thread-store.js";
@@ -59,14 +58,14 @@ export interface CheckpointerOptions {
   everyMs?: number;
   /** The WAL frames above which a growing WAL is started over with the writes held (default 8,192). */
   resetFrames?: number;
-  /** Called when a checkpoint meets a full disk (default: nothing). */
-  noteFull?: () => void;
+  /** Told of each checkpoint that fails, after its log line (the server's: a full disk marks /readyz). */
+  failed?: (e: unknown) => void;
 }
 
 /**
- * Runs checkpointWal on a pool every `everyMs`, one at a time. A checkpoint that meets a full disk (SQLITE_FULL: the
- * database file grows as it takes the WAL's pages) calls `noteFull`, which marks /readyz storage_full as the other
- * background writes do (http/storage-watch.ts); it had only been logged.
+ * Runs checkpointWal on a pool every `everyMs`, one at a time. A checkpoint that fails is logged and told to `failed`:
+ * the server's marks /readyz storage_full when it met a full disk (SQLITE_FULL: the database file grows as it takes
+ * the WAL's pages), as the other background writes do (http/storage-watch.ts); it had only been logged.
  */
 export class Checkpointer {
   private timer: NodeJS.Timeout | undefined;
@@ -79,7 +78,7 @@ export class Checkpointer {
   private writes: Holdable | undefined;
   private everyMs: number;
   private resetFrames: number;
-  private noteFull: () => void;
+  private failed: (e: unknown) => void;
 
   constructor(
     private pool: WorkerPool,
@@ -90,7 +89,7 @@ export class Checkpointer {
     this.writes = options.writes;
     this.everyMs = options.everyMs ?? 200;
     this.resetFrames = options.resetFrames ?? 8_192;
-    this.noteFull = options.noteFull ?? (() => {});
+    this.failed = options.failed ?? (() => {});
   }
 
   start(): void {
@@ -122,8 +121,8 @@ export class Checkpointer {
       }
       this.lastFrames = result.walFrames;
     } catch (e) {
-      if (isStorageFull(e)) this.noteFull();
       this.logger.error("checkpoint failed", { error: (e as Error).message });
+      this.failed(e);
     }
   }
 

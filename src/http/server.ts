@@ -27,7 +27,6 @@ import { inlinePool, piscinaPool, type WorkerPool } from "../workers/pool.js";
 import { WRITER_NICENESS } from "../workers/worker.js";
 import { type App, createApp } from "./app.js";
 import type { ServerConfig, Services } from "./context.js";
-import { isStorageFull } from "./errors.js";
 import { IdempotencyKeys } from "./idempotency.js";
 import { KeyUsageTracker } from "./key-usage.js";
 import { jsonLogger, type Logger } from "./log.js";
@@ -78,7 +77,7 @@ export function createServices(options: ServiceOptions): Services {
   // The background writes (and an idempotent response's store, after its answer) go through `watched`, whose writes
   // that meet a full disk mark it for /readyz, as the requests' errors do (app.ts). services.storage is read when a
   // write fails: tests put a watch of their own in its place.
-  const watched = noticingFullDisk(writer, () => services.storage.noteFull());
+  const watched = noticingFullDisk(writer, (e) => services.storage.noteIfFull(e));
   const services: Services = {
     store,
     rows: new RowCache(options.db),
@@ -136,7 +135,7 @@ const GATHER_MS = 2;
  */
 export function periodicJobFailed(services: Pick<Services, "storage" | "logger">): (job: string, e: unknown) => void {
   return (job, e) => {
-    if (isStorageFull(e)) services.storage.noteFull();
+    services.storage.noteIfFull(e);
     services.logger.error("periodic job failed", { job, error: (e as Error).message });
   };
 }
@@ -206,7 +205,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       settled: () => writer.settled(),
     },
     // A checkpoint that meets a full disk marks /readyz, as the other background writes do.
-    noteFull: () => services.storage.noteFull(),
+    failed: (e) => services.storage.noteIfFull(e),
   });
   const app = createApp(services, ROUTES);
   const server = http.createServer(nodeListener(app));
@@ -268,7 +267,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await services.usage.flushVia(writer);
         await writer.run("sessionsPurge", { now: new Date(services.clock.now()).toISOString() });
       } catch (e) {
-        if (isStorageFull(e)) services.storage.noteFull();
+        services.storage.noteIfFull(e);
         services.logger.error("flush failed", { error: (e as Error).message });
       }
     })();

@@ -41,6 +41,11 @@ export class StorageWatch {
     this.notes++;
   }
 
+  /** A write or a job failed: noted when for want of room (SQLITE_FULL), as noteFull. */
+  noteIfFull(e: unknown): void {
+    if (isStorageFull(e)) this.noteFull();
+  }
+
   /**
    * Whether the disk is still full: false at once unless a write met a full disk; then the file system is asked,
    * and room again (MIN_FREE_BYTES free) clears it. A statfs that fails leaves it as it was.
@@ -66,15 +71,15 @@ export class StorageWatch {
 }
 
 /**
- * `writer` with its writes that meet a full disk (SQLITE_FULL) reported to `noteFull`: the background writes through it
- * (learning jobs, the knowledge graph, an idempotent response's store) mark the disk full for /readyz where they fail,
- * and none of them has to remember to.
+ * `writer` with its writes that fail reported to `noteIfFull` (StorageWatch.noteIfFull): the background writes through
+ * it (learning jobs, the knowledge graph, an idempotent response's store) mark the disk full for /readyz where they
+ * meet a full disk, and none of them has to remember to.
  */
-export function noticingFullDisk(writer: StoreWriter, noteFull: () => void): StoreWriter {
+export function noticingFullDisk(writer: StoreWriter, noteIfFull: (e: unknown) => void): StoreWriter {
   return {
     run: ((op, input, transfer) =>
       writer.run(op, input, transfer).catch((e: unknown) => {
-        if (isStorageFull(e)) noteFull();
+        noteIfFull(e);
         throw e;
       })) as StoreWriter["run"],
   };

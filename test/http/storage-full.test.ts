@@ -199,7 +199,7 @@ describe("a full disk met by background writes", () => {
     const pool: WorkerPool = { run: () => Promise.reject(failure), close: async () => {} };
     const checkpointer = new Checkpointer(pool, { dataDir: "/data" }, h.logger, {
       everyMs: 10_000,
-      noteFull: () => h.services.storage.noteFull(),
+      failed: (e) => h.services.storage.noteIfFull(e),
     });
     await checkpointer.run();
     expect((await h.send("GET", "/readyz")).status).toBe(200);
