@@ -368,15 +368,16 @@ function gifSize(bytes: Uint8Array): Size {
       at = gifSubBlocks(r, at + 2);
     } else if (block === 0x2c) {
       // Image descriptor: left, top, width, height, packed field; then its colour table and the LZW data.
-      const right = r.u16le(at + 1) + r.u16le(at + 5);
-      const bottom = r.u16le(at + 3) + r.u16le(at + 7);
-      // (Within the screen, the screen's own size is what inspectImage holds to MAX_IMAGE_SIDE.)
-      const past = (right > size.width && right > MAX_IMAGE_SIDE) || (bottom > size.height && bottom > MAX_IMAGE_SIDE);
-      if (images === 0 && past)
-        corrupt(
-          `The GIF's first image reaches ${right} × ${bottom} pixels from its screen's corner, and a viewer enlarges ` +
-            `the screen to it; at most ${MAX_IMAGE_SIDE} pixels a side are accepted.`,
-        );
+      if (images === 0) {
+        const right = r.u16le(at + 1) + r.u16le(at + 5);
+        const bottom = r.u16le(at + 3) + r.u16le(at + 7);
+        // (Within the screen, the screen's own size is what inspectImage holds to MAX_IMAGE_SIDE.)
+        if ((right > size.width && right > MAX_IMAGE_SIDE) || (bottom > size.height && bottom > MAX_IMAGE_SIDE))
+          corrupt(
+            `The GIF's first image reaches ${right} × ${bottom} pixels from its screen's corner, and a viewer ` +
+              `enlarges the screen to it; at most ${MAX_IMAGE_SIDE} pixels a side are accepted.`,
+          );
+      }
       at += 10 + gifColourTable(r.u8(at + 9));
       const codeSize = r.u8(at);
       if (codeSize < 1 || codeSize > 11) corrupt("The GIF has an image whose LZW code size is out of range.");
