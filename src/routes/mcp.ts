@@ -67,16 +67,15 @@ const Message = v.pipe(
         ),
       ),
     },
-    // valibot's object schemas take an array as an object: one (a batch's item `[]`) is no message, whatever its
-    // first missing member.
-    (issue) =>
-      Array.isArray(issue.path?.at(-1)?.input) || Array.isArray(issue.input)
-        ? "A JSON-RPC message must be an object"
-        : issue.expected === "never"
-          ? `${JSON.stringify(issue.input)} is not a member of a JSON-RPC message (${MEMBERS})`
-          : issue.expected === '"jsonrpc"'
-            ? '"jsonrpc" must be "2.0"'
-            : "A JSON-RPC message must be an object",
+    (issue) => {
+      // valibot's object schemas take an array as an object: one (a batch's item `[]`) is no message, whatever its
+      // first missing member.
+      const array = Array.isArray(issue.path?.at(-1)?.input) || Array.isArray(issue.input);
+      if (!array && issue.expected === "never")
+        return `${JSON.stringify(issue.input)} is not a member of a JSON-RPC message (${MEMBERS})`;
+      if (!array && issue.expected === '"jsonrpc"') return '"jsonrpc" must be "2.0"';
+      return "A JSON-RPC message must be an object";
+    },
   ),
   v.check(
     (m) => m.method !== undefined || (m.id !== undefined && (m.result !== undefined || m.error !== undefined)),
