@@ -86,24 +86,45 @@ export const intString = (min = 1, max = Number.MAX_SAFE_INTEGER) =>
   );
 
 /**
- * At most `max` characters (charLength), described as `maxLength: max`. valibot's maxLength counts UTF-16 units, so a
- * title of 300 emoji (600 units) was refused while the description, read by a client's validator, allowed it. The
- * units are counted first: a string within the limit in units is within it in characters, and only a longer one is
- * counted (a 500,000-character text costs nothing more). `what` begins the message ("Too long" for an email).
+ * valibot's length action `described` (what the description states: minLength or maxLength; the issue's type and
+ * message) made to count in another unit: `count` measures a string and `fits` judges the count, and `settled` says
+ * from its UTF-16 length alone that a string fits, so that a long text is counted only when it could fail. An issue's
+ * `received` is the count in that unit. One mechanism for characters and bytes, minimums and maximums.
  */
-export function maxChars(max: number, what = "Invalid length") {
-  const units = v.maxLength<string, number, (issue: v.MaxLengthIssue<string, number>) => string>(
-    max,
-    (issue) => `${what}: Expected <=${max} characters but received ${charLength(issue.input)}`,
-  );
-  const action: typeof units = {
-    ...units,
+function countedLength<TAction extends v.BaseValidation<string, string, v.BaseIssue<unknown>>>(
+  described: TAction,
+  count: (value: string) => number,
+  fits: (received: number) => boolean,
+  settled: (units: number) => boolean,
+): TAction {
+  const action: TAction = {
+    ...described,
     "~run"(dataset, config) {
-      if (dataset.typed && dataset.value.length > max && charLength(dataset.value) <= max) return dataset;
-      return units["~run"](dataset, config);
+      if (!dataset.typed || settled(dataset.value.length)) return dataset;
+      const received = count(dataset.value);
+      if (!fits(received)) v._addIssue(action, "length", dataset, config, { received: `${received}` });
+      return dataset;
     },
   };
   return action;
+}
+
+/**
+ * At most `max` characters (charLength), described as `maxLength: max`. valibot's maxLength counts UTF-16 units, so a
+ * title of 300 emoji (600 units) was refused while the description, read by a client's validator, allowed it. A
+ * string within the limit in units is within it in characters, and only a longer one is counted (a 500,000-character
+ * text costs nothing more). `what` begins the message ("Too long" for an email).
+ */
+export function maxChars(max: number, what = "Invalid length") {
+  return countedLength(
+    v.maxLength<string, number, (issue: v.MaxLengthIssue<string, number>) => string>(
+      max,
+      (issue) => `${what}: Expected <=${max} characters but received ${charLength(issue.input)}`,
+    ),
+    charLength,
+    (received) => received <= max,
+    (units) => units <= max,
+  );
 }
 
 /**
@@ -114,20 +135,15 @@ export function maxChars(max: number, what = "Invalid length") {
  * `what` begins the message, as maxChars's.
  */
 export function maxBytes(max: number, what = "Invalid length") {
-  const described = v.maxLength<string, number, v.ErrorMessage<v.MaxLengthIssue<string, number>>>(
-    max,
-    (issue) => `${what}: Expected <=${max} bytes (UTF-8) but received ${Buffer.byteLength(issue.input, "utf8")}`,
+  return countedLength(
+    v.maxLength<string, number, v.ErrorMessage<v.MaxLengthIssue<string, number>>>(
+      max,
+      (issue) => `${what}: Expected <=${max} bytes (UTF-8) but received ${Buffer.byteLength(issue.input, "utf8")}`,
+    ),
+    (value) => Buffer.byteLength(value, "utf8"),
+    (received) => received <= max,
+    (units) => units * 3 <= max,
   );
-  const action: typeof described = {
-    ...described,
-    "~run"(dataset, config) {
-      if (!dataset.typed || dataset.value.length * 3 <= max) return dataset;
-      const received = Buffer.byteLength(dataset.value, "utf8");
-      if (received > max) v._addIssue(action, "length", dataset, config, { received: `${received}` });
-      return dataset;
-    },
-  };
-  return action;
 }
 
 /**
@@ -137,20 +153,15 @@ export function maxBytes(max: number, what = "Invalid length") {
  * units): only a shorter one is counted. `message` replaces the default one.
  */
 export function minChars(min: number, message?: string) {
-  const units = v.minLength<string, number, v.ErrorMessage<v.MinLengthIssue<string, number>>>(
-    min,
-    message ?? ((issue) => `Invalid length: Expected >=${min} characters but received ${charLength(issue.input)}`),
+  return countedLength(
+    v.minLength<string, number, v.ErrorMessage<v.MinLengthIssue<string, number>>>(
+      min,
+      message ?? ((issue) => `Invalid length: Expected >=${min} characters but received ${charLength(issue.input)}`),
+    ),
+    charLength,
+    (received) => received >= min,
+    (units) => units >= 2 * min,
   );
-  const action: typeof units = {
-    ...units,
-    "~run"(dataset, config) {
-      if (!dataset.typed || dataset.value.length >= 2 * min) return dataset;
-      const received = charLength(dataset.value);
-      if (received < min) v._addIssue(action, "length", dataset, config, { received: `${received}` });
-      return dataset;
-    },
-  };
-  return action;
 }
 
 /**
