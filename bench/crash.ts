@@ -123,12 +123,7 @@ try {
         await s.exited;
       };
       // Ready or gone without the line: the watch ends (a build older than the line never writes it).
-      let done: () => void = () => {};
-      const gone = new Promise<void>((resolve) => {
-        done = resolve;
-      });
-      s.exited.then(done);
-      s.ready.then(done, done);
+      const gone = Promise.race([s.exited, s.ready.catch(() => undefined)]);
       return {
         spawnedAt: s.spawnedAt,
         opened: watchOpened(logged, gone),
