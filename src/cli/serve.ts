@@ -278,8 +278,12 @@ export function registerServeCommands(program: Command): void {
       new Option("--backup-schedule <cron>", 'back up the database on a cron schedule, e.g. "0 3 * * *"')
         .env("CONTENT_SERVICE_BACKUP_SCHEDULE")
         .argParser((value) => {
-          if (!cron.validate(value)) throw new UsageError(`--backup-schedule: "${value}" is not a cron expression`);
-          return value;
+          if (cron.validate(value)) return value;
+          throw new UsageError(
+            neverFires(value)
+              ? `--backup-schedule: "${value}" never fires: no month it names has that day of the month`
+              : `--backup-schedule: "${value}" is not a cron expression`,
+          );
         }),
     )
     .addOption(
@@ -639,4 +643,17 @@ function hostTimezone(): string {
   } catch {
     return "UTC";
   }
+}
+
+/**
+ * Whether a cron expression node-cron refuses is well formed but names a day no month it lists has (`0 3 30 2 *`, the
+ * 30th of February): it passes with its day of the month made `*`, and again with its month made `*`. Told apart
+ * from a malformed one, so that the message does not say it is not a cron expression at all.
+ */
+export function neverFires(value: string): boolean {
+  const fields = value.trim().split(/\s+/);
+  if (fields.length !== 5 && fields.length !== 6) return false;
+  const day = fields.length - 3;
+  const starred = (i: number) => fields.map((f, j) => (j === i ? "*" : f)).join(" ");
+  return cron.validate(starred(day)) && cron.validate(starred(day + 1));
 }

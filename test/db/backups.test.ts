@@ -119,6 +119,17 @@ describe("scheduled backups", () => {
     const bad = cli(["serve", "--data-dir", tempDir(), "--backup-schedule", "every day"]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/not a cron expression/);
+    // Well formed, but the 30th of February never comes: said so, not called malformed.
+    for (const never of ["0 3 30 2 *", "0 0 3 31 4 *"]) {
+      const run = cli(["serve", "--data-dir", tempDir(), "--backup-schedule", never]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain(`"${never}" never fires: no month it names has that day of the month`);
+    }
+    for (const malformed of ["0 3 32 2 *", "0 3 30 13 *", "0 3 30 2"]) {
+      expect(cli(["serve", "--data-dir", tempDir(), "--backup-schedule", malformed]).stderr).toMatch(
+        /is not a cron expression/,
+      );
+    }
     const dir = tempDir();
     const server = await startServe(dir, ["--backup-schedule", "* * * * * *", "--backup-keep", "2"]);
     const backups = path.join(dir, "backups");
