@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ContractError } from "../helpers/contract.js";
-import { contract, makeHarness } from "../helpers/harness.js";
+import { checkContract, contract, makeHarness } from "../helpers/harness.js";
 
 type Responses = Record<string, { headers?: Record<string, { $ref: string }> }>;
 const operations = Object.entries(contract.document.paths).flatMap(([path, methods]) =>
@@ -55,6 +55,27 @@ describe("response headers in the description", () => {
     await expect(contract.check("GET", "/api/v1/templates", answer({ "x-ratelimit-reset": "soon" }))).rejects.toThrow(
       /X-RateLimit-Reset is not an integer/,
     );
+  });
+});
+
+describe("the operation a response is checked against", () => {
+  it("is the one the path names once read as a URL, as the server reads it", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    // `\` is `/` and `%2e%2e` is `..` to a URL parser: these name the key list and /api/v1/, not a key with that id.
+    const slash = await h.send("DELETE", "/api/v1/api-keys/\\", { auth: key });
+    expect(slash.status).toBe(405);
+    const dots = await h.send("DELETE", "/api/v1/api-keys/%2e%2e", { auth: key });
+    expect(dots.status).toBe(404);
+    const refused = (status: number) =>
+      new Response(JSON.stringify({ error: "METHOD_NOT_ALLOWED" }), {
+        status,
+        headers: { "content-type": "application/json" },
+      });
+    await expect(checkContract("DELETE", "/api/v1/api-keys/\\", refused(405))).resolves.toBeUndefined();
+    await expect(checkContract("DELETE", "/api/v1/api-keys/%2e%2e", refused(404))).resolves.toBeUndefined();
+    // A key's own path still holds the key's operation to its documented statuses (405 is not one of them).
+    await expect(checkContract("DELETE", "/api/v1/api-keys/key_x", refused(405))).rejects.toThrow(ContractError);
   });
 });
 
