@@ -391,7 +391,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       const raw = hasBody ? await readBody(request, routeDef.upload) : undefined;
       // A write waits for its turn (turns.ts) once its body is in, before the work that holds the thread.
       if (writes) await turns.next();
-      const body = raw ? await parseBody(raw) : undefined;
+      const body = raw ? await parseBody(raw, routeDef.bodyRequired) : undefined;
 
       if (principal && routeDef.workspace) {
         if (fromQuery !== null) checkBodyWorkspace(principal, fromQuery, bodyWorkspace(body));

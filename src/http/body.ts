@@ -55,14 +55,27 @@ export async function readBody(
   }
 }
 
-/** Parses a body read by readBody: multipart/form-data into fields and files, else JSON (empty means `{}`). */
-export function parseBody(raw: RawBody): unknown {
-  return raw.multipart ? parseMultipart(raw) : parseJson(raw);
+/**
+ * Parses a body read by readBody: multipart/form-data into fields and files, else JSON (empty means `{}`, unless the
+ * route needs a body: RouteDef.bodyRequired).
+ */
+export function parseBody(raw: RawBody, required = false): unknown {
+  return raw.multipart ? parseMultipart(raw) : parseJson(raw, required);
 }
 
-/** Parses a JSON body; empty means `{}`; anything else must be valid UTF-8 JSON. */
-function parseJson({ bytes, contentType, upload }: RawBody): unknown {
-  if (bytes.byteLength === 0) return {};
+/** The invalid_json of a body with nothing in it, on a route that needs one. */
+const emptyBody = () => new ApiError("invalid_json", "The request body is empty: this operation needs a JSON body.");
+
+/**
+ * Parses a JSON body; empty means `{}` (an operation whose fields are all optional may be sent without one), except
+ * where one is `required`: there an empty body, or one of whitespace only, is no JSON at all. Anything else must be
+ * valid UTF-8 JSON.
+ */
+function parseJson({ bytes, contentType, upload }: RawBody, required: boolean): unknown {
+  if (bytes.byteLength === 0) {
+    if (required) throw emptyBody();
+    return {};
+  }
   if (!isJsonContentType(contentType))
     throw upload
       ? new ApiError(
@@ -79,6 +92,8 @@ function parseJson({ bytes, contentType, upload }: RawBody): unknown {
   } catch {
     throw new ApiError("invalid_json", "The request body is not valid UTF-8.");
   }
+  // JSON's whitespace (RFC 8259 §2): a body of only that is as empty as one of no bytes.
+  if (required && /^[ \t\n\r]*$/.test(text)) throw emptyBody();
   if (jsonTokensExceed(text, MAX_JSON_TOKENS))
     throw invalidInput(
       "body",

@@ -86,6 +86,12 @@ export interface RouteDef {
     tooLarge?: () => ApiError;
   };
   /**
+   * An empty JSON body (no bytes, or whitespace only) is 400 invalid_json, not `{}`: for a protocol whose message is
+   * the body (POST /mcp: JSON-RPC 2.0 makes a body that does not parse a Parse error). Elsewhere an empty body is `{}`,
+   * so that an operation whose fields are all optional may be sent without one.
+   */
+  bodyRequired?: boolean;
+  /**
    * Top-level fields of a success body that carry a secret shown once (a new key, a generated password): the copy
    * kept for an Idempotency-Key replay has them null, so the secret is never stored and never shown again.
    */

@@ -142,7 +142,7 @@ const JsonRpcRefusal = v.pipe(
       code: v.pipe(
         v.picklist([PARSE_ERROR, INVALID_REQUEST, BAD_REQUEST]),
         v.description(
-          "-32700 Parse error: the body is not JSON; -32600 Invalid Request: not a JSON-RPC message or batch (or a " +
+          "-32700 Parse error: the body is not JSON (an empty one included); -32600 Invalid Request: not a JSON-RPC message or batch (or a " +
             "batch whose requests share an id); -32000: a header or the query is refused (MCP-Protocol-Version, " +
             "workspace_id).",
         ),
@@ -191,6 +191,9 @@ export const mcpRoutes = [
     access: "any",
     workspace: "optional",
     spendsTokens: true,
+    // An empty body is no JSON-RPC message: -32700, as the SDK's own transport answers it (it had been read as `{}`,
+    // and refused -32600 for its missing "jsonrpc").
+    bodyRequired: true,
     query: Query,
     body: Body,
     responses: {

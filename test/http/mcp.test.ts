@@ -970,6 +970,28 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
     }
   });
 
+  it("-32700 Parse error for an empty body, or one of whitespace only: no JSON at all, not an empty object", async () => {
+    // An empty body had been read as `{}` and refused -32600 '"jsonrpc" must be "2.0"'; JSON-RPC 2.0 makes a body
+    // that does not parse -32700, as the MCP SDK's own transport answers it.
+    for (const raw of ["", " ", "\r\n\t "]) {
+      const res = await send({ raw });
+      expect(res.body.id, JSON.stringify(raw)).toBeNull();
+      expect(res.body.error.code, JSON.stringify(raw)).toBe(-32700);
+      expect(res.body.error.message).toBe("Parse error: The request body is empty: this operation needs a JSON body.");
+      expectJsonRpcErrorBody(res, 400, "invalid_json");
+    }
+  });
+
+  it("only /mcp needs a body: another route reads an empty body as {}", async () => {
+    // POST /contents takes every field as optional: an empty body is a request for an empty draft.
+    const res = await h.send("POST", "/api/v1/contents", {
+      auth,
+      raw: "",
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.status).toBe(201);
+  });
+
   // Found by review: the message had been valibot's union's "Expected (Object | Array) but received Object" for most
   // of these, naming neither the member nor its rule.
   const NOT_A_MESSAGE = "The body must be a JSON-RPC message (an object) or a batch (an array of them)";
@@ -980,7 +1002,6 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
     { name: "a number", body: 5, says: NOT_A_MESSAGE },
     { name: "a string", body: "ping", says: NOT_A_MESSAGE },
     { name: "null", body: null, says: NOT_A_MESSAGE },
-    { name: "an empty body", raw: "", says: JSONRPC },
     { name: "an empty object", body: {}, says: JSONRPC },
     { name: "an empty batch", body: [], says: "A JSON-RPC batch must hold at least one message" },
     { name: "a batch of a number", body: [1], says: "batch[0]: A JSON-RPC message must be an object" },
