@@ -17,7 +17,16 @@ import {
   readsImmutable,
 } from "../db/open.js";
 import { createStore, type Store } from "../db/store.js";
-import { Email, MAX_EMAIL_LENGTH, Password, RateLimit, RecordName } from "../domain/admin-rules.js";
+import {
+  Email,
+  localPartBytes,
+  localPartFits,
+  MAX_EMAIL_LENGTH,
+  MAX_EMAIL_LOCAL_PART,
+  Password,
+  RateLimit,
+  RecordName,
+} from "../domain/admin-rules.js";
 import { charLength } from "../domain/chars.js";
 import { ApiError } from "../http/errors.js";
 import { systemErrorReason } from "../jobs/backups.js";
@@ -418,6 +427,10 @@ export function checkEmail(value: string, name = "--email"): string {
   if (issue.type === "max_length")
     throw new UsageError(
       `${name} is too long: at most ${MAX_EMAIL_LENGTH} bytes of UTF-8, got ${Buffer.byteLength(value.trim().normalize("NFC"))}`,
+    );
+  if (issue.type === "check" && "requirement" in issue && issue.requirement === localPartFits)
+    throw new UsageError(
+      `${name}'s local part (before the @) is too long: at most ${MAX_EMAIL_LOCAL_PART} bytes of UTF-8, got ${localPartBytes(value.trim().normalize("NFC"))}`,
     );
   if (issue.type === "check") {
     // Named by its code point: printed, a zero-width space or a soft hyphen is invisible.

@@ -24,6 +24,18 @@ export const RateLimit = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxVal
  */
 export const MAX_EMAIL_LENGTH = 254;
 /**
+ * The longest local part of an email address (before the `@`), in bytes of UTF-8: RFC 5321 §4.5.3.1.1 (64 octets),
+ * which RFC 6531 keeps for UTF-8 addresses. A mail server may refuse an address past it, whatever its whole length.
+ */
+export const MAX_EMAIL_LOCAL_PART = 64;
+/** The bytes of UTF-8 of an address's local part: what comes before its `@` (all of it if it has none). */
+export function localPartBytes(address: string): number {
+  const at = address.indexOf("@");
+  return Buffer.byteLength(at < 0 ? address : address.slice(0, at), "utf8");
+}
+/** Whether an address's local part is within MAX_EMAIL_LOCAL_PART (Email's check; the CLI names it in its message). */
+export const localPartFits = (address: string): boolean => localPartBytes(address) <= MAX_EMAIL_LOCAL_PART;
+/**
  * An email as it is compared and stored: trimmed and in Unicode NFC, so that `é` typed as one code point or as `e`
  * and a combining accent (as macOS and some keyboards send it) is one login, not two users.
  */
@@ -31,7 +43,8 @@ const EmailText = v.pipe(v.string(), v.trim(), v.normalize("NFC"));
 /**
  * A user's email (the login): EmailText with one `@` between a local part and a domain, no spaces, no control or
  * format characters (a zero-width space or a bidirectional override makes two logins that look alike, and shows one
- * address as another in a list), at most 254 bytes of UTF-8 in its NFC form ("Too long": MAX_EMAIL_LENGTH). A domain
+ * address as another in a list), at most 254 bytes of UTF-8 in its NFC form ("Too long": MAX_EMAIL_LENGTH), its local
+ * part at most 64 of them ("Local part too long": MAX_EMAIL_LOCAL_PART; it had not been counted). A domain
  * of one label is an address too (admin@localhost, the first admin's default; a mail host of an air-gapped intranet),
  * which valibot's email() refused. The one rule of every command and route that takes an email to store (users
  * create, init, POST /users).
@@ -41,13 +54,22 @@ export const Email = v.pipe(
   v.check((s) => !/[\p{Cc}\p{Cf}]/u.test(s), "Expected no control or format characters (such as a zero-width space)."),
   maxBytes(MAX_EMAIL_LENGTH, "Too long"),
   v.regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*$/, "Expected an email address."),
-  // maxLength says characters; the byte count a client's validator cannot check is said in words.
-  v.description("An email address of at most 254 bytes of UTF-8 in NFC (RFC 5321 counts octets)."),
+  v.check(
+    localPartFits,
+    (issue) =>
+      `Local part too long: Expected <=${MAX_EMAIL_LOCAL_PART} bytes (UTF-8) before the "@" but received ${localPartBytes(issue.input as string)}`,
+  ),
+  // maxLength says characters; the byte counts a client's validator cannot check are said in words.
+  v.description(
+    "An email address of at most 254 bytes of UTF-8 in NFC, its local part (before the @) at most 64 " +
+      "(RFC 5321 counts octets).",
+  ),
 );
 /**
  * An email given to sign in with: EmailText, 3 to 254 characters, and no more. Not Email: an address stored before
- * that rule (with a format character, say, or of over 254 bytes in 254 characters) must still sign in, and a
- * malformed one is a wrong login (401), not a request to correct. The store finds it by its NFC form, and falls back to the addresses stored before NFC
+ * that rule (with a format character, say, of over 254 bytes in 254 characters, or with a local part of over 64
+ * bytes, which Email did not count until later) must still sign in, and a malformed one is a wrong login (401), not a
+ * request to correct. The store finds it by its NFC form, and falls back to the addresses stored before NFC
  * (db/users.ts byEmail).
  */
 export const LoginEmail = v.pipe(EmailText, minChars(3), maxChars(MAX_EMAIL_LENGTH, "Too long"));

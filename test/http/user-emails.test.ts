@@ -1,7 +1,7 @@
 /**
  * Users' emails (admin-rules.ts Email): one form, Unicode NFC, for every command and route that stores one; control
- * and format characters refused; at most 254 bytes of UTF-8. Sign-in matches the NFC form, and still finds a user stored
- * before the rule with another form (no migration rewrote them).
+ * and format characters refused; at most 254 bytes of UTF-8, the local part at most 64. Sign-in matches the NFC form,
+ * and still finds a user stored before the rules with another form or a longer local part (no migration rewrote them).
  */
 import { describe, expect, it } from "vitest";
 import { hashPassword } from "../../src/domain/passwords.js";
@@ -17,6 +17,9 @@ const PASSWORD = "correct horse battery staple";
 const NFC = "jos\u00e9@a.test";
 const NFD = "jose\u0301@a.test";
 type EmailSchema = { properties: { email: { maxLength?: number; description?: string } } };
+/** `local`@ a domain of ASCII letters ending in .test, `bytes` long in all (the local part's bytes as given). */
+const address = (local: string, bytes: number) =>
+  `${local}@${"d".repeat(bytes - Buffer.byteLength(local) - 1 - ".test".length)}.test`;
 
 describe("emails of users", () => {
   it("are stored in NFC, and a second form of the same address is a duplicate", async () => {
@@ -35,6 +38,7 @@ describe("emails of users", () => {
     const details = expectErrorBody(again, 400, "validation_failed");
     expect(details.issues).toEqual([{ path: "body.email", message: expect.any(String) }]);
     // Either form signs in.
+    // The third is 64 bytes in NFC, 95 as given (e and a combining accent: three bytes; é: two).
     for (const email of [NFC, NFD]) {
       const res = await h.send("POST", "/api/v1/auth/login", { body: { email, password: PASSWORD } });
       expect(res.status, email).toBe(200);
@@ -62,12 +66,12 @@ describe("emails of users", () => {
   it("takes 254 bytes, counted in NFC, and calls 255 too long", async () => {
     const h = makeHarness();
     const op = await h.login("admin@a.test");
-    const domain = "@a.test";
-    const at254 = `${"x".repeat(254 - domain.length)}${domain}`;
+    const at254 = address("x".repeat(64), 254);
     const ok = await h.send("POST", "/api/v1/admin/users", { auth: op, body: { account_id: h.a.id, email: at254 } });
     expect(ok.status).toBe(201);
-    // 254 bytes in NFC (é: two bytes) though 255 as given (e and a combining accent: one byte and two).
-    const nfd254 = `${"y".repeat(254 - domain.length - 2)}e\u0301${domain}`;
+    // 254 bytes in NFC (é: two bytes) though 255 as given (e and a combining accent: one byte and two); its local part
+    // 64 bytes in NFC, 65 as given.
+    const nfd254 = address(`${"y".repeat(62)}e\u0301`, 255);
     expect(Buffer.byteLength(nfd254)).toBe(255);
     expect(Buffer.byteLength(nfd254.normalize("NFC"))).toBe(254);
     const folded = await h.send("POST", "/api/v1/admin/users", {
@@ -77,7 +81,7 @@ describe("emails of users", () => {
     expect(folded.status).toBe(201);
     const long = await h.send("POST", "/api/v1/admin/users", {
       auth: op,
-      body: { account_id: h.a.id, email: `z${at254}` },
+      body: { account_id: h.a.id, email: address("x".repeat(64), 255) },
     });
     const details = expectErrorBody(long, 400, "validation_failed");
     expect(details.issues).toEqual([
@@ -88,10 +92,11 @@ describe("emails of users", () => {
   it("counts the 254 in bytes of UTF-8, as RFC 5321 does: 131 characters in 255 bytes are too long", async () => {
     const h = makeHarness();
     const op = await h.login("admin@a.test");
-    const domain = "@a.test";
-    // é (U+00E9) is one character and two bytes: 121 of them and the domain are 128 characters in 249 bytes.
-    const within = `${"é".repeat(121)}${domain}`;
-    const over = `${"é".repeat(124)}${domain}`;
+    // é (U+00E9) is one character and two bytes: a local part of 63 bytes in 32 characters, and a domain of 90 of them
+    // and .test, are 128 characters in 249 bytes.
+    const local = `x${"é".repeat(31)}`;
+    const within = `${local}@${"é".repeat(90)}.test`;
+    const over = `${local}@${"é".repeat(93)}.test`;
     expect([over.length, Buffer.byteLength(over)]).toEqual([131, 255]);
     const ok = await h.send("POST", "/api/v1/admin/users", { auth: op, body: { account_id: h.a.id, email: within } });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
@@ -107,6 +112,58 @@ describe("emails of users", () => {
     const email = doc.paths["/api/v1/admin/users"].post.requestBody.content["application/json"].schema.properties.email;
     expect(email.maxLength).toBe(254);
     expect(email.description).toMatch(/254 bytes of UTF-8/);
+    expect(email.description).toMatch(/local part \(before the @\) at most 64/);
+  });
+
+  it("takes a local part of 64 bytes, counted in NFC, and calls 65 too long (RFC 5321 §4.5.3.1.1), saying by how much", async () => {
+    // Found by review: only the whole address's 254 bytes were counted, so a local part of 200 bytes was stored.
+    const h = makeHarness();
+    const op = await h.login("admin@a.test");
+    const create = (email: string) =>
+      h.send("POST", "/api/v1/admin/users", { auth: op, body: { account_id: h.a.id, email } });
+    for (const email of [`${"a".repeat(64)}@a.test`, `${"é".repeat(32)}@a.test`, `${"e\u0301".repeat(31)}xx@a.test`]) {
+      const res = await create(email);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    for (const [email, received] of [
+      [`${"b".repeat(65)}@a.test`, 65],
+      // 33 characters, 65 bytes: bytes are what RFC 5321 counts.
+      [`${"é".repeat(32)}b@a.test`, 65],
+      [`${"c".repeat(200)}@a.test`, 200],
+    ] as const) {
+      const res = await create(email);
+      expect(expectErrorBody(res, 400, "validation_failed").issues, email).toEqual([
+        {
+          path: "body.email",
+          message: `Local part too long: Expected <=64 bytes (UTF-8) before the "@" but received ${received}`,
+        },
+      ]);
+    }
+    // An address past both limits is told both.
+    const both = await create(`${"f".repeat(250)}@a.test`);
+    expect(expectErrorBody(both, 400, "validation_failed").issues).toEqual([
+      { path: "body.email", message: "Too long: Expected <=254 bytes (UTF-8) but received 257" },
+      {
+        path: "body.email",
+        message: 'Local part too long: Expected <=64 bytes (UTF-8) before the "@" but received 250',
+      },
+    ]);
+    expect(h.services.store.users.list(h.a.id).some((u) => /^[bcf]/.test(u.email))).toBe(false);
+  });
+
+  it("signs in a user stored before the local-part rule, whose local part is over 64 bytes", async () => {
+    const h = makeHarness();
+    const email = `${"g".repeat(100)}@a.test`;
+    const user = h.services.store.users.create(
+      h.a.id,
+      email,
+      hashPassword(PASSWORD),
+      "member",
+      new Date().toISOString(),
+    );
+    const res = await h.send("POST", "/api/v1/auth/login", { body: { email, password: PASSWORD } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.user.id).toBe(user.id);
   });
 
   it("signs in a user stored before the rule with a non-NFC email, by either form, without rewriting it", async () => {
@@ -141,7 +198,7 @@ describe("emails of users", () => {
 });
 
 describe("emails on the command line", () => {
-  it("users create and init follow the same rule: NFC stored, Cf refused, 254 at most", () => {
+  it("users create and init follow the same rule: NFC stored, Cf refused, 254 at most, 64 in the local part", () => {
     const { d } = initDir();
     const made = cli(["users", "create", "--account", "1", "--email", NFD, "--json", ...d]);
     expect(made.status, made.stderr).toBe(0);
@@ -160,6 +217,16 @@ describe("emails on the command line", () => {
     const wide = cli(["users", "create", "--account", "1", "--email", `${"é".repeat(124)}@a.test`, ...d]);
     expect(wide.status).toBe(2);
     expect(wide.stderr).toBe("error: --email is too long: at most 254 bytes of UTF-8, got 255\n");
+    const local = cli(["users", "create", "--account", "1", "--email", `${"é".repeat(32)}b@a.test`, ...d]);
+    expect(local.status).toBe(2);
+    expect(local.stderr).toBe(
+      "error: --email's local part (before the @) is too long: at most 64 bytes of UTF-8, got 65\n",
+    );
+    const initLocal = cli(["init", "--admin-email", `${"h".repeat(70)}@a.test`, ...d]);
+    expect(initLocal.status).toBe(2);
+    expect(initLocal.stderr).toBe(
+      "error: --admin-email's local part (before the @) is too long: at most 64 bytes of UTF-8, got 70\n",
+    );
     const init = cli(["init", "--admin-email", "ad\u202emin@a.test", ...d]);
     expect(init.status).toBe(2);
     expect(init.stderr).toMatch(/^error: --admin-email holds U\+202E, a control or format character/);
