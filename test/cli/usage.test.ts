@@ -3,6 +3,7 @@ import { chmodSync, existsSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { cli, initDir, tempDir } from "../helpers/cli.js";
 
@@ -244,6 +245,43 @@ describe("keys rotate", () => {
     expect(run.stderr).toBe(`error: key ${k.id} is revoked: issue a new one with keys create\n`);
     expect(run.stdout).not.toContain("svc_live_");
     expect(cli(["keys", "list", "--json", ...d]).json()).toHaveLength(1);
+  });
+
+  it("rotates an expired key: a replacement of the same lifetime, counted from now (the way back from an expiry)", () => {
+    // Kept on purpose: neither the spec nor DESIGN ties rotation to an active key, and an expiry is a date reached,
+    // not a decision to take the key out of use as a revocation is. The expired key stays expired.
+    const { d, file } = initDir();
+    const k = cli([
+      "keys",
+      "create",
+      "--account",
+      "1",
+      "--name",
+      "dated",
+      "--scopes",
+      "read",
+      "--expires",
+      "30d",
+      "--json",
+      ...d,
+    ]).json();
+    const db = new Database(file);
+    try {
+      db.prepare("UPDATE api_keys SET created_at = ?, expires_at = ? WHERE id = ?").run(
+        "2020-01-01T00:00:00.000Z",
+        "2020-01-31T00:00:00.000Z",
+        k.id,
+      );
+    } finally {
+      db.close();
+    }
+    const run = cli(["keys", "rotate", k.id, "--json", ...d]);
+    expect(run.status, run.stderr).toBe(0);
+    const fresh = run.json();
+    expect(fresh).toMatchObject({ name: "dated", scopes: ["read"], workspace_id: k.workspace_id });
+    expect(Date.parse(fresh.expires_at) - Date.now()).toBeGreaterThan(29 * 86_400_000);
+    const listed = cli(["keys", "list", "--json", ...d]).json() as { id: string; expires_at: string }[];
+    expect(listed.find((x) => x.id === k.id)?.expires_at).toBe("2020-01-31T00:00:00.000Z");
   });
 });
 
