@@ -204,8 +204,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       },
       settled: () => writer.settled(),
     },
-    // A checkpoint that meets a full disk marks /readyz, as the other background writes do.
-    failed: (e) => services.storage.noteIfFull(e),
+    // A checkpoint that meets a full disk marks /readyz, as the other background writes do; its mark clears only once
+    // there is room for the -wal's pages as well (storage-watch.ts).
+    failed: (e) => services.storage.noteIfFull(e, "checkpoint"),
   });
   const app = createApp(services, ROUTES);
   const server = http.createServer(nodeListener(app));

@@ -2,7 +2,6 @@
 import * as v from "valibot";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { MIN_FREE_BYTES } from "../http/storage-watch.js";
 
 /** Set by the server while it drains on shutdown, so readiness answers 503. */
 export const lifecycle = { draining: false };
@@ -31,15 +30,17 @@ export const systemRoutes = [
     async handler(ctx: Ctx) {
       ctx.services.store.db.prepare("SELECT 1").get();
       if (lifecycle.draining) return { status: 503, body: { status: "draining" } };
-      // A write met a full disk: not ready until the data directory's file system has room again (storage-watch.ts).
-      if (await ctx.services.storage.isFull())
+      // A write met a full disk: not ready until the data directory's file system has room again (storage-watch.ts):
+      // 16 MiB, and the -wal's size on top after a WAL checkpoint met it. The body says how much this check required.
+      const storage = await ctx.services.storage.state();
+      if (storage.full)
         return {
           status: 503,
           body: {
             status: "storage_full",
             error_code: "storage_full",
-            message: `The server's disk is full: writes fail until at least ${MIN_FREE_BYTES} bytes are free again.`,
-            required_free_bytes: MIN_FREE_BYTES,
+            message: `The server's disk is full: writes fail until at least ${storage.requiredFreeBytes} bytes are free again.`,
+            required_free_bytes: storage.requiredFreeBytes,
           },
         };
       return { body: { status: "ready" } };

@@ -2,8 +2,10 @@
  * A write that finds the disk full answers 507 storage_full (it had been 500 internal_error), stores nothing of
  * itself, and writes work again once there is room, without a restart. The disk is "full" here through SQLite's
  * max_page_count, which fails a write past it with SQLITE_FULL as a full disk does. /readyz then answers 503
- * storage_full until the data directory's file system (a fake statfs here) has 16 MiB free again.
+ * storage_full until the data directory's file system (a fake statfs here) has 16 MiB free again, and the -wal's
+ * size on top of them when a WAL checkpoint met the full disk.
  */
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Checkpointer } from "../../src/db/checkpoints.js";
 import type { StoreWriter } from "../../src/domain/writer.js";
@@ -45,17 +47,22 @@ describe("a full disk", () => {
   });
 });
 
-/** A file system whose free space the test sets; counts the statfs calls. */
-function fakeDisk(freeBytes: number) {
+/** A file system whose free space (and the -wal's size) the test sets; counts the statfs calls. */
+function fakeDisk(freeBytes: number, data = "/data") {
   const disk = {
     free: freeBytes,
+    wal: 0,
     calls: 0,
     fail: false,
     statfs: async (dir: string): Promise<FsStats> => {
       disk.calls++;
-      expect(dir).toBe("/data");
+      expect(dir).toBe(data);
       if (disk.fail) throw Object.assign(new Error("EIO"), { code: "EIO" });
       return { bsize: 4096, bavail: Math.floor(disk.free / 4096) };
+    },
+    size: async (file: string): Promise<number> => {
+      expect(file).toBe(path.join(data, "content-service.db-wal"));
+      return disk.wal;
     },
   };
   return disk;
@@ -121,6 +128,39 @@ describe("readiness on a full disk", () => {
     answer({ bsize: 4096n, bavail: 1_000_000n });
     expect(await next).toBe(false);
     expect(calls).toBe(2);
+  });
+});
+
+describe("readiness after a WAL checkpoint met a full disk", () => {
+  it("counts the -wal's size, stat when asked, on top of 16 MiB before it is ready again, and says so", async () => {
+    const h = makeHarness();
+    const disk = fakeDisk(MIN_FREE_BYTES);
+    h.services.storage = new StorageWatch("/data", disk.statfs, disk.size);
+    const full = Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+    const notReady = async (required: number) => {
+      const res = await h.send("GET", "/readyz");
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ status: "storage_full", required_free_bytes: required });
+      expect(res.body.message).toContain(`at least ${required} bytes`);
+    };
+    // A checkpoint copies the WAL's pages into the database file: 16 MiB free is not room for a 40 MiB WAL, and
+    // a readiness cleared there would fail the next checkpoint again.
+    disk.wal = 40 * 1024 * 1024;
+    h.services.storage.noteIfFull(full, "checkpoint");
+    await notReady(MIN_FREE_BYTES + disk.wal);
+    disk.free = disk.wal + MIN_FREE_BYTES - 4096;
+    await notReady(MIN_FREE_BYTES + disk.wal);
+    // The -wal is measured at each check: it shrank (a checkpoint that got through started it over).
+    disk.wal = 8 * 1024 * 1024;
+    expect((await h.send("GET", "/readyz")).body).toEqual({ status: "ready" });
+
+    // Cleared, a write's mark asks 16 MiB again, whatever the -wal holds.
+    disk.wal = 40 * 1024 * 1024;
+    disk.free = MIN_FREE_BYTES - 4096;
+    h.services.storage.noteIfFull(full);
+    await notReady(MIN_FREE_BYTES);
+    disk.free = MIN_FREE_BYTES;
+    expect((await h.send("GET", "/readyz")).status).toBe(200);
   });
 });
 
@@ -199,7 +239,7 @@ describe("a full disk met by background writes", () => {
     const pool: WorkerPool = { run: () => Promise.reject(failure), close: async () => {} };
     const checkpointer = new Checkpointer(pool, { dataDir: "/data" }, h.logger, {
       everyMs: 10_000,
-      failed: (e) => h.services.storage.noteIfFull(e),
+      failed: (e) => h.services.storage.noteIfFull(e, "checkpoint"),
     });
     await checkpointer.run();
     expect((await h.send("GET", "/readyz")).status).toBe(200);
