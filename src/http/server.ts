@@ -124,6 +124,11 @@ export interface ServeOptions {
   logger?: Logger;
   /** Scheduled backups: a cron expression, how many to keep, and where (default <data-dir>/backups). */
   backups?: { schedule: string; keep: number; dir?: string };
+  /**
+   * Where the WAL checkpoints run (default: a background thread of their own). Tests give a pool whose checkpoints
+   * fail as a full disk makes them fail, which no real disk does on demand.
+   */
+  checkpointPool?: WorkerPool;
 }
 
 /** How long an fsync about to begin waits at most for the writer thread's operations under way (db/durability.ts). */
@@ -190,7 +195,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     durability: walSync,
   });
   // Checkpoints have a thread of their own: behind learning analyses they would fall behind a write load.
-  const checkpointPool = piscinaPool(1, { background: true });
+  const checkpointPool = options.checkpointPool ?? piscinaPool(1, { background: true });
   const checkpointer = new Checkpointer(checkpointPool, location, logger, {
     writes: {
       // Writes on both threads: the HTTP thread's turns and the writer thread's queue.

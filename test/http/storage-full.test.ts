@@ -5,13 +5,17 @@
  * storage_full until the data directory's file system (a fake statfs here) has 16 MiB free again, and the -wal's
  * size on top of them when a WAL checkpoint met the full disk.
  */
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { Checkpointer } from "../../src/db/checkpoints.js";
+import { describe, expect, it, vi } from "vitest";
+import { Checkpointer, type CheckpointInput } from "../../src/db/checkpoints.js";
 import type { StoreWriter } from "../../src/domain/writer.js";
 import { toApiError } from "../../src/http/errors.js";
-import { periodicJobFailed } from "../../src/http/server.js";
+import { memoryLogger } from "../../src/http/log.js";
+import { periodicJobFailed, startServer } from "../../src/http/server.js";
 import { type FsStats, MIN_FREE_BYTES, StorageWatch } from "../../src/http/storage-watch.js";
+import { lifecycle } from "../../src/routes/system.js";
 import type { WorkerPool } from "../../src/workers/pool.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
@@ -161,6 +165,43 @@ describe("readiness after a WAL checkpoint met a full disk", () => {
     await notReady(MIN_FREE_BYTES);
     disk.free = MIN_FREE_BYTES;
     expect((await h.send("GET", "/readyz")).status).toBe(200);
+  });
+
+  it("the server's own checkpointer marks /readyz, which then asks the -wal's size on top of 16 MiB", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "cs-full-"));
+    let failing = true;
+    // The checkpoints' thread as a full disk would make it answer (its error crosses back with its code).
+    const checkpointPool: WorkerPool = {
+      run: (async (_name: string, input: CheckpointInput) => {
+        if (failing && !input.close)
+          throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+        return { busy: 0, walFrames: 0, checkpointed: 0 };
+      }) as WorkerPool["run"],
+      close: async () => {},
+    };
+    const logger = memoryLogger();
+    const server = await startServer({ dataDir: dir, host: "127.0.0.1", port: 0, workers: 1, logger, checkpointPool });
+    try {
+      // 16 MiB free: room enough after a write's failure, not after a checkpoint's.
+      const disk = fakeDisk(MIN_FREE_BYTES, dir);
+      server.services.storage = new StorageWatch(dir, disk.statfs);
+      await vi.waitFor(() => expect(logger.lines.some((l) => l.message === "checkpoint failed")).toBe(true), {
+        timeout: 10_000,
+      });
+      failing = false;
+      const wal = statSync(path.join(dir, "content-service.db-wal")).size;
+      expect(wal).toBeGreaterThan(0);
+      const res = await fetch(`${server.url}/readyz`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ status: "storage_full", required_free_bytes: MIN_FREE_BYTES + wal });
+      // (The fake disk counts whole 4 KiB blocks; a -wal's size is a header and frames of 4 KiB pages and 24 bytes.)
+      disk.free = MIN_FREE_BYTES + wal + 4096;
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    } finally {
+      await server.close();
+      lifecycle.draining = false;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
