@@ -347,7 +347,9 @@ function gifSubBlocks(r: Reader, at: number): number {
  * browsers crop the image to the screen or (Chrome, for the first) enlarge the screen to it. As Chrome shows such a
  * file as large as its first image reaches, MAX_IMAGE_SIDE applies to where the first image ends as well as to the
  * screen: a 1 × 1 screen holding a 65,535 × 65,535 first image is refused. Later images are cropped to the screen
- * everywhere, so their place is not held to it.
+ * everywhere, so their place is not held to it. A screen side of zero (some encoders write a 0 × 0 screen) is where
+ * the first image reaches on that side, its left + width or top + height, as Chrome enlarges the screen to it: a
+ * 0 × 0 screen whose first image is 40 × 30 at the corner is a 40 × 30 image.
  */
 function gifSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "GIF");
@@ -371,6 +373,8 @@ function gifSize(bytes: Uint8Array): Size {
       if (images === 0) {
         const right = r.u16le(at + 1) + r.u16le(at + 5);
         const bottom = r.u16le(at + 3) + r.u16le(at + 7);
+        if (size.width === 0) size.width = right;
+        if (size.height === 0) size.height = bottom;
         // (Within the screen, the screen's own size is what inspectImage holds to MAX_IMAGE_SIDE.)
         if ((right > size.width && right > MAX_IMAGE_SIDE) || (bottom > size.height && bottom > MAX_IMAGE_SIDE))
           corrupt(

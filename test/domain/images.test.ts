@@ -278,6 +278,59 @@ describe("the structure behind the header is checked, as far as a viewer needs i
     expect(inspectImage(bytes)).toEqual({ ok: true, type: "image/gif", width: 100, height: 100 });
   });
 
+  // Chrome enlarges the screen to where the first image reaches, so a screen side of zero (encoders that write a 0 × 0
+  // screen) is shown at the first image's size; the side limit applies to that size.
+  it.each([
+    {
+      name: "a 0 × 0 screen whose first image is 40 × 30 at the corner",
+      screen: [0, 0],
+      place: [0, 0],
+      size: [40, 30],
+    },
+    { name: "a 0 × 0 screen whose first image is 40 × 30 at (3, 2)", screen: [0, 0], place: [3, 2], size: [43, 32] },
+    {
+      name: "a 0 × 12 screen whose first image is 40 × 30 at the corner",
+      screen: [0, 12],
+      place: [0, 0],
+      size: [40, 12],
+    },
+    {
+      name: "a 0 × 0 screen whose first image reaches 16,384 pixels",
+      screen: [0, 0],
+      place: [16_344, 0],
+      size: [16_384, 30],
+    },
+  ])("accepts $name, at the first image's size", ({ screen, place, size }) => {
+    const bytes = gif(40, 30);
+    const u16 = (n: number) => [n & 0xff, n >> 8];
+    bytes.set([...u16(screen[0]), ...u16(screen[1])], 6);
+    bytes.set([...u16(place[0]), ...u16(place[1])], 20);
+    expect(inspectImage(bytes)).toEqual({ ok: true, type: "image/gif", width: size[0], height: size[1] });
+  });
+
+  it("takes a 0 × 0 screen's size from the first image only, not a larger second one", () => {
+    const first = gif(4, 3);
+    first.set([0, 0, 0, 0], 6);
+    const descriptor = [0x2c, 0, 0, 0, 0, 50, 0, 60, 0, 0, 2, 2, 0x44, 0x01, 0];
+    const bytes = Uint8Array.from([...first.subarray(0, first.length - 1), ...descriptor, 0x3b]);
+    expect(inspectImage(bytes)).toEqual({ ok: true, type: "image/gif", width: 4, height: 3 });
+  });
+
+  it.each([
+    { name: "16,385 pixels wide", image: [0x01, 0x40, 7, 0], message: "16385 × 7" },
+    { name: "65,535 pixels tall", image: [5, 0, 0xff, 0xff], message: "5 × 65535" },
+  ])("refuses a 0 × 0 screen whose first image is $name, as that image's size", ({ image, message }) => {
+    const bytes = gif(1, 1);
+    bytes.set([0, 0, 0, 0], 6);
+    bytes.set(image, 24);
+    expect(inspectImage(bytes)).toEqual({
+      ok: false,
+      reason: "corrupt",
+      type: "image/gif",
+      message: `The image is ${message} pixels; at most 16384 pixels a side are accepted.`,
+    });
+  });
+
   it.each([
     // PNG
     { name: "PNG with no image data (no IDAT)", bytes: pngOf(IHDR, IEND), message: /no image data \(IDAT/ },

@@ -70,11 +70,16 @@ function expectError(res: Reply, status: number, code: string) {
   expect(res.headers.get("x-trace-id")).toBe(res.body.trace_id);
 }
 
+/** A GIF whose logical screen is 0 × 0 (some encoders write one): shown, and stored, at its first image's 6 × 4. */
+const zeroScreenGif = gif(6, 4);
+zeroScreenGif.set([0, 0, 0, 0], 6);
+
 const FORMATS = [
   { name: "PNG", bytes: png(3, 2), mime: "image/png", width: 3, height: 2 },
   { name: "JPEG", bytes: jpeg(640, 480), mime: "image/jpeg", width: 640, height: 480 },
   { name: "GIF87a", bytes: gif(5, 7, "87a"), mime: "image/gif", width: 5, height: 7 },
   { name: "GIF89a", bytes: gif(8, 9), mime: "image/gif", width: 8, height: 9 },
+  { name: "GIF on a 0 × 0 screen", bytes: zeroScreenGif, mime: "image/gif", width: 6, height: 4 },
   { name: "WebP lossy", bytes: webp(100, 50, "lossy"), mime: "image/webp", width: 100, height: 50 },
   { name: "WebP lossless", bytes: webp(30, 20, "lossless"), mime: "image/webp", width: 30, height: 20 },
   { name: "WebP extended", bytes: webp(4000, 3000, "extended"), mime: "image/webp", width: 4000, height: 3000 },
