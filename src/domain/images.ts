@@ -179,6 +179,9 @@ function pngSize(bytes: Uint8Array): Size {
 const JPEG_SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
 // The lossless frames (T.81 H.1), which use no quantization table.
 const JPEG_LOSSLESS = new Set([0xc3, 0xc7, 0xcb, 0xcf]);
+/** The most components a frame may have (libjpeg-turbo's MAX_COMPONENTS) and a scan may hold (MAX_COMPS_IN_SCAN). */
+const JPEG_MAX_COMPONENTS = 10;
+const JPEG_MAX_COMPS_IN_SCAN = 4;
 
 /**
  * JPEG: walks the marker segments after SOI by their lengths (never scanning inside one), and the entropy-coded data
@@ -230,6 +233,9 @@ function jpegSize(bytes: Uint8Array): Size {
       const components = r.u8(at + 7);
       if (components === 0 || length !== 8 + 3 * components)
         corrupt("The JPEG's frame header does not match its number of components.");
+      // libjpeg-turbo's MAX_COMPONENTS (jdinput.c initial_setup: JERR_COMPONENT_COUNT).
+      if (components > JPEG_MAX_COMPONENTS)
+        corrupt(`The JPEG's frame header has ${components} components; at most ${JPEG_MAX_COMPONENTS} are decoded.`);
       size = { height: r.u16be(at + 3), width: r.u16be(at + 5) };
       lossless = JPEG_LOSSLESS.has(marker);
       frameComponents = Array.from({ length: components }, (_, c) => ({
@@ -249,8 +255,12 @@ function jpegSize(bytes: Uint8Array): Size {
       }
     } else if (marker === 0xda) {
       const components = length >= 3 ? r.u8(at + 2) : 0;
-      if (components < 1 || components > 4 || length !== 6 + 2 * components)
-        corrupt("The JPEG has a malformed scan header (SOS).");
+      // libjpeg-turbo's MAX_COMPS_IN_SCAN (jdmarker.c get_sos, which reports it as a bad length).
+      if (components > JPEG_MAX_COMPS_IN_SCAN)
+        corrupt(
+          `The JPEG's scan header (SOS) names ${components} components; a scan holds at most ${JPEG_MAX_COMPS_IN_SCAN}.`,
+        );
+      if (components < 1 || length !== 6 + 2 * components) corrupt("The JPEG has a malformed scan header (SOS).");
       const ids = Array.from({ length: components }, (_, c) => r.u8(at + 3 + 2 * c));
       for (const c of scanComponents(frameComponents, ids)) {
         const component = frameComponents[c];
@@ -303,7 +313,7 @@ function scanComponents(frame: JpegComponent[], ids: number[]): number[] {
   const inScan: number[] = [];
   for (const id of ids) {
     let found = -1;
-    for (let c = 0; c < Math.min(frame.length, 4); c++)
+    for (let c = 0; c < Math.min(frame.length, JPEG_MAX_COMPS_IN_SCAN); c++)
       if (frame[c].id === id && inScan[c] === undefined) {
         found = c;
         break;

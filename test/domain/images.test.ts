@@ -466,7 +466,7 @@ describe("the structure behind the header is checked, as far as a viewer needs i
   });
 });
 
-describe("JPEG quantization tables: refused exactly where libjpeg(-turbo) refuses them", () => {
+describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) refuses them", () => {
   const seg = (marker: number, payload: number[]) => [
     0xff,
     marker,
@@ -516,6 +516,10 @@ describe("JPEG quantization tables: refused exactly where libjpeg(-turbo) refuse
       // decodes the file (the components no scan held come out empty).
       name: "components that share ID 1, tables 0, 0, 2, only DQT 0, and a scan of the first component alone",
       bytes: jpegOf(dqt(0), frame([0, 0, 2], 0xc0, [1, 1, 1]), scan(1)),
+    },
+    {
+      name: "a frame of 10 components (libjpeg-turbo's most) and a scan of 4",
+      bytes: jpegOf(dqt(0), frame(new Array(10).fill(0)), scan(1, 2, 3, 4)),
     },
   ])("accepts $name", ({ bytes }) => {
     expect(inspectImage(bytes)).toMatchObject({ ok: true, type: "image/jpeg", width: 16, height: 16 });
@@ -596,6 +600,18 @@ describe("JPEG quantization tables: refused exactly where libjpeg(-turbo) refuse
       name: "a DQT of 16-bit values cut short, an odd byte over",
       bytes: jpegOf(rawDqt(0x10, 1, 1, 1), frame([0]), scan(1)),
       message: "The JPEG's quantization table 0 (DQT) is cut short by its segment's length.",
+    },
+    {
+      // libjpeg-turbo's MAX_COMPONENTS (JERR_COMPONENT_COUNT).
+      name: "a frame of 11 components",
+      bytes: jpegOf(dqt(0), frame(new Array(11).fill(0)), scan(1)),
+      message: "The JPEG's frame header has 11 components; at most 10 are decoded.",
+    },
+    {
+      // libjpeg-turbo's MAX_COMPS_IN_SCAN (get_sos: JERR_BAD_LENGTH).
+      name: "a scan of 5 components",
+      bytes: jpegOf(dqt(0), frame(new Array(5).fill(0)), scan(1, 2, 3, 4, 5)),
+      message: "The JPEG's scan header (SOS) names 5 components; a scan holds at most 4.",
     },
   ])("refuses $name as corrupt", ({ bytes, message }) => {
     expect(inspectImage(bytes)).toEqual({ ok: false, reason: "corrupt", type: "image/jpeg", message });
