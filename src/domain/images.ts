@@ -179,6 +179,18 @@ function pngSize(bytes: Uint8Array): Size {
 const JPEG_SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
 // The lossless frames (T.81 H.1), which use no quantization table.
 const JPEG_LOSSLESS = new Set([0xc3, 0xc7, 0xcb, 0xcf]);
+/**
+ * How a frame's scans are entropy-coded, which decides the Huffman tables a scan uses: sequential (SOF0, 1, 5) the DC
+ * and AC tables of each of its components, progressive (SOF2, 6) the DC table in a first DC scan, none in a DC
+ * refinement, the AC table in an AC scan, lossless (SOF3, 7) the DC table; arithmetic coding (SOF9 and up) none.
+ */
+type JpegCoding = "sequential" | "progressive" | "lossless" | "arithmetic";
+function jpegCoding(sof: number): JpegCoding {
+  if (sof >= 0xc9) return "arithmetic";
+  if (sof === 0xc2 || sof === 0xc6) return "progressive";
+  if (sof === 0xc3 || sof === 0xc7) return "lossless";
+  return "sequential";
+}
 /** The most components a frame may have (libjpeg-turbo's MAX_COMPONENTS) and a scan may hold (MAX_COMPS_IN_SCAN). */
 const JPEG_MAX_COMPONENTS = 10;
 const JPEG_MAX_COMPS_IN_SCAN = 4;
@@ -196,8 +208,10 @@ const JPEG_MAX_COMPS_IN_SCAN = 4;
  * ("Quantization table 0x.. was not defined"; T.81 B.2.4.1: the table must be installed before that scan); a lossless
  * frame (SOF3, 7, 11, 15) uses none. A later DQT may redefine a slot. Components are the frame header's, by their
  * place: old encoders give every component the same ID, and a scan's components are matched to the frame's as
- * libjpeg-turbo matches them (scanComponents). Huffman tables are not checked: a baseline file without DHT is shown
- * with the standard (Motion-JPEG) tables. The tables' values and the coded data are not decoded.
+ * libjpeg-turbo matches them (scanComponents). Huffman tables as libjpeg-turbo's get_dht reads them (whole tables,
+ * DC and AC slots 0–3) and its entropy decoders look them up when a scan starts: each table the scan uses (see
+ * JpegCoding) exists then, slots 0 and 1 always (the standard tables fill them when no DHT did), slots 2 and 3 when a
+ * DHT before the scan defined them (checkHuffmanTable). The tables' values and the coded data are not decoded.
  */
 function jpegSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "JPEG");
@@ -209,6 +223,9 @@ function jpegSize(bytes: Uint8Array): Size {
   /** The frame's components, by their place in its header: ID, quantization slot, whether a scan checked it. */
   let frameComponents: JpegComponent[] = [];
   let lossless = false;
+  let coding: JpegCoding = "sequential";
+  /** The Huffman table slots a DHT has defined so far: bits 0–3 the DC tables, bits 4–7 the AC tables. */
+  let huffmanDefined = 0;
   for (;;) {
     if (r.u8(at) !== 0xff) corrupt("The JPEG has a malformed marker segment.");
     // Any number of 0xFF fill bytes may precede a marker.
@@ -238,6 +255,7 @@ function jpegSize(bytes: Uint8Array): Size {
         corrupt(`The JPEG's frame header has ${components} components; at most ${JPEG_MAX_COMPONENTS} are decoded.`);
       size = { height: r.u16be(at + 3), width: r.u16be(at + 5) };
       lossless = JPEG_LOSSLESS.has(marker);
+      coding = jpegCoding(marker);
       frameComponents = Array.from({ length: components }, (_, c) => ({
         id: r.u8(at + 8 + 3 * c),
         slot: r.u8(at + 10 + 3 * c),
@@ -253,6 +271,25 @@ function jpegSize(bytes: Uint8Array): Size {
         if (t > end) corrupt(`The JPEG's quantization table ${slot} (DQT) is cut short by its segment's length.`);
         quantDefined |= 1 << slot;
       }
+    } else if (marker === 0xc4) {
+      // Whole tables, as libjpeg-turbo's get_dht reads them: a class/slot byte, 16 code counts and that many values,
+      // while more than 16 bytes are left; then the segment must be used up.
+      const end = at + length;
+      let t = at + 2;
+      while (end - t > 16) {
+        const index = bytes[t];
+        let count = 0;
+        for (let i = 1; i <= 16; i++) count += bytes[t + i];
+        t += 17;
+        if (count > 256 || count > end - t)
+          corrupt("The JPEG's Huffman table (DHT) has more values than its segment holds.");
+        t += count;
+        const ac = (index & 0x10) !== 0;
+        const slot = ac ? index - 0x10 : index;
+        if (slot > 3) corrupt(`The JPEG defines ${ac ? "AC" : "DC"} Huffman table ${slot}; tables 0 to 3 exist.`);
+        huffmanDefined |= 1 << ((ac ? 4 : 0) + slot);
+      }
+      if (t !== end) corrupt("The JPEG's Huffman table segment (DHT) ends inside a table.");
     } else if (marker === 0xda) {
       const components = length >= 3 ? r.u8(at + 2) : 0;
       // libjpeg-turbo's MAX_COMPS_IN_SCAN (jdmarker.c get_sos, which reports it as a bad length).
@@ -262,7 +299,8 @@ function jpegSize(bytes: Uint8Array): Size {
         );
       if (components < 1 || length !== 6 + 2 * components) corrupt("The JPEG has a malformed scan header (SOS).");
       const ids = Array.from({ length: components }, (_, c) => r.u8(at + 3 + 2 * c));
-      for (const c of scanComponents(frameComponents, ids)) {
+      const inScan = scanComponents(frameComponents, ids);
+      for (const c of inScan) {
         const component = frameComponents[c];
         // A lossless frame latches no table (jdinput.c start_input_pass).
         if (lossless || component.latched) continue;
@@ -272,6 +310,19 @@ function jpegSize(bytes: Uint8Array): Size {
           );
         component.latched = true;
       }
+      // The Huffman tables the scan uses, each checked as libjpeg-turbo's entropy decoder checks it when the scan
+      // starts (jdhuff.c, jdphuff.c, jdlhuff.c: jpeg_make_d_derived_tbl, "Huffman table 0x.. was not defined").
+      const params = at + 3 + 2 * components;
+      const dcBand = bytes[params] === 0;
+      const refinement = bytes[params + 2] >> 4 !== 0;
+      inScan.forEach((c, i) => {
+        const tables = bytes[at + 4 + 2 * i];
+        const dc =
+          coding === "sequential" || coding === "lossless" || (coding === "progressive" && dcBand && !refinement);
+        const ac = coding === "sequential" || (coding === "progressive" && !dcBand);
+        if (dc) checkHuffmanTable(frameComponents, c, "DC", tables >> 4, huffmanDefined & 0x0f);
+        if (ac) checkHuffmanTable(frameComponents, c, "AC", tables & 0x0f, huffmanDefined >> 4);
+      });
       scans++;
       at += length;
       // The entropy-coded data runs to the next 0xFF that is not a stuffed 0xFF00, a restart marker or a fill byte (a
@@ -291,6 +342,20 @@ function jpegSize(bytes: Uint8Array): Size {
     }
     at += length;
   }
+}
+
+/**
+ * Refuses a scan's use of a Huffman table slot (0–15 in the scan header) that libjpeg-turbo has no table for: a slot
+ * past 3, or slot 2 or 3 that no DHT defined before the scan. Slots 0 and 1 pass undefined: libjpeg-turbo's
+ * sequential decoder fills in the standard tables there (jdhuff.c jinit_huff_decoder calls jstdhuff.c
+ * std_huff_tables, for "Motion JPEG" files). Its progressive and lossless decoders (jdphuff.c, jdlhuff.c) do not, so
+ * it refuses such a file without DHT; that is not held here (the README says so).
+ */
+function checkHuffmanTable(frame: JpegComponent[], c: number, kind: "DC" | "AC", slot: number, defined: number): void {
+  const name = componentName(frame, c);
+  if (slot > 3) corrupt(`The JPEG's component ${name} uses ${kind} Huffman table ${slot}; tables 0 to 3 exist.`);
+  if (slot > 1 && !(defined & (1 << slot)))
+    corrupt(`The JPEG's component ${name} uses ${kind} Huffman table ${slot}, which no DHT defines before its scan.`);
 }
 
 /** A JPEG frame header's component, by its place in the header. */

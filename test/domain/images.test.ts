@@ -493,6 +493,21 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
     0x34,
   ];
   const jpegOf = (...parts: number[][]) => Uint8Array.from([0xff, 0xd8, ...parts.flat(), 0xff, 0xd9]);
+  /** A DHT of these class/slot bytes (0x1n: AC table n), each a table of one 1-bit code. */
+  const dht = (...indexes: number[]) =>
+    seg(
+      0xc4,
+      indexes.flatMap((index) => [index, 1, ...new Array(15).fill(0), 0]),
+    );
+  /**
+   * A scan of components 1, 2, … whose DC/AC Huffman table bytes are `tables` (0xDA: DC table D, AC table A), with
+   * spectral selection Ss–Se and successive approximation Ah/Al (default a whole sequential scan).
+   */
+  const huffScan = (tables: number[], ss = 0, se = 63, ahAl = 0) => [
+    ...seg(0xda, [tables.length, ...tables.flatMap((t, i) => [i + 1, t]), ss, se, ahAl]),
+    0x12,
+    0x34,
+  ];
 
   it.each([
     {
@@ -520,6 +535,39 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
     {
       name: "a frame of 10 components (libjpeg-turbo's most) and a scan of 4",
       bytes: jpegOf(dqt(0), frame(new Array(10).fill(0)), scan(1, 2, 3, 4)),
+    },
+    // Huffman tables (jdhuff.c, jdphuff.c, jdlhuff.c: each scan's tables are looked up when it starts).
+    {
+      name: "a baseline scan using tables 1 with no DHT (libjpeg-turbo fills in the standard tables 0 and 1)",
+      bytes: jpegOf(dqt(0), frame([0, 0]), huffScan([0x00, 0x11])),
+    },
+    {
+      name: "a baseline scan using DC and AC tables 2 and 3 that a DHT defines",
+      bytes: jpegOf(dqt(0), dht(0x02, 0x13), frame([0]), huffScan([0x23])),
+    },
+    {
+      name: "a DHT for table 2 between the first scan and the second, which uses it",
+      bytes: jpegOf(dqt(0), frame([0, 0]), huffScan([0x00]), dht(0x02, 0x12), huffScan([0x00, 0x22])),
+    },
+    {
+      name: "a progressive DC first scan using DC table 2 (defined) and naming an undefined AC table 3 it does not use",
+      bytes: jpegOf(dqt(0), dht(0x02), frame([0], 0xc2), huffScan([0x23], 0, 0, 0x01)),
+    },
+    {
+      name: "a progressive DC refinement scan naming undefined tables 3 (it uses none)",
+      bytes: jpegOf(dqt(0), frame([0], 0xc2), huffScan([0x00], 0, 0, 0x01), huffScan([0x33], 0, 0, 0x10)),
+    },
+    {
+      name: "a progressive AC scan using AC table 2 (defined) and naming an undefined DC table 3 it does not use",
+      bytes: jpegOf(dqt(0), dht(0x12), frame([0], 0xc2), huffScan([0x00], 0, 0, 0), huffScan([0x32], 1, 63, 0)),
+    },
+    {
+      name: "a lossless (SOF3) scan using DC table 2 (defined) and naming an undefined AC table 3 it does not use",
+      bytes: jpegOf(dht(0x02), frame([0], 0xc3), huffScan([0x23], 1, 0, 0)),
+    },
+    {
+      name: "an arithmetic-coded (SOF9) scan naming tables 3 and 15, with no DHT (it uses no Huffman table)",
+      bytes: jpegOf(dqt(0), frame([0], 0xc9), huffScan([0x3f])),
     },
   ])("accepts $name", ({ bytes }) => {
     expect(inspectImage(bytes)).toMatchObject({ ok: true, type: "image/jpeg", width: 16, height: 16 });
@@ -612,6 +660,57 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
       name: "a scan of 5 components",
       bytes: jpegOf(dqt(0), frame(new Array(5).fill(0)), scan(1, 2, 3, 4, 5)),
       message: "The JPEG's scan header (SOS) names 5 components; a scan holds at most 4.",
+    },
+    // Huffman tables: slots 2 and 3 have no standard table; a scan that uses one needs a DHT before it.
+    {
+      name: "a baseline scan using DC table 2 with no DHT",
+      bytes: jpegOf(dqt(0), frame([0, 0]), huffScan([0x00, 0x20])),
+      message: "The JPEG's component 2 uses DC Huffman table 2, which no DHT defines before its scan.",
+    },
+    {
+      name: "a baseline scan using AC table 3 where the DHT defines DC table 3 only",
+      bytes: jpegOf(dqt(0), dht(0x03), frame([0]), huffScan([0x33])),
+      message: "The JPEG's component 1 uses AC Huffman table 3, which no DHT defines before its scan.",
+    },
+    {
+      name: "a DHT for table 2 only after the scan that uses it",
+      bytes: jpegOf(dqt(0), frame([0]), huffScan([0x22]), dht(0x02, 0x12)),
+      message: "The JPEG's component 1 uses DC Huffman table 2, which no DHT defines before its scan.",
+    },
+    {
+      name: "a progressive DC first scan using an undefined DC table 2",
+      bytes: jpegOf(dqt(0), frame([0], 0xc2), huffScan([0x20], 0, 0, 0)),
+      message: "The JPEG's component 1 uses DC Huffman table 2, which no DHT defines before its scan.",
+    },
+    {
+      name: "a progressive AC scan using an undefined AC table 3",
+      bytes: jpegOf(dqt(0), frame([0], 0xc2), huffScan([0x00], 0, 0, 0), huffScan([0x03], 1, 5, 0)),
+      message: "The JPEG's component 1 uses AC Huffman table 3, which no DHT defines before its scan.",
+    },
+    {
+      name: "a lossless (SOF3) scan using an undefined DC table 2",
+      bytes: jpegOf(frame([0], 0xc3), huffScan([0x20], 1, 0, 0)),
+      message: "The JPEG's component 1 uses DC Huffman table 2, which no DHT defines before its scan.",
+    },
+    {
+      name: "a baseline scan using AC table 4",
+      bytes: jpegOf(dqt(0), frame([0]), huffScan([0x04])),
+      message: "The JPEG's component 1 uses AC Huffman table 4; tables 0 to 3 exist.",
+    },
+    {
+      name: "a DHT for DC table 4",
+      bytes: jpegOf(dqt(0), dht(0x04), frame([0]), scan(1)),
+      message: "The JPEG defines DC Huffman table 4; tables 0 to 3 exist.",
+    },
+    {
+      name: "a DHT whose counts claim more values than its segment holds",
+      bytes: jpegOf(dqt(0), seg(0xc4, [0x00, 0, 5, ...new Array(14).fill(0), 0, 1]), frame([0]), scan(1)),
+      message: "The JPEG's Huffman table (DHT) has more values than its segment holds.",
+    },
+    {
+      name: "a DHT with bytes left over after its last whole table",
+      bytes: jpegOf(dqt(0), seg(0xc4, [0x00, 1, ...new Array(15).fill(0), 0, 0x10, 1]), frame([0]), scan(1)),
+      message: "The JPEG's Huffman table segment (DHT) ends inside a table.",
     },
   ])("refuses $name as corrupt", ({ bytes, message }) => {
     expect(inspectImage(bytes)).toEqual({ ok: false, reason: "corrupt", type: "image/jpeg", message });
