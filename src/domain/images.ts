@@ -368,30 +368,40 @@ interface JpegComponent {
 }
 
 /**
- * The frame components (their places) a scan header's component IDs name, as libjpeg-turbo's get_sos pairs them: for
- * each ID in turn, the first of the frame's first four components with that ID whose place is not taken yet, where
- * "taken" looks at the scan's entry at that place (libjpeg-turbo's cur_comp_info[ci], a scan-order array read at a
- * frame index). So repeated IDs (old encoders write the same ID for every component) name the components in order.
- * An ID that finds none, or a component named twice, is refused, as libjpeg-turbo refuses it ("Invalid component ID").
+ * The frame components (their places) a scan header's component IDs name, exactly as libjpeg-turbo's get_sos
+ * (jdmarker.c) pairs them: for the scan's i-th ID, the first of the frame's first four components with that ID whose
+ * place is not taken, where "taken" reads the scan's own entry at that place (cur_comp_info[ci], a scan-order array
+ * read at a frame index), so the search runs from the frame's i-th component on. Repeated IDs (old encoders write
+ * the same ID for every component) thus name the components in order, and a scan must follow the frame's order. An
+ * ID that finds none, or that finds a component the scan already holds, is refused ("Invalid component ID").
  */
 function scanComponents(frame: JpegComponent[], ids: number[]): number[] {
   const inScan: number[] = [];
-  for (const id of ids) {
+  const searched = Math.min(frame.length, JPEG_MAX_COMPS_IN_SCAN);
+  ids.forEach((id, i) => {
     let found = -1;
-    for (let c = 0; c < Math.min(frame.length, JPEG_MAX_COMPS_IN_SCAN); c++)
+    for (let c = 0; c < searched; c++)
       if (frame[c].id === id && inScan[c] === undefined) {
         found = c;
         break;
       }
-    if (found < 0)
+    if (found < 0) {
+      const inFrame = frame.slice(0, searched).filter((f) => f.id === id).length;
+      const named = ids.slice(0, i + 1).filter((other) => other === id).length;
       corrupt(
-        inScan.some((c) => frame[c].id === id)
-          ? `The JPEG's scan header (SOS) names component ${id} more often than its frame header has it.`
-          : `The JPEG's scan header (SOS) names component ${id}, which its frame header does not have among its first four.`,
+        inFrame === 0
+          ? `The JPEG's scan header (SOS) names component ${id}, which its frame header does not have among its first four.`
+          : named > inFrame
+            ? `The JPEG's scan header (SOS) names component ${id} more often than its frame header has it.`
+            : `The JPEG's scan header (SOS) names component ${id} out of the frame header's order; libjpeg-turbo pairs a scan's n-th component with the frame's n-th or a later one.`,
       );
-    if (inScan.includes(found)) corrupt(`The JPEG's scan header (SOS) names component ${id} twice.`);
+    }
+    if (inScan.includes(found))
+      corrupt(
+        `The JPEG's scan header (SOS) names component ${id} twice; libjpeg-turbo pairs both with the frame's component number ${found + 1}.`,
+      );
     inScan.push(found);
-  }
+  });
   return inScan;
 }
 

@@ -536,6 +536,12 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
       name: "a frame of 10 components (libjpeg-turbo's most) and a scan of 4",
       bytes: jpegOf(dqt(0), frame(new Array(10).fill(0)), scan(1, 2, 3, 4)),
     },
+    {
+      // get_sos looks for a scan's n-th ID from the frame's n-th component on: the second ID 1 is component 2, whose
+      // table 0 is defined (pairing it with the first free component of ID 1, number 1 and table 1, would refuse it).
+      name: "IDs 1, 1, 2 with tables 1, 0, 0, only DQT 0, and a scan of IDs 2, 1",
+      bytes: jpegOf(dqt(0), frame([1, 0, 0], 0xc0, [1, 1, 2]), scan(2, 1)),
+    },
     // Huffman tables (jdhuff.c, jdphuff.c, jdlhuff.c: each scan's tables are looked up when it starts).
     {
       name: "a baseline scan using tables 1 with no DHT (libjpeg-turbo fills in the standard tables 0 and 1)",
@@ -660,6 +666,27 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
       name: "a scan of 5 components",
       bytes: jpegOf(dqt(0), frame(new Array(5).fill(0)), scan(1, 2, 3, 4, 5)),
       message: "The JPEG's scan header (SOS) names 5 components; a scan holds at most 4.",
+    },
+    {
+      // The mirror image: the second ID 1 is component 2, whose table 1 is undefined.
+      name: "IDs 1, 1, 2 with tables 0, 1, 0, only DQT 0, and a scan of IDs 2, 1",
+      bytes: jpegOf(dqt(0), frame([0, 1, 0], 0xc0, [1, 1, 2]), scan(2, 1)),
+      message:
+        "The JPEG's component 1 (number 2 in the frame header) uses quantization table 1, which no DQT defines before its first scan.",
+    },
+    {
+      // Both IDs 1 find component 2: the search for the second starts at the frame's second place, and the scan's
+      // first entry (not the frame's) marks that place as free; libjpeg-turbo refuses the repeat.
+      name: "IDs 2, 1, 1 and a scan of IDs 1, 1",
+      bytes: jpegOf(dqt(0), frame([0, 0, 0], 0xc0, [2, 1, 1]), scan(1, 1)),
+      message:
+        "The JPEG's scan header (SOS) names component 1 twice; libjpeg-turbo pairs both with the frame's component number 2.",
+    },
+    {
+      name: "a scan naming the frame's components out of order (IDs 2, 1)",
+      bytes: jpegOf(dqt(0), frame([0, 0]), scan(2, 1)),
+      message:
+        "The JPEG's scan header (SOS) names component 1 out of the frame header's order; libjpeg-turbo pairs a scan's n-th component with the frame's n-th or a later one.",
     },
     // Huffman tables: slots 2 and 3 have no standard table; a scan that uses one needs a DHT before it.
     {
