@@ -8,7 +8,6 @@ import { pendingMigrations } from "../db/migrate.js";
 import {
   DB_FILE,
   type Db,
-  EMPTY_DATABASE,
   immutableRead,
   isDamagedDatabase,
   markImmutableRead,
@@ -75,14 +74,7 @@ function damagedMessage(dir: string, message: string, immutable = false): string
       "been changing (a server writing it): run this again"
     );
   const restore = `put a backup back with \`content-service restore --data-dir ${dir} --from FILE\``;
-  // The one empty database this program leaves (db/open.ts refuseEmpty): a first start stopped as it made the file,
-  // with nothing beside it. A -wal there proves a start finished (it comes after the first page is written): removing
-  // the file would let SQLite drop that -wal too.
-  const firstStart =
-    message === EMPTY_DATABASE
-      ? "; if no start has finished here (a first start cut short), remove the file and start again"
-      : "";
-  return `${file} is damaged (${message}): ${restore}${firstStart}`;
+  return `${file} is damaged (${message}): ${restore}`;
 }
 
 /** The data directory from --data-dir, CONTENT_SERVICE_DATA_DIR or ./data; an empty one is a usage error. */

@@ -1,5 +1,18 @@
 /** The one place a database connection is opened and configured. */
-import { closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  existsSync,
+  fchmodSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
@@ -46,7 +59,15 @@ export interface OpenOptions {
    * before any migration (serve's `database opened` log line, which the crash run's start-up kills count from).
    */
   opened?: () => void;
+  /**
+   * Tests: called after each step of a new database file's creation (createDbFile) with the temporary file's name,
+   * to look at the folder between steps or to stop there.
+   */
+  createStep?: (step: CreateStep, temp: string) => void;
 }
+
+/** The steps of a new database file's creation, in order (createDbFile). */
+export type CreateStep = "created" | "written" | "synced" | "placed";
 
 /** How long a transaction waits for the writer's flag before trying anyway (busy_timeout, as the busy handler). */
 const BUSY_TIMEOUT_MS = 5000;
@@ -154,11 +175,9 @@ export const EMPTY_DATABASE = "the file is empty, 0 bytes";
  * Refuses a database file that exists but is empty (0 bytes): what a copy cut short, a full disk or a `> file` leaves.
  * SQLite takes it for a new, empty database: `serve` had set up a new one in its place (new credentials, the old
  * data's loss unsaid) and the other commands asked for migrations. It fails as SQLite fails a file that is not a
- * database (SQLITE_NOTADB), so that every command names it and the `restore` to run. A database this program creates
- * is never empty once opened: openDb's journal_mode pragma writes its first page into the file itself, so a -wal
- * beside an empty file (a crash's, the file truncated since) holds no database either, and is refused too. The one
- * empty file this program leaves is a first start stopped in the instant between creating the file and that pragma:
- * the message says to remove it then.
+ * database (SQLITE_NOTADB), so that every command names it and the `restore` to run. This program never leaves an
+ * empty database file: a new one appears at its name already whole (createDbFile), so an empty file is another's
+ * doing, and a -wal beside it (a crash's, the file truncated since) holds no database either: it is refused too.
  */
 function refuseEmpty(file: string): void {
   const size = (f: string) => {
@@ -174,6 +193,112 @@ function refuseEmpty(file: string): void {
   throw Object.assign(new Error(`${EMPTY_DATABASE}${beside}`), { code: "SQLITE_NOTADB" });
 }
 
+/** A database file being created (createDbFile): `<name>.creating-<pid>-<random>`, and SQLite's files beside it. */
+const CREATING = /^(.*)\.creating-(\d+)-[0-9a-f]+(?:-journal|-wal|-shm)?$/;
+
+/**
+ * Creates a new database file whole: it appears at its name already a database (its first page written, WAL mode
+ * persisted in its header), never empty. A file created at its name and then opened by SQLite was empty until the
+ * journal_mode pragma wrote that page: a first start killed in between left an empty file, which every later start
+ * refused (refuseEmpty) until it was removed by hand. The file is made under a temporary name in the same folder
+ * (0600, its owner's alone: it will hold password and key hashes; its -wal and -shm take its mode), written, closed,
+ * fsynced, then linked to its name and the temporary name removed, and the folder fsynced so that the name survives
+ * a power loss. link, not rename: rename replaces a file that appeared at the name meanwhile (another process's
+ * first start, which may already have written to it), link fails then (EEXIST) and that file is kept, this one
+ * removed. On a file system without hard links (vfat, exFAT: EPERM, ENOTSUP...) it is renamed into place if the name
+ * is still free, a window left only there.
+ *
+ * A crash leaves the temporary file (and a -journal beside it) behind: each creation first removes the ones whose
+ * process is gone (see staleCreation), never one another process is making now.
+ */
+function createDbFile(file: string, nativeBinding: unknown, step?: (step: CreateStep, temp: string) => void): void {
+  const dir = path.dirname(file);
+  removeStaleCreations(dir, path.basename(file));
+  const temp = `${file}.creating-${process.pid}-${randomBytes(4).toString("hex")}`;
+  try {
+    const fd = openSync(temp, "wx", 0o600);
+    try {
+      // Whatever the umask (one that takes the owner's bits too).
+      fchmodSync(fd, 0o600);
+    } finally {
+      closeSync(fd);
+    }
+    step?.("created", temp);
+    const db = new Database(temp, nativeBinding ? { nativeBinding: nativeBinding as string } : {});
+    try {
+      db.pragma("journal_mode = WAL");
+    } finally {
+      db.close();
+    }
+    step?.("written", temp);
+    fsyncFile(temp);
+    step?.("synced", temp);
+    try {
+      linkSync(temp, file);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") return;
+      if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw e;
+      if (existsSync(file)) return;
+      renameSync(temp, file);
+    }
+    fsyncFile(dir);
+    step?.("placed", temp);
+  } finally {
+    // Linked (or another process's file kept), failed, or stopped by a step: the temporary name goes.
+    for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(`${temp}${suffix}`, { force: true });
+  }
+}
+
+/** Flushes a file or a folder to disk. */
+function fsyncFile(name: string): void {
+  const fd = openSync(name, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Removes what crashed creations of `base` left in `dir` (createDbFile's temporary files and their -journal). */
+function removeStaleCreations(dir: string, base: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = CREATING.exec(name);
+    if (!match || match[1] !== base) continue;
+    const temp = path.join(dir, name);
+    if (staleCreation(temp, Number(match[2]))) rmSync(temp, { force: true });
+  }
+}
+
+/**
+ * Whether a temporary file of createDbFile's, made by process `pid`, was left by a crash: its process is gone, or it
+ * is this process's number but older than this process (a container's server often has the same pid at each start).
+ * One made by a live process is kept, as it may be creating it now; should that process be another that reused a
+ * crashed one's number, the file goes once that one ends.
+ */
+function staleCreation(temp: string, pid: number): boolean {
+  if (pid === process.pid) {
+    try {
+      return statSync(temp).mtimeMs < performance.timeOrigin;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    // EPERM: alive, another user's.
+    return (e as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
 /** Opens (creating if needed) the database of a data directory, with every pragma set here and nowhere else. */
 export function openDb(dataDir: string, options: OpenOptions = {}): Db {
   if (!options.readonly && dataDir !== ":memory:") makeDataDir(dataDir);
@@ -183,11 +308,10 @@ export function openDb(dataDir: string, options: OpenOptions = {}): Db {
       : options.uri && options.file !== undefined
         ? options.file
         : path.join(dataDir, options.file ?? DB_FILE);
-  if (file !== ":memory:" && !options.uri) refuseEmpty(file);
-  // A new database file is its owner's alone (SQLite would create it 0644 less the umask); its -wal and -shm take
-  // the database file's mode.
-  if (!options.readonly && file !== ":memory:" && !existsSync(file)) closeSync(openSync(file, "a", 0o600));
   const nativeBinding = options.addonFile ? loadSqliteAddon(options.addonFile) : sqliteNativeBinding();
+  if (!options.readonly && file !== ":memory:" && !options.uri && !existsSync(file))
+    createDbFile(file, nativeBinding, options.createStep);
+  if (file !== ":memory:" && !options.uri) refuseEmpty(file);
   const db = new Database(file, {
     readonly: options.readonly ?? false,
     fileMustExist: options.readonly ?? false,
