@@ -44,13 +44,19 @@ function stdoutSink(): Sink {
   try {
     isFile = fs.fstatSync(1).isFile();
   } catch {}
-  if (!isFile)
-    return {
-      write: (text) => void process.stdout.write(text),
-      drain: () => Promise.resolve(),
-      flushSync: (text) => void (text && process.stdout.write(text)),
-    };
-  return fileSink(1);
+  const sink: Sink = isFile
+    ? fileSink(1)
+    : {
+        write: (text) => void process.stdout.write(text),
+        drain: () => Promise.resolve(),
+        flushSync: (text) => void (text && process.stdout.write(text)),
+      };
+  // After a line infoLineNow gave up on part-way, the next text starts on a line of its own.
+  return {
+    write: (text) => sink.write(endCutLine(stdoutNow) + text),
+    drain: () => sink.drain(),
+    flushSync: (text) => sink.flushSync(endCutLine(stdoutNow) + text),
+  };
 }
 
 /** Appends to an open file descriptor off the calling thread, in order (see stdoutSink). */
@@ -144,20 +150,73 @@ export function jsonLogger(write?: (line: string) => void): Logger {
   };
 }
 
+/** Where infoLineNow writes, synchronously; tests replace it. */
+export interface LineOutput {
+  /** Writes from `offset` on, returning the bytes written (fs.writeSync); a full non-blocking pipe throws EAGAIN. */
+  write(bytes: Buffer, offset: number): number;
+  /** Blocks the thread for `ms`. */
+  sleep(ms: number): void;
+  /** A line was given up part-way: the next text written here starts with "\n" (endCutLine). */
+  cut: boolean;
+}
+
+/** What stdoutNow's sleep waits on: nothing wakes it, so it returns after its time. */
+const NEVER_NOTIFIED = new Int32Array(new SharedArrayBuffer(4));
+
+/** Standard output, for infoLineNow. */
+export const stdoutNow: LineOutput = {
+  write: (bytes, offset) => fs.writeSync(1, bytes, offset),
+  sleep: (ms) => void Atomics.wait(NEVER_NOTIFIED, 0, 0, ms),
+  cut: false,
+};
+
+/** How long infoLineNow waits for a full pipe, in all, before its first byte is written and once part of it is. */
+const WAIT_BEFORE_MS = 100;
+const WAIT_AFTER_PART_MS = 2000;
+
+/** "\n" if the last line written to `out` was given up part-way (and now ended), else "". */
+export function endCutLine(out: LineOutput): string {
+  if (!out.cut) return "";
+  out.cut = false;
+  return "\n";
+}
+
 /**
  * Writes one `info` line to standard output now, in the JSON loggers' format, for a start-up event whose moment
  * matters to whoever reads it: a JSON logger's line waits for the end of the event-loop turn, and the start-up steps
- * after it (migrations, a first start's setup) run synchronously. A standard output that cannot take it (closed, a
- * full pipe) drops it, as the loggers drop theirs.
+ * after it (migrations, a first start's setup) run synchronously. A reader parsing JSON lines must never get part of
+ * one: a full non-blocking pipe (EAGAIN, possibly after a partial write) is waited for, sleeping 1, 2, 4... up to 50 ms
+ * between tries, up to 100 ms in all while nothing of the line is written, and up to 2 s once part of it is, as the
+ * line is then cut. A standard output that cannot take it (closed, or still full) drops it, as the loggers drop
+ * theirs; one given up part-way is ended by the next text written there (this function's or a JSON logger's on
+ * standard output), which starts with "\n": the cut line is one line a reader skips as it skips anything that is not
+ * JSON, and the lines after it parse.
  */
-export function infoLineNow(message: string, fields: Record<string, unknown> = {}): void {
-  const bytes = Buffer.from(
-    `${JSON.stringify({ time: new Date().toISOString(), level: "info", message, ...fields })}\n`,
-  );
-  try {
-    let written = 0;
-    while (written < bytes.length) written += fs.writeSync(1, bytes, written);
-  } catch {}
+export function infoLineNow(message: string, fields: Record<string, unknown> = {}, out = stdoutNow): void {
+  const line = `${JSON.stringify({ time: new Date().toISOString(), level: "info", message, ...fields })}\n`;
+  const prefix = endCutLine(out);
+  const bytes = Buffer.from(prefix + line);
+  let written = 0;
+  let slept = 0;
+  let pause = 1;
+  while (written < bytes.length) {
+    let full = false;
+    try {
+      const n = out.write(bytes, written);
+      written += n;
+      full = n === 0;
+    } catch (e) {
+      full = (e as NodeJS.ErrnoException).code === "EAGAIN";
+      if (!full) break;
+    }
+    if (!full) continue;
+    if (slept >= (written === 0 ? WAIT_BEFORE_MS : WAIT_AFTER_PART_MS)) break;
+    out.sleep(pause);
+    slept += pause;
+    pause = Math.min(pause * 2, 50);
+  }
+  // Stopped inside the line, or before the "\n" that was to end a cut one: the next text ends it.
+  if (written < bytes.length && written !== prefix.length) out.cut = true;
 }
 
 /** A logger that keeps lines in memory, for tests. */
