@@ -14,7 +14,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildOpenApi } from "../../src/http/openapi.js";
 import { ROUTES } from "../../src/http/routes.js";
-import { type Answer, type Harness, makeHarness } from "../helpers/harness.js";
+import { type Answer, answerOf, type Harness, makeHarness } from "../helpers/harness.js";
 import { expectErrorBodyOf, freshAddress, sendTo, sessionOf } from "../helpers/http.js";
 import { type FuzzRequest, type Known, type Operation, requestsFor, type Schema } from "./requests.js";
 import { watchdog } from "./watchdog.js";
@@ -121,12 +121,7 @@ async function send(h: Harness, req: FuzzRequest, auth: string | undefined): Pro
     new Request(`http://test.local${req.url}`, { method: req.method, headers, body: req.body as BodyInit | undefined }),
     { remoteAddress: opts.remoteAddress },
   );
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {}
-  return { status: response.status, headers: response.headers, body };
+  return answerOf(response);
 }
 
 describe("fuzzing every OpenAPI operation", () => {

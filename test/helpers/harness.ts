@@ -75,6 +75,16 @@ export async function checkContract(method: string, path: string, res: Response)
   if (documented) await contract.check(method, routed, res);
 }
 
+/** Reads a response to its end: its body parsed as JSON, or the text itself where it is not JSON. */
+export async function answerOf(res: Response): Promise<Answer> {
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {}
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
 /** Builds a harness. */
 export function makeHarness(
   options: {
@@ -114,12 +124,7 @@ export function makeHarness(
       remoteAddress: opts.remoteAddress ?? "127.0.0.1",
     });
     await checkContract(method, path, res);
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {}
-    return { status: res.status, headers: res.headers, body: parsed };
+    return answerOf(res);
   }
 
   return {

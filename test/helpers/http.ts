@@ -8,7 +8,7 @@ import { createApp } from "../../src/http/app.js";
 import type { Ctx } from "../../src/http/context.js";
 import { type Method, type RouteDef, route } from "../../src/http/route.js";
 import { ROUTES } from "../../src/http/routes.js";
-import { type Answer, checkContract, type Harness, type Send } from "./harness.js";
+import { type Answer, answerOf, checkContract, type Harness, type Send } from "./harness.js";
 
 /** DESIGN §4: the `error` word of each status an error may have. */
 export const DESIGN_STATUS_WORDS: Record<number, string> = {
@@ -166,12 +166,7 @@ export async function sendTo(
   });
   // Probe apps serve routes the description does not have; only the real route table is held to it.
   if ((app as { routes?: unknown }).routes === ROUTES) await checkContract(init.method ?? "GET", path, res);
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {}
-  return { status: res.status, headers: res.headers, body: parsed };
+  return answerOf(res);
 }
 
 let addressCounter = 0;
