@@ -4,8 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { makeHarness } from "../helpers/harness.js";
+import { generateAndFinalize } from "../helpers/http.js";
 
 const direction = "How our planning team runs quarterly reviews with Acme Corporation in Lisbon";
+const generation = { template_id: 1, user_direction: direction };
 
 function setup() {
   const h = makeHarness();
@@ -30,7 +32,7 @@ function setup() {
   const generate = async (body: Record<string, unknown> = {}) => {
     const r = await h.send("POST", "/api/v1/generate", {
       auth: key,
-      body: { template_id: 1, user_direction: direction, ...body },
+      body: { ...generation, ...body },
     });
     expect(r.status).toBe(body.content_id === undefined ? 201 : 200);
     return r.body as { content_id: number; content: string };
@@ -53,14 +55,12 @@ describe("a content's text, stored once", () => {
   });
 
   it("after a finalization is the finalized version's; the generated text stays in its own version", async () => {
-    const { h, key, raw, storedTextBytes, generate, get } = setup();
-    const g = await generate();
-    const text = `${g.content}\n\nA closing paragraph the writer added by hand.`;
-    const r = await h.send("POST", "/api/v1/finalizeContent", {
-      auth: key,
-      body: { content_id: g.content_id, finalized_content: text, edit_seconds: 60 },
+    const { h, key, raw, storedTextBytes, get } = setup();
+    const { generated, text } = await generateAndFinalize(h, key, generation, {
+      text: (content) => `${content}\n\nA closing paragraph the writer added by hand.`,
+      editSeconds: 60,
     });
-    expect(r.status).toBe(200);
+    const g = generated.body;
     expect(raw(g.content_id)).toEqual({ content: "", finalized_content: null, text_version: 2 });
     expect(storedTextBytes(g.content_id)).toBe(Buffer.byteLength(g.content) + Buffer.byteLength(text));
     expect(await get(g.content_id)).toMatchObject({ content: text, finalized_content: text, status: "finalized" });
@@ -105,13 +105,12 @@ describe("a content's text, stored once", () => {
   });
 
   it("of a published content is the finalized version's, and a row naming a missing version falls back to its own", async () => {
-    const { h, key, raw, generate, get } = setup();
-    const g = await generate();
-    const text = `${g.content}\n\nSigned off.`;
-    await h.send("POST", "/api/v1/finalizeContent", {
-      auth: key,
-      body: { content_id: g.content_id, finalized_content: text, edit_seconds: 5 },
+    const { h, key, raw, get } = setup();
+    const { generated, text } = await generateAndFinalize(h, key, generation, {
+      text: (content) => `${content}\n\nSigned off.`,
+      editSeconds: 5,
     });
+    const g = generated.body;
     const published = await h.send("POST", `/api/v1/contents/${g.content_id}/publication`, { auth: key, body: {} });
     expect(published.status).toBe(200);
     expect(raw(g.content_id)).toMatchObject({ content: "", text_version: 2 });

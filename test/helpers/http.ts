@@ -169,6 +169,29 @@ export async function sendTo(
   return answerOf(res);
 }
 
+/**
+ * Generates a content (POST /generate, checked to answer 201) and finalizes it (POST /finalizeContent, checked to
+ * answer 200), as the setup of a test about what a finalized content does; `text` makes the finalized text, from the
+ * generated one where it is a function. Through a harness, or anything that sends as it does (a running server's app
+ * through sendTo).
+ */
+export async function generateAndFinalize(
+  via: { send(method: string, path: string, opts?: Send): Promise<Answer> },
+  auth: string,
+  generate: Record<string, unknown>,
+  finalize: { text: string | ((generated: string) => string); editSeconds: number },
+): Promise<{ generated: Answer; finalized: Answer; text: string }> {
+  const generated = await via.send("POST", "/api/v1/generate", { auth, body: generate });
+  expect(generated.status, JSON.stringify(generated.body)).toBe(201);
+  const text = typeof finalize.text === "function" ? finalize.text(generated.body.content) : finalize.text;
+  const finalized = await via.send("POST", "/api/v1/finalizeContent", {
+    auth,
+    body: { content_id: generated.body.content_id, finalized_content: text, edit_seconds: finalize.editSeconds },
+  });
+  expect(finalized.status, JSON.stringify(finalized.body)).toBe(200);
+  return { generated, finalized, text };
+}
+
 let addressCounter = 0;
 /** A client address no other request of the run has used, so per-address buckets never interfere. */
 export function freshAddress(): string {

@@ -3,23 +3,18 @@ import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { queryObjectOf } from "../../src/http/validate.js";
 import { contract, type Harness, makeHarness } from "../helpers/harness.js";
-import { expectErrorBody, sessionOf } from "../helpers/http.js";
+import { expectErrorBody, generateAndFinalize, sessionOf } from "../helpers/http.js";
 
 /** A finalized content in a workspace, and the learning job its finalization queued. */
 async function learningJobIn(h: Harness, workspaceId: string): Promise<string> {
-  const key = h.key();
-  const gen = await h.send("POST", "/api/v1/generate", {
-    auth: key,
-    body: { template_id: 1, user_direction: "Why written updates beat meetings", workspace_id: workspaceId, seed: 1 },
-  });
-  expect(gen.status, JSON.stringify(gen.body)).toBe(201);
-  const fin = await h.send("POST", "/api/v1/finalizeContent", {
-    auth: key,
-    body: { content_id: gen.body.content_id, finalized_content: `${gen.body.content}\n\nEdited.`, edit_seconds: 5 },
-  });
-  expect(fin.status, JSON.stringify(fin.body)).toBe(200);
+  const { finalized } = await generateAndFinalize(
+    h,
+    h.key(),
+    { template_id: 1, user_direction: "Why written updates beat meetings", workspace_id: workspaceId, seed: 1 },
+    { text: (generated) => `${generated}\n\nEdited.`, editSeconds: 5 },
+  );
   await h.services.learning.idle();
-  return fin.body.learning_job_id as string;
+  return finalized.body.learning_job_id as string;
 }
 
 describe("records reached by id lie in the workspace a request names (DESIGN §3)", () => {

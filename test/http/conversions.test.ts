@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_OUTPUT_CHARS, POST_LIMIT } from "../../src/domain/conversions.js";
 import { type Harness, makeHarness } from "../helpers/harness.js";
-import { expectErrorBody } from "../helpers/http.js";
+import { expectErrorBody, generateAndFinalize } from "../helpers/http.js";
 
 const FIELDS = ["content_id", "created_at", "id", "output", "posts", "subject", "target_format", "workspace_id"];
 
@@ -98,17 +98,12 @@ describe("POST /api/v1/conversions", () => {
   it("converts the finalized text once content is finalized", async () => {
     const h = makeHarness();
     const key = h.key();
-    const gen = await h.send("POST", "/api/v1/generate", {
-      auth: key,
-      body: { template_id: 1, user_direction: "Write about planning reviews for remote teams" },
-    });
-    expect(gen.status, JSON.stringify(gen.body)).toBe(201);
-    const finalText = "# Final words\n\nThis is the text the editor approved.";
-    const fin = await h.send("POST", "/api/v1/finalizeContent", {
-      auth: key,
-      body: { content_id: gen.body.content_id, finalized_content: finalText, edit_seconds: 30 },
-    });
-    expect(fin.status).toBe(200);
+    const { generated: gen } = await generateAndFinalize(
+      h,
+      key,
+      { template_id: 1, user_direction: "Write about planning reviews for remote teams" },
+      { text: "# Final words\n\nThis is the text the editor approved.", editSeconds: 30 },
+    );
     const res = await convert(h, key, { content_id: gen.body.content_id, target_format: "plain_text" });
     expect(res.body.output).toBe("Final words\n\nThis is the text the editor approved.");
   });

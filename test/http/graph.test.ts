@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { GraphService } from "../../src/domain/graph.js";
 import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
 import { type Harness, makeHarness, storeReference } from "../helpers/harness.js";
-import { expectErrorBody } from "../helpers/http.js";
+import { expectErrorBody, generateAndFinalize } from "../helpers/http.js";
 
 const ACME =
   "Acme Corp opened an office in New York. Acme Corp hired Jane Doe to lead the New York office. " +
@@ -176,16 +176,12 @@ describe("GET /api/v1/knowledge-graph", () => {
     const refId = await addReference(h, key, ACME);
     expect(touch).toHaveBeenLastCalledWith(h.a.ws1, { kind: "reference", id: refId, version: 0 });
 
-    const gen = await h.send("POST", "/api/v1/generate", {
-      auth: key,
-      body: { template_id: 1, user_direction: "Write about planning reviews" },
-    });
-    expect(gen.status, JSON.stringify(gen.body)).toBe(201);
-    const fin = await h.send("POST", "/api/v1/finalizeContent", {
-      auth: key,
-      body: { content_id: gen.body.content_id, finalized_content: "Hooli Labs opened in Palo Alto.", edit_seconds: 10 },
-    });
-    expect(fin.status).toBe(200);
+    const { generated: gen } = await generateAndFinalize(
+      h,
+      key,
+      { template_id: 1, user_direction: "Write about planning reviews" },
+      { text: "Hooli Labs opened in Palo Alto.", editSeconds: 10 },
+    );
     const version = h.services.store.contents.byId(gen.body.content_id)!.version_count;
     expect(touch).toHaveBeenLastCalledWith(h.a.ws1, { kind: "content", id: gen.body.content_id, version });
     await h.services.graph.idle();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Harness, makeHarness } from "../helpers/harness.js";
-import { expectErrorBody } from "../helpers/http.js";
+import { expectErrorBody, generateAndFinalize } from "../helpers/http.js";
 
 const REFERENCE = [
   "Remote teams that hold a weekly written planning review ship 23% more features per quarter, according to a survey of 400 engineering organisations.",
@@ -420,14 +420,12 @@ describe("analysis quota", () => {
   it("counts an analysis when it is queued, and deleting the content gives nothing back", async () => {
     const h = makeHarness();
     const { key } = await setup(h);
-    const gen = await h.send("POST", "/api/v1/generate", {
-      auth: key,
-      body: { template_id: 6, user_direction: "An email" },
-    });
-    const fin = await h.send("POST", "/api/v1/finalizeContent", {
-      auth: key,
-      body: { content_id: gen.body.content_id, finalized_content: "Hello there.", edit_seconds: 3 },
-    });
+    const { generated: gen, finalized: fin } = await generateAndFinalize(
+      h,
+      key,
+      { template_id: 6, user_direction: "An email" },
+      { text: "Hello there.", editSeconds: 3 },
+    );
     expect(fin.body.learning_triggered).toBe(true);
     expect((await h.send("GET", "/api/v1/analysis/quota", { auth: key })).body.used).toBe(1);
     await h.services.learning.idle();

@@ -8,7 +8,7 @@ import { backoffMs } from "../../src/domain/learning/runner.js";
 import { TASK_CPU_LIMIT_MS, TaskLimitError } from "../../src/workers/limits.js";
 import type { TaskName } from "../../src/workers/tasks.js";
 import { makeHarness } from "../helpers/harness.js";
-import { expectErrorBody } from "../helpers/http.js";
+import { expectErrorBody, generateAndFinalize } from "../helpers/http.js";
 import { hookedPool } from "../helpers/pools.js";
 
 /** The inline pool, but the named tasks are stopped as if past the limit; `calls` counts them by name. */
@@ -69,19 +69,12 @@ describe("a learning analysis stopped past its processing time", () => {
     const { pool, calls } = stoppingPool("analyzeEdit");
     const h = makeHarness({ pool });
     const key = h.key({ expires: "never" });
-    const gen = await h.send("POST", "/api/v1/generate", {
-      auth: key,
-      body: { template_id: 1, user_direction: "How the team plans the quarter" },
-    });
-    expect(gen.status, JSON.stringify(gen.body)).toBe(201);
-    const fin = await h.send("POST", "/api/v1/finalizeContent", {
-      auth: key,
-      body: {
-        content_id: gen.body.content_id,
-        finalized_content: `${gen.body.content}\n\nOne more line.`,
-        edit_seconds: 60,
-      },
-    });
+    const { finalized: fin } = await generateAndFinalize(
+      h,
+      key,
+      { template_id: 1, user_direction: "How the team plans the quarter" },
+      { text: (generated) => `${generated}\n\nOne more line.`, editSeconds: 60 },
+    );
     expect(fin.body.learning_triggered).toBe(true);
     await h.services.learning.idle();
     const jobPath = `/api/v1/learning-jobs/${fin.body.learning_job_id}`;

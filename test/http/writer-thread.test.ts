@@ -12,7 +12,8 @@ import { createAccount, createUser, createWorkspace, issueKey } from "../../src/
 import type { ThreadWriter } from "../../src/domain/writer.js";
 import { memoryLogger } from "../../src/http/log.js";
 import { type RunningServer, startServer } from "../../src/http/server.js";
-import { sendTo } from "../helpers/http.js";
+import type { Send } from "../helpers/harness.js";
+import { generateAndFinalize, sendTo } from "../helpers/http.js";
 import { png } from "../helpers/images.js";
 
 const direction = "How our planning team runs quarterly reviews with Acme Corporation in Lisbon";
@@ -27,8 +28,11 @@ describe("a running server's writer thread", () => {
   // Through the running server's app (with the description's contract checked), to its writer thread.
   const send = (method: string, route: string, secret: string, body?: unknown) =>
     sendTo(server.app, method, route, { auth: secret, body });
+  /** The running server's app, shaped as the harness for the shared helpers. */
+  const app = { send: (method: string, route: string, opts?: Send) => sendTo(server.app, method, route, opts) };
+  const generation = { template_id: 1, user_direction: direction };
   const generate = async () => {
-    const r = await send("POST", "/api/v1/generate", key, { template_id: 1, user_direction: direction });
+    const r = await send("POST", "/api/v1/generate", key, generation);
     expect(r.status).toBe(201);
     return r.body as { content_id: number; content: string };
   };
@@ -164,13 +168,8 @@ describe("a running server's writer thread", () => {
     const mismatch = await send("PATCH", `/api/v1/contents/${id}`, boundElsewhere, { title: "No" });
     expect(mismatch.status).toBe(403);
     expect(mismatch.body.details.error_code).toBe("workspace_mismatch");
-    const content = await generate();
-    await send("POST", "/api/v1/finalizeContent", key, {
-      content_id: content.content_id,
-      finalized_content: "Final.",
-      edit_seconds: 1,
-    });
-    const fixed = await send("PATCH", `/api/v1/contents/${content.content_id}`, key, { content: "Changed." });
+    const { generated } = await generateAndFinalize(app, key, generation, { text: "Final.", editSeconds: 1 });
+    const fixed = await send("PATCH", `/api/v1/contents/${generated.body.content_id}`, key, { content: "Changed." });
     expect(fixed.status).toBe(409);
     expect(fixed.body.details.error_code).toBe("invalid_status");
     const missing = await send("PATCH", "/api/v1/contents/999999", key, { title: "No" });
@@ -296,13 +295,10 @@ describe("a running server's writer thread", () => {
   });
 
   it("runs learning jobs, the knowledge graph and its reads with texts read by the worker threads", async () => {
-    const content = await generate();
-    const r = await send("POST", "/api/v1/finalizeContent", key, {
-      content_id: content.content_id,
-      finalized_content: `${content.content}\n\nAcme Corporation opened its Lisbon office. Acme Corporation hired.`,
-      edit_seconds: 60,
+    const { finalized: r } = await generateAndFinalize(app, key, generation, {
+      text: (generated) => `${generated}\n\nAcme Corporation opened its Lisbon office. Acme Corporation hired.`,
+      editSeconds: 60,
     });
-    expect(r.status).toBe(200);
     await server.services.learning.idle();
     await server.services.graph.idle();
     const job = await send("GET", `/api/v1/learning-jobs/${r.body.learning_job_id}`, key);
