@@ -132,6 +132,16 @@ function jsonRpcErrorData(body: any, context: string): any {
   return body.error.data;
 }
 
+/**
+ * The light check of an error answer where its suite checks the full body elsewhere: the status (with the start of
+ * the body in the failure's message), the error code, and the trace id the X-Trace-Id header names.
+ */
+export function expectCode(res: Answer, status: number, code: string) {
+  expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(status);
+  expect(res.body.details.error_code).toBe(code);
+  expect(res.body.trace_id).toBe(res.headers.get("x-trace-id"));
+}
+
 /** Checks the three X-RateLimit-* headers: integers, remaining within the limit, reset a Unix time in seconds. */
 export function expectRateHeaders(res: Answer, nowMs?: number): { limit: number; remaining: number; reset: number } {
   const raw = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"].map((h) => res.headers.get(h));

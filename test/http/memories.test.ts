@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Answer, type Harness, makeHarness } from "../helpers/harness.js";
-import { expectErrorBody, sessionOf } from "../helpers/http.js";
-
-function expectCode(res: Answer, status: number, code: string) {
-  expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(status);
-  expect(res.body.details.error_code).toBe(code);
-  expect(res.body.trace_id).toBe(res.headers.get("x-trace-id"));
-}
+import { expectCode, expectErrorBody, sessionOf } from "../helpers/http.js";
 
 const BASE = "/api/v1/memories";
 

@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SECTION_ROLES, TEMPLATE_FORMATS, TEMPLATE_TONES, type TemplateSection } from "../../src/db/templates.js";
-import { type Answer, type Harness, makeHarness } from "../helpers/harness.js";
-
-function expectCode(res: Answer, status: number, code: string) {
-  expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(status);
-  expect(res.body.details.error_code).toBe(code);
-  expect(res.body.trace_id).toBe(res.headers.get("x-trace-id"));
-}
+import { type Harness, makeHarness } from "../helpers/harness.js";
+import { expectCode } from "../helpers/http.js";
 
 /** Every page of a listing, following next_cursor. */
 async function collect(h: Harness, auth: string, query: string) {
