@@ -25,6 +25,15 @@ async function addReference(h: Harness, key: string, content: string, workspaceI
   return res.body.id as number;
 }
 
+/** A fresh harness whose graph has taken in the ACME reference: the harness, its key and the reference's id. */
+async function acmeGraph() {
+  const h = makeHarness();
+  const key = h.key();
+  const refId = await addReference(h, key, ACME);
+  await h.services.graph.idle();
+  return { h, key, refId };
+}
+
 const getGraph = (h: Harness, key: string, query = "") =>
   h.send("GET", `/api/v1/knowledge-graph${query ? `?${query}` : ""}`, { auth: key });
 
@@ -32,10 +41,7 @@ const byId = (nodes: Node[]) => new Map(nodes.map((n) => [n.id, n]));
 
 describe("GET /api/v1/knowledge-graph", () => {
   it("shows the entities and co-occurrences of a workspace's references, recomputed in the background", async () => {
-    const h = makeHarness();
-    const key = h.key();
-    const refId = await addReference(h, key, ACME);
-    await h.services.graph.idle();
+    const { h, key, refId } = await acmeGraph();
 
     const res = await getGraph(h, key);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -69,10 +75,7 @@ describe("GET /api/v1/knowledge-graph", () => {
   });
 
   it("filters by type, min_weight and limit", async () => {
-    const h = makeHarness();
-    const key = h.key();
-    await addReference(h, key, ACME);
-    await h.services.graph.idle();
+    const { h, key } = await acmeGraph();
 
     const phrases = await getGraph(h, key, "type=key_phrase");
     expect(phrases.body.nodes.length).toBeGreaterThan(0);
@@ -214,10 +217,7 @@ describe("GET /api/v1/knowledge-graph", () => {
 
 describe("graph reads of an unchanged graph", () => {
   it("are answered from memory until a source is taken in or removed, or the graph catches up", async () => {
-    const h = makeHarness();
-    const key = h.key();
-    const refId = await addReference(h, key, ACME);
-    await h.services.graph.idle();
+    const { h, key, refId } = await acmeGraph();
     const graph = h.services.store.graph;
     const nodes = vi.spyOn(graph, "nodes");
     const search = vi.spyOn(graph, "search");
@@ -259,10 +259,7 @@ describe("graph reads of an unchanged graph", () => {
 
 describe("GET /api/v1/knowledge-graph/entities", () => {
   it("searches labels case-insensitively, prefix matches first, each with its related entities", async () => {
-    const h = makeHarness();
-    const key = h.key();
-    await addReference(h, key, ACME);
-    await h.services.graph.idle();
+    const { h, key } = await acmeGraph();
 
     const acme = await h.send("GET", "/api/v1/knowledge-graph/entities?q=ACM", { auth: key });
     expect(acme.status).toBe(200);
@@ -290,10 +287,7 @@ describe("GET /api/v1/knowledge-graph/entities", () => {
   });
 
   it("lists every entity without q; an empty or blank q is 400, as on every list's filters", async () => {
-    const h = makeHarness();
-    const key = h.key();
-    await addReference(h, key, ACME);
-    await h.services.graph.idle();
+    const { h, key } = await acmeGraph();
     const every = await h.send("GET", "/api/v1/knowledge-graph/entities?limit=100", { auth: key });
     expect(every.status).toBe(200);
     expect(every.body.data.map((e: Node) => e.id)).toEqual(expect.arrayContaining(["acme-corp", "new-york"]));
