@@ -8,7 +8,10 @@ import { createApp } from "../../src/http/app.js";
 import type { Ctx } from "../../src/http/context.js";
 import { type Method, type RouteDef, route } from "../../src/http/route.js";
 import { ROUTES } from "../../src/http/routes.js";
-import { type Answer, answerOf, checkContract, type Harness, type Send } from "./harness.js";
+import { type Answer, type Harness, type Send, sendTo } from "./harness.js";
+
+/** The harness's send, for any app over its services: the HTTP suites take it from here with their other pieces. */
+export { sendTo };
 
 /** DESIGN §4: the `error` word of each status an error may have. */
 export const DESIGN_STATUS_WORDS: Record<number, string> = {
@@ -153,30 +156,6 @@ export function expectRateHeaders(res: Answer, nowMs?: number): { limit: number;
     expect(reset).toBeLessThanOrEqual(Math.ceil(nowMs / 1000) + 3600);
   }
   return { limit, remaining, reset };
-}
-
-/** Sends a request through any app built over the harness's services (same store, limiter, clock). */
-export async function sendTo(
-  app: { handle(request: Request, env?: { remoteAddress?: string }): Promise<Response> },
-  method: string,
-  path: string,
-  opts: Send & { bytes?: Uint8Array | ReadableStream<Uint8Array> } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-  if (opts.auth !== undefined) headers.authorization = `Bearer ${opts.auth}`;
-  let body = (opts.bytes ?? opts.raw) as BodyInit | undefined;
-  if (opts.body !== undefined) {
-    body = JSON.stringify(opts.body);
-    headers["content-type"] ??= "application/json";
-  }
-  const init: RequestInit & { duplex?: "half" } = { method, headers, body };
-  if (body instanceof ReadableStream) init.duplex = "half";
-  const res = await app.handle(new Request(`http://test.local${path}`, init), {
-    remoteAddress: opts.remoteAddress ?? "127.0.0.1",
-  });
-  // Probe apps serve routes the description does not have; only the real route table is held to it.
-  if ((app as { routes?: unknown }).routes === ROUTES) await checkContract(init.method ?? "GET", path, res);
-  return answerOf(res);
 }
 
 /**
