@@ -60,6 +60,8 @@ export interface CheckpointerOptions {
   resetFrames?: number;
   /** Told of each checkpoint that fails, after its log line (the server's: a full disk marks /readyz). */
   failed?: (e: unknown) => void;
+  /** Told of each checkpoint that got through, with its last pass's result (the server's: /readyz's -wal margin). */
+  done?: (result: CheckpointResult) => void;
 }
 
 /**
@@ -79,6 +81,7 @@ export class Checkpointer {
   private everyMs: number;
   private resetFrames: number;
   private failed: (e: unknown) => void;
+  private done: (result: CheckpointResult) => void;
 
   constructor(
     private pool: WorkerPool,
@@ -90,6 +93,7 @@ export class Checkpointer {
     this.everyMs = options.everyMs ?? 200;
     this.resetFrames = options.resetFrames ?? 8_192;
     this.failed = options.failed ?? (() => {});
+    this.done = options.done ?? (() => {});
   }
 
   start(): void {
@@ -120,6 +124,7 @@ export class Checkpointer {
           result = await this.checkpoint(true);
       }
       this.lastFrames = result.walFrames;
+      this.done(result);
     } catch (e) {
       this.logger.error("checkpoint failed", { error: (e as Error).message });
       this.failed(e);

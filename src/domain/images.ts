@@ -372,7 +372,8 @@ interface JpegComponent {
  * (jdmarker.c) pairs them: for the scan's i-th ID, the first of the frame's first four components with that ID whose
  * place is not taken, where "taken" reads the scan's own entry at that place (cur_comp_info[ci], a scan-order array
  * read at a frame index), so the search runs from the frame's i-th component on. Repeated IDs (old encoders write
- * the same ID for every component) thus name the components in order, and a scan must follow the frame's order. An
+ * the same ID for every component) thus name the components in order, and a scan's i-th component is the frame's i-th
+ * or a later one. An
  * ID that finds none, or that finds a component the scan already holds, is refused ("Invalid component ID").
  */
 function scanComponents(frame: JpegComponent[], ids: number[]): number[] {

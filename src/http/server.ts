@@ -212,6 +212,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // A checkpoint that meets a full disk marks /readyz, as the other background writes do; its mark clears only once
     // there is room for the -wal's pages as well (storage-watch.ts).
     failed: (e) => services.storage.noteIfFull(e, "checkpoint"),
+    // One that copied the whole WAL needs no more room for it.
+    done: (result) => services.storage.noteCheckpointDone(result),
   });
   const app = createApp(services, ROUTES);
   const server = http.createServer(nodeListener(app));

@@ -77,6 +77,17 @@ export class StorageWatch {
     this.notes++;
   }
 
+  /**
+   * A WAL checkpoint got through: one that copied every frame of the WAL has no pages left to place, so the room a
+   * checkpoint's failure asked for (the -wal's size) is no longer needed; 16 MiB free still is, while the mark stands.
+   * Without it the margin stayed until that much was free: a -wal that a checkpoint has copied keeps its size (a PASSIVE
+   * checkpoint does not shrink it, and it is cut back only to 64 MiB when it starts over), so /readyz could answer 503
+   * on a disk where writes and checkpoints worked again.
+   */
+  noteCheckpointDone(result: { walFrames: number; checkpointed: number }): void {
+    if (result.checkpointed === result.walFrames) this.checkpointFull = false;
+  }
+
   /** A write, a job or (`from` says) a WAL checkpoint failed: noted when for want of room (SQLITE_FULL), as noteFull. */
   noteIfFull(e: unknown, from: FullFrom = "write"): void {
     if (isStorageFull(e)) this.noteFull(from);

@@ -39,7 +39,7 @@ export const systemRoutes = [
           body: {
             status: "storage_full",
             error_code: "storage_full",
-            message: `The server's disk is full: writes fail until at least ${storage.requiredFreeBytes} bytes are free again.`,
+            message: `The server's disk is full: not ready until at least ${storage.requiredFreeBytes} bytes are free again.`,
             required_free_bytes: storage.requiredFreeBytes,
           },
         };
