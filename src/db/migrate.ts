@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { sourceRoot } from "../runtime/assets.js";
 import type { Db } from "./open.js";
 
@@ -40,6 +41,12 @@ function checksum(sql: string): string {
 /** Thrown when the database holds migrations this program does not know, or in another order. */
 export class MigrationMismatchError extends Error {}
 
+/** The file a connection reads, named as the user gave it: a read-only one's URI (`file:///…?immutable=1`) as a path. */
+function fileOf(db: Db): string {
+  const name = db.name;
+  return name.startsWith("file:") ? fileURLToPath(name.replace(/\?.*$/s, "")) : name;
+}
+
 /** Checks the applied migrations against the known ones; returns those still to apply. */
 export function pendingMigrations(db: Db, known: Migration[] = knownMigrations()): Migration[] {
   // A database with tables but no record of migrations is another program's (a file named content-service.db by
@@ -51,7 +58,7 @@ export function pendingMigrations(db: Db, known: Migration[] = knownMigrations()
       .get() as { name: string } | undefined;
     if (other)
       throw new MigrationMismatchError(
-        `the database is not a content-service database (it has tables, e.g. ${JSON.stringify(other.name)}, but no ` +
+        `${fileOf(db)} is not a content-service database (it has tables, e.g. ${JSON.stringify(other.name)}, but no ` +
           "schema_migrations); refusing to use it: move it away or choose another --data-dir",
       );
   }

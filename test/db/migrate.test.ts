@@ -1,3 +1,4 @@
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   knownMigrations,
@@ -96,17 +97,20 @@ describe("migrations", () => {
     expect(run.stderr).toMatch(/0999_future\.sql.*refusing to start/);
   });
 
-  it("refuses another program's database (tables, no schema_migrations), for serve as for the rest; an empty file is ours", () => {
+  it("refuses another program's database (tables, no schema_migrations), naming it, for serve as for the rest; an empty file is ours", () => {
     const dir = tempDir();
     const db = openDb(dir);
     db.exec("CREATE TABLE t (x)");
     db.close();
-    for (const args of [["serve", "--port", "0"], ["accounts", "list"], ["migrate"]]) {
+    const file = path.join(dir, "content-service.db");
+    for (const args of [["serve", "--port", "0"], ["accounts", "list"], ["migrate"], ["init"]]) {
       const run = cli([...args, "--data-dir", dir]);
       expect(run.status, args[0]).toBe(1);
-      expect(run.stderr).toContain(
-        'is not a content-service database (it has tables, e.g. "t", but no schema_migrations)',
-      );
+      // One line, naming the file (README: a database a command cannot use is named in that line).
+      expect(run.stderr.split("\n").filter((l) => l.startsWith("error: "))).toEqual([
+        `error: ${file} is not a content-service database (it has tables, e.g. "t", but no schema_migrations); ` +
+          "refusing to use it: move it away or choose another --data-dir",
+      ]);
     }
     const check = openDb(dir);
     expect(check.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()).toEqual(["t"]);
