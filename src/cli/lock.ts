@@ -90,7 +90,7 @@ function openLockFile(dataDir: string, name: string): { db: Database.Database; f
   try {
     db = new Database(file, nativeBinding ? { nativeBinding: nativeBinding as string } : {});
   } catch (e) {
-    throw new Error(`cannot open ${file}: ${deniedIn(dataDir) ? "permission denied" : (e as Error).message}`);
+    throw new Error(`cannot open ${file}: ${cannotWrite(file) ?? (e as Error).message}`);
   }
   db.pragma("busy_timeout = 0");
   return { db, file };
@@ -121,13 +121,38 @@ function createLike(file: string, database: string, dataDir: string): void {
   }
 }
 
-function deniedIn(dir: string): boolean {
+/** The error code of access(2) on a file, or undefined when it succeeds. */
+function accessFailure(file: string, mode: number): string | undefined {
   try {
-    accessSync(dir, constants.W_OK);
-    return false;
-  } catch {
-    return true;
+    accessSync(file, mode);
+    return undefined;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code ?? "?";
   }
+}
+
+/**
+ * Why this user cannot write a lock file, or create it in its folder, in words that name the file (or folder) in the
+ * way, with its owner and mode: read-only media (EROFS), another owner's file or folder (EACCES). Undefined when
+ * neither is the cause. SQLite says only "unable to open database file" (or, for a file it opened read-only, "attempt
+ * to write a readonly database"), whatever the cause.
+ */
+function cannotWrite(file: string): string | undefined {
+  const dir = path.dirname(file);
+  const why = (f: string, code: string | undefined) =>
+    code === "EROFS"
+      ? `${f} is on a read-only file system (EROFS)`
+      : `this user (uid ${process.getuid?.() ?? "?"}) cannot write ${f}${ownerAndMode(f)} (${code}): run as its ` +
+        "owner or give it this user";
+  const code = accessFailure(file, constants.W_OK);
+  if (code === undefined) return undefined;
+  if (code === "EROFS") return why(file, code);
+  // Missing (to be created in the folder), or not even to be seen: a folder this user cannot search.
+  if (code === "ENOENT" || ownerAndMode(file) === "") {
+    const inDir = accessFailure(dir, constants.W_OK | constants.X_OK);
+    return inDir === "EROFS" || inDir === "EACCES" || inDir === "EPERM" ? why(dir, inDir) : undefined;
+  }
+  return code === "EACCES" || code === "EPERM" ? why(file, code) : undefined;
 }
 
 /** " (owner uid N, mode 644)" of a file, or "" when it cannot be read. */
@@ -142,6 +167,8 @@ export function ownerAndMode(file: string): string {
 
 /** Why this process cannot write a lock file it needs to take exclusively. */
 function readOnlyLock(file: string): Error {
+  // Read-only media: no owner or mode would let any user write it.
+  if (accessFailure(file, constants.W_OK) === "EROFS") return new Error(`cannot lock ${file}: ${cannotWrite(file)}`);
   const owner = ownerAndMode(file);
   return new Error(
     `cannot lock ${file}: this user cannot write it${owner}; give it the database file's owner and mode, or remove it while nothing runs`,
