@@ -96,7 +96,23 @@ export function lowerFlag(flag: Int32Array): void {
  * folder is left as it is.
  */
 export function makeDataDir(dataDir: string): void {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    // Node's recursive mkdir reports ENOENT for a folder it could not make on read-only media (mkdir(2) says EROFS),
+    // naming the last folder: made again one folder at a time from the top, the first that cannot be made throws its
+    // own error (EROFS, EACCES, ENOTDIR), naming it. Should that succeed (another process made them meanwhile), fine.
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    const folders: string[] = [];
+    for (let dir = path.resolve(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) folders.unshift(dir);
+    for (const dir of folders) {
+      try {
+        mkdirSync(dir, { mode: 0o700 });
+      } catch (step) {
+        if ((step as NodeJS.ErrnoException).code !== "EEXIST") throw step;
+      }
+    }
+  }
 }
 
 /**

@@ -46,6 +46,17 @@ function readOnlyView<T>(src: string, fn: (ro: string) => T): T {
   }
 }
 
+/** Runs `fn` with an empty read-only file system (tmpfs) mounted at a new empty folder, unmounted afterwards. */
+function emptyReadOnly<T>(fn: (ro: string) => T): T {
+  const ro = tempDir("cs-ro-");
+  expect(run("mount", ["-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", ro]), "mount tmpfs").toBe(true);
+  try {
+    return fn(ro);
+  } finally {
+    expect(run("umount", [ro]), `umount ${ro}`).toBe(true);
+  }
+}
+
 /** The one error line of a run. */
 function errorLine(r: { status: number | null; stderr: string }): string {
   expect(r.status, r.stderr).toBe(1);
@@ -102,6 +113,22 @@ describe("a data directory on read-only media", () => {
       expect(list.status, list.stderr).toBe(0);
       expect(list.json()).toMatchObject([{ name: "k" }]);
       expect(readdirSync(ro).sort()).toEqual(before);
+    });
+  });
+  it.skipIf(!canMount)(`a data directory to be made there names the folder and EROFS, not ENOENT (${NO_MOUNT})`, () => {
+    emptyReadOnly((ro) => {
+      // The first folder that cannot be made, as mkdir(1) names it; Node's recursive mkdir said "no such file".
+      for (const [args, dir] of [
+        [["init"], "x"],
+        [["init"], "x/y"],
+        [["serve", "--port", "0"], "x"],
+        [["restore", "--from", path.join(tempDir(), "none.db")], "x"],
+      ] as const) {
+        if (args[0] === "restore") writeFileSync(args[2], "");
+        expect(errorLine(cli([...args, "--data-dir", path.join(ro, dir)])), `${args[0]} ${dir}`).toBe(
+          `error: ${path.join(ro, "x")}: read-only file system (mkdir)`,
+        );
+      }
     });
   });
 });
