@@ -124,7 +124,10 @@ export function openDatabase(dir: string, readOnly = false): Db {
   } catch (e) {
     // Every command names the restore for a damaged file, as serve and backup do.
     if (isDamagedDatabase(e)) throw new CliError(damagedMessage(dir, (e as Error).message, immutableRead(e)));
-    // SQLite says "unable to open database file" (SQLITE_CANTOPEN) whatever the cause: name permissions when they are.
+    // SQLite says "unable to open database file" (SQLITE_CANTOPEN) whatever the cause: name permissions when they are,
+    // to write with each file this user cannot write, its owner and mode, or the read-only media (unwritable).
+    const why = readOnly ? undefined : unwritable(dir);
+    if (why !== undefined) throw new CliError(`cannot open ${file}: ${why}`);
     let denied = false;
     try {
       accessSync(file, constants.R_OK | constants.W_OK);

@@ -104,11 +104,18 @@ describe("a data directory on read-only media", () => {
     expect(cli(["keys", "create", "--account", "1", "--name", "k", ...d]).status).toBe(0);
     rmSync(path.join(dir, "maintenance.lock"));
     readOnlyView(dir, (ro) => {
-      const before = readdirSync(ro).sort();
       for (const args of [["init"], ["migrate"]])
         expect(errorLine(cli([...args, "--data-dir", ro])), args[0]).toBe(
           `error: cannot open ${ro}/maintenance.lock: ${ro} is on a read-only file system (EROFS)`,
         );
+    });
+    // With a maintenance lock file there (taken shared, read-only), migrate reaches the database itself.
+    writeFileSync(path.join(dir, "maintenance.lock"), "");
+    readOnlyView(dir, (ro) => {
+      const before = readdirSync(ro).sort();
+      expect(errorLine(cli(["migrate", "--data-dir", ro]))).toBe(
+        `error: cannot open ${ro}/content-service.db: ${ro} is on a read-only file system (EROFS)`,
+      );
       const list = cli(["keys", "list", "--json", "--data-dir", ro]);
       expect(list.status, list.stderr).toBe(0);
       expect(list.json()).toMatchObject([{ name: "k" }]);
@@ -154,6 +161,13 @@ describe("another owner's data directory", () => {
         expect(errorLine(asUser(NOBODY, [...args, "--data-dir", dir])), args[0]).toBe(
           `error: cannot open ${path.join(dir, lock)}: ${denied(dir, "755")}`,
         );
+      // With the maintenance lock file there (the owner's, readable: taken shared), migrate reaches the database.
+      writeFileSync(path.join(dir, "maintenance.lock"), "", { mode: 0o644 });
+      const db = path.join(dir, "content-service.db");
+      expect(errorLine(asUser(NOBODY, ["migrate", "--data-dir", dir]))).toBe(
+        `error: cannot open ${db}: this user (uid ${NOBODY}) cannot write ${dir} (owner uid 0, mode 755), ${db} ` +
+          "(owner uid 0, mode 600) (EACCES): run as their owner or give them this user",
+      );
       // A lock file of the owner's that this user cannot even read.
       const lock = path.join(dir, "server.lock");
       writeFileSync(lock, "", { mode: 0o600 });
