@@ -6,9 +6,19 @@
  * mount works: CI runs as root), skipped elsewhere; every mount is undone in `finally`.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { asUser, cli, initDir, tempDir } from "../helpers/cli.js";
 
@@ -181,4 +191,21 @@ describe("another owner's data directory", () => {
       );
     },
   );
+
+  it.runIf(root)("another program's database read read-only (as immutable, through a URI) is named by its path", () => {
+    // A space in the folder's name: the URI has it as %20, the line as the path.
+    const dir = path.join(tempDir(), "data dir");
+    mkdirSync(dir);
+    const file = path.join(dir, "content-service.db");
+    const db = new Database(file);
+    db.exec("CREATE TABLE t (x)");
+    db.close();
+    chmodSync(file, 0o644);
+    chmodSync(path.dirname(dir), 0o755);
+    chmodSync(dir, 0o555);
+    expect(errorLine(asUser(NOBODY, ["accounts", "list", "--data-dir", dir]))).toBe(
+      `error: ${file} is not a content-service database (it has tables, e.g. "t", but no schema_migrations); ` +
+        "refusing to use it: move it away or choose another --data-dir",
+    );
+  });
 });
