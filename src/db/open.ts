@@ -229,13 +229,16 @@ const CREATING = /^(.*)\.creating-(\d+)-[0-9a-f]+(?:-journal|-wal|-shm)?$/;
  */
 function createDbFile(file: string, nativeBinding: unknown, step?: (step: CreateStep, temp: string) => void): void {
   const dir = path.dirname(file);
-  removeStaleCreations(dir, path.basename(file));
   const temp = `${file}.creating-${process.pid}-${randomBytes(4).toString("hex")}`;
   try {
     const fd = openSync(temp, "wx", 0o600);
     try {
-      // Whatever the umask (one that takes the owner's bits too).
+      // Whatever the umask (one that takes the owner's bits too). A file system without modes (some FUSE or CIFS
+      // mounts) refuses it: the file is then as that file system makes it, as before.
       fchmodSync(fd, 0o600);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw e;
     } finally {
       closeSync(fd);
     }
@@ -276,7 +279,10 @@ function fsyncFile(name: string): void {
   }
 }
 
-/** Removes what crashed creations of `base` left in `dir` (createDbFile's temporary files and their -journal). */
+/**
+ * Removes what crashed creations of `base` left in `dir` (createDbFile's temporary files and their -journal). Only
+ * housekeeping: a file that cannot be removed (another owner's folder) is left, and the open goes on.
+ */
 function removeStaleCreations(dir: string, base: string): void {
   let names: string[];
   try {
@@ -284,34 +290,44 @@ function removeStaleCreations(dir: string, base: string): void {
   } catch {
     return;
   }
+  let database: { dev: number; ino: number } | undefined;
+  try {
+    database = statSync(path.join(dir, base));
+  } catch {}
   for (const name of names) {
     const match = CREATING.exec(name);
     if (!match || match[1] !== base) continue;
     const temp = path.join(dir, name);
-    if (staleCreation(temp, Number(match[2]))) rmSync(temp, { force: true });
+    try {
+      if (staleCreation(temp, Number(match[2]), database)) rmSync(temp, { force: true });
+    } catch {}
   }
 }
 
+/** How old a temporary file of a process this one cannot see must be to count as a crash's (a creation takes ms). */
+const STALE_CREATION_MS = 60_000;
+
 /**
- * Whether a temporary file of createDbFile's, made by process `pid`, was left by a crash: its process is gone, or it
- * is this process's number but older than this process (a container's server often has the same pid at each start).
- * One made by a live process is kept, as it may be creating it now; should that process be another that reused a
- * crashed one's number, the file goes once that one ends.
+ * Whether a temporary file of createDbFile's, made by process `pid`, was left by a crash:
+ * - it is the database itself under a second name (the same inode): a creation stopped between its link and the
+ *   removal of the temporary name, whoever made it; removing the name loses nothing;
+ * - it is this process's number but older than this process (a container's server often has the same pid at each
+ *   start);
+ * - its process is gone and it is over a minute old: a process in another pid namespace (a container sharing the
+ *   folder) looks gone from here while it is creating the file.
+ * One made by a live process is kept; should that process be another that reused a crashed one's number, the file
+ * goes once that one ends.
  */
-function staleCreation(temp: string, pid: number): boolean {
-  if (pid === process.pid) {
-    try {
-      return statSync(temp).mtimeMs < performance.timeOrigin;
-    } catch {
-      return false;
-    }
-  }
+function staleCreation(temp: string, pid: number, database: { dev: number; ino: number } | undefined): boolean {
+  const stat = statSync(temp);
+  if (database && stat.dev === database.dev && stat.ino === database.ino) return true;
+  if (pid === process.pid) return stat.mtimeMs < performance.timeOrigin;
   try {
     process.kill(pid, 0);
     return false;
   } catch (e) {
     // EPERM: alive, another user's.
-    return (e as NodeJS.ErrnoException).code === "ESRCH";
+    return (e as NodeJS.ErrnoException).code === "ESRCH" && Date.now() - stat.mtimeMs > STALE_CREATION_MS;
   }
 }
 
@@ -325,8 +341,11 @@ export function openDb(dataDir: string, options: OpenOptions = {}): Db {
         ? options.file
         : path.join(dataDir, options.file ?? DB_FILE);
   const nativeBinding = options.addonFile ? loadSqliteAddon(options.addonFile) : sqliteNativeBinding();
-  if (!options.readonly && file !== ":memory:" && !options.uri && !existsSync(file))
-    createDbFile(file, nativeBinding, options.createStep);
+  if (!options.readonly && file !== ":memory:" && !options.uri) {
+    // At every open, not only a creation's: a creation stopped after its link leaves a second name of the database.
+    removeStaleCreations(path.dirname(file), path.basename(file));
+    if (!existsSync(file)) createDbFile(file, nativeBinding, options.createStep);
+  }
   if (file !== ":memory:" && !options.uri) refuseEmpty(file);
   const db = new Database(file, {
     readonly: options.readonly ?? false,

@@ -66,7 +66,7 @@ describe("a new database file", () => {
   });
 
   it.each<CreateStep>(["created", "written", "synced"])(
-    "killed (SIGKILL) after step '%s': no file at its name; the next start makes it and removes the leftover",
+    "killed (SIGKILL) after step '%s': no file at its name; the next start makes it, and the leftover goes once a minute old",
     (at) => {
       const dir = tempDir();
       const file = path.join(dir, DB_FILE);
@@ -78,9 +78,26 @@ describe("a new database file", () => {
       const db = openDb(dir);
       expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
       db.close();
+      // Fresh, it is kept: a process in another pid namespace (a container sharing the folder) looks gone from here.
+      expect(readdirSync(dir).sort()).toEqual([DB_FILE, ...left].sort());
+      const old = new Date(Date.now() - 120_000);
+      for (const name of left) utimesSync(path.join(dir, name), old, old);
+      openDb(dir).close();
       expect(readdirSync(dir)).toEqual([DB_FILE]);
     },
   );
+
+  it("killed (SIGKILL) after it is linked into place: the next open removes the database's second name at once", () => {
+    const dir = tempDir();
+    const file = path.join(dir, DB_FILE);
+    const pid = killedAt(dir, "placed");
+    const left = readdirSync(dir).filter((n) => n !== DB_FILE);
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatch(new RegExp(`^${DB_FILE.replace(".", "\\.")}\\.creating-${pid}-`));
+    expect(statSync(path.join(dir, left[0])).ino).toBe(statSync(file).ino);
+    openDb(dir).close();
+    expect(readdirSync(dir)).toEqual([DB_FILE]);
+  });
 
   it("removes the temporary files of processes that are gone, and keeps those of live ones", () => {
     const dir = tempDir();
@@ -93,11 +110,13 @@ describe("a new database file", () => {
     const live = [name(process.ppid), name(process.pid, "-journal")];
     // Another database's, and a name that is not one of these.
     const others = [`backup.db.creating-${dead}-0badf00d`, `${DB_FILE}.creating-x`];
-    for (const n of [...stale, ownOld, ...live, ...others]) writeFileSync(path.join(dir, n), "");
+    // A gone process's, but fresh: perhaps one in another pid namespace, creating it now.
+    const fresh = name(dead, "-wal");
+    for (const n of [...stale, ownOld, ...live, ...others, fresh]) writeFileSync(path.join(dir, n), "");
     const old = new Date(Date.now() - 3_600_000);
-    utimesSync(path.join(dir, ownOld), old, old);
+    for (const n of [...stale, ownOld]) utimesSync(path.join(dir, n), old, old);
     openDb(dir).close();
-    expect(readdirSync(dir).sort()).toEqual([DB_FILE, ...live, ...others].sort());
+    expect(readdirSync(dir).sort()).toEqual([DB_FILE, ...live, ...others, fresh].sort());
   });
 
   it("made by another process meanwhile, is kept and used: this one's is removed", () => {
