@@ -492,6 +492,12 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
     0x12,
     0x34,
   ];
+  /** A progressive DC first scan (Ss = Se = 0) of these component identifiers, each with DC table 0. */
+  const dcScan = (...ids: number[]) => [
+    ...seg(0xda, [ids.length, ...ids.flatMap((id) => [id, 0]), 0, 0, 0]),
+    0x12,
+    0x34,
+  ];
   const jpegOf = (...parts: number[][]) => Uint8Array.from([0xff, 0xd8, ...parts.flat(), 0xff, 0xd9]);
   /** A DHT of these class/slot bytes (0x1n: AC table n), each a table of one 1-bit code. */
   const dht = (...indexes: number[]) =>
@@ -518,9 +524,12 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
     { name: "two tables, one of 16-bit values, in one DQT", bytes: jpegOf(dqt(0x10, 1), frame([0, 1]), scan(1, 2)) },
     {
       name: "a progressive JPEG whose second component's table is defined after the first scan, before its own",
-      bytes: jpegOf(dqt(0), frame([0, 1], 0xc2), scan(1), dqt(1), scan(2)),
+      bytes: jpegOf(dqt(0), frame([0, 1], 0xc2), dht(0x00), dcScan(1), dqt(1), dcScan(2)),
     },
-    { name: "a lossless JPEG (SOF3) with no DQT (it uses none)", bytes: jpegOf(frame([0], 0xc3), scan(1)) },
+    {
+      name: "a lossless JPEG (SOF3) with no DQT (it uses none)",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc3), huffScan([0x00], 1, 0, 0)),
+    },
     {
       // libjpeg-turbo pairs repeated IDs with the components in order: each component's own table is checked.
       name: "components that share ID 1 (old encoders), each with a defined table, in one scan",
@@ -561,11 +570,11 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
     },
     {
       name: "a progressive DC refinement scan naming undefined tables 3 (it uses none)",
-      bytes: jpegOf(dqt(0), frame([0], 0xc2), huffScan([0x00], 0, 0, 0x01), huffScan([0x33], 0, 0, 0x10)),
+      bytes: jpegOf(dqt(0), dht(0x00), frame([0], 0xc2), huffScan([0x00], 0, 0, 0x01), huffScan([0x33], 0, 0, 0x10)),
     },
     {
       name: "a progressive AC scan using AC table 2 (defined) and naming an undefined DC table 3 it does not use",
-      bytes: jpegOf(dqt(0), dht(0x12), frame([0], 0xc2), huffScan([0x00], 0, 0, 0), huffScan([0x32], 1, 63, 0)),
+      bytes: jpegOf(dqt(0), dht(0x00, 0x12), frame([0], 0xc2), huffScan([0x00], 0, 0, 0), huffScan([0x32], 1, 63, 0)),
     },
     {
       name: "a lossless (SOF3) scan using DC table 2 (defined) and naming an undefined AC table 3 it does not use",
@@ -597,7 +606,7 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
     },
     {
       name: "a progressive JPEG whose second scan brings a component whose table is still undefined",
-      bytes: jpegOf(dqt(0), frame([0, 1], 0xc2), scan(1), scan(2), dqt(1)),
+      bytes: jpegOf(dqt(0), frame([0, 1], 0xc2), dht(0x00), dcScan(1), dcScan(2), dqt(1)),
       message: "The JPEG's component 2 uses quantization table 1, which no DQT defines before its first scan.",
     },
     {
@@ -711,7 +720,7 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
     },
     {
       name: "a progressive AC scan using an undefined AC table 3",
-      bytes: jpegOf(dqt(0), frame([0], 0xc2), huffScan([0x00], 0, 0, 0), huffScan([0x03], 1, 5, 0)),
+      bytes: jpegOf(dqt(0), dht(0x00), frame([0], 0xc2), huffScan([0x00], 0, 0, 0), huffScan([0x03], 1, 5, 0)),
       message: "The JPEG's component 1 uses AC Huffman table 3, which no DHT defines before its scan.",
     },
     {

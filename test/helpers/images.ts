@@ -86,10 +86,32 @@ function storedZlib(raw: Uint8Array): Uint8Array {
 /**
  * A baseline (SOF0) or progressive (SOF2) JPEG header: SOI, an APP0, an APP1 whose payload contains bytes that look
  * like a 1×1 SOF0 (a reader must skip segments by length, not scan for markers), fill bytes, DQT, the frame header,
- * then SOS, a few bytes of scan data and EOI.
+ * then SOS, a few bytes of scan data and EOI. The baseline file has no DHT (decoders fill in the standard tables 0
+ * and 1); the progressive one is laid out as libjpeg-turbo decodes it, since its progressive decoder has no standard
+ * tables and checks each scan's parameters: a DHT of the DC tables, a DC first scan of the three components (Ss = Se
+ * = 0), then a DHT of AC table 0 and an AC scan (Ss 1 to Se 63) of the first component alone.
  */
 export function jpeg(width: number, height: number, sof: 0xc0 | 0xc2 = 0xc0): Uint8Array {
   const segment = (marker: number, payload: number[]) => [0xff, marker, ...u16be(payload.length + 2), ...payload];
+  // Huffman tables of one 1-bit code (for symbol 0), one per class/slot byte (0x1n: AC table n).
+  const dht = (...indexes: number[]) =>
+    segment(
+      0xc4,
+      indexes.flatMap((index) => [index, 1, ...new Array(15).fill(0), 0]),
+    );
+  const scans =
+    sof === 0xc0
+      ? [...segment(0xda, [3, 1, 0, 2, 0x11, 3, 0x11, 0, 63, 0]), 0x12, 0x34]
+      : [
+          ...dht(0x00, 0x01),
+          ...segment(0xda, [3, 1, 0x00, 2, 0x10, 3, 0x10, 0, 0, 0]),
+          0x12,
+          0x34,
+          ...dht(0x10),
+          ...segment(0xda, [1, 1, 0x00, 1, 63, 0]),
+          0x56,
+          0x78,
+        ];
   return Uint8Array.from([
     0xff,
     0xd8,
@@ -99,9 +121,7 @@ export function jpeg(width: number, height: number, sof: 0xc0 | 0xc2 = 0xc0): Ui
     ...segment(0xdb, [0, ...new Array(64).fill(1)]),
     // Every component uses quantization table 0, the one the DQT above defines.
     ...segment(sof, [8, ...u16be(height), ...u16be(width), 3, 1, 0x22, 0, 2, 0x11, 0, 3, 0x11, 0]),
-    ...segment(0xda, [3, 1, 0, 2, 0x11, 3, 0x11, 0, 63, 0]),
-    0x12,
-    0x34,
+    ...scans,
     0xff,
     0xd9,
   ]);
