@@ -210,8 +210,9 @@ const JPEG_MAX_COMPS_IN_SCAN = 4;
  * place: old encoders give every component the same ID, and a scan's components are matched to the frame's as
  * libjpeg-turbo matches them (scanComponents). Huffman tables as libjpeg-turbo's get_dht reads them (whole tables,
  * DC and AC slots 0–3) and its entropy decoders look them up when a scan starts: each table the scan uses (see
- * JpegCoding) exists then, slots 0 and 1 always (the standard tables fill them when no DHT did), slots 2 and 3 when a
- * DHT before the scan defined them (checkHuffmanTable). The tables' values and the coded data are not decoded.
+ * JpegCoding) exists then: a slot a DHT before the scan defined, or in a sequential frame slot 0 or 1 (the standard
+ * tables fill them when no DHT did; progressive and lossless frames have no standard tables) (checkHuffmanTable). The
+ * tables' values and the coded data are not decoded.
  */
 function jpegSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "JPEG");
@@ -320,8 +321,10 @@ function jpegSize(bytes: Uint8Array): Size {
         const dc =
           coding === "sequential" || coding === "lossless" || (coding === "progressive" && dcBand && !refinement);
         const ac = coding === "sequential" || (coding === "progressive" && !dcBand);
-        if (dc) checkHuffmanTable(frameComponents, c, "DC", tables >> 4, huffmanDefined & 0x0f);
-        if (ac) checkHuffmanTable(frameComponents, c, "AC", tables & 0x0f, huffmanDefined >> 4);
+        // Only the sequential decoder has standard tables for slots 0 and 1.
+        const standard = coding === "sequential";
+        if (dc) checkHuffmanTable(frameComponents, c, "DC", tables >> 4, huffmanDefined & 0x0f, standard);
+        if (ac) checkHuffmanTable(frameComponents, c, "AC", tables & 0x0f, huffmanDefined >> 4, standard);
       });
       scans++;
       at += length;
@@ -346,15 +349,22 @@ function jpegSize(bytes: Uint8Array): Size {
 
 /**
  * Refuses a scan's use of a Huffman table slot (0–15 in the scan header) that libjpeg-turbo has no table for: a slot
- * past 3, or slot 2 or 3 that no DHT defined before the scan. Slots 0 and 1 pass undefined: libjpeg-turbo's
- * sequential decoder fills in the standard tables there (jdhuff.c jinit_huff_decoder calls jstdhuff.c
- * std_huff_tables, for "Motion JPEG" files). Its progressive and lossless decoders (jdphuff.c, jdlhuff.c) do not, so
- * it refuses such a file without DHT; that is not held here (the README says so).
+ * past 3, or one that no DHT defined before the scan. With `standard` (a sequential frame), slots 0 and 1 pass
+ * undefined: libjpeg-turbo's sequential decoder fills in the standard tables there (jdhuff.c jinit_huff_decoder calls
+ * jstdhuff.c std_huff_tables, for "Motion JPEG" files). Its progressive and lossless decoders (jdphuff.c
+ * jinit_phuff_decoder, jdlhuff.c) do not, so in their frames every slot a scan uses needs a DHT before it.
  */
-function checkHuffmanTable(frame: JpegComponent[], c: number, kind: "DC" | "AC", slot: number, defined: number): void {
+function checkHuffmanTable(
+  frame: JpegComponent[],
+  c: number,
+  kind: "DC" | "AC",
+  slot: number,
+  defined: number,
+  standard: boolean,
+): void {
   const name = componentName(frame, c);
   if (slot > 3) corrupt(`The JPEG's component ${name} uses ${kind} Huffman table ${slot}; tables 0 to 3 exist.`);
-  if (slot > 1 && !(defined & (1 << slot)))
+  if (!(standard && slot <= 1) && !(defined & (1 << slot)))
     corrupt(`The JPEG's component ${name} uses ${kind} Huffman table ${slot}, which no DHT defines before its scan.`);
 }
 

@@ -584,8 +584,61 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
       name: "an arithmetic-coded (SOF9) scan naming tables 3 and 15, with no DHT (it uses no Huffman table)",
       bytes: jpegOf(dqt(0), frame([0], 0xc9), huffScan([0x3f])),
     },
+    {
+      name: "an extended sequential (SOF1) scan using tables 0 and 1 with no DHT (the standard tables)",
+      bytes: jpegOf(dqt(0), frame([0, 0], 0xc1), huffScan([0x00, 0x11])),
+    },
+    {
+      name: "a progressive DC first scan using DC table 0 that a DHT before the frame header defines",
+      bytes: jpegOf(dqt(0), dht(0x00), frame([0], 0xc2), huffScan([0x00], 0, 0, 0)),
+    },
   ])("accepts $name", ({ bytes }) => {
     expect(inspectImage(bytes)).toMatchObject({ ok: true, type: "image/jpeg", width: 16, height: 16 });
+  });
+
+  /** A scan of these [component ID, DC/AC table byte] pairs with spectral selection Ss–Se and Ah/Al, then coded data. */
+  const sos = (components: [number, number][], ss: number, se: number, ahAl: number) => [
+    ...seg(0xda, [components.length, ...components.flat(), ss, se, ahAl]),
+    0x12,
+    0x34,
+  ];
+  it("accepts a progressive JPEG laid out as libjpeg's cjpeg -progressive -optimize writes it", () => {
+    // Y (ID 1, 2 × 2, quantization table 0), Cb and Cr (IDs 2 and 3, 1 × 1, table 1); Huffman tables 0 for Y and 1 for
+    // Cb and Cr, each redefined by a DHT before every scan that uses it, as an optimizing encoder writes them; the scan
+    // script is jcparam.c jpeg_simple_progression's for YCbCr.
+    const all: [number, number][] = [
+      [1, 0x00],
+      [2, 0x10],
+      [3, 0x10],
+    ];
+    const bytes = Uint8Array.from([
+      0xff,
+      0xd8,
+      ...dqt(0, 1),
+      ...seg(0xc2, [8, 0, 16, 0, 16, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]),
+      ...dht(0x00, 0x01),
+      ...sos(all, 0, 0, 0x01), // DC first, all components, Al 1
+      ...dht(0x10),
+      ...sos([[1, 0x00]], 1, 5, 0x02), // Y AC 1–5, Al 2
+      ...dht(0x11),
+      ...sos([[3, 0x11]], 1, 63, 0x01), // Cr AC, Al 1
+      ...dht(0x11),
+      ...sos([[2, 0x11]], 1, 63, 0x01), // Cb AC, Al 1
+      ...dht(0x10),
+      ...sos([[1, 0x00]], 6, 63, 0x02), // Y AC 6–63, Al 2
+      ...dht(0x10),
+      ...sos([[1, 0x00]], 1, 63, 0x21), // Y AC refinement, Ah 2, Al 1
+      ...sos(all, 0, 0, 0x10), // DC refinement, no table, no DHT
+      ...dht(0x11),
+      ...sos([[3, 0x11]], 1, 63, 0x10), // Cr AC refinement
+      ...dht(0x11),
+      ...sos([[2, 0x11]], 1, 63, 0x10), // Cb AC refinement
+      ...dht(0x10),
+      ...sos([[1, 0x00]], 1, 63, 0x10), // Y AC refinement, Ah 1, Al 0
+      0xff,
+      0xd9,
+    ]);
+    expect(inspectImage(bytes)).toEqual({ ok: true, type: "image/jpeg", width: 16, height: 16 });
   });
 
   it.each([
@@ -727,6 +780,50 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
       name: "a lossless (SOF3) scan using an undefined DC table 2",
       bytes: jpegOf(frame([0], 0xc3), huffScan([0x20], 1, 0, 0)),
       message: "The JPEG's component 1 uses DC Huffman table 2, which no DHT defines before its scan.",
+    },
+    // Slots 0 and 1 too: only libjpeg-turbo's sequential decoder fills in standard tables (jdhuff.c
+    // jinit_huff_decoder); its progressive and lossless ones (jdphuff.c, jdlhuff.c) refuse a slot no DHT defined.
+    {
+      name: "a progressive DC first scan using DC table 0 with no DHT",
+      bytes: jpegOf(dqt(0), frame([0, 0], 0xc2), huffScan([0x00, 0x00], 0, 0, 0)),
+      message: "The JPEG's component 1 uses DC Huffman table 0, which no DHT defines before its scan.",
+    },
+    {
+      name: "a progressive DC first scan using DC table 1 where the DHT defines DC table 0 and AC table 1",
+      bytes: jpegOf(dqt(0), dht(0x00, 0x11), frame([0, 0], 0xc2), huffScan([0x00, 0x11], 0, 0, 0)),
+      message: "The JPEG's component 2 uses DC Huffman table 1, which no DHT defines before its scan.",
+    },
+    {
+      name: "a progressive AC scan using AC table 1 where the DHT defines the DC tables only",
+      bytes: jpegOf(dqt(0), dht(0x00, 0x01), frame([0], 0xc2), huffScan([0x00], 0, 0, 0), huffScan([0x01], 1, 63, 0)),
+      message: "The JPEG's component 1 uses AC Huffman table 1, which no DHT defines before its scan.",
+    },
+    {
+      name: "a progressive AC scan whose DHT for AC table 0 comes only after it",
+      bytes: jpegOf(
+        dqt(0),
+        dht(0x00),
+        frame([0], 0xc2),
+        huffScan([0x00], 0, 0, 0),
+        huffScan([0x00], 1, 63, 0),
+        dht(0x10),
+      ),
+      message: "The JPEG's component 1 uses AC Huffman table 0, which no DHT defines before its scan.",
+    },
+    {
+      name: "a progressive (SOF6) DC first scan using DC table 1 with no DHT",
+      bytes: jpegOf(dqt(0), frame([0], 0xc6), huffScan([0x10], 0, 0, 0)),
+      message: "The JPEG's component 1 uses DC Huffman table 1, which no DHT defines before its scan.",
+    },
+    {
+      name: "a lossless (SOF3) scan using DC table 0 with no DHT",
+      bytes: jpegOf(frame([0], 0xc3), huffScan([0x00], 1, 0, 0)),
+      message: "The JPEG's component 1 uses DC Huffman table 0, which no DHT defines before its scan.",
+    },
+    {
+      name: "a lossless (SOF7) scan using DC table 1 with no DHT",
+      bytes: jpegOf(frame([0], 0xc7), huffScan([0x10], 1, 0, 0)),
+      message: "The JPEG's component 1 uses DC Huffman table 1, which no DHT defines before its scan.",
     },
     {
       name: "a baseline scan using AC table 4",
