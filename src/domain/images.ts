@@ -179,6 +179,8 @@ function pngSize(bytes: Uint8Array): Size {
 const JPEG_SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
 // The lossless frames (T.81 H.1), which use no quantization table.
 const JPEG_LOSSLESS = new Set([0xc3, 0xc7, 0xcb, 0xcf]);
+// The progressive frames, Huffman- (SOF2, 6) or arithmetic-coded (SOF10, 14), whose scans are checked by progression.
+const JPEG_PROGRESSIVE = new Set([0xc2, 0xc6, 0xca, 0xce]);
 /**
  * How a frame's scans are entropy-coded, which decides the Huffman tables a scan uses: sequential (SOF0, 1, 5) the DC
  * and AC tables of each of its components, progressive (SOF2, 6) the DC table in a first DC scan, none in a DC
@@ -212,7 +214,9 @@ const JPEG_MAX_COMPS_IN_SCAN = 4;
  * DC and AC slots 0–3) and its entropy decoders look them up when a scan starts: each table the scan uses (see
  * JpegCoding) exists then: a slot a DHT before the scan defined, or in a sequential frame slot 0 or 1 (the standard
  * tables fill them when no DHT did; progressive and lossless frames have no standard tables) (checkHuffmanTable). The
- * tables' values and the coded data are not decoded.
+ * tables' values and the coded data are not decoded. Each scan's parameters as libjpeg-turbo checks them when the scan
+ * starts: by progression in a progressive frame (checkProgression), as a lossless scan's in a lossless one
+ * (checkLosslessScan); a sequential scan's draw only a warning there (JWRN_NOT_SEQUENTIAL) and are not checked.
  */
 function jpegSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "JPEG");
@@ -224,6 +228,9 @@ function jpegSize(bytes: Uint8Array): Size {
   /** The frame's components, by their place in its header: ID, quantization slot, whether a scan checked it. */
   let frameComponents: JpegComponent[] = [];
   let lossless = false;
+  let progressive = false;
+  /** The frame's sample precision (P), in bits. */
+  let precision = 0;
   let coding: JpegCoding = "sequential";
   /** The Huffman table slots a DHT has defined so far: bits 0–3 the DC tables, bits 4–7 the AC tables. */
   let huffmanDefined = 0;
@@ -256,6 +263,8 @@ function jpegSize(bytes: Uint8Array): Size {
         corrupt(`The JPEG's frame header has ${components} components; at most ${JPEG_MAX_COMPONENTS} are decoded.`);
       size = { height: r.u16be(at + 3), width: r.u16be(at + 5) };
       lossless = JPEG_LOSSLESS.has(marker);
+      progressive = JPEG_PROGRESSIVE.has(marker);
+      precision = r.u8(at + 2);
       coding = jpegCoding(marker);
       frameComponents = Array.from({ length: components }, (_, c) => ({
         id: r.u8(at + 8 + 3 * c),
@@ -311,11 +320,21 @@ function jpegSize(bytes: Uint8Array): Size {
           );
         component.latched = true;
       }
+      const params = at + 3 + 2 * components;
+      const scan: JpegScanParameters = {
+        ss: bytes[params],
+        se: bytes[params + 1],
+        ah: bytes[params + 2] >> 4,
+        al: bytes[params + 2] & 0x0f,
+        components,
+      };
+      // Checked when the scan starts, after its quantization tables are latched and before its Huffman tables are
+      // looked up (jdphuff.c start_pass_phuff_decoder, jdarith.c start_pass).
+      if (progressive) checkProgression(scan);
       // The Huffman tables the scan uses, each checked as libjpeg-turbo's entropy decoder checks it when the scan
       // starts (jdhuff.c, jdphuff.c, jdlhuff.c: jpeg_make_d_derived_tbl, "Huffman table 0x.. was not defined").
-      const params = at + 3 + 2 * components;
-      const dcBand = bytes[params] === 0;
-      const refinement = bytes[params + 2] >> 4 !== 0;
+      const dcBand = scan.ss === 0;
+      const refinement = scan.ah !== 0;
       inScan.forEach((c, i) => {
         const tables = bytes[at + 4 + 2 * i];
         const dc =
@@ -326,6 +345,9 @@ function jpegSize(bytes: Uint8Array): Size {
         if (dc) checkHuffmanTable(frameComponents, c, "DC", tables >> 4, huffmanDefined & 0x0f, standard);
         if (ac) checkHuffmanTable(frameComponents, c, "AC", tables & 0x0f, huffmanDefined >> 4, standard);
       });
+      // Checked after the Huffman tables, when the lossless decoder's input pass starts (jddiffct.c start_input_pass
+      // calls jdlossls.c start_pass_lossless).
+      if (lossless) checkLosslessScan(scan, precision);
       scans++;
       at += length;
       // The entropy-coded data runs to the next 0xFF that is not a stuffed 0xFF00, a restart marker or a fill byte (a
@@ -345,6 +367,50 @@ function jpegSize(bytes: Uint8Array): Size {
     }
     at += length;
   }
+}
+
+/** A scan header's parameters: spectral selection Ss–Se, successive approximation Ah/Al, its number of components. */
+interface JpegScanParameters {
+  ss: number;
+  se: number;
+  ah: number;
+  al: number;
+  components: number;
+}
+
+function scanParameters({ ss, se, ah, al }: JpegScanParameters): string {
+  return `(Ss ${ss}, Se ${se}, Ah ${ah}, Al ${al})`;
+}
+
+/**
+ * Refuses a progressive scan whose parameters libjpeg-turbo refuses when the scan starts (jdphuff.c
+ * start_pass_phuff_decoder, jdarith.c start_pass: JERR_BAD_PROGRESSION, "Invalid progressive parameters"): a DC scan
+ * (Ss 0) must end at Se 0; an AC scan needs Ss ≤ Se ≤ 63 and one component; a refinement (Ah not 0) needs Al = Ah − 1;
+ * Al is at most 13. A scan out of order (an AC scan before the component's DC scan, a refinement of bits not yet
+ * sent) is only a warning there (JWRN_BOGUS_PROGRESSION), and is accepted.
+ */
+function checkProgression(scan: JpegScanParameters): void {
+  const { ss, se, ah, al, components } = scan;
+  let why: string | null = null;
+  if (ss === 0 && se !== 0) why = "a DC scan (Ss 0) must end at Se 0";
+  else if (ss !== 0 && (ss > se || se > 63)) why = "an AC scan needs Ss ≤ Se ≤ 63";
+  else if (ss !== 0 && components !== 1) why = `an AC scan holds one component, not ${components}`;
+  else if (ah !== 0 && al !== ah - 1) why = "a refinement scan (Ah not 0) needs Al = Ah − 1";
+  else if (al > 13) why = "Al is at most 13";
+  if (why !== null) corrupt(`The JPEG's progressive scan ${scanParameters(scan)} is invalid: ${why}.`);
+}
+
+/**
+ * Refuses a lossless scan whose parameters libjpeg-turbo refuses when the scan starts (jdlossls.c start_pass_lossless,
+ * JERR_BAD_PROGRESSION): the predictor Ss 1 to 7, Se and Ah 0, the point transform Al below the frame's precision.
+ */
+function checkLosslessScan(scan: JpegScanParameters, precision: number): void {
+  const { ss, se, ah, al } = scan;
+  let why: string | null = null;
+  if (ss < 1 || ss > 7) why = "its predictor (Ss) must be 1 to 7";
+  else if (se !== 0 || ah !== 0) why = "Se and Ah must be 0";
+  else if (al >= precision) why = `its point transform (Al) must be below the frame's precision of ${precision} bits`;
+  if (why !== null) corrupt(`The JPEG's lossless scan ${scanParameters(scan)} is invalid: ${why}.`);
 }
 
 /**

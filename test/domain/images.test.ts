@@ -596,6 +596,116 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
     expect(inspectImage(bytes)).toMatchObject({ ok: true, type: "image/jpeg", width: 16, height: 16 });
   });
 
+  // Scan parameters: libjpeg-turbo refuses bad progression (jdphuff.c start_pass_phuff_decoder, jdarith.c start_pass)
+  // and bad lossless parameters (jdlossls.c start_pass_lossless), JERR_BAD_PROGRESSION; it only warns about a scan out
+  // of order (JWRN_BOGUS_PROGRESSION) and about a sequential scan's parameters (JWRN_NOT_SEQUENTIAL).
+  const prog = (...scans: number[][]) => jpegOf(dqt(0), dht(0x00, 0x01, 0x10, 0x11), frame([0, 0, 0], 0xc2), ...scans);
+  it.each([
+    { name: "a progressive DC scan with Al 13", bytes: prog(huffScan([0x00, 0x00, 0x00], 0, 0, 0x0d)) },
+    { name: "a progressive AC scan of coefficient 63 alone", bytes: prog(huffScan([0x00], 63, 63, 0)) },
+    {
+      name: "a progressive AC scan before the component's DC scan (only a warning)",
+      bytes: prog(huffScan([0x00], 1, 63, 0), huffScan([0x00, 0x00, 0x00], 0, 0, 0)),
+    },
+    {
+      name: "a progressive AC refinement of bits never sent (only a warning)",
+      bytes: prog(huffScan([0x00, 0x00, 0x00], 0, 0, 0), huffScan([0x00], 1, 63, 0x54)),
+    },
+    {
+      name: "a progressive DC refinement of three components (Ah 1, Al 0)",
+      bytes: prog(huffScan([0x00, 0x00, 0x00], 0, 0, 0x01), huffScan([0x00, 0x00, 0x00], 0, 0, 0x10)),
+    },
+    {
+      name: "an arithmetic-coded progressive (SOF10) DC scan, then an AC scan, with no DHT",
+      bytes: jpegOf(dqt(0), frame([0, 0], 0xca), huffScan([0x00, 0x00], 0, 0, 0x01), huffScan([0x00], 1, 63, 0)),
+    },
+    {
+      name: "a baseline scan with progressive-looking parameters (only a warning)",
+      bytes: jpegOf(dqt(0), frame([0]), huffScan([0x00], 5, 2, 0x21)),
+    },
+    {
+      name: "a lossless (SOF3) scan with predictor 7 and Al 7",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc3), huffScan([0x00], 7, 0, 0x07)),
+    },
+  ])("accepts $name", ({ bytes }) => {
+    expect(inspectImage(bytes)).toMatchObject({ ok: true, type: "image/jpeg", width: 16, height: 16 });
+  });
+
+  it.each([
+    {
+      name: "a progressive DC scan that runs to Se 63 (the whole block in one scan)",
+      bytes: prog(huffScan([0x00, 0x00, 0x00], 0, 63, 0)),
+      message: "The JPEG's progressive scan (Ss 0, Se 63, Ah 0, Al 0) is invalid: a DC scan (Ss 0) must end at Se 0.",
+    },
+    {
+      name: "a progressive AC scan whose Ss is past its Se",
+      bytes: prog(huffScan([0x00, 0x00, 0x00], 0, 0, 0), huffScan([0x00], 6, 5, 0)),
+      message: "The JPEG's progressive scan (Ss 6, Se 5, Ah 0, Al 0) is invalid: an AC scan needs Ss ≤ Se ≤ 63.",
+    },
+    {
+      name: "a progressive AC scan to Se 64",
+      bytes: prog(huffScan([0x00, 0x00, 0x00], 0, 0, 0), huffScan([0x00], 1, 64, 0)),
+      message: "The JPEG's progressive scan (Ss 1, Se 64, Ah 0, Al 0) is invalid: an AC scan needs Ss ≤ Se ≤ 63.",
+    },
+    {
+      name: "a progressive AC scan of two components",
+      bytes: prog(huffScan([0x00, 0x00, 0x00], 0, 0, 0), huffScan([0x00, 0x00], 1, 63, 0)),
+      message:
+        "The JPEG's progressive scan (Ss 1, Se 63, Ah 0, Al 0) is invalid: an AC scan holds one component, not 2.",
+    },
+    {
+      name: "a progressive refinement with Ah 2 and Al 0",
+      bytes: prog(huffScan([0x00, 0x00, 0x00], 0, 0, 0x02), huffScan([0x00, 0x00, 0x00], 0, 0, 0x20)),
+      message:
+        "The JPEG's progressive scan (Ss 0, Se 0, Ah 2, Al 0) is invalid: a refinement scan (Ah not 0) needs Al = Ah − 1.",
+    },
+    {
+      name: "a progressive DC scan with Al 14",
+      bytes: prog(huffScan([0x00, 0x00, 0x00], 0, 0, 0x0e)),
+      message: "The JPEG's progressive scan (Ss 0, Se 0, Ah 0, Al 14) is invalid: Al is at most 13.",
+    },
+    {
+      // The progression is checked before the Huffman tables are looked up.
+      name: "a progressive (SOF2) scan of Ss 0 to Se 63 without any DHT",
+      bytes: jpegOf(dqt(0), frame([0], 0xc2), huffScan([0x00])),
+      message: "The JPEG's progressive scan (Ss 0, Se 63, Ah 0, Al 0) is invalid: a DC scan (Ss 0) must end at Se 0.",
+    },
+    {
+      name: "an arithmetic-coded progressive (SOF10) AC scan of two components",
+      bytes: jpegOf(dqt(0), frame([0, 0], 0xca), huffScan([0x00, 0x00], 0, 0, 0), huffScan([0x00, 0x00], 1, 63, 0)),
+      message:
+        "The JPEG's progressive scan (Ss 1, Se 63, Ah 0, Al 0) is invalid: an AC scan holds one component, not 2.",
+    },
+    {
+      name: "a lossless (SOF3) scan with predictor 0",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc3), huffScan([0x00], 0, 0, 0)),
+      message: "The JPEG's lossless scan (Ss 0, Se 0, Ah 0, Al 0) is invalid: its predictor (Ss) must be 1 to 7.",
+    },
+    {
+      name: "a lossless (SOF3) scan with predictor 8",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc3), huffScan([0x00], 8, 0, 0)),
+      message: "The JPEG's lossless scan (Ss 8, Se 0, Ah 0, Al 0) is invalid: its predictor (Ss) must be 1 to 7.",
+    },
+    {
+      name: "a lossless (SOF3) scan with Se 63",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc3), huffScan([0x00], 1, 63, 0)),
+      message: "The JPEG's lossless scan (Ss 1, Se 63, Ah 0, Al 0) is invalid: Se and Ah must be 0.",
+    },
+    {
+      name: "a lossless (SOF3) scan with Ah 1",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc3), huffScan([0x00], 1, 0, 0x10)),
+      message: "The JPEG's lossless scan (Ss 1, Se 0, Ah 1, Al 0) is invalid: Se and Ah must be 0.",
+    },
+    {
+      name: "a lossless (SOF3) scan of 8-bit samples with Al 8",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc3), huffScan([0x00], 1, 0, 0x08)),
+      message:
+        "The JPEG's lossless scan (Ss 1, Se 0, Ah 0, Al 8) is invalid: its point transform (Al) must be below the frame's precision of 8 bits.",
+    },
+  ])("refuses $name as corrupt", ({ bytes, message }) => {
+    expect(inspectImage(bytes)).toEqual({ ok: false, reason: "corrupt", type: "image/jpeg", message });
+  });
+
   /** A scan of these [component ID, DC/AC table byte] pairs with spectral selection Ss–Se and Ah/Al, then coded data. */
   const sos = (components: [number, number][], ss: number, se: number, ahAl: number) => [
     ...seg(0xda, [components.length, ...components.flat(), ss, se, ahAl]),
