@@ -79,6 +79,33 @@ function isLiveFile(dataDir: string, file: string): boolean {
   });
 }
 
+/**
+ * What is at `file`, not following a symbolic link, in words ("a file", "a directory", "a character device", "a FIFO",
+ * "a symbolic link"…); undefined when nothing is there.
+ */
+function whatIsAt(file: string): string | undefined {
+  let st: ReturnType<typeof lstatSync>;
+  try {
+    st = lstatSync(file);
+  } catch {
+    return undefined;
+  }
+  if (st.isFile()) return "a file";
+  if (st.isDirectory()) return "a directory";
+  if (st.isSymbolicLink()) return "a symbolic link";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  if (st.isFIFO()) return "a FIFO";
+  if (st.isSocket()) return "a socket";
+  return "an entry of another kind";
+}
+
+/** Fails (exit 2) when what is at --out (`kind`, from whatIsAt) is there and is not a regular file. */
+function refuseNonFile(target: string, kind: string | undefined): void {
+  if (kind !== undefined && kind !== "a file")
+    throw new UsageError(`--out ${target} is ${kind}, not a file: a backup goes to a new file or replaces a file only`);
+}
+
 /** Copies a live database into `out` as one consistent snapshot (VACUUM INTO reads in one transaction). */
 export function backupDatabase(
   dataDir: string,
@@ -90,14 +117,13 @@ export function backupDatabase(
   // Renaming the copy over the database (or its WAL) would corrupt it under a running server.
   if (isLiveFile(dataDir, target))
     throw new UsageError(`--out ${target} is the database of ${dataDir} (or a file beside it): choose another file`);
-  let exists = false;
-  let isDir = false;
-  try {
-    // lstat: a symbolic link is there too, also one whose file is missing (the copy would replace the link).
-    exists = lstatSync(target) !== undefined;
-    isDir = statSync(target).isDirectory();
-  } catch {}
-  if (isDir) throw new UsageError(`--out ${target} is a directory: give a file name`);
+  // lstat: a symbolic link is seen as itself, also one whose file is missing (the rename would replace the link).
+  const kind = whatIsAt(target);
+  const exists = kind !== undefined;
+  if (kind === "a directory") throw new UsageError(`--out ${target} is a directory: give a file name`);
+  // Only a regular file is ever replaced, even with --force: the rename had put a regular 0600 file in the place of
+  // /dev/null (run as root), of a FIFO, and of a symbolic link such as /dev/stdout.
+  refuseNonFile(target, kind);
   // An existing file is kept unless asked: a mistyped --out had silently replaced it, another data directory's live
   // database included (its server went on writing to the file unlinked under it).
   if (exists && !options.replace)
@@ -140,6 +166,8 @@ function backupInto(
     } catch (e) {
       throw new CliError(`${target}: ${(e as Error).message}`);
     }
+    // Checked again: the copy took a while, and only a file (or nothing) may be replaced.
+    refuseNonFile(target, whatIsAt(target));
     renameSync(tmp, target);
   } finally {
     rmSync(tmp, { force: true });

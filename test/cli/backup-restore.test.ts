@@ -1,6 +1,8 @@
+import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   existsSync,
+  lstatSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -104,6 +106,40 @@ describe("backup --out", () => {
     const replaced = cli(["backup", "--out", plain, "--force", ...d]);
     expect(replaced.status).toBe(0);
     expect(integrity(plain)).toBe("ok");
+  });
+
+  it("refuses a device, a FIFO or a symbolic link at --out, even with --force, and leaves it as it was (exit 2)", () => {
+    const { d } = initDir();
+    const tmp = tempDir();
+    // Made in a temporary folder: a run as root had replaced /dev/null itself with a regular 0600 file.
+    const nul = path.join(tmp, "null");
+    expect(spawnSync("mknod", [nul, "c", "1", "3"]).status).toBe(0);
+    const fifo = path.join(tmp, "fifo");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    const file = path.join(tmp, "old.db");
+    writeFileSync(file, "old");
+    const link = path.join(tmp, "link.db");
+    symlinkSync(file, link);
+    const stdoutLink = path.join(tmp, "stdout");
+    symlinkSync("/dev/stdout", stdoutLink);
+    for (const [out, kind] of [
+      [nul, "a character device"],
+      [fifo, "a FIFO"],
+      [link, "a symbolic link"],
+      [stdoutLink, "a symbolic link"],
+    ] as const)
+      for (const force of [[], ["--force"]]) {
+        const run = cli(["backup", "--out", out, ...force, ...d]);
+        expect({ status: run.status, stdout: run.stdout }, run.stderr).toEqual({ status: 2, stdout: "" });
+        expect(run.stderr).toBe(
+          `error: --out ${out} is ${kind}, not a file: a backup goes to a new file or replaces a file only\n`,
+        );
+      }
+    expect(lstatSync(nul).isCharacterDevice()).toBe(true);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(file, "utf8")).toBe("old");
+    expect(readdirSync(tmp).sort()).toEqual(["fifo", "link.db", "null", "old.db", "stdout"]);
   });
 
   it("reports its progress on stderr and writes a sound copy", () => {
