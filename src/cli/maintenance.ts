@@ -10,6 +10,7 @@ import {
   realpathSync,
   renameSync,
   rmSync,
+  type Stats,
   statSync,
   writeFileSync,
 } from "node:fs";
@@ -90,6 +91,10 @@ function whatIsAt(file: string): string | undefined {
   } catch {
     return undefined;
   }
+  return kindOf(st);
+}
+
+function kindOf(st: Stats): string {
   if (st.isFile()) return "a file";
   if (st.isDirectory()) return "a directory";
   if (st.isSymbolicLink()) return "a symbolic link";
@@ -242,9 +247,10 @@ export function restoreDatabase(
   const source = path.resolve(from);
   if (isLiveFile(dataDir, source))
     throw new UsageError(`--from ${source} is the database of ${dataDir} itself: give a backup file`);
-  let isFile = false;
+  let kind: string;
   try {
-    isFile = statSync(source).isFile();
+    // Followed: a link to a backup is read as the backup. A device or a FIFO is not read (`/dev/null` is no backup).
+    kind = kindOf(statSync(source));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new CliError(
@@ -253,7 +259,7 @@ export function restoreDatabase(
         : `cannot read ${source}: ${systemErrorReason(e) ?? (e as Error).message}`,
     );
   }
-  if (!isFile) throw new UsageError(`--from ${source} is not a file`);
+  if (kind !== "a file") throw new UsageError(`--from ${source} is ${kind}, not a file: give a backup file`);
   let lock: ReturnType<typeof acquireServerLock>;
   try {
     lock = acquireServerLock(dataDir);
@@ -359,6 +365,19 @@ function checkOutFile(out: string): void {
     isDir = statSync(out).isDirectory();
   } catch {}
   if (isDir) throw new UsageError(`--out ${path.resolve(out)} is a directory: give a file name`);
+}
+
+/**
+ * Writes the description to --out, which may be a FIFO, a terminal or /dev/stdout as well as a file (it is written in
+ * place, as a shell's redirection would). A reader that goes before the end (`--out /dev/stdout | head`) ends the
+ * command quietly, as `--out -` does (tolerateClosedOutput), rather than with "EPIPE: broken pipe, write".
+ */
+function writeDescription(out: string, text: string): void {
+  try {
+    writeFileSync(out, text);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EPIPE") throw e;
+  }
 }
 
 /**
@@ -484,7 +503,7 @@ export function registerMaintenanceCommands(program: Command): void {
         stagingUrl: opts.stagingUrl ?? defaults.stagingUrl,
       };
       const doc = buildOpenApi(ROUTES, urls);
-      if (out !== undefined) writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
+      if (out !== undefined) writeDescription(out, `${JSON.stringify(doc, null, 2)}\n`);
       else printJson(doc);
     });
 }

@@ -278,6 +278,27 @@ describe("restore --from", () => {
     expect(lines.filter((l) => !l.startsWith("checking "))).toHaveLength(1);
   });
 
+  it("refuses a --from that is a device or a FIFO, also through a link, and says what it is (exit 2)", () => {
+    const { d } = initDir();
+    const tmp = tempDir();
+    const nul = path.join(tmp, "null");
+    expect(spawnSync("mknod", [nul, "c", "1", "3"]).status).toBe(0);
+    const fifo = path.join(tmp, "fifo");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    const link = path.join(tmp, "link");
+    symlinkSync(nul, link);
+    for (const [from, kind] of [
+      [nul, "a character device"],
+      [fifo, "a FIFO"],
+      [link, "a character device"],
+    ]) {
+      const run = cli(["restore", "--from", from, ...d]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toBe(`error: --from ${from} is ${kind}, not a file: give a backup file\n`);
+    }
+    expect(accountNames(d)).toEqual(["Default account"]);
+  });
+
   it("refuses the live database itself as --from (exit 2)", () => {
     const { dir, d } = initDir();
     const run = cli(["restore", "--from", path.join(dir, "content-service.db"), ...d]);

@@ -60,6 +60,36 @@ describe("standard output closed early", () => {
     expect(code).toBe(0);
   });
 
+  it.each([
+    ["--out -", "-"],
+    // A link to /dev/stdout made for the test: the write opens the pipe itself, and had met EPIPE as a failure
+    // ("error: EPIPE: broken pipe, write", exit 1).
+    ["--out, a link to /dev/stdout", "link"],
+  ])("`openapi %s | head`: the rest is dropped, exit 0, nothing on stderr", (_, out) => {
+    const dir = tempDir();
+    const link = path.join(dir, "stdout");
+    symlinkSync("/dev/stdout", link);
+    // Through a shell: a real pipe (Node's own "pipe" is a socket, which /dev/stdout cannot open).
+    const run = spawnSync(
+      "bash",
+      [
+        "-c",
+        '"$@" | head -c 100 > "$HEAD_OUT"; exit "${PIPESTATUS[0]}"',
+        "bash",
+        process.execPath,
+        ...ENTRY,
+        "openapi",
+        "--out",
+        out === "-" ? "-" : link,
+        "--data-dir",
+        dir,
+      ],
+      { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "", HEAD_OUT: path.join(dir, "head") } },
+    );
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
+    expect(readFileSync(path.join(dir, "head"), "utf8")).toMatch(/^\{\n {2}"openapi"/);
+  });
+
   it("a shown-once secret whose reader is gone: the key is made, but the command fails and says so", async () => {
     const { d } = initDir();
     const child = spawn(process.execPath, [...ENTRY, "keys", "create", "--account", "1", "--name", "lost", ...d], {
