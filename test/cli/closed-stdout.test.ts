@@ -74,7 +74,7 @@ describe("standard output closed early", () => {
       "bash",
       [
         "-c",
-        '"$@" | head -c 100 > "$HEAD_OUT"; exit "${PIPESTATUS[0]}"',
+        '"$@" | head -c 100 > "$HEAD_OUT"; exit "$PIPESTATUS"', // the status of the first command
         "bash",
         process.execPath,
         ...ENTRY,
