@@ -6,6 +6,7 @@ import type { Role } from "../db/users.js";
 import { userView } from "../db/users.js";
 import { type WorkspaceHoldings, workspaceView } from "../db/workspaces.js";
 import {
+  checkNewUser,
   createAccount,
   createUser,
   createWorkspace,
@@ -228,6 +229,9 @@ export function registerAdminCommands(program: Command): void {
     .option("--json", "print the user as JSON")
     .action(async (opts: { account: number; email: string; role: Role }, cmd: Command) => {
       const email = checkEmail(opts.email);
+      // The account and the email first: a missing account or a taken email had been said only after standard input
+      // was read (`sleep 4 | users create --account 99 …` waited for a password it would not use).
+      await withStore(cmd, (store) => checkNewUser(store, opts.account, email));
       const given = checkPassword(await readStdinIfPiped("the password"));
       const generated = given === undefined ? generatePassword() : undefined;
       const hash = hashPassword(given ?? generated!);

@@ -1,6 +1,16 @@
 /** `init` and `serve`. */
 
-import { closeSync, fchmodSync, fstatSync, fsyncSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fchmodSync,
+  fstatSync,
+  fsyncSync,
+  openSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -26,6 +36,7 @@ import {
   intInRange,
   nameArg,
   onStdoutClosed,
+  openDatabase,
   portArg,
   positiveInt,
   printingSecret,
@@ -159,6 +170,58 @@ function validTimezone(tz: string): string {
   }
 }
 
+/**
+ * Whether the data directory's database has its first account: `init` then changes nothing, and reads no password.
+ * A database that cannot say (another program's, one needing migrations) is left to initDataDir, which names it.
+ */
+function initialisedAlready(dataDir: string): boolean {
+  if (!existsSync(path.join(dataDir, DB_FILE))) return false;
+  return whileNoRestore(dataDir, () => {
+    const db = openDatabase(dataDir);
+    try {
+      return (
+        db.prepare("SELECT 1 FROM schema_migrations LIMIT 1").get() !== undefined &&
+        db.prepare("SELECT 1 FROM accounts LIMIT 1").get() !== undefined
+      );
+    } catch {
+      return false;
+    } finally {
+      db.close();
+    }
+  });
+}
+
+/**
+ * `init` on an initialised directory changes nothing: what was given for the first account (options, a password on
+ * standard input) is said to be unused, rather than let it seem set. `stdin`: "read" when a password was read,
+ * "unread" when standard input was not read at all (the directory was seen initialised first), "none" otherwise.
+ */
+function noteUnused(cmd: Command, stdin: "read" | "unread" | "none"): void {
+  const given = (["accountName", "plan", "adminEmail"] as const)
+    .filter((key) => cmd.getOptionValueSource(key) === "cli")
+    .map((key) => givenOption(cmd, key, false));
+  const unused = [...given];
+  if (stdin === "read") unused.push("the password read from standard input");
+  // Not read, so not known to hold a password: said of a pipe or a file that may (not a terminal, not /dev/null).
+  else if (stdin === "unread" && stdinMayHoldInput()) unused.push("standard input (not read)");
+  if (unused.length === 0) return;
+  const list = unused.length === 1 ? unused[0] : `${unused.slice(0, -1).join(", ")} and ${unused.at(-1)}`;
+  process.stderr.write(
+    `note: ${list} ${unused.length === 1 ? "was" : "were"} not used: the data directory is initialised already ` +
+      "(`accounts create` and `users create` add others)\n",
+  );
+}
+
+/** Whether standard input is a pipe, a socket or a non-empty file: one that may hold a password. */
+function stdinMayHoldInput(): boolean {
+  try {
+    const st = fstatSync(0);
+    return st.isFIFO() || st.isSocket() || (st.isFile() && st.size > 0);
+  } catch {
+    return false;
+  }
+}
+
 /** Adds `init` and `serve` to the program. */
 export function registerServeCommands(program: Command): void {
   program
@@ -177,15 +240,13 @@ export function registerServeCommands(program: Command): void {
     .action(async (opts: { accountName: string; plan: Plan; adminEmail: string }, cmd: Command) => {
       const adminEmail = checkEmail(opts.adminEmail, "--admin-email");
       const dataDir = dataDirOf(cmd);
-      const password = checkPassword(await readStdinIfPiped("the admin password"));
+      // Checked before standard input is read: `sleep 4 | init` on an initialised directory had waited for a
+      // password it would not use.
+      const initialised = initialisedAlready(dataDir);
+      const password = initialised ? undefined : checkPassword(await readStdinIfPiped("the admin password"));
       makeDataDir(dataDir);
       const result = whileNoRestore(dataDir, () => initDataDir(dataDir, { ...opts, adminEmail, password }));
-      // A password piped to an initialised directory changes nothing: say so, rather than let it seem set.
-      if (!result.created && password !== undefined)
-        process.stderr.write(
-          "note: the password read from standard input was not used: the data directory is initialised already " +
-            "(`users create` adds a user)\n",
-        );
+      if (!result.created) noteUnused(cmd, initialised ? "unread" : password !== undefined ? "read" : "none");
       if (result.created && result.generatedPassword) printingSecret();
       if (wantsJson(cmd)) {
         printJson(

@@ -130,6 +130,12 @@ export function deleteWorkspace(store: Store, actor: Actor, ws: WorkspaceRow): W
   })();
 }
 
+/** Fails as createUser would before it makes anything: no such account, or a user with that email exists. */
+export function checkNewUser(store: Store, accountId: number, email: string): void {
+  requireAccount(store, accountId);
+  if (store.users.byEmail(email)) throw invalidField("body.email", `A user with email ${email} exists.`);
+}
+
 /** Creates a web-session user with an already hashed password. */
 export function createUser(
   store: Store,
@@ -140,8 +146,7 @@ export function createUser(
   role: Role,
   nowMs = Date.now(),
 ): UserRow {
-  requireAccount(store, accountId);
-  if (store.users.byEmail(email)) throw invalidField("body.email", `A user with email ${email} exists.`);
+  checkNewUser(store, accountId, email);
   const user = store.users.create(accountId, email, passwordHash, role, iso(nowMs));
   store.misc.audit(accountId, actor, "user.create", String(user.id), { email, role });
   return user;

@@ -4,10 +4,11 @@
  * result that will not do what it seems to (a key of a plan without API access, limits where the hour binds, a
  * password that was not used).
  */
+import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { cli, initDir, tempDir } from "../helpers/cli.js";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { cli, ENTRY, initDir, tempDir } from "../helpers/cli.js";
 
 describe("the command line's messages", () => {
   it("--version prints the version (package.json's) and that it runs from source", () => {
@@ -126,11 +127,68 @@ describe("the command line's messages", () => {
     );
   });
 
-  it("says a password piped to an initialised directory was not used", () => {
+  it("says a password piped to an initialised directory was not used, and reads none", () => {
     const { d } = initDir();
     const run = cli(["init", ...d], { input: "a-new-password-1\n" });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("already initialised");
-    expect(run.stderr).toContain("the password read from standard input was not used");
+    expect(run.stderr).toBe(
+      "note: standard input (not read) was not used: the data directory is initialised already " +
+        "(`accounts create` and `users create` add others)\n",
+    );
+  });
+
+  it("names the options init on an initialised directory did not use", () => {
+    const { d } = initDir();
+    const run = cli(["init", "--plan", "pro", "--admin-email", "x@y.test", "--account-name", "Other", ...d], {
+      input: "a-new-password-1\n",
+    });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("already initialised");
+    expect(run.stderr).toBe(
+      "note: --account-name, --plan, --admin-email and standard input (not read) were not used: the data directory " +
+        "is initialised already (`accounts create` and `users create` add others)\n",
+    );
+    expect(cli(["accounts", "list", "--json", ...d]).json()).toMatchObject([
+      { name: "Default account", plan: "business" },
+    ]);
+  });
+
+  it("init on an initialised directory and users create for a missing account or a taken email read no password", async () => {
+    const { d } = initDir();
+    // Standard input that stays open and sends nothing (`sleep 60 | …`): the old code waited on it for ever.
+    const withOpenStdin = async (args: string[]) => {
+      const child = spawn(process.execPath, [...ENTRY, ...args], {
+        env: { ...process.env, NODE_OPTIONS: "" },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      onTestFinished(() => {
+        child.kill("SIGKILL");
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (x) => {
+        stdout += x;
+      });
+      child.stderr.on("data", (x) => {
+        stderr += x;
+      });
+      const status = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+      return { status, stdout, stderr };
+    };
+    const init = await withOpenStdin(["init", ...d]);
+    expect(init.status, init.stderr).toBe(0);
+    expect(init.stdout).toContain("already initialised");
+    expect(init.stderr).not.toContain("reading");
+    const missing = await withOpenStdin(["users", "create", "--account", "99", "--email", "u@x.test", ...d]);
+    expect({ status: missing.status, stderr: missing.stderr }).toEqual({
+      status: 1,
+      stderr: "error: No account 99.\n",
+    });
+    const taken = await withOpenStdin(["users", "create", "--account", "1", "--email", "admin@localhost", ...d]);
+    expect({ status: taken.status, stderr: taken.stderr }).toEqual({
+      status: 1,
+      stderr: "error: A user with email admin@localhost exists.\n",
+    });
   });
 });
