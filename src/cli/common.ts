@@ -1,5 +1,5 @@
 /** Helpers every command uses: the data directory, opening the store, output and failures. */
-import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, fstatSync, statSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import type { Command } from "commander";
@@ -270,6 +270,24 @@ function secretLost(why: string): void {
 export function printingSecret(): void {
   secretPrinted = true;
   if (stdoutGone) secretLost(stdoutGoneReason);
+  // Closed before the command started (`keys create >&-`): Node reopens fd 1 on /dev/null, where every write
+  // succeeds, and the secret had been lost with exit 0. `>/dev/null` looks the same from here, and loses it as surely:
+  // both are the failure.
+  else if (isNullDevice(1)) secretLost("standard output is /dev/null: closed (>&-) or sent there");
+}
+
+/**
+ * Whether file descriptor `fd` is the null device: `2>/dev/null`, or a closed descriptor (`>&-`, `2>&-`), which Node
+ * reopens on /dev/null at start so that it is never reused by a file of its own. Writes there succeed and are lost.
+ * The null device is known by its device number (rdev), whichever /dev holds the node.
+ */
+export function isNullDevice(fd: number): boolean {
+  try {
+    const st = fstatSync(fd);
+    return st.isCharacterDevice() && st.rdev === statSync("/dev/null").rdev;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -34,6 +34,7 @@ import {
   givenOption,
   hostArg,
   intInRange,
+  isNullDevice,
   nameArg,
   onStdoutClosed,
   openDatabase,
@@ -64,20 +65,6 @@ function printFirstStart(result: InitResult, out: (s: string) => void): void {
 const CREDENTIALS_FILE = "first-start-credentials.txt";
 
 /**
- * Whether standard error is /dev/null: `serve 2>/dev/null`, or `serve 2>&-`, whose closed fd 2 Node reopens on
- * /dev/null at start (so that the fd is never reused by a file of its own). Writes there succeed and are lost. The
- * null device is known by its device number (rdev), whichever /dev holds the node.
- */
-function stderrIsNull(): boolean {
-  try {
-    const err = fstatSync(2);
-    return err.isCharacterDevice() && err.rdev === statSync("/dev/null").rdev;
-  } catch {
-    return false;
-  }
-}
-
-/**
  * Shows a first start's credentials (after `heading`, when given), which exist nowhere else. On standard error with
  * fs.writeSync: written when the call returns, not queued in a stream that a process ending at once could leave
  * unwritten. Standard error that cannot take them (closed: EPIPE, EBADF) had lost them, and /dev/null (`2>&-`,
@@ -93,7 +80,8 @@ function showFirstStart(result: InitResult, dataDir: string, log: Pick<Logger, "
   let error: string;
   try {
     writeAllSync(2, text);
-    if (!stderrIsNull()) return;
+    // `serve 2>/dev/null`, or `serve 2>&-`, whose closed fd 2 Node reopens on /dev/null: the write was lost.
+    if (!isNullDevice(2)) return;
     error = "standard error is /dev/null";
   } catch (e) {
     error = (e as NodeJS.ErrnoException).code ?? (e as Error).message;

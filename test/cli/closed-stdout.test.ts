@@ -111,6 +111,36 @@ describe("standard output closed early", () => {
     ).toContain("lost");
   });
 
+  it("a shown-once secret printed to a closed standard output (>&-, which Node reopens on /dev/null) fails the command", () => {
+    const { d } = initDir();
+    // `"$@" >&-`: standard output closed before the command starts.
+    const closed = (args: string[], input = "") =>
+      spawnSync("bash", ["-c", '"$@" >&-', "bash", process.execPath, ...ENTRY, ...args], {
+        encoding: "utf8",
+        input,
+        env: { ...process.env, NODE_OPTIONS: "" },
+      });
+    const lost =
+      "error: what standard output shows once (a key's secret or a generated password) did not reach its reader " +
+      "(standard output is /dev/null: closed (>&-) or sent there): the record was made; revoke that key or replace " +
+      "that password\n";
+    const key = closed(["keys", "create", "--account", "1", "--name", "unseen", ...d]);
+    expect({ status: key.status, stderr: key.stderr }).toEqual({ status: 1, stderr: lost });
+    const keys = cli(["keys", "list", "--json", ...d]).json();
+    const unseen = keys.find((k: { name: string }) => k.name === "unseen");
+    expect(unseen).toBeDefined();
+    const rotated = closed(["keys", "rotate", unseen.id, ...d]);
+    expect({ status: rotated.status, stderr: rotated.stderr }).toEqual({ status: 1, stderr: lost });
+    // A generated password: users create, and init's first one.
+    // (After "reading the password from standard input…": an empty one, so one is generated.)
+    const user = closed(["users", "create", "--account", "1", "--email", "unseen@x.test", ...d]);
+    expect({ status: user.status, last: user.stderr.split("\n").at(-2) }).toEqual({ status: 1, last: lost.trim() });
+    const init = closed(["init", "--data-dir", tempDir()]);
+    expect({ status: init.status, last: init.stderr.split("\n").at(-2) }).toEqual({ status: 1, last: lost.trim() });
+    // Nothing shown once, nothing lost: a list into a closed output is its own status.
+    expect(closed(["keys", "list", ...d]).status).toBe(0);
+  });
+
   it("standard output that fails otherwise (a full device) fails the command with one line", () => {
     const full = openSync("/dev/full", "w");
     try {
