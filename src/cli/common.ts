@@ -81,8 +81,14 @@ function damagedMessage(dir: string, message: string, immutable = false): string
 export function dataDirOf(cmd: Command): string {
   const opts = cmd.optsWithGlobals() as { dataDir?: string };
   const dir = opts.dataDir ?? process.env.CONTENT_SERVICE_DATA_DIR ?? "./data";
+  // A bad value from the variable names it (README), or the user would look for a --data-dir they never gave.
+  const fromEnv =
+    opts.dataDir === undefined
+      ? process.env.CONTENT_SERVICE_DATA_DIR !== undefined
+      : cmd.getOptionValueSourceWithGlobals("dataDir") === "env";
+  const from = fromEnv ? " (from CONTENT_SERVICE_DATA_DIR)" : "";
   // path.resolve("") is the working directory: an unset shell variable must not put a database there.
-  refuseBlank("the data directory", dir, "give --data-dir DIR or set CONTENT_SERVICE_DATA_DIR to one");
+  refuseBlank(`the data directory${from}`, dir, "give --data-dir DIR or set CONTENT_SERVICE_DATA_DIR to one");
   const resolved = path.resolve(dir);
   let isFile = false;
   try {
@@ -90,7 +96,8 @@ export function dataDirOf(cmd: Command): string {
   } catch {
     // Missing (init creates it) or unreadable (the command that opens it says so).
   }
-  if (isFile) throw new UsageError(`${resolved} is not a directory: --data-dir names the folder that holds ${DB_FILE}`);
+  if (isFile)
+    throw new UsageError(`${resolved}${from} is not a directory: --data-dir names the folder that holds ${DB_FILE}`);
   commandDataDir = resolved;
   return resolved;
 }

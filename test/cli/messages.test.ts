@@ -30,6 +30,16 @@ describe("the command line's messages", () => {
         `error: ${file} is not a directory: --data-dir names the folder that holds content-service.db`,
       );
     }
+    // From the variable, the line names it: the user gave no --data-dir to look for.
+    for (const args of [["init"], ["keys", "list"]]) {
+      const run = cli(args, { env: { CONTENT_SERVICE_DATA_DIR: file } });
+      expect({ status: run.status, stderr: run.stderr }, args[0]).toEqual({
+        status: 2,
+        stderr:
+          `error: ${file} (from CONTENT_SERVICE_DATA_DIR) is not a directory: --data-dir names the folder that holds ` +
+          "content-service.db\n",
+      });
+    }
   });
 
   it("says when a bad value came from an environment variable, not the flag", () => {
