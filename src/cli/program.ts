@@ -5,6 +5,7 @@ import { registerAdminCommands } from "./admin.js";
 import { CliError, explainFailure, UsageError } from "./common.js";
 import { registerMaintenanceCommands } from "./maintenance.js";
 import { registerServeCommands } from "./serve.js";
+import { releaseEarly } from "./stop-signals.js";
 
 /** Builds the program; `main.ts` runs it. */
 export function buildProgram(): Command {
@@ -16,6 +17,8 @@ export function buildProgram(): Command {
     // help (and take it after the command); the others refuse it as they would after the command.
     .addOption(new Option("--json", "print records as JSON").hideHelp())
     .hook("preAction", (root, command) => {
+      // Only serve handles the stop signals (stop-signals.ts); any other command keeps Node's default for them.
+      if (command.name() !== "serve") releaseEarly();
       if (root.opts().json && !command.options.some((o) => o.long === "--json"))
         throw new UsageError(`\`${command.name()}\` prints no records: --json does not apply to it`);
     })
@@ -77,6 +80,8 @@ export async function runCli(argv: string[]): Promise<number> {
     await program.parseAsync(args);
     return 0;
   } catch (e) {
+    // No command ran (a usage error, help): a stop signal recorded meanwhile ends the process as it would have.
+    releaseEarly();
     if (e instanceof CommanderError) {
       // Help asked for (--help, `help`) and version exit 0. Help shown because a subcommand is missing
       // (`content-service`, `content-service keys`) comes as commander.help with exit code 1: a usage error, like

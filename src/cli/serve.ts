@@ -347,6 +347,8 @@ export function registerServeCommands(program: Command): void {
       ),
     )
     .action(async (opts: ServeCommandOptions, cmd: Command) => {
+      // First: a stop signal from now on (or recorded while the program loaded: listenEarly) stops the start cleanly.
+      const signals = new StopSignals();
       // Results that will not do what they seem are noted: these two only shape the scheduled backups.
       if (!opts.backupSchedule)
         for (const [key, flag, variable] of [
@@ -390,10 +392,15 @@ export function registerServeCommands(program: Command): void {
         throw e;
       }
       try {
-        await serve(dataDir, opts, {
-          host: givenOption(cmd, "host"),
-          port: givenOption(cmd, "port"),
-        });
+        await serve(
+          dataDir,
+          opts,
+          {
+            host: givenOption(cmd, "host"),
+            port: givenOption(cmd, "port"),
+          },
+          signals,
+        );
       } finally {
         lock.release();
       }
@@ -446,8 +453,12 @@ function noteExposedDatabase(dataDir: string): void {
  * listens stops the start at its next step (stop-signals.ts): exit 0, and a first start's credentials, if already
  * made, are shown all the same.
  */
-async function serve(dataDir: string, opts: ServeCommandOptions, given: ListenOptions): Promise<void> {
-  const signals = new StopSignals();
+async function serve(
+  dataDir: string,
+  opts: ServeCommandOptions,
+  given: ListenOptions,
+  signals: StopSignals,
+): Promise<void> {
   let first: InitResult = { created: false };
   let server: RunningServer | undefined;
   try {

@@ -14,6 +14,42 @@ export class StartCancelled extends Error {
   }
 }
 
+/** Stop signals received before a command took them (listenEarly), and the listeners that recorded them. */
+let earlySignal: string | undefined;
+const earlyListeners = new Map<string, () => void>();
+
+/**
+ * Listens for the stop signals from the program's first line, before its modules load: what comes in meanwhile is
+ * recorded, for `serve` to take over (StopSignals) or for another command to have re-sent (releaseEarly).
+ */
+export function listenEarly(): void {
+  for (const signal of STOP_SIGNALS) {
+    const listener = () => {
+      earlySignal ??= signal;
+    };
+    earlyListeners.set(signal, listener);
+    process.on(signal, listener);
+  }
+}
+
+/** Takes the early listeners away; the signal they recorded, if any. */
+function takeEarly(): string | undefined {
+  for (const [signal, listener] of earlyListeners) process.off(signal, listener);
+  earlyListeners.clear();
+  const signal = earlySignal;
+  earlySignal = undefined;
+  return signal;
+}
+
+/**
+ * A command other than `serve` keeps Node's default for the stop signals: the early listeners go, and a signal they
+ * recorded is sent again, ending the process as it would have ended.
+ */
+export function releaseEarly(): void {
+  const signal = takeEarly();
+  if (signal !== undefined) process.kill(process.pid, signal);
+}
+
 export class StopSignals {
   private early: string | undefined;
   private handler: ((signal: string) => void) | undefined;
@@ -23,6 +59,11 @@ export class StopSignals {
     private readonly say: (line: string) => void = (line) => process.stderr.write(line),
   ) {
     for (const signal of STOP_SIGNALS) target.on(signal, () => this.receive(signal));
+    // A signal that came while the program loaded (listenEarly) is this start's.
+    if (target === process) {
+      const early = takeEarly();
+      if (early !== undefined) this.receive(early);
+    }
   }
 
   private receive(signal: string): void {

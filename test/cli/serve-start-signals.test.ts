@@ -67,6 +67,31 @@ describe("serve stopped while it starts", () => {
     expect(init.status, init.stderr).toBe(0);
   });
 
+  it("SIGTERM while the program's modules load (before serve's action): exit 0, nothing opened", () => {
+    const dir = tempDir();
+    const run = serveStopped(dir, "loading", "SIGTERM");
+    // Node's default had ended it there: killed by the signal (status 143 from a shell), without a word.
+    expect({ status: run.status, signal: run.signal }, run.stderr).toEqual({ status: 0, signal: null });
+    expect(run.stderr).toBe("SIGTERM: stopping before the server listens\nstopped\n");
+    expect(run.stdout).toBe("");
+    expect(existsSync(path.join(dir, "content-service.db"))).toBe(false);
+  });
+
+  it("a command other than serve keeps the default: a stop signal while it loads ends it", () => {
+    const [importFlag, tsx, main] = ENTRY;
+    const run = spawnSync(process.execPath, [importFlag, tsx, "--import", PRELOAD, main, "openapi"], {
+      encoding: "utf8",
+      input: "",
+      env: { ...process.env, NODE_OPTIONS: "", STOP_AT: "loading", STOP_SIGNAL: "SIGTERM" },
+      timeout: 60_000,
+    });
+    expect({ status: run.status, signal: run.signal, stdout: run.stdout }).toEqual({
+      status: null,
+      signal: "SIGTERM",
+      stdout: "",
+    });
+  });
+
   it("SIGTERM as it listens, and its close fails: the failure is said, the credentials shown, exit 1", () => {
     const dir = tempDir();
     const run = serveStopped(dir, "listening", "SIGTERM", { STOP_CLOSE_FAILS: "1" });

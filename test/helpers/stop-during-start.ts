@@ -1,7 +1,8 @@
 /**
  * Preloaded into a `serve` child (node --import): sends the process a stop signal (STOP_SIGNAL, default SIGTERM) at
  * a step of its start-up (STOP_AT): `first-start` while the first start makes its credentials (its password's
- * hashing), `listeners` as soon as serve listens for the signal, before anything is opened.
+ * hashing), `listeners` as soon as the program listens for the signal, `loading` while its modules load (both before
+ * anything is opened).
  */
 import crypto from "node:crypto";
 import { syncBuiltinESMExports } from "node:module";
@@ -22,6 +23,23 @@ if (process.env.STOP_AT === "first-start") {
   }) as typeof original;
   // The program imports scryptSync by name: its binding follows the module object once synced.
   syncBuiltinESMExports();
+}
+
+// `loading`: while the program's modules load (from source, about a second), as program.ts is loaded: a loader hook,
+// on the loader's thread, sends the signal to the process (before serve's action runs, and, in the code before
+// main.ts listened early, before any listener).
+if (process.env.STOP_AT === "loading") {
+  const { register } = await import("node:module");
+  const hooks = `
+    let sent = false;
+    export async function load(url, context, nextLoad) {
+      if (!sent && url.endsWith("/src/cli/program.ts")) {
+        sent = true;
+        process.kill(process.pid, ${JSON.stringify(signal)});
+      }
+      return nextLoad(url, context);
+    }`;
+  register(`data:text/javascript,${encodeURIComponent(hooks)}`);
 }
 
 if (process.env.STOP_AT === "listeners")
