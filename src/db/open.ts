@@ -224,8 +224,8 @@ const CREATING = /^(.*)\.creating-(\d+)-[0-9a-f]+(?:-journal|-wal|-shm)?$/;
  * removed. On a file system without hard links (vfat, exFAT: EPERM, ENOTSUP...) it is renamed into place if the name
  * is still free, a window left only there.
  *
- * A crash leaves the temporary file (and a -journal beside it) behind: each creation first removes the ones whose
- * process is gone (see staleCreation), never one another process is making now.
+ * A crash leaves the temporary file (and a -journal beside it) behind: every writable open (openDb) removes those a
+ * crash left (see staleCreation), never, as far as it can tell, one another process is making now.
  */
 function createDbFile(file: string, nativeBinding: unknown, step?: (step: CreateStep, temp: string) => void): void {
   const dir = path.dirname(file);
@@ -304,30 +304,32 @@ function removeStaleCreations(dir: string, base: string): void {
   }
 }
 
-/** How old a temporary file of a process this one cannot see must be to count as a crash's (a creation takes ms). */
+/** How old a temporary file must be to count as a crash's (a creation takes ms), unless it is the database's name. */
 const STALE_CREATION_MS = 60_000;
 
 /**
  * Whether a temporary file of createDbFile's, made by process `pid`, was left by a crash:
  * - it is the database itself under a second name (the same inode): a creation stopped between its link and the
  *   removal of the temporary name, whoever made it; removing the name loses nothing;
- * - it is this process's number but older than this process (a container's server often has the same pid at each
- *   start);
- * - its process is gone and it is over a minute old: a process in another pid namespace (a container sharing the
- *   folder) looks gone from here while it is creating the file.
+ * - it is over a minute old, and its process is gone, or has this process's number but the file is older than this
+ *   process (a container's server often has the same pid at each start). Not sooner: a process in another pid
+ *   namespace (a container sharing the folder, perhaps pid 1 as well) looks gone, or like this one, from here while
+ *   it is creating the file.
  * One made by a live process is kept; should that process be another that reused a crashed one's number, the file
  * goes once that one ends.
  */
 function staleCreation(temp: string, pid: number, database: { dev: number; ino: number } | undefined): boolean {
   const stat = statSync(temp);
   if (database && stat.dev === database.dev && stat.ino === database.ino) return true;
-  if (pid === process.pid) return stat.mtimeMs < performance.timeOrigin;
+  const old = Date.now() - stat.mtimeMs > STALE_CREATION_MS;
+  // Older than this process, and a minute old: a container's other server, also pid 1, may be making it now.
+  if (pid === process.pid) return stat.mtimeMs < performance.timeOrigin && old;
   try {
     process.kill(pid, 0);
     return false;
   } catch (e) {
     // EPERM: alive, another user's.
-    return (e as NodeJS.ErrnoException).code === "ESRCH" && Date.now() - stat.mtimeMs > STALE_CREATION_MS;
+    return (e as NodeJS.ErrnoException).code === "ESRCH" && old;
   }
 }
 

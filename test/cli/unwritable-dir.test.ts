@@ -30,16 +30,28 @@ function run(cmd: string, args: string[]): boolean {
   return spawnSync(cmd, args, { stdio: "ignore" }).status === 0;
 }
 
-/** Whether this process can make a read-only mount: tried once on an empty temporary folder, and undone. */
+/**
+ * Whether this process can make the read-only mounts the tests use (a tmpfs, and a bind mount remounted read-only):
+ * each tried once on empty temporary folders, and undone. A mount that cannot be undone fails here, loudly, rather
+ * than being left behind.
+ */
 const canMount = (() => {
   if (!root) return false;
+  const src = mkdtempSync(path.join(os.tmpdir(), "cs-mount-probe-"));
   const dir = mkdtempSync(path.join(os.tmpdir(), "cs-mount-probe-"));
+  const undo = () => {
+    if (!run("umount", [dir])) throw new Error(`the mount probe could not unmount ${dir}`);
+  };
   try {
     if (!run("mount", ["-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", dir])) return false;
-    run("umount", [dir]);
-    return true;
+    undo();
+    if (!run("mount", ["--bind", src, dir])) return false;
+    const ro = run("mount", ["-o", "remount,bind,ro", dir]);
+    undo();
+    return ro;
   } finally {
     rmdirSync(dir);
+    rmdirSync(src);
   }
 })();
 const NO_MOUNT = "needs a read-only mount: run as root where mount(8) works (CI does)";

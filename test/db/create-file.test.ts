@@ -119,6 +119,27 @@ describe("a new database file", () => {
     expect(readdirSync(dir).sort()).toEqual([DB_FILE, ...live, ...others, fresh].sort());
   });
 
+  it("of a process with this one's number, older than it but fresh, is kept: another container's pid 1 may be making it", () => {
+    const dir = tempDir();
+    // A fresh process: its own number on a file a second older than itself, then an open of that folder.
+    const script = `
+      import { utimesSync, writeFileSync } from "node:fs";
+      import { openDb } from ${JSON.stringify(OPEN_TS)};
+      const file = ${JSON.stringify(path.join(dir, DB_FILE))} + ".creating-" + process.pid + "-0badf00d";
+      writeFileSync(file, "");
+      const before = new Date(performance.timeOrigin - 1000);
+      utimesSync(file, before, before);
+      openDb(${JSON.stringify(dir)}).close();
+      process.stdout.write(file);
+    `;
+    const child = spawnSync(process.execPath, [ENTRY[0], ENTRY[1], "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      env: { ...process.env, NODE_OPTIONS: "" },
+    });
+    expect(child.status, child.stderr).toBe(0);
+    expect(existsSync(child.stdout)).toBe(true);
+  });
+
   it("made by another process meanwhile, is kept and used: this one's is removed", () => {
     const theirs = path.join(tempDir(), "theirs.db");
     const made = openDb(path.dirname(theirs), { file: "theirs.db" });
