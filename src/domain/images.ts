@@ -175,22 +175,26 @@ function pngSize(bytes: Uint8Array): Size {
   }
 }
 
-// Start-of-frame markers carry the frame's size; C4 (DHT), C8 (JPG) and CC (DAC) share the range but do not.
-const JPEG_SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
+// The start-of-frame markers libjpeg-turbo decodes, which carry the frame's size; C4 (DHT), C8 (JPG) and CC (DAC)
+// share the range but are not frames.
+const JPEG_SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc9, 0xca, 0xcb]);
+// The hierarchical (differential) frames, SOF5–7 and SOF13–15, which libjpeg-turbo refuses as soon as it meets the
+// marker (jdmarker.c read_markers: JERR_SOF_UNSUPPORTED, "Unsupported JPEG process").
+const JPEG_HIERARCHICAL = new Set([0xc5, 0xc6, 0xc7, 0xcd, 0xce, 0xcf]);
 // The lossless frames (T.81 H.1), which use no quantization table.
-const JPEG_LOSSLESS = new Set([0xc3, 0xc7, 0xcb, 0xcf]);
-// The progressive frames, Huffman- (SOF2, 6) or arithmetic-coded (SOF10, 14), whose scans are checked by progression.
-const JPEG_PROGRESSIVE = new Set([0xc2, 0xc6, 0xca, 0xce]);
+const JPEG_LOSSLESS = new Set([0xc3, 0xcb]);
+// The progressive frames, Huffman- (SOF2) or arithmetic-coded (SOF10), whose scans are checked by progression.
+const JPEG_PROGRESSIVE = new Set([0xc2, 0xca]);
 /**
- * How a frame's scans are entropy-coded, which decides the Huffman tables a scan uses: sequential (SOF0, 1, 5) the DC
- * and AC tables of each of its components, progressive (SOF2, 6) the DC table in a first DC scan, none in a DC
- * refinement, the AC table in an AC scan, lossless (SOF3, 7) the DC table; arithmetic coding (SOF9 and up) none.
+ * How a frame's scans are entropy-coded, which decides the Huffman tables a scan uses: sequential (SOF0, 1) the DC
+ * and AC tables of each of its components, progressive (SOF2) the DC table in a first DC scan, none in a DC
+ * refinement, the AC table in an AC scan, lossless (SOF3) the DC table; arithmetic coding (SOF9 and up) none.
  */
 type JpegCoding = "sequential" | "progressive" | "lossless" | "arithmetic";
 function jpegCoding(sof: number): JpegCoding {
   if (sof >= 0xc9) return "arithmetic";
-  if (sof === 0xc2 || sof === 0xc6) return "progressive";
-  if (sof === 0xc3 || sof === 0xc7) return "lossless";
+  if (sof === 0xc2) return "progressive";
+  if (sof === 0xc3) return "lossless";
   return "sequential";
 }
 /** The most components a frame may have (libjpeg-turbo's MAX_COMPONENTS) and a scan may hold (MAX_COMPS_IN_SCAN). */
@@ -200,7 +204,8 @@ const JPEG_MAX_COMPS_IN_SCAN = 4;
 /**
  * JPEG: walks the marker segments after SOI by their lengths (never scanning inside one), and the entropy-coded data
  * after each SOS to its next marker, up to EOI: one frame header (SOFn) whose length fits its component count, before
- * the first scan; at least one scan header (SOS) of the right length; and the EOI. Bytes after EOI are ignored.
+ * the first scan, and none of the hierarchical ones libjpeg-turbo refuses (SOF5–7, SOF13–15); at least one scan
+ * header (SOS) of the right length; and the EOI. Bytes after EOI are ignored.
  *
  * Quantization tables as libjpeg-turbo (Chrome's, Firefox's and Android's decoder) requires them (jdmarker.c get_dqt,
  * get_sos; jdinput.c latch_quant_tables): a DQT holds whole tables, each a precision/slot byte and 64 values of 8 or
@@ -208,7 +213,7 @@ const JPEG_MAX_COMPS_IN_SCAN = 4;
  * refused ("Bogus marker length": libjpeg-turbo reads 64 values whatever the length, then finds it overrun). A
  * component of a DCT frame uses a slot that a DQT defined before the first scan that holds the component
  * ("Quantization table 0x.. was not defined"; T.81 B.2.4.1: the table must be installed before that scan); a lossless
- * frame (SOF3, 7, 11, 15) uses none. A later DQT may redefine a slot. Components are the frame header's, by their
+ * frame (SOF3, 11) uses none. A later DQT may redefine a slot. Components are the frame header's, by their
  * place: old encoders give every component the same ID, and a scan's components are matched to the frame's as
  * libjpeg-turbo matches them (scanComponents). Huffman tables as libjpeg-turbo's get_dht reads them (whole tables,
  * DC and AC slots 0–3) and its entropy decoders look them up when a scan starts: each table the scan uses (see
@@ -249,6 +254,9 @@ function jpegSize(bytes: Uint8Array): Size {
       return size!;
     }
     if (marker === 0xd8 || marker === 0x00) corrupt("The JPEG has a malformed marker segment.");
+    // Refused on the marker itself, before its length is read.
+    if (JPEG_HIERARCHICAL.has(marker))
+      corrupt(`The file is a hierarchical JPEG (SOF${marker - 0xc0}), which browsers do not decode.`);
     const length = r.u16be(at);
     if (length < 2) corrupt("The JPEG has a marker segment with an invalid length.");
     r.need(at + length);

@@ -706,6 +706,50 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
     expect(inspectImage(bytes)).toEqual({ ok: false, reason: "corrupt", type: "image/jpeg", message });
   });
 
+  // Hierarchical frames: libjpeg-turbo refuses their markers outright (jdmarker.c read_markers, JERR_SOF_UNSUPPORTED),
+  // however well-formed the rest of the file is.
+  const hierarchical = (n: number) => `The file is a hierarchical JPEG (SOF${n}), which browsers do not decode.`;
+  it.each([
+    { name: "a sequential frame (SOF5)", bytes: jpegOf(dqt(0), frame([0], 0xc5), scan(1)), message: hierarchical(5) },
+    {
+      name: "a progressive frame (SOF6) with a valid DC scan",
+      bytes: jpegOf(dqt(0), dht(0x00), frame([0], 0xc6), huffScan([0x00], 0, 0, 0)),
+      message: hierarchical(6),
+    },
+    {
+      name: "a lossless frame (SOF7) with a valid scan",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc7), huffScan([0x00], 1, 0, 0)),
+      message: hierarchical(7),
+    },
+    {
+      name: "an arithmetic-coded sequential frame (SOF13)",
+      bytes: jpegOf(dqt(0), frame([0], 0xcd), scan(1)),
+      message: hierarchical(13),
+    },
+    {
+      name: "an arithmetic-coded progressive frame (SOF14) with a valid DC scan",
+      bytes: jpegOf(dqt(0), frame([0], 0xce), huffScan([0x00], 0, 0, 0)),
+      message: hierarchical(14),
+    },
+    {
+      name: "an arithmetic-coded lossless frame (SOF15)",
+      bytes: jpegOf(frame([0], 0xcf), huffScan([0x00], 1, 0, 0)),
+      message: hierarchical(15),
+    },
+    {
+      name: "a hierarchical frame header (SOF5) after a baseline one",
+      bytes: jpegOf(dqt(0), frame([0]), frame([0], 0xc5), scan(1)),
+      message: hierarchical(5),
+    },
+    {
+      name: "a hierarchical marker (SOF6) whose length is invalid (the marker is refused first)",
+      bytes: jpegOf(dqt(0), frame([0]), [0xff, 0xc6, 0x00, 0x00], scan(1)),
+      message: hierarchical(6),
+    },
+  ])("refuses $name as a hierarchical JPEG", ({ bytes, message }) => {
+    expect(inspectImage(bytes)).toEqual({ ok: false, reason: "corrupt", type: "image/jpeg", message });
+  });
+
   /** A scan of these [component ID, DC/AC table byte] pairs with spectral selection Ss–Se and Ah/Al, then coded data. */
   const sos = (components: [number, number][], ss: number, se: number, ahAl: number) => [
     ...seg(0xda, [components.length, ...components.flat(), ss, se, ahAl]),
@@ -921,8 +965,8 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
       message: "The JPEG's component 1 uses AC Huffman table 0, which no DHT defines before its scan.",
     },
     {
-      name: "a progressive (SOF6) DC first scan using DC table 1 with no DHT",
-      bytes: jpegOf(dqt(0), frame([0], 0xc6), huffScan([0x10], 0, 0, 0)),
+      name: "a progressive (SOF2) DC first scan using DC table 1 with no DHT",
+      bytes: jpegOf(dqt(0), frame([0], 0xc2), huffScan([0x10], 0, 0, 0)),
       message: "The JPEG's component 1 uses DC Huffman table 1, which no DHT defines before its scan.",
     },
     {
@@ -931,8 +975,8 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
       message: "The JPEG's component 1 uses DC Huffman table 0, which no DHT defines before its scan.",
     },
     {
-      name: "a lossless (SOF7) scan using DC table 1 with no DHT",
-      bytes: jpegOf(frame([0], 0xc7), huffScan([0x10], 1, 0, 0)),
+      name: "a lossless (SOF3) scan using DC table 1 with no DHT",
+      bytes: jpegOf(frame([0], 0xc3), huffScan([0x10], 1, 0, 0)),
       message: "The JPEG's component 1 uses DC Huffman table 1, which no DHT defines before its scan.",
     },
     {
