@@ -219,7 +219,8 @@ const JPEG_MAX_COMPS_IN_SCAN = 4;
  * DC and AC slots 0–3) and its entropy decoders look them up when a scan starts: each table the scan uses (see
  * JpegCoding) exists then: a slot a DHT before the scan defined, or in a sequential frame slot 0 or 1 (the standard
  * tables fill them when no DHT did; progressive and lossless frames have no standard tables) (checkHuffmanTable). The
- * tables' values and the coded data are not decoded. Each scan's parameters as libjpeg-turbo checks them when the scan
+ * tables' values and the coded data are not decoded. The frame's sample precision as libjpeg-turbo requires it, once
+ * the first scan header is read (checkPrecision). Each scan's parameters as libjpeg-turbo checks them when the scan
  * starts: by progression in a progressive frame (checkProgression), as a lossless scan's in a lossless one
  * (checkLosslessScan); a sequential scan's draw only a warning there (JWRN_NOT_SEQUENTIAL) and are not checked.
  */
@@ -318,6 +319,8 @@ function jpegSize(bytes: Uint8Array): Size {
       if (components < 1 || length !== 6 + 2 * components) corrupt("The JPEG has a malformed scan header (SOS).");
       const ids = Array.from({ length: components }, (_, c) => r.u8(at + 3 + 2 * c));
       const inScan = scanComponents(frameComponents, ids);
+      // When the first scan header has been read, libjpeg-turbo sets the frame up (jdinput.c initial_setup).
+      if (scans === 0) checkPrecision(precision, lossless);
       for (const c of inScan) {
         const component = frameComponents[c];
         // A lossless frame latches no table (jdinput.c start_input_pass).
@@ -406,6 +409,18 @@ function checkProgression(scan: JpegScanParameters): void {
   else if (ah !== 0 && al !== ah - 1) why = "a refinement scan (Ah not 0) needs Al = Ah − 1";
   else if (al > 13) why = "Al is at most 13";
   if (why !== null) corrupt(`The JPEG's progressive scan ${scanParameters(scan)} is invalid: ${why}.`);
+}
+
+/**
+ * Refuses a sample precision libjpeg-turbo does not decode (jdinput.c initial_setup, JERR_BAD_PRECISION): 8 or 12
+ * bits in a DCT frame, 2 to 16 in a lossless one. Checked before any scan's parameters, so the lossless point transform
+ * is only ever compared with a precision that exists.
+ */
+function checkPrecision(precision: number, lossless: boolean): void {
+  if (lossless ? precision < 2 || precision > 16 : precision !== 8 && precision !== 12)
+    corrupt(
+      `The JPEG's frame header gives a sample precision of ${precision} bits; ${lossless ? "a lossless frame has 2 to 16" : "a DCT (not lossless) frame has 8 or 12"}.`,
+    );
 }
 
 /**

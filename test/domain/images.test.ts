@@ -480,9 +480,9 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
       0xdb,
       tables.flatMap((t) => [t, ...new Array(t >> 4 ? 128 : 64).fill(1)]),
     );
-  /** A 16 × 16 frame whose component ids[i] (default i + 1) uses quantization slot tqs[i]. */
-  const frame = (tqs: number[], marker = 0xc0, ids = tqs.map((_, i) => i + 1)) =>
-    seg(marker, [8, 0, 16, 0, 16, tqs.length, ...tqs.flatMap((tq, i) => [ids[i], 0x11, tq])]);
+  /** A 16 × 16 frame of this sample precision whose component ids[i] (default i + 1) uses quantization slot tqs[i]. */
+  const frame = (tqs: number[], marker = 0xc0, ids = tqs.map((_, i) => i + 1), precision = 8) =>
+    seg(marker, [precision, 0, 16, 0, 16, tqs.length, ...tqs.flatMap((tq, i) => [ids[i], 0x11, tq])]);
   /** A DQT segment of exactly these bytes (tables cut short, leftover bytes). */
   const rawDqt = (...payload: number[]) => seg(0xdb, payload);
   const table8 = (slot: number, values = 64) => [slot, ...new Array(values).fill(1)];
@@ -701,6 +701,89 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
       bytes: jpegOf(dht(0x00), frame([0], 0xc3), huffScan([0x00], 1, 0, 0x08)),
       message:
         "The JPEG's lossless scan (Ss 1, Se 0, Ah 0, Al 8) is invalid: its point transform (Al) must be below the frame's precision of 8 bits.",
+    },
+  ])("refuses $name as corrupt", ({ bytes, message }) => {
+    expect(inspectImage(bytes)).toEqual({ ok: false, reason: "corrupt", type: "image/jpeg", message });
+  });
+
+  // Sample precision: libjpeg-turbo decodes 8 or 12 bits in a DCT frame and 2 to 16 in a lossless one (jdinput.c
+  // initial_setup, JERR_BAD_PRECISION), checked once the first scan header is read, before the scan's parameters.
+  it.each([
+    { name: "a 12-bit extended sequential (SOF1) JPEG", bytes: jpegOf(dqt(0x10), frame([0], 0xc1, [1], 12), scan(1)) },
+    { name: "a 12-bit baseline-marked (SOF0) JPEG", bytes: jpegOf(dqt(0), frame([0], 0xc0, [1], 12), scan(1)) },
+    {
+      name: "a 12-bit progressive (SOF2) JPEG",
+      bytes: jpegOf(dqt(0x10), dht(0x00), frame([0], 0xc2, [1], 12), huffScan([0x00], 0, 0, 0)),
+    },
+    { name: "a 12-bit arithmetic-coded (SOF9) JPEG", bytes: jpegOf(dqt(0), frame([0], 0xc9, [1], 12), scan(1)) },
+    {
+      name: "a 16-bit lossless (SOF3) JPEG with Al 15",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc3, [1], 16), huffScan([0x00], 1, 0, 0x0f)),
+    },
+    {
+      name: "a 2-bit lossless (SOF3) JPEG with Al 1",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc3, [1], 2), huffScan([0x00], 1, 0, 0x01)),
+    },
+  ])("accepts $name", ({ bytes }) => {
+    expect(inspectImage(bytes)).toMatchObject({ ok: true, type: "image/jpeg", width: 16, height: 16 });
+  });
+
+  const dctPrecision = (p: number) =>
+    `The JPEG's frame header gives a sample precision of ${p} bits; a DCT (not lossless) frame has 8 or 12.`;
+  const losslessPrecision = (p: number) =>
+    `The JPEG's frame header gives a sample precision of ${p} bits; a lossless frame has 2 to 16.`;
+  it.each([
+    { precision: 0, sof: "SOF0", marker: 0xc0 },
+    { precision: 7, sof: "SOF0", marker: 0xc0 },
+    { precision: 9, sof: "SOF1", marker: 0xc1 },
+    { precision: 16, sof: "SOF1", marker: 0xc1 },
+    { precision: 16, sof: "SOF9", marker: 0xc9 },
+  ])("refuses a sequential frame ($sof) of $precision bits", ({ precision, marker }) => {
+    const bytes = jpegOf(dqt(0x10), frame([0], marker, [1], precision), scan(1));
+    expect(inspectImage(bytes)).toEqual({
+      ok: false,
+      reason: "corrupt",
+      type: "image/jpeg",
+      message: dctPrecision(precision),
+    });
+  });
+  it.each([
+    {
+      name: "a 16-bit progressive (SOF2) frame",
+      bytes: jpegOf(dqt(0x10), dht(0x00), frame([0], 0xc2, [1], 16), huffScan([0x00], 0, 0, 0)),
+      message: dctPrecision(16),
+    },
+    {
+      name: "a 10-bit arithmetic-coded progressive (SOF10) frame",
+      bytes: jpegOf(dqt(0), frame([0], 0xca, [1], 10), huffScan([0x00], 0, 0, 0)),
+      message: dctPrecision(10),
+    },
+    {
+      // Before the frame's tables: the precision is checked when the frame is set up, the tables when the scan starts.
+      name: "a 16-bit DCT frame whose component's quantization table no DQT defines",
+      bytes: jpegOf(frame([0], 0xc1, [1], 16), scan(1)),
+      message: dctPrecision(16),
+    },
+    {
+      // Before the point transform, which had been compared with a precision of 0 bits.
+      name: "a lossless (SOF3) frame of 0-bit samples",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc3, [1], 0), huffScan([0x00], 1, 0, 0)),
+      message: losslessPrecision(0),
+    },
+    {
+      name: "a lossless (SOF3) frame of 1-bit samples whose scan has Al 1",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc3, [1], 1), huffScan([0x00], 1, 0, 0x01)),
+      message: losslessPrecision(1),
+    },
+    {
+      name: "a lossless (SOF3) frame of 17-bit samples",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc3, [1], 17), huffScan([0x00], 1, 0, 0)),
+      message: losslessPrecision(17),
+    },
+    {
+      name: "a lossless (SOF3) frame of 255-bit samples whose scan's predictor is invalid too",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc3, [1], 255), huffScan([0x00], 0, 0, 0)),
+      message: losslessPrecision(255),
     },
   ])("refuses $name as corrupt", ({ bytes, message }) => {
     expect(inspectImage(bytes)).toEqual({ ok: false, reason: "corrupt", type: "image/jpeg", message });
