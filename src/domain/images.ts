@@ -181,7 +181,8 @@ const JPEG_SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc9, 0xca, 0xcb]);
 // The hierarchical (differential) frames, SOF5–7 and SOF13–15, which libjpeg-turbo refuses as soon as it meets the
 // marker (jdmarker.c read_markers: JERR_SOF_UNSUPPORTED, "Unsupported JPEG process").
 const JPEG_HIERARCHICAL = new Set([0xc5, 0xc6, 0xc7, 0xcd, 0xce, 0xcf]);
-// The lossless frames (T.81 H.1), which use no quantization table.
+// The lossless frames (T.81 H.1), which use no quantization table; libjpeg-turbo reads SOF11's header but refuses to
+// decode it (see jpegSize).
 const JPEG_LOSSLESS = new Set([0xc3, 0xcb]);
 // The progressive frames, Huffman- (SOF2) or arithmetic-coded (SOF10), whose scans are checked by progression.
 const JPEG_PROGRESSIVE = new Set([0xc2, 0xca]);
@@ -213,16 +214,17 @@ const JPEG_MAX_COMPS_IN_SCAN = 4;
  * refused ("Bogus marker length": libjpeg-turbo reads 64 values whatever the length, then finds it overrun). A
  * component of a DCT frame uses a slot that a DQT defined before the first scan that holds the component
  * ("Quantization table 0x.. was not defined"; T.81 B.2.4.1: the table must be installed before that scan); a lossless
- * frame (SOF3, 11) uses none. A later DQT may redefine a slot. Components are the frame header's, by their
+ * frame (SOF3) uses none. A later DQT may redefine a slot. Components are the frame header's, by their
  * place: old encoders give every component the same ID, and a scan's components are matched to the frame's as
  * libjpeg-turbo matches them (scanComponents). Huffman tables as libjpeg-turbo's get_dht reads them (whole tables,
  * DC and AC slots 0–3) and its entropy decoders look them up when a scan starts: each table the scan uses (see
  * JpegCoding) exists then: a slot a DHT before the scan defined, or in a sequential frame slot 0 or 1 (the standard
  * tables fill them when no DHT did; progressive and lossless frames have no standard tables) (checkHuffmanTable). The
  * tables' values and the coded data are not decoded. The frame's sample precision as libjpeg-turbo requires it, once
- * the first scan header is read (checkPrecision). Each scan's parameters as libjpeg-turbo checks them when the scan
- * starts: by progression in a progressive frame (checkProgression), as a lossless scan's in a lossless one
- * (checkLosslessScan); a sequential scan's draw only a warning there (JWRN_NOT_SEQUENTIAL) and are not checked.
+ * the first scan header is read (checkPrecision), and then that it is not lossless and arithmetic-coded (SOF11). Each
+ * scan's parameters as libjpeg-turbo checks them when the scan starts: by progression in a progressive frame
+ * (checkProgression), as a lossless scan's in a lossless one (checkLosslessScan); a sequential scan's draw only a
+ * warning there (JWRN_NOT_SEQUENTIAL) and are not checked.
  */
 function jpegSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "JPEG");
@@ -320,7 +322,13 @@ function jpegSize(bytes: Uint8Array): Size {
       const ids = Array.from({ length: components }, (_, c) => r.u8(at + 3 + 2 * c));
       const inScan = scanComponents(frameComponents, ids);
       // When the first scan header has been read, libjpeg-turbo sets the frame up (jdinput.c initial_setup).
-      if (scans === 0) checkPrecision(precision, lossless);
+      if (scans === 0) {
+        checkPrecision(precision, lossless);
+        // Then jdmaster.c master_selection refuses arithmetic coding in a lossless frame (JERR_ARITH_NOTIMPL), in
+        // every build: libjpeg-turbo has no lossless arithmetic decoder.
+        if (lossless && coding === "arithmetic")
+          corrupt("The file is a lossless arithmetic-coded JPEG (SOF11), which browsers do not decode.");
+      }
       for (const c of inScan) {
         const component = frameComponents[c];
         // A lossless frame latches no table (jdinput.c start_input_pass).

@@ -789,6 +789,34 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
     expect(inspectImage(bytes)).toEqual({ ok: false, reason: "corrupt", type: "image/jpeg", message });
   });
 
+  // Lossless arithmetic-coded frames: libjpeg-turbo reads their header but refuses to decode them (jdmaster.c
+  // master_selection, JERR_ARITH_NOTIMPL), once the frame's precision has been checked and before any scan starts.
+  const sof11 = "The file is a lossless arithmetic-coded JPEG (SOF11), which browsers do not decode.";
+  it.each([
+    {
+      name: "a lossless arithmetic-coded (SOF11) frame with a valid scan",
+      bytes: jpegOf(frame([0], 0xcb), huffScan([0x00], 1, 0, 0)),
+      message: sof11,
+    },
+    {
+      name: "a 16-bit lossless arithmetic-coded (SOF11) frame",
+      bytes: jpegOf(frame([0], 0xcb, [1], 16), huffScan([0x00], 1, 0, 0x0f)),
+      message: sof11,
+    },
+    {
+      name: "a lossless arithmetic-coded (SOF11) frame whose scan's predictor is invalid (the frame is refused first)",
+      bytes: jpegOf(frame([0], 0xcb), huffScan([0x00], 0, 0, 0)),
+      message: sof11,
+    },
+    {
+      name: "a lossless arithmetic-coded (SOF11) frame of 1-bit samples (the precision is checked first)",
+      bytes: jpegOf(frame([0], 0xcb, [1], 1), huffScan([0x00], 1, 0, 0)),
+      message: "The JPEG's frame header gives a sample precision of 1 bits; a lossless frame has 2 to 16.",
+    },
+  ])("refuses $name", ({ bytes, message }) => {
+    expect(inspectImage(bytes)).toEqual({ ok: false, reason: "corrupt", type: "image/jpeg", message });
+  });
+
   // Hierarchical frames: libjpeg-turbo refuses their markers outright (jdmarker.c read_markers, JERR_SOF_UNSUPPORTED),
   // however well-formed the rest of the file is.
   const hierarchical = (n: number) => `The file is a hierarchical JPEG (SOF${n}), which browsers do not decode.`;
