@@ -223,7 +223,7 @@ function checkBackup(from: string): { db: Db; pending: number } {
       pending = pendingMigrations(db).length;
     } catch (e) {
       if (e instanceof MigrationMismatchError)
-        throw new CliError(`${from}: ${e.message.replace(/; refusing to start$/, "")}; refusing to restore`);
+        throw new CliError(e.message.replace(/; refusing to start$/, "; refusing to restore")); // names the file
       // Any other failure is the backup's (a schema_migrations of another shape), not the data directory's.
       throw new CliError(`${from} is not a content-service database this program can read: ${(e as Error).message}`);
     }

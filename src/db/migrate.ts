@@ -49,6 +49,7 @@ function fileOf(db: Db): string {
 
 /** Checks the applied migrations against the known ones; returns those still to apply. */
 export function pendingMigrations(db: Db, known: Migration[] = knownMigrations()): Migration[] {
+  // Every refusal names the file (README: a database a command cannot use is named in that line).
   // A database with tables but no record of migrations is another program's (a file named content-service.db by
   // mistake): migrating it mixed this schema into it and made an account there.
   const tracked = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
@@ -73,11 +74,11 @@ export function pendingMigrations(db: Db, known: Migration[] = knownMigrations()
     const k = known[i];
     if (row.version !== i + 1 || !k)
       throw new MigrationMismatchError(
-        `the database has migration ${row.name}, which this program does not know (is it newer?); refusing to start`,
+        `${fileOf(db)} has migration ${row.name}, which this program does not know (is it newer?); refusing to start`,
       );
     if (k.version !== row.version || k.name !== row.name || checksum(k.sql) !== row.checksum)
       throw new MigrationMismatchError(
-        `applied migration ${row.name} differs from this program's ${k.name}; refusing to start`,
+        `${fileOf(db)}: applied migration ${row.name} differs from this program's ${k.name}; refusing to start`,
       );
   });
   return known.slice(applied.length);

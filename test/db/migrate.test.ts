@@ -97,6 +97,43 @@ describe("migrations", () => {
     expect(run.stderr).toMatch(/0999_future\.sql.*refusing to start/);
   });
 
+  it("names the database file in a migration it does not know, or a changed one, for every command", () => {
+    const file = (dir: string) => path.join(dir, "content-service.db");
+    const newer = tempDir();
+    const db = openDb(newer);
+    migrate(db);
+    db.prepare("INSERT INTO schema_migrations VALUES (999, '0999_future.sql', 'x', 'now')").run();
+    db.close();
+    const changed = tempDir();
+    const db2 = openDb(changed);
+    migrate(db2);
+    db2.prepare("UPDATE schema_migrations SET checksum = 'changed' WHERE version = 1").run();
+    db2.close();
+    const first = knownMigrations()[0].name;
+    for (const [dir, line] of [
+      [
+        newer,
+        `${file(newer)} has migration 0999_future.sql, which this program does not know (is it newer?); refusing to start`,
+      ],
+      [changed, `${file(changed)}: applied migration ${first} differs from this program's ${first}; refusing to start`],
+    ])
+      for (const args of [["serve", "--port", "0"], ["accounts", "list"], ["migrate"]]) {
+        const run = cli([...args, "--data-dir", dir]);
+        expect(run.status, args[0]).toBe(1);
+        expect(
+          run.stderr.split("\n").filter((l) => l.startsWith("error: ")),
+          args[0],
+        ).toEqual([`error: ${line}`]);
+      }
+    // restore names the backup it refuses, once.
+    const target = tempDir();
+    const run = cli(["restore", "--from", file(newer), "--data-dir", target]);
+    expect(run.status).toBe(1);
+    expect(run.stderr.split("\n").filter((l) => l.startsWith("error: "))).toEqual([
+      `error: ${file(newer)} has migration 0999_future.sql, which this program does not know (is it newer?); refusing to restore`,
+    ]);
+  });
+
   it("refuses another program's database (tables, no schema_migrations), naming it, for serve as for the rest; an empty file is ours", () => {
     const dir = tempDir();
     const db = openDb(dir);
