@@ -109,14 +109,15 @@ export function wantsJson(cmd: Command): boolean {
 
 /**
  * Fails unless the data directory holds a database: "no database … run init first", or, when the directory cannot be
- * searched, "cannot read DIR: permission denied" (existsSync would answer false for both).
+ * searched, "cannot read DIR: …", naming the folder this user cannot search, with its owner and mode (existsSync would
+ * answer false for both).
  */
 export function requireDatabase(dir: string): void {
   try {
     statSync(path.join(dir, DB_FILE));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "EACCES" || code === "EPERM") throw new CliError(`cannot read ${dir}: permission denied`);
+    if (code === "EACCES" || code === "EPERM") throw new CliError(`cannot read ${dir}: ${unsearchable(dir)}`);
     if (code === "ENOENT" || code === "ENOTDIR")
       throw new CliError(`no database in ${dir}: run \`content-service init --data-dir ${dir}\` first`);
     throw new CliError(`cannot read ${dir}: ${(e as Error).message}`);
@@ -133,7 +134,8 @@ export function openDatabase(dir: string, readOnly = false): Db {
     if (isDamagedDatabase(e)) throw new CliError(damagedMessage(dir, (e as Error).message, immutableRead(e)));
     // SQLite says "unable to open database file" (SQLITE_CANTOPEN) whatever the cause: name permissions when they are,
     // to write with each file this user cannot write, its owner and mode, or the read-only media (unwritable).
-    const why = readOnly ? undefined : unwritable(dir);
+    // Read-only (a list command): each file this user cannot read, its owner and mode (unreadable).
+    const why = readOnly ? unreadable(dir) : unwritable(dir);
     if (why !== undefined) throw new CliError(`cannot open ${file}: ${why}`);
     let denied = false;
     try {
@@ -207,6 +209,55 @@ export function unwritable(dir: string): string | undefined {
     `this user (uid ${process.getuid?.() ?? "?"}) cannot write ${denied.join(", ")} (EACCES): run as their owner ` +
     "or give them this user"
   );
+}
+
+/**
+ * Why this user cannot read the database (a command that only reads), or undefined when it can: the file, and its
+ * -wal, -shm and -journal where there, that this user cannot read (EACCES), with their owner and mode. The database
+ * itself, named by the line already, is "it".
+ */
+export function unreadable(dir: string): string | undefined {
+  const file = path.join(dir, DB_FILE);
+  const denied: string[] = [];
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    try {
+      accessSync(f, constants.R_OK);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EACCES" || code === "EPERM") denied.push(`${f === file ? "it" : f}${ownerAndMode(f)}`);
+    }
+  }
+  if (denied.length === 0) return undefined;
+  const one = denied.length === 1;
+  return (
+    `this user (uid ${process.getuid?.() ?? "?"}) cannot read ${denied.join(", ")} (EACCES): run as ` +
+    `${one ? "its" : "their"} owner or let this user read ${one ? "it" : "them"}`
+  );
+}
+
+/**
+ * Why a folder cannot be searched (stat of a file in it failed with EACCES): the first folder on its path this user
+ * cannot search, with its owner and mode ("it" when that is the folder itself, which the line names already).
+ */
+function unsearchable(dir: string): string {
+  const folders: string[] = [];
+  for (let d = dir; ; d = path.dirname(d)) {
+    folders.unshift(d);
+    if (path.dirname(d) === d) break;
+  }
+  for (const d of folders) {
+    try {
+      accessSync(d, constants.X_OK);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "EACCES" && code !== "EPERM") continue;
+      return (
+        `this user (uid ${process.getuid?.() ?? "?"}) cannot search ${d === dir ? "it" : d}${ownerAndMode(d)} ` +
+        `(EACCES): run as its owner or let this user in`
+      );
+    }
+  }
+  return "permission denied";
 }
 
 /** Fails, naming the directory and why, when this user cannot write the data directory (a command that writes). */

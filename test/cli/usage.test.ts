@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readdirSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -123,10 +123,24 @@ describe("opening the data directory", () => {
     const { dir } = initDir();
     const asRoot = process.getuid?.() === 0;
     const file = path.join(dir, "content-service.db");
-    // Closed to this user (root: owner-only, the command then runs as nobody), one at a time, then opened again.
+    // Closed to this user (root: owner-only, the command then runs as nobody), one at a time, then opened again; named
+    // with its owner and mode, as the commands that write name what they cannot write.
+    const me = process.getuid?.();
+    const user = `this user (uid ${asRoot ? 65534 : me})`;
+    const mode = (m: number) => (asRoot ? m : 0).toString(8);
     for (const [target, closed, open, message] of [
-      [dir, 0o700, 0o755, `cannot read ${dir}: permission denied`],
-      [file, 0o600, 0o644, `cannot open ${file}: permission denied`],
+      [
+        dir,
+        0o700,
+        0o755,
+        `cannot read ${dir}: ${user} cannot search it (owner uid ${me}, mode ${mode(0o700)}) (EACCES): run as its owner or let this user in`,
+      ],
+      [
+        file,
+        0o600,
+        0o644,
+        `cannot open ${file}: ${user} cannot read it (owner uid ${me}, mode ${mode(0o600)}) (EACCES): run as its owner or let this user read it`,
+      ],
     ] as const) {
       chmodSync(target, asRoot ? closed : 0o000);
       try {
@@ -137,6 +151,20 @@ describe("opening the data directory", () => {
         chmodSync(target, open);
       }
     }
+  });
+
+  it.skipIf(process.getuid?.() !== 0)("names a -wal beside the database that this user cannot read (keys list)", () => {
+    const { dir, file } = initDir();
+    chmodSync(dir, 0o755);
+    chmodSync(file, 0o644);
+    // A server's -wal of its owner's alone (root's; the command runs as nobody), the database readable.
+    writeFileSync(`${file}-wal`, "", { mode: 0o600 });
+    const run = spawnCli(["keys", "list", "--data-dir", dir], { asNobody: true });
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toBe(
+      `error: cannot open ${file}: this user (uid 65534) cannot read ${file}-wal (owner uid 0, mode 600) (EACCES): ` +
+        "run as its owner or let this user read it\n",
+    );
   });
 
   it("migrate requires an existing database, as the other commands do", () => {
