@@ -25,7 +25,7 @@ export interface Logger {
 }
 
 /** Where a JSON logger's text goes. */
-interface Sink {
+export interface Sink {
   write(text: string): void;
   /** Resolves when what was written is out. */
   drain(): Promise<void>;
@@ -39,23 +39,29 @@ interface Sink {
  * HTTP thread stalled for milliseconds in its log writes under a write load. Into a file the text is written by
  * libuv's thread pool instead, one write at a time, in order. Pipes and terminals keep process.stdout.
  */
-function stdoutSink(): Sink {
+function stdoutText(): Sink {
   let isFile = false;
   try {
     isFile = fs.fstatSync(1).isFile();
   } catch {}
-  const sink: Sink = isFile
+  return isFile
     ? fileSink(1)
     : {
         write: (text) => void process.stdout.write(text),
         drain: () => Promise.resolve(),
         flushSync: (text) => void (text && process.stdout.write(text)),
       };
-  // After a line infoLineNow gave up on part-way, the next text starts on a line of its own.
+}
+
+/**
+ * A JSON logger's standard output: after a line infoLineNow gave up on part-way (`now.cut`), the next text starts on
+ * a line of its own. `now` and `sink` are stdoutNow and standard output (stdoutText) but for tests.
+ */
+export function stdoutSink(now: LineOutput = stdoutNow, sink: Sink = stdoutText()): Sink {
   return {
-    write: (text) => sink.write(endCutLine(stdoutNow) + text),
+    write: (text) => sink.write(endCutLine(now) + text),
     drain: () => sink.drain(),
-    flushSync: (text) => sink.flushSync(endCutLine(stdoutNow) + text),
+    flushSync: (text) => sink.flushSync(endCutLine(now) + text),
   };
 }
 
@@ -105,9 +111,14 @@ export function fileSink(fd: number): Sink {
 /** The flushes of every JSON logger, run at process exit. */
 const flushAtExit = new Set<() => void>();
 
-/** Writes JSON lines to a stream (stdout by default), batched per event-loop turn. */
-export function jsonLogger(write?: (line: string) => void): Logger {
-  const sink = write ? undefined : stdoutSink();
+/**
+ * Writes JSON lines to a stream (stdout by default, through stdoutSink; `sink` replaces it in tests), batched per
+ * event-loop turn.
+ */
+export function jsonLogger(
+  write?: (line: string) => void,
+  sink: Sink | undefined = write ? undefined : stdoutSink(),
+): Logger {
   const emit = write ?? ((text: string) => sink?.write(text));
   // The lines of one event-loop turn go out in one write (a write per request costs a system call each), flushed
   // right after the turn, at 64 KiB, and at exit.

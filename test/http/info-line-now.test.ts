@@ -3,7 +3,7 @@
  * partial write) had the rest dropped and the next line glued to the half written.
  */
 import { describe, expect, it } from "vitest";
-import { endCutLine, infoLineNow, type LineOutput } from "../../src/http/log.js";
+import { endCutLine, infoLineNow, jsonLogger, type LineOutput, type Sink, stdoutSink } from "../../src/http/log.js";
 
 /**
  * A standard output that answers each write as `plan` says, in turn: a number takes at most that many bytes, an error
@@ -91,5 +91,65 @@ describe("infoLineNow on a full pipe", () => {
     expect(out.text()).toHaveLength(10);
     expect(out.slept).toEqual([]);
     expect(out.cut).toBe(true);
+  });
+});
+
+/** A JSON logger's standard output that keeps each text written, in order (sync: at exit). */
+function collectingSink() {
+  const texts: string[] = [];
+  const sink: Sink & { texts: string[] } = {
+    texts,
+    write: (text) => void texts.push(text),
+    drain: () => Promise.resolve(),
+    flushSync: (text) => void texts.push(text),
+  };
+  return sink;
+}
+
+describe("a JSON logger on standard output after infoLineNow", () => {
+  it("after a line cut part-way, its next line starts on a line of its own, and the lines after it add nothing", async () => {
+    const now = fakeOutput([10], "EAGAIN");
+    infoLineNow("database opened", {}, now);
+    expect(now.cut).toBe(true);
+    const out = collectingSink();
+    const logger = jsonLogger(undefined, stdoutSink(now, out));
+    logger.info("after");
+    await logger.drain?.();
+    logger.info("again");
+    await logger.drain?.();
+    expect(out.texts).toHaveLength(2);
+    expect(out.texts[0]?.startsWith("\n{")).toBe(true);
+    expect(out.texts[1]?.startsWith("{")).toBe(true);
+    expect(now.cut).toBe(false);
+    const lines = (now.text() + out.texts.join("")).split("\n");
+    expect(lines).toHaveLength(4);
+    expect(() => JSON.parse(lines[0] ?? "")).toThrow();
+    expect(JSON.parse(lines[1] ?? "")).toMatchObject({ level: "info", message: "after" });
+    expect(JSON.parse(lines[2] ?? "")).toMatchObject({ level: "info", message: "again" });
+    expect(lines[3]).toBe("");
+  });
+
+  it("without a cut, writes its lines alone, with no newline before them", async () => {
+    const now = fakeOutput([]);
+    infoLineNow("database opened", {}, now);
+    const out = collectingSink();
+    const logger = jsonLogger(undefined, stdoutSink(now, out));
+    logger.info("after");
+    await logger.drain?.();
+    expect(out.texts).toHaveLength(1);
+    expect(out.texts[0]?.startsWith("{")).toBe(true);
+    expect(out.texts[0]?.split("\n")).toHaveLength(2);
+    expect(JSON.parse(out.texts[0] ?? "")).toMatchObject({ message: "after" });
+  });
+
+  it("at exit (flushSync), the text after a cut line starts with a newline too, and only then", () => {
+    const now = fakeOutput([]);
+    now.cut = true;
+    const out = collectingSink();
+    const sink = stdoutSink(now, out);
+    sink.flushSync('{"a":1}\n');
+    sink.flushSync('{"b":2}\n');
+    expect(out.texts).toEqual(['\n{"a":1}\n', '{"b":2}\n']);
+    expect(now.cut).toBe(false);
   });
 });
