@@ -131,25 +131,30 @@ function accessFailure(file: string, mode: number): string | undefined {
   }
 }
 
+/** access(2)'s error code for a path, or undefined: a parameter of the lock messages, as tests have no read-only mount. */
+export type AccessCheck = (file: string, mode: number) => string | undefined;
+
 /**
- * Why this user cannot write a lock file, or create it in its folder, in words that name the file (or folder) in the
- * way, with its owner and mode: read-only media (EROFS), another owner's file or folder (EACCES). Undefined when
- * neither is the cause. SQLite says only "unable to open database file" (or, for a file it opened read-only, "attempt
- * to write a readonly database"), whatever the cause.
+ * Why this user cannot write a lock file, or create it in its folder, in words that name the folder in the way, or
+ * the file as "it" (the line names it already: "cannot open FILE: …"), with its owner and mode: read-only media
+ * (EROFS), another owner's file or folder (EACCES). Undefined when neither is the cause. SQLite says only "unable to
+ * open database file" (or, for a file it opened read-only, "attempt to write a readonly database"), whatever the cause.
  */
-function cannotWrite(file: string): string | undefined {
+export function cannotWrite(file: string, access: AccessCheck = accessFailure): string | undefined {
   const dir = path.dirname(file);
-  const why = (f: string, code: string | undefined) =>
-    code === "EROFS"
-      ? `${f} is on a read-only file system (EROFS)`
-      : `this user (uid ${process.getuid?.() ?? "?"}) cannot write ${f}${ownerAndMode(f)} (${code}): run as its ` +
-        "owner or give it this user";
-  const code = accessFailure(file, constants.W_OK);
+  const why = (f: string, code: string | undefined) => {
+    const name = f === file ? "it" : f;
+    return code === "EROFS"
+      ? `${name} is on a read-only file system (EROFS)`
+      : `this user (uid ${process.getuid?.() ?? "?"}) cannot write ${name}${ownerAndMode(f)} (${code}): run as its ` +
+          "owner or give it this user";
+  };
+  const code = access(file, constants.W_OK);
   if (code === undefined) return undefined;
   if (code === "EROFS") return why(file, code);
   // Missing (to be created in the folder), or not even to be seen: a folder this user cannot search.
   if (code === "ENOENT" || ownerAndMode(file) === "") {
-    const inDir = accessFailure(dir, constants.W_OK | constants.X_OK);
+    const inDir = access(dir, constants.W_OK | constants.X_OK);
     return inDir === "EROFS" || inDir === "EACCES" || inDir === "EPERM" ? why(dir, inDir) : undefined;
   }
   return code === "EACCES" || code === "EPERM" ? why(file, code) : undefined;
@@ -165,10 +170,11 @@ export function ownerAndMode(file: string): string {
   }
 }
 
-/** Why this process cannot write a lock file it needs to take exclusively. */
-function readOnlyLock(file: string): Error {
+/** Why this process cannot write a lock file it needs to take exclusively; the file is "it", as in cannotWrite. */
+export function readOnlyLock(file: string, access: AccessCheck = accessFailure): Error {
   // Read-only media: no owner or mode would let any user write it.
-  if (accessFailure(file, constants.W_OK) === "EROFS") return new Error(`cannot lock ${file}: ${cannotWrite(file)}`);
+  if (access(file, constants.W_OK) === "EROFS")
+    return new Error(`cannot lock ${file}: it is on a read-only file system (EROFS)`);
   const owner = ownerAndMode(file);
   return new Error(
     `cannot lock ${file}: this user cannot write it${owner}; give it the database file's owner and mode, or remove it while nothing runs`,

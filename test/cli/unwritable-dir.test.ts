@@ -117,7 +117,7 @@ describe("a data directory on read-only media", () => {
         ["serve", "--port", "0"],
         ["restore", "--from", from],
       ])
-        expect(errorLine(cli([...args, "--data-dir", ro])), args[0]).toBe(`error: cannot lock ${lock}: ${erofs(lock)}`);
+        expect(errorLine(cli([...args, "--data-dir", ro])), args[0]).toBe(`error: cannot lock ${lock}: ${erofs("it")}`);
     });
   });
 
