@@ -190,11 +190,11 @@ describe("another owner's data directory", () => {
         `error: cannot open ${db}: this user (uid ${NOBODY}) cannot write ${dir} (owner uid 0, mode 755), ${db} ` +
           "(owner uid 0, mode 600) (EACCES): run as their owner or give them this user",
       );
-      // A lock file of the owner's that this user cannot even read.
+      // A lock file of the owner's that this user cannot even read: the line names it once, and calls it "it" after.
       const lock = path.join(dir, "server.lock");
       writeFileSync(lock, "", { mode: 0o600 });
       expect(errorLine(asUser(NOBODY, ["serve", "--port", "0", "--data-dir", dir]))).toBe(
-        `error: cannot open ${lock}: ${denied(lock, "600")}`,
+        `error: cannot open ${lock}: ${denied("it", "600")}`,
       );
       // A folder this user cannot search.
       chmodSync(dir, 0o700);
