@@ -4,7 +4,7 @@ import net from "node:net";
 import path from "node:path";
 import type { Command } from "commander";
 import * as v from "valibot";
-import { pendingMigrations } from "../db/migrate.js";
+import { fileOf, pendingMigrations } from "../db/migrate.js";
 import {
   DB_FILE,
   type Db,
@@ -291,7 +291,9 @@ async function storeOf<T>(dir: string, fn: (store: Store) => T | Promise<T>, rea
   try {
     const pending = pendingMigrations(db);
     if (pending.length > 0)
-      throw new CliError(`the database needs ${pending.length} migration(s): run \`content-service migrate\` first`);
+      throw new CliError(
+        `${fileOf(db)} needs ${pending.length} migration(s): run \`content-service migrate --data-dir ${dir}\` first`,
+      );
     return await fn(createStore(db));
   } catch (e) {
     if (e instanceof ApiError) throw new CliError(e.message);

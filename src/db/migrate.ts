@@ -42,7 +42,7 @@ function checksum(sql: string): string {
 export class MigrationMismatchError extends Error {}
 
 /** The file a connection reads, named as the user gave it: a read-only one's URI (`file:///…?immutable=1`) as a path. */
-function fileOf(db: Db): string {
+export function fileOf(db: Db): string {
   const name = db.name;
   return name.startsWith("file:") ? fileURLToPath(name.replace(/\?.*$/s, "")) : name;
 }

@@ -195,6 +195,12 @@ describe("restore --from", () => {
     db.close();
     const run = cli(["restore", "--from", older, ...d]);
     expect(run.status, run.stderr).toBe(0);
+    // Until then, a command that reads records names the file and the command to run.
+    const list = cli(["accounts", "list", ...d]);
+    expect(list.status).toBe(1);
+    expect(list.stderr).toBe(
+      `error: ${path.join(dir, "content-service.db")} needs 1 migration(s): run \`content-service migrate --data-dir ${dir}\` first\n`,
+    );
     expect(run.stderr).toContain(
       `note: the restored database needs 1 migration(s): \`serve\` applies them when it starts, or run \`content-service migrate --data-dir ${dir}\``,
     );
