@@ -45,6 +45,7 @@ import {
   printJson,
   printTable,
   readStdinIfPiped,
+  refuseSecretToNull,
   UsageError,
   wantsJson,
   withReadStore,
@@ -233,6 +234,7 @@ export function registerAdminCommands(program: Command): void {
       // was read (`sleep 4 | users create --account 99 …` waited for a password it would not use).
       await withStore(cmd, (store) => checkNewUser(store, opts.account, email));
       const given = checkPassword(await readStdinIfPiped("the password"));
+      if (given === undefined) refuseSecretToNull("the generated password");
       const generated = given === undefined ? generatePassword() : undefined;
       const hash = hashPassword(given ?? generated!);
       return withStore(cmd, (store) => {
@@ -354,6 +356,7 @@ export function registerAdminCommands(program: Command): void {
         cmd: Command,
       ) =>
         withStore(cmd, (store) => {
+          refuseSecretToNull("the key's secret");
           const { row, secret } = issueKey(store, ACTOR, {
             accountId: opts.account,
             name: opts.name,
@@ -413,6 +416,7 @@ export function registerAdminCommands(program: Command): void {
         const old = keyByIdOrSecret(store, id);
         // A revoked key was taken out of use on purpose: rotating it would put a live copy back.
         if (old.revoked_at !== null) throw new CliError(`key ${old.id} is revoked: issue a new one with keys create`);
+        refuseSecretToNull("the new key's secret");
         const { row, secret } = rotateKey(store, ACTOR, old);
         noteRefusedKeys(store.accounts.byId(row.account_id)!, "the new key is");
         printIssued(cmd, apiKeyView(row), secret);

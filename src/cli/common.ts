@@ -292,7 +292,7 @@ async function storeOf<T>(dir: string, fn: (store: Store) => T | Promise<T>, rea
     const pending = pendingMigrations(db);
     if (pending.length > 0)
       throw new CliError(
-        `${fileOf(db)} needs ${pending.length} migration(s): run \`content-service migrate --data-dir ${dir}\` first`,
+        `${fileOf(db)} needs ${pending.length} migration(s): run \`content-service migrate --data-dir ${shellWord(dir)}\` first`,
       );
     return await fn(createStore(db));
   } catch (e) {
@@ -334,6 +334,25 @@ export function printingSecret(): void {
   // succeeds, and the secret had been lost with exit 0. `>/dev/null` looks the same from here, and loses it as surely:
   // both are the failure.
   else if (isNullDevice(1)) secretLost("standard output is /dev/null: closed (>&-) or sent there");
+}
+
+/** A path as a shell word, to paste into a command a message suggests: quoted when it holds anything but a plain path. */
+export function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * Refuses, before anything is made, a command whose output shown once (`what`: a key's secret, a generated password)
+ * would go to the null device: standard output closed (`>&-`, which Node reopens on /dev/null) or sent there. Made
+ * first, the record stayed with its secret lost (a user's e-mail taken by a password nobody knows; there is no command
+ * to replace one). Exit 1, nothing made.
+ */
+export function refuseSecretToNull(what: string): void {
+  if (isNullDevice(1))
+    throw new CliError(
+      `standard output is /dev/null (closed with >&- or sent there), where ${what}, shown once, would be lost: ` +
+        "nothing was made; send standard output to a file or a terminal",
+    );
 }
 
 /**

@@ -43,6 +43,7 @@ import {
   printingSecret,
   printJson,
   readStdinIfPiped,
+  refuseSecretToNull,
   serverUrlArg,
   UsageError,
   wantsJson,
@@ -232,6 +233,7 @@ export function registerServeCommands(program: Command): void {
       // password it would not use.
       const initialised = initialisedAlready(dataDir);
       const password = initialised ? undefined : checkPassword(await readStdinIfPiped("the admin password"));
+      if (!initialised && password === undefined) refuseSecretToNull("the admin's generated password");
       makeDataDir(dataDir);
       const result = whileNoRestore(dataDir, () => initDataDir(dataDir, { ...opts, adminEmail, password }));
       if (!result.created) noteUnused(cmd, initialised ? "unread" : password !== undefined ? "read" : "none");

@@ -3,7 +3,16 @@
  * had been an uncaught exception: a stack trace and exit 1 for the command, and a stopped server.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, lstatSync, openSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { cli, ENTRY, initDir, startServe, tempDir } from "../helpers/cli.js";
@@ -111,7 +120,7 @@ describe("standard output closed early", () => {
     ).toContain("lost");
   });
 
-  it("a shown-once secret printed to a closed standard output (>&-, which Node reopens on /dev/null) fails the command", () => {
+  it("a shown-once secret bound for a closed standard output (>&-, which Node reopens on /dev/null) fails before anything is made", () => {
     const { d } = initDir();
     // `"$@" >&-`: standard output closed before the command starts.
     const closed = (args: string[], input = "") =>
@@ -120,23 +129,47 @@ describe("standard output closed early", () => {
         input,
         env: { ...process.env, NODE_OPTIONS: "" },
       });
-    const lost =
-      "error: what standard output shows once (a key's secret or a generated password) did not reach its reader " +
-      "(standard output is /dev/null: closed (>&-) or sent there): the record was made; revoke that key or replace " +
-      "that password\n";
+    const refused = (what: string) =>
+      `error: standard output is /dev/null (closed with >&- or sent there), where ${what}, shown once, would be lost: ` +
+      "nothing was made; send standard output to a file or a terminal";
+    const lastLine = (run: { stderr: string }) => run.stderr.split("\n").at(-2);
+    const names = () =>
+      cli(["keys", "list", "--json", ...d])
+        .json()
+        .map((k: { name: string }) => k.name);
+    const before = names();
     const key = closed(["keys", "create", "--account", "1", "--name", "unseen", ...d]);
-    expect({ status: key.status, stderr: key.stderr }).toEqual({ status: 1, stderr: lost });
-    const keys = cli(["keys", "list", "--json", ...d]).json();
-    const unseen = keys.find((k: { name: string }) => k.name === "unseen");
-    expect(unseen).toBeDefined();
-    const rotated = closed(["keys", "rotate", unseen.id, ...d]);
-    expect({ status: rotated.status, stderr: rotated.stderr }).toEqual({ status: 1, stderr: lost });
+    expect({ status: key.status, stderr: key.stderr }).toEqual({
+      status: 1,
+      stderr: `${refused("the key's secret")}\n`,
+    });
+    expect(names()).toEqual(before);
+    const seen = cli(["keys", "create", "--account", "1", "--name", "seen", "--json", ...d]).json();
+    const rotated = closed(["keys", "rotate", seen.id, ...d]);
+    expect({ status: rotated.status, last: lastLine(rotated) }).toEqual({
+      status: 1,
+      last: refused("the new key's secret"),
+    });
+    expect(names()).toEqual([...before, "seen"]);
     // A generated password: users create, and init's first one.
     // (After "reading the password from standard input…": an empty one, so one is generated.)
     const user = closed(["users", "create", "--account", "1", "--email", "unseen@x.test", ...d]);
-    expect({ status: user.status, last: user.stderr.split("\n").at(-2) }).toEqual({ status: 1, last: lost.trim() });
-    const init = closed(["init", "--data-dir", tempDir()]);
-    expect({ status: init.status, last: init.stderr.split("\n").at(-2) }).toEqual({ status: 1, last: lost.trim() });
+    expect({ status: user.status, last: lastLine(user) }).toEqual({
+      status: 1,
+      last: refused("the generated password"),
+    });
+    expect(cli(["users", "list", ...d]).stdout).not.toContain("unseen@x.test");
+    // A password given on standard input is not shown: the user is made.
+    const given = closed(["users", "create", "--account", "1", "--email", "given@x.test", ...d], "a good password");
+    expect(given.status, given.stderr).toBe(0);
+    expect(cli(["users", "list", ...d]).stdout).toContain("given@x.test");
+    const fresh = path.join(tempDir(), "data");
+    const init = closed(["init", "--data-dir", fresh]);
+    expect({ status: init.status, last: lastLine(init) }).toEqual({
+      status: 1,
+      last: refused("the admin's generated password"),
+    });
+    expect(existsSync(path.join(fresh, "content-service.db"))).toBe(false);
     // Nothing shown once, nothing lost: a list into a closed output is its own status.
     expect(closed(["keys", "list", ...d]).status).toBe(0);
   });
