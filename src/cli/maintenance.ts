@@ -35,6 +35,7 @@ import {
   refuseBlank,
   requireDatabase,
   serverUrlArg,
+  shellWord,
   UsageError,
   wantsJson,
   whileNoRestore,
@@ -447,7 +448,7 @@ export function registerMaintenanceCommands(program: Command): void {
       if (pending > 0)
         process.stderr.write(
           `note: the restored database needs ${pending} migration(s): \`serve\` applies them when it starts, or run ` +
-            `\`content-service migrate --data-dir ${dir}\`\n`,
+            `\`content-service migrate --data-dir ${shellWord(dir)}\`\n`,
         );
       if (wantsJson(cmd))
         return printJson({

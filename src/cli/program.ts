@@ -72,6 +72,8 @@ export async function runCli(argv: string[]): Promise<number> {
   const words = argv.slice(2);
   const helpFor = words[0] === "help" && words.length >= 2;
   if (helpFor && !program.commands.some((c) => c.name() === words[1])) {
+    // No command runs: a stop signal recorded while the modules loaded is re-sent (Node's default), as for any other.
+    releaseEarly();
     process.stderr.write(`error: unknown command '${words[1]}' (content-service --help lists them)\n`);
     return 2;
   }

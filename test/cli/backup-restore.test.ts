@@ -146,7 +146,7 @@ describe("backup --out", () => {
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(file, "utf8")).toBe("old");
-    expect(readdirSync(tmp).sort()).toEqual(["fifo", "link.db", "null", "old.db", "stdout"]);
+    expect(readdirSync(tmp).sort()).toEqual(["fifo", "link.db", ...(nul ? ["null"] : []), "old.db", "stdout"]);
   });
 
   it("reports its progress on stderr and writes a sound copy", () => {

@@ -8,9 +8,17 @@ import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { shellWord } from "../../src/cli/common.js";
 import { cli, ENTRY, initDir, tempDir } from "../helpers/cli.js";
 
 describe("the command line's messages", () => {
+  it("quote a path they suggest pasting into a command only where the shell needs it", () => {
+    expect(shellWord("/var/lib/content-service")).toBe("/var/lib/content-service");
+    expect(shellWord("/data/my data")).toBe("'/data/my data'");
+    expect(shellWord("/data/it's")).toBe("'/data/it'\\''s'");
+    expect(shellWord("/data/$HOME")).toBe("'/data/$HOME'");
+  });
+
   it("--version prints the version (package.json's) and that it runs from source", () => {
     const { version } = JSON.parse(readFileSync(path.join(import.meta.dirname, "../../package.json"), "utf8"));
     for (const flag of ["--version", "-V"]) {

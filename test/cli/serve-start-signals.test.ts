@@ -77,20 +77,23 @@ describe("serve stopped while it starts", () => {
     expect(existsSync(path.join(dir, "content-service.db"))).toBe(false);
   });
 
-  it("a command other than serve keeps the default: a stop signal while it loads ends it", () => {
-    const [importFlag, tsx, main] = ENTRY;
-    const run = spawnSync(process.execPath, [importFlag, tsx, "--import", PRELOAD, main, "openapi"], {
-      encoding: "utf8",
-      input: "",
-      env: { ...process.env, NODE_OPTIONS: "", STOP_AT: "loading", STOP_SIGNAL: "SIGTERM" },
-      timeout: 60_000,
-    });
-    expect({ status: run.status, signal: run.signal, stdout: run.stdout }).toEqual({
-      status: null,
-      signal: "SIGTERM",
-      stdout: "",
-    });
-  });
+  it.each([{ words: ["openapi"] }, { words: ["help", "nosuch"] }])(
+    "a command other than serve keeps the default: a stop signal while it loads ends it ($words)",
+    ({ words }) => {
+      const [importFlag, tsx, main] = ENTRY;
+      const run = spawnSync(process.execPath, [importFlag, tsx, "--import", PRELOAD, main, ...words], {
+        encoding: "utf8",
+        input: "",
+        env: { ...process.env, NODE_OPTIONS: "", STOP_AT: "loading", STOP_SIGNAL: "SIGTERM" },
+        timeout: 60_000,
+      });
+      expect({ status: run.status, signal: run.signal, stdout: run.stdout }).toEqual({
+        status: null,
+        signal: "SIGTERM",
+        stdout: "",
+      });
+    },
+  );
 
   it("SIGTERM as it listens, and its close fails: the failure is said, the credentials shown, exit 1", () => {
     const dir = tempDir();
