@@ -27,7 +27,7 @@ describe("crash under a write load", () => {
       killAfterMs: [1_000, 2_500],
       referenceWords: 400,
       finalizeWords: 800,
-      learningTimeoutMs: 30_000,
+      learningTimeoutMs: 60_000,
       log: (line) => lines.push(line),
       startupKillEvery: 2,
       async start() {
