@@ -94,7 +94,8 @@ export interface StartupKill {
   beforeReady: boolean;
   /**
    * Starts that answered ready before their drawn moment (faster than all before): each was killed at once, and a
-   * new start killed in its place, with a new fraction (at most MAX_STARTUP_TRIES starts).
+   * new start killed in its place, with a new fraction halved once per miss, in the window the fastest start gives
+   * (at most MAX_STARTUP_TRIES starts).
    */
   missed: number;
 }
@@ -125,7 +126,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const FIRST_WRITE_WAIT_MS = 30_000;
 
 /** How many starts a start-up kill tries before it settles for one that answered ready before its moment. */
-const MAX_STARTUP_TRIES = 3;
+const MAX_STARTUP_TRIES = 5;
 
 const acknowledgedIn = (round: CrashRound) =>
   round.acknowledged.references + round.acknowledged.generations + round.acknowledged.finalizations;
@@ -351,7 +352,9 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
   /** One try: spawns a server and kills it at a seeded fraction of the window after its `database opened` line. */
   const startupKillTry = async (afterRound: number, missed: number): Promise<StartupKill> => {
     const windowMs = Math.round(shortestOpenToReadyMs);
-    const fraction = startupRand();
+    // Each retry aims earlier (half the fraction of the one before): a start that beat its moment was faster than
+    // the window, and a seed that draws late fractions would otherwise miss every try.
+    const fraction = startupRand() / 2 ** missed;
     const starting = await options.start();
     let readyAt: number | undefined;
     // A start killed before its ready answer rejects `ready`; one that beat the timer resolves it.
@@ -370,6 +373,9 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
     }
     const killedAt = performance.now();
     await starting.kill();
+    // A start that answered ready first is the fastest seen: the next window is its time.
+    if (openedAt !== undefined && readyAt !== undefined && readyAt <= killedAt)
+      shortestOpenToReadyMs = Math.min(shortestOpenToReadyMs, readyAt - openedAt);
     const killAtMs = Math.round(killedAt - starting.spawnedAt);
     const openedAtMs = openedAt === undefined ? undefined : Math.round(openedAt - starting.spawnedAt);
     const afterOpened = openedAt !== undefined && openedAt <= killedAt;
