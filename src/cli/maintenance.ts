@@ -2,11 +2,8 @@
 import {
   chmodSync,
   chownSync,
-  closeSync,
   existsSync,
-  fsyncSync,
   lstatSync,
-  openSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -17,7 +14,7 @@ import {
 import path from "node:path";
 import { type Command, Option } from "commander";
 import { MigrationMismatchError, migrate, pendingMigrations } from "../db/migrate.js";
-import { DB_FILE, type Db, openDb } from "../db/open.js";
+import { DB_FILE, type Db, fsyncFile, openDb } from "../db/open.js";
 import { buildOpenApi } from "../http/openapi.js";
 import { ROUTES } from "../http/routes.js";
 import { BackupTargetError, checkCopy, copyDatabase, systemErrorReason } from "../jobs/backups.js";
@@ -181,16 +178,6 @@ function backupInto(
   return { bytes: statSync(target).size, file: target };
 }
 
-/** fsyncs a file or a directory. */
-function fsyncPath(file: string): void {
-  const fd = openSync(file, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * Opens a backup read-only and checks that it is a sound content-service database this program can serve; with the
  * number of migrations it still needs (an older backup).
@@ -293,11 +280,11 @@ export function restoreDatabase(
       db.close();
     }
     keepOwnership(target, tmp);
-    fsyncPath(tmp);
+    fsyncFile(tmp);
     settleOld(target);
     for (const suffix of ["-wal", "-shm", "-journal"]) rmSync(`${target}${suffix}`, { force: true });
     renameSync(tmp, target);
-    fsyncPath(dataDir);
+    fsyncFile(dataDir);
     return { bytes: statSync(target).size, file: target, pending };
   } finally {
     rmSync(tmp, { force: true });

@@ -270,7 +270,7 @@ function createDbFile(file: string, nativeBinding: unknown, step?: (step: Create
 }
 
 /** Flushes a file or a folder to disk. */
-function fsyncFile(name: string): void {
+export function fsyncFile(name: string): void {
   const fd = openSync(name, "r");
   try {
     fsyncSync(fd);
