@@ -325,15 +325,13 @@ function secretLost(why: string): void {
 
 /**
  * Marks output that is shown once. Standard output closed by its reader loses it, and the command then fails (exit 1
- * with a line on stderr) though its record was made: a script must not take the missing secret for success.
+ * with a line on stderr) though its record was made: a script must not take the missing secret for success. A
+ * standard output on /dev/null (closed before the command started, or sent there) is refused before the record is
+ * made, by refuseSecretToNull, which every caller runs first.
  */
 export function printingSecret(): void {
   secretPrinted = true;
   if (stdoutGone) secretLost(stdoutGoneReason);
-  // Closed before the command started (`keys create >&-`): Node reopens fd 1 on /dev/null, where every write
-  // succeeds, and the secret had been lost with exit 0. `>/dev/null` looks the same from here, and loses it as surely:
-  // both are the failure.
-  else if (isNullDevice(1)) secretLost("standard output is /dev/null: closed (>&-) or sent there");
 }
 
 /** A path as a shell word, to paste into a command a message suggests: quoted when it holds anything but a plain path. */
