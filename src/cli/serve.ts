@@ -294,10 +294,14 @@ export function registerServeCommands(program: Command): void {
         .argParser(serverUrlArg("--staging-url")),
     )
     .addOption(
-      new Option("--timezone <Area/City>", "time zone for overdue planning dates")
+      new Option(
+        "--timezone <Area/City>",
+        "time zone for overdue planning dates (default: this machine's: TZ, else /etc/localtime, else UTC)",
+      )
         .env("CONTENT_SERVICE_TIMEZONE")
-        // DESIGN §7: "today in the server's time zone": this machine's (TZ, /etc/localtime), UTC when it has none.
-        .default(hostTimezone(), `this machine's, now ${hostTimezone()}`)
+        // DESIGN §7: "today in the server's time zone". No commander default: resolving the machine's zone loads
+        // ICU's time-zone data (15-60 ms here), which no other command and no request before the first planning one
+        // needs; a start leaves it to the first request that asks (planning.ts serverTimezone).
         .argParser(validTimezone),
     )
     .addOption(
@@ -416,7 +420,7 @@ interface ServeCommandOptions {
   workers: number;
   publicUrl?: string;
   stagingUrl?: string;
-  timezone: string;
+  timezone?: string;
   llmBaseUrl?: string;
   llmModel?: string;
   llmTimeout: number;
@@ -696,15 +700,6 @@ async function probeListen(host: string, port: number, given: ListenOptions): Pr
     probe.once("error", (e) => reject(listenFailure(e, given) ?? e));
     probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
   });
-}
-
-/** The time zone this machine is set to (TZ or /etc/localtime, as Intl resolves it); UTC when it has none. */
-function hostTimezone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-  } catch {
-    return "UTC";
-  }
 }
 
 /**

@@ -10,7 +10,7 @@ import type { GenerationInput, GenerationOutput, SectionSpec } from "./generatio
 import { readPassages } from "./generation/passages.js";
 import { emptyTraits, parseTraits } from "./generation/voice.js";
 import { prefixedId } from "./ids.js";
-import { isOverdue, todayIn } from "./planning.js";
+import { isOverdue, machineTimezone, todayIn } from "./planning.js";
 import { PLAN_LIMITS } from "./plans.js";
 
 /**
@@ -41,9 +41,9 @@ export function contentView(row: ContentRow, today: string) {
   };
 }
 
-/** Today in the server's time zone, for `is_overdue`. */
-export function serverToday(timezone: string, nowMs: number): string {
-  return todayIn(timezone, nowMs);
+/** Today in the server's time zone (the machine's when none is configured), for `is_overdue`. */
+export function serverToday(timezone: string | undefined, nowMs: number): string {
+  return todayIn(timezone ?? machineTimezone(), nowMs);
 }
 
 /** Who is asking, and where: what every lifecycle operation needs to find records. */

@@ -51,6 +51,23 @@ export function plannedDay(value: string): string | null {
 }
 
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
+let machineZone: string | undefined;
+
+/**
+ * The time zone this machine is set to (TZ or /etc/localtime, as Intl resolves it); UTC when it has none. Resolved
+ * once, when first asked: the first use of Intl loads ICU's time-zone data (15-60 ms on the development machine),
+ * which a start would otherwise spend before its first answer.
+ */
+export function machineTimezone(): string {
+  if (machineZone === undefined) {
+    try {
+      machineZone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+    } catch {
+      machineZone = "UTC";
+    }
+  }
+  return machineZone;
+}
 
 /** Today's date (YYYY-MM-DD) in a time zone. */
 export function todayIn(timeZone: string, nowMs: number): string {

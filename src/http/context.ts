@@ -50,7 +50,8 @@ export type Principal =
 export interface ServerConfig {
   publicUrl: string;
   stagingUrl: string;
-  timezone: string;
+  /** The time zone of "today" for planning dates; undefined: this machine's (resolved on first use). */
+  timezone?: string;
   /** The on-prem model server, when `serve --llm-base-url --llm-model` configured one. */
   llm?: LlmConfig;
   /** The OpenAI-compatible images endpoint, when `serve --image-model` configured one. */

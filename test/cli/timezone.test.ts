@@ -24,7 +24,7 @@ async function stop(server: ServerProcess): Promise<void> {
 }
 
 describe("serve without --timezone", () => {
-  it("takes the machine's time zone for is_overdue", async () => {
+  it("takes the machine's time zone for is_overdue; --timezone and CONTENT_SERVICE_TIMEZONE replace it", async () => {
     const dir = tempDir();
     dirs.push(dir);
     const clean = { CONTENT_SERVICE_TIMEZONE: undefined };
@@ -54,5 +54,18 @@ describe("serve without --timezone", () => {
     );
     expect(read.is_overdue).toBe(false);
     await stop(behind);
+
+    // The machine's zone is ahead; the one given is behind, where the planned day is today.
+    const readIn = async (extra: string[], env: Record<string, string | undefined>) => {
+      const server = await startServe(dir, extra, { ...clean, TZ: AHEAD, ...env });
+      const body = await fetch(`${server.url}/api/v1/contents/${created.content_id}`, { headers: auth }).then(
+        (r) => r.json() as Promise<{ is_overdue: boolean }>,
+      );
+      await stop(server);
+      return body.is_overdue;
+    };
+    expect(await readIn(["--timezone", BEHIND], {})).toBe(false);
+    expect(await readIn([], { CONTENT_SERVICE_TIMEZONE: BEHIND })).toBe(false);
+    expect(await readIn([], {})).toBe(true);
   });
 });
