@@ -15,7 +15,7 @@ import { type Incoming, incomingOf, jsonOutgoing, type Outgoing, outgoingOf, res
 import { idempotencyKeyOf, requestFingerprint } from "./idempotency.js";
 import { redactSecrets } from "./log.js";
 import { ANONYMOUS_PER_MINUTE, type RateDecision } from "./ratelimit.js";
-import type { Method, Reply, RouteDef } from "./route.js";
+import { isFetchResponse, type Method, type Reply, type RouteDef } from "./route.js";
 import { parseBodyInput, parseInput, queryObjectOf, repeatedQuery } from "./validate.js";
 
 /** Per-request facts the transport knows (client address). */
@@ -436,7 +436,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       if (cursorScope && typeof query.cursor === "string") query.cursor = unbindCursor(query.cursor, cursorScope);
       const operate = async (): Promise<Outgoing> => {
         const reply: Reply = await routeDef.handler(ctx);
-        if (reply instanceof Response) return outgoingOf(reply);
+        if (isFetchResponse(reply)) return outgoingOf(reply);
         const listed = reply.body as { next_cursor?: unknown } | undefined;
         if (cursorScope && listed && typeof listed === "object" && typeof listed.next_cursor === "string")
           listed.next_cursor = bindCursor(listed.next_cursor, cursorScope);
