@@ -219,8 +219,9 @@ const JPEG_MAX_COMPS_IN_SCAN = 4;
  * libjpeg-turbo matches them (scanComponents). Huffman tables as libjpeg-turbo's get_dht reads them (whole tables,
  * DC and AC slots 0–3) and its entropy decoders look them up when a scan starts: each table the scan uses (see
  * JpegCoding) exists then: a slot a DHT before the scan defined, or in a sequential frame slot 0 or 1 (the standard
- * tables fill them when no DHT did; progressive and lossless frames have no standard tables) (checkHuffmanTable). The
- * tables' values and the coded data are not decoded. The frame's sample precision as libjpeg-turbo requires it, once
+ * tables fill them when no DHT did; progressive and lossless frames have no standard tables), and a table a DHT defined
+ * is one libjpeg-turbo builds then: codes that fit their lengths, DC symbols 0 to 15 (16 lossless) (checkHuffmanTable).
+ * The coded data is not decoded. The frame's sample precision as libjpeg-turbo requires it, once
  * the first scan header is read (checkPrecision), and then that it is not lossless and arithmetic-coded (SOF11). Each
  * scan's parameters as libjpeg-turbo checks them when the scan starts: by progression in a progressive frame
  * (checkProgression), as a lossless scan's in a lossless one (checkLosslessScan); a sequential scan's draw only a
@@ -240,8 +241,8 @@ function jpegSize(bytes: Uint8Array): Size {
   /** The frame's sample precision (P), in bits. */
   let precision = 0;
   let coding: JpegCoding = "sequential";
-  /** The Huffman table slots a DHT has defined so far: bits 0–3 the DC tables, bits 4–7 the AC tables. */
-  let huffmanDefined = 0;
+  /** The Huffman tables the DHTs so far defined, as libjpeg-turbo will check them: 0–3 the DC slots, 4–7 the AC ones. */
+  const huffman: (JpegHuffmanTable | null)[] = new Array(8).fill(null);
   for (;;) {
     if (r.u8(at) !== 0xff) corrupt("The JPEG has a malformed marker segment.");
     // Any number of 0xFF fill bytes may precede a marker.
@@ -300,15 +301,24 @@ function jpegSize(bytes: Uint8Array): Size {
       while (end - t > 16) {
         const index = bytes[t];
         let count = 0;
-        for (let i = 1; i <= 16; i++) count += bytes[t + i];
+        // The codes' share of the code space, in units of a 16-bit code's (Kraft's sum times 2^16).
+        let space = 0;
+        for (let i = 1; i <= 16; i++) {
+          count += bytes[t + i];
+          space += bytes[t + i] * 2 ** (16 - i);
+        }
         t += 17;
         if (count > 256 || count > end - t)
           corrupt("The JPEG's Huffman table (DHT) has more values than its segment holds.");
+        let maxSymbol = 0;
+        for (let i = 0; i < count; i++) maxSymbol = Math.max(maxSymbol, bytes[t + i]);
         t += count;
         const ac = (index & 0x10) !== 0;
         const slot = ac ? index - 0x10 : index;
         if (slot > 3) corrupt(`The JPEG defines ${ac ? "AC" : "DC"} Huffman table ${slot}; tables 0 to 3 exist.`);
-        huffmanDefined |= 1 << ((ac ? 4 : 0) + slot);
+        // jdhuff.c jpeg_make_d_derived_tbl refuses a table whose codes do not fit their lengths (no code may be all
+        // ones, so the share must stay below the whole space), but only when a scan uses it.
+        huffman[(ac ? 4 : 0) + slot] = { overfull: space >= 2 ** 16, maxSymbol };
       }
       if (t !== end) corrupt("The JPEG's Huffman table segment (DHT) ends inside a table.");
     } else if (marker === 0xda) {
@@ -361,8 +371,8 @@ function jpegSize(bytes: Uint8Array): Size {
         const ac = coding === "sequential" || (coding === "progressive" && !dcBand);
         // Only the sequential decoder has standard tables for slots 0 and 1.
         const standard = coding === "sequential";
-        if (dc) checkHuffmanTable(frameComponents, c, "DC", tables >> 4, huffmanDefined & 0x0f, standard);
-        if (ac) checkHuffmanTable(frameComponents, c, "AC", tables & 0x0f, huffmanDefined >> 4, standard);
+        if (dc) checkHuffmanTable(frameComponents, c, "DC", tables >> 4, huffman.slice(0, 4), standard, lossless);
+        if (ac) checkHuffmanTable(frameComponents, c, "AC", tables & 0x0f, huffman.slice(4), standard, lossless);
       });
       // Checked after the Huffman tables, when the lossless decoder's input pass starts (jddiffct.c start_input_pass
       // calls jdlossls.c start_pass_lossless).
@@ -444,25 +454,51 @@ function checkLosslessScan(scan: JpegScanParameters, precision: number): void {
   if (why !== null) corrupt(`The JPEG's lossless scan ${scanParameters(scan)} is invalid: ${why}.`);
 }
 
+/** A Huffman table as a DHT defined it, reduced to what libjpeg-turbo checks when a scan uses it. */
+interface JpegHuffmanTable {
+  /** Whether its code counts give more codes of some length than fit, counting the all-ones code as not fitting. */
+  overfull: boolean;
+  /** Its largest symbol (0 for a table of none). */
+  maxSymbol: number;
+}
+
 /**
  * Refuses a scan's use of a Huffman table slot (0–15 in the scan header) that libjpeg-turbo has no table for: a slot
  * past 3, or one that no DHT defined before the scan. With `standard` (a sequential frame), slots 0 and 1 pass
  * undefined: libjpeg-turbo's sequential decoder fills in the standard tables there (jdhuff.c jinit_huff_decoder calls
  * jstdhuff.c std_huff_tables, for "Motion JPEG" files). Its progressive and lossless decoders (jdphuff.c
  * jinit_phuff_decoder, jdlhuff.c) do not, so in their frames every slot a scan uses needs a DHT before it.
+ *
+ * A table a DHT defined is then checked as jdhuff.c jpeg_make_d_derived_tbl checks it when the scan starts (every
+ * entropy decoder calls it for each table the scan uses; JERR_BAD_HUFF_TABLE, "Bogus Huffman table definition"): its
+ * codes must fit their lengths, none all ones (Kraft's sum below 1), and a DC table's symbols, the bit counts of the
+ * differences, must be 0 to 15, or 0 to 16 in a lossless frame. An AC table's symbols are not checked there.
  */
 function checkHuffmanTable(
   frame: JpegComponent[],
   c: number,
   kind: "DC" | "AC",
   slot: number,
-  defined: number,
+  tables: (JpegHuffmanTable | null)[],
   standard: boolean,
+  lossless: boolean,
 ): void {
   const name = componentName(frame, c);
   if (slot > 3) corrupt(`The JPEG's component ${name} uses ${kind} Huffman table ${slot}; tables 0 to 3 exist.`);
-  if (!(standard && slot <= 1) && !(defined & (1 << slot)))
+  const table = tables[slot];
+  if (table === null) {
+    if (standard && slot <= 1) return;
     corrupt(`The JPEG's component ${name} uses ${kind} Huffman table ${slot}, which no DHT defines before its scan.`);
+  }
+  if (table.overfull)
+    corrupt(
+      `The JPEG's ${kind} Huffman table ${slot}, which component ${name} uses, has more codes than its code lengths allow.`,
+    );
+  const maxSymbol = lossless ? 16 : 15;
+  if (kind === "DC" && table.maxSymbol > maxSymbol)
+    corrupt(
+      `The JPEG's DC Huffman table ${slot}, which component ${name} uses, has the symbol ${table.maxSymbol}; a DC table's symbols are 0 to ${maxSymbol}${lossless ? " in a lossless frame" : ""}.`,
+    );
 }
 
 /** A JPEG frame header's component, by its place in the header. */

@@ -505,6 +505,12 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
       0xc4,
       indexes.flatMap((index) => [index, 1, ...new Array(15).fill(0), 0]),
     );
+  /** A DHT of one table: its class/slot byte, its code counts by length (1 to 16 bits) and its symbols. */
+  const huffTable = (index: number, counts: number[], symbols: number[]) =>
+    seg(0xc4, [index, ...counts, ...new Array(16 - counts.length).fill(0), ...symbols]);
+  /** One code of each length from 1 to 16 bits: every code but the all-ones one, which no code may be. */
+  const fullCounts = new Array(16).fill(1);
+  const symbols = (n: number, first = 0) => Array.from({ length: n }, (_, i) => first + i);
   /**
    * A scan of components 1, 2, … whose DC/AC Huffman table bytes are `tables` (0xDA: DC table D, AC table A), with
    * spectral selection Ss–Se and successive approximation Ah/Al (default a whole sequential scan).
@@ -591,6 +597,41 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
     {
       name: "a progressive DC first scan using DC table 0 that a DHT before the frame header defines",
       bytes: jpegOf(dqt(0), dht(0x00), frame([0], 0xc2), huffScan([0x00], 0, 0, 0)),
+    },
+    // Huffman tables' contents, as jdhuff.c jpeg_make_d_derived_tbl checks them when a scan uses the table.
+    {
+      name: "a baseline scan whose DC and AC tables have one code of each length, 1 to 16 bits (symbols 0–15, 200–215)",
+      bytes: jpegOf(
+        dqt(0),
+        huffTable(0x00, fullCounts, symbols(16)),
+        huffTable(0x10, fullCounts, symbols(16, 200)),
+        frame([0]),
+        huffScan([0x00]),
+      ),
+    },
+    {
+      name: "a baseline scan whose AC table has the symbol 255 (AC symbols are not checked)",
+      bytes: jpegOf(dqt(0), huffTable(0x10, [1, 1], [0, 255]), frame([0]), huffScan([0x00])),
+    },
+    {
+      name: "a lossless (SOF3) scan whose DC table has the symbol 16",
+      bytes: jpegOf(huffTable(0x00, [0, 2], [15, 16]), frame([0], 0xc3), huffScan([0x00], 1, 0, 0)),
+    },
+    {
+      name: "an overfull DC table 2 and a DC table 3 with the symbol 200 that no scan uses",
+      bytes: jpegOf(dqt(0), huffTable(0x02, [2], [0, 1]), huffTable(0x03, [1], [200]), frame([0]), huffScan([0x00])),
+    },
+    {
+      name: "an overfull AC table 0 in a progressive frame whose only scan is a DC scan",
+      bytes: jpegOf(dqt(0), dht(0x00), huffTable(0x10, [3], [0, 1, 2]), frame([0], 0xc2), huffScan([0x00], 0, 0, 0)),
+    },
+    {
+      name: "an overfull DC table 0 in an arithmetic-coded (SOF9) frame (it uses no Huffman table)",
+      bytes: jpegOf(dqt(0), huffTable(0x00, [2], [0, 1]), frame([0], 0xc9), huffScan([0x00])),
+    },
+    {
+      name: "an overfull DC table 0 that a second DHT redefines before the scan",
+      bytes: jpegOf(dqt(0), huffTable(0x00, [2], [0, 1]), dht(0x00), frame([0]), huffScan([0x00])),
     },
   ])("accepts $name", ({ bytes }) => {
     expect(inspectImage(bytes)).toMatchObject({ ok: true, type: "image/jpeg", width: 16, height: 16 });
@@ -1104,6 +1145,57 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
       name: "a DHT whose counts claim more values than its segment holds",
       bytes: jpegOf(dqt(0), seg(0xc4, [0x00, 0, 5, ...new Array(14).fill(0), 0, 1]), frame([0]), scan(1)),
       message: "The JPEG's Huffman table (DHT) has more values than its segment holds.",
+    },
+    // Huffman tables' contents: jdhuff.c jpeg_make_d_derived_tbl, when a scan uses the table (JERR_BAD_HUFF_TABLE).
+    {
+      name: "a baseline scan whose DC table has two 1-bit codes (the second is all ones)",
+      bytes: jpegOf(dqt(0), huffTable(0x00, [2], [0, 1]), frame([0]), huffScan([0x00])),
+      message: "The JPEG's DC Huffman table 0, which component 1 uses, has more codes than its code lengths allow.",
+    },
+    {
+      name: "a baseline scan whose AC table has one code of each length and a second 16-bit one",
+      bytes: jpegOf(
+        dqt(0),
+        huffTable(0x11, [...fullCounts.slice(0, 15), 2], symbols(17)),
+        frame([0, 0]),
+        huffScan([0x00, 0x11]),
+      ),
+      message: "The JPEG's AC Huffman table 1, which component 2 uses, has more codes than its code lengths allow.",
+    },
+    {
+      name: "a baseline scan whose DC table has four 2-bit codes after none of 1 bit",
+      bytes: jpegOf(dqt(0), huffTable(0x00, [0, 4], [0, 1, 2, 3]), frame([0]), huffScan([0x00])),
+      message: "The JPEG's DC Huffman table 0, which component 1 uses, has more codes than its code lengths allow.",
+    },
+    {
+      name: "a progressive AC scan whose AC table is overfull",
+      bytes: jpegOf(
+        dqt(0),
+        dht(0x00),
+        huffTable(0x10, [3], [0, 1, 2]),
+        frame([0], 0xc2),
+        huffScan([0x00], 0, 0, 0),
+        huffScan([0x00], 1, 63, 0),
+      ),
+      message: "The JPEG's AC Huffman table 0, which component 1 uses, has more codes than its code lengths allow.",
+    },
+    {
+      name: "a baseline scan whose DC table has the symbol 16",
+      bytes: jpegOf(dqt(0), huffTable(0x00, [0, 2], [15, 16]), frame([0]), huffScan([0x00])),
+      message:
+        "The JPEG's DC Huffman table 0, which component 1 uses, has the symbol 16; a DC table's symbols are 0 to 15.",
+    },
+    {
+      name: "a progressive DC first scan whose DC table has the symbol 200",
+      bytes: jpegOf(dqt(0), huffTable(0x01, [1], [200]), frame([0], 0xc2), huffScan([0x10], 0, 0, 0)),
+      message:
+        "The JPEG's DC Huffman table 1, which component 1 uses, has the symbol 200; a DC table's symbols are 0 to 15.",
+    },
+    {
+      name: "a lossless (SOF3) scan whose DC table has the symbol 17",
+      bytes: jpegOf(huffTable(0x00, [0, 2], [16, 17]), frame([0], 0xc3), huffScan([0x00], 1, 0, 0)),
+      message:
+        "The JPEG's DC Huffman table 0, which component 1 uses, has the symbol 17; a DC table's symbols are 0 to 16 in a lossless frame.",
     },
     {
       name: "a DHT with bytes left over after its last whole table",
