@@ -205,7 +205,8 @@ const JPEG_MAX_COMPS_IN_SCAN = 4;
 /**
  * JPEG: walks the marker segments after SOI by their lengths (never scanning inside one), and the entropy-coded data
  * after each SOS to its next marker, up to EOI: one frame header (SOFn) whose length fits its component count, before
- * the first scan, and none of the hierarchical ones libjpeg-turbo refuses (SOF5–7, SOF13–15); at least one scan
+ * the first scan, and none of the hierarchical ones libjpeg-turbo refuses (SOF5–7, SOF13–15) nor a marker it does not
+ * know (JPG, DHP, EXP, JPGn, RESn: only APPn, COM and DNL are skipped by their length); at least one scan
  * header (SOS) of the right length; and the EOI. Bytes after EOI are ignored.
  *
  * Quantization tables as libjpeg-turbo (Chrome's, Firefox's and Android's decoder) requires them (jdmarker.c get_dqt,
@@ -261,6 +262,11 @@ function jpegSize(bytes: Uint8Array): Size {
     // Refused on the marker itself, before its length is read.
     if (JPEG_HIERARCHICAL.has(marker))
       corrupt(`The file is a hierarchical JPEG (SOF${marker - 0xc0}), which browsers do not decode.`);
+    // JPG, reserved for extensions, is refused with the hierarchical frames (JERR_SOF_UNSUPPORTED); DHP and EXP (the
+    // hierarchical mode's), JPGn and the reserved RESn fall to read_markers' default case (JERR_UNKNOWN_MARKER).
+    // Only APPn, COM and DNL are skipped by their length.
+    if (marker === 0xc8 || marker === 0xde || marker === 0xdf || marker <= 0xbf || (marker >= 0xf0 && marker <= 0xfd))
+      corrupt(`The JPEG has a reserved marker (0xFF${hex2(marker)}), which browsers refuse.`);
     const length = r.u16be(at);
     if (length < 2) corrupt("The JPEG has a marker segment with an invalid length.");
     r.need(at + length);
@@ -396,6 +402,11 @@ function jpegSize(bytes: Uint8Array): Size {
     }
     at += length;
   }
+}
+
+/** A byte as two upper-case hexadecimal digits. */
+function hex2(byte: number): string {
+  return byte.toString(16).toUpperCase().padStart(2, "0");
 }
 
 /** A scan header's parameters: spectral selection Ss–Se, successive approximation Ah/Al, its number of components. */

@@ -236,6 +236,44 @@ describe("the structure behind the header is checked, as far as a viewer needs i
     expect(inspectImage(bytes)).toMatchObject({ ok: true });
   });
 
+  // Markers as libjpeg-turbo reads them (jdmarker.c read_markers): APPn, COM and DNL are skipped by their length, TEM
+  // and RSTn have none; JPG (FFC8) is refused with the hierarchical frames (JERR_SOF_UNSUPPORTED), and DHP, EXP, JPGn
+  // (FFF0–FFFD) and RESn (FF02–FFBF) as unknown (JERR_UNKNOWN_MARKER), whatever their length says.
+  const segmentAt = (at: number, marker: number) => splice(jpg, at, [0xff, marker, 0, 4, 0x12, 0x34]);
+  it.each([
+    { name: "APP15 (FFEF)", marker: 0xef },
+    { name: "COM (FFFE)", marker: 0xfe },
+    { name: "DNL (FFDC)", marker: 0xdc },
+  ])("accepts a JPEG with a $name segment before its frame header and after its scan", ({ marker }) => {
+    expect(inspectImage(segmentAt(sof, marker))).toEqual({ ok: true, type: "image/jpeg", width: 64, height: 48 });
+    expect(inspectImage(segmentAt(jpg.length - 2, marker))).toMatchObject({ ok: true, width: 64 });
+  });
+
+  it("accepts a JPEG with a TEM marker (FF01, no length) before its frame header", () => {
+    expect(inspectImage(splice(jpg, sof, [0xff, 0x01]))).toMatchObject({ ok: true, width: 64 });
+  });
+
+  it.each([
+    { name: "JPG (FFC8)", marker: 0xc8, hex: "C8" },
+    { name: "DHP (FFDE)", marker: 0xde, hex: "DE" },
+    { name: "EXP (FFDF)", marker: 0xdf, hex: "DF" },
+    { name: "JPG0 (FFF0)", marker: 0xf0, hex: "F0" },
+    { name: "JPG13 (FFFD)", marker: 0xfd, hex: "FD" },
+    { name: "RES (FF02)", marker: 0x02, hex: "02" },
+    { name: "RES (FFBF)", marker: 0xbf, hex: "BF" },
+  ])("refuses a JPEG with a $name segment, before its frame header or after its scan", ({ marker, hex }) => {
+    const refused = {
+      ok: false,
+      reason: "corrupt",
+      type: "image/jpeg",
+      message: `The JPEG has a reserved marker (0xFF${hex}), which browsers refuse.`,
+    };
+    expect(inspectImage(segmentAt(sof, marker))).toEqual(refused);
+    expect(inspectImage(segmentAt(jpg.length - 2, marker))).toEqual(refused);
+    // Refused on the marker, before its length: a length below 2 changes nothing.
+    expect(inspectImage(splice(jpg, sof, [0xff, marker, 0, 0]))).toEqual(refused);
+  });
+
   // giflib reads an image descriptor without comparing it with the screen; Chrome and Skia enlarge the screen to the
   // first frame and crop later ones, Firefox crops: every one shows the file, so it is accepted at the screen's size.
   it.each([
