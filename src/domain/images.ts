@@ -223,7 +223,8 @@ const JPEG_MAX_COMPS_IN_SCAN = 4;
  * tables fill them when no DHT did; progressive and lossless frames have no standard tables), and a table a DHT defined
  * is one libjpeg-turbo builds then: codes that fit their lengths, DC symbols 0 to 15 (16 lossless) (checkHuffmanTable).
  * The coded data is not decoded. The frame's sample precision as libjpeg-turbo requires it, once
- * the first scan header is read (checkPrecision), and then that it is not lossless and arithmetic-coded (SOF11). Each
+ * the first scan header is read (checkPrecision), then each component's sampling factors (1 to 4), and then that it
+ * is not lossless and arithmetic-coded (SOF11). Each
  * scan's parameters as libjpeg-turbo checks them when the scan starts: by progression in a progressive frame
  * (checkProgression), as a lossless scan's in a lossless one (checkLosslessScan); a sequential scan's draw only a
  * warning there (JWRN_NOT_SEQUENTIAL) and are not checked.
@@ -287,6 +288,8 @@ function jpegSize(bytes: Uint8Array): Size {
       frameComponents = Array.from({ length: components }, (_, c) => ({
         id: r.u8(at + 8 + 3 * c),
         slot: r.u8(at + 10 + 3 * c),
+        h: r.u8(at + 9 + 3 * c) >> 4,
+        v: r.u8(at + 9 + 3 * c) & 0x0f,
         latched: false,
       }));
     } else if (marker === 0xdb) {
@@ -340,6 +343,13 @@ function jpegSize(bytes: Uint8Array): Size {
       // When the first scan header has been read, libjpeg-turbo sets the frame up (jdinput.c initial_setup).
       if (scans === 0) {
         checkPrecision(precision, lossless);
+        // Then each component's sampling factors (JERR_BAD_SAMPLING): MAX_SAMP_FACTOR is 4.
+        frameComponents.forEach(({ h, v }, c) => {
+          if (h < 1 || h > 4 || v < 1 || v > 4)
+            corrupt(
+              `The JPEG's component ${componentName(frameComponents, c)} has sampling factors ${h} × ${v}; each is 1 to 4.`,
+            );
+        });
         // Then jdmaster.c master_selection refuses arithmetic coding in a lossless frame (JERR_ARITH_NOTIMPL), in
         // every build: libjpeg-turbo has no lossless arithmetic decoder.
         if (lossless && coding === "arithmetic")
@@ -517,6 +527,9 @@ interface JpegComponent {
   id: number;
   /** The quantization table slot it uses (Tq). */
   slot: number;
+  /** Its horizontal and vertical sampling factors (H, V). */
+  h: number;
+  v: number;
   /** Whether a scan has held it: its table was checked then, and a later DQT no longer matters to it. */
   latched: boolean;
 }

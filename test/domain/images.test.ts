@@ -785,6 +785,67 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
     expect(inspectImage(bytes)).toEqual({ ok: false, reason: "corrupt", type: "image/jpeg", message });
   });
 
+  // Sampling factors: libjpeg-turbo decodes 1 to 4 each (jdinput.c initial_setup, JERR_BAD_SAMPLING), every
+  // component's checked once the first scan header is read, after the sample precision.
+  /** A 16 × 16 frame whose component i + 1 has the sampling byte samplings[i] (H << 4 | V) and uses table 0. */
+  const sampledFrame = (samplings: number[], marker = 0xc0, precision = 8) =>
+    seg(marker, [precision, 0, 16, 0, 16, samplings.length, ...samplings.flatMap((hv, i) => [i + 1, hv, 0])]);
+  it.each([
+    { name: "a component sampled 4 × 4", bytes: jpegOf(dqt(0), sampledFrame([0x44]), scan(1)) },
+    {
+      name: "components sampled 2 × 1, 1 × 1, 1 × 1 in one scan",
+      bytes: jpegOf(dqt(0), sampledFrame([0x21, 0x11, 0x11]), scan(1, 2, 3)),
+    },
+    {
+      name: "a lossless (SOF3) frame of one component sampled 4 × 4",
+      bytes: jpegOf(dht(0x00), sampledFrame([0x44], 0xc3), huffScan([0x00], 1, 0, 0)),
+    },
+  ])("accepts $name", ({ bytes }) => {
+    expect(inspectImage(bytes)).toMatchObject({ ok: true, type: "image/jpeg", width: 16, height: 16 });
+  });
+
+  it.each([
+    {
+      name: "a component sampled 0 × 1",
+      bytes: jpegOf(dqt(0), sampledFrame([0x01]), scan(1)),
+      message: "1 has sampling factors 0 × 1",
+    },
+    {
+      name: "a component sampled 1 × 0",
+      bytes: jpegOf(dqt(0), sampledFrame([0x10]), scan(1)),
+      message: "1 has sampling factors 1 × 0",
+    },
+    {
+      name: "a component sampled 5 × 1",
+      bytes: jpegOf(dqt(0), sampledFrame([0x51]), scan(1)),
+      message: "1 has sampling factors 5 × 1",
+    },
+    {
+      name: "a second component sampled 1 × 15 that the first scan does not hold",
+      bytes: jpegOf(dqt(0), sampledFrame([0x11, 0x1f]), scan(1), scan(2)),
+      message: "2 has sampling factors 1 × 15",
+    },
+    {
+      name: "a lossless (SOF3) frame's component sampled 0 × 0",
+      bytes: jpegOf(dht(0x00), sampledFrame([0x00], 0xc3), huffScan([0x00], 1, 0, 0)),
+      message: "1 has sampling factors 0 × 0",
+    },
+  ])("refuses $name", ({ bytes, message }) => {
+    expect(inspectImage(bytes)).toEqual({
+      ok: false,
+      reason: "corrupt",
+      type: "image/jpeg",
+      message: `The JPEG's component ${message}; each is 1 to 4.`,
+    });
+  });
+
+  it("checks the sample precision before the sampling factors", () => {
+    expect(inspectImage(jpegOf(dqt(0), sampledFrame([0x00], 0xc0, 7), scan(1)))).toMatchObject({
+      ok: false,
+      message: "The JPEG's frame header gives a sample precision of 7 bits; a DCT (not lossless) frame has 8 or 12.",
+    });
+  });
+
   // Sample precision: libjpeg-turbo decodes 8 or 12 bits in a DCT frame and 2 to 16 in a lossless one (jdinput.c
   // initial_setup, JERR_BAD_PRECISION), checked once the first scan header is read, before the scan's parameters.
   it.each([
