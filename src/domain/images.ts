@@ -226,8 +226,9 @@ const JPEG_MAX_COMPS_IN_SCAN = 4;
  * the first scan header is read (checkPrecision), then each component's sampling factors (1 to 4), and then that it
  * is not lossless and arithmetic-coded (SOF11). Each
  * scan's parameters as libjpeg-turbo checks them when the scan starts: by progression in a progressive frame
- * (checkProgression), as a lossless scan's in a lossless one (checkLosslessScan); a sequential scan's draw only a
- * warning there (JWRN_NOT_SEQUENTIAL) and are not checked.
+ * (checkProgression), as a lossless scan's in a lossless one (checkLosslessScan), whose restart interval must then be
+ * whole MCU rows (checkLosslessRestart); a sequential scan's draw only a warning there (JWRN_NOT_SEQUENTIAL) and are
+ * not checked. A DRI's length is 4.
  */
 function jpegSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "JPEG");
@@ -245,6 +246,8 @@ function jpegSize(bytes: Uint8Array): Size {
   let coding: JpegCoding = "sequential";
   /** The Huffman tables the DHTs so far defined, as libjpeg-turbo will check them: 0–3 the DC slots, 4–7 the AC ones. */
   const huffman: (JpegHuffmanTable | null)[] = new Array(8).fill(null);
+  /** The restart interval the last DRI set, in MCUs (0: none). */
+  let restartInterval = 0;
   for (;;) {
     if (r.u8(at) !== 0xff) corrupt("The JPEG has a malformed marker segment.");
     // Any number of 0xFF fill bytes may precede a marker.
@@ -302,6 +305,10 @@ function jpegSize(bytes: Uint8Array): Size {
         if (t > end) corrupt(`The JPEG's quantization table ${slot} (DQT) is cut short by its segment's length.`);
         quantDefined |= 1 << slot;
       }
+    } else if (marker === 0xdd) {
+      // jdmarker.c get_dri: JERR_BAD_LENGTH, "Bogus marker length".
+      if (length !== 4) corrupt(`The JPEG's restart interval segment (DRI) has length ${length}, not 4.`);
+      restartInterval = r.u16be(at + 2);
     } else if (marker === 0xc4) {
       // Whole tables, as libjpeg-turbo's get_dht reads them: a class/slot byte, 16 code counts and that many values,
       // while more than 16 bytes are left; then the segment must be used up.
@@ -392,7 +399,10 @@ function jpegSize(bytes: Uint8Array): Size {
       });
       // Checked after the Huffman tables, when the lossless decoder's input pass starts (jddiffct.c start_input_pass
       // calls jdlossls.c start_pass_lossless).
-      if (lossless) checkLosslessScan(scan, precision);
+      if (lossless) {
+        checkLosslessScan(scan, precision);
+        checkLosslessRestart(restartInterval, size!.width, frameComponents, inScan);
+      }
       scans++;
       at += length;
       // The entropy-coded data runs to the next 0xFF that is not a stuffed 0xFF00, a restart marker or a fill byte (a
@@ -481,6 +491,23 @@ interface JpegHuffmanTable {
   overfull: boolean;
   /** Its largest symbol (0 for a table of none). */
   maxSymbol: number;
+}
+
+/**
+ * Refuses a lossless scan whose restart interval is not a whole number of MCU rows, as libjpeg-turbo refuses it when
+ * the scan starts, after its parameters (jddiffct.c start_input_pass: JERR_BAD_RESTART, "Invalid restart interval"):
+ * its lossless decoder restarts only at the start of a row. An MCU is one sample of a scan of one component, whose
+ * row is ceil(width × H / Hmax) samples, and in a scan of several it covers Hmax samples across, ceil(width / Hmax) to
+ * a row (jdinput.c per_scan_setup, a lossless data unit being one sample). A DCT frame restarts anywhere.
+ */
+function checkLosslessRestart(interval: number, width: number, frame: JpegComponent[], inScan: number[]): void {
+  const hMax = Math.max(...frame.map((c) => c.h));
+  const perRow = inScan.length === 1 ? Math.ceil((width * frame[inScan[0]].h) / hMax) : Math.ceil(width / hMax);
+  // A frame of width 0 is refused as empty elsewhere, as libjpeg-turbo's get_sof refuses it.
+  if (perRow > 0 && interval % perRow !== 0)
+    corrupt(
+      `The JPEG's restart interval of ${interval} MCUs is not a whole number of rows of ${perRow}, which a lossless scan needs.`,
+    );
 }
 
 /**

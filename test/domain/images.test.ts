@@ -846,6 +846,85 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
     });
   });
 
+  // Restart intervals: a DRI's length is 4 (jdmarker.c get_dri, JERR_BAD_LENGTH); a lossless scan restarts only at the
+  // start of an MCU row (jddiffct.c start_input_pass, JERR_BAD_RESTART), a DCT one anywhere.
+  const dri = (interval: number) => seg(0xdd, [interval >> 8, interval & 0xff]);
+  const losslessScan = huffScan([0x00], 1, 0, 0);
+  it.each([
+    { name: "a baseline scan with a restart interval of 7 MCUs", bytes: jpegOf(dqt(0), dri(7), frame([0]), scan(1)) },
+    {
+      name: "a lossless (SOF3) scan 16 samples wide with a restart interval of 16",
+      bytes: jpegOf(dht(0x00), dri(16), frame([0], 0xc3), losslessScan),
+    },
+    {
+      name: "a lossless (SOF3) scan 16 samples wide with a restart interval of 48 (three rows)",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc3), dri(48), losslessScan),
+    },
+    {
+      name: "a lossless (SOF3) scan with a restart interval of 0 (none)",
+      bytes: jpegOf(dht(0x00), dri(0), frame([0], 0xc3), losslessScan),
+    },
+    {
+      name: "a lossless (SOF3) interleaved scan of three components 16 wide with a restart interval of 16",
+      bytes: jpegOf(dht(0x00), dri(16), frame([0, 0, 0], 0xc3), huffScan([0x00, 0x00, 0x00], 1, 0, 0)),
+    },
+    {
+      name: "a DRI of 5 after the last lossless (SOF3) scan (no scan uses it)",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc3), losslessScan, dri(5)),
+    },
+  ])("accepts $name", ({ bytes }) => {
+    expect(inspectImage(bytes)).toMatchObject({ ok: true, type: "image/jpeg", width: 16, height: 16 });
+  });
+
+  const badRestart = (interval: number, perRow: number) =>
+    `The JPEG's restart interval of ${interval} MCUs is not a whole number of rows of ${perRow}, which a lossless scan needs.`;
+  it.each([
+    {
+      name: "a DRI of length 5",
+      bytes: jpegOf(dqt(0), seg(0xdd, [0, 7, 0]), frame([0]), scan(1)),
+      message: "The JPEG's restart interval segment (DRI) has length 5, not 4.",
+    },
+    {
+      name: "a DRI of length 2 (no interval)",
+      bytes: jpegOf(dqt(0), frame([0]), seg(0xdd, []), scan(1)),
+      message: "The JPEG's restart interval segment (DRI) has length 2, not 4.",
+    },
+    {
+      name: "a lossless (SOF3) scan 16 samples wide with a restart interval of 8",
+      bytes: jpegOf(dht(0x00), dri(8), frame([0], 0xc3), losslessScan),
+      message: badRestart(8, 16),
+    },
+    {
+      name: "a lossless (SOF3) scan with a restart interval of 17, set between the frame header and the scan",
+      bytes: jpegOf(dht(0x00), frame([0], 0xc3), dri(17), losslessScan),
+      message: badRestart(17, 16),
+    },
+    {
+      name: "a second lossless (SOF3) scan, of the second component, after a DRI of 1",
+      bytes: jpegOf(dht(0x00), frame([0, 0], 0xc3), losslessScan, dri(1), seg(0xda, [1, 2, 0x00, 1, 0, 0]), [0x12]),
+      message: badRestart(1, 16),
+    },
+    {
+      // The first component, sampled 2 × 2 in a frame whose most is 2, has 16 samples to a row: 8 is half of one.
+      name: "a lossless (SOF3) scan of a component sampled 2 × 2 with a restart interval of 8",
+      bytes: jpegOf(dht(0x00), dri(8), sampledFrame([0x22, 0x11], 0xc3), losslessScan),
+      message: badRestart(8, 16),
+    },
+    {
+      // An interleaved MCU covers Hmax = 2 samples across: 8 MCUs to a row of 16.
+      name: "a lossless (SOF3) interleaved scan, components sampled 2 × 2 and 1 × 1, with a restart interval of 12",
+      bytes: jpegOf(dht(0x00), dri(12), sampledFrame([0x22, 0x11], 0xc3), huffScan([0x00, 0x00], 1, 0, 0)),
+      message: badRestart(12, 8),
+    },
+    {
+      name: "a lossless (SOF3) scan whose predictor and restart interval are both invalid (the predictor is refused first)",
+      bytes: jpegOf(dht(0x00), dri(8), frame([0], 0xc3), huffScan([0x00], 0, 0, 0)),
+      message: "The JPEG's lossless scan (Ss 0, Se 0, Ah 0, Al 0) is invalid: its predictor (Ss) must be 1 to 7.",
+    },
+  ])("refuses $name", ({ bytes, message }) => {
+    expect(inspectImage(bytes)).toEqual({ ok: false, reason: "corrupt", type: "image/jpeg", message });
+  });
+
   // Sample precision: libjpeg-turbo decodes 8 or 12 bits in a DCT frame and 2 to 16 in a lossless one (jdinput.c
   // initial_setup, JERR_BAD_PRECISION), checked once the first scan header is read, before the scan's parameters.
   it.each([
