@@ -201,6 +201,8 @@ function jpegCoding(sof: number): JpegCoding {
 /** The most components a frame may have (libjpeg-turbo's MAX_COMPONENTS) and a scan may hold (MAX_COMPS_IN_SCAN). */
 const JPEG_MAX_COMPONENTS = 10;
 const JPEG_MAX_COMPS_IN_SCAN = 4;
+/** The most blocks (data units) an interleaved scan's MCU may hold (libjpeg-turbo's D_MAX_BLOCKS_IN_MCU). */
+const JPEG_MAX_BLOCKS_IN_MCU = 10;
 
 /**
  * JPEG: walks the marker segments after SOI by their lengths (never scanning inside one), and the entropy-coded data
@@ -228,7 +230,7 @@ const JPEG_MAX_COMPS_IN_SCAN = 4;
  * scan's parameters as libjpeg-turbo checks them when the scan starts: by progression in a progressive frame
  * (checkProgression), as a lossless scan's in a lossless one (checkLosslessScan), whose restart interval must then be
  * whole MCU rows (checkLosslessRestart); a sequential scan's draw only a warning there (JWRN_NOT_SEQUENTIAL) and are
- * not checked. A DRI's length is 4.
+ * not checked. A DRI's length is 4. Before any of that, an interleaved scan's MCU holds at most 10 blocks.
  */
 function jpegSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "JPEG");
@@ -361,6 +363,15 @@ function jpegSize(bytes: Uint8Array): Size {
         // every build: libjpeg-turbo has no lossless arithmetic decoder.
         if (lossless && coding === "arithmetic")
           corrupt("The file is a lossless arithmetic-coded JPEG (SOF11), which browsers do not decode.");
+      }
+      // When the scan starts, jdinput.c per_scan_setup counts its MCU's blocks (data units) before anything else: in
+      // a scan of several components, H × V of each, at most D_MAX_BLOCKS_IN_MCU (JERR_BAD_MCU_SIZE).
+      if (inScan.length > 1) {
+        const blocks = inScan.reduce((sum, c) => sum + frameComponents[c].h * frameComponents[c].v, 0);
+        if (blocks > JPEG_MAX_BLOCKS_IN_MCU)
+          corrupt(
+            `The JPEG's scan of ${inScan.length} components has ${blocks} blocks in an MCU; at most ${JPEG_MAX_BLOCKS_IN_MCU} are decoded.`,
+          );
       }
       for (const c of inScan) {
         const component = frameComponents[c];

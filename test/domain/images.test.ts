@@ -846,6 +846,48 @@ describe("JPEG frames, scans and tables: refused exactly where libjpeg(-turbo) r
     });
   });
 
+  // Blocks in an MCU: an interleaved scan's MCU holds H × V blocks of each of its components, at most 10 (jdinput.c
+  // per_scan_setup, JERR_BAD_MCU_SIZE, when the scan starts, before its tables are looked up); a scan of one
+  // component has one block to an MCU.
+  it.each([
+    {
+      name: "a scan of components sampled 2 × 2, 2 × 2 and 2 × 1 (10 blocks)",
+      bytes: jpegOf(dqt(0), sampledFrame([0x22, 0x22, 0x21]), scan(1, 2, 3)),
+    },
+    {
+      name: "scans of one component each of components sampled 4 × 4, 4 × 4 and 1 × 1",
+      bytes: jpegOf(dqt(0), sampledFrame([0x44, 0x44, 0x11]), scan(1), scan(2), scan(3)),
+    },
+  ])("accepts $name", ({ bytes }) => {
+    expect(inspectImage(bytes)).toMatchObject({ ok: true, type: "image/jpeg", width: 16, height: 16 });
+  });
+
+  it.each([
+    {
+      name: "a scan of components sampled 2 × 2, 2 × 2 and 2 × 2 (12 blocks)",
+      bytes: jpegOf(dqt(0), sampledFrame([0x22, 0x22, 0x22]), scan(1, 2, 3)),
+      message: "The JPEG's scan of 3 components has 12 blocks in an MCU; at most 10 are decoded.",
+    },
+    {
+      name: "a second scan, of components sampled 4 × 4 and 1 × 1 (17 blocks), after a scan of the first alone",
+      bytes: jpegOf(dqt(0), sampledFrame([0x44, 0x11]), scan(1), scan(1, 2)),
+      message: "The JPEG's scan of 2 components has 17 blocks in an MCU; at most 10 are decoded.",
+    },
+    {
+      name: "a lossless (SOF3) scan of components sampled 4 × 2 and 2 × 2 (12 data units)",
+      bytes: jpegOf(dht(0x00), sampledFrame([0x42, 0x22], 0xc3), huffScan([0x00, 0x00], 1, 0, 0)),
+      message: "The JPEG's scan of 2 components has 12 blocks in an MCU; at most 10 are decoded.",
+    },
+    {
+      // per_scan_setup runs before latch_quant_tables.
+      name: "a scan of 12 blocks whose components' quantization table is not defined (the MCU is refused first)",
+      bytes: jpegOf(sampledFrame([0x22, 0x22, 0x22]), scan(1, 2, 3)),
+      message: "The JPEG's scan of 3 components has 12 blocks in an MCU; at most 10 are decoded.",
+    },
+  ])("refuses $name", ({ bytes, message }) => {
+    expect(inspectImage(bytes)).toEqual({ ok: false, reason: "corrupt", type: "image/jpeg", message });
+  });
+
   // Restart intervals: a DRI's length is 4 (jdmarker.c get_dri, JERR_BAD_LENGTH); a lossless scan restarts only at the
   // start of an MCU row (jddiffct.c start_input_pass, JERR_BAD_RESTART), a DCT one anywhere.
   const dri = (interval: number) => seg(0xdd, [interval >> 8, interval & 0xff]);
