@@ -72,10 +72,9 @@ const emptyBody = () => new ApiError("invalid_json", "The request body is empty:
  * valid UTF-8 JSON.
  */
 function parseJson({ bytes, contentType, upload }: RawBody, required: boolean): unknown {
-  if (bytes.byteLength === 0) {
-    if (required) throw emptyBody();
-    return {};
-  }
+  if (bytes.byteLength === 0 && !required) return {};
+  // Where a body is required the type is checked first, as it is known before the body is read: an empty body sent
+  // as text/plain (or with no type) is the 415 of any other body of that type, not the 400 of an empty JSON one.
   if (!isJsonContentType(contentType))
     throw upload
       ? new ApiError(
@@ -86,6 +85,7 @@ function parseJson({ bytes, contentType, upload }: RawBody, required: boolean): 
       : new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.", {
           expected: "application/json",
         });
+  if (bytes.byteLength === 0) throw emptyBody();
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

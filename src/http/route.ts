@@ -97,7 +97,8 @@ export interface RouteDef {
   /**
    * An empty JSON body (no bytes, or whitespace only) is 400 invalid_json, not `{}`: for a protocol whose message is
    * the body (POST /mcp: JSON-RPC 2.0 makes a body that does not parse a Parse error). Elsewhere an empty body is `{}`,
-   * so that an operation whose fields are all optional may be sent without one.
+   * so that an operation whose fields are all optional may be sent without one. The Content-Type is checked first, as
+   * for any body: an empty one sent as text/plain, or with no type, is 415 unsupported_media_type.
    */
   bodyRequired?: boolean;
   /**

@@ -142,7 +142,7 @@ const JsonRpcRefusal = v.pipe(
       code: v.pipe(
         v.picklist([PARSE_ERROR, INVALID_REQUEST, BAD_REQUEST]),
         v.description(
-          "-32700 Parse error: the body is not JSON (an empty one included); -32600 Invalid Request: not a JSON-RPC message or batch (or a " +
+          "-32700 Parse error: the body is not JSON (an empty one sent as JSON included; one of another type is 415); -32600 Invalid Request: not a JSON-RPC message or batch (or a " +
             "batch whose requests share an id); -32000: a header or the query is refused (MCP-Protocol-Version, " +
             "workspace_id).",
         ),

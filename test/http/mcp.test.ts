@@ -982,6 +982,22 @@ describe("a POST refused whole: a JSON-RPC error with id null, the coded body as
     }
   });
 
+  it("415, not -32700, for an empty body of another type or of none: the type is known before the body is read", async () => {
+    // Found by review: an empty body sent as text/plain was the 400 -32700 of an empty JSON body, where the same type
+    // with any byte in it was 415. The 415 is the coded body, as the POST's other refusals outside 400.
+    const cases = [
+      await send({ raw: "", headers: { "content-type": "text/plain" } }),
+      await send({ raw: " ", headers: { "content-type": "text/plain" } }),
+      await sendTo(h.app, "POST", "/api/v1/mcp", { auth, bytes: new Uint8Array(0) }),
+      await sendTo(h.app, "POST", "/api/v1/mcp", { auth }),
+    ];
+    for (const res of cases) {
+      const details = expectErrorBody(res, 415, "unsupported_media_type");
+      expect(details.expected).toBe("application/json");
+      expect(res.body.jsonrpc).toBeUndefined();
+    }
+  });
+
   it("only /mcp needs a body: another route reads an empty body as {}", async () => {
     // POST /contents takes every field as optional: an empty body is a request for an empty draft.
     const res = await h.send("POST", "/api/v1/contents", {
