@@ -3,6 +3,7 @@
  * routes/workspaces.ts) or from the command line (cli/*.ts): one definition, so that neither accepts what the other
  * refuses.
  */
+import { domainToASCII } from "node:url";
 import * as v from "valibot";
 import { maxBytes, maxChars, minChars } from "../http/schemas.js";
 
@@ -36,6 +37,36 @@ export function localPartBytes(address: string): number {
 /** Whether an address's local part is within MAX_EMAIL_LOCAL_PART (Email's check; the CLI names it in its message). */
 export const localPartFits = (address: string): boolean => localPartBytes(address) <= MAX_EMAIL_LOCAL_PART;
 /**
+ * The longest label of an email address's domain (a part between its dots), in octets: RFC 1035 §2.3.4 (63), which
+ * RFC 5321 §4.5.3.1.2 takes for mail. A mail server or resolver refuses a domain past it; the domain's own 255 is
+ * within the address's 254 bytes.
+ */
+export const MAX_EMAIL_DOMAIN_LABEL = 63;
+/**
+ * A domain label's length in octets as DNS carries it: an ASCII label's characters; a label with other characters
+ * its A-label's (`xn--…`, RFC 5890, `aLabel`), which may be far shorter than its UTF-8 (22 CJK characters: 66 bytes,
+ * an A-label of 33), else, where it has none (not a valid IDN label), its bytes of UTF-8.
+ */
+export function domainLabelOctets(label: string): { octets: number; aLabel: boolean } {
+  if (/^\p{ASCII}*$/u.test(label)) return { octets: label.length, aLabel: false };
+  const ascii = domainToASCII(label);
+  return ascii ? { octets: ascii.length, aLabel: true } : { octets: Buffer.byteLength(label, "utf8"), aLabel: false };
+}
+/**
+ * The longest label of an address's domain (after its last `@`; none without one) as domainLabelOctets counts it, if
+ * it is over MAX_EMAIL_DOMAIN_LABEL; else undefined.
+ */
+export function longDomainLabel(address: string): { octets: number; aLabel: boolean } | undefined {
+  const at = address.lastIndexOf("@");
+  if (at < 0) return undefined;
+  let longest: { octets: number; aLabel: boolean } | undefined;
+  for (const label of address.slice(at + 1).split(".")) {
+    const counted = domainLabelOctets(label);
+    if (counted.octets > MAX_EMAIL_DOMAIN_LABEL && counted.octets > (longest?.octets ?? 0)) longest = counted;
+  }
+  return longest;
+}
+/**
  * An email as it is compared and stored: trimmed and in Unicode NFC, so that `é` typed as one code point or as `e`
  * and a combining accent (as macOS and some keyboards send it) is one login, not two users.
  */
@@ -44,7 +75,8 @@ const EmailText = v.pipe(v.string(), v.trim(), v.normalize("NFC"));
  * A user's email (the login): EmailText with one `@` between a local part and a domain, no spaces, no control or
  * format characters (a zero-width space or a bidirectional override makes two logins that look alike, and shows one
  * address as another in a list), at most 254 bytes of UTF-8 in its NFC form ("Too long": MAX_EMAIL_LENGTH), its local
- * part at most 64 of them ("Local part too long": MAX_EMAIL_LOCAL_PART; it had not been counted). A domain
+ * part at most 64 of them ("Local part too long": MAX_EMAIL_LOCAL_PART; it had not been counted), each label of its
+ * domain at most 63 ("Domain label too long": MAX_EMAIL_DOMAIN_LABEL; it had not been counted either). A domain
  * of one label is an address too (admin@localhost, the first admin's default; a mail host of an air-gapped intranet),
  * which valibot's email() refused. The one rule of every command and route that takes an email to store (users
  * create, init, POST /users).
@@ -59,10 +91,21 @@ export const Email = v.pipe(
     (issue) =>
       `Local part too long: Expected <=${MAX_EMAIL_LOCAL_PART} bytes (UTF-8) before the "@" but received ${localPartBytes(issue.input as string)}`,
   ),
+  // A raw_check, not a check: cli/common.ts checkEmail reads a `check` other than localPartFits as the control
+  // character rule, and would name a U+0000 the address does not hold; a raw_check is its "not an email address".
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const long = longDomainLabel(dataset.value);
+    if (long)
+      addIssue({
+        message: `Domain label too long: Expected <=${MAX_EMAIL_DOMAIN_LABEL} bytes in each dot-separated part after the "@" but received ${long.octets}${long.aLabel ? " (in its xn-- form)" : ""}`,
+      });
+  }),
   // maxLength says characters; the byte counts a client's validator cannot check are said in words.
   v.description(
-    "An email address of at most 254 bytes of UTF-8 in NFC, its local part (before the @) at most 64 " +
-      "(RFC 5321 counts octets).",
+    "An email address of at most 254 bytes of UTF-8 in NFC, its local part (before the @) at most 64, each " +
+      "label of its domain (between dots) at most 63 (RFC 5321 and 1035 count octets; a label of other than ASCII " +
+      "is counted in its xn-- form).",
   ),
 );
 /**

@@ -1,7 +1,8 @@
 /**
  * Users' emails (admin-rules.ts Email): one form, Unicode NFC, for every command and route that stores one; control
- * and format characters refused; at most 254 bytes of UTF-8, the local part at most 64. Sign-in matches the NFC form,
- * and still finds a user stored before the rules with another form or a longer local part (no migration rewrote them).
+ * and format characters refused; at most 254 bytes of UTF-8, the local part at most 64, each label of the domain at
+ * most 63. Sign-in matches the NFC form, and still finds a user stored before the rules with another form or a longer
+ * local part (no migration rewrote them).
  */
 import { describe, expect, it } from "vitest";
 import { hashPassword } from "../../src/domain/passwords.js";
@@ -17,9 +18,15 @@ const PASSWORD = "correct horse battery staple";
 const NFC = "jos\u00e9@a.test";
 const NFD = "jose\u0301@a.test";
 type EmailSchema = { properties: { email: { maxLength?: number; description?: string } } };
-/** `local`@ a domain of ASCII letters ending in .test, `bytes` long in all (the local part's bytes as given). */
-const address = (local: string, bytes: number) =>
-  `${local}@${"d".repeat(bytes - Buffer.byteLength(local) - 1 - ".test".length)}.test`;
+/**
+ * `local`@ a domain of ASCII letters ending in .test, `bytes` long in all (the local part's bytes as given), its labels
+ * of 62 letters at most (a label may have 63).
+ */
+const address = (local: string, bytes: number) => {
+  const length = bytes - Buffer.byteLength(local) - 1 - ".test".length;
+  const domain = Array.from({ length }, (_, i) => (i % 63 === 62 && i < length - 1 ? "." : "d")).join("");
+  return `${local}@${domain}.test`;
+};
 
 describe("emails of users", () => {
   it("are stored in NFC, and a second form of the same address is a duplicate", async () => {
@@ -92,11 +99,12 @@ describe("emails of users", () => {
   it("counts the 254 in bytes of UTF-8, as RFC 5321 does: 131 characters in 255 bytes are too long", async () => {
     const h = makeHarness();
     const op = await h.login("admin@a.test");
-    // é (U+00E9) is one character and two bytes: a local part of 63 bytes in 32 characters, and a domain of 90 of them
-    // and .test, are 128 characters in 249 bytes.
+    // é (U+00E9) is one character and two bytes, 中 one and three: a local part of 63 bytes in 32 characters, and a
+    // domain of 90 characters in 180 bytes and .test, are 128 characters in 249 bytes. The domain is two labels, each
+    // within 63 octets in its xn-- form (one label of 90 é would be 96).
     const local = `x${"é".repeat(31)}`;
-    const within = `${local}@${"é".repeat(90)}.test`;
-    const over = `${local}@${"é".repeat(93)}.test`;
+    const within = `${local}@${"é".repeat(44)}.中${"é".repeat(44)}.test`;
+    const over = `${local}@${"é".repeat(45)}.中${"é".repeat(46)}.test`;
     expect([over.length, Buffer.byteLength(over)]).toEqual([131, 255]);
     const ok = await h.send("POST", "/api/v1/admin/users", { auth: op, body: { account_id: h.a.id, email: within } });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
@@ -151,19 +159,72 @@ describe("emails of users", () => {
     expect(h.services.store.users.list(h.a.id).some((u) => /^[bcf]/.test(u.email))).toBe(false);
   });
 
-  it("signs in a user stored before the local-part rule, whose local part is over 64 bytes", async () => {
+  it("takes each label of the domain up to 63 octets and calls 64 too long (RFC 1035 §2.3.4), one of other than ASCII counted in its xn-- form", async () => {
+    // Found by review: the domain's labels were not counted, so x@<a label of 200 letters>.test was stored, an address
+    // no resolver or mail server takes.
     const h = makeHarness();
-    const email = `${"g".repeat(100)}@a.test`;
-    const user = h.services.store.users.create(
-      h.a.id,
-      email,
-      hashPassword(PASSWORD),
-      "member",
-      new Date().toISOString(),
-    );
-    const res = await h.send("POST", "/api/v1/auth/login", { body: { email, password: PASSWORD } });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.user.id).toBe(user.id);
+    const op = await h.login("admin@a.test");
+    const create = (email: string) =>
+      h.send("POST", "/api/v1/admin/users", { auth: op, body: { account_id: h.a.id, email } });
+    for (const email of [
+      `x1@${"d".repeat(63)}.test`,
+      `x2@a.${"d".repeat(63)}`,
+      // One label, as admin@localhost: taken, up to 63 too.
+      `x3@${"h".repeat(63)}`,
+      // 22 CJK characters are 66 bytes of UTF-8 but an A-label (xn--…) of 28: DNS carries the A-label.
+      `x4@${"中".repeat(22)}.test`,
+      // 57 é: an A-label of 63.
+      `x5@${"é".repeat(57)}.test`,
+    ]) {
+      const res = await create(email);
+      expect(res.status, `${email}: ${JSON.stringify(res.body)}`).toBe(201);
+    }
+    for (const [email, received] of [
+      [`y1@${"d".repeat(64)}.test`, "64"],
+      [`y2@a.${"d".repeat(70)}`, "70"],
+      [`y3@${"h".repeat(64)}`, "64"],
+      [`y4@a.${"d".repeat(65)}.${"d".repeat(80)}.test`, "80"],
+      [`y5@${"é".repeat(58)}.test`, "64 (in its xn-- form)"],
+      // No A-label (IDNA refuses a label mixing right-to-left and Latin letters): counted in bytes of UTF-8.
+      [`y6@${"\u05d0a".repeat(30)}.test`, "90"],
+    ] as const) {
+      const res = await create(email);
+      expect(expectErrorBody(res, 400, "validation_failed").issues, email).toEqual([
+        {
+          path: "body.email",
+          message: `Domain label too long: Expected <=63 bytes in each dot-separated part after the "@" but received ${received}`,
+        },
+      ]);
+    }
+    // An address past both the local part's limit and a label's is told both.
+    const both = await create(`${"f".repeat(65)}@${"d".repeat(64)}.test`);
+    expect(expectErrorBody(both, 400, "validation_failed").issues).toEqual([
+      {
+        path: "body.email",
+        message: 'Local part too long: Expected <=64 bytes (UTF-8) before the "@" but received 65',
+      },
+      {
+        path: "body.email",
+        message: 'Domain label too long: Expected <=63 bytes in each dot-separated part after the "@" but received 64',
+      },
+    ]);
+    expect(h.services.store.users.list(h.a.id).some((u) => /^[yf]/.test(u.email))).toBe(false);
+  });
+
+  it("signs in a user stored before the local-part and label rules, whose local part or a domain label is too long", async () => {
+    const h = makeHarness();
+    for (const email of [`${"g".repeat(100)}@a.test`, `g@${"d".repeat(100)}.test`]) {
+      const user = h.services.store.users.create(
+        h.a.id,
+        email,
+        hashPassword(PASSWORD),
+        "member",
+        new Date().toISOString(),
+      );
+      const res = await h.send("POST", "/api/v1/auth/login", { body: { email, password: PASSWORD } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.user.id).toBe(user.id);
+    }
   });
 
   it("signs in a user stored before the rule with a non-NFC email, by either form, without rewriting it", async () => {
@@ -227,6 +288,14 @@ describe("emails on the command line", () => {
     expect(initLocal.stderr).toBe(
       "error: --admin-email's local part (before the @) is too long: at most 64 bytes of UTF-8, got 70\n",
     );
+    // A domain label over 63 octets: refused, not taken for a control character.
+    const label = `x@${"d".repeat(64)}.test`;
+    const longLabel = cli(["users", "create", "--account", "1", "--email", label, ...d]);
+    expect(longLabel.status).toBe(2);
+    expect(longLabel.stderr).toBe(`error: --email: "${label}" is not an email address\n`);
+    const initLabel = cli(["init", "--admin-email", `admin@${"d".repeat(64)}`, ...d]);
+    expect(initLabel.status).toBe(2);
+    expect(initLabel.stderr).toMatch(/^error: --admin-email: ".*" is not an email address\n$/);
     const init = cli(["init", "--admin-email", "ad\u202emin@a.test", ...d]);
     expect(init.status).toBe(2);
     expect(init.stderr).toMatch(/^error: --admin-email holds U\+202E, a control or format character/);
