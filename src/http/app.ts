@@ -14,6 +14,7 @@ import { ApiError, errorBody, invalidInput, toApiError, workspaceMismatch, works
 import { type Incoming, incomingOf, jsonOutgoing, type Outgoing, outgoingOf, responseOf } from "./exchange.js";
 import { idempotencyKeyOf, requestFingerprint } from "./idempotency.js";
 import { redactSecrets } from "./log.js";
+import { publicUrlOf } from "./public-url.js";
 import { ANONYMOUS_PER_MINUTE, type RateDecision } from "./ratelimit.js";
 import { isFetchResponse, type Method, type Reply, type RouteDef } from "./route.js";
 import { parseBodyInput, parseInput, queryObjectOf, repeatedQuery } from "./validate.js";
@@ -224,7 +225,7 @@ function resolveWorkspace(
  * (`serve --public-url`), so that a client can follow it as given.
  */
 function actionUrl(services: Services, path: string): string {
-  return `${services.config.publicUrl.replace(/\/+$/, "")}${path}`;
+  return publicUrlOf(services.config.publicUrl, path);
 }
 
 /**

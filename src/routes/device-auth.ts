@@ -4,6 +4,7 @@ import { userView } from "../db/users.js";
 import { DEVICE_POLL_SECONDS } from "../domain/device-auth.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
+import { publicUrlOf } from "../http/public-url.js";
 import { route } from "../http/route.js";
 import { Integer, maxChars } from "../http/schemas.js";
 import { LoginResponse } from "./auth.js";
@@ -50,7 +51,8 @@ export const deviceAuthRoutes = [
         body: {
           device_code: deviceCode,
           user_code: userCode,
-          verification_uri: `${ctx.services.config.publicUrl}/api/v1/auth/device/approve`,
+          // Joined as upgrade_action is: a public URL given with a trailing slash had made `…//api/v1/…`.
+          verification_uri: publicUrlOf(ctx.services.config.publicUrl, "/api/v1/auth/device/approve"),
           expires_in: expiresIn,
           interval: DEVICE_POLL_SECONDS,
         },

@@ -29,6 +29,20 @@ describe("command-line device authorization", () => {
     expect(again.body.details.error_code).toBe("device_code_expired");
   });
 
+  // Found by review: the verification_uri was the public URL and the path joined as given, so a public URL with a
+  // trailing slash (or a path prefix and one) made `…//api/v1/…`; upgrade_action trimmed it already.
+  it("gives a verification_uri under the public URL, with one slash between them", async () => {
+    for (const [publicUrl, uri] of [
+      ["https://api.example.com/", "https://api.example.com/api/v1/auth/device/approve"],
+      ["https://api.example.com/content/", "https://api.example.com/content/api/v1/auth/device/approve"],
+      ["https://api.example.com/content", "https://api.example.com/content/api/v1/auth/device/approve"],
+    ]) {
+      const h = makeHarness({ config: { publicUrl } });
+      const start = await h.send("POST", "/api/v1/auth/device/code", { body: {} });
+      expect(start.body.verification_uri, publicUrl).toBe(uri);
+    }
+  });
+
   // Found by review: a second approval by another user took the sign-in over from the first.
   it("keeps the sign-in of the first approver: another user's approval is 404, the same user's again is 200", async () => {
     const h = makeHarness();
