@@ -205,9 +205,10 @@ export function unwritable(dir: string): string | undefined {
     }
   }
   if (denied.length === 0) return undefined;
+  const one = denied.length === 1;
   return (
-    `this user (uid ${process.getuid?.() ?? "?"}) cannot write ${denied.join(", ")} (EACCES): run as their owner ` +
-    "or give them this user"
+    `this user (uid ${process.getuid?.() ?? "?"}) cannot write ${denied.join(", ")} (EACCES): run as ` +
+    `${one ? "its" : "their"} owner or give ${one ? "it" : "them"} this user`
   );
 }
 

@@ -163,6 +163,19 @@ describe("a data directory this user cannot write", () => {
     chmodSync(dir, 0o700);
     expect(cli(["keys", "list", "--json", ...d]).json()).toHaveLength(1);
   });
+
+  it("one file in the way is 'it', with 'its owner' (the database alone, the folder writable)", () => {
+    const { dir, d } = readOnlyDir();
+    chmodSync(dir, 0o777);
+    const run = reader(["keys", "create", "--account", "1", "--name", "k2", ...d]);
+    expect(run.status, run.stderr).toBe(1);
+    const uid = root ? String(NOBODY) : String(process.getuid?.());
+    const owner = root ? 0 : process.getuid?.();
+    expect(run.stderr).toBe(
+      `error: cannot write to ${dir}: this user (uid ${uid}) cannot write ${dir}/content-service.db (owner uid ` +
+        `${owner}, mode 444) (EACCES): run as its owner or give it this user; the list commands work without writing\n`,
+    );
+  });
 });
 
 describe("a data directory this user can write", () => {
