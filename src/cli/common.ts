@@ -29,7 +29,15 @@ import {
 import { charLength } from "../domain/chars.js";
 import { ApiError } from "../http/errors.js";
 import { systemErrorReason } from "../jobs/backups.js";
-import { holdCommandLock, LockHeldError, MAINTENANCE_LOCK_FILE, ownerAndMode } from "./lock.js";
+import {
+  deniedTo,
+  giveThisUser,
+  holdCommandLock,
+  LockHeldError,
+  letThisUserIn,
+  letThisUserRead,
+  MAINTENANCE_LOCK_FILE,
+} from "./lock.js";
 
 /** A failure the CLI reports as one line on stderr with exit status 1. */
 export class CliError extends Error {}
@@ -201,15 +209,10 @@ export function unwritable(dir: string): string | undefined {
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "EROFS") return `${dir} is on a read-only file system (EROFS)`;
-      if (code === "EACCES" || code === "EPERM") denied.push(`${f}${ownerAndMode(f)}`);
+      if (code === "EACCES" || code === "EPERM") denied.push(f);
     }
   }
-  if (denied.length === 0) return undefined;
-  const one = denied.length === 1;
-  return (
-    `this user (uid ${process.getuid?.() ?? "?"}) cannot write ${denied.join(", ")} (EACCES): run as ` +
-    `${one ? "its" : "their"} owner or give ${one ? "it" : "them"} this user`
-  );
+  return denied.length === 0 ? undefined : deniedTo("write", denied, giveThisUser, { code: "EACCES" });
 }
 
 /**
@@ -225,15 +228,10 @@ export function unreadable(dir: string): string | undefined {
       accessSync(f, constants.R_OK);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === "EACCES" || code === "EPERM") denied.push(`${f === file ? "it" : f}${ownerAndMode(f)}`);
+      if (code === "EACCES" || code === "EPERM") denied.push(f);
     }
   }
-  if (denied.length === 0) return undefined;
-  const one = denied.length === 1;
-  return (
-    `this user (uid ${process.getuid?.() ?? "?"}) cannot read ${denied.join(", ")} (EACCES): run as ` +
-    `${one ? "its" : "their"} owner or let this user read ${one ? "it" : "them"}`
-  );
+  return denied.length === 0 ? undefined : deniedTo("read", denied, letThisUserRead, { itself: file, code: "EACCES" });
 }
 
 /**
@@ -252,10 +250,7 @@ function unsearchable(dir: string): string {
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code !== "EACCES" && code !== "EPERM") continue;
-      return (
-        `this user (uid ${process.getuid?.() ?? "?"}) cannot search ${d === dir ? "it" : d}${ownerAndMode(d)} ` +
-        `(EACCES): run as its owner or let this user in`
-      );
+      return deniedTo("search", [d], letThisUserIn, { itself: dir, code: "EACCES" });
     }
   }
   return "permission denied";

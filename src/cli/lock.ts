@@ -142,13 +142,10 @@ export type AccessCheck = (file: string, mode: number) => string | undefined;
  */
 export function cannotWrite(file: string, access: AccessCheck = accessFailure): string | undefined {
   const dir = path.dirname(file);
-  const why = (f: string, code: string | undefined) => {
-    const name = f === file ? "it" : f;
-    return code === "EROFS"
-      ? `${name} is on a read-only file system (EROFS)`
-      : `this user (uid ${process.getuid?.() ?? "?"}) cannot write ${name}${ownerAndMode(f)} (${code}): run as its ` +
-          "owner or give it this user";
-  };
+  const why = (f: string, code: string | undefined) =>
+    code === "EROFS"
+      ? `${f === file ? "it" : f} is on a read-only file system (EROFS)`
+      : deniedTo("write", [f], giveThisUser, { itself: file, code });
   const code = access(file, constants.W_OK);
   if (code === undefined) return undefined;
   if (code === "EROFS") return why(file, code);
@@ -159,6 +156,37 @@ export function cannotWrite(file: string, access: AccessCheck = accessFailure): 
   }
   return code === "EACCES" || code === "EPERM" ? why(file, code) : undefined;
 }
+
+/** "it" or "them", "its" or "their": as many as the files deniedTo names. */
+export interface Them {
+  it: "it" | "them";
+  its: "its" | "their";
+}
+
+/**
+ * Why this user cannot do something to files, the one phrase of every such line: "this user (uid N) cannot VERB F
+ * (owner uid U, mode M), G (…) (CODE): REMEDY". Each file comes with its owner and mode; the one the line names
+ * already (`itself`: "cannot open F: …") is "it". The remedy is worded for one file or several (Them); without a code
+ * (access(2) did not say), none is given.
+ */
+export function deniedTo(
+  verb: "write" | "read" | "search",
+  files: readonly string[],
+  remedy: (them: Them) => string,
+  how: { itself?: string; code: string | undefined },
+): string {
+  const named = files.map((f) => `${f === how.itself ? "it" : f}${ownerAndMode(f)}`).join(", ");
+  const them: Them = files.length === 1 ? { it: "it", its: "its" } : { it: "them", its: "their" };
+  const code = how.code === undefined ? "" : ` (${how.code})`;
+  return `this user (uid ${process.getuid?.() ?? "?"}) cannot ${verb} ${named}${code}: ${remedy(them)}`;
+}
+
+/** deniedTo's remedy for files to write. */
+export const giveThisUser = ({ it, its }: Them) => `run as ${its} owner or give ${it} this user`;
+/** deniedTo's remedy for files to read. */
+export const letThisUserRead = ({ it, its }: Them) => `run as ${its} owner or let this user read ${it}`;
+/** deniedTo's remedy for a folder to search (to reach a file in it). */
+export const letThisUserIn = ({ its }: Them) => `run as ${its} owner or let this user in`;
 
 /** " (owner uid N, mode 644)" of a file, or "" when it cannot be read. */
 export function ownerAndMode(file: string): string {
@@ -173,12 +201,10 @@ export function ownerAndMode(file: string): string {
 /** Why this process cannot write a lock file it needs to take exclusively; the file is "it", as in cannotWrite. */
 export function readOnlyLock(file: string, access: AccessCheck = accessFailure): Error {
   // Read-only media: no owner or mode would let any user write it.
-  if (access(file, constants.W_OK) === "EROFS")
-    return new Error(`cannot lock ${file}: it is on a read-only file system (EROFS)`);
-  const owner = ownerAndMode(file);
-  return new Error(
-    `cannot lock ${file}: this user cannot write it${owner}; give it the database file's owner and mode, or remove it while nothing runs`,
-  );
+  const code = access(file, constants.W_OK);
+  if (code === "EROFS") return new Error(`cannot lock ${file}: it is on a read-only file system (EROFS)`);
+  const remedy = () => "give it the database file's owner and mode, or remove it while nothing runs";
+  return new Error(`cannot lock ${file}: ${deniedTo("write", [file], remedy, { itself: file, code })}`);
 }
 
 function keep(db: Database.Database): ServerLock {

@@ -396,7 +396,8 @@ describe("restore --from", () => {
       const refused = asUser(1234, ["restore", "--from", backup, ...d]);
       expect(refused.status).toBe(1);
       expect(refused.stderr).toContain(
-        `cannot lock ${path.join(dir, "maintenance.lock")}: this user cannot write it (owner uid 65534, mode 644)`,
+        `cannot lock ${path.join(dir, "maintenance.lock")}: this user (uid 1234) cannot write it (owner uid 65534, ` +
+          "mode 644) (EACCES): give it the database file's owner and mode, or remove it while nothing runs\n",
       );
     },
   );
