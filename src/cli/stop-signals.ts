@@ -52,6 +52,8 @@ export function releaseEarly(): void {
 
 export class StopSignals {
   private early: string | undefined;
+  /** Whether `early` was said ("stopping before the server listens"). */
+  private said = false;
   private handler: ((signal: string) => void) | undefined;
 
   constructor(
@@ -59,11 +61,10 @@ export class StopSignals {
     private readonly say: (line: string) => void = (line) => process.stderr.write(line),
   ) {
     for (const signal of STOP_SIGNALS) target.on(signal, () => this.receive(signal));
-    // A signal that came while the program loaded (listenEarly) is this start's.
-    if (target === process) {
-      const early = takeEarly();
-      if (early !== undefined) this.receive(early);
-    }
+    // A signal that came while the program loaded (listenEarly) is this start's. It is said only when the start
+    // stops for it (checkpoint): the options are checked first, and one refused (exit 2), or a port in use (exit 1),
+    // ends the command with its own error line alone, not after a "stopping" that no "stopped" follows.
+    if (target === process) this.early = takeEarly();
   }
 
   private receive(signal: string): void {
@@ -71,8 +72,15 @@ export class StopSignals {
     // A second one before the server listens changes nothing: start-up stops at its next step anyway.
     else if (this.early === undefined) {
       this.early = signal;
-      this.say(`${signal}: stopping before the server listens\n`);
+      // Said at once: the step under way (migrations, the first start's setup) may take a while.
+      this.announce();
     }
+  }
+
+  private announce(): void {
+    if (this.early === undefined || this.said) return;
+    this.said = true;
+    this.say(`${this.early}: stopping before the server listens\n`);
   }
 
   /**
@@ -82,7 +90,9 @@ export class StopSignals {
    */
   async checkpoint(): Promise<void> {
     for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => setImmediate(resolve));
-    if (this.early !== undefined) throw new StartCancelled(this.early);
+    if (this.early === undefined) return;
+    this.announce();
+    throw new StartCancelled(this.early);
   }
 
   /** The server listens: later signals go to `handler` (its drain). */

@@ -77,6 +77,18 @@ describe("serve stopped while it starts", () => {
     expect(existsSync(path.join(dir, "content-service.db"))).toBe(false);
   });
 
+  it("SIGTERM while the modules load, then an option refused: the usage error alone, exit 2, no stop announced", () => {
+    const dir = tempDir();
+    // Refused in serve's action, once it has taken the signal recorded while loading (not by commander's parser).
+    const run = serveStopped(dir, "loading", "SIGTERM", { CONTENT_SERVICE_LLM_BASE_URL: "http://127.0.0.1:9/v1" });
+    expect({ status: run.status, signal: run.signal }, run.stderr).toEqual({ status: 2, signal: null });
+    // It had said "stopping before the server listens", then the error, and no "stopped".
+    expect(run.stderr).toMatch(/^error: --llm-base-url \(from CONTENT_SERVICE_LLM_BASE_URL\) needs --llm-model .*\n$/);
+    expect(run.stderr.split("\n")).toHaveLength(2);
+    expect(run.stdout).toBe("");
+    expect(existsSync(path.join(dir, "content-service.db"))).toBe(false);
+  });
+
   it.each([{ words: ["openapi"] }, { words: ["help", "nosuch"] }])(
     "a command other than serve keeps the default: a stop signal while it loads ends it ($words)",
     ({ words }) => {
