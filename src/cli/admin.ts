@@ -1,19 +1,18 @@
 /** `accounts`, `users`, `workspaces` and `keys`: the administrator's commands. */
 import { Argument, type Command, Option } from "commander";
+import type { AccountRow } from "../db/accounts.js";
 import { type ApiKeyRow, apiKeyView } from "../db/apikeys.js";
 import type { Store } from "../db/store.js";
 import type { Role } from "../db/users.js";
 import { userView } from "../db/users.js";
-import { type WorkspaceHoldings, workspaceView } from "../db/workspaces.js";
+import { type WorkspaceHoldings, type WorkspaceRow, workspaceView } from "../db/workspaces.js";
 import {
   checkNewUser,
   createAccount,
   createUser,
   createWorkspace,
   deleteWorkspace,
-  findKey,
   issueKey,
-  requireAccount,
   revokeKey,
   rotateKey,
   setLimits,
@@ -36,6 +35,7 @@ import {
   CliError,
   checkEmail,
   checkPassword,
+  dataDirOf,
   idArg,
   limitArg,
   nameArg,
@@ -46,6 +46,7 @@ import {
   printTable,
   readStdinIfPiped,
   refuseSecretToNull,
+  shellWord,
   UsageError,
   wantsJson,
   withReadStore,
@@ -91,9 +92,40 @@ function parseScopes(value: string): string[] {
   return list;
 }
 
+/**
+ * A record the data directory does not hold, in one wording for every kind: "no account 9 in this data directory:
+ * `content-service accounts list --data-dir DIR` lists the accounts", the list command copied as it would run (exit 1).
+ * The domain's own line ("No account 9.", the API's) named neither where nor how to find a valid one.
+ */
+function notFound(cmd: Command, what: string, list: string, listed: string): CliError {
+  const dir = dataDirOf(cmd);
+  return new CliError(`no ${what}: \`content-service ${list} --data-dir ${shellWord(dir)}\` lists ${listed}`);
+}
+
+/** An account by id, or the CLI's not-found line. */
+function accountOf(cmd: Command, store: Store, id: number): AccountRow {
+  const account = store.accounts.byId(id);
+  if (!account) throw notFound(cmd, `account ${id} in this data directory`, "accounts list", "the accounts");
+  return account;
+}
+
+/** A workspace by id (of the given account, when one is), or the CLI's not-found line. */
+function workspaceOf(cmd: Command, store: Store, id: string, accountId?: number): WorkspaceRow {
+  const ws = store.workspaces.byId(id);
+  if (ws && (accountId === undefined || ws.account_id === accountId)) return ws;
+  if (accountId === undefined)
+    throw notFound(cmd, `workspace ${id} in this data directory`, "workspaces list", "the workspaces");
+  throw notFound(
+    cmd,
+    `workspace ${id} in account ${accountId}`,
+    `workspaces list --account ${accountId}`,
+    `account ${accountId}'s workspaces`,
+  );
+}
+
 /** A list filtered by --account names an account that exists: an empty list would say "none" of a typo. */
-function requireListedAccount(store: Store, accountId: number | undefined): void {
-  if (accountId !== undefined) requireAccount(store, accountId);
+function requireListedAccount(cmd: Command, store: Store, accountId: number | undefined): void {
+  if (accountId !== undefined) accountOf(cmd, store, accountId);
 }
 
 const KEY_ARGUMENT =
@@ -114,17 +146,28 @@ async function keyArgument(given: string): Promise<string> {
  * by its hash, as the server does, and never repeated in an error. A secret comes as pasted: with spaces around it,
  * an `Authorization: Bearer` before it, in another case. Only an argument shaped like an id is ever printed back.
  */
-function keyByIdOrSecret(store: Store, arg: string): ApiKeyRow {
-  if (KEY_ID_PATTERN.test(arg)) return findKey(store, arg);
+function keyByIdOrSecret(cmd: Command, store: Store, arg: string): ApiKeyRow {
+  if (KEY_ID_PATTERN.test(arg)) {
+    const row = store.apiKeys.byId(arg);
+    if (!row) throw notFound(cmd, `API key ${arg} in this data directory`, "keys list", "the keys");
+    return row;
+  }
   const secret = new RegExp(`${KEY_PREFIX}\\S*`, "i").exec(arg)?.[0];
   const row = secret === undefined ? undefined : store.apiKeys.byHash(hashKey(secret));
-  if (!row)
-    throw new CliError(
-      secret === undefined
-        ? "no API key has that id (ids look like key_…; the key itself, svc_live_…, is also taken)"
-        : `no API key matches the key given (${displayPrefix(secret)}…); \`keys list\` shows each key's prefix`,
+  if (row) return row;
+  if (secret === undefined)
+    throw notFound(
+      cmd,
+      "API key has that id (ids look like key_…; the key itself, svc_live_…, is also taken)",
+      "keys list",
+      "the keys",
     );
-  return row;
+  throw notFound(
+    cmd,
+    `API key in this data directory matches the key given (${displayPrefix(secret)}…)`,
+    "keys list",
+    "each key's prefix",
+  );
 }
 
 /** Adds the administrator's command groups to the program. */
@@ -171,6 +214,7 @@ export function registerAdminCommands(program: Command): void {
     .option("--json", "print the account as JSON")
     .action((id: number, plan: Plan, _opts, cmd: Command) =>
       withStore(cmd, (store) => {
+        accountOf(cmd, store, id);
         const account = setPlan(store, ACTOR, id, plan);
         // The account's keys stop working with a plan without API access: said, as when one is issued.
         const now = Date.now();
@@ -194,7 +238,7 @@ export function registerAdminCommands(program: Command): void {
       if (opts.reset && (opts.perMinute !== undefined || opts.perHour !== undefined))
         throw new UsageError("--reset cannot be combined with --per-minute or --per-hour");
       return withStore(cmd, (store) => {
-        const current = requireAccount(store, id);
+        const current = accountOf(cmd, store, id);
         const account = opts.reset
           ? setLimits(store, ACTOR, id, null, null)
           : setLimits(
@@ -232,7 +276,10 @@ export function registerAdminCommands(program: Command): void {
       const email = checkEmail(opts.email);
       // The account and the email first: a missing account or a taken email had been said only after standard input
       // was read (`sleep 4 | users create --account 99 …` waited for a password it would not use).
-      await withStore(cmd, (store) => checkNewUser(store, opts.account, email));
+      await withStore(cmd, (store) => {
+        accountOf(cmd, store, opts.account);
+        checkNewUser(store, opts.account, email);
+      });
       const given = checkPassword(await readStdinIfPiped("the password"));
       if (given === undefined) refuseSecretToNull("the generated password");
       const generated = given === undefined ? generatePassword() : undefined;
@@ -252,7 +299,7 @@ export function registerAdminCommands(program: Command): void {
     .option("--json", "print as JSON")
     .action((opts: { account?: number }, cmd: Command) =>
       withReadStore(cmd, (store) => {
-        requireListedAccount(store, opts.account);
+        requireListedAccount(cmd, store, opts.account);
         const rows = store.users.list(opts.account).map(userView);
         if (wantsJson(cmd)) return printJson(rows);
         printTable(rows, ["id", "account_id", "email", "role", "created_at"]);
@@ -269,6 +316,7 @@ export function registerAdminCommands(program: Command): void {
     .option("--json", "print the workspace as JSON")
     .action((opts: { account: number; name: string; default?: boolean }, cmd: Command) =>
       withStore(cmd, (store) => {
+        accountOf(cmd, store, opts.account);
         const ws = createWorkspace(store, ACTOR, opts.account, opts.name, opts.default ?? false);
         if (wantsJson(cmd)) return printJson({ ...workspaceView(ws), account_id: ws.account_id });
         process.stdout.write(
@@ -283,7 +331,7 @@ export function registerAdminCommands(program: Command): void {
     .option("--json", "print as JSON")
     .action((opts: { account?: number }, cmd: Command) =>
       withReadStore(cmd, (store) => {
-        requireListedAccount(store, opts.account);
+        requireListedAccount(cmd, store, opts.account);
         const rows = (
           opts.account === undefined ? store.workspaces.listAll() : store.workspaces.listByAccount(opts.account)
         ).map((w) => ({ ...workspaceView(w), account_id: w.account_id }));
@@ -298,8 +346,7 @@ export function registerAdminCommands(program: Command): void {
     .option("--json", "print the workspace as JSON")
     .action((id: string, _opts, cmd: Command) =>
       withStore(cmd, (store) => {
-        const ws = store.workspaces.byId(id);
-        if (!ws) throw new CliError(`no workspace ${id}`);
+        const ws = workspaceOf(cmd, store, id);
         const updated = updateWorkspace(store, ACTOR, ws, { is_default: true });
         if (wantsJson(cmd)) return printJson({ ...workspaceView(updated), account_id: updated.account_id });
         process.stdout.write(
@@ -314,8 +361,7 @@ export function registerAdminCommands(program: Command): void {
     .option("--json", "print the result as JSON")
     .action((id: string, _opts, cmd: Command) =>
       withStore(cmd, (store) => {
-        const ws = store.workspaces.byId(id);
-        if (!ws) throw new CliError(`no workspace ${id}`);
+        const ws = workspaceOf(cmd, store, id);
         let removed: WorkspaceHoldings;
         try {
           removed = deleteWorkspace(store, ACTOR, ws);
@@ -356,6 +402,8 @@ export function registerAdminCommands(program: Command): void {
         cmd: Command,
       ) =>
         withStore(cmd, (store) => {
+          accountOf(cmd, store, opts.account);
+          if (opts.workspace !== undefined) workspaceOf(cmd, store, opts.workspace, opts.account);
           refuseSecretToNull("the key's secret");
           const { row, secret } = issueKey(store, ACTOR, {
             accountId: opts.account,
@@ -376,7 +424,7 @@ export function registerAdminCommands(program: Command): void {
     .option("--json", "print as JSON")
     .action((opts: { account?: number }, cmd: Command) =>
       withReadStore(cmd, (store) => {
-        requireListedAccount(store, opts.account);
+        requireListedAccount(cmd, store, opts.account);
         const rows = store.apiKeys.list(opts.account).map((k) => apiKeyView(k));
         if (wantsJson(cmd)) return printJson(rows);
         printTable(rows, [
@@ -400,7 +448,7 @@ export function registerAdminCommands(program: Command): void {
     .action(async (given: string, _opts, cmd: Command) => {
       const id = await keyArgument(given);
       return withStore(cmd, (store) => {
-        const row = revokeKey(store, ACTOR, keyByIdOrSecret(store, id));
+        const row = revokeKey(store, ACTOR, keyByIdOrSecret(cmd, store, id));
         if (wantsJson(cmd)) return printJson(apiKeyView(row));
         process.stdout.write(`revoked ${row.id} at ${row.revoked_at}\n`);
       });
@@ -413,7 +461,7 @@ export function registerAdminCommands(program: Command): void {
     .action(async (given: string, _opts, cmd: Command) => {
       const id = await keyArgument(given);
       return withStore(cmd, (store) => {
-        const old = keyByIdOrSecret(store, id);
+        const old = keyByIdOrSecret(cmd, store, id);
         // A revoked key was taken out of use on purpose: rotating it would put a live copy back.
         if (old.revoked_at !== null) throw new CliError(`key ${old.id} is revoked: issue a new one with keys create`);
         refuseSecretToNull("the new key's secret");

@@ -148,7 +148,8 @@ describe("keys commands", () => {
     const miss = cli(["keys", "revoke", unknown, ...d]);
     expect(miss.status).toBe(1);
     expect(miss.stderr).toBe(
-      "error: no API key matches the key given (svc_live_ZZZZ…); `keys list` shows each key's prefix\n",
+      "error: no API key in this data directory matches the key given (svc_live_ZZZZ…): `content-service keys " +
+        `list --data-dir ${dir}\` lists each key's prefix\n`,
     );
     // Whatever is not shaped like an id is never printed back (a secret in another case, half a paste).
     for (const arg of [leaked.key.toUpperCase(), ` ${leaked.key.slice(2)}`]) {

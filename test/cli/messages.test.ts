@@ -96,13 +96,49 @@ describe("the command line's messages", () => {
   });
 
   it("fails a list filtered by an account that does not exist, as the other commands do", () => {
-    const { d } = initDir();
+    const { dir, d } = initDir();
     for (const group of ["users", "keys", "workspaces"]) {
       const run = cli([group, "list", "--account", "99", ...d]);
       expect(run.status, group).toBe(1);
-      expect(run.stderr).toBe("error: No account 99.\n");
+      expect(run.stderr).toBe(
+        `error: no account 99 in this data directory: \`content-service accounts list --data-dir ${dir}\` lists the accounts\n`,
+      );
     }
     expect(cli(["keys", "list", "--account", "1", ...d]).status).toBe(0);
+  });
+
+  it("names a record the data directory does not hold in one wording, with the list command that shows the others", () => {
+    // A space in the folder's name: the list command is given quoted, as pasted.
+    const dir = path.join(tempDir(), "data dir");
+    const d = ["--data-dir", dir];
+    expect(cli(["init", ...d]).status).toBe(0);
+    const other = cli(["accounts", "create", "--name", "Other", "--plan", "business", "--json", ...d]).json();
+    const word = shellWord(dir);
+    const noAccount = `no account 99 in this data directory: \`content-service accounts list --data-dir ${word}\` lists the accounts`;
+    const noWorkspace = `no workspace ws_nosuch in this data directory: \`content-service workspaces list --data-dir ${word}\` lists the workspaces`;
+    const noKey = `no API key key_nosuch in this data directory: \`content-service keys list --data-dir ${word}\` lists the keys`;
+    for (const [args, line] of [
+      [["accounts", "set-plan", "99", "pro"], noAccount],
+      [["accounts", "set-limits", "99", "--per-minute", "5"], noAccount],
+      [["workspaces", "create", "--account", "99", "--name", "w"], noAccount],
+      [["keys", "create", "--account", "99", "--name", "k"], noAccount],
+      [["users", "create", "--account", "99", "--email", "u@x.test"], noAccount],
+      [["workspaces", "set-default", "ws_nosuch"], noWorkspace],
+      [["workspaces", "delete", "ws_nosuch"], noWorkspace],
+      [["keys", "revoke", "key_nosuch"], noKey],
+      [["keys", "rotate", "key_nosuch"], noKey],
+      [
+        ["keys", "create", "--account", "1", "--name", "k", "--workspace", other.default_workspace_id],
+        `no workspace ${other.default_workspace_id} in account 1: \`content-service workspaces list --account 1 ` +
+          `--data-dir ${word}\` lists account 1's workspaces`,
+      ],
+    ] as const) {
+      const run = cli([...args, ...d], { input: "" });
+      expect({ status: run.status, stderr: run.stderr }, args.join(" ")).toEqual({
+        status: 1,
+        stderr: `error: ${line}\n`,
+      });
+    }
   });
 
   it("issues a key of a plan without API access, saying it is refused until the plan changes", () => {
@@ -173,7 +209,7 @@ describe("the command line's messages", () => {
   });
 
   it("init on an initialised directory and users create for a missing account or a taken email read no password", async () => {
-    const { d } = initDir();
+    const { dir, d } = initDir();
     // Standard input that stays open and sends nothing (`sleep 60 | …`): the old code waited on it for ever.
     const withOpenStdin = async (args: string[]) => {
       const child = spawn(process.execPath, [...ENTRY, ...args], {
@@ -201,7 +237,9 @@ describe("the command line's messages", () => {
     const missing = await withOpenStdin(["users", "create", "--account", "99", "--email", "u@x.test", ...d]);
     expect({ status: missing.status, stderr: missing.stderr }).toEqual({
       status: 1,
-      stderr: "error: No account 99.\n",
+      stderr:
+        "error: no account 99 in this data directory: `content-service accounts list --data-dir " +
+        `${dir}\` lists the accounts\n`,
     });
     const taken = await withOpenStdin(["users", "create", "--account", "1", "--email", "admin@localhost", ...d]);
     expect({ status: taken.status, stderr: taken.stderr }).toEqual({
