@@ -5,7 +5,14 @@ import type { AddressInfo } from "node:net";
 /** What the fake received, for assertions on the prompt. */
 export interface FakeLlm {
   url: string;
-  requests: { model: string; stream: boolean; messages: { role: string; content: string }[]; authorization?: string }[];
+  requests: {
+    model: string;
+    stream: boolean;
+    messages: { role: string; content: string }[];
+    authorization?: string;
+    /** The request's path and query. */
+    url?: string;
+  }[];
   /** Resolves once a connection asking for `model` was closed by the client before its answer was complete. */
   dropped(model: string): Promise<void>;
   close(): Promise<void>;
@@ -106,7 +113,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         }
         return reply(200, { data: [{ b64_json: TINY_PNG.toString("base64") }] });
       }
-      if (req.url !== "/v1/chat/completions" || req.method !== "POST") {
+      if (req.url?.split("?")[0] !== "/v1/chat/completions" || req.method !== "POST") {
         res.writeHead(404).end();
         return;
       }
@@ -116,6 +123,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         stream: body.stream,
         messages: body.messages,
         authorization: req.headers.authorization,
+        url: req.url,
       });
       res.on("close", () => !res.writableEnded && dropOf(body.model).resolve());
       const json = (status: number, value: unknown) =>

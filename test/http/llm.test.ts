@@ -44,6 +44,20 @@ const countContents = (h: ReturnType<typeof makeHarness>) =>
   (h.services.store.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number }).n;
 
 describe("the on-prem model engine", () => {
+  it("keeps the base URL's query a query (Azure OpenAI's api-version)", async () => {
+    const h = makeHarness({
+      config: { llm: { baseUrl: `${fake.url}/v1/?api-version=2024-10-21#x`, model: "plain", timeoutMs: 1_000 } },
+    });
+    const key = h.key({ workspaceId: h.a.ws1 });
+    const before = fake.requests.length;
+    const res = await h.send("POST", "/api/v1/generate", {
+      auth: key,
+      body: { template_id: 1, user_direction: "Planning reviews", model: "plain" },
+    });
+    expect(res.status).toBe(201);
+    expect(fake.requests[before].url).toBe("/v1/chat/completions?api-version=2024-10-21");
+  });
+
   it("is listed by GET /models with the builtin engine", async () => {
     const { h, key } = setup("plain");
     const res = await h.send("GET", "/api/v1/models", { auth: key });

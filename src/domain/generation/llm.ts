@@ -60,9 +60,15 @@ function sizeOf(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
-/** An endpoint of the model server's API (the base URL may end in /v1 or not). */
+/**
+ * An endpoint of the model server's API (the base URL may end in /v1 or not). The base URL's query stays a query
+ * (Azure OpenAI's `?api-version=`, a gateway's token): added after it, the path would have become part of it.
+ */
 function endpoint(cfg: LlmConfig, path: "chat/completions" | "images/generations"): string {
-  return `${cfg.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/${path}`;
+  const url = new URL(cfg.baseUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/${path}`;
+  url.hash = "";
+  return url.href;
 }
 
 function unavailable(cfg: LlmConfig, why: string): ApiError {
