@@ -551,6 +551,12 @@ export function serverUrlArg(name: string) {
       throw new UsageError(
         `${name} must not carry a user name or password (user:password@): the description is public`,
       );
+    // Paths are joined to the URL as given (the description's servers, upgrade_action, verification_uri, Location):
+    // a query or fragment would end up before them (https://host/?x=1/api/v1/...), and a space or control character
+    // would stand raw in the description's servers.
+    if (/[?#]/.test(value))
+      throw new UsageError(`${name} must not have a query or fragment (?, #): API paths are added after it`);
+    if (/[\s\p{Cc}]/u.test(value)) throw new UsageError(`${name} must not hold a space or control character`);
     return value;
   };
 }

@@ -353,5 +353,15 @@ describe("openapi", () => {
       "error: --staging-url must not carry a user name or password (user:password@): the description is public\n",
     );
     expect(secret.stdout).toBe("");
+    // API paths are added after it: a query or fragment would precede them, a space would stand raw in the servers.
+    for (const [url, why] of [
+      ["https://api.example.test/?x=1", "must not have a query or fragment (?, #): API paths are added after it"],
+      ["https://api.example.test/base#top", "must not have a query or fragment (?, #): API paths are added after it"],
+      ["https://api.example.test/a b", "must not hold a space or control character"],
+    ]) {
+      const refused = cli(["openapi", "--public-url", url]);
+      expect(refused.stderr).toBe(`error: --public-url ${why}\n`);
+      expect(refused.status).toBe(2);
+    }
   });
 });
