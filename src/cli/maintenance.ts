@@ -2,8 +2,12 @@
 import {
   chmodSync,
   chownSync,
+  closeSync,
   existsSync,
+  fstatSync,
+  linkSync,
   lstatSync,
+  openSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -109,6 +113,58 @@ function refuseNonFile(target: string, kind: string | undefined): void {
     throw new UsageError(`--out ${target} is ${kind}, not a file: a backup goes to a new file or replaces a file only`);
 }
 
+/** Fails (exit 2) for what is at --out without --force: what is not a regular file says what it is (refuseNonFile). */
+function refuseExisting(target: string, kind: string | undefined = whatIsAt(target)): never {
+  refuseNonFile(target, kind);
+  throw new UsageError(`--out ${target} exists: choose a new file, or pass --force to replace it`);
+}
+
+/** What link() fails with where the file system has no hard links (vfat, exFAT, some FUSE and CIFS mounts). */
+const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
+
+/**
+ * Puts a backup's checked copy `tmp` at `target`. With --force (`replace`), a rename: it replaces a regular file (the
+ * caller checked just before that nothing else is there). Without, a hard link, which fails (EEXIST) when anything
+ * appeared at `target` since the up-front check (another process's file, a second backup started at the same
+ * moment): a rename had replaced it. That is refused as the up-front check refuses it (exit 2), the file kept and
+ * the copy removed (by the caller). On a file system without hard links the name is first taken with an exclusive
+ * create (O_EXCL, which fails the same way, also for a symbolic link) and the copy renamed over that empty file: a
+ * crash in between leaves an empty file at `target`, which restore refuses as no database, rather than a moment in
+ * which another file would be replaced (as `rename` after a re-check would leave one).
+ */
+function publishCopy(tmp: string, target: string, replace: boolean): void {
+  if (replace) {
+    renameSync(tmp, target);
+    return;
+  }
+  try {
+    linkSync(tmp, target);
+    return;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? "";
+    if (code === "EEXIST") refuseExisting(target);
+    if (!NO_HARD_LINKS.has(code)) throw e;
+  }
+  let taken: number;
+  try {
+    const fd = openSync(target, "wx", 0o600);
+    taken = fstatSync(fd).ino;
+    closeSync(fd);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") refuseExisting(target);
+    throw e;
+  }
+  try {
+    renameSync(tmp, target);
+  } catch (e) {
+    // The empty file goes, if it is still the one made here.
+    try {
+      if (lstatSync(target).ino === taken) rmSync(target);
+    } catch {}
+    throw e;
+  }
+}
+
 /** Copies a live database into `out` as one consistent snapshot (VACUUM INTO reads in one transaction). */
 export function backupDatabase(
   dataDir: string,
@@ -129,8 +185,7 @@ export function backupDatabase(
   refuseNonFile(target, kind);
   // An existing file is kept unless asked: a mistyped --out had silently replaced it, another data directory's live
   // database included (its server went on writing to the file unlinked under it).
-  if (exists && !options.replace)
-    throw new UsageError(`--out ${target} exists: choose a new file, or pass --force to replace it`);
+  if (exists && !options.replace) refuseExisting(target, kind);
   for (const suffix of ["-wal", "-shm", "-journal"])
     if (exists && existsSync(`${target}${suffix}`))
       throw new CliError(
@@ -140,7 +195,9 @@ export function backupDatabase(
   // A data directory this user can only read (read-only media, another owner's files) is copied through a read-only
   // connection, as the list commands read it (withReadStore): nothing is created beside the database, no -wal or
   // -shm, and no maintenance lock file of this user's, which could keep the database's owner from running a restore.
-  return whileNoRestoreReading(dataDir, (readOnly) => backupInto(dataDir, target, progress, readOnly));
+  return whileNoRestoreReading(dataDir, (readOnly) =>
+    backupInto(dataDir, target, progress, readOnly, options.replace === true),
+  );
 }
 
 function backupInto(
@@ -148,6 +205,7 @@ function backupInto(
   target: string,
   progress: (line: string) => void,
   readOnly: boolean,
+  replace: boolean,
 ): { bytes: number; file: string } {
   progress(`backing up ${dataDir} to ${target}…\n`);
   // SQLite would name the temporary file it could not create, not the folder that is missing.
@@ -171,7 +229,7 @@ function backupInto(
     }
     // Checked again: the copy took a while, and only a file (or nothing) may be replaced.
     refuseNonFile(target, whatIsAt(target));
-    renameSync(tmp, target);
+    publishCopy(tmp, target, replace);
   } finally {
     rmSync(tmp, { force: true });
   }

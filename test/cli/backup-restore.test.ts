@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import {
   chmodSync,
+  copyFileSync,
   existsSync,
   lstatSync,
   readdirSync,
@@ -13,10 +14,15 @@ import {
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
+import { UsageError } from "../../src/cli/common.js";
 import { acquireRestoreLock, holdCommandLock } from "../../src/cli/lock.js";
 import { knownMigrations, migrate } from "../../src/db/migrate.js";
 import { openDb } from "../../src/db/open.js";
 import { asUser, cli, initDir, startServe, tempDir } from "../helpers/cli.js";
+
+// In-process runs of backupDatabase: `during.check` runs in the copy's check (after the copy, before it is put in
+// place), `during.noHardLinks` makes link() fail as on a file system without hard links (vfat: EPERM).
+const during = vi.hoisted(() => ({ check: undefined as (() => void) | undefined, noHardLinks: false }));
 
 // In-process runs of backupDatabase get a copy check that fails (see "deletes the partial copy").
 vi.mock("../../src/jobs/backups.js", async (importOriginal) => {
@@ -25,9 +31,20 @@ vi.mock("../../src/jobs/backups.js", async (importOriginal) => {
     ...real,
     checkCopy: (file: string, addonFile?: string) => {
       if (process.env.CS_TEST_FAIL_CHECK === "1") throw new Error("the backup failed its integrity check: forced");
-      return real.checkCopy(file, addonFile);
+      real.checkCopy(file, addonFile);
+      during.check?.();
     },
   };
+});
+
+vi.mock("node:fs", async (importOriginal) => {
+  const real = await importOriginal<typeof import("node:fs")>();
+  const linkSync: typeof real.linkSync = (existing, made) => {
+    if (during.noHardLinks)
+      throw Object.assign(new Error("EPERM: operation not permitted, link"), { code: "EPERM", syscall: "link" });
+    return real.linkSync(existing, made);
+  };
+  return { ...real, default: { ...real, linkSync }, linkSync };
 });
 
 const accountNames = (d: string[]) =>
@@ -170,6 +187,70 @@ describe("backup --out", () => {
       expect(statSync(out).mode & 0o777).toBe(0o600);
       expect(integrity(out)).toBe("ok");
     }
+  });
+
+  it("keeps a file that appears at --out during the copy unless --force: refused as up front (exit 2)", async () => {
+    const { dir, d } = initDir();
+    const { backupDatabase } = await import("../../src/cli/maintenance.js");
+    const other = path.join(tempDir(), "other.db");
+    expect(cli(["backup", "--out", other, ...d]).status).toBe(0);
+    const link = path.join(tempDir(), "link");
+    symlinkSync(path.join(path.dirname(link), "missing"), link);
+    // What appears meanwhile: another process's file, a second backup started at the same moment, a FIFO, a link.
+    const appears: [string, (out: string) => void, string][] = [
+      ["a file", (out) => writeFileSync(out, "theirs"), "exists: choose a new file, or pass --force to replace it"],
+      ["a backup", (out) => copyFileSync(other, out), "exists: choose a new file, or pass --force to replace it"],
+      ["a FIFO", (out) => spawnSync("mkfifo", [out]), "is a FIFO, not a file"],
+      ["a link", (out) => symlinkSync(link, out), "is a symbolic link, not a file"],
+    ];
+    for (const noHardLinks of [false, true])
+      for (const [what, make, refusal] of appears) {
+        const outDir = tempDir();
+        const out = path.join(outDir, "b.db");
+        const atOut = () => (lstatSync(out).isFile() ? readFileSync(out) : lstatSync(out).mode);
+        during.noHardLinks = noHardLinks;
+        during.check = () => make(out);
+        let kept: unknown;
+        try {
+          expect(() => backupDatabase(dir, out), `${what}, hard links: ${!noHardLinks}`).toThrow(
+            expect.objectContaining({ constructor: UsageError, message: expect.stringContaining(refusal) }),
+          );
+          kept = atOut();
+          // The same refusal as up front, for the same file.
+          expect(() => backupDatabase(dir, out)).toThrow(`--out ${out} ${refusal}`);
+        } finally {
+          during.check = undefined;
+          during.noHardLinks = false;
+        }
+        expect(atOut()).toEqual(kept);
+        if (what === "a file") expect(readFileSync(out, "utf8")).toBe("theirs");
+        expect(readdirSync(outDir)).toEqual(["b.db"]);
+      }
+    // With --force a file that appeared is replaced, as one there before would be.
+    const out = path.join(tempDir(), "b.db");
+    during.check = () => writeFileSync(out, "theirs");
+    try {
+      backupDatabase(dir, out, () => {}, { replace: true });
+    } finally {
+      during.check = undefined;
+    }
+    expect(integrity(out)).toBe("ok");
+    expect(readdirSync(path.dirname(out))).toEqual(["b.db"]);
+  });
+
+  it("writes a new file where the file system has no hard links (link fails with EPERM)", async () => {
+    const { dir } = initDir();
+    const { backupDatabase } = await import("../../src/cli/maintenance.js");
+    const out = path.join(tempDir(), "b.db");
+    during.noHardLinks = true;
+    try {
+      expect(backupDatabase(dir, out).file).toBe(out);
+    } finally {
+      during.noHardLinks = false;
+    }
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(integrity(out)).toBe("ok");
+    expect(readdirSync(path.dirname(out))).toEqual(["b.db"]);
   });
 
   it("deletes the partial copy when the copy fails its check", async () => {
