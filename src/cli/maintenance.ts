@@ -165,6 +165,21 @@ function publishCopy(tmp: string, target: string, replace: boolean): void {
   }
 }
 
+/**
+ * Makes a backup's name (and its temporary name's removal) survive a power loss: fsyncs its folder. A folder this
+ * user may write but not read (a drop folder, mode 0300) cannot be opened for it, and some file systems (FUSE, CIFS)
+ * refuse an fsync of a folder: the backup is in place all the same, its name as durable as the file system makes it,
+ * so those are not failures; any other (EIO) is.
+ */
+function syncFolder(folder: string): void {
+  try {
+    fsyncFile(folder);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? "";
+    if (!["EACCES", "EPERM", "EINVAL", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EISDIR"].includes(code)) throw e;
+  }
+}
+
 /** Copies a live database into `out` as one consistent snapshot (VACUUM INTO reads in one transaction). */
 export function backupDatabase(
   dataDir: string,
@@ -227,9 +242,14 @@ function backupInto(
     } catch (e) {
       throw new CliError(`${target}: ${(e as Error).message}`);
     }
+    // On disk before it has its name: a power loss after the link or rename must not leave a name on a file whose
+    // pages never got there (as restore and createDbFile do).
+    fsyncFile(tmp);
     // Checked again: the copy took a while, and only a file (or nothing) may be replaced.
     refuseNonFile(target, whatIsAt(target));
     publishCopy(tmp, target, replace);
+    rmSync(tmp, { force: true });
+    syncFolder(folder);
   } finally {
     rmSync(tmp, { force: true });
   }

@@ -37,6 +37,20 @@ vi.mock("../../src/jobs/backups.js", async (importOriginal) => {
   };
 });
 
+// Every fsyncFile of the in-process runs, with whether --out (`during.out`) was there then.
+const synced = vi.hoisted(() => ({ out: "", calls: [] as [string, boolean][] }));
+vi.mock("../../src/db/open.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/db/open.js")>();
+  const { existsSync } = await import("node:fs");
+  return {
+    ...real,
+    fsyncFile: (name: string) => {
+      synced.calls.push([name, existsSync(synced.out)]);
+      real.fsyncFile(name);
+    },
+  };
+});
+
 vi.mock("node:fs", async (importOriginal) => {
   const real = await importOriginal<typeof import("node:fs")>();
   const linkSync: typeof real.linkSync = (existing, made) => {
@@ -252,6 +266,51 @@ describe("backup --out", () => {
     expect(integrity(out)).toBe("ok");
     expect(readdirSync(path.dirname(out))).toEqual(["b.db"]);
   });
+
+  it("fsyncs the copy before it has its name, and then its folder, with or without --force", async () => {
+    const { dir } = initDir();
+    const { backupDatabase } = await import("../../src/cli/maintenance.js");
+    for (const [noHardLinks, replace] of [
+      [false, false],
+      [true, false],
+      [false, true],
+    ]) {
+      const out = path.join(tempDir(), "b.db");
+      if (replace) writeFileSync(out, "old");
+      synced.out = out;
+      synced.calls = [];
+      during.noHardLinks = noHardLinks;
+      try {
+        backupDatabase(dir, out, () => {}, { replace });
+      } finally {
+        during.noHardLinks = false;
+      }
+      const ours = synced.calls.filter(([name]) => name.startsWith(path.dirname(out)));
+      expect(ours).toEqual([
+        [expect.stringMatching(/b\.db\.partial-/), replace],
+        [path.dirname(out), true],
+      ]);
+      expect(integrity(out)).toBe("ok");
+    }
+  });
+
+  // Another user than root, whom no permission stops.
+  it.runIf(process.getuid?.() === 0)(
+    "writes into a folder this user may write but not read (a drop folder, 0733): its fsync is skipped",
+    () => {
+      const { dir, d } = initDir();
+      chmodSync(dir, 0o755);
+      for (const name of readdirSync(dir)) chmodSync(path.join(dir, name), 0o644);
+      const drop = tempDir();
+      chmodSync(drop, 0o733);
+      const out = path.join(drop, "b.db");
+      const run = asUser(65534, ["backup", "--out", out, ...d]);
+      expect(run.status, run.stderr).toBe(0);
+      expect(statSync(out).uid).toBe(65534);
+      expect(integrity(out)).toBe("ok");
+      expect(readdirSync(drop)).toEqual(["b.db"]);
+    },
+  );
 
   it("deletes the partial copy when the copy fails its check", async () => {
     const { dir } = initDir();
