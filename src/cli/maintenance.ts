@@ -2,12 +2,8 @@
 import {
   chmodSync,
   chownSync,
-  closeSync,
   existsSync,
-  fstatSync,
-  linkSync,
   lstatSync,
-  openSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -21,7 +17,7 @@ import { MigrationMismatchError, migrate, pendingMigrations } from "../db/migrat
 import { DB_FILE, type Db, fsyncFile, openDb } from "../db/open.js";
 import { buildOpenApi } from "../http/openapi.js";
 import { ROUTES } from "../http/routes.js";
-import { BackupTargetError, checkCopy, copyDatabase, systemErrorReason } from "../jobs/backups.js";
+import { BackupTargetError, checkCopy, copyDatabase, placeNew, systemErrorReason } from "../jobs/backups.js";
 import {
   CliError,
   DEFAULT_HOST,
@@ -119,50 +115,16 @@ function refuseExisting(target: string, kind: string | undefined = whatIsAt(targ
   throw new UsageError(`--out ${target} exists: choose a new file, or pass --force to replace it`);
 }
 
-/** What link() fails with where the file system has no hard links (vfat, exFAT, some FUSE and CIFS mounts). */
-const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
-
 /**
  * Puts a backup's checked copy `tmp` at `target`. With --force (`replace`), a rename: it replaces a regular file (the
- * caller checked just before that nothing else is there). Without, a hard link, which fails (EEXIST) when anything
- * appeared at `target` since the up-front check (another process's file, a second backup started at the same
- * moment): a rename had replaced it. That is refused as the up-front check refuses it (exit 2), the file kept and
- * the copy removed (by the caller). On a file system without hard links the name is first taken with an exclusive
- * create (O_EXCL, which fails the same way, also for a symbolic link) and the copy renamed over that empty file: a
- * crash in between leaves an empty file at `target`, which restore refuses as no database, rather than a moment in
- * which another file would be replaced (as `rename` after a re-check would leave one).
+ * caller checked just before that nothing else is there). Without, only where nothing is (placeNew: a hard link, or
+ * an exclusive create where there are none), so that what appeared at `target` since the up-front check (another
+ * process's file, a second backup started at the same moment), which a rename had replaced, is refused as the
+ * up-front check refuses it (exit 2), the file kept and the copy removed (by the caller).
  */
 function publishCopy(tmp: string, target: string, replace: boolean): void {
-  if (replace) {
-    renameSync(tmp, target);
-    return;
-  }
-  try {
-    linkSync(tmp, target);
-    return;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? "";
-    if (code === "EEXIST") refuseExisting(target);
-    if (!NO_HARD_LINKS.has(code)) throw e;
-  }
-  let taken: number;
-  try {
-    const fd = openSync(target, "wx", 0o600);
-    taken = fstatSync(fd).ino;
-    closeSync(fd);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EEXIST") refuseExisting(target);
-    throw e;
-  }
-  try {
-    renameSync(tmp, target);
-  } catch (e) {
-    // The empty file goes, if it is still the one made here.
-    try {
-      if (lstatSync(target).ino === taken) rmSync(target);
-    } catch {}
-    throw e;
-  }
+  if (replace) renameSync(tmp, target);
+  else if (!placeNew(tmp, target)) refuseExisting(target);
 }
 
 /**

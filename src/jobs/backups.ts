@@ -1,8 +1,12 @@
 /** Scheduled backups of a running server's database: one consistent copy per run, the newest N kept. */
+import { randomBytes } from "node:crypto";
 import {
   accessSync,
   closeSync,
   constants,
+  fstatSync,
+  linkSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -41,18 +45,65 @@ export async function takeBackup(
 ): Promise<string> {
   ensureBackupDir(dir);
   const target = path.join(dir, backupName(nowMs));
-  const tmp = `${target}.partial`;
-  rmSync(tmp, { force: true });
+  // A temporary name of its own: another server backing up into this folder at the same second had its copy removed
+  // under it (both used `<name>.partial`, each removing it first), and then its check made an empty database there.
+  const tmp = `${target}.partial-${process.pid}-${randomBytes(4).toString("hex")}`;
   try {
     await copy(tmp);
     await check(tmp);
-  } catch (e) {
+    // Not over a backup of the same name, which a rename replaced: the other server's (or this one's, before a clock
+    // set back).
+    if (!placeNew(tmp, target))
+      throw new Error(
+        `${target} exists: this backup is dropped and that file kept (does another server back up into this ` +
+          "folder at the same times? give each its own --backup-dir)",
+      );
+  } finally {
     rmSync(tmp, { force: true });
-    throw e;
   }
-  renameSync(tmp, target);
   pruneBackups(dir, keep);
   return target;
+}
+
+/** What link() fails with where the file system has no hard links (vfat, exFAT, some FUSE and CIFS mounts). */
+const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
+
+/**
+ * Gives the finished file `tmp` the name `target` only if nothing is there; false, and nothing done, when something
+ * is (a file, a FIFO, a symbolic link, even one whose file is missing). A hard link, which fails (EEXIST) where
+ * anything appeared since the caller looked, where a rename would replace it; the caller removes `tmp`. On a file
+ * system without hard links the name is first taken with an exclusive create (O_EXCL, which fails the same way) and
+ * `tmp` renamed over that empty file: a crash in between leaves an empty file at `target`, which restore refuses as no
+ * database, rather than a moment in which another file would be replaced (as a rename after a re-check would).
+ */
+export function placeNew(tmp: string, target: string): boolean {
+  try {
+    linkSync(tmp, target);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? "";
+    if (code === "EEXIST") return false;
+    if (!NO_HARD_LINKS.has(code)) throw e;
+  }
+  let taken: number;
+  try {
+    const fd = openSync(target, "wx", 0o600);
+    taken = fstatSync(fd).ino;
+    closeSync(fd);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw e;
+  }
+  try {
+    renameSync(tmp, target);
+  } catch (e) {
+    // The empty file goes, if it is still the one made here.
+    try {
+      if (lstatSync(target).ino === taken) rmSync(target);
+    } catch {}
+    throw e;
+  }
+  return true;
 }
 
 /**

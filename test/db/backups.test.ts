@@ -46,6 +46,48 @@ describe("scheduled backups", () => {
     db.close();
   });
 
+  it("two of the same second in one folder (two servers sharing it): the one placed first is kept, the other fails", async () => {
+    const out = tempDir();
+    const dirs = [tempDir(), tempDir()];
+    dirs.forEach((dir, i) => {
+      const db = openDb(dir);
+      migrate(db);
+      createAccount(createStore(db), "test", `server ${i}`, "business");
+      db.close();
+    });
+    const now = Date.UTC(2026, 10, 22, 3, 0, 0);
+    // The first server's copy is made, and waits (for its check) while the second's runs whole. Both had used one
+    // temporary name: the second removed the first's copy, and the first's check then made an empty database that
+    // replaced the second's backup.
+    let resume = () => {};
+    const waiting = new Promise<void>((resolve) => {
+      resume = resolve;
+    });
+    let copied = () => {};
+    const made = new Promise<void>((resolve) => {
+      copied = resolve;
+    });
+    const first = takeBackup(
+      async (tmp) => {
+        copyDatabase({ dataDir: dirs[0] }, tmp);
+        copied();
+        await waiting;
+      },
+      out,
+      7,
+      now,
+    );
+    await made;
+    const file = path.join(out, backupName(now));
+    await expect(takeBackup((tmp) => copyDatabase({ dataDir: dirs[1] }, tmp), out, 7, now)).resolves.toBe(file);
+    resume();
+    await expect(first).rejects.toThrow(`${file} exists: this backup is dropped and that file kept`);
+    expect(readdirSync(out)).toEqual([backupName(now)]);
+    const copy = openDb(out, { readonly: true, file: backupName(now) });
+    expect(copy.prepare("SELECT name FROM accounts").pluck().all()).toContain("server 1");
+    copy.close();
+  });
+
   it("finishes a consistent snapshot while another connection keeps committing", async () => {
     const dir = tempDir();
     const writer = openDb(dir);
