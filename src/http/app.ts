@@ -466,6 +466,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
               traceId,
               operate,
               routeDef.shownOnce,
+              () => request.signal,
             )
           : await operate();
       // A write is answered once it is on disk (db/durability.ts); reads wait for nothing. A stream acknowledges what

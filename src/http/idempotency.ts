@@ -6,11 +6,13 @@
  * running waits for it and gets its answer: the operation runs once.
  *
  * What is stored: every response the operation completed with, success or error, except 5xx, 429, 401 and the
- * input errors 400, 413 and 415 (the operation did not run: a corrected request may reuse the key), and except streams
- * (text/event-stream), which are delivered as they are produced and never replayed. A request refused before the
- * operation (authentication, rate limit, plan, scope, workspace, validation) stores nothing. A secret the response
- * shows once (a route's `shownOnce` fields: a new API key, a generated password) is not stored: the replay has null
- * in its place (spec §2: a key is displayed only once, and only its hash is kept).
+ * input errors 400, 413 and 415 (the operation did not run: a corrected request may reuse the key). A stream
+ * (text/event-stream) is passed on as it is produced and stored, whole, once it has completed (see `recorded`): until
+ * then the key stays in flight, so a duplicate waits for the stream's end and gets its replay. One that did not
+ * complete (the client left, an `error` event, the server stopped) stores nothing, and the duplicate runs. A request
+ * refused before the operation (authentication, rate limit, plan, scope, workspace, validation) stores nothing. A
+ * secret the response shows once (a route's `shownOnce` fields: a new API key, a generated password) is not stored:
+ * the replay has null in its place (spec §2: a key is displayed only once, and only its hash is kept).
  */
 import { createHash, type Hash } from "node:crypto";
 import type { IdempotencyRow } from "../db/idempotency.js";
@@ -54,7 +56,7 @@ export const IDEMPOTENCY_PARAMETER = {
   in: "header",
   required: false,
   description:
-    "1–255 visible ASCII characters (e.g. a UUID). The first completed response is stored for 24 h per caller and key and replayed, with Idempotent-Replayed: true, for the same method, path, query and body; another request under the same key is 409 idempotency_key_reused. A duplicate sent while the first runs waits for its answer. Not stored: 5xx, 429, 401, input errors (400, 413, 415) and text/event-stream responses (a duplicate of a streamed request runs again, even while the first streams). Secrets shown once (a new API key's `key`, a generated `password`) are null in a replay.",
+    "1–255 visible ASCII characters (e.g. a UUID). The first completed response is stored for 24 h per caller and key and replayed, with Idempotent-Replayed: true, for the same method, path, query and body; another request under the same key is 409 idempotency_key_reused. A duplicate sent while the first runs waits for its answer (after a text/event-stream answer, until its stream ends). A stream is stored once complete and replayed whole; one that did not complete (the client left, an `error` event) is not stored. Not stored either: 5xx, 429, 401 and input errors (400, 413, 415). Secrets shown once (a new API key's `key`, a generated `password`) are null in a replay.",
   schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
 };
 
@@ -72,11 +74,95 @@ function withTraceId(status: number, body: Uint8Array, traceId: string): Uint8Ar
   return body;
 }
 
-/** Whether a completed response is kept for replay (see the module comment). */
-export function isReplayable(status: number, contentType: string | null): boolean {
+/** Whether a completed response is kept for replay (see the module comment; a stream once it has completed). */
+export function isReplayable(status: number): boolean {
   // 401 too: whatever the handler says about credentials is for this request only.
-  if (status >= 500 || [400, 401, 413, 415, 429].includes(status)) return false;
-  return !(contentType ?? "").toLowerCase().startsWith("text/event-stream");
+  return !(status >= 500 || [400, 401, 413, 415, 429].includes(status));
+}
+
+/** Whether an answer is a server-sent event stream. */
+function isEventStream(out: Outgoing): out is Outgoing & { body: ReadableStream<Uint8Array> } {
+  const body = out.body;
+  const streamed = body !== null && typeof body !== "string" && !(body instanceof Uint8Array);
+  return streamed && (out.headers["content-type"] ?? "").toLowerCase().startsWith("text/event-stream");
+}
+
+/** How much of a stream's end is kept to read its last event (an `error` event's body is far smaller). */
+const TAIL_BYTES = 64 * 1024;
+
+/**
+ * Whether the last event of an event stream's end is `error`: the operation failed midway (the generate stream's
+ * upstream errors), which is no completed answer. Events are separated by blank lines; its `data` is one JSON line.
+ */
+function endsWithError(tail: Buffer): boolean {
+  const text = tail.toString("latin1").replace(/\r\n?/g, "\n").replace(/\n+$/, "");
+  const last = text.slice(text.lastIndexOf("\n\n") + 1);
+  return /(^|\n)event: ?error(\n|$)/.test(last);
+}
+
+/**
+ * An event stream passed on chunk by chunk as its reader asks (so a slow client still slows its source), with a copy
+ * of what it sent. Once the source has ended, `end` gets the whole body, or `undefined` past MAX_KEPT_BYTES (then only
+ * the end is kept, to read its last event); the stream ends after `end` has settled, so its stored answer is there
+ * before the client sees the end. `end` gets `null` when the stream did not complete: its last event is `error`, the
+ * source failed, the reader cancelled (the client left: node.ts) or `signal` aborted (the same, seen by the request).
+ * `end` is called once.
+ */
+function recorded(
+  source: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+  end: (body: Uint8Array | undefined | null) => Promise<void>,
+): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  let chunks: Uint8Array[] = [];
+  let size = 0;
+  // The last chunks, at least TAIL_BYTES of them when there are that many.
+  const tail: Uint8Array[] = [];
+  let tailSize = 0;
+  let ended = false;
+  const finish = async (body: Uint8Array | undefined | null) => {
+    if (ended) return;
+    ended = true;
+    signal?.removeEventListener("abort", left);
+    await end(body);
+  };
+  const left = () => void finish(null);
+  if (signal?.aborted) left();
+  else signal?.addEventListener("abort", left, { once: true });
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let next: ReadableStreamReadResult<Uint8Array>;
+        try {
+          next = await reader.read();
+        } catch (e) {
+          await finish(null);
+          controller.error(e);
+          return;
+        }
+        if (next.done) {
+          if (endsWithError(Buffer.concat(tail))) await finish(null);
+          else await finish(size <= MAX_KEPT_BYTES ? Buffer.concat(chunks, size) : undefined);
+          controller.close();
+          return;
+        }
+        const chunk = next.value;
+        size += chunk.byteLength;
+        if (size <= MAX_KEPT_BYTES) chunks.push(chunk);
+        else chunks = [];
+        tail.push(chunk);
+        tailSize += chunk.byteLength;
+        while (tailSize - tail[0].byteLength >= TAIL_BYTES) tailSize -= tail.shift()!.byteLength;
+        controller.enqueue(chunk);
+      },
+      async cancel(reason) {
+        await finish(null);
+        await reader.cancel(reason);
+      },
+    },
+    // Nothing read ahead: the source reads its own source only as fast as the client reads (routes/generate.ts).
+    { highWaterMark: 0 },
+  );
 }
 
 /**
@@ -204,7 +290,8 @@ export class IdempotencyKeys {
    * flight, refuses another request under the same key, or runs `operate` once and stores what it completes with.
    * `traceId` fills the body of an error the operation throws (the pipeline renders the same body); `shownOnce`
    * names the fields of a success body that are kept as null (see the module comment). A response over MAX_KEPT_BYTES
-   * is recorded without its body.
+   * is recorded without its body. `signal` (the request's, asked for only by a stream) ends a stream's hold on the key
+   * when its client leaves.
    */
   async run(
     scope: IdempotencyScope,
@@ -213,6 +300,7 @@ export class IdempotencyKeys {
     traceId: string,
     operate: () => Promise<Outgoing>,
     shownOnce: readonly string[] = [],
+    signal?: () => AbortSignal,
   ): Promise<Outgoing> {
     const id = `${scope.accountId}\u0000${scope.caller}\u0000${key}`;
     for (;;) {
@@ -220,7 +308,7 @@ export class IdempotencyKeys {
       if (running) {
         if (running.fingerprint !== fingerprint) throw reused(key);
         await running.done;
-        // The first may have stored nothing (a 5xx, a stream): then the next duplicate in line runs.
+        // The first may have stored nothing (a 5xx, a stream cut short): then the next duplicate in line runs.
         continue;
       }
       const stored = this.store.idempotency.find(scope.accountId, scope.caller, key, iso(this.clock.now()));
@@ -241,9 +329,14 @@ export class IdempotencyKeys {
       finish = resolve;
     });
     this.inFlight.set(id, { fingerprint, done });
-    const save = async (status: number, headers: Record<string, string>, body: Uint8Array) => {
+    const release = () => {
+      this.inFlight.delete(id);
+      finish();
+    };
+    // `undefined`: a body over MAX_KEPT_BYTES, not kept (a stream's, which is not read whole).
+    const save = async (status: number, headers: Record<string, string>, body: Uint8Array | undefined) => {
       const now = this.clock.now();
-      const kept = body.byteLength <= MAX_KEPT_BYTES;
+      const kept = body !== undefined && body.byteLength <= MAX_KEPT_BYTES;
       const row: IdempotencyRow = {
         account_id: scope.accountId,
         caller: scope.caller,
@@ -263,9 +356,23 @@ export class IdempotencyKeys {
         this.logger.error("idempotent response not stored", { error: (e as Error).message });
       }
     };
+    // A stream's answer is stored when the stream ends: the key is in flight until then (`recorded` releases it).
+    let streaming = false;
     try {
       const response = await operate();
-      if (!isReplayable(response.status, response.headers["content-type"] ?? null)) return response;
+      if (!isReplayable(response.status)) return response;
+      if (isEventStream(response)) {
+        const headers = headersOf(response);
+        const body = recorded(response.body, signal?.(), async (sent) => {
+          try {
+            if (sent !== null) await save(response.status, headers, sent);
+          } finally {
+            release();
+          }
+        });
+        streaming = true;
+        return { status: response.status, headers, body };
+      }
       const body = await bodyBytes(response);
       const headers = headersOf(response);
       await save(
@@ -276,15 +383,14 @@ export class IdempotencyKeys {
       return outgoing(response.status, headers, body);
     } catch (err) {
       // A coded error of the operation itself (404, 409 …) is its answer too; the pipeline renders it alike.
-      if (err instanceof ApiError && isReplayable(err.status, null)) {
+      if (err instanceof ApiError && isReplayable(err.status)) {
         const text = JSON.stringify(redactSecrets(errorBody(err, traceId)));
         const headers = { "content-type": "application/json; charset=utf-8", ...err.headers };
         await save(err.status, headers, new TextEncoder().encode(text));
       }
       throw err;
     } finally {
-      this.inFlight.delete(id);
-      finish();
+      if (!streaming) release();
     }
   }
 

@@ -320,21 +320,6 @@ describe("Idempotency-Key: what is stored", () => {
     expect((await post(h, "/api/v1/finalizeContent", key, "fin-2", finalize)).status).toBe(200);
   });
 
-  it("a streamed generation is not stored: the same key runs it again", async () => {
-    const h = makeHarness();
-    const key = h.key();
-    const body = { template_id: 1, user_direction: "Planning reviews", stream: true };
-    const a = await post(h, "/api/v1/generate", key, "stream", body);
-    const b = await post(h, "/api/v1/generate", key, "stream", body);
-    for (const res of [a, b]) {
-      expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
-      expect(res.body).toContain("event: done");
-      expect(replayed(res)).toBeNull();
-    }
-    expect(contentsOf(h)).toBe(2);
-    expect(storedKeys(h)).toBe(0);
-  });
-
   it("a replay counts as a request, not as a second image", async () => {
     const h = makeHarness();
     const key = h.key();
@@ -343,6 +328,165 @@ describe("Idempotency-Key: what is stored", () => {
     expect((await h.send("GET", "/api/v1/images", { auth: key })).body.data).toHaveLength(1);
     const usage = await h.send("GET", "/api/v1/usage", { auth: key });
     expect(usage.body.totals).toMatchObject({ requests: 3, images: 1 });
+  });
+});
+
+/** A streamed generation sent straight to the app, with a signal for the client's leaving: the raw response. */
+function streamed(h: Harness, key: string, idemKey: string, body: unknown, signal?: AbortSignal) {
+  return h.app.handle(
+    new Request("http://test.local/api/v1/generate", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": idemKey },
+      body: JSON.stringify(body),
+      signal,
+    }),
+    { remoteAddress: "127.0.0.1" },
+  );
+}
+
+/** The contents the list shows (one page is enough here). */
+const listed = async (h: Harness, key: string) =>
+  (await h.send("GET", "/api/v1/contents?limit=100", { auth: key })).body.data as { content_id: number }[];
+
+describe("Idempotency-Key: streamed generations", () => {
+  const body = { template_id: 1, user_direction: "Planning reviews", stream: true };
+
+  it("the completed stream is stored: a retry replays it byte for byte and creates no record", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const first = await streamed(h, key, "st-1", body);
+    const firstText = Buffer.from(await first.arrayBuffer());
+    expect(first.status).toBe(200);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    expect(firstText.toString()).toMatch(/event: done\ndata: \{"content_id":\d+/);
+    for (let i = 0; i < 2; i++) {
+      const again = await streamed(h, key, "st-1", body);
+      expect(again.status).toBe(200);
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+      expect(again.headers.get("content-type")).toBe(first.headers.get("content-type"));
+      expect(again.headers.get("cache-control")).toBe("no-cache");
+      expect(again.headers.get("x-trace-id")).not.toBe(first.headers.get("x-trace-id"));
+      expect(Buffer.from(await again.arrayBuffer()).equals(firstText)).toBe(true);
+    }
+    expect(await listed(h, key)).toHaveLength(1);
+    expect(storedKeys(h)).toBe(1);
+    const usage = await h.send("GET", "/api/v1/usage", { auth: key });
+    expect(usage.body.totals).toMatchObject({ generations: 1 });
+  });
+
+  it("the same key with another body is 409 idempotency_key_reused, streamed or not", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    expect((await post(h, "/api/v1/generate", key, "st-1", body)).status).toBe(200);
+    const other = await post(h, "/api/v1/generate", key, "st-1", { ...body, user_direction: "Other" });
+    expectErrorBody(other, 409, "idempotency_key_reused");
+    const unstreamed = await post(h, "/api/v1/generate", key, "st-1", { ...body, stream: false });
+    expectErrorBody(unstreamed, 409, "idempotency_key_reused");
+    expect(await listed(h, key)).toHaveLength(1);
+  });
+
+  it("a duplicate sent while the first streams waits for its end and gets its replay", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const first = await streamed(h, key, "st-1", body);
+    const reader = first.body!.getReader();
+    const chunks: Uint8Array[] = [(await reader.read()).value!];
+    expect(Buffer.from(chunks[0]).toString()).toContain("event: delta");
+    const duplicate = streamed(h, key, "st-1", body);
+    const other = await post(h, "/api/v1/generate", key, "st-1", { ...body, user_direction: "Other" });
+    expectErrorBody(other, 409, "idempotency_key_reused");
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      chunks.push(next.value);
+    }
+    const again = await duplicate;
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(Buffer.from(await again.arrayBuffer()).equals(Buffer.concat(chunks))).toBe(true);
+    expect(await listed(h, key)).toHaveLength(1);
+  });
+
+  it("a stream the client left before its end stores nothing: a retry runs, and its completed stream is kept", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const client = new AbortController();
+    const first = await streamed(h, key, "st-1", body, client.signal);
+    const reader = first.body!.getReader();
+    expect(Buffer.from((await reader.read()).value!).toString()).toContain("event: delta");
+    client.abort();
+    await reader.cancel();
+    const retry = await streamed(h, key, "st-1", body);
+    expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    const retryText = await retry.text();
+    expect(retryText).toContain("event: done");
+    const again = await streamed(h, key, "st-1", body);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.text()).toBe(retryText);
+    expect(await listed(h, key)).toHaveLength(1);
+  });
+});
+
+describe("Idempotency-Key: streams of other routes", () => {
+  /** A route answering an event stream of the given events, counting its runs. */
+  function eventsRoute(events: () => string[]) {
+    let runs = 0;
+    const def: RouteDef = route({
+      method: "POST",
+      path: "/api/v1/__events",
+      operationId: "events",
+      summary: "events",
+      tag: "Probe",
+      stability: "beta",
+      access: "any",
+      responses: {},
+      async handler() {
+        runs += 1;
+        const queue = events();
+        const stream = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            const next = queue.shift();
+            if (next === undefined) controller.close();
+            else controller.enqueue(new TextEncoder().encode(next));
+          },
+        });
+        return new Response(stream, { headers: { "content-type": "text/event-stream; charset=utf-8" } });
+      },
+    });
+    return { def, runs: () => runs };
+  }
+
+  it("a stream whose last event is an error stores nothing: the retry runs", async () => {
+    const h = makeHarness();
+    const probe = eventsRoute(() => ['event: delta\ndata: {"text":"a"}\n\n', 'event: error\ndata: {"status":502}\n\n']);
+    const app = createApp(h.services, [...ROUTES, probe.def]);
+    const key = h.key();
+    const send = () => sendTo(app, "POST", "/api/v1/__events", { auth: key, headers: { "idempotency-key": "e" } });
+    for (let i = 0; i < 2; i++) {
+      const res = await send();
+      expect(res.status).toBe(200);
+      expect(res.body).toContain("event: error");
+      expect(replayed(res)).toBeNull();
+    }
+    expect(probe.runs()).toBe(2);
+    expect(storedKeys(h)).toBe(0);
+  });
+
+  it("a completed stream over MAX_KEPT_BYTES is recorded without its body: a duplicate gets 409", async () => {
+    const h = makeHarness();
+    const line = `event: delta\ndata: ${JSON.stringify({ text: "x".repeat(64 * 1024) })}\n\n`;
+    const count = Math.ceil(MAX_KEPT_BYTES / line.length) + 1;
+    const probe = eventsRoute(() => [...Array.from({ length: count }, () => line), "event: done\ndata: {}\n\n"]);
+    const app = createApp(h.services, [...ROUTES, probe.def]);
+    const key = h.key();
+    const send = () => sendTo(app, "POST", "/api/v1/__events", { auth: key, headers: { "idempotency-key": "big" } });
+    const first = await send();
+    expect(first.status).toBe(200);
+    expect(first.body.length).toBeGreaterThan(MAX_KEPT_BYTES);
+    expect(first.body.endsWith("event: done\ndata: {}\n\n")).toBe(true);
+    const again = await send();
+    expectErrorBody(again, 409, "idempotency_response_not_kept");
+    expect(again.body.details).toMatchObject({ original_status: 200, limit_bytes: MAX_KEPT_BYTES });
+    expect(probe.runs()).toBe(1);
   });
 });
 

@@ -293,6 +293,23 @@ describe("a misbehaving model server", () => {
     expect(countContents(h)).toBe(0);
   });
 
+  it("keeps no Idempotency-Key answer for a stream ending in an error event: a retry under the key runs", async () => {
+    const { h, key } = setup("stream-error");
+    const asked = () => fake.requests.filter((r) => r.model === "stream-error").length;
+    const before = asked();
+    for (let i = 0; i < 2; i++) {
+      const res = await h.send("POST", "/api/v1/generate", {
+        auth: key,
+        body: { template_id: 1, user_direction: "x", model: "stream-error", stream: true },
+        headers: { "idempotency-key": "st-err" },
+      });
+      expect(res.headers.get("idempotent-replayed")).toBeNull();
+      expect(events(res.body).at(-1)).toMatchObject({ event: "error", data: { status: 502 } });
+    }
+    expect(asked()).toBe(before + 2);
+    expect(countContents(h)).toBe(0);
+  });
+
   it("cancels the model server's answer when the client leaves while the stream waits on it", async () => {
     // A timeout far beyond the test's own: only the client's leaving can close the upstream connection.
     const { h, key } = setup("stall-stream", 600_000);

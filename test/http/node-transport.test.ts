@@ -199,6 +199,25 @@ describe("the node:http transport", () => {
     expect(text).toMatch(/^event: done/m);
   });
 
+  it("replays a completed stream under its Idempotency-Key: the same bytes, whole, with Idempotent-Replayed", async () => {
+    const send = () =>
+      fetch(`http://127.0.0.1:${port}/api/v1/generate`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": "node-st" },
+        body: JSON.stringify({ template_id: 1, user_direction: "Streams kept for retries", stream: true }),
+      });
+    const first = await send();
+    const firstBytes = Buffer.from(await first.arrayBuffer());
+    expect(first.headers.get("transfer-encoding")).toBe("chunked");
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const again = await send();
+    expect(again.status).toBe(200);
+    expect(again.headers.get("content-type")).toBe(first.headers.get("content-type"));
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.headers.get("content-length")).toBe(String(firstBytes.byteLength));
+    expect(Buffer.from(await again.arrayBuffer()).equals(firstBytes)).toBe(true);
+  });
+
   it("stays up when a client goes away in the middle of a body", async () => {
     await new Promise<void>((resolve) => {
       const socket = net.connect(port, "127.0.0.1", () => {
