@@ -949,6 +949,27 @@ describe("the MCP endpoint against its description", () => {
   });
 });
 
+describe("the MCP endpoint under an Idempotency-Key", () => {
+  it("stores an answer streamed as SSE once complete: a retry replays it and the tool call runs once", async () => {
+    const h = makeHarness();
+    const auth = h.key();
+    const headers = { "mcp-protocol-version": "2025-06-18", accept: "text/event-stream", "idempotency-key": "mcp-1" };
+    const body = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "create_content", arguments: { title: "Kept once", content: "Draft" } },
+    };
+    const first = await h.send("POST", "/api/v1/mcp", { auth, body, headers });
+    expect(first.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(first.body).toContain("Kept once");
+    const again = await h.send("POST", "/api/v1/mcp", { auth, body, headers });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toBe(first.body);
+    expect((await h.send("GET", "/api/v1/contents", { auth })).body.data).toHaveLength(1);
+  });
+});
+
 describe("a POST refused whole: a JSON-RPC error with id null, the coded body as its data", () => {
   // Found by review: these were the API's coded body alone, which a JSON-RPC client cannot read as an answer.
   const h = makeHarness();
