@@ -283,6 +283,11 @@ export class IdempotencyKeys {
      * 1, 2, 5, 10 ms between tries): under a finalize load, each request with the header.
      */
     private writer: StoreWriter = inlineWriter(store),
+    /**
+     * Resolves once what was committed is on disk (db/durability.ts). The pipeline syncs before a stored answer goes
+     * out; a stream's is stored as the stream ends, after the pipeline is done with it, so it syncs here.
+     */
+    private durable: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /**
@@ -365,7 +370,12 @@ export class IdempotencyKeys {
         const headers = headersOf(response);
         const body = recorded(response.body, signal?.(), async (sent) => {
           try {
-            if (sent !== null) await save(response.status, headers, sent);
+            if (sent === null) return;
+            await save(response.status, headers, sent);
+            // The stored answer is on disk before the stream's end goes out, as a stored JSON answer is.
+            await this.durable().catch((e: Error) =>
+              this.logger.error("idempotent response not synced", { error: e.message }),
+            );
           } finally {
             release();
           }

@@ -95,7 +95,7 @@ export function createServices(options: ServiceOptions): Services {
     deviceAuth: new DeviceAuthorizations(clock),
     keyUsage: new KeyUsageTracker(store),
     usage,
-    idempotency: new IdempotencyKeys(store, clock, logger, watched),
+    idempotency: new IdempotencyKeys(store, clock, logger, watched, () => services.durability.sync()),
     logger,
     storage: options.storage ?? new StorageWatch(options.location?.dataDir),
     config,

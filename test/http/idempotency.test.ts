@@ -374,6 +374,29 @@ describe("Idempotency-Key: streamed generations", () => {
     expect(usage.body.totals).toMatchObject({ generations: 1 });
   });
 
+  it("the stored stream is synced to disk before the stream's end goes out", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    // Each sync: how many answers were stored when it began.
+    const syncs: number[] = [];
+    h.services.durability = {
+      sync: async () => {
+        syncs.push(storedKeys(h));
+      },
+    };
+    const first = await streamed(h, key, "st-1", body);
+    const reader = first.body!.getReader();
+    let last = "";
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      last = Buffer.from(next.value).toString();
+    }
+    expect(last).toMatch(/^event: done/);
+    expect(storedKeys(h)).toBe(1);
+    expect(syncs.at(-1)).toBe(1);
+  });
+
   it("the same key with another body is 409 idempotency_key_reused, streamed or not", async () => {
     const h = makeHarness();
     const key = h.key();
