@@ -156,9 +156,14 @@ async function pump(res: http.ServerResponse, body: ReadableStream<Uint8Array>):
   res.once("close", onClose);
   try {
     for (;;) {
+      // Gone already (its "close" may have come before the listener above): the stream's source is told to stop.
+      if (res.destroyed) {
+        onClose();
+        return;
+      }
       const { done, value } = await reader.read();
       if (done) break;
-      if (res.destroyed) return;
+      if (res.destroyed) continue;
       if (!res.write(value)) await drained(res);
     }
     res.end();

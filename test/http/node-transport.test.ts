@@ -3,6 +3,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JSON_BODY_LIMIT } from "../../src/http/body.js";
+import type { App } from "../../src/http/app.js";
 import { clientErrorListener, nodeListener } from "../../src/http/node.js";
 import { type Harness, makeHarness } from "../helpers/harness.js";
 import { openRequest } from "../helpers/http-client.js";
@@ -216,6 +217,40 @@ describe("the node:http transport", () => {
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.headers.get("content-length")).toBe(String(firstBytes.byteLength));
     expect(Buffer.from(await again.arrayBuffer()).equals(firstBytes)).toBe(true);
+  });
+
+  it("cancels a stream whose client went away before its answer began", async () => {
+    // The answer is ready only once the client has gone: its "close" came before the body was sent.
+    let gone!: () => void;
+    const left = new Promise<void>((resolve) => {
+      gone = resolve;
+    });
+    let cancelled = false;
+    const app = {
+      serve: async () => {
+        await left;
+        const body = new ReadableStream<Uint8Array>({
+          pull: (c) => c.enqueue(new TextEncoder().encode("data: x\n\n")),
+          cancel: () => {
+            cancelled = true;
+          },
+        });
+        return { status: 200, headers: { "content-type": "text/event-stream" }, body };
+      },
+    } as unknown as App;
+    let socket!: net.Socket;
+    const own = http.createServer((req, res) => {
+      res.on("close", () => setImmediate(gone));
+      nodeListener(app)(req, res);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => own.listen(0, "127.0.0.1", resolve));
+    socket = net.connect((own.address() as net.AddressInfo).port, "127.0.0.1", () => {
+      socket.write("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n");
+    });
+    await left;
+    await expect.poll(() => cancelled).toBe(true);
+    own.close();
   });
 
   it("stays up when a client goes away in the middle of a body", async () => {
