@@ -206,7 +206,8 @@ const JPEG_MAX_BLOCKS_IN_MCU = 10;
 
 /**
  * JPEG: walks the marker segments after SOI by their lengths (never scanning inside one), and the entropy-coded data
- * after each SOS to its next marker, up to EOI: one frame header (SOFn) whose length fits its component count, before
+ * after each SOS to its next marker, up to EOI, skipping the junk libjpeg-turbo skips before a marker (bytes other than
+ * 0xFF, stuffed FF 00 pairs and fill bytes: jpegNextMarker): one frame header (SOFn) whose length fits its component count, before
  * the first scan, and none of the hierarchical ones libjpeg-turbo refuses (SOF5–7, SOF13–15) nor a marker it does not
  * know (JPG, DHP, EXP, JPGn, RESn: only APPn, COM and DNL are skipped by their length); at least one scan
  * header (SOS) of the right length; and the EOI. Bytes after EOI are ignored.
@@ -251,11 +252,9 @@ function jpegSize(bytes: Uint8Array): Size {
   /** The restart interval the last DRI set, in MCUs (0: none). */
   let restartInterval = 0;
   for (;;) {
-    if (r.u8(at) !== 0xff) corrupt("The JPEG has a malformed marker segment.");
-    // Any number of 0xFF fill bytes may precede a marker.
-    while (r.u8(at + 1) === 0xff) at += 1;
-    const marker = r.u8(at + 1);
-    at += 2;
+    at = jpegNextMarker(r, at);
+    const marker = bytes[at];
+    at += 1;
     // Markers without a length field.
     if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) continue;
     if ((marker === 0xd9 || marker === 0xda) && size === null)
@@ -264,7 +263,8 @@ function jpegSize(bytes: Uint8Array): Size {
       if (scans === 0) corrupt("The JPEG has no image data (SOS) before its end (EOI).");
       return size!;
     }
-    if (marker === 0xd8 || marker === 0x00) corrupt("The JPEG has a malformed marker segment.");
+    // A second SOI (get_soi: JERR_SOI_DUPLICATE).
+    if (marker === 0xd8) corrupt("The JPEG has a malformed marker segment.");
     // Refused on the marker itself, before its length is read.
     if (JPEG_HIERARCHICAL.has(marker))
       corrupt(`The file is a hierarchical JPEG (SOF${marker - 0xc0}), which browsers do not decode.`);
@@ -432,6 +432,25 @@ function jpegSize(bytes: Uint8Array): Size {
       continue;
     }
     at += length;
+  }
+}
+
+/**
+ * Where the code of the next JPEG marker from `at` is, found as libjpeg-turbo's jdmarker.c next_marker finds every
+ * marker after SOI (read_markers; only SOI itself, first_marker, must be FF D8 at the start): bytes other than 0xFF
+ * and stuffed FF 00 pairs before it are skipped with a warning (JWRN_EXTRANEOUS_DATA, "Corrupt JPEG data: N
+ * extraneous bytes before marker"), as are fill bytes (repeated 0xFF). So junk between marker segments, or after a
+ * scan's data, does not stop the decoder; a file that ends before a marker is truncated.
+ */
+function jpegNextMarker(r: Reader, at: number): number {
+  const bytes = r.bytes;
+  for (;;) {
+    // A plain loop, as for the scan data: the junk may be megabytes.
+    while (at < bytes.length && bytes[at] !== 0xff) at++;
+    while (at < bytes.length && bytes[at] === 0xff) at++;
+    r.need(at + 1);
+    if (bytes[at] !== 0x00) return at;
+    at++;
   }
 }
 

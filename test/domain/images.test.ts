@@ -144,7 +144,8 @@ describe("truncated and corrupt headers are refused as corrupt, never thrown", (
     { name: "JPEG with EOI before any SOF", bytes: Uint8Array.from([0xff, 0xd8, 0xff, 0xd9]) },
     { name: "JPEG with a segment length below 2", bytes: Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x01, 0, 0]) },
     {
-      name: "JPEG with garbage where a marker belongs",
+      // libjpeg-turbo skips the garbage (next_marker) but then finds no marker.
+      name: "JPEG with garbage where a marker belongs and no marker after it",
       bytes: Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x02, 0x12, 0x34]),
     },
     { name: "JPEG with a zero height", bytes: jpeg(10, 0) },
@@ -251,6 +252,41 @@ describe("the structure behind the header is checked, as far as a viewer needs i
 
   it("accepts a JPEG with a TEM marker (FF01, no length) before its frame header", () => {
     expect(inspectImage(splice(jpg, sof, [0xff, 0x01]))).toMatchObject({ ok: true, width: 64 });
+  });
+
+  // libjpeg-turbo finds every marker after SOI with jdmarker.c next_marker, which skips bytes other than 0xFF and
+  // stuffed FF 00 pairs before it with a warning only (JWRN_EXTRANEOUS_DATA), and fill bytes (repeated 0xFF).
+  const com = [0xff, 0xfe, 0, 4, 0x61, 0x62];
+  it.each([
+    { name: "bytes other than 0xFF between two marker segments", bytes: splice(jpg, sof, [0x12, 0x34, 0x00]) },
+    {
+      name: "stuffed FF 00 pairs and fill bytes between two marker segments",
+      bytes: splice(jpg, sof, [0xff, 0x00, 0x55, 0xff, 0xff, 0x00, 0xff, 0xff]),
+    },
+    { name: "junk right after SOI", bytes: splice(jpg, 2, [0xff, 0x00, 0x12, 0x34]) },
+    { name: "junk after a segment that follows the scan", bytes: splice(jpg, jpg.length - 2, [...com, 0x99, 0xff, 0]) },
+  ])("accepts a JPEG with $name, as libjpeg-turbo skips them", ({ bytes }) => {
+    expect(inspectImage(bytes)).toEqual({ ok: true, type: "image/jpeg", width: 64, height: 48 });
+  });
+
+  it.each([
+    {
+      name: "junk that runs to the end of the file",
+      bytes: Uint8Array.from([...jpg.subarray(0, sof), 0x12, 0xff, 0x00, 0x34]),
+      message: "The JPEG file is truncated.",
+    },
+    {
+      name: "junk before a marker libjpeg-turbo refuses",
+      bytes: splice(jpg, sof, [0x12, 0xff, 0x00, 0xff, 0xc8, 0, 2]),
+      message: "The JPEG has a reserved marker (0xFFC8), which browsers refuse.",
+    },
+    {
+      name: "junk before a second SOI",
+      bytes: splice(jpg, sof, [0x12, 0xff, 0xd8]),
+      message: "The JPEG has a malformed marker segment.",
+    },
+  ])("refuses a JPEG with $name", ({ bytes, message }) => {
+    expect(inspectImage(bytes)).toEqual({ ok: false, reason: "corrupt", type: "image/jpeg", message });
   });
 
   it.each([
