@@ -209,7 +209,8 @@ const JPEG_MAX_BLOCKS_IN_MCU = 10;
  * after each SOS to its next marker, up to EOI, skipping the junk libjpeg-turbo skips before a marker (bytes other than
  * 0xFF, stuffed FF 00 pairs and fill bytes: jpegNextMarker): one frame header (SOFn) whose length fits its component count, before
  * the first scan, and none of the hierarchical ones libjpeg-turbo refuses (SOF5–7, SOF13–15) nor a marker it does not
- * know (JPG, DHP, EXP, JPGn, RESn: only APPn, COM and DNL are skipped by their length); at least one scan
+ * know (JPG, DHP, EXP, JPGn, RESn: only APPn, COM and DNL are skipped by their length, one of length 0 or 1 as if it
+ * were 2, as libjpeg-turbo skips it); at least one scan
  * header (SOS) of the right length; and the EOI. Bytes after EOI are ignored.
  *
  * Quantization tables as libjpeg-turbo (Chrome's, Firefox's and Android's decoder) requires them (jdmarker.c get_dqt,
@@ -274,6 +275,15 @@ function jpegSize(bytes: Uint8Array): Size {
     if (marker === 0xc8 || marker === 0xde || marker === 0xdf || marker <= 0xbf || (marker >= 0xf0 && marker <= 0xfd))
       corrupt(`The JPEG has a reserved marker (0xFF${hex2(marker)}), which browsers refuse.`);
     const length = r.u16be(at);
+    // An APPn, COM or DNL segment of length 0 or 1 is skipped without error: jdmarker.c skip_variable,
+    // get_interesting_appn and save_marker take 2 from the length and skip the rest only if it is above 0, so the
+    // next marker is looked for right after the length's two bytes.
+    if (length < 2 && ((marker >= 0xe0 && marker <= 0xef) || marker === 0xfe || marker === 0xdc)) {
+      at += 2;
+      continue;
+    }
+    // Any other segment below 2 is refused there: get_dqt, get_dht and get_dac find the length short of 0 after
+    // taking 2 from it, get_sof, get_sos and get_dri find it does not fit ("Bogus marker length").
     if (length < 2) corrupt("The JPEG has a marker segment with an invalid length.");
     r.need(at + length);
     if (JPEG_SOF.has(marker)) {

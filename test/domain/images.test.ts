@@ -142,7 +142,9 @@ describe("truncated and corrupt headers are refused as corrupt, never thrown", (
       bytes: Uint8Array.from([0xff, 0xd8, 0xff, 0xda, 0x00, 0x08, 1, 1, 0, 0, 63, 0]),
     },
     { name: "JPEG with EOI before any SOF", bytes: Uint8Array.from([0xff, 0xd8, 0xff, 0xd9]) },
-    { name: "JPEG with a segment length below 2", bytes: Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x01, 0, 0]) },
+    // An APPn of length 1 is skipped (jdmarker.c get_interesting_appn, skip_variable: nothing past the length's two
+    // bytes when the length less 2 is not above 0); a DQT of length 1 is refused (get_dqt: "Bogus marker length").
+    { name: "JPEG with a DQT length below 2", bytes: Uint8Array.from([0xff, 0xd8, 0xff, 0xdb, 0x00, 0x01, 0, 0]) },
     {
       // libjpeg-turbo skips the garbage (next_marker) but then finds no marker.
       name: "JPEG with garbage where a marker belongs and no marker after it",
@@ -248,6 +250,53 @@ describe("the structure behind the header is checked, as far as a viewer needs i
   ])("accepts a JPEG with a $name segment before its frame header and after its scan", ({ marker }) => {
     expect(inspectImage(segmentAt(sof, marker))).toEqual({ ok: true, type: "image/jpeg", width: 64, height: 48 });
     expect(inspectImage(segmentAt(jpg.length - 2, marker))).toMatchObject({ ok: true, width: 64 });
+  });
+
+  // An APPn, COM or DNL segment whose length is 0 or 1 is skipped without error: jdmarker.c skip_variable (COM, DNL,
+  // APPn by default), get_interesting_appn (APP0, APP14) and save_marker (the APPn a browser keeps, such as EXIF and
+  // ICC) take 2 from the length and skip only what is above 0, so the next marker is looked for right after the
+  // length's two bytes.
+  it.each([
+    { name: "APP0 (FFE0)", marker: 0xe0 },
+    { name: "APP1 (FFE1)", marker: 0xe1 },
+    { name: "APP14 (FFEE)", marker: 0xee },
+    { name: "COM (FFFE)", marker: 0xfe },
+    { name: "DNL (FFDC)", marker: 0xdc },
+  ])("accepts a JPEG with a $name segment of length 0 or 1, reading on right after its length", ({ marker }) => {
+    for (const length of [0, 1]) {
+      expect(inspectImage(splice(jpg, sof, [0xff, marker, 0, length]))).toEqual({
+        ok: true,
+        type: "image/jpeg",
+        width: 64,
+        height: 48,
+      });
+      expect(inspectImage(splice(jpg, jpg.length - 2, [0xff, marker, 0, length]))).toMatchObject({ ok: true });
+      // What follows the length is junk to next_marker, not the segment's.
+      expect(inspectImage(splice(jpg, sof, [0xff, marker, 0, length, 0x45, 0x78]))).toMatchObject({ ok: true });
+      expect(inspectImage(splice(jpg, sof, [0xff, marker, 0, length, 0xff, 0xc8, 0, 4, 0, 0]))).toMatchObject({
+        ok: false,
+        message: "The JPEG has a reserved marker (0xFFC8), which browsers refuse.",
+      });
+    }
+  });
+
+  // Every other segment libjpeg-turbo reads refuses a length below 2: get_dqt, get_dht and get_dac find it short of 0
+  // once 2 is taken, get_sof, get_sos and get_dri find it does not fit (JERR_BAD_LENGTH, "Bogus marker length").
+  it.each([
+    { name: "DQT (FFDB)", marker: 0xdb },
+    { name: "DHT (FFC4)", marker: 0xc4 },
+    { name: "DAC (FFCC)", marker: 0xcc },
+    { name: "DRI (FFDD)", marker: 0xdd },
+    { name: "SOF0 (FFC0)", marker: 0xc0 },
+    { name: "SOS (FFDA)", marker: 0xda },
+  ])("refuses a JPEG with a $name segment of length 0 or 1", ({ marker }) => {
+    for (const length of [0, 1])
+      expect(inspectImage(splice(jpg, sos, [0xff, marker, 0, length]))).toEqual({
+        ok: false,
+        reason: "corrupt",
+        type: "image/jpeg",
+        message: "The JPEG has a marker segment with an invalid length.",
+      });
   });
 
   it("accepts a JPEG with a TEM marker (FF01, no length) before its frame header", () => {
