@@ -2,8 +2,8 @@
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JSON_BODY_LIMIT } from "../../src/http/body.js";
 import type { App } from "../../src/http/app.js";
+import { JSON_BODY_LIMIT } from "../../src/http/body.js";
 import { clientErrorListener, nodeListener } from "../../src/http/node.js";
 import { type Harness, makeHarness } from "../helpers/harness.js";
 import { openRequest } from "../helpers/http-client.js";
