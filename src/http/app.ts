@@ -445,6 +445,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
         const headers = reply.headers ?? {};
         // The created record's address (kept with a stored Idempotency-Key response, so replays carry it too).
         if (status === 201 && routeDef.created) headers.location = locationOf(services, routeDef.created(reply.body));
+        if (reply.bytes !== undefined) return { status, headers, body: reply.bytes };
         return jsonOutgoing(status, reply.body, headers);
       };
       // Idempotency-Key (DESIGN §3): checked with the input, it wraps the operation alone (see idempotency.ts).

@@ -134,7 +134,7 @@ const HEADERS: Record<string, { description: string; required: boolean; schema: 
   },
   ETag: {
     description:
-      "The image content's strong validator: its SHA-256 in hexadecimal, quoted. Send it in If-None-Match for a 304.",
+      "A strong validator, quoted: an image content's SHA-256 in hexadecimal; the description's, with `-gzip` after it for its gzip encoding. Send it in If-None-Match for a 304.",
     required: true,
     schema: { type: "string" },
   },
@@ -142,6 +142,16 @@ const HEADERS: Record<string, { description: string; required: boolean; schema: 
     description: "`private, max-age=86400`: the bytes behind an image id never change (ids are never reused).",
     required: true,
     schema: { type: "string" },
+  },
+  Vary: {
+    description: "`Accept-Encoding`: the answer depends on it.",
+    required: true,
+    schema: { type: "string" },
+  },
+  "Content-Encoding": {
+    description: "`gzip` when the body is gzip-encoded (the request's Accept-Encoding allowed it).",
+    required: false,
+    schema: { type: "string", enum: ["gzip"] },
   },
   "Content-Disposition": {
     description:

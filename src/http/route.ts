@@ -25,8 +25,13 @@ export interface ResponseDoc {
   headers?: readonly string[];
 }
 
-/** What a handler returns: JSON with a status, or a ready Response. */
-export type Reply = { status?: number; body?: unknown; headers?: Record<string, string> } | Response;
+/**
+ * What a handler returns: JSON with a status, or a ready Response. `bytes` is a body already encoded (its headers
+ * name its Content-Type), sent as it is instead of `body` as JSON: the description's, serialized and compressed once.
+ */
+export type Reply =
+  | { status?: number; body?: unknown; bytes?: Uint8Array; headers?: Record<string, string> }
+  | Response;
 
 /**
  * Whether a handler's reply is a Fetch Response (streams, images, MCP) rather than a plain reply. Told by its shape,

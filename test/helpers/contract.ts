@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import type { Middleware } from "openapi-fetch";
 
@@ -288,7 +289,11 @@ export class Contract {
         message: `${mediaType ?? "a body without content-type"} is not documented (documented: ${documentedTypes.join(", ") || "no body"})`,
       });
     if (!mediaType || !isJson(mediaType)) return;
-    const text = await response.clone().text();
+    // A gzip-encoded answer (the description's) is checked as the JSON it decodes to; fetch clients decode it too.
+    const text =
+      response.headers.get("content-encoding") === "gzip"
+        ? gunzipSync(new Uint8Array(await response.clone().arrayBuffer())).toString("utf8")
+        : await response.clone().text();
     let body: unknown;
     try {
       body = JSON.parse(text);
