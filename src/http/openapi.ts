@@ -214,6 +214,17 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Usage: "Requests, generations, words, finalizations, analyses and images per day and per key.",
 };
 
+/**
+ * The error body, described once under components.schemas and referred to by every error response: inlined, its 5 KB
+ * made up 2.8 MB of the 3.2 MB description (511 error responses).
+ */
+const ERROR_BODY_REF = { $ref: "#/components/schemas/ErrorBody" };
+
+/** A response's schema: a reference for the error body, the schema itself otherwise. */
+function responseSchemaOf(schema: GenericSchema): Record<string, unknown> {
+  return schema === ErrorBodySchema ? ERROR_BODY_REF : schemaOf(schema, "output");
+}
+
 /** Builds the document for a server configuration. */
 export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "publicUrl" | "stagingUrl">) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -236,7 +247,7 @@ export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "pub
               ? {
                   content: {
                     ...(doc.schema
-                      ? { [doc.contentType ?? "application/json"]: { schema: schemaOf(doc.schema, "output") } }
+                      ? { [doc.contentType ?? "application/json"]: { schema: responseSchemaOf(doc.schema) } }
                       : {}),
                     ...Object.fromEntries(
                       Object.entries(doc.alsoContent ?? {}).map(([type, schema]) => [type, { schema }]),
@@ -276,6 +287,7 @@ export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "pub
     })),
     paths,
     components: {
+      schemas: { ErrorBody: schemaOf(ErrorBodySchema, "output") },
       headers: HEADERS,
       securitySchemes: {
         apiKey: { type: "http", scheme: "bearer", description: "An API key: svc_live_ followed by 32 characters." },

@@ -145,9 +145,11 @@ describe("identifiers in the description", () => {
       properties?: Record<string, Schema>;
     };
     const conflict = operations.find((o) => o.path === "/api/v1/finalizeContent")!.responses["409"] as {
-      content: Record<string, { schema: Schema }>;
+      content: Record<string, { schema: { $ref: string } }>;
     };
-    const details = conflict.content["application/json"].schema.properties!.details.properties!;
+    expect(conflict.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ErrorBody" });
+    const errorBody = (contract.document.components as { schemas: Record<string, Schema> }).schemas.ErrorBody;
+    const details = errorBody.properties!.details.properties!;
     expect(details.required_statuses.type).toBe("array");
     expect(details.current_scopes.type).toBe("array");
     expect(details.missing_ids.items?.type).toBe("integer");
@@ -156,6 +158,26 @@ describe("identifiers in the description", () => {
     expect(Object.keys(details)).toEqual(
       expect.arrayContaining(["error_code", "upgrade_action", "bound_workspace_id", "retry_after_seconds", "issues"]),
     );
+  });
+});
+
+describe("error responses in the description", () => {
+  it("refer to the one error body under components.schemas rather than each inlining it (3 MB of 3.2 MB)", () => {
+    let errors = 0;
+    for (const o of operations)
+      for (const [status, response] of Object.entries(o.responses)) {
+        const schema = (response as { content?: Record<string, { schema?: unknown }> }).content?.["application/json"]
+          ?.schema as { $ref?: string; properties?: Record<string, unknown> } | undefined;
+        if (Number(status) < 400 || !schema) continue;
+        // The MCP endpoint answers its refusals as JSON-RPC errors, with the error body inside.
+        if (schema.properties?.jsonrpc) continue;
+        errors++;
+        expect(schema, `${o.method.toUpperCase()} ${o.path} ${status}`).toEqual({
+          $ref: "#/components/schemas/ErrorBody",
+        });
+      }
+    expect(errors).toBeGreaterThan(400);
+    expect(JSON.stringify(contract.document).length).toBeLessThan(1_000_000);
   });
 });
 
