@@ -33,6 +33,8 @@ export interface EntitiesQuery {
 export interface Overview {
   nodes: GraphNodeRow[];
   edges: GraphEdgeRow[];
+  /** More entities match than the limit let through. */
+  hasMore: boolean;
   updatedAt: string | null;
 }
 
@@ -46,13 +48,16 @@ export function readGraph(store: Store, query: OverviewQuery | EntitiesQuery): O
   const graph = store.graph;
   const ws = query.workspaceId;
   if (query.kind === "overview") {
-    const nodes = graph.nodes(ws, query.type, query.limit);
+    // One more than asked for tells whether the limit cut the graph short.
+    const nodes = graph.nodes(ws, query.type, query.limit + 1);
+    const hasMore = nodes.length > query.limit;
+    if (hasMore) nodes.pop();
     const edges = graph.edges(
       ws,
       nodes.map((n) => n.id),
       query.minWeight,
     );
-    return { nodes, edges, updatedAt: graph.updatedAt(ws) };
+    return { nodes, edges, hasMore, updatedAt: graph.updatedAt(ws) };
   }
   const rows = graph.search({
     workspaceId: ws,

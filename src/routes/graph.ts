@@ -70,6 +70,12 @@ const GraphSchema = v.object({
   workspace_id: v.string(),
   nodes: v.array(Node),
   edges: v.pipe(v.array(Edge), v.description("Edges between the returned nodes, heaviest first.")),
+  has_more: v.pipe(
+    v.boolean(),
+    v.description(
+      "More entities match than `limit` let through: `nodes` holds the most mentioned ones only (a higher `limit`, up to 500, or a `type` shows more).",
+    ),
+  ),
   updated_at: v.pipe(
     v.nullable(Timestamp),
     v.description("When the graph last caught up with its sources; null before it first has."),
@@ -141,7 +147,7 @@ export const graphRoutes = [
       // Sources the graph has not taken in (data from before it existed, a change lost to a restart) are
       // queued here; this answer shows the graph as it is.
       const pending = ctx.services.graph.behind(ws);
-      const { nodes, edges, updatedAt } = (await read(ctx, {
+      const { nodes, edges, hasMore, updatedAt } = (await read(ctx, {
         kind: "overview",
         workspaceId: ws,
         type: (ctx.query.type as EntityType | undefined) ?? null,
@@ -153,6 +159,7 @@ export const graphRoutes = [
           workspace_id: ws,
           nodes: nodes.map(nodeView),
           edges,
+          has_more: hasMore,
           updated_at: updatedAt,
           pending_sources: pending,
         },

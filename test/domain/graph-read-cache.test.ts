@@ -37,6 +37,7 @@ const overview = (n: number, sourcesChars = 2): Overview => ({
     sources: "x".repeat(sourcesChars),
   })),
   edges: [],
+  hasMore: false,
   updatedAt: null,
 });
 

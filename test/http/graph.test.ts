@@ -46,11 +46,19 @@ describe("GET /api/v1/knowledge-graph", () => {
     const res = await getGraph(h, key);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.headers.get("x-api-stability")).toBe("beta");
-    expect(Object.keys(res.body).sort()).toEqual(["edges", "nodes", "pending_sources", "updated_at", "workspace_id"]);
+    expect(Object.keys(res.body).sort()).toEqual([
+      "edges",
+      "has_more",
+      "nodes",
+      "pending_sources",
+      "updated_at",
+      "workspace_id",
+    ]);
     expect(res.body).toMatchObject({
       workspace_id: h.a.ws1,
       pending_sources: 0,
       updated_at: new Date(h.clock.now()).toISOString(),
+      has_more: false,
     });
     const nodes = byId(res.body.nodes);
     const source = [{ kind: "reference", id: refId }];
@@ -91,8 +99,18 @@ describe("GET /api/v1/knowledge-graph", () => {
     expect(heavy.body.edges.every((e: { weight: number }) => e.weight >= 2)).toBe(true);
     expect(heavy.body.nodes.length).toBe((await getGraph(h, key)).body.nodes.length);
 
+    // A graph cut by the limit says so; the whole graph does not.
+    const all = await getGraph(h, key, "limit=500");
+    expect(all.body.has_more).toBe(false);
+    const count = all.body.nodes.length;
+    expect(count).toBeGreaterThan(2);
     const top = await getGraph(h, key, "limit=2");
     expect(top.body.nodes).toHaveLength(2);
+    expect(top.body.has_more).toBe(true);
+    expect((await getGraph(h, key, `limit=${count - 1}`)).body.has_more).toBe(true);
+    const exact = await getGraph(h, key, `limit=${count}`);
+    expect(exact.body.nodes).toHaveLength(count);
+    expect(exact.body.has_more).toBe(false);
     for (const query of ["type=person", "min_weight=0", "limit=0", "limit=501", "min_weight=x"])
       expectErrorBody(await getGraph(h, key, query), 400, "validation_failed");
   });
