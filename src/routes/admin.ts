@@ -72,7 +72,8 @@ export const adminRoutes = [
     method: "GET",
     path: "/api/v1/admin/accounts",
     operationId: "adminListAccounts",
-    summary: "List accounts: every account for the server operator's admins, else the admin's own (admin)",
+    summary:
+      "List accounts, oldest first: every account for the server operator's admins, else the admin's own (admin)",
     tag: "Admin",
     stability: "beta",
     access: "admin",
@@ -149,7 +150,8 @@ export const adminRoutes = [
     method: "GET",
     path: "/api/v1/admin/users",
     operationId: "adminListUsers",
-    summary: "List users: every user for the server operator's admins, else the admin's own account's (admin)",
+    summary:
+      "List users, oldest first: every user for the server operator's admins, else the admin's own account's (admin)",
     tag: "Admin",
     stability: "beta",
     access: "admin",

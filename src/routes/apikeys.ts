@@ -139,7 +139,7 @@ export const apiKeyRoutes = [
     method: "GET",
     path: "/api/v1/api-keys",
     operationId: "listApiKeys",
-    summary: "List the account's API keys (web session only)",
+    summary: "List the account's API keys, oldest first (web session only)",
     tag: "API keys",
     stability: "beta",
     access: "session",

@@ -123,7 +123,7 @@ export const contentRoutes = [
     method: "GET",
     path: "/api/v1/contents",
     operationId: "listContents",
-    summary: "List contents of a workspace (filters: status, planned-day range, overdue)",
+    summary: "List contents of a workspace, oldest first (filters: status, planned-day range, overdue)",
     tag: "Contents",
     stability: "beta",
     access: "any",

@@ -172,8 +172,8 @@ export const graphRoutes = [
     path: "/api/v1/knowledge-graph/entities",
     operationId: "searchKnowledgeGraphEntities",
     summary:
-      "Search the workspace's entities by label (case-insensitive; matches at the start first), each with " +
-      "its most related entities",
+      "Search the workspace's entities by label (case-insensitive), each with its most related entities: best match " +
+      "first (the label's start, then a word's start, then anywhere), then most mentioned first",
     query: EntitiesQuery,
     responses: {
       200: {

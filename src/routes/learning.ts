@@ -89,7 +89,7 @@ export const learningRoutes = [
     method: "GET",
     path: "/api/v1/voice-profiles",
     operationId: "listVoiceProfiles",
-    summary: "The voice profiles learned in the account's workspaces (account-level)",
+    summary: "The voice profiles learned in the account's workspaces, oldest first (account-level)",
     tag: "Learning",
     stability: "beta",
     access: "any",

@@ -38,7 +38,8 @@ export const modelRoutes = [
     method: "GET",
     path: "/api/v1/models",
     operationId: "listModels",
-    summary: "The generation engines this server offers (builtin, and the on-prem model when configured)",
+    summary:
+      "The generation engines this server offers, the default first: builtin, then the on-prem model when configured",
     tag: "Generation",
     stability: "beta",
     access: "any",

@@ -53,7 +53,8 @@ export const templateRoutes = [
     method: "GET",
     path: "/api/v1/templates",
     operationId: "listTemplates",
-    summary: "List templates: the built-in ones and the account's own, filtered by category or text",
+    summary:
+      "List templates, oldest first (by id: the built-in ones first): the built-in ones and the account's own, filtered by category or text",
     tag: "Templates",
     stability: "stable",
     access: "any",

@@ -40,7 +40,8 @@ export const workspaceRoutes = [
     method: "GET",
     path: "/api/v1/workspaces",
     operationId: "listWorkspaces",
-    summary: "List workspaces (a bound key sees only its own)",
+    summary:
+      "List workspaces, in id order: ids are random, so not the order they were made (a bound key sees only its own)",
     tag: "Workspaces",
     stability: "beta",
     access: "any",

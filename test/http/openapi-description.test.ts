@@ -4,6 +4,7 @@
  * through holds the answers to; integer identifiers (spec §2); and body refusals only where there is a body.
  */
 import { describe, expect, it } from "vitest";
+import { ROUTES } from "../../src/http/routes.js";
 import { ContractError } from "../helpers/contract.js";
 import { checkContract, contract, makeHarness } from "../helpers/harness.js";
 
@@ -178,6 +179,38 @@ describe("error responses in the description", () => {
       }
     expect(errors).toBeGreaterThan(400);
     expect(JSON.stringify(contract.document).length).toBeLessThan(1_000_000);
+  });
+});
+
+describe("lists in the description", () => {
+  /** The order of every list (README "Lists"): stated in its summary, as lists differ (contents oldest first, images newest first). */
+  const ORDER: Record<string, string> = {
+    listApiKeys: "oldest first",
+    listWorkspaces: "in id order",
+    listTemplates: "oldest first",
+    listMemories: "oldest first",
+    listReferenceMaterials: "oldest first",
+    listImages: "newest first",
+    listModels: "the default first",
+    listContents: "oldest first",
+    listContentVersions: "oldest first",
+    listVoiceProfiles: "oldest first",
+    listConversions: "oldest first",
+    searchKnowledgeGraphEntities: "best match first",
+    adminListAccounts: "oldest first",
+    adminListUsers: "oldest first",
+    adminAuditLog: "newest first",
+  };
+
+  it("states each list's order in its summary", () => {
+    const lists = ROUTES.filter((r) => r.lists);
+    expect(lists.map((r) => r.operationId).sort()).toEqual(Object.keys(ORDER).sort());
+    for (const r of lists) {
+      const op = (contract.document.paths as Record<string, Record<string, { summary: string }>>)[r.path][
+        r.method.toLowerCase()
+      ];
+      expect(op.summary, r.operationId).toContain(ORDER[r.operationId]);
+    }
   });
 });
 
