@@ -465,23 +465,26 @@ export interface ContentEditTask extends CallerRows {
 /**
  * Changes the title of a record not yet published or the text of a draft or generated piece, with the request's
  * checks, on the writer thread.
- * A new text is stored in the row (no version is added for an edit); an unchanged one stays where it is. The record
- * crosses back without a text the caller sent.
+ * A field equal to what the record has (a record read and written back) is no change to it, in any status: a
+ * finalized piece's own text sent back with a new title is a retitling, not an edit of the text. A new text is stored
+ * in the row (no version is added for an edit); an unchanged one stays where it is. The record crosses back without a
+ * text the caller sent.
  */
 export function contentEditTask(store: Store, task: ContentEditTask): ContentRow {
   const saved = store.db.transaction(() => {
     const row = findContent(store, callerOf(task), task.id);
-    if (task.content !== undefined) requireStatus(row, ["draft", "generated"], "edit the text of");
+    const content = task.content === row.content ? undefined : task.content;
+    const title = task.title === row.title ? undefined : task.title;
+    if (content !== undefined) requireStatus(row, ["draft", "generated"], "edit the text of");
     // A published record is frozen whole: its title too, which had still changed, leaving the record answering
-    // another title than the one published. The title it has, sent back with the record read, changes nothing.
-    if (task.title !== undefined && task.title !== row.title)
-      requireStatus(row, ["draft", "generated", "finalized"], "change the title of");
-    // Nothing to change (an empty PATCH, or a published record's own title): the record as it is, its updated_at too.
-    if ((task.title === undefined || row.status === "published") && task.content === undefined) return row;
+    // another title than the one published.
+    if (title !== undefined) requireStatus(row, ["draft", "generated", "finalized"], "change the title of");
+    // Nothing to change (an empty PATCH, or the record's own fields sent back): the record as it is, updated_at too.
+    if (title === undefined && content === undefined) return row;
     return store.contents.save(
-      { ...row, title: task.title ?? row.title, content: task.content ?? row.content },
+      { ...row, title: title ?? row.title, content: content ?? row.content },
       task.now,
-      task.content === undefined ? row.text_version : null,
+      content === undefined ? row.text_version : null,
     );
   })();
   return task.content === undefined ? saved : { ...saved, content: "" };

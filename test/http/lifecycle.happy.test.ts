@@ -416,6 +416,44 @@ describe("contents and planning", () => {
   });
 });
 
+describe("a record read and written back", () => {
+  it("takes the record's own text as no edit of it: finalized content is retitled, published content unchanged", async () => {
+    const h = makeHarness();
+    const { key } = await setup(h);
+    const { finalized } = await generateAndFinalize(
+      h,
+      key,
+      { template_id: 1, user_direction: direction },
+      { text: (g) => `${g}\n\nEdited.`, editSeconds: 30 },
+    );
+    const id = finalized.body.content_id;
+    const path = `/api/v1/contents/${id}`;
+    const read = (await h.send("GET", path, { auth: key })).body;
+    expect(read.status).toBe("finalized");
+    h.clock.advance(60_000);
+    // The whole record sent back unchanged changes nothing, updated_at included.
+    const same = await h.send("PATCH", path, { auth: key, body: read });
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    expect(same.body).toEqual(read);
+    // With a new title: a retitling, as {"title"} alone is; the text stays.
+    const renamed = await h.send("PATCH", path, { auth: key, body: { ...read, title: "Renamed" } });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body).toMatchObject({ title: "Renamed", content: read.content, status: "finalized" });
+    // A new text is still refused.
+    const edited = await h.send("PATCH", path, { auth: key, body: { ...read, content: `${read.content} More.` } });
+    expect(expectErrorBody(edited, 409, "invalid_status")).toMatchObject({ current_status: "finalized" });
+
+    const pub = await h.send("POST", `/api/v1/contents/${id}/publication`, { auth: key });
+    expect(pub.status).toBe(200);
+    h.clock.advance(60_000);
+    const back = await h.send("PATCH", path, { auth: key, body: pub.body });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body).toEqual(pub.body);
+    const retitled = await h.send("PATCH", path, { auth: key, body: { ...pub.body, title: "Other" } });
+    expect(expectErrorBody(retitled, 409, "invalid_status")).toMatchObject({ current_status: "published" });
+  });
+});
+
 describe("analysis quota", () => {
   it("counts an analysis when it is queued, and deleting the content gives nothing back", async () => {
     const h = makeHarness();
