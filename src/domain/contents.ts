@@ -498,10 +498,12 @@ export interface ContentScheduleTask extends CallerRows {
   now: string;
 }
 
-/** Plans a record on the writer thread, after the request's checks; published records cannot be planned. */
+/** Plans a record on the writer thread, after the request's checks; published records cannot be planned anew. */
 export function contentScheduleTask(store: Store, task: ContentScheduleTask): ContentRow {
   return store.db.transaction(() => {
     const row = findContent(store, callerOf(task), task.id);
+    // The planned date the record has, sent back, is no change (a published record's too): the record as it is.
+    if (task.at === row.scheduled_publish_at) return row;
     requireStatus(row, ["draft", "generated", "finalized"], "plan");
     return store.contents.schedule(row.id, task.at, task.day, task.now);
   })();

@@ -323,7 +323,7 @@ export const contentRoutes = [
       200: { description: "The content as confirmed by the server.", schema: ContentSchema },
       ...byIdDocs,
       ...INPUT_ERRORS,
-      ...CONFLICT("Published content cannot be planned (invalid_status)."),
+      ...CONFLICT("Published content cannot be planned anew: a date other than the one it has (invalid_status)."),
     },
     async handler(ctx: Ctx<{ contentId: number }, unknown, v.InferOutput<typeof ScheduleBody>>) {
       const at = ctx.body.scheduled_publish_at;

@@ -452,6 +452,31 @@ describe("a record read and written back", () => {
     const retitled = await h.send("PATCH", path, { auth: key, body: { ...pub.body, title: "Other" } });
     expect(expectErrorBody(retitled, 409, "invalid_status")).toMatchObject({ current_status: "published" });
   });
+
+  it("takes the planned date a record has as no change, also once published", async () => {
+    const h = makeHarness();
+    const { key } = await setup(h);
+    const { finalized } = await generateAndFinalize(
+      h,
+      key,
+      { template_id: 1, user_direction: direction },
+      { text: (g) => `${g}\n\nEdited.`, editSeconds: 30 },
+    );
+    const id = finalized.body.content_id;
+    const path = `/api/v1/contents/${id}/schedule`;
+    const planned = await h.send("PATCH", path, { auth: key, body: { scheduled_publish_at: "2026-03-01T09:00:00Z" } });
+    expect(planned.status).toBe(200);
+    const pub = await h.send("POST", `/api/v1/contents/${id}/publication`, { auth: key });
+    expect(pub.status).toBe(200);
+    h.clock.advance(60_000);
+    const back = await h.send("PATCH", path, { auth: key, body: pub.body });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body).toEqual(pub.body);
+    const moved = await h.send("PATCH", path, { auth: key, body: { scheduled_publish_at: "2026-03-02" } });
+    expect(expectErrorBody(moved, 409, "invalid_status")).toMatchObject({ current_status: "published" });
+    const cleared = await h.send("PATCH", path, { auth: key, body: { scheduled_publish_at: null } });
+    expect(expectErrorBody(cleared, 409, "invalid_status")).toMatchObject({ current_status: "published" });
+  });
 });
 
 describe("analysis quota", () => {
