@@ -5,7 +5,7 @@ import { analysesUsed } from "../domain/contents.js";
 import { effectiveRateLimits, PLAN_LIMITS } from "../domain/plans.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { Integer, maxChars, Timestamp } from "../http/schemas.js";
+import { IgnoredUpdatedAt, Integer, maxChars, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
 
 const Plan = v.picklist(["starter", "pro", "business", "agency"]);
@@ -41,7 +41,9 @@ const Settings = v.object({
   locale: v.optional(v.pipe(v.string(), maxChars(35))),
   email_notifications: v.optional(v.boolean()),
 });
-const SettingsBody = v.strictObject(Settings.entries);
+// Unknown fields are refused (a misspelt setting would be lost), but the record's own updated_at, read and sent back,
+// is taken and ignored.
+const SettingsBody = v.strictObject({ ...Settings.entries, updated_at: IgnoredUpdatedAt });
 const SettingsView = v.object({ ...Settings.entries, updated_at: v.nullable(Timestamp) });
 
 const Preferences = v.object({
@@ -52,6 +54,7 @@ const Preferences = v.object({
 const PreferencesBody = v.strictObject({
   enabled: v.optional(v.boolean()),
   apply_to_generation: v.optional(v.boolean()),
+  updated_at: IgnoredUpdatedAt,
 });
 
 /** The current calendar month (UTC) as the analysis quota's period. */
@@ -187,7 +190,8 @@ export const accountRoutes = [
       const p = ctx.principal;
       if (p.kind !== "session") throw new Error("unreachable: session-only route");
       const current = ctx.services.store.misc.userSettings(p.userId);
-      const merged = { ...(current ? JSON.parse(current.value) : {}), ...ctx.body };
+      const { updated_at: _ignored, ...changes } = ctx.body;
+      const merged = { ...(current ? JSON.parse(current.value) : {}), ...changes };
       const now = new Date(ctx.services.clock.now()).toISOString();
       ctx.services.store.misc.putUserSettings(p.userId, merged, now);
       return { body: { ...merged, updated_at: now } };

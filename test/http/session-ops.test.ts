@@ -274,6 +274,43 @@ describe("settings and learning preferences", () => {
   });
 });
 
+describe("settings read and written back", () => {
+  it("take the record's own updated_at, ignored, and still refuse unknown fields", async () => {
+    const h = makeHarness();
+    const token = await sessionOf(h, "member@a.test");
+    await h.send("PUT", "/api/v1/me/settings", { auth: token, body: { display_name: "M", locale: "fr-FR" } });
+    const settings = (await h.send("GET", "/api/v1/me/settings", { auth: token })).body;
+    h.clock.advance(1000);
+    const back = await h.send("PUT", "/api/v1/me/settings", { auth: token, body: { ...settings, locale: "de-DE" } });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    const now = new Date(h.clock.now()).toISOString();
+    expect(back.body).toEqual({ display_name: "M", locale: "de-DE", updated_at: now });
+    // Whatever updated_at says (an older read, null), the server sets it; it is not stored as a setting.
+    const stale = await h.send("PUT", "/api/v1/me/settings", { auth: token, body: { updated_at: null } });
+    expect(stale.body).toEqual({ display_name: "M", locale: "de-DE", updated_at: now });
+    expect((await h.send("GET", "/api/v1/me/settings", { auth: token })).body).toEqual(stale.body);
+    const misspelt = await h.send("PUT", "/api/v1/me/settings", { auth: token, body: { ...settings, local: "x" } });
+    expect(expectErrorBody(misspelt, 400, "validation_failed").issues).toEqual([
+      expect.objectContaining({ path: "body.local" }),
+    ]);
+
+    const prefs = (await h.send("GET", "/api/v1/learning-preferences", { auth: token })).body;
+    expect(prefs.updated_at).toBeNull();
+    const off = await h.send("PUT", "/api/v1/learning-preferences", {
+      auth: token,
+      body: { ...prefs, enabled: false },
+    });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    expect(off.body).toEqual({ enabled: false, apply_to_generation: true, updated_at: now });
+    h.clock.advance(1000);
+    const again = await h.send("PUT", "/api/v1/learning-preferences", { auth: token, body: off.body });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toMatchObject({ enabled: false, apply_to_generation: true });
+    const unknown = await h.send("PUT", "/api/v1/learning-preferences", { auth: token, body: { ...off.body, on: 1 } });
+    expectErrorBody(unknown, 400, "validation_failed");
+  });
+});
+
 describe("billing", () => {
   const billing = ROUTES.filter((r) => r.path.startsWith("/api/v1/billing/"));
 
