@@ -103,6 +103,21 @@ export function updateWorkspace(
   ws: WorkspaceRow,
   change: { name?: string; is_default?: boolean },
 ): WorkspaceRow {
+  // is_default false is what a workspace that is not the default has (a record read and written back): no change. The
+  // default cannot stop being it this way, which would leave the account without one.
+  if (change.is_default === false && ws.is_default === 1) {
+    throw new ApiError(
+      "invalid_status",
+      `Workspace ${ws.id} is the account's default, and an account keeps one: make another workspace the default ` +
+        "(is_default: true on it), and this one stops being it.",
+      {
+        current_status: "default",
+        required_status: "not_default",
+        required_statuses: ["not_default"],
+        workspace_id: ws.id,
+      },
+    );
+  }
   store.db.transaction(() => {
     if (change.name !== undefined) store.workspaces.rename(ws.id, change.name);
     if (change.is_default === true) store.workspaces.setDefault(ws.account_id, ws.id);

@@ -112,14 +112,18 @@ export const workspaceRoutes = [
     stability: "beta",
     access: "session",
     params: WorkspaceParams,
-    body: v.object({ name: v.optional(RecordName), is_default: v.optional(v.literal(true)) }),
+    body: v.object({ name: v.optional(RecordName), is_default: v.optional(v.boolean()) }),
     responses: {
       200: { description: "The workspace.", schema: Workspace },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Workspace"),
+      ...CONFLICT(
+        "is_default false on the default workspace: an account keeps a default, changed by is_default true on another " +
+          "(invalid_status, current_status default). On a workspace that is not the default, false changes nothing.",
+      ),
     },
-    handler(ctx: Ctx<{ workspaceId: string }, unknown, { name?: string; is_default?: true }>) {
+    handler(ctx: Ctx<{ workspaceId: string }, unknown, { name?: string; is_default?: boolean }>) {
       const ws = findWorkspace(ctx);
       return { body: workspaceView(updateWorkspace(ctx.services.store, actorOf(ctx), ws, ctx.body)) };
     },

@@ -181,6 +181,34 @@ describe("workspaces from a session", () => {
     expectErrorBody(await h.send("GET", `/api/v1/workspaces/${h.a.ws2}`, { auth: token }), 404, "workspace_not_found");
   });
 
+  it("takes a workspace read and written back: is_default false changes nothing, but the default keeps it (409)", async () => {
+    const h = makeHarness();
+    const token = await sessionOf(h, "member@a.test");
+    const second = (await h.send("GET", `/api/v1/workspaces/${h.a.ws2}`, { auth: token })).body;
+    expect(second.is_default).toBe(false);
+    const renamed = await h.send("PUT", `/api/v1/workspaces/${h.a.ws2}`, {
+      auth: token,
+      body: { ...second, name: "Second renamed" },
+    });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body).toEqual({ ...second, name: "Second renamed" });
+    const first = (await h.send("GET", `/api/v1/workspaces/${h.a.ws1}`, { auth: token })).body;
+    expect(first.is_default).toBe(true);
+    expect((await h.send("PUT", `/api/v1/workspaces/${h.a.ws1}`, { auth: token, body: first })).body).toEqual(first);
+    const unset = await h.send("PUT", `/api/v1/workspaces/${h.a.ws1}`, {
+      auth: token,
+      body: { name: "Not kept", is_default: false },
+    });
+    expect(expectErrorBody(unset, 409, "invalid_status")).toMatchObject({
+      current_status: "default",
+      required_status: "not_default",
+      workspace_id: h.a.ws1,
+    });
+    expect(unset.body.message).toContain("make another workspace the default");
+    // Nothing of the refused body was applied.
+    expect((await h.send("GET", `/api/v1/workspaces/${h.a.ws1}`, { auth: token })).body).toEqual(first);
+  });
+
   it("deleting a workspace takes the keys bound to it", async () => {
     const h = makeHarness();
     const token = await sessionOf(h, "member@a.test");
