@@ -27,7 +27,7 @@ export type Actor = string;
 /** An account by id, or 404 account_not_found ("No account N."). */
 export function requireAccount(store: Store, accountId: number) {
   const account = store.accounts.byId(accountId);
-  if (!account) throw new ApiError("account_not_found", `No account ${accountId}.`);
+  if (!account) throw new ApiError("account_not_found", `No account ${accountId}.`, { account_id: accountId });
   return account;
 }
 
@@ -198,7 +198,9 @@ export function issueKey(store: Store, actor: Actor, req: KeyRequest, nowMs = Da
   if (req.workspaceId) {
     const ws = store.workspaces.byId(req.workspaceId);
     if (!ws || ws.account_id !== req.accountId)
-      throw new ApiError("workspace_not_found", `No workspace ${req.workspaceId} in account ${req.accountId}.`);
+      throw new ApiError("workspace_not_found", `No workspace ${req.workspaceId} in account ${req.accountId}.`, {
+        workspace_id: req.workspaceId,
+      });
     workspaceId = ws.id;
   } else if (req.workspaceId === null) {
     workspaceId = null;
@@ -235,7 +237,7 @@ export function issueKey(store: Store, actor: Actor, req: KeyRequest, nowMs = Da
 export function findKey(store: Store, keyId: string, accountId?: number): ApiKeyRow {
   const row = store.apiKeys.byId(keyId);
   if (!row || (accountId !== undefined && row.account_id !== accountId))
-    throw new ApiError("api_key_not_found", `No API key ${keyId}.`);
+    throw new ApiError("api_key_not_found", `No API key ${keyId}.`, { api_key_id: keyId });
   return row;
 }
 

@@ -10,6 +10,30 @@ const WholeNumber = v.pipe(v.number(), v.integer());
  * An error's details: error_code, and the fields DESIGN §4 names for it (spec §7), each present only with the codes
  * that carry it; further fields may follow (the code's own, e.g. `memory_id`).
  */
+/** The id a `<resource>_not_found` answer looked for, as the resource's records and its other answers name it. */
+const lookedFor = <S extends v.GenericSchema>(schema: S, code: string) =>
+  v.optional(described(schema, `${code}: the id that was looked for.`));
+/** One field per resource (`missing_ids` where a request named several). */
+const NOT_FOUND_IDS = {
+  account_id: lookedFor(WholeNumber, "account_not_found"),
+  api_key_id: lookedFor(v.string(), "api_key_not_found"),
+  content_id: lookedFor(WholeNumber, "content_not_found"),
+  conversion_id: lookedFor(WholeNumber, "conversion_not_found"),
+  image_id: lookedFor(WholeNumber, "image_not_found"),
+  learning_job_id: lookedFor(v.string(), "learning_job_not_found"),
+  memory_id: lookedFor(WholeNumber, "memory_not_found"),
+  reference_material_id: lookedFor(WholeNumber, "reference_material_not_found"),
+  template_id: lookedFor(WholeNumber, "template_not_found"),
+  voice_profile_id: lookedFor(v.string(), "voice_profile_not_found"),
+  workspace_id: v.optional(
+    described(
+      v.string(),
+      "workspace_not_found: the id that was looked for; workspace_not_empty, and invalid_status for is_default " +
+        "false on the default workspace: the workspace.",
+    ),
+  ),
+};
+
 const ErrorDetails = v.looseObject({
   error_code: described(v.string(), "Which error this is (README, `x-error-codes`)."),
   issues: v.optional(
@@ -36,6 +60,7 @@ const ErrorDetails = v.looseObject({
       "<resource>_not_found: every id named that is missing or unusable, in the order sent.",
     ),
   ),
+  ...NOT_FOUND_IDS,
   allowed: v.optional(described(Strings, "method_not_allowed: the methods the path has (also the `Allow` header).")),
   current_status: v.optional(described(v.string(), "invalid_status: the record's status.")),
   required_status: v.optional(

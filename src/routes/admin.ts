@@ -64,7 +64,7 @@ function operatorOnly(ctx: Ctx, what: string): void {
 /** Another account's id is not found for a non-operator. */
 function ownAccount(ctx: Ctx, accountId: number): void {
   if (!isOperator(ctx) && accountId !== ctx.principal.accountId)
-    throw new ApiError("account_not_found", `No account ${accountId}.`);
+    throw new ApiError("account_not_found", `No account ${accountId}.`, { account_id: accountId });
 }
 
 export const adminRoutes = [
@@ -133,7 +133,8 @@ export const adminRoutes = [
       operatorOnly(ctx, "change plans and rate limits");
       const store = ctx.services.store;
       const account = store.accounts.byId(ctx.params.id);
-      if (!account) throw new ApiError("account_not_found", `No account ${ctx.params.id}.`);
+      if (!account)
+        throw new ApiError("account_not_found", `No account ${ctx.params.id}.`, { account_id: ctx.params.id });
       if (ctx.body.plan) setPlan(store, actorOf(ctx), account.id, ctx.body.plan);
       if (ctx.body.rate_per_minute !== undefined || ctx.body.rate_per_hour !== undefined)
         setLimits(

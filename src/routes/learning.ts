@@ -76,11 +76,16 @@ export const learningRoutes = [
     handler(ctx: Ctx<{ jobId: string }>) {
       const job = ctx.services.store.learning.job(ctx.params.jobId);
       if (!job || job.account_id !== ctx.account.id)
-        throw new ApiError("learning_job_not_found", `No learning job ${ctx.params.jobId}.`);
+        throw new ApiError("learning_job_not_found", `No learning job ${ctx.params.jobId}.`, {
+          learning_job_id: ctx.params.jobId,
+        });
       checkRecordPlace(
         ctx,
         job.workspace_id,
-        (ws) => new ApiError("learning_job_not_found", `No learning job ${ctx.params.jobId} in workspace ${ws}.`),
+        (ws) =>
+          new ApiError("learning_job_not_found", `No learning job ${ctx.params.jobId} in workspace ${ws}.`, {
+            learning_job_id: ctx.params.jobId,
+          }),
       );
       return { body: jobView(job) };
     },
@@ -123,7 +128,9 @@ export const learningRoutes = [
     handler(ctx: Ctx<{ id: string }>) {
       const p = ctx.services.store.learning.profile(ctx.params.id);
       if (!p || p.account_id !== ctx.account.id)
-        throw new ApiError("voice_profile_not_found", `No voice profile ${ctx.params.id}.`);
+        throw new ApiError("voice_profile_not_found", `No voice profile ${ctx.params.id}.`, {
+          voice_profile_id: ctx.params.id,
+        });
       return { body: voiceProfileView(p) };
     },
   }),

@@ -9,7 +9,7 @@ import { JSON_BODY_LIMIT } from "../../src/http/body.js";
 import { ApiError, ERROR_CODES, STATUS_WORDS } from "../../src/http/errors.js";
 import { type RouteDef, route } from "../../src/http/route.js";
 import { ROUTES } from "../../src/http/routes.js";
-import { makeHarness } from "../helpers/harness.js";
+import { contract, makeHarness } from "../helpers/harness.js";
 import {
   API_ROUTES,
   credentialFor,
@@ -581,6 +581,51 @@ describe("unexpected failures", () => {
     const logged = h.logger.lines.find((l) => l.message === "unhandled error");
     expect(logged).toMatchObject({ trace_id: res.body.trace_id, error: expect.stringContaining("secret.db") });
     expect(String(logged?.stack)).toMatch(/at /);
+  });
+});
+
+describe("not-found answers", () => {
+  it("name the id they looked for, with the field the resource's other answers use", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const token = await sessionOf(h, "admin@a.test");
+    const inWs1 = `workspace_id=${h.a.ws1}`;
+    const cases: [string, string, string, string, string, string | number][] = [
+      ["GET", "/api/v1/learning-jobs/lj_nope", key, "learning_job_not_found", "learning_job_id", "lj_nope"],
+      ["GET", "/api/v1/voice-profiles/vp_nope", key, "voice_profile_not_found", "voice_profile_id", "vp_nope"],
+      ["GET", "/api/v1/workspaces/ws_nope", key, "workspace_not_found", "workspace_id", "ws_nope"],
+      // A workspace of the account outside the one the request names: the workspace looked for.
+      ["GET", `/api/v1/workspaces/${h.a.ws2}?${inWs1}`, key, "workspace_not_found", "workspace_id", h.a.ws2],
+      ["PUT", "/api/v1/workspaces/ws_nope", token, "workspace_not_found", "workspace_id", "ws_nope"],
+      ["DELETE", "/api/v1/workspaces/ws_nope", token, "workspace_not_found", "workspace_id", "ws_nope"],
+      ["DELETE", "/api/v1/api-keys/key_nope", token, "api_key_not_found", "api_key_id", "key_nope"],
+      ["PUT", "/api/v1/api-keys/key_nope", token, "api_key_not_found", "api_key_id", "key_nope"],
+      ["PUT", "/api/v1/admin/accounts/999999", token, "account_not_found", "account_id", 999999],
+      ["GET", "/api/v1/contents/999999", key, "content_not_found", "content_id", 999999],
+      ["GET", "/api/v1/memories/999999", key, "memory_not_found", "memory_id", 999999],
+      ["GET", "/api/v1/templates/999999", key, "template_not_found", "template_id", 999999],
+      ["GET", "/api/v1/images/999999", key, "image_not_found", "image_id", 999999],
+    ];
+    for (const [method, path, auth, code, field, id] of cases) {
+      const body = method !== "PUT" ? undefined : path.startsWith("/api/v1/admin/") ? {} : { name: "x" };
+      const details = expectErrorBody(await h.send(method, path, { auth, body }), 404, code);
+      expect(details, `${method} ${path}`).toEqual({ error_code: code, [field]: id });
+      // The description of the operation's 404 types the field, so that a generated client has it.
+      const op = contract.document.paths[contract.templateOf(path)!][method.toLowerCase() as "get"]!;
+      // biome-ignore lint/suspicious/noExplicitAny: a JSON Schema read from the description.
+      const schema = op.responses!["404"].content!["application/json"].schema as any;
+      const type = schema.properties.details.properties[field]?.type;
+      expect(type, `${method} ${path} ${field}`).toBe(typeof id === "number" ? "integer" : "string");
+    }
+    // POST /api-keys naming a workspace of no account of the caller's.
+    const issued = await h.send("POST", "/api/v1/api-keys", {
+      auth: token,
+      body: { name: "k", workspace_id: "ws_nope" },
+    });
+    expect(expectErrorBody(issued, 404, "workspace_not_found")).toEqual({
+      error_code: "workspace_not_found",
+      workspace_id: "ws_nope",
+    });
   });
 });
 
