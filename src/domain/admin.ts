@@ -253,6 +253,8 @@ export function revokeKey(store: Store, actor: Actor, row: ApiKeyRow, nowMs = Da
  * been answered 200 as if the key were still one to keep.
  */
 export function renameKey(store: Store, actor: Actor, row: ApiKeyRow, name: string, nowMs = Date.now()): ApiKeyRow {
+  // The name it has (a record read and written back) is no rename, whatever the key's status: nothing to refuse.
+  if (name === row.name) return row;
   const status = keyStatus(row, nowMs);
   if (status !== "active") {
     const when = status === "revoked" ? `was revoked at ${row.revoked_at}` : `expired at ${row.expires_at}`;

@@ -205,7 +205,10 @@ export const apiKeyRoutes = [
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("API key"),
-      ...CONFLICT("The key is revoked or expired (invalid_status): a key out of use is not renamed."),
+      ...CONFLICT(
+        "The key is revoked or expired (invalid_status): a key out of use is not renamed (its own name, sent back, " +
+          "changes nothing and is answered 200).",
+      ),
     },
     handler(ctx: Ctx<{ id: string }, unknown, v.InferOutput<typeof RenameKeyBody>>) {
       const row = findKey(ctx.services.store, ctx.params.id, ctx.principal.accountId);

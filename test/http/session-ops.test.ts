@@ -101,7 +101,12 @@ describe("API keys from a session", () => {
     expectErrorBody(late, 409, "invalid_status");
     expect(late.body.details).toMatchObject({ current_status: "revoked", required_status: "active" });
     const listed = await h.send("GET", "/api/v1/api-keys", { auth: token });
-    expect(listed.body.data.find((k: { id: string }) => k.id === id).name).toBe("renamed");
+    const record = listed.body.data.find((k: { id: string }) => k.id === id);
+    expect(record.name).toBe("renamed");
+    // Its record read and written back (its own name) is no rename: 200, the key as it is.
+    const back = await h.send("PUT", `/api/v1/api-keys/${id}`, { auth: token, body: record });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body).toEqual(record);
     expectErrorBody(
       await h.send("DELETE", "/api/v1/api-keys/key_doesnotexist", { auth: token }),
       404,
