@@ -226,15 +226,17 @@ export const WorkspaceQuery = { workspace_id: v.optional(v.pipe(v.string(), maxC
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp());
 
 /**
- * A record's `updated_at` in a body that otherwise refuses unknown fields (a record read and written back): taken and
- * ignored, whatever it says, as the server sets it; `readOnly` in the description.
+ * A record's timestamp (`updated_at`, `created_at`) in a body that otherwise refuses unknown fields (a record read and
+ * written back): taken and ignored, whatever it says, as the server sets it; `readOnly` in the description.
  */
-export const IgnoredUpdatedAt = v.optional(
-  v.pipe(
-    v.nullable(v.pipe(v.string(), maxChars(64))),
-    v.metadata({ readOnly: true, description: "The record's updated_at, as read: accepted and ignored." }),
-  ),
-);
+export const ignoredTimestamp = (field: string) =>
+  v.optional(
+    v.pipe(
+      v.nullable(v.pipe(v.string(), maxChars(64))),
+      v.metadata({ readOnly: true, description: `The record's ${field}, as read: accepted and ignored.` }),
+    ),
+  );
+export const IgnoredUpdatedAt = ignoredTimestamp("updated_at");
 
 /** A whole number in a response (ids, counts): `integer` in the description, not `number`. */
 export const Integer = v.pipe(v.number(), v.integer());

@@ -2,13 +2,13 @@
 import * as v from "valibot";
 import { userView } from "../db/users.js";
 import { createAccount, createUser, operatorAccountId, setLimits, setPlan } from "../domain/admin.js";
-import { Email, Password, RateLimit, RecordName } from "../domain/admin-rules.js";
+import { Email, MAX_NAME_LENGTH, Password, RateLimit, RecordName } from "../domain/admin-rules.js";
 import { generatePassword } from "../domain/passwords.js";
 import { PLANS } from "../domain/plans.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, intString, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import { Integer, ignoredTimestamp, intString, maxChars, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
 import { actorOf } from "./apikeys.js";
 import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page, pageList } from "./common.js";
 
@@ -33,6 +33,22 @@ const UpdateAccount = v.strictObject({
   plan: v.optional(v.picklist(PLANS)),
   rate_per_minute: v.optional(Limit),
   rate_per_hour: v.optional(Limit),
+  // The record's other fields, as in an account read and written back: accepted only as the account has them.
+  id: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.metadata({ readOnly: true, description: "The account's id: accepted only as it is." }),
+    ),
+  ),
+  name: v.optional(
+    v.pipe(
+      v.string(),
+      maxChars(MAX_NAME_LENGTH),
+      v.metadata({ readOnly: true, description: "The account's name: accepted only as it is (not renamed here)." }),
+    ),
+  ),
+  created_at: ignoredTimestamp("created_at"),
 });
 const CreateUser = v.object({
   account_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
@@ -135,6 +151,13 @@ export const adminRoutes = [
       const account = store.accounts.byId(ctx.params.id);
       if (!account)
         throw new ApiError("account_not_found", `No account ${ctx.params.id}.`, { account_id: ctx.params.id });
+      if (ctx.body.id !== undefined && ctx.body.id !== account.id)
+        throw invalidInput("body.id", `This is account ${account.id}; an account's id does not change.`);
+      if (ctx.body.name !== undefined && ctx.body.name !== account.name)
+        throw invalidInput(
+          "body.name",
+          `An account is not renamed here; this one is named ${JSON.stringify(account.name)}.`,
+        );
       if (ctx.body.plan) setPlan(store, actorOf(ctx), account.id, ctx.body.plan);
       if (ctx.body.rate_per_minute !== undefined || ctx.body.rate_per_hour !== undefined)
         setLimits(

@@ -16,6 +16,33 @@ describe("/admin/* across accounts", () => {
     expect((await h.send("GET", `/api/v1/admin/audit-log?account_id=${h.b.id}`, { auth: op })).status).toBe(200);
   });
 
+  it("takes an account read and written back: its own id, name and created_at, with a new plan", async () => {
+    const h = makeHarness();
+    const op = await h.login("admin@a.test");
+    const listed = await h.send("GET", "/api/v1/admin/accounts", { auth: op });
+    const record = listed.body.data.find((a: { id: number }) => a.id === h.b.id);
+    const plan = record.plan === "agency" ? "business" : "agency";
+    const back = await h.send("PUT", `/api/v1/admin/accounts/${h.b.id}`, { auth: op, body: { ...record, plan } });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body).toEqual({ ...record, plan });
+    // A field other than the account's is refused, naming it, and nothing is applied.
+    for (const [field, value] of [
+      ["name", "Renamed"],
+      ["id", h.a.id],
+    ] as const) {
+      const res = await h.send("PUT", `/api/v1/admin/accounts/${h.b.id}`, {
+        auth: op,
+        body: { ...record, [field]: value },
+      });
+      expect(res.status, field).toBe(400);
+      expect(res.body.details.issues[0].path).toBe(`body.${field}`);
+    }
+    const after = await h.send("GET", "/api/v1/admin/accounts", { auth: op });
+    expect(after.body.data.find((a: { id: number }) => a.id === h.b.id)).toEqual({ ...record, plan });
+    const unknown = await h.send("PUT", `/api/v1/admin/accounts/${h.b.id}`, { auth: op, body: { plna: "pro" } });
+    expect(unknown.body.details.issues[0].path).toBe("body.plna");
+  });
+
   it("keeps another account's admin inside its own account", async () => {
     const h = makeHarness();
     const other = await h.login("admin@b.test");
