@@ -613,7 +613,11 @@ describe("not-found answers", () => {
       // The description of the operation's 404 types the field, so that a generated client has it.
       const op = contract.document.paths[contract.templateOf(path)!][method.toLowerCase() as "get"]!;
       // biome-ignore lint/suspicious/noExplicitAny: a JSON Schema read from the description.
-      const schema = op.responses!["404"].content!["application/json"].schema as any;
+      let schema = op.responses!["404"].content!["application/json"].schema as any;
+      // The error body is a component the responses refer to (#/components/schemas/ErrorBody).
+      if (typeof schema.$ref === "string")
+        // biome-ignore lint/suspicious/noExplicitAny: as above.
+        schema = (contract.document.components as any).schemas[schema.$ref.split("/").at(-1)];
       const type = schema.properties.details.properties[field]?.type;
       expect(type, `${method} ${path} ${field}`).toBe(typeof id === "number" ? "integer" : "string");
     }
