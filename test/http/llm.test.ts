@@ -392,19 +392,20 @@ describe("a misbehaving model server", () => {
     expect(countContents(h)).toBe(0);
   });
 
-  it("never shows the credentials of a base URL in GET /models or in an error", async () => {
-    const h = makeHarness({
-      config: { llm: { baseUrl: "http://ops:hunter2@127.0.0.1:9", model: "down", timeoutMs: 1_000 } },
-    });
-    const key = h.key();
-    const models = await h.send("GET", "/api/v1/models", { auth: key });
-    expect(models.body.data[1].description).toContain("http://127.0.0.1:9");
-    const res = await generate(h, key, "down", false);
-    expect(res.status).toBe(502);
-    expect(res.body.details.error_code).toBe("upstream_unavailable");
-    for (const answer of [models, res]) {
-      expect(JSON.stringify(answer.body)).not.toContain("hunter2");
-      expect(JSON.stringify(answer.body)).not.toContain("ops:");
+  it("never shows the credentials of a base URL (user:password@, a token in its query) in GET /models or in an error", async () => {
+    for (const baseUrl of ["http://ops:hunter2@127.0.0.1:9", "http://127.0.0.1:9/v1?key=hunter2&ops=1#hunter2"]) {
+      const h = makeHarness({ config: { llm: { baseUrl, model: "down", timeoutMs: 1_000 } } });
+      const key = h.key();
+      const models = await h.send("GET", "/api/v1/models", { auth: key });
+      expect(models.body.data[1].description).toContain("http://127.0.0.1:9");
+      const res = await generate(h, key, "down", false);
+      expect(res.status).toBe(502);
+      expect(res.body.details.error_code).toBe("upstream_unavailable");
+      for (const answer of [models, res]) {
+        expect(JSON.stringify(answer.body)).not.toContain("hunter2");
+        expect(JSON.stringify(answer.body)).not.toContain("ops:");
+        expect(JSON.stringify(answer.body)).not.toContain("key=");
+      }
     }
   });
 });

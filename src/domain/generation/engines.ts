@@ -3,7 +3,7 @@ import { ApiError } from "../../http/errors.js";
 import type { WorkerPool } from "../../workers/pool.js";
 import { splitSentences } from "../text.js";
 import type { GenerationInput, GenerationOutput, Source } from "./builtin.js";
-import { chatComplete, chatStream, type LlmConfig, withoutUserinfo } from "./llm.js";
+import { chatComplete, chatStream, type LlmConfig, shownServerText } from "./llm.js";
 
 /** A started streamed generation: pieces as they come, then the whole result. */
 export interface GenerationStream {
@@ -61,7 +61,7 @@ export function llmEngine(cfg: LlmConfig, pool: WorkerPool): Engine {
     id: cfg.model,
     kind: "openai-compatible",
     // Shown to any read key: never a user name or password the URL may carry.
-    description: `On-prem model ${cfg.model} at ${withoutUserinfo(cfg.baseUrl)} (OpenAI-compatible chat completions).`,
+    description: `On-prem model ${cfg.model} at ${shownServerText(cfg.baseUrl)} (OpenAI-compatible chat completions).`,
     async generate(input, signal) {
       const { messages, sources } = await pool.run("llmPrompt", input);
       return finish(await chatComplete(cfg, messages, signal), input, sources);

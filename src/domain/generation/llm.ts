@@ -56,6 +56,14 @@ export function withoutUserinfo(text: string): string {
   return text.replace(/\/\/[^/?#\s]*@/g, "//");
 }
 
+/**
+ * Text quoting the model server's URL as any read key may see it (GET /models, a 502's message): without a URL's user
+ * name and password, and without its query and fragment, where a gateway's token (`?key=…`) would stand.
+ */
+export function shownServerText(text: string): string {
+  return withoutUserinfo(text).replace(/(https?:\/\/[^\s?#]*)[?#][^\s]*/gi, "$1");
+}
+
 function sizeOf(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
@@ -74,7 +82,7 @@ function endpoint(cfg: LlmConfig, path: "chat/completions" | "images/generations
 function unavailable(cfg: LlmConfig, why: string): ApiError {
   return new ApiError(
     "upstream_unavailable",
-    `The model server at ${withoutUserinfo(cfg.baseUrl)} cannot be reached: ${withoutUserinfo(why)}.`,
+    `The model server at ${shownServerText(cfg.baseUrl)} cannot be reached: ${shownServerText(why)}.`,
     {
       model: cfg.model,
     },
