@@ -136,21 +136,33 @@ class NodeIncoming implements Incoming {
   }
 }
 
-/** Resolves when the response can take more, or is gone; leaves no listener behind. */
-function drained(res: http.ServerResponse): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      res.off("drain", done);
-      res.off("close", done);
-      resolve();
+/**
+ * How long a streamed answer waits for its client to take more before its connection is cut. A client whose
+ * connection went half-open (a network change, a NAT's dropped mapping) takes nothing and says nothing: without a
+ * limit the stream, its model server's connection and an Idempotency-Key in flight (whose retry waits for the stream's
+ * end) would be held until the kernel gave up on the connection, often 15-30 minutes.
+ */
+export const STREAM_STALL_MS = 60_000;
+
+/** Whether the response can take more (true) or is gone, or took nothing for `ms` (false); leaves no listener. */
+function drained(res: http.ServerResponse, ms: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const settle = (ok: boolean) => {
+      clearTimeout(timer);
+      res.off("drain", onDrain);
+      res.off("close", onClose);
+      resolve(ok);
     };
-    res.on("drain", done);
-    res.on("close", done);
+    const onDrain = () => settle(true);
+    const onClose = () => settle(false);
+    const timer = setTimeout(onClose, ms);
+    res.on("drain", onDrain);
+    res.on("close", onClose);
   });
 }
 
 /** Writes a stream body with backpressure; stops reading it when the client goes away. */
-async function pump(res: http.ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
+async function pump(res: http.ServerResponse, body: ReadableStream<Uint8Array>, stallMs: number): Promise<void> {
   const reader = body.getReader();
   const onClose = () => void reader.cancel().catch(() => {});
   res.once("close", onClose);
@@ -164,7 +176,8 @@ async function pump(res: http.ServerResponse, body: ReadableStream<Uint8Array>):
       const { done, value } = await reader.read();
       if (done) break;
       if (res.destroyed) continue;
-      if (!res.write(value)) await drained(res);
+      // A client that takes nothing for stallMs is cut: the loop's next pass cancels the stream.
+      if (!res.write(value) && !(await drained(res, stallMs))) res.destroy();
     }
     res.end();
   } finally {
@@ -173,7 +186,7 @@ async function pump(res: http.ServerResponse, body: ReadableStream<Uint8Array>):
 }
 
 /** Writes an answer. Text and bytes go out with Content-Length in one write; streams chunked. */
-async function send(req: NodeIncoming, res: http.ServerResponse, out: Outgoing): Promise<void> {
+async function send(req: NodeIncoming, res: http.ServerResponse, out: Outgoing, stallMs: number): Promise<void> {
   const headers = out.headers;
   if (req.closeAfter) headers.connection = "close";
   const body = NULL_BODY_STATUS.has(out.status) ? null : out.body;
@@ -188,7 +201,7 @@ async function send(req: NodeIncoming, res: http.ServerResponse, out: Outgoing):
     res.writeHead(out.status, headers);
     // Headers first: an event stream's client sees the answer begin before the first event.
     res.flushHeaders();
-    await pump(res, body);
+    await pump(res, body, stallMs);
     return;
   }
   if (body === null) {
@@ -204,12 +217,16 @@ async function send(req: NodeIncoming, res: http.ServerResponse, out: Outgoing):
 }
 
 /** The request listener of an HTTP server answering through `app`. */
-export function nodeListener(app: App): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+export function nodeListener(
+  app: App,
+  options: { streamStallMs?: number } = {},
+): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  const stallMs = options.streamStallMs ?? STREAM_STALL_MS;
   return (req, res) => {
     const incoming = new NodeIncoming(req, res);
     app
       .serve(incoming, { remoteAddress: req.socket.remoteAddress })
-      .then((out) => send(incoming, res, out))
+      .then((out) => send(incoming, res, out, stallMs))
       .catch(() => {
         // The pipeline answers every error itself; this is a failure to write (the client went away, a bad header).
         if (res.headersSent || res.destroyed) {

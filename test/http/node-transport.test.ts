@@ -219,6 +219,36 @@ describe("the node:http transport", () => {
     expect(Buffer.from(await again.arrayBuffer()).equals(firstBytes)).toBe(true);
   });
 
+  it("cuts a stream whose client takes nothing for the stall limit, and cancels it", async () => {
+    let cancelled = false;
+    const chunk = new Uint8Array(64 * 1024).fill(0x61);
+    const app = {
+      serve: async () => ({
+        status: 200,
+        headers: { "content-type": "text/event-stream" },
+        body: new ReadableStream<Uint8Array>({
+          pull: (c) => c.enqueue(chunk),
+          cancel: () => {
+            cancelled = true;
+          },
+        }),
+      }),
+    } as unknown as App;
+    const own = http.createServer(nodeListener(app, { streamStallMs: 200 }));
+    await new Promise<void>((resolve) => own.listen(0, "127.0.0.1", resolve));
+    // A client that reads nothing, as behind a half-open connection: the socket's buffers fill and stay full.
+    const socket = net.connect((own.address() as net.AddressInfo).port, "127.0.0.1", () => {
+      socket.pause();
+      socket.write("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n");
+    });
+    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    socket.on("error", () => {});
+    await expect.poll(() => cancelled, { timeout: 10_000 }).toBe(true);
+    socket.resume();
+    await closed;
+    own.close();
+  });
+
   it("cancels a stream whose client went away before its answer began", async () => {
     // The answer is ready only once the client has gone: its "close" came before the body was sent.
     let gone!: () => void;
