@@ -94,6 +94,8 @@ const TAIL_BYTES = 64 * 1024;
  * Whether the last event of an event stream's end is `error`: the operation failed midway (the generate stream's
  * upstream errors), which is no completed answer. Events are separated by blank lines; its `data` is one JSON line.
  */
+const DONE_EVENT = /(^|\n)event: ?done\r?\n/;
+
 function endsWithError(tail: Buffer): boolean {
   const text = tail.toString("latin1").replace(/\r\n?/g, "\n").replace(/\n+$/, "");
   const last = text.slice(text.lastIndexOf("\n\n") + 1);
@@ -120,6 +122,8 @@ function recorded(
   const tail: Uint8Array[] = [];
   let tailSize = 0;
   let ended = false;
+  // A chunk holding a `done` event, kept back until the stream's answer is stored (pull).
+  let held: Uint8Array | undefined;
   const finish = async (body: Uint8Array | undefined | null) => {
     if (ended) return;
     ended = true;
@@ -132,28 +136,40 @@ function recorded(
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        let next: ReadableStreamReadResult<Uint8Array>;
-        try {
-          next = await reader.read();
-        } catch (e) {
-          await finish(null);
-          controller.error(e);
-          return;
+        for (;;) {
+          let next: ReadableStreamReadResult<Uint8Array>;
+          try {
+            next = await reader.read();
+          } catch (e) {
+            await finish(null);
+            controller.error(e);
+            return;
+          }
+          if (next.done) {
+            if (endsWithError(Buffer.concat(tail))) await finish(null);
+            else await finish(size <= MAX_KEPT_BYTES ? Buffer.concat(chunks, size) : undefined);
+            if (held) controller.enqueue(held);
+            controller.close();
+            return;
+          }
+          const chunk = next.value;
+          size += chunk.byteLength;
+          if (size <= MAX_KEPT_BYTES) chunks.push(chunk);
+          else chunks = [];
+          tail.push(chunk);
+          tailSize += chunk.byteLength;
+          while (tailSize - tail[0].byteLength >= TAIL_BYTES) tailSize -= tail.shift()!.byteLength;
+          // A chunk with a `done` event (the generate stream's last, which clients act on) waits until the stream has
+          // ended and its answer is stored and synced: sent at once, a crash before the store would leave the key
+          // unused and a retry would generate again. Anything after it sends it first.
+          const out = held;
+          held = undefined;
+          if (DONE_EVENT.test(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString("latin1")))
+            held = chunk;
+          if (out) controller.enqueue(out);
+          if (!held) controller.enqueue(chunk);
+          if (out || !held) return;
         }
-        if (next.done) {
-          if (endsWithError(Buffer.concat(tail))) await finish(null);
-          else await finish(size <= MAX_KEPT_BYTES ? Buffer.concat(chunks, size) : undefined);
-          controller.close();
-          return;
-        }
-        const chunk = next.value;
-        size += chunk.byteLength;
-        if (size <= MAX_KEPT_BYTES) chunks.push(chunk);
-        else chunks = [];
-        tail.push(chunk);
-        tailSize += chunk.byteLength;
-        while (tailSize - tail[0].byteLength >= TAIL_BYTES) tailSize -= tail.shift()!.byteLength;
-        controller.enqueue(chunk);
       },
       async cancel(reason) {
         await finish(null);
@@ -368,10 +384,13 @@ export class IdempotencyKeys {
       if (!isReplayable(response.status)) return response;
       if (isEventStream(response)) {
         const headers = headersOf(response);
+        // Stored as the operation gave them: the pipeline adds this request's own (X-Trace-Id, X-RateLimit-*) to the
+        // object it sends, before the stream ends.
+        const stored = { ...headers };
         const body = recorded(response.body, signal?.(), async (sent) => {
           try {
             if (sent === null) return;
-            await save(response.status, headers, sent);
+            await save(response.status, stored, sent);
             // The stored answer is on disk before the stream's end goes out, as a stored JSON answer is.
             await this.durable().catch((e: Error) =>
               this.logger.error("idempotent response not synced", { error: e.message }),

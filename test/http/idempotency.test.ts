@@ -397,6 +397,33 @@ describe("Idempotency-Key: streamed generations", () => {
     expect(syncs.at(-1)).toBe(1);
   });
 
+  it("the done event goes out only once the stream is stored and synced, with the operation's own headers", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    // Each sync: how many answers were stored when it began.
+    const syncs: number[] = [];
+    h.services.durability = {
+      sync: async () => {
+        syncs.push(storedKeys(h));
+      },
+    };
+    const first = await streamed(h, key, "st-1", body);
+    const reader = first.body!.getReader();
+    let atDone: { stored: number; synced: number[] } | undefined;
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      // Clients act on the done event: a crash after it must not leave the key unused (a retry would generate again).
+      if (!atDone && Buffer.from(next.value).toString().includes("event: done"))
+        atDone = { stored: storedKeys(h), synced: [...syncs] };
+    }
+    expect(atDone).toEqual({ stored: 1, synced: expect.arrayContaining([1]) });
+    const row = h.services.store.db.prepare("SELECT headers FROM idempotency_keys").get() as { headers: string };
+    const stored = Object.keys(JSON.parse(row.headers));
+    expect(stored).not.toContain("x-trace-id");
+    expect(stored.filter((name) => name.startsWith("x-ratelimit"))).toEqual([]);
+  });
+
   it("the same key with another body is 409 idempotency_key_reused, streamed or not", async () => {
     const h = makeHarness();
     const key = h.key();
