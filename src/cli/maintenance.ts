@@ -1,4 +1,5 @@
 /** `migrate`, `backup`, `restore` and `openapi`. */
+import { randomBytes } from "node:crypto";
 import {
   chmodSync,
   chownSync,
@@ -188,8 +189,9 @@ function backupInto(
   // SQLite would name the temporary file it could not create, not the folder that is missing.
   const folder = path.dirname(target);
   if (!existsSync(folder)) throw new CliError(`cannot write ${target}: there is no folder ${folder}`);
-  const tmp = `${target}.partial-${process.pid}`;
-  rmSync(tmp, { force: true });
+  // A name of its own: two backups into one file from two containers are often both pid 1, and the second's rmSync
+  // would remove the first's copy under it (as scheduled backups did: jobs/backups.ts).
+  const tmp = `${target}.partial-${process.pid}-${randomBytes(4).toString("hex")}`;
   try {
     try {
       copyDatabase({ dataDir }, tmp, readOnly);

@@ -83,7 +83,9 @@ export function placeNew(tmp: string, target: string): boolean {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? "";
     if (code === "EEXIST") return false;
-    if (!NO_HARD_LINKS.has(code)) throw e;
+    // Any other refusal of link() (EACCES or EMLINK on some CIFS and FUSE mounts, besides NO_HARD_LINKS'): the
+    // exclusive create below, which such a mount may still allow, as its rename did before link() was used.
+    if (!NO_HARD_LINKS.has(code) && code !== "EACCES" && code !== "EMLINK") throw e;
   }
   let taken: number;
   try {

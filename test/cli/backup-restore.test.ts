@@ -22,7 +22,12 @@ import { asUser, cli, initDir, startServe, tempDir } from "../helpers/cli.js";
 
 // In-process runs of backupDatabase: `during.check` runs in the copy's check (after the copy, before it is put in
 // place), `during.noHardLinks` makes link() fail as on a file system without hard links (vfat: EPERM).
-const during = vi.hoisted(() => ({ check: undefined as (() => void) | undefined, noHardLinks: false }));
+const during = vi.hoisted(() => ({
+  check: undefined as (() => void) | undefined,
+  noHardLinks: false,
+  // What link() fails with when noHardLinks is set.
+  linkCode: "EPERM",
+}));
 
 // In-process runs of backupDatabase get a copy check that fails (see "deletes the partial copy").
 vi.mock("../../src/jobs/backups.js", async (importOriginal) => {
@@ -55,7 +60,7 @@ vi.mock("node:fs", async (importOriginal) => {
   const real = await importOriginal<typeof import("node:fs")>();
   const linkSync: typeof real.linkSync = (existing, made) => {
     if (during.noHardLinks)
-      throw Object.assign(new Error("EPERM: operation not permitted, link"), { code: "EPERM", syscall: "link" });
+      throw Object.assign(new Error(`${during.linkCode}: link refused`), { code: during.linkCode, syscall: "link" });
     return real.linkSync(existing, made);
   };
   return { ...real, default: { ...real, linkSync }, linkSync };
@@ -252,19 +257,35 @@ describe("backup --out", () => {
     expect(readdirSync(path.dirname(out))).toEqual(["b.db"]);
   });
 
-  it("writes a new file where the file system has no hard links (link fails with EPERM)", async () => {
+  it("writes a new file where the file system has no hard links (link fails with EPERM, or EACCES as on some CIFS and FUSE mounts)", async () => {
+    const { dir } = initDir();
+    const { backupDatabase } = await import("../../src/cli/maintenance.js");
+    for (const code of ["EPERM", "EACCES", "EMLINK"]) {
+      const out = path.join(tempDir(), "b.db");
+      during.noHardLinks = true;
+      during.linkCode = code;
+      try {
+        expect(backupDatabase(dir, out).file).toBe(out);
+      } finally {
+        during.noHardLinks = false;
+        during.linkCode = "EPERM";
+      }
+      expect(statSync(out).mode & 0o777).toBe(0o600);
+      expect(integrity(out)).toBe("ok");
+      expect(readdirSync(path.dirname(out))).toEqual(["b.db"]);
+    }
+  });
+
+  it("leaves alone a copy under way into the same file by a process of the same pid (another container's)", async () => {
     const { dir } = initDir();
     const { backupDatabase } = await import("../../src/cli/maintenance.js");
     const out = path.join(tempDir(), "b.db");
-    during.noHardLinks = true;
-    try {
-      expect(backupDatabase(dir, out).file).toBe(out);
-    } finally {
-      during.noHardLinks = false;
-    }
-    expect(statSync(out).mode & 0o777).toBe(0o600);
+    // Its temporary file, by the name this process's pid alone would give.
+    const theirs = `${out}.partial-${process.pid}`;
+    writeFileSync(theirs, "a copy being written");
+    expect(backupDatabase(dir, out).file).toBe(out);
+    expect(readFileSync(theirs, "utf8")).toBe("a copy being written");
     expect(integrity(out)).toBe("ok");
-    expect(readdirSync(path.dirname(out))).toEqual(["b.db"]);
   });
 
   it("fsyncs the copy before it has its name, and then its folder, with or without --force", async () => {
