@@ -45,7 +45,7 @@ export const MAX_EMAIL_DOMAIN_LABEL = 63;
 /**
  * A domain label's length in octets as DNS carries it: an ASCII label's characters; a label with other characters
  * its A-label's (`xn--…`, RFC 5890, `aLabel`), which may be far shorter than its UTF-8 (22 CJK characters: 66 bytes,
- * an A-label of 33), else, where it has none (not a valid IDN label), its bytes of UTF-8.
+ * an A-label of 28 when they repeat one), else, where it has none (not a valid IDN label), its bytes of UTF-8.
  */
 export function domainLabelOctets(label: string): { octets: number; aLabel: boolean } {
   if (/^\p{ASCII}*$/u.test(label)) return { octets: label.length, aLabel: false };
@@ -60,7 +60,8 @@ export function longDomainLabel(address: string): { octets: number; aLabel: bool
   const at = address.lastIndexOf("@");
   if (at < 0) return undefined;
   let longest: { octets: number; aLabel: boolean } | undefined;
-  for (const label of address.slice(at + 1).split(".")) {
+  // The dots domainToASCII (UTS #46) also reads as label separators: 。 ． ｡
+  for (const label of address.slice(at + 1).split(/[.\u3002\uFF0E\uFF61]/)) {
     const counted = domainLabelOctets(label);
     if (counted.octets > MAX_EMAIL_DOMAIN_LABEL && counted.octets > (longest?.octets ?? 0)) longest = counted;
   }

@@ -175,6 +175,8 @@ describe("emails of users", () => {
       `x4@${"中".repeat(22)}.test`,
       // 57 é: an A-label of 63.
       `x5@${"é".repeat(57)}.test`,
+      // An ideographic full stop separates labels as "." does (UTS #46): two labels of 40 é, each within 63.
+      `x6@${"é".repeat(40)}\u3002${"é".repeat(40)}.test`,
     ]) {
       const res = await create(email);
       expect(res.status, `${email}: ${JSON.stringify(res.body)}`).toBe(201);
