@@ -158,15 +158,12 @@ export const adminRoutes = [
           "body.name",
           `An account is not renamed here; this one is named ${JSON.stringify(account.name)}.`,
         );
-      if (ctx.body.plan) setPlan(store, actorOf(ctx), account.id, ctx.body.plan);
-      if (ctx.body.rate_per_minute !== undefined || ctx.body.rate_per_hour !== undefined)
-        setLimits(
-          store,
-          actorOf(ctx),
-          account.id,
-          ctx.body.rate_per_minute === undefined ? account.rate_per_minute : ctx.body.rate_per_minute,
-          ctx.body.rate_per_hour === undefined ? account.rate_per_hour : ctx.body.rate_per_hour,
-        );
+      // Only what changes is set, and audited: a record read and written back changes nothing and logs nothing.
+      if (ctx.body.plan && ctx.body.plan !== account.plan) setPlan(store, actorOf(ctx), account.id, ctx.body.plan);
+      const perMinute = ctx.body.rate_per_minute === undefined ? account.rate_per_minute : ctx.body.rate_per_minute;
+      const perHour = ctx.body.rate_per_hour === undefined ? account.rate_per_hour : ctx.body.rate_per_hour;
+      if (perMinute !== account.rate_per_minute || perHour !== account.rate_per_hour)
+        setLimits(store, actorOf(ctx), account.id, perMinute, perHour);
       return { body: store.accounts.byId(account.id) };
     },
   }),

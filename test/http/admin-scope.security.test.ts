@@ -41,6 +41,13 @@ describe("/admin/* across accounts", () => {
     expect(after.body.data.find((a: { id: number }) => a.id === h.b.id)).toEqual({ ...record, plan });
     const unknown = await h.send("PUT", `/api/v1/admin/accounts/${h.b.id}`, { auth: op, body: { plna: "pro" } });
     expect(unknown.body.details.issues[0].path).toBe("body.plna");
+    // Written back unchanged, it changes nothing and the audit log gains nothing: only a change is set and logged.
+    const audit = async () =>
+      (await h.send("GET", `/api/v1/admin/audit-log?account_id=${h.b.id}&limit=100`, { auth: op })).body.data.length;
+    const logged = await audit();
+    const same = await h.send("PUT", `/api/v1/admin/accounts/${h.b.id}`, { auth: op, body: { ...record, plan } });
+    expect(same.status).toBe(200);
+    expect(await audit()).toBe(logged);
   });
 
   it("keeps another account's admin inside its own account", async () => {
