@@ -56,23 +56,27 @@ export class StopSignals {
   private said = false;
   private handler: ((signal: string) => void) | undefined;
 
+  /**
+   * `early`: a signal that came while the program loaded (listenEarly), this start's. It is said only when the start
+   * stops for it (checkpoint), or another comes: the options are checked first, and one refused (exit 2), or a port
+   * in use (exit 1), ends the command with its own error line alone, not after a "stopping" that no "stopped" follows.
+   */
   constructor(
     target: Pick<NodeJS.EventEmitter, "on"> = process,
     private readonly say: (line: string) => void = (line) => process.stderr.write(line),
+    early: string | undefined = target === process ? takeEarly() : undefined,
   ) {
     for (const signal of STOP_SIGNALS) target.on(signal, () => this.receive(signal));
-    // A signal that came while the program loaded (listenEarly) is this start's. It is said only when the start
-    // stops for it (checkpoint): the options are checked first, and one refused (exit 2), or a port in use (exit 1),
-    // ends the command with its own error line alone, not after a "stopping" that no "stopped" follows.
-    if (target === process) this.early = takeEarly();
+    this.early = early;
   }
 
   private receive(signal: string): void {
     if (this.handler) this.handler(signal);
-    // A second one before the server listens changes nothing: start-up stops at its next step anyway.
-    else if (this.early === undefined) {
-      this.early = signal;
-      // Said at once: the step under way (migrations, the first start's setup) may take a while.
+    else {
+      // A second one before the server listens changes nothing: start-up stops at its next step anyway. The first,
+      // or one recorded while the program loaded and not said yet, is said at once: the step under way (migrations,
+      // the first start's setup) may take a while.
+      this.early ??= signal;
       this.announce();
     }
   }
