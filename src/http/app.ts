@@ -472,7 +472,10 @@ export function createApp(services: Services, routes: RouteDef[]): App {
           : await operate();
       // A write is answered once it is on disk (db/durability.ts); reads wait for nothing. A stream acknowledges what
       // it stores in its own last event, after its own sync (the generate stream's done): its start waits for nothing.
-      if (writes && !(response.body instanceof ReadableStream)) await services.durability.sync();
+      // (A stream told as node.ts tells it, not by naming the global ReadableStream, which loads web streams.)
+      const streamed =
+        response.body !== null && typeof response.body !== "string" && !(response.body instanceof Uint8Array);
+      if (writes && !streamed) await services.durability.sync();
       // An MCP batch's further tool calls took tokens of their own: its answer says what they left.
       if (routeDef.spendsTokens && bucketId !== undefined && bucketLimits && decision)
         decision = services.limiter.take(bucketId, bucketLimits, true);
