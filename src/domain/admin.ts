@@ -4,7 +4,7 @@ import type { ApiKeyRow } from "../db/apikeys.js";
 import type { Store } from "../db/store.js";
 import type { Role, UserRow } from "../db/users.js";
 import type { WorkspaceHoldings, WorkspaceRow } from "../db/workspaces.js";
-import { ApiError, invalidInput, invalidStatus } from "../http/errors.js";
+import { ApiError, invalidInput, invalidStatus, workspaceNotFound } from "../http/errors.js";
 import {
   DEFAULT_EXPIRY,
   displayPrefix,
@@ -106,16 +106,12 @@ export function updateWorkspace(
   // is_default false is what a workspace that is not the default has (a record read and written back): no change. The
   // default cannot stop being it this way, which would leave the account without one.
   if (change.is_default === false && ws.is_default === 1) {
-    throw new ApiError(
-      "invalid_status",
+    throw invalidStatus(
       `Workspace ${ws.id} is the account's default, and an account keeps one: make another workspace the default ` +
         "(is_default: true on it), and this one stops being it.",
-      {
-        current_status: "default",
-        required_status: "not_default",
-        required_statuses: ["not_default"],
-        workspace_id: ws.id,
-      },
+      "default",
+      ["not_default"],
+      { workspace_id: ws.id },
     );
   }
   store.db.transaction(() => {
@@ -197,10 +193,7 @@ export function issueKey(store: Store, actor: Actor, req: KeyRequest, nowMs = Da
   const workspaces = store.workspaces.listByAccount(req.accountId);
   if (req.workspaceId) {
     const ws = store.workspaces.byId(req.workspaceId);
-    if (!ws || ws.account_id !== req.accountId)
-      throw new ApiError("workspace_not_found", `No workspace ${req.workspaceId} in account ${req.accountId}.`, {
-        workspace_id: req.workspaceId,
-      });
+    if (!ws || ws.account_id !== req.accountId) throw workspaceNotFound(req.workspaceId, `account ${req.accountId}`);
     workspaceId = ws.id;
   } else if (req.workspaceId === null) {
     workspaceId = null;

@@ -185,19 +185,28 @@ export function notFound(code: ErrorCode, message: string, details: Record<strin
 
 /**
  * 409 invalid_status: a record whose status forbids the change, with the status it has and the ones it needs
- * (`required_status` a string for one, as /api/v1 has always answered; `required_statuses` always an array).
+ * (`required_status` a string for one, as /api/v1 has always answered; `required_statuses` always an array), and
+ * `more` details of the record's own (its id).
  */
-export function invalidStatus(message: string, current: string, allowed: readonly string[]): ApiError {
+export function invalidStatus(
+  message: string,
+  current: string,
+  allowed: readonly string[],
+  more: Record<string, unknown> = {},
+): ApiError {
   return new ApiError("invalid_status", message, {
     current_status: current,
     required_status: allowed.length === 1 ? allowed[0] : allowed,
     required_statuses: allowed,
+    ...more,
   });
 }
 
-/** 404: a workspace that is not the caller's, or no longer exists. */
-export function workspaceNotFound(id: string): ApiError {
-  return new ApiError("workspace_not_found", `No workspace ${id}.`, { workspace_id: id });
+/** 404: a workspace that is not the caller's, or no longer exists; `where`, the place it was looked for in. */
+export function workspaceNotFound(id: string, where?: string): ApiError {
+  return new ApiError("workspace_not_found", `No workspace ${id}${where ? ` in ${where}` : ""}.`, {
+    workspace_id: id,
+  });
 }
 
 /** 403: a key bound to one workspace named, or reached a record of, another. */

@@ -8,7 +8,7 @@ import { findContent } from "../domain/contents.js";
 import { parseTraits, type VoiceTraits } from "../domain/generation/voice.js";
 import { COMPONENT_WEIGHTS } from "../domain/scoring.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, workspaceNotFound } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { Integer, maxChars, minChars } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS } from "./common.js";
@@ -130,8 +130,7 @@ function namedWorkspace(ctx: Ctx<unknown, unknown, ScoreInput>): WorkspaceRow | 
   if (id === undefined) return undefined;
   ctx.checkRecordWorkspace(id);
   const ws = ctx.services.store.workspaces.byId(id);
-  if (!ws || ws.account_id !== ctx.account.id)
-    throw new ApiError("workspace_not_found", `No workspace ${id}.`, { workspace_id: id });
+  if (!ws || ws.account_id !== ctx.account.id) throw workspaceNotFound(id);
   return ws;
 }
 

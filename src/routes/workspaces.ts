@@ -4,7 +4,7 @@ import { type WorkspaceRow, workspaceView } from "../db/workspaces.js";
 import { createWorkspace, updateWorkspace } from "../domain/admin.js";
 import { RecordName } from "../domain/admin-rules.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError, workspaceNotFound } from "../http/errors.js";
+import { workspaceNotFound } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { maxChars, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import { actorOf } from "./apikeys.js";
@@ -30,11 +30,7 @@ const ListQuery = v.object({ ...PageQuery, ...WorkspaceQuery });
 function findWorkspace(ctx: Ctx<{ workspaceId: string }>): WorkspaceRow {
   const ws = ctx.services.store.workspaces.byId(ctx.params.workspaceId);
   if (!ws || ws.account_id !== ctx.principal.accountId) throw workspaceNotFound(ctx.params.workspaceId);
-  checkRecordPlace(
-    ctx,
-    ws.id,
-    (named) => new ApiError("workspace_not_found", `No workspace ${ws.id} in ${named}.`, { workspace_id: ws.id }),
-  );
+  checkRecordPlace(ctx, ws.id, (named) => workspaceNotFound(ws.id, named));
   return ws;
 }
 
