@@ -11,7 +11,15 @@ import { parseBody, readBody } from "./body.js";
 import type { Ctx, Principal, Services } from "./context.js";
 import { bindCursor, type CursorScope, unbindCursor } from "./cursors.js";
 import { ApiError, errorBody, invalidInput, toApiError, workspaceMismatch, workspaceNotFound } from "./errors.js";
-import { type Incoming, incomingOf, jsonOutgoing, type Outgoing, outgoingOf, responseOf } from "./exchange.js";
+import {
+  type Incoming,
+  incomingOf,
+  isStreamBody,
+  jsonOutgoing,
+  type Outgoing,
+  outgoingOf,
+  responseOf,
+} from "./exchange.js";
 import { idempotencyKeyOf, requestFingerprint } from "./idempotency.js";
 import { redactSecrets } from "./log.js";
 import { publicUrlOf } from "./public-url.js";
@@ -472,10 +480,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
           : await operate();
       // A write is answered once it is on disk (db/durability.ts); reads wait for nothing. A stream acknowledges what
       // it stores in its own last event, after its own sync (the generate stream's done): its start waits for nothing.
-      // (A stream told as node.ts tells it, not by naming the global ReadableStream, which loads web streams.)
-      const streamed =
-        response.body !== null && typeof response.body !== "string" && !(response.body instanceof Uint8Array);
-      if (writes && !streamed) await services.durability.sync();
+      if (writes && !isStreamBody(response.body)) await services.durability.sync();
       // An MCP batch's further tool calls took tokens of their own: its answer says what they left.
       if (routeDef.spendsTokens && bucketId !== undefined && bucketLimits && decision)
         decision = services.limiter.take(bucketId, bucketLimits, true);

@@ -30,6 +30,14 @@ export interface Outgoing {
   body: string | Uint8Array | ReadableStream<Uint8Array> | null;
 }
 
+/**
+ * Whether an answer's body is a stream: what is neither text, bytes nor null. Told by elimination: naming the global
+ * ReadableStream (instanceof) makes Node load its web streams, 7-12 ms inside a start's first answer.
+ */
+export function isStreamBody(body: Outgoing["body"]): body is ReadableStream<Uint8Array> {
+  return body !== null && typeof body !== "string" && !(body instanceof Uint8Array);
+}
+
 /** The 413 of a body past its limit. */
 export function tooLarge(limit: number): ApiError {
   return new ApiError("payload_too_large", `The request body is larger than ${limit} bytes.`, { limit_bytes: limit });
@@ -67,7 +75,7 @@ export async function bodyBytes(out: Outgoing): Promise<Uint8Array> {
 /** An Outgoing as a Fetch Response (for callers of `App.handle`). */
 export function responseOf(out: Outgoing, method = "GET"): Response {
   const empty = NULL_BODY_STATUS.has(out.status) || method === "HEAD";
-  if (empty && out.body instanceof ReadableStream) void out.body.cancel().catch(() => {});
+  if (empty && isStreamBody(out.body)) void out.body.cancel().catch(() => {});
   const body = empty ? null : (out.body as BodyInit | null);
   return new Response(body, { status: out.status, headers: out.headers });
 }

@@ -20,7 +20,7 @@ import type { Store } from "../db/store.js";
 import { type Clock, iso } from "../domain/clock.js";
 import { inlineWriter, type StoreWriter } from "../domain/writer.js";
 import { ApiError, errorBody, invalidInput } from "./errors.js";
-import { bodyBytes, type Incoming, NULL_BODY_STATUS, type Outgoing } from "./exchange.js";
+import { bodyBytes, type Incoming, isStreamBody, NULL_BODY_STATUS, type Outgoing } from "./exchange.js";
 import { type Logger, redactSecrets } from "./log.js";
 
 /** How long a completed response is replayed. */
@@ -82,20 +82,19 @@ export function isReplayable(status: number): boolean {
 
 /** Whether an answer is a server-sent event stream. */
 function isEventStream(out: Outgoing): out is Outgoing & { body: ReadableStream<Uint8Array> } {
-  const body = out.body;
-  const streamed = body !== null && typeof body !== "string" && !(body instanceof Uint8Array);
-  return streamed && (out.headers["content-type"] ?? "").toLowerCase().startsWith("text/event-stream");
+  return isStreamBody(out.body) && (out.headers["content-type"] ?? "").toLowerCase().startsWith("text/event-stream");
 }
 
 /** How much of a stream's end is kept to read its last event (an `error` event's body is far smaller). */
 const TAIL_BYTES = 64 * 1024;
 
+/** A chunk holding a `done` event (the generate stream's last), which `recorded` holds back until the store. */
+const DONE_EVENT = /(^|\n)event: ?done\r?\n/;
+
 /**
  * Whether the last event of an event stream's end is `error`: the operation failed midway (the generate stream's
  * upstream errors), which is no completed answer. Events are separated by blank lines; its `data` is one JSON line.
  */
-const DONE_EVENT = /(^|\n)event: ?done\r?\n/;
-
 function endsWithError(tail: Buffer): boolean {
   const text = tail.toString("latin1").replace(/\r\n?/g, "\n").replace(/\n+$/, "");
   const last = text.slice(text.lastIndexOf("\n\n") + 1);
