@@ -30,6 +30,7 @@ import { charLength } from "../domain/chars.js";
 import { ApiError } from "../http/errors.js";
 import { systemErrorReason } from "../jobs/backups.js";
 import {
+  accessFailure,
   deniedTo,
   giveThisUser,
   holdCommandLock,
@@ -204,13 +205,9 @@ export function unwritable(dir: string): string | undefined {
   const file = path.join(dir, DB_FILE);
   const denied: string[] = [];
   for (const f of [dir, file, `${file}-wal`, `${file}-shm`]) {
-    try {
-      accessSync(f, constants.W_OK);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === "EROFS") return `${dir} is on a read-only file system (EROFS)`;
-      if (code === "EACCES" || code === "EPERM") denied.push(f);
-    }
+    const code = accessFailure(f, constants.W_OK);
+    if (code === "EROFS") return `${dir} is on a read-only file system (EROFS)`;
+    if (code === "EACCES" || code === "EPERM") denied.push(f);
   }
   return denied.length === 0 ? undefined : deniedTo("write", denied, giveThisUser, { code: "EACCES" });
 }
@@ -224,12 +221,8 @@ export function unreadable(dir: string): string | undefined {
   const file = path.join(dir, DB_FILE);
   const denied: string[] = [];
   for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
-    try {
-      accessSync(f, constants.R_OK);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === "EACCES" || code === "EPERM") denied.push(f);
-    }
+    const code = accessFailure(f, constants.R_OK);
+    if (code === "EACCES" || code === "EPERM") denied.push(f);
   }
   return denied.length === 0 ? undefined : deniedTo("read", denied, letThisUserRead, { itself: file, code: "EACCES" });
 }
@@ -245,13 +238,9 @@ function unsearchable(dir: string): string {
     if (path.dirname(d) === d) break;
   }
   for (const d of folders) {
-    try {
-      accessSync(d, constants.X_OK);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== "EACCES" && code !== "EPERM") continue;
+    const code = accessFailure(d, constants.X_OK);
+    if (code === "EACCES" || code === "EPERM")
       return deniedTo("search", [d], letThisUserIn, { itself: dir, code: "EACCES" });
-    }
   }
   return "permission denied";
 }

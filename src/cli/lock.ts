@@ -122,7 +122,7 @@ function createLike(file: string, database: string, dataDir: string): void {
 }
 
 /** The error code of access(2) on a file, or undefined when it succeeds. */
-function accessFailure(file: string, mode: number): string | undefined {
+export function accessFailure(file: string, mode: number): string | undefined {
   try {
     accessSync(file, mode);
     return undefined;
