@@ -1,5 +1,4 @@
 /** `migrate`, `backup`, `restore` and `openapi`. */
-import { randomBytes } from "node:crypto";
 import {
   chmodSync,
   chownSync,
@@ -18,7 +17,14 @@ import { MigrationMismatchError, migrate, pendingMigrations } from "../db/migrat
 import { DB_FILE, type Db, fsyncFile, openDb } from "../db/open.js";
 import { buildOpenApi } from "../http/openapi.js";
 import { ROUTES } from "../http/routes.js";
-import { BackupTargetError, checkCopy, copyDatabase, placeNew, systemErrorReason } from "../jobs/backups.js";
+import {
+  BackupTargetError,
+  checkCopy,
+  copyDatabase,
+  partialName,
+  placeNew,
+  systemErrorReason,
+} from "../jobs/backups.js";
 import {
   CliError,
   DEFAULT_HOST,
@@ -189,9 +195,7 @@ function backupInto(
   // SQLite would name the temporary file it could not create, not the folder that is missing.
   const folder = path.dirname(target);
   if (!existsSync(folder)) throw new CliError(`cannot write ${target}: there is no folder ${folder}`);
-  // A name of its own: two backups into one file from two containers are often both pid 1, and the second's rmSync
-  // would remove the first's copy under it (as scheduled backups did: jobs/backups.ts).
-  const tmp = `${target}.partial-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const tmp = partialName(target);
   try {
     try {
       copyDatabase({ dataDir }, tmp, readOnly);

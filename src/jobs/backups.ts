@@ -47,7 +47,7 @@ export async function takeBackup(
   const target = path.join(dir, backupName(nowMs));
   // A temporary name of its own: another server backing up into this folder at the same second had its copy removed
   // under it (both used `<name>.partial`, each removing it first), and then its check made an empty database there.
-  const tmp = `${target}.partial-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const tmp = partialName(target);
   try {
     await copy(tmp);
     await check(tmp);
@@ -65,8 +65,19 @@ export async function takeBackup(
   return target;
 }
 
-/** What link() fails with where the file system has no hard links (vfat, exFAT, some FUSE and CIFS mounts). */
-const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
+/**
+ * A backup's temporary name beside `target`, its own: pid and random, as two processes (two servers, or two containers
+ * both pid 1) may copy to the same name at once, and a shared temporary name was removed under the other's copy.
+ */
+export function partialName(target: string): string {
+  return `${target}.partial-${process.pid}-${randomBytes(4).toString("hex")}`;
+}
+
+/**
+ * What link() fails with where the file system has no hard links (vfat, exFAT, some FUSE and CIFS mounts), or refuses
+ * them where a rename and an exclusive create still work (EACCES, EMLINK on some CIFS and FUSE mounts).
+ */
+const LINK_REFUSED = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EACCES", "EMLINK"]);
 
 /**
  * Gives the finished file `tmp` the name `target` only if nothing is there; false, and nothing done, when something
@@ -83,9 +94,7 @@ export function placeNew(tmp: string, target: string): boolean {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? "";
     if (code === "EEXIST") return false;
-    // Any other refusal of link() (EACCES or EMLINK on some CIFS and FUSE mounts, besides NO_HARD_LINKS'): the
-    // exclusive create below, which such a mount may still allow, as its rename did before link() was used.
-    if (!NO_HARD_LINKS.has(code) && code !== "EACCES" && code !== "EMLINK") throw e;
+    if (!LINK_REFUSED.has(code)) throw e;
   }
   let taken: number;
   try {
