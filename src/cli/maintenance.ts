@@ -14,17 +14,10 @@ import {
 import path from "node:path";
 import { type Command, Option } from "commander";
 import { MigrationMismatchError, migrate, pendingMigrations } from "../db/migrate.js";
-import { DB_FILE, type Db, fsyncFile, openDb } from "../db/open.js";
+import { DB_FILE, type Db, fsyncFile, openDb, placeNew } from "../db/open.js";
 import { buildOpenApi } from "../http/openapi.js";
 import { ROUTES } from "../http/routes.js";
-import {
-  BackupTargetError,
-  checkCopy,
-  copyDatabase,
-  partialName,
-  placeNew,
-  systemErrorReason,
-} from "../jobs/backups.js";
+import { BackupTargetError, checkCopy, copyDatabase, partialName, systemErrorReason } from "../jobs/backups.js";
 import {
   CliError,
   DEFAULT_HOST,

@@ -301,7 +301,7 @@ export function registerServeCommands(program: Command): void {
         .env("CONTENT_SERVICE_TIMEZONE")
         // DESIGN §7: "today in the server's time zone". No commander default: resolving the machine's zone loads
         // ICU's time-zone data (15-60 ms here), which no other command and no request before the first planning one
-        // needs; a start leaves it to the first request that asks (planning.ts serverTimezone).
+        // needs; a start leaves it to the first request that asks (planning.ts machineTimezone).
         .argParser(validTimezone),
     )
     .addOption(

@@ -4,8 +4,10 @@ import {
   closeSync,
   existsSync,
   fchmodSync,
+  fstatSync,
   fsyncSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -221,8 +223,8 @@ const CREATING = /^(.*)\.creating-(\d+)-[0-9a-f]+(?:-journal|-wal|-shm)?$/;
  * fsynced, then linked to its name and the temporary name removed, and the folder fsynced so that the name survives
  * a power loss. link, not rename: rename replaces a file that appeared at the name meanwhile (another process's
  * first start, which may already have written to it), link fails then (EEXIST) and that file is kept, this one
- * removed. On a file system without hard links (vfat, exFAT: EPERM, ENOTSUP...) it is renamed into place if the name
- * is still free, a window left only there.
+ * removed (placeNew, which backups share; on a file system without hard links an exclusive create takes the name
+ * first).
  *
  * A crash leaves the temporary file (and a -journal beside it) behind: every writable open (openDb) removes those a
  * crash left (see staleCreation), never, as far as it can tell, one another process is making now.
@@ -252,21 +254,58 @@ function createDbFile(file: string, nativeBinding: unknown, step?: (step: Create
     step?.("written", temp);
     fsyncFile(temp);
     step?.("synced", temp);
-    try {
-      linkSync(temp, file);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === "EEXIST") return;
-      if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw e;
-      if (existsSync(file)) return;
-      renameSync(temp, file);
-    }
+    // Another process's file at the name is kept, this one removed.
+    if (!placeNew(temp, file)) return;
     fsyncFile(dir);
     step?.("placed", temp);
   } finally {
     // Linked (or another process's file kept), failed, or stopped by a step: the temporary name goes.
     for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(`${temp}${suffix}`, { force: true });
   }
+}
+
+/**
+ * What link() fails with where the file system has no hard links (vfat, exFAT, some FUSE and CIFS mounts), or refuses
+ * them where a rename and an exclusive create still work (EACCES, EMLINK on some CIFS and FUSE mounts).
+ */
+const LINK_REFUSED = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EACCES", "EMLINK"]);
+
+/**
+ * Gives the finished file `tmp` the name `target` only if nothing is there; false, and nothing done, when something
+ * is (a file, a FIFO, a symbolic link, even one whose file is missing). A hard link, which fails (EEXIST) where
+ * anything appeared since the caller looked, where a rename would replace it; the caller removes `tmp`. On a file
+ * system without hard links the name is first taken with an exclusive create (O_EXCL, which fails the same way) and
+ * `tmp` renamed over that empty file: a crash in between leaves an empty file at `target`, which restore refuses as no
+ * database, rather than a moment in which another file would be replaced (as a rename after a re-check would).
+ */
+export function placeNew(tmp: string, target: string): boolean {
+  try {
+    linkSync(tmp, target);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? "";
+    if (code === "EEXIST") return false;
+    if (!LINK_REFUSED.has(code)) throw e;
+  }
+  let taken: number;
+  try {
+    const fd = openSync(target, "wx", 0o600);
+    taken = fstatSync(fd).ino;
+    closeSync(fd);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw e;
+  }
+  try {
+    renameSync(tmp, target);
+  } catch (e) {
+    // The empty file goes, if it is still the one made here.
+    try {
+      if (lstatSync(target).ino === taken) rmSync(target);
+    } catch {}
+    throw e;
+  }
+  return true;
 }
 
 /** Flushes a file or a folder to disk. */

@@ -4,19 +4,23 @@ import {
   accessSync,
   closeSync,
   constants,
-  fstatSync,
-  linkSync,
-  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
-  renameSync,
   rmSync,
   type Stats,
   statSync,
 } from "node:fs";
 import path from "node:path";
-import { DB_FILE, isDamagedDatabase, markImmutableRead, openDb, openReadOnly, readsImmutable } from "../db/open.js";
+import {
+  DB_FILE,
+  isDamagedDatabase,
+  markImmutableRead,
+  openDb,
+  openReadOnly,
+  placeNew,
+  readsImmutable,
+} from "../db/open.js";
 import type { DbLocation } from "../db/thread-store.js";
 
 const NAME = /^content-service-(\d{8}T\d{6}Z)\.db$/;
@@ -71,50 +75,6 @@ export async function takeBackup(
  */
 export function partialName(target: string): string {
   return `${target}.partial-${process.pid}-${randomBytes(4).toString("hex")}`;
-}
-
-/**
- * What link() fails with where the file system has no hard links (vfat, exFAT, some FUSE and CIFS mounts), or refuses
- * them where a rename and an exclusive create still work (EACCES, EMLINK on some CIFS and FUSE mounts).
- */
-const LINK_REFUSED = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EACCES", "EMLINK"]);
-
-/**
- * Gives the finished file `tmp` the name `target` only if nothing is there; false, and nothing done, when something
- * is (a file, a FIFO, a symbolic link, even one whose file is missing). A hard link, which fails (EEXIST) where
- * anything appeared since the caller looked, where a rename would replace it; the caller removes `tmp`. On a file
- * system without hard links the name is first taken with an exclusive create (O_EXCL, which fails the same way) and
- * `tmp` renamed over that empty file: a crash in between leaves an empty file at `target`, which restore refuses as no
- * database, rather than a moment in which another file would be replaced (as a rename after a re-check would).
- */
-export function placeNew(tmp: string, target: string): boolean {
-  try {
-    linkSync(tmp, target);
-    return true;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? "";
-    if (code === "EEXIST") return false;
-    if (!LINK_REFUSED.has(code)) throw e;
-  }
-  let taken: number;
-  try {
-    const fd = openSync(target, "wx", 0o600);
-    taken = fstatSync(fd).ino;
-    closeSync(fd);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw e;
-  }
-  try {
-    renameSync(tmp, target);
-  } catch (e) {
-    // The empty file goes, if it is still the one made here.
-    try {
-      if (lstatSync(target).ino === taken) rmSync(target);
-    } catch {}
-    throw e;
-  }
-  return true;
 }
 
 /**
