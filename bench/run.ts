@@ -13,7 +13,9 @@
  * the executable embeds when the build cache holds it, else this Node), BENCH_ONLY=get (start, baseline and GETs)
  * or BENCH_ONLY=probe (the GET probe with and without a finalize load), CS_EXECUTABLE (another build to load),
  * BENCH_FINALIZE_POOL_MAX (most contents generated ahead for the finalize loads, 24,000: a load that runs out reuses
- * finalized ones, whose 409s the table counts as non-2xx).
+ * finalized ones, whose 409s the table counts as non-2xx), BENCH_SERVER_NODE_OPTIONS (NODE_OPTIONS for the server
+ * alone: `--cpu-prof --cpu-prof-dir=DIR`, or another `--max-semi-space-size` than the build's), BENCH_KEEP=1 (keep
+ * the run's data directory and server log).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -576,8 +578,9 @@ async function main(): Promise<number> {
     if (baseline) await baseline.close();
     if (server) await stop(server);
     // A run that broke keeps its data and the server's log (server.log) for a look at what went wrong.
-    if (finished) rmSync(tmp, { recursive: true, force: true });
-    else log(`the run failed: its data and server log are kept in ${tmp}`);
+    if (!finished) log(`the run failed: its data and server log are kept in ${tmp}`);
+    else if (env.BENCH_KEEP === "1") log(`kept (BENCH_KEEP=1): the data and server log in ${tmp}`);
+    else rmSync(tmp, { recursive: true, force: true });
   }
 }
 

@@ -166,7 +166,11 @@ export async function spawnServe(runner: Runner, options: ServeOptions): Promise
   ];
   if (options.workers) args.push("--workers", String(options.workers));
   const started = performance.now();
-  const child = spawn(runner.command, args, { env: runner.env, stdio: ["ignore", log, log] });
+  // BENCH_SERVER_NODE_OPTIONS: Node options for the server alone (--cpu-prof, --max-semi-space-size=N), not for the
+  // CLI calls. Node 24 refuses some in NODE_OPTIONS (--trace-gc): those need a build with them in its execArgv.
+  const extra = process.env.BENCH_SERVER_NODE_OPTIONS;
+  const env = extra ? { ...runner.env, NODE_OPTIONS: extra } : runner.env;
+  const child = spawn(runner.command, args, { env, stdio: ["ignore", log, log] });
   closeSync(log); // the child has its own copy; a crash run starts a server 20 times and would keep each one open
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on("exit", (code, signal) => resolve({ code, signal })),
