@@ -5,7 +5,7 @@ import { registerAdminCommands } from "./admin.js";
 import { CliError, explainFailure, UsageError } from "./common.js";
 import { registerMaintenanceCommands } from "./maintenance.js";
 import { registerServeCommands } from "./serve.js";
-import { releaseEarly } from "./stop-signals.js";
+import { dropEarly, releaseEarly } from "./stop-signals.js";
 
 /** Builds the program; `main.ts` runs it. */
 export function buildProgram(): Command {
@@ -78,12 +78,21 @@ export async function runCli(argv: string[]): Promise<number> {
     return 2;
   }
   const args = helpFor ? [...argv.slice(0, 2), ...words.slice(1), "--help"] : argv;
+  // The command commander went on to parse (preSubcommand: before its options are parsed). A refusal of serve's
+  // options comes before the preAction hook and serve's action, which take the stop signals: the catch below tells
+  // serve's by it.
+  let command: string | undefined;
+  program.hook("preSubcommand", (_program, subcommand) => {
+    command = subcommand.name();
+  });
   try {
     await program.parseAsync(args);
     return 0;
   } catch (e) {
-    // No command ran (a usage error, help): a stop signal recorded meanwhile ends the process as it would have.
-    releaseEarly();
+    // No command ran (a usage error, help): a stop signal recorded meanwhile ends the process as it would have, except
+    // serve's, which serve took over from the start (README): its refusal is its `error:` line alone and exit 2.
+    if (command === "serve") dropEarly();
+    else releaseEarly();
     if (e instanceof CommanderError) {
       // Help asked for (--help, `help`) and version exit 0. Help shown because a subcommand is missing
       // (`content-service`, `content-service keys`) comes as commander.help with exit code 1: a usage error, like

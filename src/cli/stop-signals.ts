@@ -50,6 +50,17 @@ export function releaseEarly(): void {
   if (signal !== undefined) process.kill(process.pid, signal);
 }
 
+/**
+ * `serve` ended before its action took the stop signals (StopSignals): an option refused as commander parsed serve's
+ * options (an unknown one, `--port abc`, `--workers 0`) or by the preAction hook, or its help shown. A signal recorded
+ * while the program loaded was serve's all the same, and serve ends with the refusal's own line and status: the
+ * signal is dropped. Re-sent (releaseEarly), it had killed the process with a signal's status (143 from a shell) and,
+ * for a refusal the program writes itself, before its `error:` line was written.
+ */
+export function dropEarly(): void {
+  takeEarly();
+}
+
 export class StopSignals {
   private early: string | undefined;
   /** Whether `early` was said ("stopping before the server listens"). */

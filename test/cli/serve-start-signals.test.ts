@@ -13,12 +13,12 @@ import { cli, ENTRY, startServe, tempDir } from "../helpers/cli.js";
 
 const PRELOAD = pathToFileURL(path.resolve(import.meta.dirname, "../helpers/stop-during-start.ts")).href;
 
-/** Runs `serve` with the preload sending `signal` at step `at`. */
-function serveStopped(dir: string, at: string, signal: string, env: Record<string, string> = {}) {
+/** Runs `serve` with the preload sending `signal` at step `at`; `args` come after serve's own (a later one wins). */
+function serveStopped(dir: string, at: string, signal: string, env: Record<string, string> = {}, args: string[] = []) {
   const [importFlag, tsx, main] = ENTRY;
   return spawnSync(
     process.execPath,
-    [importFlag, tsx, "--import", PRELOAD, main, "serve", "--data-dir", dir, "--port", "0", "--workers", "1"],
+    [importFlag, tsx, "--import", PRELOAD, main, "serve", "--data-dir", dir, "--port", "0", "--workers", "1", ...args],
     {
       encoding: "utf8",
       input: "",
@@ -88,6 +88,29 @@ describe("serve stopped while it starts", () => {
     expect(run.stdout).toBe("");
     expect(existsSync(path.join(dir, "content-service.db"))).toBe(false);
   });
+
+  // Found by review: refused by commander's parser (an option's own check, an unknown option) or the preAction hook,
+  // before serve's action took the signal recorded while loading, the refusal re-sent it as for any other command:
+  // killed by it (status 143 from a shell), and the error line of a refusal the program writes itself never written.
+  it.each([
+    { args: ["--port", "abc"], line: 'error: --port must be 0–65535, got "abc"\n' },
+    { args: ["--workers", "0"], line: 'error: --workers must be a whole number from 1 to 64, got "0"\n' },
+    { args: ["--nosuch"], line: "error: unknown option '--nosuch'\n" },
+    { args: ["--json"], line: "error: `serve` prints no records: --json does not apply to it\n" },
+  ])(
+    "SIGTERM while the modules load, then $args refused as serve's are parsed: its error line alone, exit 2",
+    ({ args, line }) => {
+      const dir = tempDir();
+      const run = serveStopped(dir, "loading", "SIGTERM", {}, args);
+      expect({ status: run.status, signal: run.signal, stderr: run.stderr, stdout: run.stdout }).toEqual({
+        status: 2,
+        signal: null,
+        stderr: line,
+        stdout: "",
+      });
+      expect(existsSync(path.join(dir, "content-service.db"))).toBe(false);
+    },
+  );
 
   it.each([{ words: ["openapi"] }, { words: ["help", "nosuch"] }])(
     "a command other than serve keeps the default: a stop signal while it loads ends it ($words)",
