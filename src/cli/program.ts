@@ -84,6 +84,10 @@ export async function runCli(argv: string[]): Promise<number> {
   let command: string | undefined;
   program.hook("preSubcommand", (_program, subcommand) => {
     command = subcommand.name();
+    // Any other command keeps Node's default for a stop signal that came while the program loaded: it ends now, before
+    // the command's options are parsed, whatever they are (re-sent after a refusal, it had ended the process after
+    // commander's own error line but before the program's).
+    if (command !== "serve") releaseEarly();
   });
   try {
     await program.parseAsync(args);

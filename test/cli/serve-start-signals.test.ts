@@ -112,7 +112,14 @@ describe("serve stopped while it starts", () => {
     },
   );
 
-  it.each([{ words: ["openapi"] }, { words: ["help", "nosuch"] }])(
+  it.each([
+    { words: ["openapi"] },
+    { words: ["help", "nosuch"] },
+    // Refused options too, whether commander writes the refusal or the program does: ended before either is written.
+    { words: ["openapi", "--nosuch"] },
+    { words: ["keys", "list", "--nosuch"] },
+    { words: ["openapi", "--json"] },
+  ])(
     "a command other than serve keeps the default: a stop signal while it loads ends it ($words)",
     ({ words }) => {
       const [importFlag, tsx, main] = ENTRY;
@@ -122,10 +129,11 @@ describe("serve stopped while it starts", () => {
         env: { ...process.env, NODE_OPTIONS: "", STOP_AT: "loading", STOP_SIGNAL: "SIGTERM" },
         timeout: 60_000,
       });
-      expect({ status: run.status, signal: run.signal, stdout: run.stdout }).toEqual({
+      expect({ status: run.status, signal: run.signal, stdout: run.stdout, stderr: run.stderr }).toEqual({
         status: null,
         signal: "SIGTERM",
         stdout: "",
+        stderr: "",
       });
     },
   );
