@@ -119,24 +119,21 @@ describe("serve stopped while it starts", () => {
     { words: ["openapi", "--nosuch"] },
     { words: ["keys", "list", "--nosuch"] },
     { words: ["openapi", "--json"] },
-  ])(
-    "a command other than serve keeps the default: a stop signal while it loads ends it ($words)",
-    ({ words }) => {
-      const [importFlag, tsx, main] = ENTRY;
-      const run = spawnSync(process.execPath, [importFlag, tsx, "--import", PRELOAD, main, ...words], {
-        encoding: "utf8",
-        input: "",
-        env: { ...process.env, NODE_OPTIONS: "", STOP_AT: "loading", STOP_SIGNAL: "SIGTERM" },
-        timeout: 60_000,
-      });
-      expect({ status: run.status, signal: run.signal, stdout: run.stdout, stderr: run.stderr }).toEqual({
-        status: null,
-        signal: "SIGTERM",
-        stdout: "",
-        stderr: "",
-      });
-    },
-  );
+  ])("a command other than serve keeps the default: a stop signal while it loads ends it ($words)", ({ words }) => {
+    const [importFlag, tsx, main] = ENTRY;
+    const run = spawnSync(process.execPath, [importFlag, tsx, "--import", PRELOAD, main, ...words], {
+      encoding: "utf8",
+      input: "",
+      env: { ...process.env, NODE_OPTIONS: "", STOP_AT: "loading", STOP_SIGNAL: "SIGTERM" },
+      timeout: 60_000,
+    });
+    expect({ status: run.status, signal: run.signal, stdout: run.stdout, stderr: run.stderr }).toEqual({
+      status: null,
+      signal: "SIGTERM",
+      stdout: "",
+      stderr: "",
+    });
+  });
 
   it("SIGTERM as it listens, and its close fails: the failure is said, the credentials shown, exit 1", () => {
     const dir = tempDir();
