@@ -17,7 +17,14 @@ import { MigrationMismatchError, migrate, pendingMigrations } from "../db/migrat
 import { DB_FILE, type Db, fsyncFile, openDb, placeNew } from "../db/open.js";
 import { buildOpenApi } from "../http/openapi.js";
 import { ROUTES } from "../http/routes.js";
-import { BackupTargetError, checkCopy, copyDatabase, partialName, systemErrorReason } from "../jobs/backups.js";
+import {
+  BackupTargetError,
+  checkCopy,
+  copyDatabase,
+  partialName,
+  syncFolder,
+  systemErrorReason,
+} from "../jobs/backups.js";
 import {
   CliError,
   DEFAULT_HOST,
@@ -125,21 +132,6 @@ function refuseExisting(target: string, kind: string | undefined = whatIsAt(targ
 function publishCopy(tmp: string, target: string, replace: boolean): void {
   if (replace) renameSync(tmp, target);
   else if (!placeNew(tmp, target)) refuseExisting(target);
-}
-
-/**
- * Makes a backup's name (and its temporary name's removal) survive a power loss: fsyncs its folder. A folder this
- * user may write but not read (a drop folder, mode 0300) cannot be opened for it, and some file systems (FUSE, CIFS)
- * refuse an fsync of a folder: the backup is in place all the same, its name as durable as the file system makes it,
- * so those are not failures; any other (EIO) is.
- */
-function syncFolder(folder: string): void {
-  try {
-    fsyncFile(folder);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? "";
-    if (!["EACCES", "EPERM", "EINVAL", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EISDIR"].includes(code)) throw e;
-  }
 }
 
 /** Copies a live database into `out` as one consistent snapshot (VACUUM INTO reads in one transaction). */

@@ -14,6 +14,7 @@ import {
 import path from "node:path";
 import {
   DB_FILE,
+  fsyncFile,
   isDamagedDatabase,
   markImmutableRead,
   openDb,
@@ -75,6 +76,21 @@ export async function takeBackup(
  */
 export function partialName(target: string): string {
   return `${target}.partial-${process.pid}-${randomBytes(4).toString("hex")}`;
+}
+
+/**
+ * Makes a backup's name (and its temporary name's removal) survive a power loss: fsyncs its folder. A folder this
+ * user may write but not read (a drop folder, mode 0300) cannot be opened for it, and some file systems (FUSE, CIFS)
+ * refuse an fsync of a folder: the backup is in place all the same, its name as durable as the file system makes it,
+ * so those are not failures; any other (EIO) is.
+ */
+export function syncFolder(folder: string): void {
+  try {
+    fsyncFile(folder);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? "";
+    if (!["EACCES", "EPERM", "EINVAL", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EISDIR"].includes(code)) throw e;
+  }
 }
 
 /**
