@@ -258,10 +258,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       run: async () => {
         const dir = backups.dir ?? path.join(options.dataDir, "backups");
         // The copy (VACUUM INTO, a snapshot that the writer thread's commits do not restart) and the integrity check
-        // each read the whole database: on the background thread, not the one answering requests.
+        // each read the whole database, and the copy's fsync waits for the disk: on the background thread, not the
+        // one answering requests.
         const copy = (tmp: string) => backgroundPool.run("copyBackup", { db: location, file: tmp });
         const check = (tmp: string) => backgroundPool.run("checkBackup", { file: tmp, addonFile });
-        const file = await takeBackup(copy, dir, backups.keep, Date.now(), check);
+        const sync = (tmp: string) => backgroundPool.run("syncBackup", { file: tmp });
+        const file = await takeBackup(copy, dir, backups.keep, { check, sync });
         services.logger.info("backup written", { file });
       },
     });

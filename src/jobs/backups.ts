@@ -35,18 +35,29 @@ export function backupName(nowMs: number): string {
   return `content-service-${stamp}.db`;
 }
 
+/** What takeBackup may be given besides the copy: `nowMs` names the backup; the others run its steps. */
+export interface BackupSteps {
+  nowMs?: number;
+  /** Checks the copy (default checkCopy); throws when it fails. */
+  check?: (file: string) => unknown;
+  /** Flushes the checked copy to disk (default fsyncFile). */
+  sync?: (file: string) => unknown;
+}
+
 /**
  * Copies the live database into a `.partial` file with `copy` (copyDatabase: VACUUM INTO, one read transaction, so
- * the copy is a consistent snapshot whatever other connections commit meanwhile), checks it, moves it into place and
- * prunes old copies. A copy that fails, or fails its check, is deleted. The server runs both copyDatabase and `check`
- * (checkCopy) on its background thread: each reads every page, and neither belongs on the thread answering requests.
+ * the copy is a consistent snapshot whatever other connections commit meanwhile), checks it, fsyncs it, moves it into
+ * place, fsyncs the folder and prunes old copies. A copy that fails, or fails its check, is deleted. The server runs
+ * copyDatabase, `check` (checkCopy) and `sync` (fsyncFile) on its background thread: the first two read every page,
+ * and the fsync of a file just written waits for the disk to take what the kernel has not yet written of it (a
+ * second or more for a large database), none of which belongs on the thread answering requests. The folder's fsync
+ * (a journal commit) runs here.
  */
 export async function takeBackup(
   copy: (tmpFile: string) => Promise<void> | void,
   dir: string,
   keep: number,
-  nowMs = Date.now(),
-  check: (file: string) => unknown = checkCopy,
+  { nowMs = Date.now(), check = checkCopy, sync = fsyncFile }: BackupSteps = {},
 ): Promise<string> {
   ensureBackupDir(dir);
   const target = path.join(dir, backupName(nowMs));
@@ -56,6 +67,10 @@ export async function takeBackup(
   try {
     await copy(tmp);
     await check(tmp);
+    // On disk before it has its name, and the name on disk before the backup is reported written (as backup --out
+    // does): a power loss then leaves no backup or the whole of it, never a name on a file whose pages never got
+    // there, which a restore would find damaged or empty.
+    await sync(tmp);
     // Not over a backup of the same name, which a rename replaced: the other server's (or this one's, before a clock
     // set back).
     if (!placeNew(tmp, target))
@@ -63,6 +78,8 @@ export async function takeBackup(
         `${target} exists: this backup is dropped and that file kept (does another server back up into this ` +
           "folder at the same times? give each its own --backup-dir)",
       );
+    rmSync(tmp, { force: true });
+    syncFolder(dir);
   } finally {
     rmSync(tmp, { force: true });
   }

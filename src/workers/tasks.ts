@@ -1,6 +1,7 @@
 /** The tasks run on the worker pools: pure functions of their input, the WAL checkpoint, backups' copy and check. */
 import { move, transferableSymbol, valueSymbol } from "piscina";
 import { type CheckpointInput, checkpointWal } from "../db/checkpoints.js";
+import { fsyncFile } from "../db/open.js";
 import type { DbLocation } from "../db/thread-store.js";
 import { type ConversionInput, convertContent } from "../domain/conversions.js";
 import { type GenerationInput, generateBuiltin } from "../domain/generation/builtin.js";
@@ -68,6 +69,7 @@ export const tasks = {
   write: (input: WriteTaskInput) => runWrite(input),
   copyBackup: (input: { db: DbLocation; file: string }) => copyDatabase(input.db, input.file),
   checkBackup: (input: { file: string; addonFile?: string }) => checkCopy(input.file, input.addonFile),
+  syncBackup: (input: { file: string }) => fsyncFile(input.file),
 };
 
 export type Tasks = typeof tasks;

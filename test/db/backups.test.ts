@@ -1,14 +1,37 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { migrate } from "../../src/db/migrate.js";
 import { openDb } from "../../src/db/open.js";
 import { createStore } from "../../src/db/store.js";
 import { createAccount } from "../../src/domain/admin.js";
-import { backupName, copyDatabase, databaseFingerprint, ensureBackupDir, takeBackup } from "../../src/jobs/backups.js";
+import {
+  backupName,
+  checkCopy,
+  copyDatabase,
+  databaseFingerprint,
+  ensureBackupDir,
+  takeBackup,
+} from "../../src/jobs/backups.js";
 import { piscinaPool } from "../../src/workers/pool.js";
 import { cli, startServe, tempDir } from "../helpers/cli.js";
+
+// Every fsyncFile of this process (the backups' own, not SQLite's), with whether the backup (`synced.out`) had its name
+// then; `note` puts another step in the same sequence.
+const synced = vi.hoisted(() => ({ out: "", calls: [] as [string, boolean][] }));
+vi.mock("../../src/db/open.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/db/open.js")>();
+  const { existsSync } = await import("node:fs");
+  return {
+    ...real,
+    fsyncFile: (name: string) => {
+      synced.calls.push([name, existsSync(synced.out)]);
+      real.fsyncFile(name);
+    },
+  };
+});
+const note = (step: string) => synced.calls.push([step, existsSync(synced.out)]);
 
 describe("scheduled backups", () => {
   it("writes consistent copies and keeps the newest N", async () => {
@@ -22,7 +45,7 @@ describe("scheduled backups", () => {
     const t0 = Date.UTC(2026, 10, 22, 3, 0, 0);
     for (let i = 0; i < 4; i++) {
       createAccount(store, "test", `acct ${i}`, "business");
-      await takeBackup((tmp) => copyDatabase({ dataDir: dir }, tmp), out, 2, t0 + i * 86_400_000);
+      await takeBackup((tmp) => copyDatabase({ dataDir: dir }, tmp), out, 2, { nowMs: t0 + i * 86_400_000 });
     }
     const files = readdirSync(out).sort();
     expect(files).toEqual([backupName(t0 + 2 * 86_400_000), backupName(t0 + 3 * 86_400_000)]);
@@ -34,6 +57,28 @@ describe("scheduled backups", () => {
     db.close();
   });
 
+  it("fsyncs the checked copy before it has its name, and then the folder", async () => {
+    const dir = tempDir();
+    const db = openDb(dir);
+    migrate(db);
+    const out = path.join(dir, "backups");
+    const now = Date.UTC(2026, 10, 22, 3, 0, 0);
+    synced.out = path.join(out, backupName(now));
+    synced.calls = [];
+    // A power loss after the link must not leave a name on pages never written, nor lose the name once reported.
+    const check = (tmp: string) => {
+      checkCopy(tmp);
+      note("checked");
+    };
+    await takeBackup((tmp) => copyDatabase({ dataDir: dir }, tmp), out, 2, { nowMs: now, check });
+    expect(synced.calls.filter(([name]) => name === "checked" || name.startsWith(out))).toEqual([
+      ["checked", false],
+      [expect.stringMatching(/^.*\.db\.partial-\d+-[0-9a-f]{8}$/), false],
+      [out, true],
+    ]);
+    db.close();
+  });
+
   it("keeps no copy that fails its check", async () => {
     const dir = tempDir();
     const db = openDb(dir);
@@ -41,7 +86,7 @@ describe("scheduled backups", () => {
     const out = path.join(dir, "backups");
     const failing = () => Promise.reject(new Error("the backup failed its integrity check: page 7"));
     const copy = (tmp: string) => copyDatabase({ dataDir: dir }, tmp);
-    await expect(takeBackup(copy, out, 2, Date.now(), failing)).rejects.toThrow("integrity check");
+    await expect(takeBackup(copy, out, 2, { check: failing })).rejects.toThrow("integrity check");
     expect(readdirSync(out)).toEqual([]);
     db.close();
   });
@@ -75,11 +120,13 @@ describe("scheduled backups", () => {
       },
       out,
       7,
-      now,
+      { nowMs: now },
     );
     await made;
     const file = path.join(out, backupName(now));
-    await expect(takeBackup((tmp) => copyDatabase({ dataDir: dirs[1] }, tmp), out, 7, now)).resolves.toBe(file);
+    await expect(takeBackup((tmp) => copyDatabase({ dataDir: dirs[1] }, tmp), out, 7, { nowMs: now })).resolves.toBe(
+      file,
+    );
     resume();
     await expect(first).rejects.toThrow(`${file} exists: this backup is dropped and that file kept`);
     expect(readdirSync(out)).toEqual([backupName(now)]);
@@ -115,8 +162,10 @@ describe("scheduled backups", () => {
         (tmp) => pool.run("copyBackup", { db: { dataDir: dir }, file: tmp }),
         path.join(dir, "backups"),
         1,
-        Date.now(),
-        (tmp) => pool.run("checkBackup", { file: tmp }),
+        {
+          check: (tmp) => pool.run("checkBackup", { file: tmp }),
+          sync: (tmp) => pool.run("syncBackup", { file: tmp }),
+        },
       ).finally(() => {
         done = true;
       });
