@@ -263,7 +263,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const copy = (tmp: string) => backgroundPool.run("copyBackup", { db: location, file: tmp });
         const check = (tmp: string) => backgroundPool.run("checkBackup", { file: tmp, addonFile });
         const sync = (tmp: string) => backgroundPool.run("syncBackup", { file: tmp });
-        const file = await takeBackup(copy, dir, backups.keep, { check, sync });
+        const leftoversRemoved = (files: string[]) => services.logger.info("backup leftovers removed", { files });
+        const file = await takeBackup(copy, dir, backups.keep, { check, sync, leftoversRemoved });
         services.logger.info("backup written", { file });
       },
     });

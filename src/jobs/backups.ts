@@ -4,12 +4,14 @@ import {
   accessSync,
   closeSync,
   constants,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
   rmSync,
   type Stats,
   statSync,
+  utimesSync,
 } from "node:fs";
 import path from "node:path";
 import {
@@ -42,12 +44,15 @@ export interface BackupSteps {
   check?: (file: string) => unknown;
   /** Flushes the checked copy to disk (default fsyncFile). */
   sync?: (file: string) => unknown;
+  /** Told the temporary files of crashed backups that were removed (removeLeftovers), when there were any. */
+  leftoversRemoved?: (files: string[]) => void;
 }
 
 /**
- * Copies the live database into a `.partial` file with `copy` (copyDatabase: VACUUM INTO, one read transaction, so
- * the copy is a consistent snapshot whatever other connections commit meanwhile), checks it, fsyncs it, moves it into
- * place, fsyncs the folder and prunes old copies. A copy that fails, or fails its check, is deleted. The server runs
+ * Removes what crashed backups left in the folder (removeLeftovers), then copies the live database into a `.partial`
+ * file with `copy` (copyDatabase: VACUUM INTO, one read transaction, so the copy is a consistent snapshot whatever
+ * other connections commit meanwhile), checks it, fsyncs it, moves it into place, fsyncs the folder and prunes old
+ * copies. A copy that fails, or fails its check, is deleted. The server runs
  * copyDatabase, `check` (checkCopy) and `sync` (fsyncFile) on its background thread: the first two read every page,
  * and the fsync of a file just written waits for the disk to take what the kernel has not yet written of it (a
  * second or more for a large database), none of which belongs on the thread answering requests. The folder's fsync
@@ -57,13 +62,24 @@ export async function takeBackup(
   copy: (tmpFile: string) => Promise<void> | void,
   dir: string,
   keep: number,
-  { nowMs = Date.now(), check = checkCopy, sync = fsyncFile }: BackupSteps = {},
+  { nowMs = Date.now(), check = checkCopy, sync = fsyncFile, leftoversRemoved }: BackupSteps = {},
 ): Promise<string> {
   ensureBackupDir(dir);
+  // Before the copy: a crashed backup's file can be as large as this one, and the disk too full for both.
+  const removed = removeLeftovers(dir);
+  if (removed.length > 0) leftoversRemoved?.(removed);
   const target = path.join(dir, backupName(nowMs));
   // A temporary name of its own: another server backing up into this folder at the same second had its copy removed
   // under it (both used `<name>.partial`, each removing it first), and then its check made an empty database there.
   const tmp = partialName(target);
+  // Touched while it is this backup's (see LEFTOVER_MS): a long check does not write to it.
+  const touch = setInterval(() => {
+    try {
+      const now = new Date();
+      utimesSync(tmp, now, now);
+    } catch {}
+  }, TOUCH_MS);
+  touch.unref();
   try {
     await copy(tmp);
     await check(tmp);
@@ -81,6 +97,7 @@ export async function takeBackup(
     rmSync(tmp, { force: true });
     syncFolder(dir);
   } finally {
+    clearInterval(touch);
     rmSync(tmp, { force: true });
   }
   pruneBackups(dir, keep);
@@ -93,6 +110,51 @@ export async function takeBackup(
  */
 export function partialName(target: string): string {
   return `${target}.partial-${process.pid}-${randomBytes(4).toString("hex")}`;
+}
+
+/** A scheduled backup's temporary file (partialName of a backupName), such as a crash mid-backup leaves. */
+const PARTIAL = /^content-service-\d{8}T\d{6}Z\.db\.partial-\d+-[0-9a-f]{8}$/;
+
+/**
+ * How long a backup's temporary file must have gone unmodified to be a crash's leftover. Counted from its last
+ * modification, not its creation: another server may be backing up into the same folder now, a large database's
+ * copy takes longer than any fixed age, and a copy removed under its backup is worse than a leftover (the check,
+ * opening the name, would make an empty database there, which passes). While VACUUM INTO copies, it writes the file
+ * as its page cache fills (a copy too small for that is done in seconds); the check that follows (checkCopy) writes
+ * its header as it opens it (journal_mode) and then only reads, for as long as the database takes to read; the fsync
+ * and the link write nothing. As a check could outlast any age, takeBackup also touches its file every TOUCH_MS until
+ * it is done. The pid in the name does not tell: a server in another container may have any number, this one's
+ * included. A file modified in the future (a clock set back) is kept.
+ */
+const LEFTOVER_MS = 60 * 60_000;
+
+/** How often a backup under way touches its temporary file: well within LEFTOVER_MS, late timers included. */
+const TOUCH_MS = 10 * 60_000;
+
+/**
+ * Removes the temporary files of backups that crashed (or were killed) mid-copy from a backup folder: regular files
+ * named as takeBackup names them (PARTIAL) and unmodified for over LEFTOVER_MS; nothing else. Returns their paths.
+ * Only housekeeping: a folder that cannot be listed (a drop folder) or a file that cannot be removed is left as it is.
+ */
+export function removeLeftovers(dir: string, nowMs = Date.now()): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!PARTIAL.test(name)) continue;
+    const file = path.join(dir, name);
+    try {
+      const stat = lstatSync(file);
+      if (!stat.isFile() || nowMs - stat.mtimeMs <= LEFTOVER_MS) continue;
+      rmSync(file);
+      removed.push(file);
+    } catch {}
+  }
+  return removed;
 }
 
 /**

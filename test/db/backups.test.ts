@@ -1,4 +1,14 @@
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
@@ -76,6 +86,83 @@ describe("scheduled backups", () => {
       [expect.stringMatching(/^.*\.db\.partial-\d+-[0-9a-f]{8}$/), false],
       [out, true],
     ]);
+    db.close();
+  });
+
+  it("removes crashed backups' temporary files unmodified for over an hour, and nothing else", async () => {
+    const dir = tempDir();
+    const db = openDb(dir);
+    migrate(db);
+    const out = path.join(dir, "backups");
+    mkdirSync(out);
+    const stamp = "content-service-20261122T030000Z.db";
+    const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
+    const put = (name: string, modified: Date, folder = false) => {
+      const file = path.join(out, name);
+      if (folder) mkdirSync(file);
+      else writeFileSync(file, "a copy");
+      utimesSync(file, modified, modified);
+      return name;
+    };
+    const crashed = [
+      put(`${stamp}.partial-123-0badc0de`, hoursAgo(2)),
+      put(`${stamp}.partial-1-deadbeef`, hoursAgo(30)),
+    ];
+    const kept = [
+      // Another server's copy under way (VACUUM INTO writes it, its check opens it), or one just checked.
+      put(`${stamp}.partial-124-0badc0de`, new Date()),
+      put(`${stamp}.partial-125-0badc0de`, hoursAgo(0.9)),
+      // Not named as takeBackup names its temporary files.
+      put(`${stamp}.partial`, hoursAgo(2)),
+      put(`${stamp}.partial-123-0badc0de-journal`, hoursAgo(2)),
+      put(`${stamp}.partial-123-0badc0d`, hoursAgo(2)),
+      put(`${stamp}.partial-123-0BADC0DE`, hoursAgo(2)),
+      put(`mine.db.partial-123-0badc0de`, hoursAgo(2)),
+      put(`content-service-20261122.db.partial-123-0badc0de`, hoursAgo(2)),
+      // Not a file.
+      put(`${stamp}.partial-126-0badc0de`, hoursAgo(2), true),
+    ];
+    const reported: string[][] = [];
+    const now = Date.UTC(2026, 10, 23, 3, 0, 0);
+    await takeBackup((tmp) => copyDatabase({ dataDir: dir }, tmp), out, 2, {
+      nowMs: now,
+      leftoversRemoved: (files) => reported.push(files),
+    });
+    expect(reported.map((files) => [...files].sort())).toEqual([crashed.map((name) => path.join(out, name)).sort()]);
+    expect(readdirSync(out).sort()).toEqual([...kept, backupName(now)].sort());
+    // Nothing left over: nothing reported.
+    await takeBackup((tmp) => copyDatabase({ dataDir: dir }, tmp), out, 2, {
+      nowMs: now + 1000,
+      leftoversRemoved: (files) => reported.push(files),
+    });
+    expect(reported).toHaveLength(1);
+    db.close();
+  });
+
+  it("touches its temporary file while it is under way, so that another server never takes it for a leftover", async () => {
+    const dir = tempDir();
+    const db = openDb(dir);
+    migrate(db);
+    const out = path.join(dir, "backups");
+    const ages: number[] = [];
+    const age = (file: string) => Date.now() - statSync(file).mtimeMs;
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+    try {
+      // A check that outlasts an hour without writing to the file (a large database's integrity check).
+      const check = (tmp: string) => {
+        const old = new Date(Date.now() - 50 * 60_000);
+        utimesSync(tmp, old, old);
+        ages.push(age(tmp));
+        vi.advanceTimersByTime(20 * 60_000);
+        ages.push(age(tmp));
+        checkCopy(tmp);
+      };
+      await takeBackup((tmp) => copyDatabase({ dataDir: dir }, tmp), out, 2, { check });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(ages[0]).toBeGreaterThanOrEqual(50 * 60_000);
+    expect(ages[1]).toBeLessThan(20 * 60_000);
     db.close();
   });
 
@@ -222,8 +309,14 @@ describe("scheduled backups", () => {
       );
     }
     const dir = tempDir();
-    const server = await startServe(dir, ["--backup-schedule", "* * * * * *", "--backup-keep", "2"]);
     const backups = path.join(dir, "backups");
+    // A crashed backup's temporary file: removed at the first run, and said so.
+    mkdirSync(backups);
+    const leftover = path.join(backups, "content-service-20261122T030000Z.db.partial-123-0badc0de");
+    writeFileSync(leftover, "a copy");
+    const old = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(leftover, old, old);
+    const server = await startServe(dir, ["--backup-schedule", "* * * * * *", "--backup-keep", "2"]);
     const started = Date.now();
     while (
       !(existsSync(backups) && readdirSync(backups).filter((f) => f.endsWith(".db")).length >= 2) &&
@@ -234,6 +327,12 @@ describe("scheduled backups", () => {
     await server.exited;
     const files = readdirSync(backups).filter((f) => f.endsWith(".db"));
     expect(files.length).toBe(2);
+    expect(existsSync(leftover)).toBe(false);
+    const removed = server
+      .stdout()
+      .split("\n")
+      .filter((line) => line.includes("backup leftovers removed"));
+    expect(removed.map((line) => JSON.parse(line).files)).toEqual([[leftover]]);
   });
 
   it("refuses to start with a backup folder it cannot use, and makes a missing one", async () => {
