@@ -35,6 +35,11 @@ export interface OpenOptions {
   readonly?: boolean;
   file?: string;
   /**
+   * The file must be there already (a backup's copy, checked after VACUUM INTO made it): one gone meanwhile is an
+   * error, not a new empty database, which its check would pass.
+   */
+  mustExist?: boolean;
+  /**
    * `file` is an SQLite URI (`file:///…?immutable=1`, openReadOnly's), not a name in the data directory. Said here, not
    * guessed from a `file:` prefix: a backup named `file:x.db` is a file of that name in its folder.
    */
@@ -385,12 +390,12 @@ export function openDb(dataDir: string, options: OpenOptions = {}): Db {
   if (!options.readonly && file !== ":memory:" && !options.uri) {
     // At every open, not only a creation's: a creation stopped after its link leaves a second name of the database.
     removeStaleCreations(path.dirname(file), path.basename(file));
-    if (!existsSync(file)) createDbFile(file, nativeBinding, options.createStep);
+    if (!existsSync(file) && !options.mustExist) createDbFile(file, nativeBinding, options.createStep);
   }
   if (file !== ":memory:" && !options.uri) refuseEmpty(file);
   const db = new Database(file, {
     readonly: options.readonly ?? false,
-    fileMustExist: options.readonly ?? false,
+    fileMustExist: (options.readonly || options.mustExist) ?? false,
     ...(nativeBinding ? { nativeBinding: nativeBinding as string } : {}),
   });
   options.opened?.();

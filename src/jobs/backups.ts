@@ -297,7 +297,7 @@ export class BackupTargetError extends Error {
  * throws when the check fails.
  */
 export function checkCopy(file: string, addonFile?: string): void {
-  const copy = openDb(path.dirname(file), { file: path.basename(file), addonFile });
+  const copy = openDb(path.dirname(file), { file: path.basename(file), addonFile, mustExist: true });
   try {
     copy.pragma("journal_mode = DELETE");
     const result = copy.pragma("integrity_check", { simple: true });

@@ -89,6 +89,13 @@ describe("scheduled backups", () => {
     db.close();
   });
 
+  it("checks a copy that is there: one gone before its check is an error, not a new empty database that passes", () => {
+    const dir = tempDir();
+    const gone = path.join(dir, `${backupName(Date.UTC(2026, 10, 24))}.partial-1-0badc0de`);
+    expect(() => checkCopy(gone)).toThrow();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it("removes crashed backups' temporary files unmodified for over an hour, and nothing else", async () => {
     const dir = tempDir();
     const db = openDb(dir);
