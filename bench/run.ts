@@ -14,8 +14,8 @@
  * or BENCH_ONLY=probe (the GET probe with and without a finalize load), CS_EXECUTABLE (another build to load),
  * BENCH_FINALIZE_POOL_MAX (most contents generated ahead for the finalize loads, 24,000: a load that runs out reuses
  * finalized ones, whose 409s the table counts as non-2xx), BENCH_SERVER_NODE_OPTIONS (NODE_OPTIONS for the server
- * alone: `--cpu-prof --cpu-prof-dir=DIR`, or another `--max-semi-space-size` than the build's), BENCH_KEEP=1 (keep
- * the run's data directory and server log).
+ * alone, such as `--cpu-prof --cpu-prof-dir=DIR`; the executable's own options, build.config.ts SEA_EXEC_ARGV, are read
+ * after it and win), BENCH_KEEP=1 (keep the run's data directory and server log).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -197,7 +197,10 @@ async function main(): Promise<number> {
     log(`temp dir ${tmp}; ${os.cpus().length} CPUs; load average ${os.loadavg().map((x) => x.toFixed(2))}`);
     const { key } = prepareDataDir(runner, dataDir);
     const auth = { authorization: `Bearer ${key}` };
-    const workerArgs = WORKERS ? { workers: WORKERS } : {};
+    const serveArgs = {
+      ...(WORKERS ? { workers: WORKERS } : {}),
+      ...(env.BENCH_SERVER_NODE_OPTIONS ? { nodeOptions: env.BENCH_SERVER_NODE_OPTIONS } : {}),
+    };
     const ready = { readyPath: "/api/v1/api-keys/current", headers: auth };
 
     // Start to the first 200 of an authenticated GET. The first start also writes the addon and worker bundle to
@@ -206,13 +209,13 @@ async function main(): Promise<number> {
     const starts: number[] = [];
     let coldStartMs = 0;
     for (let i = 0; i <= START_RUNS; i++) {
-      const s = await serve(runner, { dataDir, logFile, ...workerArgs, ...ready });
+      const s = await serve(runner, { dataDir, logFile, ...serveArgs, ...ready });
       if (i === 0) coldStartMs = s.startMs;
       else starts.push(s.startMs);
       await stop(s);
     }
 
-    server = await serve(runner, { dataDir, logFile, ...workerArgs, ...ready });
+    server = await serve(runner, { dataDir, logFile, ...serveArgs, ...ready });
     const base = server.url;
     const pid = server.child.pid!;
     await sleep(2_000);

@@ -145,6 +145,8 @@ interface ServeOptions {
   readyPath?: string;
   headers?: Record<string, string>;
   timeoutMs?: number;
+  /** NODE_OPTIONS for the server alone, not the CLI calls (`npm run bench`'s BENCH_SERVER_NODE_OPTIONS). */
+  nodeOptions?: string;
 }
 
 /**
@@ -166,10 +168,8 @@ export async function spawnServe(runner: Runner, options: ServeOptions): Promise
   ];
   if (options.workers) args.push("--workers", String(options.workers));
   const started = performance.now();
-  // BENCH_SERVER_NODE_OPTIONS: Node options for the server alone (--cpu-prof, --max-semi-space-size=N), not for the
-  // CLI calls. Node 24 refuses some in NODE_OPTIONS (--trace-gc): those need a build with them in its execArgv.
-  const extra = process.env.BENCH_SERVER_NODE_OPTIONS;
-  const env = extra ? { ...runner.env, NODE_OPTIONS: extra } : runner.env;
+  // Node 24 refuses some options in NODE_OPTIONS (--trace-gc): those need a build with them in its execArgv.
+  const env = options.nodeOptions ? { ...runner.env, NODE_OPTIONS: options.nodeOptions } : runner.env;
   const child = spawn(runner.command, args, { env, stdio: ["ignore", log, log] });
   closeSync(log); // the child has its own copy; a crash run starts a server 20 times and would keep each one open
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>

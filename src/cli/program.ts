@@ -17,8 +17,6 @@ export function buildProgram(): Command {
     // help (and take it after the command); the others refuse it as they would after the command.
     .addOption(new Option("--json", "print records as JSON").hideHelp())
     .hook("preAction", (root, command) => {
-      // Only serve handles the stop signals (stop-signals.ts); any other command keeps Node's default for them.
-      if (command.name() !== "serve") releaseEarly();
       if (root.opts().json && !command.options.some((o) => o.long === "--json"))
         throw new UsageError(`\`${command.name()}\` prints no records: --json does not apply to it`);
     })
@@ -82,12 +80,25 @@ export async function runCli(argv: string[]): Promise<number> {
   // options comes before the preAction hook and serve's action, which take the stop signals: the catch below tells
   // serve's by it.
   let command: string | undefined;
+  // Only serve handles the stop signals (stop-signals.ts). Any other command keeps Node's default for one that came
+  // while the program loaded: it ends as soon as commander goes to that command, before its options are parsed,
+  // whatever they are (re-sent after a refusal, it had ended the process after commander's own error line but before
+  // the program's), and before anything the program itself writes without a command (its help, version, an unknown
+  // command or option: the root's output; the subcommands copied theirs when they were made).
   program.hook("preSubcommand", (_program, subcommand) => {
     command = subcommand.name();
-    // Any other command keeps Node's default for a stop signal that came while the program loaded: it ends now, before
-    // the command's options are parsed, whatever they are (re-sent after a refusal, it had ended the process after
-    // commander's own error line but before the program's).
     if (command !== "serve") releaseEarly();
+  });
+  const { writeOut, writeErr } = program.configureOutput();
+  program.configureOutput({
+    writeOut: (text) => {
+      if (command !== "serve") releaseEarly();
+      writeOut?.(text);
+    },
+    writeErr: (text) => {
+      if (command !== "serve") releaseEarly();
+      writeErr?.(text);
+    },
   });
   try {
     await program.parseAsync(args);

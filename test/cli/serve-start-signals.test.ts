@@ -119,6 +119,12 @@ describe("serve stopped while it starts", () => {
     { words: ["openapi", "--nosuch"] },
     { words: ["keys", "list", "--nosuch"] },
     { words: ["openapi", "--json"] },
+    // Nothing to go to: what the program itself writes (an unknown command or option, its usage, help or version).
+    { words: ["nosuch"] },
+    { words: ["--nosuch", "serve"] },
+    { words: [] },
+    { words: ["help"] },
+    { words: ["-V"] },
   ])("a command other than serve keeps the default: a stop signal while it loads ends it ($words)", ({ words }) => {
     const [importFlag, tsx, main] = ENTRY;
     const run = spawnSync(process.execPath, [importFlag, tsx, "--import", PRELOAD, main, ...words], {
