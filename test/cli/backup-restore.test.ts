@@ -44,17 +44,9 @@ vi.mock("../../src/jobs/backups.js", async (importOriginal) => {
 
 // Every fsyncFile of the in-process runs, with whether --out (`during.out`) was there then.
 const synced = vi.hoisted(() => ({ out: "", calls: [] as [string, boolean][] }));
-vi.mock("../../src/db/open.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../src/db/open.js")>();
-  const { existsSync } = await import("node:fs");
-  return {
-    ...real,
-    fsyncFile: (name: string) => {
-      synced.calls.push([name, existsSync(synced.out)]);
-      real.fsyncFile(name);
-    },
-  };
-});
+vi.mock("../../src/db/open.js", async (importOriginal) =>
+  (await import("../helpers/fsync-spy.js")).recordingFsyncs(await importOriginal(), synced),
+);
 
 vi.mock("node:fs", async (importOriginal) => {
   const real = await importOriginal<typeof import("node:fs")>();

@@ -30,17 +30,9 @@ import { cli, startServe, tempDir } from "../helpers/cli.js";
 // Every fsyncFile of this process (the backups' own, not SQLite's), with whether the backup (`synced.out`) had its name
 // then; `note` puts another step in the same sequence.
 const synced = vi.hoisted(() => ({ out: "", calls: [] as [string, boolean][] }));
-vi.mock("../../src/db/open.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../src/db/open.js")>();
-  const { existsSync } = await import("node:fs");
-  return {
-    ...real,
-    fsyncFile: (name: string) => {
-      synced.calls.push([name, existsSync(synced.out)]);
-      real.fsyncFile(name);
-    },
-  };
-});
+vi.mock("../../src/db/open.js", async (importOriginal) =>
+  (await import("../helpers/fsync-spy.js")).recordingFsyncs(await importOriginal(), synced),
+);
 const note = (step: string) => synced.calls.push([step, existsSync(synced.out)]);
 
 describe("scheduled backups", () => {
