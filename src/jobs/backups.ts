@@ -265,6 +265,16 @@ export function ensureBackupDir(dir: string): void {
   } catch (e) {
     throw folderError(absolute, e);
   }
+  // A drop folder (written, never listed) takes backups but cannot keep the newest N: each run would write its copy
+  // and then fail at the pruning, for ever (the leftovers of crashed backups are listed the same way).
+  try {
+    accessSync(absolute, constants.R_OK);
+  } catch (e) {
+    throw new Error(
+      `${absolute}: this user can write it but not list it (${systemErrorReason(e) ?? (e as Error).message}), ` +
+        "and the newest backups are kept by listing it",
+    );
+  }
 }
 
 function folderError(folder: string, e: unknown): Error {

@@ -25,7 +25,7 @@ import {
   takeBackup,
 } from "../../src/jobs/backups.js";
 import { piscinaPool } from "../../src/workers/pool.js";
-import { cli, startServe, tempDir } from "../helpers/cli.js";
+import { asUser, cli, startServe, tempDir } from "../helpers/cli.js";
 
 // Every fsyncFile of this process (the backups' own, not SQLite's), with whether the backup (`synced.out`) had its name
 // then; `note` puts another step in the same sequence.
@@ -362,6 +362,38 @@ describe("scheduled backups", () => {
     ensureBackupDir(path.join(dir, "new", "a", "b"));
     expect(statSync(path.join(dir, "new", "a", "b")).isDirectory()).toBe(true);
     ensureBackupDir(path.join(dir, "new", "a", "b"));
+  });
+});
+
+describe("a backup folder this user can write but not list", () => {
+  it.skipIf(process.getuid?.() !== 0)("fails serve's start (as another user): its newest N could not be kept", () => {
+    const base = tempDir();
+    chmodSync(base, 0o755);
+    const parent = path.join(base, "d");
+    mkdirSync(parent);
+    chmodSync(parent, 0o777);
+    const drop = path.join(base, "drop");
+    mkdirSync(drop);
+    chmodSync(drop, 0o733);
+    const data = path.join(parent, "data");
+    const run = asUser(65534, [
+      "serve",
+      "--data-dir",
+      data,
+      "--port",
+      "0",
+      "--backup-schedule",
+      "0 3 * * *",
+      "--backup-dir",
+      drop,
+    ]);
+    expect({ status: run.status, stderr: run.stderr }).toEqual({
+      status: 1,
+      stderr:
+        `error: cannot use the backup folder: ${drop}: this user can write it but not list it (permission denied), ` +
+        "and the newest backups are kept by listing it\n",
+    });
+    expect(existsSync(path.join(data, "content-service.db"))).toBe(false);
   });
 });
 
