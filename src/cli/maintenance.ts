@@ -201,11 +201,11 @@ function backupInto(
     // Checked again: the copy took a while, and only a file (or nothing) may be replaced.
     refuseNonFile(target, whatIsAt(target));
     publishCopy(tmp, target, replace);
-    rmSync(tmp, { force: true });
-    syncFolder(folder);
   } finally {
     rmSync(tmp, { force: true });
   }
+  // The new name, and the temporary one's removal, on disk before the backup is reported written.
+  syncFolder(folder);
   return { bytes: statSync(target).size, file: target };
 }
 

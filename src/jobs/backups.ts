@@ -94,12 +94,12 @@ export async function takeBackup(
         `${target} exists: this backup is dropped and that file kept (does another server back up into this ` +
           "folder at the same times? give each its own --backup-dir)",
       );
-    rmSync(tmp, { force: true });
-    syncFolder(dir);
   } finally {
     clearInterval(touch);
     rmSync(tmp, { force: true });
   }
+  // The new name, and the temporary one's removal, on disk before the backup is reported written.
+  syncFolder(dir);
   pruneBackups(dir, keep);
   return target;
 }
@@ -134,7 +134,8 @@ const TOUCH_MS = 10 * 60_000;
 /**
  * Removes the temporary files of backups that crashed (or were killed) mid-copy from a backup folder: regular files
  * named as takeBackup names them (PARTIAL) and unmodified for over LEFTOVER_MS; nothing else. Returns their paths.
- * Only housekeeping: a folder that cannot be listed (a drop folder) or a file that cannot be removed is left as it is.
+ * Only housekeeping: a folder that cannot be listed (its permissions changed since ensureBackupDir checked them) or a
+ * file that cannot be removed is left as it is.
  */
 export function removeLeftovers(dir: string, nowMs = Date.now()): string[] {
   let names: string[];
