@@ -85,18 +85,21 @@ export async function runCli(argv: string[]): Promise<number> {
   // whatever they are (re-sent after a refusal, it had ended the process after commander's own error line but before
   // the program's), and before anything the program itself writes without a command (its help, version, an unknown
   // command or option: the root's output; the subcommands copied theirs when they were made).
+  const releaseUnlessServe = () => {
+    if (command !== "serve") releaseEarly();
+  };
   program.hook("preSubcommand", (_program, subcommand) => {
     command = subcommand.name();
-    if (command !== "serve") releaseEarly();
+    releaseUnlessServe();
   });
   const { writeOut, writeErr } = program.configureOutput();
   program.configureOutput({
     writeOut: (text) => {
-      if (command !== "serve") releaseEarly();
+      releaseUnlessServe();
       writeOut?.(text);
     },
     writeErr: (text) => {
-      if (command !== "serve") releaseEarly();
+      releaseUnlessServe();
       writeErr?.(text);
     },
   });
