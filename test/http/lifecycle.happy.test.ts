@@ -417,7 +417,8 @@ describe("contents and planning", () => {
 });
 
 describe("a record read and written back", () => {
-  it("takes the record's own text as no edit of it: finalized content is retitled, published content unchanged", async () => {
+  /** A harness and a content generated and finalized with an edit, by its key. */
+  async function editedAndFinalized() {
     const h = makeHarness();
     const { key } = await setup(h);
     const { finalized } = await generateAndFinalize(
@@ -426,7 +427,11 @@ describe("a record read and written back", () => {
       { template_id: 1, user_direction: direction },
       { text: (g) => `${g}\n\nEdited.`, editSeconds: 30 },
     );
-    const id = finalized.body.content_id;
+    return { h, key, id: finalized.body.content_id as number };
+  }
+
+  it("takes the record's own text as no edit of it: finalized content is retitled, published content unchanged", async () => {
+    const { h, key, id } = await editedAndFinalized();
     const path = `/api/v1/contents/${id}`;
     const read = (await h.send("GET", path, { auth: key })).body;
     expect(read.status).toBe("finalized");
@@ -454,15 +459,7 @@ describe("a record read and written back", () => {
   });
 
   it("takes the planned date a record has as no change, also once published", async () => {
-    const h = makeHarness();
-    const { key } = await setup(h);
-    const { finalized } = await generateAndFinalize(
-      h,
-      key,
-      { template_id: 1, user_direction: direction },
-      { text: (g) => `${g}\n\nEdited.`, editSeconds: 30 },
-    );
-    const id = finalized.body.content_id;
+    const { h, key, id } = await editedAndFinalized();
     const path = `/api/v1/contents/${id}/schedule`;
     const planned = await h.send("PATCH", path, { auth: key, body: { scheduled_publish_at: "2026-03-01T09:00:00Z" } });
     expect(planned.status).toBe(200);
