@@ -236,6 +236,15 @@ export interface ProbeLog {
   calls: { method: string; path: string; workspaceId: string | null }[];
 }
 
+/** What a test-only route (a probe) says of itself: beta, open to any caller, documenting no answers. */
+export const PROBE_ROUTE = {
+  summary: "probe",
+  tag: "Probe",
+  stability: "beta" as const,
+  access: "any" as const,
+  responses: {},
+};
+
 /**
  * Test-only routes that exercise pipeline rules the foundation's route table does not use yet
  * (write methods open to keys, `workspace: "required"`, workspace_id in a JSON body).
@@ -247,13 +256,12 @@ export function probeRoutes(log: ProbeLog): RouteDef[] {
     log.calls.push({ method: ctx.request.method, path: url.pathname, workspaceId });
     return { body: { workspace_id: workspaceId } };
   };
-  const base = { summary: "probe", tag: "Probe", stability: "beta" as const, access: "any" as const, responses: {} };
   const body = v.optional(v.looseObject({ workspace_id: v.optional(v.string()) }));
   const defs: RouteDef[] = [];
   for (const method of ["POST", "PUT", "PATCH", "DELETE"] as Method[])
     defs.push(
       route({
-        ...base,
+        ...PROBE_ROUTE,
         method,
         path: "/api/v1/__probe/write",
         operationId: `probeWrite${method}`,
@@ -264,7 +272,7 @@ export function probeRoutes(log: ProbeLog): RouteDef[] {
   for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"] as Method[])
     defs.push(
       route({
-        ...base,
+        ...PROBE_ROUTE,
         method,
         path: "/api/v1/__probe/workspace",
         operationId: `probeWorkspace${method}`,

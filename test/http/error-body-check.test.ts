@@ -9,17 +9,16 @@ import { ApiError } from "../../src/http/errors.js";
 import { route } from "../../src/http/route.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { makeHarness } from "../helpers/harness.js";
-import { expectErrorBody, expectErrorBodyOf, expectJsonRpcErrorBody, sendTo } from "../helpers/http.js";
+import { expectErrorBody, expectErrorBodyOf, expectJsonRpcErrorBody, PROBE_ROUTE, sendTo } from "../helpers/http.js";
 
 describe("expectErrorBody and JSON-RPC error envelopes", () => {
   const h = makeHarness();
   const refuse = () => {
     throw new ApiError("validation_failed", "Refused by the probe.", { issues: [] });
   };
-  const base = { summary: "probe", tag: "Probe", stability: "beta" as const, access: "any" as const, responses: {} };
   // A route of the API's own protocol that wrongly answers its errors in a JSON-RPC envelope, and one that does not.
   const enveloped = route({
-    ...base,
+    ...PROBE_ROUTE,
     method: "GET",
     path: "/api/v1/__probe/enveloped",
     operationId: "probeEnveloped",
@@ -27,7 +26,7 @@ describe("expectErrorBody and JSON-RPC error envelopes", () => {
     handler: refuse,
   });
   const plain = route({
-    ...base,
+    ...PROBE_ROUTE,
     method: "GET",
     path: "/api/v1/__probe/plain",
     operationId: "probePlain",

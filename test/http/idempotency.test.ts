@@ -10,7 +10,7 @@ import { IDEMPOTENCY_TTL_MS, MAX_KEPT_BYTES, PURGE_BATCH } from "../../src/http/
 import { type RouteDef, route } from "../../src/http/route.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { type Answer, type Harness, makeHarness, type Send } from "../helpers/harness.js";
-import { expectErrorBody, expectRateHeaders, keyRow, sendTo, sessionOf } from "../helpers/http.js";
+import { expectErrorBody, expectRateHeaders, keyRow, PROBE_ROUTE, sendTo, sessionOf } from "../helpers/http.js";
 
 const contentsOf = (h: Harness) =>
   (h.services.store.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number }).n;
@@ -125,12 +125,8 @@ describe("Idempotency-Key: concurrent duplicates", () => {
       method: "POST",
       path: "/api/v1/__slow",
       operationId: "slow",
-      summary: "slow",
-      tag: "Probe",
-      stability: "beta",
-      access: "any",
+      ...PROBE_ROUTE,
       body: v.object({ n: v.number() }),
-      responses: {},
       async handler(ctx: Ctx<unknown, unknown, { n: number }>) {
         runs += 1;
         entered();
@@ -167,11 +163,7 @@ describe("Idempotency-Key: concurrent duplicates", () => {
       method: "POST",
       path: "/api/v1/__flaky",
       operationId: "flaky",
-      summary: "flaky",
-      tag: "Probe",
-      stability: "beta",
-      access: "any",
-      responses: {},
+      ...PROBE_ROUTE,
       async handler() {
         runs += 1;
         await new Promise((r) => setImmediate(r));
@@ -464,11 +456,7 @@ describe("Idempotency-Key: streams of other routes", () => {
       method: "POST",
       path: "/api/v1/__events",
       operationId: "events",
-      summary: "events",
-      tag: "Probe",
-      stability: "beta",
-      access: "any",
-      responses: {},
+      ...PROBE_ROUTE,
       async handler() {
         runs += 1;
         const queue = events();
