@@ -68,6 +68,20 @@ export function expiryFrom(choice: ExpiryChoice, nowMs: number): number | null {
   return nowMs + days * 86_400_000;
 }
 
+/** Expiry instants read lately (every request reads its key's): at most 1,000, then it starts over. */
+const expiries = new Map<string, number>();
+
+/** Date.parse of a stored expiry, remembered. */
+function expiryMs(iso: string): number {
+  let ms = expiries.get(iso);
+  if (ms === undefined) {
+    ms = Date.parse(iso);
+    if (expiries.size >= 1000) expiries.clear();
+    expiries.set(iso, ms);
+  }
+  return ms;
+}
+
 /** A stored key's state: revoked (for good) wins over expired, which wins over active. */
 export type KeyStatus = "active" | "revoked" | "expired";
 
@@ -77,7 +91,7 @@ export type KeyStatus = "active" | "revoked" | "expired";
  */
 export function keyStatus(key: { revoked_at: string | null; expires_at: string | null }, nowMs: number): KeyStatus {
   if (key.revoked_at !== null) return "revoked";
-  if (key.expires_at !== null && Date.parse(key.expires_at) <= nowMs) return "expired";
+  if (key.expires_at !== null && expiryMs(key.expires_at) <= nowMs) return "expired";
   return "active";
 }
 

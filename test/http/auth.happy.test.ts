@@ -34,6 +34,26 @@ describe("authentication", () => {
     }
   });
 
+  it("refuses a key that authenticated before once it is revoked or expired", async () => {
+    // What the pipeline remembers of a key it has seen (its stored form, its expiry instant) must not outlive it.
+    const h = makeHarness();
+    const expiring = h.key({ expires: "30d" });
+    const revoked = h.key();
+    for (const auth of [expiring, revoked])
+      expect((await h.send("GET", "/api/v1/api-keys/current", { auth })).status, auth).toBe(200);
+    const id = h.services.store.apiKeys.byHash(hashKey(revoked))!.id;
+    h.services.store.apiKeys.revoke(id, new Date(h.clock.now()).toISOString());
+    const refusal = await h.send("GET", "/api/v1/api-keys/current", { auth: revoked });
+    expect(refusal.status).toBe(401);
+    expect(refusal.body.message).toMatch(/revoked/);
+    h.clock.advance(30 * 86_400_000 - 1000);
+    expect((await h.send("GET", "/api/v1/api-keys/current", { auth: expiring })).status).toBe(200);
+    h.clock.advance(1000);
+    const expired = await h.send("GET", "/api/v1/api-keys/current", { auth: expiring });
+    expect(expired.status).toBe(401);
+    expect(expired.body.message).toMatch(/expired/);
+  });
+
   it("treats a key stored without scopes as read+write", async () => {
     const h = makeHarness();
     const key = h.key();
