@@ -221,6 +221,25 @@ async function send(req: NodeIncoming, res: http.ServerResponse, out: Outgoing, 
   else res.end(body);
 }
 
+let turnEnd: Promise<void> | undefined;
+
+/**
+ * Resolves after the event loop's current poll phase (setImmediate), once for every answer of the turn: the answers
+ * to the requests read in one turn are written together. A write to a socket whose client sleeps wakes it, and on
+ * this kind of machine (a virtual one) waking a thread on the other CPU is a good part of the write's cost; answers
+ * written in a burst find the client awake. `GET /api-keys/current` +8% (median of 7 alternated pairs, 1-15%); the
+ * GET probe under a finalize load unchanged (4.5-4.7 against 4.7-5.0 ms p99).
+ */
+function endOfTurn(): Promise<void> {
+  turnEnd ??= new Promise<void>((resolve) =>
+    setImmediate(() => {
+      turnEnd = undefined;
+      resolve();
+    }),
+  );
+  return turnEnd;
+}
+
 /** The request listener of an HTTP server answering through `app`. */
 export function nodeListener(
   app: App,
@@ -231,7 +250,10 @@ export function nodeListener(
     const incoming = new NodeIncoming(req, res);
     app
       .serve(incoming, { remoteAddress: req.socket.remoteAddress })
-      .then((out) => send(incoming, res, out, stallMs))
+      .then(async (out) => {
+        await endOfTurn();
+        return send(incoming, res, out, stallMs);
+      })
       .catch(() => {
         // The pipeline answers every error itself; this is a failure to write (the client went away, a bad header).
         if (res.headersSent || res.destroyed) {
