@@ -112,8 +112,12 @@ export function partialName(target: string): string {
   return `${target}.partial-${process.pid}-${randomBytes(4).toString("hex")}`;
 }
 
-/** A scheduled backup's temporary file (partialName of a backupName), such as a crash mid-backup leaves. */
-const PARTIAL = /^content-service-\d{8}T\d{6}Z\.db\.partial-\d+-[0-9a-f]{8}$/;
+/**
+ * A scheduled backup's temporary file (partialName of a backupName), such as a crash mid-backup leaves, and the files
+ * SQLite keeps beside it while its check has it open (checkCopy: the `-wal` and `-shm` of the WAL mode it opens in,
+ * the `-journal` of the mode it switches to), which a crash during the check leaves too.
+ */
+const PARTIAL = /^(content-service-\d{8}T\d{6}Z\.db\.partial-\d+-[0-9a-f]{8})(-wal|-shm|-journal)?$/;
 
 /**
  * How long a backup's temporary file must have gone unmodified to be a crash's leftover. Counted from its last
@@ -133,9 +137,11 @@ const TOUCH_MS = 10 * 60_000;
 
 /**
  * Removes the temporary files of backups that crashed (or were killed) mid-copy from a backup folder: regular files
- * named as takeBackup names them (PARTIAL) and unmodified for over LEFTOVER_MS; nothing else. Returns their paths.
- * Only housekeeping: a folder that cannot be listed (its permissions changed since ensureBackupDir checked them) or a
- * file that cannot be removed is left as it is.
+ * named as takeBackup names them (PARTIAL) and unmodified for over LEFTOVER_MS, with SQLite's files beside each (its
+ * check's `-wal`, `-shm`, `-journal`, however old: a live check's are not written while it only reads, but its
+ * temporary file is touched); such a file whose temporary file is gone, once unmodified for as long; nothing else.
+ * Returns their paths. Only housekeeping: a folder that cannot be listed (its permissions changed since
+ * ensureBackupDir checked them) or a file that cannot be removed is left as it is.
  */
 export function removeLeftovers(dir: string, nowMs = Date.now()): string[] {
   let names: string[];
@@ -144,16 +150,36 @@ export function removeLeftovers(dir: string, nowMs = Date.now()): string[] {
   } catch {
     return [];
   }
-  const removed: string[] = [];
-  for (const name of names) {
-    if (!PARTIAL.test(name)) continue;
-    const file = path.join(dir, name);
+  /** A regular file's age in milliseconds, or undefined for anything else. */
+  const age = (file: string) => {
     try {
       const stat = lstatSync(file);
-      if (!stat.isFile() || nowMs - stat.mtimeMs <= LEFTOVER_MS) continue;
+      return stat.isFile() ? nowMs - stat.mtimeMs : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const removed: string[] = [];
+  const remove = (file: string) => {
+    try {
       rmSync(file);
       removed.push(file);
     } catch {}
+  };
+  const matches = names.flatMap((name) => {
+    const m = PARTIAL.exec(name);
+    return m ? [{ file: path.join(dir, name), copy: m[1], beside: m[2] !== undefined }] : [];
+  });
+  // The temporary files first: the files beside each go with it.
+  for (const { file, beside } of matches) if (!beside && (age(file) ?? 0) > LEFTOVER_MS) remove(file);
+  const left = new Set(names);
+  for (const file of removed) left.delete(path.basename(file));
+  for (const { file, copy, beside } of matches) {
+    if (!beside) continue;
+    const fileAge = age(file);
+    if (fileAge === undefined || left.has(copy)) continue;
+    // Its temporary file removed just now, or gone before (then only once it is as old as a leftover).
+    if (removed.includes(path.join(dir, copy)) || fileAge > LEFTOVER_MS) remove(file);
   }
   return removed;
 }

@@ -88,7 +88,7 @@ describe("scheduled backups", () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it("removes crashed backups' temporary files unmodified for over an hour, and nothing else", async () => {
+  it("removes crashed backups' temporary files unmodified for over an hour, with their checks' -wal, -shm and -journal, and nothing else", async () => {
     const dir = tempDir();
     const db = openDb(dir);
     migrate(db);
@@ -106,14 +106,24 @@ describe("scheduled backups", () => {
     const crashed = [
       put(`${stamp}.partial-123-0badc0de`, hoursAgo(2)),
       put(`${stamp}.partial-1-deadbeef`, hoursAgo(30)),
+      // What a check killed with the copy open leaves beside it goes with it, however recently written.
+      put(`${stamp}.partial-123-0badc0de-journal`, hoursAgo(2)),
+      put(`${stamp}.partial-1-deadbeef-wal`, new Date()),
+      put(`${stamp}.partial-1-deadbeef-shm`, hoursAgo(0.5)),
+      // Its copy gone before: once as old as a leftover.
+      put(`${stamp}.partial-127-0badc0de-wal`, hoursAgo(2)),
     ];
     const kept = [
       // Another server's copy under way (VACUUM INTO writes it, its check opens it), or one just checked.
       put(`${stamp}.partial-124-0badc0de`, new Date()),
       put(`${stamp}.partial-125-0badc0de`, hoursAgo(0.9)),
+      // Beside a copy under way (a long check writes none of them), or recent with its copy gone.
+      put(`${stamp}.partial-124-0badc0de-shm`, hoursAgo(2)),
+      put(`${stamp}.partial-128-0badc0de-journal`, hoursAgo(0.5)),
       // Not named as takeBackup names its temporary files.
       put(`${stamp}.partial`, hoursAgo(2)),
-      put(`${stamp}.partial-123-0badc0de-journal`, hoursAgo(2)),
+      put(`${stamp}.partial-123-0badc0de-wal2`, hoursAgo(2)),
+      put(`${stamp}-wal`, hoursAgo(2)),
       put(`${stamp}.partial-123-0badc0d`, hoursAgo(2)),
       put(`${stamp}.partial-123-0BADC0DE`, hoursAgo(2)),
       put(`mine.db.partial-123-0badc0de`, hoursAgo(2)),
