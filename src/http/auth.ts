@@ -23,9 +23,11 @@ export function unauthorized(message: string): ApiError {
 }
 
 /**
- * The stored forms (hashKey) of the secrets of stored keys seen lately: a SHA-256 per request was 3% of an
- * authenticated GET's CPU. Only a secret that found its key is kept, so that guessed keys cannot fill it; at most
- * KNOWN_HASHES_MAX, then it starts over. A key revoked or deleted since is still refused: the hash only finds the row.
+ * The stored forms (hashKey) of the secrets of keys that authenticated lately: a SHA-256 per request was 3% of an
+ * authenticated GET's CPU. Only a secret that authenticated is kept, so that guessed keys cannot fill it, and one that
+ * is refused (revoked, expired, deleted) is dropped; at most KNOWN_HASHES_MAX, then it starts over. The hash only finds
+ * the row: a key revoked or deleted since is refused all the same. The secrets are in this process's memory as its
+ * requests' headers are, not on disk.
  */
 const knownHashes = new Map<string, string>();
 const KNOWN_HASHES_MAX = 1000;
@@ -45,13 +47,15 @@ export function authenticate(request: Incoming, services: Services): Authenticat
   if (isApiKey(token)) {
     const hash = knownHashes.get(token) ?? hashKey(token);
     const key = services.rows.get(`key:${hash}`, () => services.store.apiKeys.byHash(hash));
-    if (!key) return { principal: null, reason: "Invalid API key." };
+    const refusal = key ? keyRefusal(key, now) : "Invalid API key.";
+    if (!key || refusal !== undefined) {
+      knownHashes.delete(token);
+      return { principal: null, reason: refusal ?? "Invalid API key." };
+    }
     if (!knownHashes.has(token)) {
       if (knownHashes.size >= KNOWN_HASHES_MAX) knownHashes.clear();
       knownHashes.set(token, hash);
     }
-    const refusal = keyRefusal(key, now);
-    if (refusal !== undefined) return { principal: null, reason: refusal };
     services.keyUsage.touch(key.id, now);
     return {
       principal: {

@@ -115,8 +115,8 @@ export const FLUSH_GAP_MS = 20;
 const flushAtExit = new Set<() => void>();
 
 /**
- * Writes JSON lines to a stream (stdout by default, through stdoutSink; `sink` replaces it in tests), batched per
- * event-loop turn.
+ * Writes JSON lines to a stream (stdout by default, through stdoutSink; `sink` replaces it in tests), batched: at the
+ * end of an event-loop turn, and under a load at most every FLUSH_GAP_MS.
  */
 export function jsonLogger(
   write?: (line: string) => void,
@@ -127,10 +127,12 @@ export function jsonLogger(
   // right after the turn, at 64 KiB, and at exit. Under a load, writes come at most every FLUSH_GAP_MS: each write
   // into a file also wakes a thread of libuv's pool, and a write per turn was 4-6% of an authenticated GET's CPU.
   let pending = "";
-  let scheduled = false;
+  // The flush to come (its timer or immediate), cancelled by an earlier one (64 KiB, drain) so that the gap holds.
+  let scheduled: { cancel(): void } | undefined;
   let flushedAt = Number.NEGATIVE_INFINITY;
   const flush = () => {
-    scheduled = false;
+    scheduled?.cancel();
+    scheduled = undefined;
     flushedAt = performance.now();
     if (pending === "") return;
     const text = pending;
@@ -152,11 +154,15 @@ export function jsonLogger(
     pending += `${JSON.stringify(obj)}\n`;
     if (pending.length >= 65_536) flush();
     else if (!scheduled) {
-      scheduled = true;
       const wait = flushedAt + FLUSH_GAP_MS - performance.now();
-      if (wait <= 0) setImmediate(flush);
-      // Unreferenced: a process with nothing else to do exits at once, its lines written by the exit flush.
-      else setTimeout(flush, wait).unref();
+      if (wait <= 0) {
+        const immediate = setImmediate(flush);
+        scheduled = { cancel: () => clearImmediate(immediate) };
+      } else {
+        // Unreferenced: a process with nothing else to do exits at once, its lines written by the exit flush.
+        const timer = setTimeout(flush, wait).unref();
+        scheduled = { cancel: () => clearTimeout(timer) };
+      }
     }
   };
   return {
@@ -203,8 +209,8 @@ export function endCutLine(out: LineOutput): string {
 
 /**
  * Writes one `info` line to standard output now, in the JSON loggers' format, for a start-up event whose moment
- * matters to whoever reads it: a JSON logger's line waits for the end of the event-loop turn, and the start-up steps
- * after it (migrations, a first start's setup) run synchronously. A reader parsing JSON lines must never get part of
+ * matters to whoever reads it: a JSON logger's line waits for the end of the event-loop turn (or longer, under a
+ * load), and the start-up steps after it (migrations, a first start's setup) run synchronously. A reader parsing JSON lines must never get part of
  * one: a full non-blocking pipe (EAGAIN, possibly after a partial write) is waited for, sleeping 1, 2, 4... up to 50 ms
  * between tries, up to 100 ms in all while nothing of the line is written, and up to 2 s once part of it is, as the
  * line is then cut. A standard output that cannot take it (closed, or still full) drops it, as the loggers drop

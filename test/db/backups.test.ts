@@ -128,8 +128,9 @@ describe("scheduled backups", () => {
       put(`${stamp}.partial-123-0BADC0DE`, hoursAgo(2)),
       put(`mine.db.partial-123-0badc0de`, hoursAgo(2)),
       put(`content-service-20261122.db.partial-123-0badc0de`, hoursAgo(2)),
-      // Not a file.
+      // Not a file, so not removed: nor is what is beside it.
       put(`${stamp}.partial-126-0badc0de`, hoursAgo(2), true),
+      put(`${stamp}.partial-126-0badc0de-wal`, hoursAgo(2)),
     ];
     const reported: string[][] = [];
     const now = Date.UTC(2026, 10, 23, 3, 0, 0);

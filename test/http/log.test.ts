@@ -78,6 +78,22 @@ describe("a JSON logger under a load", () => {
     expect(writes.length).toBeLessThanOrEqual(Math.ceil(elapsed / (FLUSH_GAP_MS - 2)) + 3);
   });
 
+  it("keeps the gap after what it wrote at once (64 KiB)", async () => {
+    const writes: { at: number; text: string }[] = [];
+    const logger = jsonLogger((text) => writes.push({ at: performance.now(), text }));
+    logger.info("a");
+    await turn();
+    // Within the gap: this line waits for a timer, which the 64 KiB write below must not leave behind.
+    await new Promise((resolve) => setTimeout(resolve, FLUSH_GAP_MS * 0.75));
+    logger.info("b");
+    logger.info("big", { pad: "x".repeat(70_000) });
+    logger.info("c");
+    await new Promise((resolve) => setTimeout(resolve, FLUSH_GAP_MS * 3));
+    expect(writes.map((w) => w.text.match(/"message":"(\w+)"/g)?.length)).toEqual([1, 2, 1]);
+    expect(writes[2].text).toContain('"message":"c"');
+    expect(writes[2].at - writes[1].at).toBeGreaterThanOrEqual(FLUSH_GAP_MS - 2);
+  });
+
   it("writes what it holds at once when drained", async () => {
     const writes: string[] = [];
     const logger = jsonLogger((text) => writes.push(text));
