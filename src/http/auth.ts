@@ -45,14 +45,15 @@ export function authenticate(request: Incoming, services: Services): Authenticat
   if (token === "") return { principal: null, reason: "Malformed Authorization header: expected Bearer <token>." };
   const now = services.clock.now();
   if (isApiKey(token)) {
-    const hash = knownHashes.get(token) ?? hashKey(token);
+    const remembered = knownHashes.get(token);
+    const hash = remembered ?? hashKey(token);
     const key = services.rows.get(`key:${hash}`, () => services.store.apiKeys.byHash(hash));
     const refusal = key ? keyRefusal(key, now) : "Invalid API key.";
     if (!key || refusal !== undefined) {
       knownHashes.delete(token);
       return { principal: null, reason: refusal ?? "Invalid API key." };
     }
-    if (!knownHashes.has(token)) {
+    if (remembered === undefined) {
       if (knownHashes.size >= KNOWN_HASHES_MAX) knownHashes.clear();
       knownHashes.set(token, hash);
     }

@@ -172,14 +172,14 @@ export function removeLeftovers(dir: string, nowMs = Date.now()): string[] {
   });
   // The temporary files first: the files beside each go with it.
   for (const { file, beside } of matches) if (!beside && (age(file) ?? 0) > LEFTOVER_MS) remove(file);
-  const left = new Set(names);
-  for (const file of removed) left.delete(path.basename(file));
+  const present = new Set(names);
+  const removedCopies = new Set(removed.map((file) => path.basename(file)));
   for (const { file, copy, beside } of matches) {
     if (!beside) continue;
     const fileAge = age(file);
-    if (fileAge === undefined || left.has(copy)) continue;
-    // Its temporary file removed just now, or gone before (then only once it is as old as a leftover).
-    if (removed.includes(path.join(dir, copy)) || fileAge > LEFTOVER_MS) remove(file);
+    if (fileAge === undefined) continue;
+    // Beside a temporary file removed just now, or one gone before (then only once it is as old as a leftover).
+    if (removedCopies.has(copy) || (!present.has(copy) && fileAge > LEFTOVER_MS)) remove(file);
   }
   return removed;
 }
