@@ -89,14 +89,15 @@ function cleanEnv(): NodeJS.ProcessEnv {
 }
 
 /**
- * Node options the executable always starts with, on every thread (V8's flags are the process's). NODE_OPTIONS adds
- * to them but cannot change them: they are read after it. Semi-spaces of up to 32 MiB (V8's default is 16 on 64-bit): under a finalize load the HTTP thread, which decodes, parses and answers the
- * 5,000-word bodies, was scavenged about 13 times a second (--trace-gc), each pause holding every request behind it.
- * A larger young generation fills half as often, and a scavenge costs what survives it (the requests in flight),
- * not the space's size. Probe-only bench runs alternated with the default: GET p99 under the finalize load lower in
- * each of five pairs (three at 64 MiB, two at 32), 5.2-8.9 ms (median 6.3) -> 4.8-6.5 ms (median 5.3); RSS under
- * the writes unchanged (450-620 MiB either way). See README, Performance. (Those pairs were run with NODE_OPTIONS on a
- * build without this option: on this one NODE_OPTIONS cannot undo it.)
+ * Node options the executable always starts with, on every thread (V8's flags are the process's). NODE_OPTIONS adds to
+ * them but cannot change them: they are read after it. Semi-spaces of up to 32 MiB (V8's default is 16 on 64-bit):
+ * under a finalize load the HTTP thread, which decodes, parses and answers the 5,000-word bodies, was scavenged about
+ * 13 times a second (--trace-gc), each pause holding every request behind it. A larger young generation fills half as
+ * often, and a scavenge costs what survives it (the requests in flight), not the space's size. Probe-only bench runs
+ * alternated with the default: GET p99 under the finalize load lower in each of five pairs (three at 64 MiB, two at
+ * 32), 5.2-8.9 ms (median 6.3) -> 4.8-6.5 ms (median 5.3); RSS under the writes unchanged (450-620 MiB either way). See
+ * README, Performance. (Those pairs were run with NODE_OPTIONS on a build without this option: on this one NODE_OPTIONS
+ * cannot undo it.)
  */
 const SEA_EXEC_ARGV = ["--max-semi-space-size=32"];
 

@@ -208,13 +208,13 @@ export function endCutLine(out: LineOutput): string {
 }
 
 /**
- * Writes one `info` line to standard output now, in the JSON loggers' format, for a start-up event whose moment
- * matters to whoever reads it: a JSON logger's line waits for the end of the event-loop turn (or longer, under a
- * load), and the start-up steps after it (migrations, a first start's setup) run synchronously. A reader parsing JSON lines must never get part of
- * one: a full non-blocking pipe (EAGAIN, possibly after a partial write) is waited for, sleeping 1, 2, 4... up to 50 ms
- * between tries, up to 100 ms in all while nothing of the line is written, and up to 2 s once part of it is, as the
- * line is then cut. A standard output that cannot take it (closed, or still full) drops it, as the loggers drop
- * theirs; one given up part-way is ended by the next text written there (this function's or a JSON logger's on
+ * Writes one `info` line to standard output now, in the JSON loggers' format, for a start-up event whose moment matters
+ * to whoever reads it: a JSON logger's line waits for the end of the event-loop turn (or longer, under a load), and the
+ * start-up steps after it (migrations, a first start's setup) run synchronously. A reader parsing JSON lines must never
+ * get part of one: a full non-blocking pipe (EAGAIN, possibly after a partial write) is waited for, sleeping 1, 2, 4...
+ * up to 50 ms between tries, up to 100 ms in all while nothing of the line is written, and up to 2 s once part of it
+ * is, as the line is then cut. A standard output that cannot take it (closed, or still full) drops it, as the loggers
+ * drop theirs; one given up part-way is ended by the next text written there (this function's or a JSON logger's on
  * standard output), which starts with "\n": the cut line is one line a reader skips as it skips anything that is not
  * JSON, and the lines after it parse.
  */
