@@ -35,35 +35,37 @@ vi.mock("../../src/db/open.js", async (importOriginal) =>
 );
 const note = (step: string) => synced.calls.push([step, existsSync(synced.out)]);
 
+/** A migrated data directory with its database open, its default backup folder, and takeBackup's copy step for it. */
+function dataDirToBackUp() {
+  const dir = tempDir();
+  const db = openDb(dir);
+  migrate(db);
+  return { dir, db, out: path.join(dir, "backups"), copy: (tmp: string) => copyDatabase({ dataDir: dir }, tmp) };
+}
+
 describe("scheduled backups", () => {
   it("writes consistent copies and keeps the newest N", async () => {
-    const dir = tempDir();
-    const db = openDb(dir);
-    migrate(db);
+    const { dir, db, out, copy } = dataDirToBackUp();
     const store = createStore(db);
     // Backups are their owner's alone, whatever the database's mode and the umask.
     chmodSync(path.join(dir, "content-service.db"), 0o644);
-    const out = path.join(dir, "backups");
     const t0 = Date.UTC(2026, 10, 22, 3, 0, 0);
     for (let i = 0; i < 4; i++) {
       createAccount(store, "test", `acct ${i}`, "business");
-      await takeBackup((tmp) => copyDatabase({ dataDir: dir }, tmp), out, 2, { nowMs: t0 + i * 86_400_000 });
+      await takeBackup(copy, out, 2, { nowMs: t0 + i * 86_400_000 });
     }
     const files = readdirSync(out).sort();
     expect(files).toEqual([backupName(t0 + 2 * 86_400_000), backupName(t0 + 3 * 86_400_000)]);
     for (const f of files) expect(statSync(path.join(out, f)).mode & 0o777).toBe(0o600);
-    const copy = openDb(out, { readonly: true, file: files[1] });
-    expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
-    expect(copy.prepare("SELECT count(*) AS n FROM accounts").get()).toEqual({ n: 4 });
-    copy.close();
+    const newest = openDb(out, { readonly: true, file: files[1] });
+    expect(newest.pragma("integrity_check", { simple: true })).toBe("ok");
+    expect(newest.prepare("SELECT count(*) AS n FROM accounts").get()).toEqual({ n: 4 });
+    newest.close();
     db.close();
   });
 
   it("fsyncs the checked copy before it has its name, and then the folder", async () => {
-    const dir = tempDir();
-    const db = openDb(dir);
-    migrate(db);
-    const out = path.join(dir, "backups");
+    const { db, out, copy } = dataDirToBackUp();
     const now = Date.UTC(2026, 10, 22, 3, 0, 0);
     synced.out = path.join(out, backupName(now));
     synced.calls = [];
@@ -72,7 +74,7 @@ describe("scheduled backups", () => {
       checkCopy(tmp);
       note("checked");
     };
-    await takeBackup((tmp) => copyDatabase({ dataDir: dir }, tmp), out, 2, { nowMs: now, check });
+    await takeBackup(copy, out, 2, { nowMs: now, check });
     expect(synced.calls.filter(([name]) => name === "checked" || name.startsWith(out))).toEqual([
       ["checked", false],
       [expect.stringMatching(/^.*\.db\.partial-\d+-[0-9a-f]{8}$/), false],
@@ -89,10 +91,7 @@ describe("scheduled backups", () => {
   });
 
   it("removes crashed backups' temporary files unmodified for over an hour, with their checks' -wal, -shm and -journal, and nothing else", async () => {
-    const dir = tempDir();
-    const db = openDb(dir);
-    migrate(db);
-    const out = path.join(dir, "backups");
+    const { db, out, copy } = dataDirToBackUp();
     mkdirSync(out);
     const stamp = "content-service-20261122T030000Z.db";
     const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
@@ -134,14 +133,14 @@ describe("scheduled backups", () => {
     ];
     const reported: string[][] = [];
     const now = Date.UTC(2026, 10, 23, 3, 0, 0);
-    await takeBackup((tmp) => copyDatabase({ dataDir: dir }, tmp), out, 2, {
+    await takeBackup(copy, out, 2, {
       nowMs: now,
       leftoversRemoved: (files) => reported.push(files),
     });
     expect(reported.map((files) => [...files].sort())).toEqual([crashed.map((name) => path.join(out, name)).sort()]);
     expect(readdirSync(out).sort()).toEqual([...kept, backupName(now)].sort());
     // Nothing left over: nothing reported.
-    await takeBackup((tmp) => copyDatabase({ dataDir: dir }, tmp), out, 2, {
+    await takeBackup(copy, out, 2, {
       nowMs: now + 1000,
       leftoversRemoved: (files) => reported.push(files),
     });
@@ -150,10 +149,7 @@ describe("scheduled backups", () => {
   });
 
   it("touches its temporary file while it is under way, so that another server never takes it for a leftover", async () => {
-    const dir = tempDir();
-    const db = openDb(dir);
-    migrate(db);
-    const out = path.join(dir, "backups");
+    const { db, out, copy } = dataDirToBackUp();
     const ages: number[] = [];
     const age = (file: string) => Date.now() - statSync(file).mtimeMs;
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
@@ -167,7 +163,7 @@ describe("scheduled backups", () => {
         ages.push(age(tmp));
         checkCopy(tmp);
       };
-      await takeBackup((tmp) => copyDatabase({ dataDir: dir }, tmp), out, 2, { check });
+      await takeBackup(copy, out, 2, { check });
     } finally {
       vi.useRealTimers();
     }
@@ -177,12 +173,8 @@ describe("scheduled backups", () => {
   });
 
   it("keeps no copy that fails its check", async () => {
-    const dir = tempDir();
-    const db = openDb(dir);
-    migrate(db);
-    const out = path.join(dir, "backups");
+    const { db, out, copy } = dataDirToBackUp();
     const failing = () => Promise.reject(new Error("the backup failed its integrity check: page 7"));
-    const copy = (tmp: string) => copyDatabase({ dataDir: dir }, tmp);
     await expect(takeBackup(copy, out, 2, { check: failing })).rejects.toThrow("integrity check");
     expect(readdirSync(out)).toEqual([]);
     db.close();
