@@ -1,17 +1,20 @@
 /**
  * `npm run bench`: loads the built executable (dist/content-service; this script builds nothing) and a bare
  * node:http baseline in turn, in the same run, with autocannon (fixed connections and duration), and reports
- * requests/s, p50 and p99 of each scenario with its ratio to the baseline, the p99 of a GET probe with and without
- * a finalize load, start to first 200, and RSS idle and under load. For scale it also sends the same probe to the
- * baseline, quiet and while a busy loop runs on every CPU (one run each): how much of the probe's tail the machine
- * makes by itself. Prints a Markdown table, writes JSON to bench/results/<timestamp>.json, then checks the targets
- * (exit 1 when one fails; BENCH_NO_FAIL=1 exits 0).
+ * requests/s, p50 and p99 of each scenario with its ratio to the baseline, the p99 of a GET probe (evenly spaced
+ * requests: lib/load.ts pacedLoad) with and without a finalize load, start to first 200, and RSS idle and under load.
+ * For scale it also sends the same probe to the baseline, quiet and while a busy loop runs on every CPU (one run
+ * each): how much of the probe's tail the machine makes by itself; and to the service beside finalizations sent evenly
+ * at a quarter of the rate the closed-loop load reached, a load that does not fill the CPUs. Prints a Markdown table,
+ * writes JSON to bench/results/<timestamp>.json, then checks the targets (exit 1 when one fails; BENCH_NO_FAIL=1
+ * exits 0).
  *
  * Environment: BENCH_DURATION (s per scenario, 8), BENCH_CONNECTIONS (10), BENCH_ROUNDS (rounds of baseline and
  * GETs, medians reported, 3), BENCH_START_RUNS (7), BENCH_PROBE_RATE (GET probe req/s, 200), BENCH_WORKERS (the
  * server's --workers; its default when unset), BENCH_BASELINE_NODE (the baseline's Node binary; default the Node
  * the executable embeds when the build cache holds it, else this Node), BENCH_ONLY=get (start, baseline and GETs)
- * or BENCH_ONLY=probe (the GET probe with and without a finalize load), CS_EXECUTABLE (another build to load),
+ * or BENCH_ONLY=probe (the GET probe with and without a finalize load), BENCH_PACED_RATE (the paced finalize load's
+ * requests/s instead of a quarter of the closed-loop one's), CS_EXECUTABLE (another build to load),
  * BENCH_FINALIZE_POOL_MAX (most contents generated ahead for the finalize loads, 24,000: a load that runs out reuses
  * finalized ones, whose 409s the table counts as non-2xx), BENCH_SERVER_NODE_OPTIONS (NODE_OPTIONS for the server
  * alone, such as `--cpu-prof --cpu-prof-dir=DIR`; the executable's own options, build.config.ts SEA_EXEC_ARGV, are read
@@ -23,7 +26,7 @@ import os from "node:os";
 import path from "node:path";
 import type autocannon from "autocannon";
 import { openDb } from "../src/db/open.js";
-import { type Load, load, loadInChild } from "./lib/load.js";
+import { type Load, load, loadInChild, pacedLoad } from "./lib/load.js";
 import {
   EXECUTABLE,
   executableRunner,
@@ -276,7 +279,7 @@ async function main(): Promise<number> {
     if (!ONLY_GET) {
       const url = `${baseline.url}/`;
       const refProbe = (name: string) =>
-        loadInChild(name, { url, connections: 2, overallRate: PROBE_RATE, duration: DURATION });
+        loadInChild(name, { url, connections: 2, rate: PROBE_RATE, duration: DURATION });
       log(`machine reference: the GET probe against the baseline, quiet, then with a busy loop on each CPU`);
       const quiet = await (await refProbe("baseline probe, quiet")).start();
       const ready = await refProbe("baseline probe, busy loops");
@@ -312,6 +315,9 @@ async function main(): Promise<number> {
     let probeAlone: Load | undefined;
     let probeLoaded: Load | undefined;
     let finalizeUnderProbe: Load | undefined;
+    let probePaced: Load | undefined;
+    let finalizePaced: Load | undefined;
+    let pacedRate = 0;
     const poolInfo = { made: 0, used: 0, exhausted: 0, accounts: 1 };
     if (!ONLY_GET) {
       // The GET probe: a fixed rate on 2 connections, on a quiet server first. Measured from a process of its own,
@@ -321,7 +327,7 @@ async function main(): Promise<number> {
           url: `${base}/api/v1/contents/${contentId}`,
           headers: auth,
           connections: 2,
-          overallRate: PROBE_RATE,
+          rate: PROBE_RATE,
           duration: DURATION,
         });
       log(`GET probe alone (${PROBE_RATE} req/s)`);
@@ -378,7 +384,7 @@ async function main(): Promise<number> {
       let taken = 0;
       let exhausted = 0;
       /** The writer's final text: the generated text with a few words changed, grown to 5,000 words. */
-      const finalizeRequest = (req: autocannon.Request) => {
+      const nextFinalization = () => {
         let item = pool[taken++];
         if (!item) {
           exhausted++;
@@ -388,10 +394,13 @@ async function main(): Promise<number> {
         const mine = item.text.split(/\s+/).map((w) => (rand() < 0.03 ? "really" : w));
         const text = [...mine, ...fillerWords.slice(0, Math.max(0, 5000 - mine.length))].join(" ");
         return {
-          ...req,
-          headers: { ...req.headers, authorization: `Bearer ${item.key}` },
+          headers: { authorization: `Bearer ${item.key}` },
           body: JSON.stringify({ content_id: item.id, finalized_content: text, edit_seconds: 300 }),
         };
+      };
+      const finalizeRequest = (req: autocannon.Request) => {
+        const { headers, body } = nextFinalization();
+        return { ...req, headers: { ...req.headers, ...headers }, body };
       };
       const finalizeLoad = (duration: number) =>
         load("POST /finalizeContent", {
@@ -406,10 +415,20 @@ async function main(): Promise<number> {
             } as autocannon.Request,
           ],
         });
+      /** Finalizations sent evenly at `rate`/s (on at most CONNECTIONS connections), not as fast as answered. */
+      const pacedFinalizeLoad = (rate: number) =>
+        pacedLoad(`POST /finalizeContent at ${rate}/s`, {
+          url: `${base}/api/v1/finalizeContent`,
+          headers: { "content-type": "application/json" },
+          next: nextFinalization,
+          connections: CONNECTIONS,
+          rate,
+          duration: DURATION,
+        });
       log("calibrating POST /finalizeContent (2 s)");
       await fill(250);
       const calibration = await finalizeLoad(2);
-      const needed = Math.min(POOL_MAX, Math.ceil(calibration.rps * DURATION * 1.2 * 2) + 100);
+      const needed = Math.min(POOL_MAX, Math.ceil(calibration.rps * DURATION * 1.2 * 2.5) + 100);
       const accounts = Math.ceil((taken + needed) / ANALYSES_PER_ACCOUNT);
       for (let n = keys.length; n < accounts; n++) keys.push(extraAccount(runner, dataDir, n + 1));
       log(`finalize ≈ ${Math.round(calibration.rps)}/s: generating ${needed} contents over ${keys.length} account(s)`);
@@ -420,6 +439,14 @@ async function main(): Promise<number> {
       // The probe's process is loaded first, so that both loads start together.
       const loadedProbe = await probe();
       [probeLoaded, finalizeUnderProbe] = await Promise.all([loadedProbe.start(), finalizeLoad(DURATION)]);
+      // For scale (no target): the same probe beside finalizations sent evenly at a quarter of the rate just reached,
+      // a load that does not fill the CPUs as the closed-loop one above does (README "Performance").
+      pacedRate = env.BENCH_PACED_RATE
+        ? num("BENCH_PACED_RATE", 1)
+        : Math.max(1, Math.round(finalizeUnderProbe.rps / 4));
+      log(`GET probe (${PROBE_RATE} req/s) during a finalize load paced to ${pacedRate}/s`);
+      const pacedProbe = await probe();
+      [probePaced, finalizePaced] = await Promise.all([pacedProbe.start(), pacedFinalizeLoad(pacedRate)]);
       if (!ONLY_PROBE) log("POST /finalizeContent with 5,000-word texts");
       if (!ONLY_PROBE) finalize = await finalizeLoad(DURATION);
       poolInfo.made = pool.length;
@@ -438,6 +465,7 @@ async function main(): Promise<number> {
     const startMedian = median(starts);
     const scenarios = [cur, content, generate, finalize].filter((x): x is Load => x !== undefined);
     const probeRatio = probeLoaded && probeAlone ? probeLoaded.p99 / probeAlone.p99 : Number.NaN;
+    const pacedRatio = probePaced && probeAlone ? probePaced.p99 / probeAlone.p99 : Number.NaN;
     const machineRatio = machine ? machine.busy.p99 / machine.quiet.p99 : Number.NaN;
     const checks = [
       {
@@ -488,6 +516,14 @@ async function main(): Promise<number> {
             under_finalize: probeLoaded,
             finalize_during_probe: finalizeUnderProbe,
             p99_ratio: probeRatio,
+            paced: probePaced
+              ? {
+                  finalize_rate: pacedRate,
+                  under_finalize: probePaced,
+                  finalize_during_probe: finalizePaced,
+                  p99_ratio: pacedRatio,
+                }
+              : null,
             machine_reference: machine
               ? {
                   baseline_quiet: machine.quiet,
@@ -529,6 +565,11 @@ async function main(): Promise<number> {
         row(`${probeLoaded.name}, during finalize load`, probeLoaded, ""),
         row("POST /finalizeContent during the probe", finalizeUnderProbe, fixed(finalizeUnderProbe.rps / b.rps)),
       );
+    if (probePaced && finalizePaced)
+      rows.push(
+        row(`${probePaced.name}, during finalize at ${pacedRate}/s`, probePaced, ""),
+        row(`${finalizePaced.name} during the probe`, finalizePaced, fixed(finalizePaced.rps / b.rps)),
+      );
     if (machine)
       rows.push(
         row("baseline probe, quiet machine", machine.quiet, ""),
@@ -536,7 +577,7 @@ async function main(): Promise<number> {
       );
     let text = `\n## content-service benchmark, ${startedAt.toISOString()}\n\n`;
     text += `${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${DURATION} s per load, median of ${ONLY_PROBE ? 1 : ROUNDS} round(s) for the baseline and GETs; `;
-    text += `baseline: bare node:http on Node ${rounds.length ? results.machine.baseline_node : "?"}; GET probe: ${PROBE_RATE} req/s on 2 connections.\n\n`;
+    text += `baseline: bare node:http on Node ${rounds.length ? results.machine.baseline_node : "?"}; GET probe: ${PROBE_RATE} req/s evenly spaced, on 2 connections.\n\n`;
     text += table(rows);
     text += "\n";
     text += table([
@@ -551,6 +592,14 @@ async function main(): Promise<number> {
             [
               "the machine alone: the baseline's probe p99 with every CPU busy ÷ quiet (no target)",
               `${fixed(machineRatio, 1)}× (${fixed(machine.busy.p99)} ms vs ${fixed(machine.quiet.p99)} ms)`,
+            ],
+          ]
+        : []),
+      ...(probePaced && probeAlone
+        ? [
+            [
+              `GET p99 beside finalizations paced to ${pacedRate}/s ÷ without (no target)`,
+              `${fixed(pacedRatio, 1)}× (${fixed(probePaced.p99)} ms vs ${fixed(probeAlone.p99)} ms)`,
             ],
           ]
         : []),

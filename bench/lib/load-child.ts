@@ -1,8 +1,8 @@
 /**
- * Runs one load() given as JSON in argv[2] and prints its figures as JSON (see loadInChild in load.ts): prints
+ * Runs one pacedLoad() given as JSON in argv[2] and prints its figures as JSON (see loadInChild in load.ts): prints
  * "ready" once loaded, and starts when its standard input ends.
  */
-import { load } from "./load.js";
+import { pacedLoad } from "./load.js";
 
 const { name, options } = JSON.parse(process.argv[2] ?? "{}");
 process.stdout.write("ready\n");
@@ -10,5 +10,5 @@ await new Promise<void>((resolve) => {
   process.stdin.resume();
   process.stdin.once("end", () => resolve());
 });
-const result = await load(name, options);
+const result = await pacedLoad(name, options);
 process.stdout.write(JSON.stringify(result));

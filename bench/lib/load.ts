@@ -1,5 +1,9 @@
-/** One autocannon load and its figures, in this process or (for a probe) in a child process of its own. */
+/**
+ * One load and its figures: autocannon's (as many requests as the connections carry) or an evenly paced one, in this
+ * process or (for a probe) in a child process of its own.
+ */
 import { spawn } from "node:child_process";
+import http from "node:http";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import autocannon from "autocannon";
@@ -57,12 +61,112 @@ export function load(name: string, options: autocannon.Options): Promise<Load> {
 }
 
 /**
- * load() in a child process (bench/lib/load-child.ts). A latency is measured when the client's event loop sees the
+ * A paced load: `rate` requests/s in all, evenly spaced, over at most `connections` kept-alive connections (a request
+ * due while all are busy waits for one, and its time counts). GETs, or with `next` a POST of the body it returns.
+ */
+export interface PacedOptions {
+  url: string;
+  headers?: Record<string, string>;
+  next?: () => { headers?: Record<string, string>; body: string };
+  connections: number;
+  rate: number;
+  duration: number;
+}
+
+/**
+ * Requests sent at evenly spaced moments (one every 1/rate s), each timed from its sending to the end of its answer.
+ * Not autocannon's `overallRate`: that lets each connection send its share of a second back to back as soon as the
+ * second begins, then wait, so a "200 req/s" probe was a burst of 100 requests per connection every second, the
+ * probe's own client busy throughout the burst, and its tail the burst's queue.
+ */
+export function pacedLoad(name: string, options: PacedOptions): Promise<Load> {
+  const url = new URL(options.url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  const total = Math.max(1, Math.round(options.rate * options.duration));
+  const interval = 1000 / options.rate;
+  const times = new Float64Array(total);
+  let n = 0;
+  let non2xx = 0;
+  let errors = 0;
+  let timeouts = 0;
+  let sent = 0;
+  let ended = 0;
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const end = () => {
+      if (++ended < total) return;
+      const elapsed = (performance.now() - t0) / 1000;
+      agent.destroy();
+      const sorted = times.subarray(0, n).sort();
+      resolve({
+        name,
+        rps: (n + non2xx) / elapsed,
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+        requests: n + non2xx,
+        non2xx,
+        errors,
+        timeouts,
+      });
+    };
+    const send = () => {
+      const post = options.next?.();
+      const began = performance.now();
+      let settled = false;
+      const settle = (account: () => void) => {
+        if (settled) return;
+        settled = true;
+        account();
+        end();
+      };
+      const req = http.request(
+        {
+          agent,
+          method: post ? "POST" : "GET",
+          host: url.hostname,
+          port: url.port,
+          path: `${url.pathname}${url.search}`,
+          headers: { ...options.headers, ...post?.headers },
+        },
+        (res) => {
+          res.resume();
+          res.once("end", () =>
+            settle(() => {
+              const status = res.statusCode ?? 0;
+              if (status >= 200 && status < 300) times[n++] = performance.now() - began;
+              else non2xx++;
+            }),
+          );
+          res.once("error", () => settle(() => errors++));
+          // An answer cut off before its end (the server went away) counts as an error.
+          res.once("close", () => settle(() => errors++));
+        },
+      );
+      req.setTimeout(30_000, () => {
+        settle(() => timeouts++);
+        req.destroy();
+      });
+      req.once("error", () => settle(() => errors++));
+      req.end(post?.body);
+    };
+    const tick = () => {
+      while (sent < total && performance.now() - t0 >= sent * interval) {
+        sent++;
+        send();
+      }
+      if (sent < total) setTimeout(tick, Math.max(0, t0 + sent * interval - performance.now()));
+    };
+    tick();
+  });
+}
+
+/**
+ * pacedLoad() in a child process (bench/lib/load-child.ts). A latency is measured when the client's event loop sees the
  * answer: a probe sharing its process with a load generator that builds 30 KB bodies (and collects them) would count
  * the generator's own pauses as the server's. Options are plain data (no functions). Resolves once the child has
- * loaded (tsx, autocannon) and waits: `start` begins the load, so that it starts with the loads it is run beside.
+ * loaded (tsx) and waits: `start` begins the load, so that it starts with the loads it is run beside.
  */
-export async function loadInChild(name: string, options: autocannon.Options): Promise<{ start(): Promise<Load> }> {
+export async function loadInChild(name: string, options: PacedOptions): Promise<{ start(): Promise<Load> }> {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
   const child = spawn(
     process.execPath,

@@ -1,0 +1,69 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { pacedLoad } from "../../bench/lib/load.js";
+
+/** A local server answering with `answer`, recording when each request arrived and its body. */
+async function server(answer: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void) {
+  const seen: { at: number; body: string; auth?: string }[] = [];
+  const s = http.createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8").on("data", (c) => {
+      body += c;
+    });
+    req.on("end", () => {
+      seen.push({ at: performance.now(), body, auth: req.headers.authorization });
+      answer(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  servers.push(s);
+  return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/x`, seen };
+}
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+});
+
+describe("pacedLoad (the bench's evenly spaced loads)", () => {
+  it("sends rate × duration requests spread over the duration, not in a burst, and counts the answers", async () => {
+    const { url, seen } = await server((_req, res) => res.end("{}"));
+    const result = await pacedLoad("paced", { url, connections: 2, rate: 40, duration: 0.5 });
+    expect(result.requests).toBe(20);
+    expect(seen).toHaveLength(20);
+    expect(result.non2xx + result.errors + result.timeouts).toBe(0);
+    expect(result.p50).toBeGreaterThan(0);
+    // The 20th is due 19/40 s after the first. A load that sent its second's share at once (autocannon's
+    // overallRate) has them all within a few milliseconds.
+    expect(seen[19].at - seen[0].at).toBeGreaterThanOrEqual(400);
+  });
+
+  it("posts the bodies and headers `next` returns, in order, and counts non-2xx apart from the latencies", async () => {
+    const { url, seen } = await server((_req, res, body) => {
+      res.statusCode = JSON.parse(body).n % 2 ? 409 : 200;
+      res.end("{}");
+    });
+    let n = 0;
+    const result = await pacedLoad("posts", {
+      url,
+      headers: { "content-type": "application/json" },
+      next: () => ({ headers: { authorization: `Bearer k${n}` }, body: JSON.stringify({ n: n++ }) }),
+      connections: 1,
+      rate: 100,
+      duration: 0.1,
+    });
+    expect(seen.map((x) => JSON.parse(x.body).n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(seen.map((x) => x.auth)).toEqual(Array.from({ length: 10 }, (_, i) => `Bearer k${i}`));
+    expect(result).toMatchObject({ requests: 10, non2xx: 5, errors: 0 });
+  });
+
+  it("finishes, counting errors, when the server drops the connections", async () => {
+    const { url } = await server((req) => req.socket.destroy());
+    const result = await pacedLoad("dropped", { url, connections: 2, rate: 50, duration: 0.1 });
+    expect(result).toMatchObject({ requests: 0, errors: 5 });
+    expect(result.p99).toBeNaN();
+  });
+});
