@@ -5,10 +5,10 @@ import { findKey, issueKey, renameKey, revokeKey } from "../domain/admin.js";
 import { RecordName } from "../domain/admin-rules.js";
 import { EXPIRY_CHOICES, KEY_ID_PATTERN, normaliseScopes } from "../domain/apikeys.js";
 import type { Ctx } from "../http/context.js";
-import { invalidInput } from "../http/errors.js";
+import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { Integer, maxChars, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
-import { AUTH_ERRORS, CONFLICT, INPUT_ERRORS, NOT_FOUND, pageList } from "./common.js";
+import { AUTH_ERRORS, CONFLICT, err, INPUT_ERRORS, NOT_FOUND, pageList } from "./common.js";
 
 const Scopes = v.array(v.picklist(["read", "write"]));
 
@@ -106,20 +106,21 @@ export const apiKeyRoutes = [
     tag: "API keys",
     stability: "beta",
     access: "any",
-    responses: { 200: { description: "The calling key.", schema: CurrentKey }, ...AUTH_ERRORS },
+    responses: {
+      200: { description: "The calling key.", schema: CurrentKey },
+      ...AUTH_ERRORS,
+      404: err(
+        "Authenticated by a web session, not an API key (api_key_not_found): GET /api/v1/users/me describes it.",
+      ),
+    },
     handler(ctx) {
+      // Spec §4.9: it introspects the calling key. A web session has none; it was answered a record made up for it
+      // (id "session", its dates "now"), which a client could not tell from a key's.
       if (ctx.principal.kind !== "key")
-        return {
-          body: {
-            id: "session",
-            name: "web session",
-            scopes: ctx.principal.scopes,
-            workspace_id: null,
-            expires_at: new Date(ctx.principal.claims.exp * 1000).toISOString(),
-            last_used_at: new Date(ctx.services.clock.now()).toISOString(),
-            created_at: new Date(ctx.services.clock.now()).toISOString(),
-          },
-        };
+        throw new ApiError(
+          "api_key_not_found",
+          "This request was authenticated by a web session, not an API key: GET /api/v1/users/me describes the caller.",
+        );
       const k = ctx.principal.key;
       const view = apiKeyView(k, ctx.services.keyUsage.lastUsed(k.id, k.last_used_at));
       return {

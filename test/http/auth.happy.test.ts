@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hashKey } from "../../src/domain/apikeys.js";
 import { makeHarness } from "../helpers/harness.js";
+import { expectErrorBody } from "../helpers/http.js";
 
 describe("authentication", () => {
   it("accepts a key and introspects it with the five spec fields", async () => {
@@ -12,6 +13,16 @@ describe("authentication", () => {
     expect(res.body.expires_at).toBe(new Date(h.clock.now() + 30 * 86_400_000).toISOString());
     expect(res.body.last_used_at).toBe(new Date(h.clock.now()).toISOString());
     expect(res.headers.get("x-api-stability")).toBe("beta");
+  });
+
+  it("answers a web session's introspection with 404 api_key_not_found, not a record made up for it", async () => {
+    const h = makeHarness();
+    const session = await h.login("member@a.test");
+    const res = await h.send("GET", "/api/v1/api-keys/current", { auth: session });
+    expectErrorBody(res, 404, "api_key_not_found");
+    expect(res.body.message).toMatch(/web session.*\/api\/v1\/users\/me/);
+    // The endpoint that does describe a session's caller.
+    expect((await h.send("GET", "/api/v1/users/me", { auth: session })).status).toBe(200);
   });
 
   it("answers 401 with WWW-Authenticate for missing, malformed, unknown, revoked and expired keys", async () => {
