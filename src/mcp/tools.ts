@@ -337,7 +337,8 @@ export const TOOLS: readonly ToolDef[] = [
       ...workspace,
     },
     annotations: create,
-    omits: ["file"],
+    // source_type is format's other name in the HTTP body (the records' name); a tool needs only one.
+    omits: ["file", "source_type"],
   },
   {
     name: "delete_reference_material",

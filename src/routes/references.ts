@@ -82,6 +82,15 @@ const CreateBody = v.pipe(
         v.description("The format of content (required with it). With a file, overrides its extension and type."),
       ),
     ),
+    source_type: v.optional(
+      v.pipe(
+        v.picklist(FORMATS),
+        v.description(
+          "The same as format, under the name the records carry: a record's text sent back with its source_type is " +
+            "read as it was. Send either, or both alike.",
+        ),
+      ),
+    ),
     file: v.optional(
       v.pipe(
         v.custom<UploadedFile>(isUploadedFile, "Expected a file part (multipart/form-data)."),
@@ -93,6 +102,13 @@ const CreateBody = v.pipe(
   v.check(
     (b) => (b.content === undefined) !== (b.file === undefined),
     "Send exactly one of content (with format) or file (multipart/form-data).",
+  ),
+  v.forward(
+    v.check(
+      (b) => b.format === undefined || b.source_type === undefined || b.format === b.source_type,
+      "format and source_type name the same thing: send one of them, or both alike.",
+    ),
+    ["source_type"],
   ),
 );
 type CreateInput = v.InferOutput<typeof CreateBody>;
@@ -216,11 +232,13 @@ export const referenceRoutes = [
     },
     async handler(ctx: Ctx<Record<string, string>, unknown, CreateInput>) {
       const body = ctx.body;
+      // source_type is format's other name (the records'); the schema refused the two differing.
+      const format = body.format ?? body.source_type;
       let source: { format: TextFormat; text: string };
-      if (body.file) source = readFile(body.file, body.format);
-      else if (body.format === undefined)
+      if (body.file) source = readFile(body.file, format);
+      else if (format === undefined)
         throw invalidInput("body.format", "Required with content: one of text, markdown, html.");
-      else source = { format: body.format, text: body.content! };
+      else source = { format, text: body.content! };
 
       const where = body.file ? "body.file" : "body.content";
       let ingested: { content: string; wordCount: number; passages: { text: string; wordCount: number }[] };

@@ -119,6 +119,25 @@ describe("creating reference materials from JSON", () => {
     expect((await h.send("GET", `${BASE}/${ref.id}`, { auth: h.key() })).body.passage_count).toBe(passages.length);
   });
 
+  it("takes source_type, the name records carry, for format: a record sent back is read as it was", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const first = await h.send("POST", BASE, {
+      auth: key,
+      body: { content: "# Plan\n\nShip **soon**.", format: "markdown" },
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const { title, content, source_type } = first.body;
+    for (const body of [
+      { title, content, source_type },
+      { title, content, source_type, format: source_type },
+    ]) {
+      const again = await h.send("POST", BASE, { auth: key, body });
+      expect(again.status, JSON.stringify(again.body)).toBe(201);
+      expect(again.body).toMatchObject({ title: "Plan", content: "Plan\n\nShip soon.", source_type: "markdown" });
+    }
+  });
+
   it("titles: given, else the first line (cut at a word boundary when long)", async () => {
     const h = makeHarness();
     const key = h.key();
@@ -134,6 +153,12 @@ describe("creating reference materials from JSON", () => {
     { name: "no content and no file", body: { format: "text" }, path: "body" },
     { name: "content without format", body: { content: "x" }, path: "body.format" },
     { name: "an unknown format", body: { content: "x", format: "pdf" }, path: "body.format" },
+    {
+      name: "format and source_type that differ",
+      body: { content: "x", format: "text", source_type: "html" },
+      path: "body.source_type",
+    },
+    { name: "source_type file with content", body: { content: "x", source_type: "file" }, path: "body.source_type" },
     { name: "content that is not a string", body: { content: 42, format: "text" }, path: "body.content" },
     { name: "empty content", body: { content: "", format: "text" }, path: "body.content" },
     {
