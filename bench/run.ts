@@ -4,21 +4,22 @@
  * requests/s, p50 and p99 of each scenario with its ratio to the baseline, the p99 of a GET probe (evenly spaced
  * requests: lib/load.ts pacedLoad) with and without a finalize load, start to first 200, and RSS idle and under load.
  * For scale it also sends the same probe to the baseline, quiet and while a busy loop runs on every CPU (one run
- * each): how much of the probe's tail the machine makes by itself; and to the service beside finalizations sent evenly
- * at a quarter of the rate the closed-loop load reached, a load that does not fill the CPUs. Prints a Markdown table,
- * writes JSON to bench/results/<timestamp>.json, then checks the targets (exit 1 when one fails; BENCH_NO_FAIL=1
- * exits 0).
+ * each): how much of the probe's tail the machine makes by itself; and to the service beside finalizations sent
+ * evenly at a quarter of the closed-loop rate of a 2 s calibration, a load that leaves the CPUs more room. Prints a
+ * Markdown table, writes JSON to bench/results/<timestamp>.json, then checks the targets (exit 1 when one fails;
+ * BENCH_NO_FAIL=1 exits 0).
  *
  * Environment: BENCH_DURATION (s per scenario, 8), BENCH_CONNECTIONS (10), BENCH_ROUNDS (rounds of baseline and
  * GETs, medians reported, 3), BENCH_START_RUNS (7), BENCH_PROBE_RATE (GET probe req/s, 200), BENCH_WORKERS (the
  * server's --workers; its default when unset), BENCH_BASELINE_NODE (the baseline's Node binary; default the Node
  * the executable embeds when the build cache holds it, else this Node), BENCH_ONLY=get (start, baseline and GETs)
- * or BENCH_ONLY=probe (the GET probe with and without a finalize load), BENCH_PACED_RATE (the paced finalize load's
- * requests/s instead of a quarter of the closed-loop one's), CS_EXECUTABLE (another build to load),
- * BENCH_FINALIZE_POOL_MAX (most contents generated ahead for the finalize loads, 24,000: a load that runs out reuses
- * finalized ones, whose 409s the table counts as non-2xx), BENCH_SERVER_NODE_OPTIONS (NODE_OPTIONS for the server
- * alone, such as `--cpu-prof --cpu-prof-dir=DIR`; the executable's own options, build.config.ts SEA_EXEC_ARGV, are read
- * after it and win), BENCH_KEEP=1 (keep the run's data directory and server log).
+ * or BENCH_ONLY=probe (the GET probe alone, beside paced finalizations and beside the closed-loop finalize load),
+ * BENCH_PACED_RATE (the paced finalizations' requests/s instead of a quarter of the calibration's), CS_EXECUTABLE
+ * (another build to load), BENCH_FINALIZE_POOL_MAX (most contents generated ahead for the finalize loads, 24,000: a
+ * load that runs out reuses finalized ones, whose 409s the table counts as non-2xx), BENCH_SERVER_NODE_OPTIONS
+ * (NODE_OPTIONS for the server alone, such as `--cpu-prof --cpu-prof-dir=DIR`; the executable's own options,
+ * build.config.ts SEA_EXEC_ARGV, are read after it and win), BENCH_KEEP=1 (keep the run's data directory and server
+ * log).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -434,19 +435,18 @@ async function main(): Promise<number> {
       log(`finalize ≈ ${Math.round(calibration.rps)}/s: generating ${needed} contents over ${keys.length} account(s)`);
       await fill(Math.max(0, taken + needed - pool.length));
 
-      // The probe first, while the learning backlog is only the calibration's; then finalize alone.
-      log(`GET probe (${PROBE_RATE} req/s) during a finalize load`);
-      // The probe's process is loaded first, so that both loads start together.
-      const loadedProbe = await probe();
-      [probeLoaded, finalizeUnderProbe] = await Promise.all([loadedProbe.start(), finalizeLoad(DURATION)]);
-      // For scale (no target): the same probe beside finalizations sent evenly at a quarter of the rate just reached,
-      // a load that does not fill the CPUs as the closed-loop one above does (README "Performance").
-      pacedRate = env.BENCH_PACED_RATE
-        ? num("BENCH_PACED_RATE", 1)
-        : Math.max(1, Math.round(finalizeUnderProbe.rps / 4));
+      // For scale (no target), first, while the learning backlog is only the calibration's: the probe beside
+      // finalizations sent evenly at a quarter of the calibration's closed-loop rate, a load that leaves the CPUs
+      // more room than the closed-loop one (README "Performance"). Then the probe's target, beside the closed-loop
+      // load; then finalize alone.
+      pacedRate = env.BENCH_PACED_RATE ? num("BENCH_PACED_RATE", 1) : Math.max(1, Math.round(calibration.rps / 4));
       log(`GET probe (${PROBE_RATE} req/s) during a finalize load paced to ${pacedRate}/s`);
+      // The probe's process is loaded first, so that both loads start together.
       const pacedProbe = await probe();
       [probePaced, finalizePaced] = await Promise.all([pacedProbe.start(), pacedFinalizeLoad(pacedRate)]);
+      log(`GET probe (${PROBE_RATE} req/s) during a finalize load`);
+      const loadedProbe = await probe();
+      [probeLoaded, finalizeUnderProbe] = await Promise.all([loadedProbe.start(), finalizeLoad(DURATION)]);
       if (!ONLY_PROBE) log("POST /finalizeContent with 5,000-word texts");
       if (!ONLY_PROBE) finalize = await finalizeLoad(DURATION);
       poolInfo.made = pool.length;
@@ -603,6 +603,18 @@ async function main(): Promise<number> {
             ],
           ]
         : []),
+      ...(
+        [
+          ["quiet server", probeAlone],
+          ["paced finalizations", probePaced],
+          ["finalize load", probeLoaded],
+        ] as const
+      )
+        .filter(([, x]) => x?.lateMax !== undefined)
+        .map(([when, x]) => [
+          `the probe's sends behind their schedule, ${when} (p99, most)`,
+          `${fixed(x!.lateP99!)} ms, ${fixed(x!.lateMax!)} ms`,
+        ]),
       ["RSS idle", `${(rssIdleKb / 1024).toFixed(1)} MiB`],
       ["RSS under the GET loads (max)", `${(rssReadsKb / 1024).toFixed(1)} MiB`],
       ...(rssWrites ? [["RSS under the write loads (max)", `${(rssWritesKb / 1024).toFixed(1)} MiB`]] : []),

@@ -17,6 +17,9 @@ export interface Load {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** A paced load's: how late its sends went out, in ms after they were due (p99 and the latest). */
+  lateP99?: number;
+  lateMax?: number;
 }
 
 const percentile = (sorted: Float64Array, p: number) =>
@@ -63,6 +66,7 @@ export function load(name: string, options: autocannon.Options): Promise<Load> {
 /**
  * A paced load: `rate` requests/s in all, evenly spaced, over at most `connections` kept-alive connections (a request
  * due while all are busy waits for one, and its time counts). GETs, or with `next` a POST of the body it returns.
+ * A request not answered `timeoutMs` (30,000) after it was sent, waiting for a connection included, is a timeout.
  */
 export interface PacedOptions {
   url: string;
@@ -71,20 +75,25 @@ export interface PacedOptions {
   connections: number;
   rate: number;
   duration: number;
+  timeoutMs?: number;
 }
 
 /**
  * Requests sent at evenly spaced moments (one every 1/rate s), each timed from its sending to the end of its answer.
- * Not autocannon's `overallRate`: that lets each connection send its share of a second back to back as soon as the
- * second begins, then wait, so a "200 req/s" probe was a burst of 100 requests per connection every second, the
- * probe's own client busy throughout the burst, and its tail the burst's queue.
+ * Not autocannon's `overallRate`: that lets each connection send its share of a second as soon as the second begins,
+ * one request after another, then wait, so a "200 req/s" probe was 100 requests back to back on each connection
+ * every second, which found the server's and the client's threads awake. A send the client's own event loop held up
+ * (a pause, a busy CPU) goes out late, with the others due meanwhile: how late, at p99 and at most, is `lateP99` and
+ * `lateMax`, so that a run shows whether the spacing held.
  */
 export function pacedLoad(name: string, options: PacedOptions): Promise<Load> {
   const url = new URL(options.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
   const total = Math.max(1, Math.round(options.rate * options.duration));
   const interval = 1000 / options.rate;
+  const timeoutMs = options.timeoutMs ?? 30_000;
   const times = new Float64Array(total);
+  const late = new Float64Array(total);
   let n = 0;
   let non2xx = 0;
   let errors = 0;
@@ -98,6 +107,7 @@ export function pacedLoad(name: string, options: PacedOptions): Promise<Load> {
       const elapsed = (performance.now() - t0) / 1000;
       agent.destroy();
       const sorted = times.subarray(0, n).sort();
+      const lateSorted = late.sort();
       resolve({
         name,
         rps: (n + non2xx) / elapsed,
@@ -107,53 +117,61 @@ export function pacedLoad(name: string, options: PacedOptions): Promise<Load> {
         non2xx,
         errors,
         timeouts,
+        lateP99: percentile(lateSorted, 99),
+        lateMax: lateSorted[total - 1],
       });
     };
-    const send = () => {
-      const post = options.next?.();
+    const send = (index: number) => {
       const began = performance.now();
+      late[index] = began - (t0 + index * interval);
       let settled = false;
-      const settle = (account: () => void) => {
+      let req: http.ClientRequest | undefined;
+      const timer = setTimeout(() => {
+        settle(() => timeouts++);
+        req?.destroy();
+      }, timeoutMs);
+      function settle(account: () => void) {
         if (settled) return;
         settled = true;
+        clearTimeout(timer);
         account();
         end();
-      };
-      const req = http.request(
-        {
-          agent,
-          method: post ? "POST" : "GET",
-          host: url.hostname,
-          port: url.port,
-          path: `${url.pathname}${url.search}`,
-          headers: { ...options.headers, ...post?.headers },
-        },
-        (res) => {
-          res.resume();
-          res.once("end", () =>
-            settle(() => {
-              const status = res.statusCode ?? 0;
-              if (status >= 200 && status < 300) times[n++] = performance.now() - began;
-              else non2xx++;
-            }),
-          );
-          res.once("error", () => settle(() => errors++));
-          // An answer cut off before its end (the server went away) counts as an error.
-          res.once("close", () => settle(() => errors++));
-        },
-      );
-      req.setTimeout(30_000, () => {
-        settle(() => timeouts++);
-        req.destroy();
-      });
-      req.once("error", () => settle(() => errors++));
-      req.end(post?.body);
+      }
+      try {
+        const post = options.next?.();
+        req = http.request(
+          {
+            agent,
+            method: post ? "POST" : "GET",
+            host: url.hostname,
+            port: url.port,
+            path: `${url.pathname}${url.search}`,
+            headers: { ...options.headers, ...post?.headers },
+          },
+          (res) => {
+            res.resume();
+            res.once("end", () =>
+              settle(() => {
+                const status = res.statusCode ?? 0;
+                if (status >= 200 && status < 300) times[n++] = performance.now() - began;
+                else non2xx++;
+              }),
+            );
+            res.once("error", () => settle(() => errors++));
+            // An answer cut off before its end (the server went away) counts as an error.
+            res.once("close", () => settle(() => errors++));
+          },
+        );
+        req.once("error", () => settle(() => errors++));
+        req.end(post?.body);
+      } catch {
+        // A body that could not be made or a request that could not be sent: an error, not a crash of the bench
+        // (whose `finally` stops the server).
+        settle(() => errors++);
+      }
     };
     const tick = () => {
-      while (sent < total && performance.now() - t0 >= sent * interval) {
-        sent++;
-        send();
-      }
+      while (sent < total && performance.now() - t0 >= sent * interval) send(sent++);
       if (sent < total) setTimeout(tick, Math.max(0, t0 + sent * interval - performance.now()));
     };
     tick();
@@ -187,7 +205,11 @@ export async function loadInChild(name: string, options: PacedOptions): Promise<
     child.once("exit", (code) => {
       if (code !== 0) return reject(new Error(`load ${name}: child exited with ${code}`));
       try {
-        resolve(JSON.parse(out.slice("ready\n".length)) as Load);
+        // JSON has no NaN: a load with no 2xx answer (no latency) crosses as null, read back as NaN, so that a ratio
+        // of it is NaN and fails its target rather than 0 and passing.
+        resolve(
+          JSON.parse(out.slice("ready\n".length), (_key, value) => (value === null ? Number.NaN : value)) as Load,
+        );
       } catch (e) {
         reject(new Error(`load ${name}: unreadable result (${(e as Error).message})`));
       }

@@ -29,16 +29,35 @@ afterEach(async () => {
 });
 
 describe("pacedLoad (the bench's evenly spaced loads)", () => {
-  it("sends rate × duration requests spread over the duration, not in a burst, and counts the answers", async () => {
+  it("sends rate × duration requests, each no earlier than its turn, and counts the answers", async () => {
     const { url, seen } = await server((_req, res) => res.end("{}"));
+    const start = performance.now();
     const result = await pacedLoad("paced", { url, connections: 2, rate: 40, duration: 0.5 });
     expect(result.requests).toBe(20);
     expect(seen).toHaveLength(20);
     expect(result.non2xx + result.errors + result.timeouts).toBe(0);
     expect(result.p50).toBeGreaterThan(0);
-    // The 20th is due 19/40 s after the first. A load that sent its second's share at once (autocannon's
-    // overallRate) has them all within a few milliseconds.
-    expect(seen[19].at - seen[0].at).toBeGreaterThanOrEqual(400);
+    // The i-th is due i/40 s after the start and never sent before (a lower bound: a slow machine only delays). A
+    // load that sent its second's share at once (autocannon's overallRate) has them all within milliseconds.
+    seen.forEach((x, i) => expect(x.at, `request ${i}`).toBeGreaterThanOrEqual(start + i * 25 - 1));
+    expect(result.lateMax).toBeGreaterThanOrEqual(0);
+    expect(result.lateP99).toBeLessThanOrEqual(result.lateMax!);
+  });
+
+  it("times each request from its sending to the end of its answer, a wait for a connection included", async () => {
+    const { url } = await server((_req, res) => setTimeout(() => res.end("{}"), 60));
+    // One connection, a request due every 20 ms, each answered after 60 ms: each waits for the ones before it.
+    const result = await pacedLoad("slow", { url, connections: 1, rate: 50, duration: 0.1 });
+    expect(result).toMatchObject({ requests: 5, errors: 0, timeouts: 0 });
+    expect(result.p50).toBeGreaterThanOrEqual(60);
+    expect(result.p99).toBeGreaterThanOrEqual(5 * 60 - 4 * 20 - 5);
+  });
+
+  it("counts a request unanswered past timeoutMs as a timeout, those waiting for a connection too, and ends", async () => {
+    const { url } = await server(() => {});
+    const result = await pacedLoad("hung", { url, connections: 1, rate: 20, duration: 0.2, timeoutMs: 300 });
+    expect(result).toMatchObject({ requests: 0, timeouts: 4 });
+    expect(result.p99).toBeNaN();
   });
 
   it("posts the bodies and headers `next` returns, in order, and counts non-2xx apart from the latencies", async () => {
