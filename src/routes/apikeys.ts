@@ -228,7 +228,14 @@ export const apiKeyRoutes = [
     access: "session",
     planExempt: true,
     params: KeyIdParams,
-    responses: { 200: { description: "The revoked key.", schema: KeyRecord }, ...AUTH_ERRORS, ...NOT_FOUND("API key") },
+    responses: {
+      200: {
+        description: "The revoked key (a key revoked before: as it is, its first revoked_at).",
+        schema: KeyRecord,
+      },
+      ...AUTH_ERRORS,
+      ...NOT_FOUND("API key"),
+    },
     handler(ctx: Ctx<{ id: string }>) {
       const row = findKey(ctx.services.store, ctx.params.id, ctx.principal.accountId);
       const revoked = revokeKey(ctx.services.store, actorOf(ctx), row, ctx.services.clock.now());
