@@ -672,7 +672,7 @@ export const TOOLS: readonly ToolDef[] = [
     title: "Get the current API key",
     description:
       "The API key this connection uses: its id, name, scopes, the workspace it is bound to (null: none), expiry " +
-      "and last use.",
+      "and last use. A connection made with a web session has no key: api_key_not_found (get_account describes it).",
     method: "GET",
     path: "/api/v1/api-keys/current",
     input: {},

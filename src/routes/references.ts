@@ -79,15 +79,18 @@ const CreateBody = v.pipe(
     format: v.optional(
       v.pipe(
         v.picklist(FORMATS),
-        v.description("The format of content (required with it). With a file, overrides its extension and type."),
+        v.description(
+          "The format of content (required with it, here or as source_type). With a file, overrides its extension " +
+            "and type.",
+        ),
       ),
     ),
     source_type: v.optional(
       v.pipe(
         v.picklist(FORMATS),
         v.description(
-          "The same as format, under the name the records carry: a record's text sent back with its source_type is " +
-            "read as it was. Send either, or both alike.",
+          "Another name for format (records name their format source_type). Send either, or both alike. A record's " +
+            "content is plain text already: sent again, it is read as text.",
         ),
       ),
     ),
@@ -232,12 +235,12 @@ export const referenceRoutes = [
     },
     async handler(ctx: Ctx<Record<string, string>, unknown, CreateInput>) {
       const body = ctx.body;
-      // source_type is format's other name (the records'); the schema refused the two differing.
+      // source_type is another name for format (the records name theirs so); the schema refused the two differing.
       const format = body.format ?? body.source_type;
       let source: { format: TextFormat; text: string };
       if (body.file) source = readFile(body.file, format);
       else if (format === undefined)
-        throw invalidInput("body.format", "Required with content: one of text, markdown, html.");
+        throw invalidInput("body.format", "Required with content (or as source_type): one of text, markdown, html.");
       else source = { format, text: body.content! };
 
       const where = body.file ? "body.file" : "body.content";

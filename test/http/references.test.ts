@@ -119,22 +119,22 @@ describe("creating reference materials from JSON", () => {
     expect((await h.send("GET", `${BASE}/${ref.id}`, { auth: h.key() })).body.passage_count).toBe(passages.length);
   });
 
-  it("takes source_type, the name records carry, for format: a record sent back is read as it was", async () => {
+  it("takes source_type as another name for format, alone or with format alike", async () => {
     const h = makeHarness();
     const key = h.key();
-    const first = await h.send("POST", BASE, {
-      auth: key,
-      body: { content: "# Plan\n\nShip **soon**.", format: "markdown" },
-    });
-    expect(first.status, JSON.stringify(first.body)).toBe(201);
-    const { title, content, source_type } = first.body;
+    const content = "# Plan\n\nShip **soon**, \\*not\\* later.";
     for (const body of [
-      { title, content, source_type },
-      { title, content, source_type, format: source_type },
+      { content, source_type: "markdown" },
+      { content, source_type: "markdown", format: "markdown" },
     ]) {
-      const again = await h.send("POST", BASE, { auth: key, body });
-      expect(again.status, JSON.stringify(again.body)).toBe(201);
-      expect(again.body).toMatchObject({ title: "Plan", content: "Plan\n\nShip soon.", source_type: "markdown" });
+      const res = await h.send("POST", BASE, { auth: key, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      // Rendered as Markdown: the heading's # and the emphasis go, the escaped stars stay.
+      expect(res.body).toMatchObject({
+        title: "Plan",
+        content: "Plan\n\nShip soon, *not* later.",
+        source_type: "markdown",
+      });
     }
   });
 
@@ -296,6 +296,17 @@ describe("creating reference materials from an uploaded file", () => {
     // An empty title field means the default.
     const untitled = await upload(h, { auth: h.key(), file: { name: "x.txt", bytes: "Text" }, fields: { title: "" } });
     expect(untitled.body.title).toBe("x.txt");
+  });
+
+  it("takes source_type as the format override too, and refuses it differing from format", async () => {
+    const h = makeHarness();
+    const file = { name: "data.txt", bytes: "# Heading\n\nBody" };
+    const res = await upload(h, { auth: h.key(), file, fields: { source_type: "markdown" } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ content: "Heading\n\nBody", source_type: "file" });
+    const both = await upload(h, { auth: h.key(), file, fields: { source_type: "markdown", format: "html" } });
+    expectCode(both, 400, "validation_failed");
+    expect(both.body.details.issues.map((i: { path: string }) => i.path)).toContain("body.source_type");
   });
 
   const PNG = new Uint8Array([
