@@ -39,7 +39,7 @@ describe("pacedLoad (the bench's evenly spaced loads)", () => {
     expect(result.p50).toBeGreaterThan(0);
     // The i-th is due i/40 s after the start and never sent before (a lower bound: a slow machine only delays). A
     // load that sent its second's share at once (autocannon's overallRate) has them all within milliseconds.
-    seen.forEach((x, i) => expect(x.at, `request ${i}`).toBeGreaterThanOrEqual(start + i * 25 - 1));
+    for (const [i, x] of seen.entries()) expect(x.at, `request ${i}`).toBeGreaterThanOrEqual(start + i * 25 - 1);
     expect(result.lateMax).toBeGreaterThanOrEqual(0);
     expect(result.lateP99).toBeLessThanOrEqual(result.lateMax!);
   });
