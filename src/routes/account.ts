@@ -97,6 +97,10 @@ export const accountRoutes = [
           account: AccountView,
           user: v.nullable(UserView),
           api_key_id: v.nullable(v.string()),
+          session_expires_at: v.pipe(
+            v.nullable(Timestamp),
+            v.description("When the web session's token expires (log in again then); null for an API key."),
+          ),
         }),
       },
       ...AUTH_ERRORS,
@@ -111,6 +115,7 @@ export const accountRoutes = [
           account: { id, name, plan, created_at },
           user: user ? userView(user) : null,
           api_key_id: p.kind === "key" ? p.key.id : null,
+          session_expires_at: p.kind === "session" ? new Date(p.claims.exp * 1000).toISOString() : null,
         },
       };
     },

@@ -79,6 +79,12 @@ describe("authentication", () => {
     const me = await h.send("GET", "/api/v1/users/me", { auth: token });
     expect(me.status).toBe(200);
     expect(me.body.user.email).toBe("member@a.test");
+    // The session's 12 h; GET /api-keys/current, which had made up a key record with it, is 404 for a session.
+    expect(me.body).toMatchObject({
+      kind: "session",
+      api_key_id: null,
+      session_expires_at: new Date(h.clock.now() + 12 * 3600_000).toISOString(),
+    });
     const ws = await h.send("GET", "/api/v1/workspaces", { auth: token });
     expect(ws.body.data).toHaveLength(2);
     expect((await h.send("POST", "/api/v1/auth/logout", { auth: token })).status).toBe(200);
@@ -99,7 +105,8 @@ describe("authentication", () => {
   it("keeps last_used_at in memory and writes it only on flush", async () => {
     const h = makeHarness();
     const key = h.key();
-    await h.send("GET", "/api/v1/users/me", { auth: key });
+    const me = await h.send("GET", "/api/v1/users/me", { auth: key });
+    expect(me.body).toMatchObject({ kind: "api_key", session_expires_at: null });
     const row = () => h.services.store.apiKeys.byHash(hashKey(key))!;
     expect(row().last_used_at).toBeNull();
     h.services.keyUsage.flush();
