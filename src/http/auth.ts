@@ -22,16 +22,6 @@ export function unauthorized(message: string): ApiError {
   return new ApiError("unauthorized", message);
 }
 
-/**
- * The stored forms (hashKey) of the secrets of keys that authenticated lately: a SHA-256 per request was 3% of an
- * authenticated GET's CPU. Only a secret that authenticated is kept, so that guessed keys cannot fill it, and one that
- * is refused (revoked, expired, deleted) is dropped; at most KNOWN_HASHES_MAX, then it starts over. The hash only finds
- * the row: a key revoked or deleted since is refused all the same. The secrets are in this process's memory as its
- * requests' headers are, not on disk.
- */
-const knownHashes = new Map<string, string>();
-const KNOWN_HASHES_MAX = 1000;
-
 type Authenticated = { principal: Principal } | { principal: null; reason: string };
 
 /**
@@ -45,18 +35,14 @@ export function authenticate(request: Incoming, services: Services): Authenticat
   if (token === "") return { principal: null, reason: "Malformed Authorization header: expected Bearer <token>." };
   const now = services.clock.now();
   if (isApiKey(token)) {
-    const remembered = knownHashes.get(token);
-    const hash = remembered ?? hashKey(token);
-    const key = services.rows.get(`key:${hash}`, () => services.store.apiKeys.byHash(hash));
-    const refusal = key ? keyRefusal(key, now) : "Invalid API key.";
-    if (!key || refusal !== undefined) {
-      knownHashes.delete(token);
-      return { principal: null, reason: refusal ?? "Invalid API key." };
-    }
-    if (remembered === undefined) {
-      if (knownHashes.size >= KNOWN_HASHES_MAX) knownHashes.clear();
-      knownHashes.set(token, hash);
-    }
+    // Kept by its secret in the row cache, so that the key's hash (hashKey, a SHA-256: 3% of an authenticated GET's
+    // CPU) is computed only when the row is read. The cache keeps only rows found (guessed keys cannot fill it) and is
+    // emptied when the database changes (db/row-cache.ts), so a key revoked or deleted since is refused all the same.
+    // The secrets are in this process's memory as its requests' headers are, not on disk.
+    const key = services.rows.get(`key:${token}`, () => services.store.apiKeys.byHash(hashKey(token)));
+    if (!key) return { principal: null, reason: "Invalid API key." };
+    const refusal = keyRefusal(key, now);
+    if (refusal !== undefined) return { principal: null, reason: refusal };
     services.keyUsage.touch(key.id, now);
     return {
       principal: {
