@@ -23,6 +23,8 @@ export interface ResponseDoc {
   alsoContent?: Record<string, Record<string, unknown>>;
   /** Headers of this response beyond those every response carries: names of components.headers (openapi.ts). */
   headers?: readonly string[];
+  /** An example of this response's body, shown in the description (application/json only). */
+  example?: unknown;
 }
 
 /**
@@ -49,6 +51,11 @@ export interface RouteDef {
   path: string;
   operationId: string;
   summary: string;
+  /**
+   * What the operation does, when to use it and what it changes, in plain words for the description's reader
+   * (the summary is its one-line title).
+   */
+  description?: string;
   tag: string;
   stability: "stable" | "beta" | "internal";
   access: Access;
@@ -120,6 +127,11 @@ export interface RouteDef {
   params?: GenericSchema;
   query?: GenericSchema;
   body?: GenericSchema;
+  /**
+   * Examples of a valid request body, by name: the description shows them, and a test sends each one to the server
+   * and expects the operation's documented success status.
+   */
+  bodyExamples?: Record<string, unknown>;
   responses: Record<number, ResponseDoc>;
   // biome-ignore lint/suspicious/noExplicitAny: each route narrows its own ctx types through its schemas.
   handler(ctx: Ctx<any, any, any>): Reply | Promise<Reply>;

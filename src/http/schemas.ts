@@ -2,6 +2,19 @@
 import * as v from "valibot";
 import { charLength } from "../domain/chars.js";
 
+/** The record schemas the description names under components.schemas, by name (see named()). */
+export const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {};
+
+/**
+ * Names a record schema: the description lists it once under components.schemas and refers to it by `$ref`
+ * wherever it appears, so that a generated client has a named type for it.
+ */
+export function named<S extends v.GenericSchema>(name: string, schema: S): S {
+  if (NAMED_SCHEMAS[name] !== undefined && NAMED_SCHEMAS[name] !== schema) throw new Error(`two schemas named ${name}`);
+  NAMED_SCHEMAS[name] = schema;
+  return schema;
+}
+
 const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 const Strings = v.array(v.string());
 const WholeNumber = v.pipe(v.number(), v.integer());
