@@ -3,6 +3,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../src/http/errors.js";
+import type { RouteDef } from "../src/http/route.js";
+import { ROUTES } from "../src/http/routes.js";
 import { type ServerProcess, startServe, tempDir } from "./helpers/cli.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -27,6 +29,29 @@ describe("docs/api.md", () => {
     const table = marked("docs/api.md", "error-codes");
     const rows = [...table.matchAll(/^\| (\d{3}) \| `(\w+)` \|/gm)].map((m) => [m[2], Number(m[1])]);
     expect(Object.fromEntries(rows)).toEqual(ERROR_CODES);
+  });
+});
+
+describe("docs/api.md's list of the operations kept from API keys", () => {
+  const list = marked("docs/api.md", "session-only");
+  const named = [...list.matchAll(/`(?:([A-Z]+) )?(\/[\w/{}*-]+)`/g)].map(([, method, p]) => ({ method, path: p }));
+  /** Whether a listed entry (`PUT /me/settings`, or a whole folder as `/admin/*`) names the route. */
+  const names = (entry: (typeof named)[number], route: RouteDef) =>
+    entry.path.endsWith("/*")
+      ? route.path.startsWith(`/api/v1${entry.path.slice(0, -1)}`)
+      : route.method === entry.method && route.path === `/api/v1${entry.path}`;
+  const kept = ROUTES.filter((route) => route.access === "session" || route.access === "admin");
+
+  it.each(kept.map((route) => [`${route.method} ${route.path}`, route] as const))("names %s", (_, route) => {
+    expect(named.some((entry) => names(entry, route))).toBe(true);
+  });
+
+  it("names no operation that an API key may call", () => {
+    for (const entry of named)
+      expect(
+        kept.some((route) => names(entry, route)),
+        entry.path,
+      ).toBe(true);
   });
 });
 
