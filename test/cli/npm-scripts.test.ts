@@ -1,5 +1,5 @@
 /**
- * `npm start` and `npm run cli -- serve` (the README's way to run from source): a SIGTERM to npm reaches the server,
+ * `npm start` and `npm run -s cli -- serve` (the README's ways to run from source): a SIGTERM to npm reaches the server,
  * which drains and stops. npm runs a script through `sh -c`, which does not pass the signal on; the scripts `exec`.
  */
 import { spawn } from "node:child_process";

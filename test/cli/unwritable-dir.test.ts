@@ -1,9 +1,9 @@
 /**
  * A data directory this user cannot write, for the commands that must write it (serve, restore, init, migrate): one
  * line naming the file in the way and why, read-only media (EROFS) or another owner's file (EACCES, with its owner and
- * mode), not a bare "permission denied"; and the list commands still read a read-only mount (README, Command line and
- * Operations / Locks). Read-only media are a real read-only mount: made only where this process can mount (root, and
- * mount works: CI runs as root), skipped elsewhere; every mount is undone in `finally`.
+ * mode), not a bare "permission denied"; and the list commands still read a read-only mount (docs/cli.md, and the
+ * locks in docs/operations.md). Read-only media are a real read-only mount: made only where this process can mount
+ * (root, and mount works: CI runs as root), skipped elsewhere; every mount is undone in `finally`.
  */
 import { spawnSync } from "node:child_process";
 import {

@@ -143,7 +143,7 @@ describe("migrations", () => {
     for (const args of [["serve", "--port", "0"], ["accounts", "list"], ["migrate"], ["init"]]) {
       const run = cli([...args, "--data-dir", dir]);
       expect(run.status, args[0]).toBe(1);
-      // One line, naming the file (README: a database a command cannot use is named in that line).
+      // One line, naming the file (docs/cli.md: a database a command cannot use is named in that line).
       expect(run.stderr.split("\n").filter((l) => l.startsWith("error: "))).toEqual([
         `error: ${file} is not a content-service database (it has tables, e.g. "t", but no schema_migrations); ` +
           "refusing to use it: move it away or choose another --data-dir",

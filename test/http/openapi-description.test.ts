@@ -183,7 +183,7 @@ describe("error responses in the description", () => {
 });
 
 describe("lists in the description", () => {
-  /** The order of every list (README "Lists"): stated in its summary, as lists differ (contents oldest first, images newest first). */
+  /** The order of every list (docs/api.md, "Lists"): stated in its summary, as lists differ (contents oldest first, images newest first). */
   const ORDER: Record<string, string> = {
     listApiKeys: "oldest first",
     listWorkspaces: "in id order",
