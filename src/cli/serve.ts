@@ -277,7 +277,7 @@ export function registerServeCommands(program: Command): void {
     .addOption(
       new Option("--workers <n>", `worker threads for heavy work (1 to ${MAX_WORKERS})`)
         .env("CONTENT_SERVICE_WORKERS")
-        .default(Math.max(1, Math.min(4, os.availableParallelism() - 1)))
+        .default(Math.max(1, Math.min(4, os.availableParallelism() - 1)), "one less than the cores, 1 to 4")
         .argParser(intInRange("--workers", 1, MAX_WORKERS)),
     )
     .addOption(
