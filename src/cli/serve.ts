@@ -653,8 +653,11 @@ async function run(
   process.stderr.write("stopped\n");
 }
 
-/** The longest a shutdown may take after the first signal before the process exits without finishing it. */
-const SHUTDOWN_LIMIT_MS = 60_000;
+/**
+ * The longest a shutdown may take after the first signal before the process exits without finishing it; a service
+ * manager's stop timeout must be longer (contrib/content-service.service, test/contrib/systemd-unit.test.ts).
+ */
+export const SHUTDOWN_LIMIT_MS = 60_000;
 
 /** The upper bound of --workers: more threads than any machine this serves has cores, each with its own heap. */
 const MAX_WORKERS = 64;
