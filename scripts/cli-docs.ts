@@ -76,7 +76,7 @@ function cell(text: string): string {
 
 function sentence(text: string): string {
   const t = text.trim();
-  return /[.!?)]$/.test(t) ? t : `${t}.`;
+  return /[.!?]$/.test(t) ? t : `${t}.`;
 }
 
 function choicesOf(item: Option | Argument): string {
