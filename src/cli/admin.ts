@@ -312,7 +312,9 @@ export function registerAdminCommands(program: Command): void {
       }),
     );
 
-  const workspaces = program.command("workspaces").description("Workspaces of accounts");
+  const workspaces = program
+    .command("workspaces")
+    .description("Workspaces: separate sets of an account's contents, memories and references");
   workspaces
     .command("create")
     .description("Create a workspace")
@@ -388,20 +390,20 @@ export function registerAdminCommands(program: Command): void {
       }),
     );
 
-  const keys = program.command("keys").description("API keys");
+  const keys = program.command("keys").description("API keys: issue, list, revoke and rotate them");
   keys
     .command("create")
     .description("Issue an API key; the secret is printed once")
     .requiredOption("--account <id>", "account id", positiveInt("--account"))
     .requiredOption("--name <name>", "key name (1 to 100 characters)", nameArg("--name"))
-    .option("--scopes <list>", "read or read,write (write implies read; default read,write)", parseScopes)
+    .option("--scopes <list>", "read, or read,write: write includes read (default: read,write)", parseScopes)
     .option(
       "--workspace <id>",
       "bind the key to this workspace (default: unbound, or the only workspace)",
       idArg("--workspace"),
     )
     .addOption(new Option("--expires <when>", "how long the key stays valid").choices(EXPIRY_CHOICES).default("90d"))
-    .option("--json", 'print {"id","key","name","scopes","workspace_id","expires_at"}')
+    .option("--json", 'print the key, its secret included, as {"id","key","name","scopes","workspace_id","expires_at"}')
     .action(
       (
         opts: { account: number; name: string; scopes?: string[]; workspace?: string; expires: ExpiryChoice },
