@@ -177,7 +177,11 @@ export function registerAdminCommands(program: Command): void {
     .command("create")
     .description("Create an account with its default workspace")
     .requiredOption("--name <name>", "account name (1 to 100 characters)", nameArg("--name"))
-    .addOption(new Option("--plan <plan>", "plan").choices(PLANS).makeOptionMandatory())
+    .addOption(
+      new Option("--plan <plan>", "the account's plan: its rate limits, and API access (business, agency)")
+        .choices(PLANS)
+        .makeOptionMandatory(),
+    )
     .option("--json", "print the account as JSON")
     .action((opts: { name: string; plan: Plan }, cmd: Command) =>
       withStore(cmd, (store) => {
@@ -190,7 +194,7 @@ export function registerAdminCommands(program: Command): void {
     );
   accounts
     .command("list")
-    .description("List accounts")
+    .description("List accounts with their plan and rate limits")
     .option("--json", "print as JSON")
     .action((_opts, cmd: Command) =>
       withReadStore(cmd, (store) => {
@@ -210,7 +214,7 @@ export function registerAdminCommands(program: Command): void {
     .command("set-plan")
     .description("Change an account's plan")
     .argument("<id>", "account id", positiveInt("account id"))
-    .addArgument(new Argument("<plan>", "plan").choices(PLANS))
+    .addArgument(new Argument("<plan>", "the new plan").choices(PLANS))
     .option("--json", "print the account as JSON")
     .action((id: number, plan: Plan, _opts, cmd: Command) =>
       withStore(cmd, (store) => {
@@ -264,13 +268,15 @@ export function registerAdminCommands(program: Command): void {
       });
     });
 
-  const users = program.command("users").description("Web-session users");
+  const users = program.command("users").description("Users who sign in with an email and a password (web sessions)");
   users
     .command("create")
     .description("Create a user (password from stdin, 8 to 1024 characters, else generated and printed once)")
     .requiredOption("--account <id>", "account id", positiveInt("--account"))
     .requiredOption("--email <email>", "email (the login)")
-    .addOption(new Option("--role <role>", "role").choices(["admin", "member"]).default("member"))
+    .addOption(
+      new Option("--role <role>", "the user's role in the account").choices(["admin", "member"]).default("member"),
+    )
     .option("--json", "print the user as JSON")
     .action(async (opts: { account: number; email: string; role: Role }, cmd: Command) => {
       const email = checkEmail(opts.email);
@@ -294,7 +300,7 @@ export function registerAdminCommands(program: Command): void {
     });
   users
     .command("list")
-    .description("List users")
+    .description("List users (never their passwords)")
     .option("--account <id>", "only this account", positiveInt("--account"))
     .option("--json", "print as JSON")
     .action((opts: { account?: number }, cmd: Command) =>
@@ -306,7 +312,9 @@ export function registerAdminCommands(program: Command): void {
       }),
     );
 
-  const workspaces = program.command("workspaces").description("Workspaces of accounts");
+  const workspaces = program
+    .command("workspaces")
+    .description("Workspaces: separate sets of an account's contents, memories and references");
   workspaces
     .command("create")
     .description("Create a workspace")
@@ -326,7 +334,7 @@ export function registerAdminCommands(program: Command): void {
     );
   workspaces
     .command("list")
-    .description("List workspaces")
+    .description("List workspaces with their account")
     .option("--account <id>", "only this account", positiveInt("--account"))
     .option("--json", "print as JSON")
     .action((opts: { account?: number }, cmd: Command) =>
@@ -382,20 +390,20 @@ export function registerAdminCommands(program: Command): void {
       }),
     );
 
-  const keys = program.command("keys").description("API keys");
+  const keys = program.command("keys").description("API keys: issue, list, revoke and rotate them");
   keys
     .command("create")
     .description("Issue an API key; the secret is printed once")
     .requiredOption("--account <id>", "account id", positiveInt("--account"))
     .requiredOption("--name <name>", "key name (1 to 100 characters)", nameArg("--name"))
-    .option("--scopes <list>", "read or read,write (write implies read; default read,write)", parseScopes)
+    .option("--scopes <list>", "read, or read,write: write includes read (default: read,write)", parseScopes)
     .option(
       "--workspace <id>",
       "bind the key to this workspace (default: unbound, or the only workspace)",
       idArg("--workspace"),
     )
-    .addOption(new Option("--expires <when>", "expiry").choices(EXPIRY_CHOICES).default("90d"))
-    .option("--json", 'print {"id","key","name","scopes","workspace_id","expires_at"}')
+    .addOption(new Option("--expires <when>", "how long the key stays valid").choices(EXPIRY_CHOICES).default("90d"))
+    .option("--json", 'print the key, its secret included, as {"id","key","name","scopes","workspace_id","expires_at"}')
     .action(
       (
         opts: { account: number; name: string; scopes?: string[]; workspace?: string; expires: ExpiryChoice },

@@ -416,7 +416,7 @@ function refuseStream(flag: "--out" | "--from", value: string): void {
 export function registerMaintenanceCommands(program: Command): void {
   program
     .command("migrate")
-    .description("Apply pending database migrations")
+    .description("Apply pending database migrations to an existing database (serve applies them too)")
     .option("--json", "print the applied migrations as JSON")
     .action((_opts, cmd: Command) => {
       // A mistyped directory must not get a fresh database: `init` (or `serve`) makes one.
@@ -480,7 +480,7 @@ export function registerMaintenanceCommands(program: Command): void {
     });
   program
     .command("openapi")
-    .description("Print the OpenAPI description")
+    .description("Print the OpenAPI description of the HTTP API (as GET /api/v1/openapi.json serves it)")
     .option("--out <file>", "write it to a file instead of stdout (- is stdout)")
     .option("--json", "accepted for symmetry with the other commands: the description is JSON already")
     // serve's address, as its description names it when no URL is given (the same options and variables).
@@ -497,12 +497,12 @@ export function registerMaintenanceCommands(program: Command): void {
         .argParser(portArg),
     )
     .addOption(
-      new Option("--public-url <url>", "production server URL (as serve's; default http://HOST:PORT)")
+      new Option("--public-url <url>", "production server URL in the description (default: http://HOST:PORT)")
         .env("CONTENT_SERVICE_PUBLIC_URL")
         .argParser(serverUrlArg("--public-url")),
     )
     .addOption(
-      new Option("--staging-url <url>", "staging server URL (as serve's)")
+      new Option("--staging-url <url>", "staging server URL in the description (default: http://staging.HOST:PORT)")
         .env("CONTENT_SERVICE_STAGING_URL")
         .argParser(serverUrlArg("--staging-url")),
     )

@@ -12,7 +12,11 @@ export function buildProgram(): Command {
   const program = new Command("content-service")
     .description("A self-contained content generation API server and its administration commands.")
     .version(versionText(), "-V, --version", "print the version and build, then exit")
-    .addOption(new Option("--data-dir <dir>", "data directory").env("CONTENT_SERVICE_DATA_DIR").default("./data"))
+    .addOption(
+      new Option("--data-dir <dir>", "the folder holding the database and its lock files (init and serve make it)")
+        .env("CONTENT_SERVICE_DATA_DIR")
+        .default("./data"),
+    )
     // DESIGN §2: a global option, so also before the command. The commands that print records list it in their
     // help (and take it after the command); the others refuse it as they would after the command.
     .addOption(new Option("--json", "print records as JSON").hideHelp())

@@ -277,7 +277,7 @@ export function registerServeCommands(program: Command): void {
     .addOption(
       new Option("--workers <n>", `worker threads for heavy work (1 to ${MAX_WORKERS})`)
         .env("CONTENT_SERVICE_WORKERS")
-        .default(Math.max(1, Math.min(4, os.availableParallelism() - 1)))
+        .default(Math.max(1, Math.min(4, os.availableParallelism() - 1)), "one less than the cores, 1 to 4")
         .argParser(intInRange("--workers", 1, MAX_WORKERS)),
     )
     .addOption(
@@ -653,8 +653,11 @@ async function run(
   process.stderr.write("stopped\n");
 }
 
-/** The longest a shutdown may take after the first signal before the process exits without finishing it. */
-const SHUTDOWN_LIMIT_MS = 60_000;
+/**
+ * The longest a shutdown may take after the first signal before the process exits without finishing it; a service
+ * manager's stop timeout must be longer (contrib/content-service.service, test/contrib/systemd-unit.test.ts).
+ */
+export const SHUTDOWN_LIMIT_MS = 60_000;
 
 /** The upper bound of --workers: more threads than any machine this serves has cores, each with its own heap. */
 const MAX_WORKERS = 64;
