@@ -1,8 +1,9 @@
 /**
  * The API reference page in a real browser: Debian's chromium, driven by playwright-core (which never downloads a
  * browser of its own), opens /docs on a server started from source, and finds every operation of the description
- * rendered, while every request the page makes goes to the server's own origin. Screenshots of the rendered page
- * are written to the temp folder (their paths are printed) for a person to look at.
+ * rendered, and finalize found by the page's search (whose index runs in a blob: worker), while every request the
+ * page makes goes to the server's own origin. Screenshots of the rendered page are written to the temp folder
+ * (their paths are printed) for a person to look at.
  *
  * Without /usr/bin/chromium the test is skipped, with the reason in its name, except in CI (CI set), where that
  * is a failure: .ci/run installs the package.
@@ -29,6 +30,8 @@ interface Description {
 interface Visit {
   requests: { url: string; outcome: string }[];
   sent: string[];
+  /** The titles Redoc's search (its index runs in a blob: worker) lists for "finalize". */
+  searched: string[];
   violations: string[];
   sections: { id: string; title: string }[];
 }
@@ -69,6 +72,16 @@ if (!present && process.env.CI) {
       expect(rendered.get(generate?.operationId ?? "")).toBe(generate?.summary);
     });
 
+    it("searches the operations: the index's worker runs under the page's policy", () => {
+      const finalize = Object.values(description.paths)
+        .flatMap((m) => Object.values(m))
+        .find((op) => op.operationId === "finalizeContent");
+      expect(
+        visit.searched.some((t) => t.includes(finalize?.summary ?? "?")),
+        visit.searched.join("\n"),
+      ).toBe(true);
+    });
+
     it("requests nothing from another origin, and breaks none of its policy", () => {
       const origin = new URL(server.url).origin;
       const fetched = visit.requests.filter((r) => r.outcome === "ok").map((r) => r.url);
@@ -89,7 +102,7 @@ if (!present && process.env.CI) {
   });
 }
 
-/** Opens the page, waits for Redoc to render the operations and writes the screenshot. */
+/** Opens the page, waits for Redoc to render the operations, writes the screenshots, then searches. */
 async function open(browser: Browser, url: string): Promise<Visit> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const requests: { url: string; outcome: string }[] = [];
@@ -124,7 +137,15 @@ async function open(browser: Browser, url: string): Promise<Visit> {
   await page.locator("[data-section-id='tag/Generation/operation/generate']").scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SCREENSHOTS}-generate.png` });
   console.log(`screenshots of /docs: ${SCREENSHOTS}-top.png, ${SCREENSHOTS}-generate.png`);
+  await page.fill("input[placeholder='Search...']", "finalize");
+  const results = page.locator("[data-role='search:results'] > li");
+  // No result in time is the search test's failure (an empty list), not the other tests'.
+  await results
+    .first()
+    .waitFor({ timeout: 30_000 })
+    .catch(() => undefined);
+  const searched = (await results.allTextContents()).map((t) => t.trim());
   const violations = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
   await context.close();
-  return { requests, sent, violations, sections };
+  return { requests, sent, searched, violations, sections };
 }
