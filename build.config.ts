@@ -25,6 +25,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import * as esbuild from "esbuild";
+import { SERVED_ASSETS } from "./src/runtime/assets.js";
 
 // The embedded Node: the newest 24.x binary. Integrity values are the registry's `dist.integrity`, pinned here so
 // that a changed or substituted package fails the build.
@@ -321,6 +322,11 @@ function buildInfo(): { commit: string; built: string } {
   return { commit, built: `${(given ?? new Date()).toISOString().slice(0, 19)}Z` };
 }
 
+/** The files the server sends as they are (src/runtime/assets.ts SERVED_ASSETS), by asset key, from node_modules. */
+function servedAssetFiles(): Record<string, string> {
+  return Object.fromEntries(Object.entries(SERVED_ASSETS).map(([key, file]) => [key, require.resolve(file)]));
+}
+
 function kib(file: string): string {
   const size = statSync(file).size;
   return size > 1024 * 1024 ? `${(size / 1024 / 1024).toFixed(1)} MiB` : `${Math.round(size / 1024)} KiB`;
@@ -353,7 +359,7 @@ async function main(): Promise<void> {
     useSnapshot: false,
     useCodeCache: true,
     execArgv: SEA_EXEC_ARGV,
-    assets: { "better_sqlite3.node": addon, "worker.cjs": worker },
+    assets: { "better_sqlite3.node": addon, "worker.cjs": worker, ...servedAssetFiles() },
   };
   writeFileSync(path.join(work, "sea-config.json"), `${JSON.stringify(seaConfig, null, 2)}\n`);
   run(nodeBin, ["--experimental-sea-config", "sea-config.json"], { cwd: work, env: cleanEnv() });

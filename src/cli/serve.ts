@@ -20,6 +20,7 @@ import { DB_FILE, makeDataDir } from "../db/open.js";
 import { withoutUserinfo } from "../domain/generation/llm.js";
 import { PLANS, type Plan } from "../domain/plans.js";
 import { infoLineNow, jsonLogger, type Logger } from "../http/log.js";
+import { publicUrlOf } from "../http/public-url.js";
 import { type RunningServer, startServer } from "../http/server.js";
 import { ensureBackupDir } from "../jobs/backups.js";
 import { versionText } from "../runtime/build-info.js";
@@ -648,6 +649,8 @@ async function run(
     process.stderr.write("standard output closed: request log lines are dropped from now on; still serving\n"),
   );
   process.stderr.write(`content-service listening on ${server.url} (data: ${dataDir}; version ${versionText()})\n`);
+  // The reference page at the address clients use (--public-url), which serves it at that address's own path.
+  process.stderr.write(`API reference: ${publicUrlOf(server.services.config.publicUrl, "/docs")}\n`);
   await stopped;
   if (failure !== undefined) throw new CliError(`stopping failed: ${failure}`);
   process.stderr.write("stopped\n");

@@ -7,6 +7,7 @@ import { billingRoutes } from "../routes/billing.js";
 import { contentRoutes } from "../routes/contents.js";
 import { conversionRoutes } from "../routes/conversions.js";
 import { deviceAuthRoutes } from "../routes/device-auth.js";
+import { docsRoutes } from "../routes/docs.js";
 import { generateRoutes } from "../routes/generate.js";
 import { graphRoutes } from "../routes/graph.js";
 import { imageRoutes } from "../routes/images.js";
@@ -24,6 +25,7 @@ import type { RouteDef } from "./route.js";
 /** Every route of the server, in registration order. */
 export const ROUTES: RouteDef[] = [
   ...systemRoutes,
+  ...docsRoutes,
   ...authRoutes,
   ...deviceAuthRoutes,
   ...apiKeyRoutes,

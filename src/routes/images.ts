@@ -18,6 +18,7 @@ import {
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
+import { matchesEtag } from "../http/fixed-body.js";
 import { route } from "../http/route.js";
 import { Integer, intString, maxChars, minChars, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
 import { transferable } from "../workers/tasks.js";
@@ -200,15 +201,6 @@ async function storeImage(
   );
   ctx.services.usage.countFor(ctx.principal, { images: 1 });
   return created(row);
-}
-
-/** Whether an If-None-Match header names this ETag (or `*`). */
-function matchesEtag(header: string | null, etag: string): boolean {
-  if (header === null) return false;
-  return header.split(",").some((tag) => {
-    const t = tag.trim();
-    return t === "*" || t.replace(/^W\//, "") === etag;
-  });
 }
 
 /** Content-Disposition naming the file: an ASCII fallback and the exact name (RFC 6266 / 5987). */

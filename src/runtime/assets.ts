@@ -23,6 +23,7 @@ declare const __CS_BUILD_ID__: string | undefined;
 interface SeaModule {
   isSea(): boolean;
   getRawAsset(key: string): ArrayBuffer;
+  getAsset(key: string): ArrayBuffer;
 }
 
 function sea(): SeaModule | undefined {
@@ -215,6 +216,26 @@ export function restoreAssets(): void {
       // Nothing better to do here: the thread that needs it fails with the loader's message.
     }
   }
+}
+
+/**
+ * Files the server sends as they are (the API reference page's script and its licence notice), by asset key: the
+ * npm file each one is, embedded by the build (build.config.ts) and never written to the cache folder.
+ */
+export const SERVED_ASSETS = {
+  "redoc.standalone.js": "redoc/bundles/redoc.standalone.js",
+  "redoc.standalone.js.LICENSE.txt": "redoc/bundles/redoc.standalone.js.LICENSE.txt",
+} as const;
+
+/** A key of SERVED_ASSETS. */
+export type ServedAsset = keyof typeof SERVED_ASSETS;
+
+/** The bytes of a served asset: the executable's embedded copy, or the npm package's file when run from source. */
+export function servedAsset(key: ServedAsset): Uint8Array {
+  const s = sea();
+  // getAsset copies the bytes out of the executable's read-only memory: a copy is safe to hand to any writer.
+  if (s?.isSea()) return new Uint8Array(s.getAsset(key));
+  return readFileSync(createRequire(import.meta.url).resolve(SERVED_ASSETS[key]));
 }
 
 let addon: unknown;

@@ -13,7 +13,7 @@ import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Contract } from "../helpers/contract.js";
 import type { paths } from "./generated/api.js";
-import { Sandbox, type Server } from "./harness.js";
+import { root, Sandbox, type Server } from "./harness.js";
 
 const ADMIN_EMAIL = "admin@e2e.test";
 const ADMIN_PASSWORD = "e2e-Correct-Horse-42";
@@ -425,6 +425,25 @@ describe("the single executable", () => {
     const models = ok(await api(running(), key).GET("/api/v1/models"), 200);
     expect(models.data.filter((m) => m.default)).toHaveLength(1);
     expect(models.data.map((m) => m.kind)).toContain("builtin");
+  });
+
+  test("serves the API reference page and Redoc's bundle embedded in it, linked from the start banner", async () => {
+    const s = running();
+    expect(s.output()).toContain(`\nAPI reference: ${s.base}/docs\n`);
+    const page = await fetch(`${s.base}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("content-security-policy")).toMatch(/^default-src 'none'; script-src 'self';/);
+    expect(await page.text()).toContain('<script src="docs/redoc.standalone.js"></script>');
+    const bundle = await fetch(`${s.base}/docs/redoc.standalone.js`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    const npmFile = readFileSync(path.join(root, "node_modules/redoc/bundles/redoc.standalone.js"));
+    expect(Buffer.from(await bundle.arrayBuffer()).equals(npmFile)).toBe(true);
+    const again = await fetch(`${s.base}/docs/redoc.standalone.js`, {
+      headers: { "if-none-match": bundle.headers.get("etag") ?? "" },
+    });
+    expect(again.status).toBe(304);
   });
 
   test("SIGTERM stops the server with exit code 0", async () => {

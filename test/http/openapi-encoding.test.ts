@@ -7,8 +7,8 @@ import http from "node:http";
 import type net from "node:net";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { acceptsGzip } from "../../src/http/fixed-body.js";
 import { nodeListener } from "../../src/http/node.js";
-import { acceptsGzip } from "../../src/routes/system.js";
 import { checkContract, type Harness, makeHarness } from "../helpers/harness.js";
 
 let h: Harness;
