@@ -22,6 +22,7 @@ import {
 } from "./exchange.js";
 import { idempotencyKeyOf, requestFingerprint } from "./idempotency.js";
 import { redactSecrets } from "./log.js";
+import { kindOf } from "./messages.js";
 import { publicUrlOf } from "./public-url.js";
 import { ANONYMOUS_PER_MINUTE, type RateDecision } from "./ratelimit.js";
 import { isFetchResponse, type Method, type Reply, type RouteDef } from "./route.js";
@@ -147,18 +148,14 @@ function bodyWorkspace(body: unknown): string | undefined {
   const value = (body as Record<string, unknown>).workspace_id;
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "string")
-    throw invalidInput(
-      "body.workspace_id",
-      "Expected a string.",
-      "Invalid body: body.workspace_id: expected a string.",
-    );
+    throw invalidInput("body.workspace_id", `workspace_id must be a string (got ${kindOf(value)})`);
   if (value === "") throw emptyWorkspaceId("body.workspace_id");
   return value;
 }
 
 /** An empty workspace_id is a mistake in the request, not a workspace's name (it was a 403 or 404 naming ""). */
 function emptyWorkspaceId(path: string): ApiError {
-  return invalidInput(path, "Expected a workspace id (ws_…); leave workspace_id out for the default workspace.");
+  return invalidInput(path, "workspace_id must be a workspace id (ws_…); leave it out for the default workspace");
 }
 
 /**
