@@ -5,6 +5,7 @@ import type { Store } from "../db/store.js";
 import type { Role, UserRow } from "../db/users.js";
 import type { WorkspaceHoldings, WorkspaceRow } from "../db/workspaces.js";
 import { ApiError, invalidInput, invalidStatus, workspaceNotFound } from "../http/errors.js";
+import { oneOf } from "../http/messages.js";
 import {
   DEFAULT_EXPIRY,
   displayPrefix,
@@ -19,7 +20,7 @@ import {
 } from "./apikeys.js";
 import { iso } from "./clock.js";
 import { prefixedId } from "./ids.js";
-import { isPlan, type Plan } from "./plans.js";
+import { isPlan, PLANS, type Plan } from "./plans.js";
 
 /** Who did an administrative change, for the audit log. */
 export type Actor = string;
@@ -60,7 +61,7 @@ const invalidField = (path: string, message: string) => invalidInput(path, messa
 
 /** Changes an account's plan. */
 export function setPlan(store: Store, actor: Actor, accountId: number, plan: string) {
-  if (!isPlan(plan)) throw invalidField("body.plan", `Unknown plan "${plan}".`);
+  if (!isPlan(plan)) throw invalidField("body.plan", oneOf("plan", PLANS, plan));
   const before = requireAccount(store, accountId);
   store.accounts.setPlan(accountId, plan);
   store.misc.audit(accountId, actor, "account.set_plan", String(accountId), { from: before.plan, to: plan });
