@@ -168,13 +168,10 @@ function checkBodyWorkspace(principal: Principal, fromQuery: string, fromBody: s
   const bound = principal.boundWorkspaceId;
   if (bound !== null && fromBody !== bound) throw workspaceMismatch(bound, fromBody);
   if (fromBody !== fromQuery) {
-    const message = `Names workspace ${fromBody}, but the query names ${fromQuery}; send one workspace_id.`;
-    throw new ApiError("validation_failed", `Invalid body: body.workspace_id: ${message}`, {
+    const message = `workspace_id names ${fromBody}, but the query's names ${fromQuery}: send one workspace_id`;
+    throw new ApiError("validation_failed", message, {
       issues: [
-        {
-          path: "query.workspace_id",
-          message: `Names workspace ${fromQuery}, but body.workspace_id names ${fromBody}.`,
-        },
+        { path: "query.workspace_id", message: `workspace_id names ${fromQuery}, but the body's names ${fromBody}` },
         { path: "body.workspace_id", message },
       ],
     });

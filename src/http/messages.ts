@@ -123,6 +123,8 @@ function phraseOf(issue: v.BaseIssue<unknown>): string {
       return `must be at most ${String(issue.requirement)} (got ${shown(input)})`;
     case "min_value":
       return `must be at least ${String(issue.requirement)} (got ${shown(input)})`;
+    case "non_empty":
+      return "must not be empty";
     case "starts_with":
       return `must start with ${JSON.stringify(issue.requirement)} (got ${shown(input)})`;
   }

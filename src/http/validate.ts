@@ -10,6 +10,7 @@ export interface InputIssue {
   message: string;
 }
 
+/** The keys of an issue's path, from the input's top: `["items", 0, "text"]`. */
 function keysOf(issue: v.BaseIssue<unknown>): unknown[] {
   return (issue.path ?? []).map((p) => (p as { key: unknown }).key);
 }
@@ -18,7 +19,7 @@ function keysOf(issue: v.BaseIssue<unknown>): unknown[] {
 const MAX_MESSAGE = 300;
 
 /** A request input's issues as the error body lists them: where each is, and what is wrong there in plain words. */
-export function inputIssues(issues: readonly v.BaseIssue<unknown>[], where: string): InputIssue[] {
+function inputIssues(issues: readonly v.BaseIssue<unknown>[], where: string): InputIssue[] {
   return issues.slice(0, 50).map((i) => {
     const keys = keysOf(i);
     const message = issueMessage(i, fieldOf(where, keys));

@@ -172,7 +172,7 @@ function refuseRepeatedIds(messages: unknown): void {
       throw invalidInput(
         "body",
         `Request id ${id} is used more than once in this batch; give each request of a batch its own id.`,
-        `Invalid body: request id ${id} is used more than once in this batch (JSON-RPC answers are told apart by id).`,
+        `Request id ${id} is used more than once in this batch (JSON-RPC answers are told apart by id).`,
       );
     seen.add(id);
   }

@@ -76,6 +76,7 @@ describe("valibot's validation issues", () => {
       "body.f: f must be at least 8 characters (got 4)",
     ]);
     expect(one(v.pipe(v.string(), v.minLength(1)), "")).toEqual(["body.f: f must not be empty"]);
+    expect(one(v.pipe(v.string(), v.nonEmpty()), "")).toEqual(["body.f: f must not be empty"]);
     expect(one(v.pipe(v.string(), v.length(2)), "abc")).toEqual(["body.f: f must be exactly 2 characters (got 3)"]);
     expect(one(v.pipe(v.array(v.string()), v.maxLength(2)), ["a", "b", "c"])).toEqual([
       "body.f: f must have at most 2 items (got 3)",
