@@ -227,8 +227,11 @@ function zodPhrase(issue: ZodIssue): string {
       const words = values.length === 1 ? JSON.stringify(issue.values?.[0]) : `one of ${values.join(", ")}`;
       return `must be ${words} (got ${shown(input)})`;
     }
-    case "unrecognized_keys":
-      return `must not have ${orList((issue.keys ?? []).map((k) => JSON.stringify(k)))}: it is not a field this takes`;
+    case "unrecognized_keys": {
+      const keys = issue.keys ?? [];
+      const they = keys.length === 1 ? "it is not a field" : "they are not fields";
+      return `must not have ${orList(keys.map((k) => JSON.stringify(k)))}: ${they} this takes`;
+    }
     case "invalid_format":
       return `must be ${ZOD_FORMATS[issue.format ?? ""] ?? `in the ${issue.format} format`} (got ${shown(input)})`;
   }

@@ -214,6 +214,9 @@ describe("zod's issues (the MCP tools' arguments), in the same words", () => {
       'arguments must not have "x": it is not a field this takes',
     ]);
     expect(words({ title: "a", limit: 0 })).toEqual(["limit must be at least 1 (got 0)"]);
+    expect(words({ title: "a", x: 1, y: 2 })).toEqual([
+      'arguments must not have "x" or "y": they are not fields this takes',
+    ]);
     expect(words(5)).toEqual(["arguments must be an object (got a number)"]);
   });
 });
