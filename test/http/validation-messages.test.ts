@@ -158,3 +158,51 @@ describe("every validation message names its field in plain words", () => {
     }
   });
 });
+
+describe("the messages a client meets most, word for word", () => {
+  it.each([
+    ["POST", "/api/v1/memories", { kind: "voice", content: "c" }, "body.title", "title is required"],
+    [
+      "POST",
+      "/api/v1/memories",
+      { kind: "voice", title: 5, content: "c" },
+      "body.title",
+      "title must be a string (got a number)",
+    ],
+    [
+      "POST",
+      "/api/v1/contents",
+      { title: "x".repeat(301) },
+      "body.title",
+      "title must be at most 300 characters (got 301)",
+    ],
+    [
+      "POST",
+      "/api/v1/conversions",
+      { content_id: 1, target_format: "thread" },
+      "body.target_format",
+      'target_format must be one of html, markdown, plain_text, social_thread, email (got "thread")',
+    ],
+    [
+      "GET",
+      "/api/v1/templates?limit=500",
+      undefined,
+      "query.limit",
+      'limit must be an integer from 1 to 100 (got "500")',
+    ],
+    [
+      "GET",
+      "/api/v1/contents?planned_from=2030-13-01",
+      undefined,
+      "query.planned_from",
+      'planned_from must be a date YYYY-MM-DD (got "2030-13-01")',
+    ],
+    ["POST", "/api/v1/memories", [], "body", "body must be a JSON object (got an array)"],
+  ] as const)("%s %s → %s: %s", async (method, url, body, path, message) => {
+    const h = makeHarness();
+    const res = await h.send(method, url, { auth: h.key({ workspaceId: h.a.ws1 }), body });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.details.issues).toEqual([{ path, message }]);
+    expect(res.body.message).toBe(message);
+  });
+});
