@@ -75,22 +75,21 @@ const EmailText = v.pipe(v.string(), v.trim(), v.normalize("NFC"));
 /**
  * A user's email (the login): EmailText with one `@` between a local part and a domain, no spaces, no control or
  * format characters (a zero-width space or a bidirectional override makes two logins that look alike, and shows one
- * address as another in a list), at most 254 bytes of UTF-8 in its NFC form ("Too long": MAX_EMAIL_LENGTH), its local
- * part at most 64 of them ("Local part too long": MAX_EMAIL_LOCAL_PART; it had not been counted), each label of its
- * domain at most 63 ("Domain label too long": MAX_EMAIL_DOMAIN_LABEL; it had not been counted either). A domain
+ * address as another in a list), at most 254 bytes of UTF-8 in its NFC form (MAX_EMAIL_LENGTH), its local part
+ * at most 64 of them (MAX_EMAIL_LOCAL_PART), each label of its domain at most 63 (MAX_EMAIL_DOMAIN_LABEL). A domain
  * of one label is an address too (admin@localhost, the first admin's default; a mail host of an air-gapped intranet),
  * which valibot's email() refused. The one rule of every command and route that takes an email to store (users
  * create, init, POST /users).
  */
 export const Email = v.pipe(
   EmailText,
-  v.check((s) => !/[\p{Cc}\p{Cf}]/u.test(s), "Expected no control or format characters (such as a zero-width space)."),
-  maxBytes(MAX_EMAIL_LENGTH, "Too long"),
-  v.regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*$/, "Expected an email address."),
+  v.check((s) => !/[\p{Cc}\p{Cf}]/u.test(s), "must have no control or format characters (such as a zero-width space)"),
+  maxBytes(MAX_EMAIL_LENGTH),
+  v.regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*$/, "must be an email address"),
   v.check(
     localPartFits,
     (issue) =>
-      `Local part too long: Expected <=${MAX_EMAIL_LOCAL_PART} bytes (UTF-8) before the "@" but received ${localPartBytes(issue.input as string)}`,
+      `must have at most ${MAX_EMAIL_LOCAL_PART} bytes of UTF-8 before the "@" (got ${localPartBytes(issue.input as string)})`,
   ),
   // A raw_check, not a check: cli/common.ts checkEmail reads a `check` other than localPartFits as the control
   // character rule, and would name a U+0000 the address does not hold; a raw_check is its "not an email address".
@@ -99,7 +98,7 @@ export const Email = v.pipe(
     const long = longDomainLabel(dataset.value);
     if (long)
       addIssue({
-        message: `Domain label too long: Expected <=${MAX_EMAIL_DOMAIN_LABEL} bytes in each dot-separated part after the "@" but received ${long.octets}${long.aLabel ? " (in its xn-- form)" : ""}`,
+        message: `must have at most ${MAX_EMAIL_DOMAIN_LABEL} bytes in each dot-separated part after the "@" (got ${long.octets}${long.aLabel ? " in its xn-- form" : ""})`,
       });
   }),
   // maxLength says characters; the byte counts a client's validator cannot check are said in words.
@@ -116,6 +115,6 @@ export const Email = v.pipe(
  * request to correct. The store finds it by its NFC form, and falls back to the addresses stored before NFC
  * (db/users.ts byEmail).
  */
-export const LoginEmail = v.pipe(EmailText, minChars(3), maxChars(MAX_EMAIL_LENGTH, "Too long"));
+export const LoginEmail = v.pipe(EmailText, minChars(3), maxChars(MAX_EMAIL_LENGTH));
 /** A user's password: 8 to 1024 characters. */
 export const Password = v.pipe(v.string(), minChars(MIN_PASSWORD_LENGTH), maxChars(MAX_PASSWORD_LENGTH));

@@ -5,6 +5,7 @@ import type { Store } from "../db/store.js";
 import type { Role, UserRow } from "../db/users.js";
 import type { WorkspaceHoldings, WorkspaceRow } from "../db/workspaces.js";
 import { ApiError, invalidInput, invalidStatus, workspaceNotFound } from "../http/errors.js";
+import { oneOf } from "../http/messages.js";
 import {
   DEFAULT_EXPIRY,
   displayPrefix,
@@ -19,7 +20,7 @@ import {
 } from "./apikeys.js";
 import { iso } from "./clock.js";
 import { prefixedId } from "./ids.js";
-import { isPlan, type Plan } from "./plans.js";
+import { isPlan, PLANS, type Plan } from "./plans.js";
 
 /** Who did an administrative change, for the audit log. */
 export type Actor = string;
@@ -55,12 +56,9 @@ export function createAccount(store: Store, actor: Actor, name: string, plan: Pl
   })();
 }
 
-/** validation_failed whose message is the issue itself (these checks have no schema's "Invalid body:" wording). */
-const invalidField = (path: string, message: string) => invalidInput(path, message, message);
-
 /** Changes an account's plan. */
 export function setPlan(store: Store, actor: Actor, accountId: number, plan: string) {
-  if (!isPlan(plan)) throw invalidField("body.plan", `Unknown plan "${plan}".`);
+  if (!isPlan(plan)) throw invalidInput("body.plan", oneOf("plan", PLANS, plan));
   const before = requireAccount(store, accountId);
   store.accounts.setPlan(accountId, plan);
   store.misc.audit(accountId, actor, "account.set_plan", String(accountId), { from: before.plan, to: plan });
@@ -144,7 +142,7 @@ export function deleteWorkspace(store: Store, actor: Actor, ws: WorkspaceRow): W
 /** Fails as createUser would before it makes anything: no such account, or a user with that email exists. */
 export function checkNewUser(store: Store, accountId: number, email: string): void {
   requireAccount(store, accountId);
-  if (store.users.byEmail(email)) throw invalidField("body.email", `A user with email ${email} exists.`);
+  if (store.users.byEmail(email)) throw invalidInput("body.email", `A user with email ${email} exists.`);
 }
 
 /** Creates a web-session user with an already hashed password. */
@@ -186,7 +184,7 @@ export function issueKey(store: Store, actor: Actor, req: KeyRequest, nowMs = Da
   try {
     scopes = normaliseScopes(req.scopes);
   } catch (e) {
-    if (e instanceof ScopeError) throw invalidField("body.scopes", e.message);
+    if (e instanceof ScopeError) throw invalidInput("body.scopes", e.message);
     throw e;
   }
   let workspaceId: string | null;

@@ -22,6 +22,7 @@ import {
 } from "./exchange.js";
 import { idempotencyKeyOf, requestFingerprint } from "./idempotency.js";
 import { redactSecrets } from "./log.js";
+import { kindOf } from "./messages.js";
 import { publicUrlOf } from "./public-url.js";
 import { ANONYMOUS_PER_MINUTE, type RateDecision } from "./ratelimit.js";
 import { isFetchResponse, type Method, type Reply, type RouteDef } from "./route.js";
@@ -147,18 +148,14 @@ function bodyWorkspace(body: unknown): string | undefined {
   const value = (body as Record<string, unknown>).workspace_id;
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "string")
-    throw invalidInput(
-      "body.workspace_id",
-      "Expected a string.",
-      "Invalid body: body.workspace_id: expected a string.",
-    );
+    throw invalidInput("body.workspace_id", `workspace_id must be a string (got ${kindOf(value)})`);
   if (value === "") throw emptyWorkspaceId("body.workspace_id");
   return value;
 }
 
 /** An empty workspace_id is a mistake in the request, not a workspace's name (it was a 403 or 404 naming ""). */
 function emptyWorkspaceId(path: string): ApiError {
-  return invalidInput(path, "Expected a workspace id (ws_…); leave workspace_id out for the default workspace.");
+  return invalidInput(path, "workspace_id must be a workspace id (ws_…); leave it out for the default workspace");
 }
 
 /**
@@ -171,13 +168,10 @@ function checkBodyWorkspace(principal: Principal, fromQuery: string, fromBody: s
   const bound = principal.boundWorkspaceId;
   if (bound !== null && fromBody !== bound) throw workspaceMismatch(bound, fromBody);
   if (fromBody !== fromQuery) {
-    const message = `Names workspace ${fromBody}, but the query names ${fromQuery}; send one workspace_id.`;
-    throw new ApiError("validation_failed", `Invalid body: body.workspace_id: ${message}`, {
+    const message = `workspace_id names ${fromBody}, but the query's names ${fromQuery}: send one workspace_id`;
+    throw new ApiError("validation_failed", message, {
       issues: [
-        {
-          path: "query.workspace_id",
-          message: `Names workspace ${fromQuery}, but body.workspace_id names ${fromBody}.`,
-        },
+        { path: "query.workspace_id", message: `workspace_id names ${fromQuery}, but the body's names ${fromBody}` },
         { path: "body.workspace_id", message },
       ],
     });

@@ -45,9 +45,7 @@ export function unbindCursor(cursor: string, scope: CursorScope): string {
 
 function otherListsCursor(): ApiError {
   const issue =
-    "This cursor was issued for another list, filter or workspace: send it with the query of the page it came " +
-    "from (only limit may change), or start again without a cursor.";
-  return new ApiError("validation_failed", `Invalid query: query.cursor: ${issue}`, {
-    issues: [{ path: "query.cursor", message: issue }],
-  });
+    "cursor was issued for another list, filter or workspace: send it with the query of the page it came " +
+    "from (only limit may change), or start again without a cursor";
+  return new ApiError("validation_failed", issue, { issues: [{ path: "query.cursor", message: issue }] });
 }

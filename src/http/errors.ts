@@ -168,13 +168,10 @@ function isBusy(err: unknown): boolean {
 
 /**
  * 400 validation_failed with one issue (DESIGN §4): `path` names the field as the request carries it (`body.…`,
- * `query.…`, `header.…`); the message is "Invalid <part>: <path>: <issue>" unless given.
+ * `query.…`, `header.…`); `issue` says what is wrong in plain words, naming the field as a schema's issue does
+ * (`from must be a day on or before to (2030-01-31)`: http/messages.ts), and is the message unless one is given.
  */
-export function invalidInput(
-  path: string,
-  issue: string,
-  message = `Invalid ${path.split(".")[0]}: ${path}: ${issue}`,
-): ApiError {
+export function invalidInput(path: string, issue: string, message = issue): ApiError {
   return new ApiError("validation_failed", message, { issues: [{ path, message: issue }] });
 }
 

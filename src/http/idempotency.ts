@@ -189,7 +189,7 @@ export function idempotencyKeyOf(request: Incoming): string | undefined {
   const key = request.headers.get("idempotency-key");
   if (key === null) return undefined;
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    const message = "Expected 1 to 255 visible ASCII characters (a UUID is a good choice).";
+    const message = "Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice)";
     throw invalidInput("header.idempotency-key", message);
   }
   return key;

@@ -112,16 +112,17 @@ export const ErrorBodySchema = v.object({
  * An integer carried as a path or query string. The description shows it as the integer it is (`type: integer` with
  * its bounds: openapi.ts reads the metadata), so that a generated client types it as a number.
  */
-export const intString = (min = 1, max = Number.MAX_SAFE_INTEGER) =>
-  v.pipe(
+export const intString = (min = 1, max = Number.MAX_SAFE_INTEGER) => {
+  const expected =
+    max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
+  return v.pipe(
     v.string(),
-    v.regex(/^-?\d{1,16}$/, "Expected an integer."),
+    // One rule, one message, judged on the string sent: the message quotes it (`(got "500")`).
+    v.check((s) => /^-?\d{1,16}$/.test(s) && Number(s) >= min && Number(s) <= max, `must be ${expected}`),
     v.metadata({ integerString: { minimum: min, maximum: max } }),
     v.transform(Number),
-    v.number(),
-    v.minValue(min),
-    v.maxValue(max),
   );
+};
 
 /**
  * valibot's length action `described` (what the description states: minLength or maxLength; the issue's type and
@@ -151,14 +152,12 @@ function countedLength<TAction extends v.BaseValidation<string, string, v.BaseIs
  * At most `max` characters (charLength), described as `maxLength: max`. valibot's maxLength counts UTF-16 units, so a
  * title of 300 emoji (600 units) was refused while the description, read by a client's validator, allowed it. A
  * string within the limit in units is within it in characters, and only a longer one is counted (a 500,000-character
- * text costs nothing more). `what` begins the message ("Too long" for an email).
+ * text costs nothing more). Its issue is worded by http/messages.ts (`must be at most 300 characters (got 301)`) unless
+ * `message` is given.
  */
-export function maxChars(max: number, what = "Invalid length") {
+export function maxChars(max: number, message?: string) {
   return countedLength(
-    v.maxLength<string, number, (issue: v.MaxLengthIssue<string, number>) => string>(
-      max,
-      (issue) => `${what}: Expected <=${max} characters but received ${charLength(issue.input)}`,
-    ),
+    v.maxLength<string, number, v.ErrorMessage<v.MaxLengthIssue<string, number>> | undefined>(max, message),
     charLength,
     (received) => received <= max,
     (units) => units <= max,
@@ -170,13 +169,13 @@ export function maxChars(max: number, what = "Invalid length") {
  * RFC 6531 carries over to UTF-8 addresses unchanged). Described as `maxLength: max`, the nearest JSON Schema can
  * say: a character is at least one byte, so no address within the limit is outside it. A string of at most max/3
  * UTF-16 units is within it whatever it holds (a unit is at most three bytes): only a longer one is counted.
- * `what` begins the message, as maxChars's.
+ * Its message says bytes (`must be at most 254 bytes of UTF-8 (got 255)`: the count follows, http/messages.ts).
  */
-export function maxBytes(max: number, what = "Invalid length") {
+export function maxBytes(max: number) {
   return countedLength(
     v.maxLength<string, number, v.ErrorMessage<v.MaxLengthIssue<string, number>>>(
       max,
-      (issue) => `${what}: Expected <=${max} bytes (UTF-8) but received ${Buffer.byteLength(issue.input, "utf8")}`,
+      `must be at most ${max} bytes of UTF-8`,
     ),
     (value) => Buffer.byteLength(value, "utf8"),
     (received) => received <= max,
@@ -188,14 +187,11 @@ export function maxBytes(max: number, what = "Invalid length") {
  * At least `min` characters (charLength), described as `minLength: min`: the unit maxChars counts, where valibot's
  * minLength counts UTF-16 units, so one emoji passed a minimum of 2 while the description, read by a client's
  * validator, refused it. A string of 2×min units or more is long enough whatever it holds (a character is at most two
- * units): only a shorter one is counted. `message` replaces the default one.
+ * units): only a shorter one is counted. Worded by http/messages.ts unless `message` is given.
  */
 export function minChars(min: number, message?: string) {
   return countedLength(
-    v.minLength<string, number, v.ErrorMessage<v.MinLengthIssue<string, number>>>(
-      min,
-      message ?? ((issue) => `Invalid length: Expected >=${min} characters but received ${charLength(issue.input)}`),
-    ),
+    v.minLength<string, number, v.ErrorMessage<v.MinLengthIssue<string, number>> | undefined>(min, message),
     charLength,
     (received) => received >= min,
     (units) => units >= 2 * min,
@@ -225,7 +221,7 @@ export const TextFilter = (max: number, description: string) =>
     v.description(`${description} Leave it out for no filter; an empty or blank value is refused.`),
     maxChars(max),
     v.trim(),
-    minChars(1, "Expected a value: leave the parameter out for no filter."),
+    minChars(1, "must not be empty or blank: leave the parameter out for no filter"),
   );
 
 /** A list's body: data, has_more and next_cursor. */

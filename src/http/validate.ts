@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { sliceWhole } from "../domain/chars.js";
 import { ApiError, invalidInput } from "./errors.js";
+import { fieldOf, issueMessage, kindOf, UNWORDED } from "./messages.js";
 
 /** One validation problem as the error body lists it. */
 export interface InputIssue {
@@ -9,21 +10,40 @@ export interface InputIssue {
   message: string;
 }
 
-function issuePath(where: string, issue: v.BaseIssue<unknown>): string {
-  const keys = (issue.path ?? []).map((p) => String((p as { key: unknown }).key));
-  return [where, ...keys].join(".");
+/** The keys of an issue's path, from the input's top: `["items", 0, "text"]`. */
+function keysOf(issue: v.BaseIssue<unknown>): unknown[] {
+  return (issue.path ?? []).map((p) => (p as { key: unknown }).key);
+}
+
+/** The longest message an issue may have: one quoting what was received stays short (messages.ts cuts the quote). */
+const MAX_MESSAGE = 300;
+
+/** A request input's issues as the error body lists them: where each is, and what is wrong there in plain words. */
+function inputIssues(issues: readonly v.BaseIssue<unknown>[], where: string): InputIssue[] {
+  return issues.slice(0, 50).map((i) => {
+    const keys = keysOf(i);
+    const message = issueMessage(i, fieldOf(where, keys));
+    return {
+      path: [where, ...keys.map(String)].join("."),
+      message: message.length > MAX_MESSAGE ? `${sliceWhole(message, MAX_MESSAGE - 3)}...` : message,
+    };
+  });
+}
+
+/**
+ * 400 validation_failed listing issues; its message is the first issue's, and says how many more there are.
+ * One wording for every validation refusal (test/http/validation-messages.test.ts).
+ */
+export function validationFailed(issues: InputIssue[]): ApiError {
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more: see details.issues)` : "";
+  return new ApiError("validation_failed", `${issues[0].message}${more}`, { issues });
 }
 
 /** Parses input with a schema or throws validation_failed listing every issue. */
 export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, where: string): v.InferOutput<S> {
-  const result = v.safeParse(schema, input);
+  const result = v.safeParse(schema, input, { message: UNWORDED });
   if (result.success) return result.output;
-  // Messages may quote what was received: keep them short, so an error body never echoes a huge input back.
-  const issues: InputIssue[] = result.issues.slice(0, 50).map((i) => ({
-    path: issuePath(where, i),
-    message: i.message.length > 300 ? `${sliceWhole(i.message, 297)}...` : i.message,
-  }));
-  throw new ApiError("validation_failed", `Invalid ${where}: ${issues[0].path}: ${issues[0].message}`, { issues });
+  throw validationFailed(inputIssues(result.issues, where));
 }
 
 /** valibot's object schemas, which take any non-null object, arrays included. */
@@ -46,10 +66,7 @@ function wantsObject(schema: v.GenericSchema, input: unknown): boolean {
  */
 export function parseBodyInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
   if (wantsObject(schema, input) && (input === null || typeof input !== "object" || Array.isArray(input))) {
-    const received =
-      input === null || input === undefined ? String(input) : Array.isArray(input) ? "an array" : `a ${typeof input}`;
-    const message = `Expected a JSON object, received ${received}.`;
-    throw invalidInput("body", message);
+    throw invalidInput("body", `body must be a JSON object (got ${kindOf(input)})`);
   }
   return parseInput(schema, input, "body");
 }
@@ -90,7 +107,7 @@ export function queryObjectOf(params: URLSearchParams, schema: v.GenericSchema |
 export function repeatedQuery(counts: Map<string, number>): ApiError {
   const issues: InputIssue[] = [...counts].map(([k, n]) => ({
     path: `query.${k}`,
-    message: `Expected one value, received ${n}: send the parameter once.`,
+    message: `${k} must be sent once (got ${n} values)`,
   }));
-  return new ApiError("validation_failed", `Invalid query: ${issues[0].path}: ${issues[0].message}`, { issues });
+  return validationFailed(issues);
 }

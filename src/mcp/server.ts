@@ -21,6 +21,7 @@ import { MIN_PASSWORD_LENGTH } from "../domain/admin-rules.js";
 import { ApiError, errorBody, invalidInput } from "../http/errors.js";
 import type { Incoming } from "../http/exchange.js";
 import { redactSecrets } from "../http/log.js";
+import { fieldOf, kindOf, zodIssueMessage } from "../http/messages.js";
 import type { Dispatch } from "./dispatch.js";
 import { type CallContext, TOOLS, type ToolDef, toolRequest, toolResult } from "./tools.js";
 
@@ -171,7 +172,7 @@ function refuseRepeatedIds(messages: unknown): void {
       throw invalidInput(
         "body",
         `Request id ${id} is used more than once in this batch; give each request of a batch its own id.`,
-        `Invalid body: request id ${id} is used more than once in this batch (JSON-RPC answers are told apart by id).`,
+        `Request id ${id} is used more than once in this batch (JSON-RPC answers are told apart by id).`,
       );
     seen.add(id);
   }
@@ -192,11 +193,14 @@ const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   "tools/call": CallToolRequestSchema,
 };
 
-/** Zod's issues as the API lists them: a dotted path (under `under`, if given) and a message. */
+/**
+ * Zod's issues as the API lists them: a dotted path (under `under`, if given) and a message in the words of every
+ * other validation message (http/messages.ts), naming the field under its place (`arguments`, `params.name`).
+ */
 function issuesOf(error: z.ZodError, under?: string): { path: string; message: string }[] {
   return error.issues.slice(0, 20).map((i) => ({
     path: [...(under === undefined ? [] : [under]), ...i.path.map(String)].join("."),
-    message: i.message,
+    message: zodIssueMessage(i, fieldOf(under === undefined ? "request" : "arguments", i.path)),
   }));
 }
 
@@ -215,13 +219,13 @@ export function paramsRefusal(request: { method: string; params?: unknown }): Js
   const { params } = request;
   if (params !== undefined && (params === null || typeof params !== "object" || Array.isArray(params)))
     return invalidParams(`Invalid params: ${request.method} takes its params as an object of named parameters.`, [
-      { path: "params", message: "Expected an object." },
+      { path: "params", message: `params must be an object of named parameters (got ${kindOf(params)})` },
     ]);
   const schema = REQUEST_SCHEMAS[request.method];
-  const parsed = schema?.safeParse(request);
+  const parsed = schema?.safeParse(request, { reportInput: true });
   if (parsed && !parsed.success) {
     const issues = issuesOf(parsed.error);
-    return invalidParams(`Invalid params for ${request.method}: ${issues[0].path}: ${issues[0].message}`, issues);
+    return invalidParams(`Invalid params for ${request.method}: ${issues[0].message}`, issues);
   }
   if (request.method !== "tools/call") return undefined;
   const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
@@ -233,11 +237,10 @@ export function paramsRefusal(request: { method: string; params?: unknown }): Js
     ]);
   }
   const { tool } = known;
-  const checked = known.args.safeParse(args ?? {});
+  const checked = known.args.safeParse(args ?? {}, { reportInput: true });
   if (checked.success) return undefined;
   const issues = issuesOf(checked.error, "params.arguments");
-  const list = issues.map((i) => `${i.path.replace(/^params\.arguments\.?/, "") || "arguments"}: ${i.message}`);
-  return invalidParams(`Invalid arguments for tool ${tool.name}: ${list.join("; ")}`, issues);
+  return invalidParams(`Invalid arguments for tool ${tool.name}: ${issues.map((i) => i.message).join("; ")}`, issues);
 }
 
 /**

@@ -220,11 +220,9 @@ export const adminRoutes = [
       ownAccount(ctx, ctx.body.account_id);
       // Checked here too so that the 400 lists its issue like every validation_failed (DESIGN §4).
       if (ctx.services.store.users.byEmail(ctx.body.email))
-        throw new ApiError(
-          "validation_failed",
-          `Invalid body: body.email: a user with email ${ctx.body.email} exists.`,
-          { issues: [{ path: "body.email", message: "A user with this email exists." }] },
-        );
+        throw new ApiError("validation_failed", `A user with email ${ctx.body.email} exists.`, {
+          issues: [{ path: "body.email", message: "A user with this email exists." }],
+        });
       const generated = ctx.body.password === undefined ? generatePassword() : undefined;
       const hash = await ctx.services.passwords.run("hashPassword", { password: ctx.body.password ?? generated! });
       const user = createUser(

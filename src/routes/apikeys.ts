@@ -50,9 +50,7 @@ const CreateKeyBody = v.object({
   name: RecordName,
   // Listed so that a refused scope (admin is reserved, spec §2) is a validation issue with its path.
   scopes: v.optional(
-    v.array(
-      v.picklist(["read", "write"], 'Expected "read" or "write"; the admin scope is reserved and not issued in v1.'),
-    ),
+    v.array(v.picklist(["read", "write"], "must be read or write; the admin scope is reserved and not issued in v1")),
   ),
   workspace_id: v.optional(v.nullable(v.pipe(v.string(), maxChars(64)))),
   expires: v.optional(v.picklist(EXPIRY_CHOICES)),
@@ -91,7 +89,7 @@ function refuseFixedChanges(
     );
 }
 
-const KeyIdParams = v.object({ id: v.pipe(v.string(), v.regex(KEY_ID_PATTERN, "Expected a key id.")) });
+const KeyIdParams = v.object({ id: v.pipe(v.string(), v.regex(KEY_ID_PATTERN, "must be a key id")) });
 
 function actorOf(ctx: Ctx): string {
   return ctx.principal.kind === "session" ? `user:${ctx.principal.userId}` : `key:${ctx.principal.key.id}`;

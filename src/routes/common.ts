@@ -143,11 +143,7 @@ export function decodeCursor<T extends string | number>(
 
 /** 400: a cursor this API did not issue (or not for this list). */
 export function notACursor(): ApiError {
-  return invalidInput(
-    "query.cursor",
-    "Not a cursor this list issued.",
-    "Invalid query: query.cursor: not a cursor this list issued.",
-  );
+  return invalidInput("query.cursor", "cursor is not one this list issued: start again without a cursor");
 }
 
 /**

@@ -40,8 +40,8 @@ export const ContentSchema = v.object({
 
 const Day = v.pipe(
   v.string(),
-  v.regex(/^\d{4}-\d{2}-\d{2}$/, "Expected YYYY-MM-DD."),
-  v.check(isCalendarDay, "Not a calendar date."),
+  v.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD"),
+  v.check(isCalendarDay, "must be a date YYYY-MM-DD"),
 );
 const Title = v.pipe(v.string(), maxChars(300));
 const Text = v.pipe(v.string(), maxChars(500_000));
@@ -76,8 +76,8 @@ const ScheduleBody = v.object({
       maxChars(64),
       v.check(
         (s) => plannedDay(s) !== null,
-        "Expected an ISO 8601 date (YYYY-MM-DD) or date-time (with Z, an offset ±HH:MM, ±HHMM or ±HH, or local), on a real " +
-          "calendar day and time.",
+        "must be an ISO 8601 date (YYYY-MM-DD) or date-time (with Z, an offset ±HH:MM, ±HHMM or ±HH, or local), on a " +
+          "real calendar day and time",
       ),
       v.description(
         "An ISO 8601 date (2030-01-31) or date-time: with Z (2030-01-31T10:00:00Z), an offset ±HH:MM, ±HHMM or " +
@@ -139,7 +139,10 @@ export const contentRoutes = [
       const q = ctx.query;
       // An empty range is a mistake in the request, as it is for /usage (a 200 with no data hid it).
       if (q.planned_from && q.planned_to && q.planned_from > q.planned_to)
-        throw invalidInput("query.planned_from", `Expected a day on or before planned_to (${q.planned_to}).`);
+        throw invalidInput(
+          "query.planned_from",
+          `planned_from must be a day on or before planned_to (${q.planned_to})`,
+        );
       const rows = ctx.services.store.contents.list({
         workspaceId: ctx.workspace.id,
         status: q.status as ContentStatus | undefined,

@@ -18,7 +18,7 @@ const DeviceCode = v.object({
   interval: Integer,
 });
 
-const UserCode = v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z]{4}-?[A-Za-z]{4}$/, "Expected a code like BCDF-GHJK."));
+const UserCode = v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z]{4}-?[A-Za-z]{4}$/, "must be a code like BCDF-GHJK"));
 
 /** `bcdfghjk` or `BCDF-GHJK` → `BCDF-GHJK`. */
 function canonicalUserCode(code: string): string {

@@ -19,6 +19,7 @@ import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import { matchesEtag } from "../http/fixed-body.js";
+import { oneOf } from "../http/messages.js";
 import { route } from "../http/route.js";
 import { Integer, intString, maxChars, minChars, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
 import { transferable } from "../workers/tasks.js";
@@ -72,7 +73,7 @@ const UploadBody = v.pipe(
   v.object({
     file: v.optional(
       v.pipe(
-        v.custom<UploadedFile>(isFilePart, "Expected a file part (multipart/form-data)."),
+        v.custom<UploadedFile>(isFilePart, "must be a file part (multipart/form-data)"),
         v.description("The image file (multipart/form-data)."),
       ),
     ),
@@ -311,7 +312,7 @@ export const imageRoutes = [
       const remote = ctx.services.config.imageModel;
       const offered = ["builtin", ...(remote ? [remote.model] : [])];
       if (model !== undefined && !offered.includes(model))
-        throw invalidInput("body.model", `Expected one of: ${offered.join(", ")}.`);
+        throw invalidInput("body.model", oneOf("model", offered, model));
       let bytes: Uint8Array;
       let sha256: string;
       let type = "image/png";

@@ -54,7 +54,7 @@ function jobView(j: LearningJobRow) {
 }
 
 const IdParam = (prefix: string) =>
-  v.pipe(v.string(), v.regex(new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`), `Expected an id starting ${prefix}_.`));
+  v.pipe(v.string(), v.regex(new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`), `must be an id starting ${prefix}_`));
 
 export const learningRoutes = [
   route({

@@ -166,8 +166,8 @@ function jsonRpcRefusal(body: ErrorBody, error: ApiError): unknown {
   const issues = (error.details.issues ?? []) as { path?: string; message?: string }[];
   const ofBody = issues.find((i) => i.path === "body" || i.path?.startsWith("body."));
   const at = ofBody?.path?.split(".")[1];
-  // -32600 names the member and its rule, and the batch message they are in: the coded message starts with where the
-  // issue is ("Invalid body: body.1.id: …"), which a JSON-RPC client does not read as a place in its batch.
+  // -32600 names the member and its rule, and the batch message they are in (`batch[1]: …`): the issue's path
+  // (`body.1.id`) says it, and a JSON-RPC client does not read a path.
   const [code, message] =
     error.code === "invalid_json"
       ? [PARSE_ERROR, `Parse error: ${body.message}`]

@@ -96,7 +96,7 @@ const CreateBody = v.pipe(
     ),
     file: v.optional(
       v.pipe(
-        v.custom<UploadedFile>(isUploadedFile, "Expected a file part (multipart/form-data)."),
+        v.custom<UploadedFile>(isUploadedFile, "must be a file part (multipart/form-data)"),
         v.description("The material as a UTF-8 .txt, .md, .markdown, .html or .htm file (multipart/form-data)."),
       ),
     ),
@@ -240,10 +240,14 @@ export const referenceRoutes = [
       let source: { format: TextFormat; text: string };
       if (body.file) source = readFile(body.file, format);
       else if (format === undefined)
-        throw invalidInput("body.format", "Required with content (or as source_type): one of text, markdown, html.");
+        throw invalidInput(
+          "body.format",
+          "format is required with content (or give source_type): text, markdown or html",
+        );
       else source = { format, text: body.content! };
 
       const where = body.file ? "body.file" : "body.content";
+      const field = where.slice("body.".length);
       let ingested: { content: string; wordCount: number; passages: { text: string; wordCount: number }[] };
       try {
         // Conversion and passage splitting of a large document take long enough to run on the worker pool.
@@ -251,16 +255,16 @@ export const referenceRoutes = [
       } catch (e) {
         if (e instanceof TaskLimitError) throw e;
         // No input may cause a 5xx (DESIGN §3); the converters are bounded, this is the last guard.
-        throw invalidInput(where, `The material cannot be read as ${source.format}.`);
+        throw invalidInput(where, `${field} cannot be read as ${source.format}`);
       }
       // Stored, and answered, as well-formed UTF-8 (a lone surrogate becomes U+FFFD).
       const content = ingested.content.toWellFormed();
-      if (content === "") throw invalidInput(where, "The material has no text.");
+      if (content === "") throw invalidInput(where, `${field} has no text`);
       const chars = content.length > REFERENCE_LIMITS.contentChars ? charLength(content) : content.length;
       if (chars > REFERENCE_LIMITS.contentChars)
         throw invalidInput(
           where,
-          `The material's plain text is ${chars} characters; at most ${REFERENCE_LIMITS.contentChars} are accepted.`,
+          `${field} must be at most ${REFERENCE_LIMITS.contentChars} characters as plain text (got ${chars})`,
         );
       // Cut by characters, not UTF-16 units: a cut through an emoji would leave half of it (U+FFFD).
       const fileTitle = body.file

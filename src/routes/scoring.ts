@@ -38,7 +38,7 @@ const ScoreBody = v.pipe(
       v.pipe(
         v.string(),
         // Empty is no workspace id (as on the workspace-aware operations): it had been 403 workspace_mismatch naming "".
-        v.check((id) => id.trim() !== "", "Expected a workspace id (ws_…); leave workspace_id out for none."),
+        v.check((id) => id.trim() !== "", "must be a workspace id (ws_…); leave workspace_id out for none"),
         maxChars(64),
         v.description("With content_id: the workspace the content must be in (checked against a key's binding)."),
       ),

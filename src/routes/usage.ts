@@ -20,7 +20,7 @@ import { AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
 
 const Day = v.pipe(
   v.string(),
-  v.check(isCalendarDay, "Expected a calendar date YYYY-MM-DD."),
+  v.check(isCalendarDay, "must be a date YYYY-MM-DD"),
   v.description("A UTC calendar day, YYYY-MM-DD."),
 );
 
@@ -75,9 +75,9 @@ export const usageRoutes = [
         ctx.query.from ??
         (daysInRange(FIRST_DAY, to) < DEFAULT_USAGE_DAYS ? FIRST_DAY : addDays(to, 1 - DEFAULT_USAGE_DAYS));
       const span = daysInRange(from, to);
-      if (span < 1) throw invalidInput("query.from", `Expected a day on or before to (${to}).`);
+      if (span < 1) throw invalidInput("query.from", `from must be a day on or before to (${to})`);
       if (span > MAX_USAGE_DAYS)
-        throw invalidInput("query.from", `The range covers ${span} days; at most ${MAX_USAGE_DAYS} are allowed.`);
+        throw invalidInput("query.from", `from and to must span at most ${MAX_USAGE_DAYS} days (got ${span})`);
       // Rows a flush is writing are in neither place until it ends.
       await ctx.services.usage.settled();
       return { body: ctx.services.usage.report(ctx.account.id, from, to) };

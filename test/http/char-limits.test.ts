@@ -9,6 +9,7 @@ import { buildOpenApi } from "../../src/http/openapi.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { maxChars, minChars } from "../../src/http/schemas.js";
 import { DEFAULT_CONFIG } from "../../src/http/server.js";
+import { parseInput } from "../../src/http/validate.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, sessionOf } from "../helpers/http.js";
 
@@ -33,7 +34,8 @@ describe("charLength and maxChars", () => {
     expect(v.safeParse(schema, "abc").success).toBe(true);
     const refused = v.safeParse(schema, EMOJI.repeat(4));
     expect(refused.success).toBe(false);
-    expect(refused.issues?.[0].message).toBe("Invalid length: Expected <=3 characters but received 4");
+    expect(refused.issues?.[0].received).toBe("4");
+    expect(() => parseInput(schema, EMOJI.repeat(4), "body")).toThrow("body must be at most 3 characters (got 4)");
   });
 });
 
@@ -42,15 +44,16 @@ describe("minChars", () => {
     const schema = v.pipe(v.string(), minChars(2), maxChars(3));
     const refused = v.safeParse(schema, ASTRAL);
     expect(refused.success).toBe(false);
-    expect(refused.issues?.[0].message).toBe("Invalid length: Expected >=2 characters but received 1");
+    expect(refused.issues?.[0].received).toBe("1");
+    expect(() => parseInput(schema, ASTRAL, "body")).toThrow("body must be at least 2 characters (got 1)");
     expect(v.safeParse(schema, ASTRAL.repeat(2)).success).toBe(true);
     expect(v.safeParse(schema, EMOJI).success).toBe(false);
     expect(v.safeParse(schema, "ab").success).toBe(true);
     expect(v.safeParse(schema, "a").success).toBe(false);
     // A lone surrogate is a character of its own, as charLength and JSON Schema count it.
     expect(v.safeParse(schema, "\uD83Da").success).toBe(true);
-    expect(v.safeParse(v.pipe(v.string(), minChars(1, "Expected a value.")), "").issues?.[0].message).toBe(
-      "Expected a value.",
+    expect(v.safeParse(v.pipe(v.string(), minChars(1, "must hold a value")), "").issues?.[0].message).toBe(
+      "must hold a value",
     );
   });
 });
@@ -64,7 +67,7 @@ describe("limits over HTTP", () => {
       body: { account_id: h.a.id, email: "emoji@a.test", password: EMOJI.repeat(4) },
     });
     expect(expectErrorBody(short, 400, "validation_failed").issues).toEqual([
-      { path: "body.password", message: "Invalid length: Expected >=8 characters but received 4" },
+      { path: "body.password", message: "password must be at least 8 characters (got 4)" },
     ]);
     const enough = await h.send("POST", "/api/v1/admin/users", {
       auth: admin,
@@ -88,9 +91,7 @@ describe("limits over HTTP", () => {
     expect(ok.body.title).toBe(EMOJI.repeat(300));
     const over = await h.send("POST", "/api/v1/contents", { auth: key, body: { title: EMOJI.repeat(301) } });
     const details = expectErrorBody(over, 400, "validation_failed");
-    expect(details.issues).toEqual([
-      { path: "body.title", message: "Invalid length: Expected <=300 characters but received 301" },
-    ]);
+    expect(details.issues).toEqual([{ path: "body.title", message: "title must be at most 300 characters (got 301)" }]);
     const doc = buildOpenApi(ROUTES, DEFAULT_CONFIG) as unknown as {
       paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: Schema }> } }>>;
     };
@@ -113,7 +114,10 @@ describe("limits over HTTP", () => {
       body: { content: `${"a".repeat(500_000)}${EMOJI}`, format: "text", title: "over" },
     });
     expect(expectErrorBody(over, 400, "validation_failed").issues).toEqual([
-      { path: "body.content", message: expect.stringContaining("500001 characters; at most 500000") },
+      {
+        path: "body.content",
+        message: expect.stringContaining("at most 500000 characters as plain text (got 500001)"),
+      },
     ]);
   });
 

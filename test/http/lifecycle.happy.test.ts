@@ -392,7 +392,7 @@ describe("contents and planning", () => {
       auth: key,
     });
     expect(expectErrorBody(reversed, 400, "validation_failed").issues).toEqual([
-      { path: "query.planned_from", message: "Expected a day on or before planned_to (2026-05-01)." },
+      { path: "query.planned_from", message: "planned_from must be a day on or before planned_to (2026-05-01)" },
     ]);
   });
 

@@ -129,11 +129,11 @@ describe("spec §5: request-time workspace table", () => {
     for (const key of [h.key(), h.key({ workspaceId: h.a.ws1 })]) {
       const query = await p.send("GET", `${PROBE}?workspace_id=`, { auth: key });
       expect(expectErrorBody(query, 400, "validation_failed").issues).toEqual([
-        { path: "query.workspace_id", message: expect.stringContaining("Expected a workspace id") },
+        { path: "query.workspace_id", message: expect.stringContaining("workspace_id must be a workspace id") },
       ]);
       const body = await p.send("POST", PROBE, { auth: key, body: { workspace_id: "" } });
       expect(expectErrorBody(body, 400, "validation_failed").issues).toEqual([
-        { path: "body.workspace_id", message: expect.stringContaining("Expected a workspace id") },
+        { path: "body.workspace_id", message: expect.stringContaining("workspace_id must be a workspace id") },
       ]);
     }
     expect(p.log.calls).toEqual([]);

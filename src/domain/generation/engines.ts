@@ -1,5 +1,6 @@
 /** The generation engines a server offers: builtin always, openai-compatible when configured (DESIGN §8). */
 import { ApiError } from "../../http/errors.js";
+import { oneOf } from "../../http/messages.js";
 import type { WorkerPool } from "../../workers/pool.js";
 import { splitSentences } from "../text.js";
 import type { GenerationInput, GenerationOutput, Source } from "./builtin.js";
@@ -103,7 +104,16 @@ export function pickEngine(engines: Engine[], model: string | undefined): Engine
       "validation_failed",
       `Unknown model "${model}"; this server offers: ${engines.map((e) => e.id).join(", ")}.`,
       {
-        issues: [{ path: "body.model", message: `Expected one of: ${engines.map((e) => e.id).join(", ")}.` }],
+        issues: [
+          {
+            path: "body.model",
+            message: oneOf(
+              "model",
+              engines.map((e) => e.id),
+              model,
+            ),
+          },
+        ],
       },
     );
   return engine;

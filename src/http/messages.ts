@@ -1,0 +1,244 @@
+/**
+ * Validation issues in plain words, naming the field and what it must be: `title is required`,
+ * `target_format must be one of html, markdown (got "thread")`, `limit must be an integer from 1 to 100 (got "500")`.
+ * valibot's own wording ("Invalid key: Expected "title" but received undefined") is never shown: an issue its schema
+ * gives no message is worded here from its kind, type, expected, received and requirement (test/http/messages.test.ts).
+ */
+import type * as v from "valibot";
+import { sliceWhole } from "../domain/chars.js";
+
+/**
+ * The message valibot gives an issue whose schema or action has none of its own (safeParse's `config.message`): such
+ * an issue is worded by issueMessage, never shown as valibot's.
+ */
+export const UNWORDED = "\u0000unworded";
+
+/** The longest quoted input a message shows, in characters: an error body never echoes a huge input back. */
+const MAX_SHOWN = 60;
+
+/** The object schemas, whose issues with `expected` a quoted key and nothing received are a missing field. */
+const OBJECTS = new Set(["object", "loose_object", "strict_object", "object_with_rest", "variant"]);
+
+/** How a value is shown after "got": a string quoted (cut when long), a number or boolean as written. */
+export function shown(value: unknown): string {
+  if (typeof value === "string") {
+    const cut = value.length > MAX_SHOWN ? `${sliceWhole(value, MAX_SHOWN - 1)}…` : value;
+    return JSON.stringify(cut);
+  }
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+  return kindOf(value);
+}
+
+/** What sort of JSON value a value is, in words: `a string`, `a number`, `an array`, `null`. */
+export function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "nothing";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "boolean") return "a boolean";
+  return `a ${typeof value}`;
+}
+
+/** valibot's type names in `expected`, in words. */
+const TYPE_WORDS: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  boolean: "true or false",
+  null: "null",
+  Array: "an array",
+  Object: "an object",
+  array: "an array",
+  object: "an object",
+  never: "nothing",
+};
+
+/** One alternative of an `expected` (`string`, `"html"`, `Object`): a quoted value unquoted, a type in words. */
+function alternative(part: string): { value: boolean; words: string } {
+  if (part.startsWith('"')) {
+    try {
+      return { value: true, words: String(JSON.parse(part)) };
+    } catch {
+      return { value: true, words: part };
+    }
+  }
+  if (/^-?\d/.test(part) || part === "true" || part === "false") return { value: true, words: part };
+  return { value: false, words: TYPE_WORDS[part] ?? part };
+}
+
+/** Joins words as a sentence lists them: `a`, `a or b`, `a, b or c`. */
+function orList(words: string[]): string {
+  return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
+}
+
+/**
+ * What valibot's `expected` asks for, in words: `(string | number)` is `a string or a number`, `("html" | "markdown")`
+ * is `one of html, markdown`; one value is shown as written (`"2.0"`).
+ */
+export function expectedWords(expected: string): string {
+  const inner = expected.startsWith("(") && expected.endsWith(")") ? expected.slice(1, -1) : expected;
+  const parts = inner.split(" | ").map(alternative);
+  if (parts.length > 1 && parts.every((p) => p.value)) return `one of ${parts.map((p) => p.words).join(", ")}`;
+  if (parts.length === 1 && inner.startsWith('"')) return inner;
+  return orList(parts.map((p) => p.words));
+}
+
+/** The unit a length counts: characters of a string (counted in characters: schemas.ts maxChars), items of a list. */
+function lengthPhrase(issue: v.BaseIssue<unknown>, bound: "at most" | "at least" | "exactly"): string {
+  const n = Number(issue.requirement);
+  if (Array.isArray(issue.input))
+    return `must have ${bound} ${n} ${n === 1 ? "item" : "items"} (got ${issue.received})`;
+  if (bound === "at least" && n === 1) return "must not be empty";
+  return `must be ${bound} ${n} ${n === 1 ? "character" : "characters"} (got ${issue.received})`;
+}
+
+/** The words of the formats valibot checks, by the action's type. */
+const FORMATS: Record<string, string> = {
+  iso_timestamp: "a timestamp (ISO 8601, such as 2030-01-31T09:00:00.000Z)",
+  iso_date: "a date YYYY-MM-DD",
+  iso_date_time: "a date and time YYYY-MM-DDTHH:MM",
+  email: "an email address",
+  url: "a URL",
+  uuid: "a UUID",
+  integer: "an integer",
+};
+
+/** An issue valibot raised without a message, worded as what the field must be: `must be a string (got a number)`. */
+function phraseOf(issue: v.BaseIssue<unknown>): string {
+  const { type, expected, input } = issue;
+  if (issue.kind === "schema") {
+    if (OBJECTS.has(type) && input === undefined && expected?.startsWith('"')) return "is required";
+    if (expected === "never") return "is not a field this request takes";
+    if (type === "picklist" || type === "enum" || type === "literal" || (type === "variant" && expected?.includes('"')))
+      return `must be ${expectedWords(expected ?? "")} (got ${shown(input)})`;
+    return `must be ${expectedWords(expected ?? type)} (got ${kindOf(input)})`;
+  }
+  switch (type) {
+    case "max_length":
+      return lengthPhrase(issue, "at most");
+    case "min_length":
+      return lengthPhrase(issue, "at least");
+    case "length":
+      return lengthPhrase(issue, "exactly");
+    case "max_value":
+      return `must be at most ${String(issue.requirement)} (got ${shown(input)})`;
+    case "min_value":
+      return `must be at least ${String(issue.requirement)} (got ${shown(input)})`;
+    case "non_empty":
+      return "must not be empty";
+    case "starts_with":
+      return `must start with ${JSON.stringify(issue.requirement)} (got ${shown(input)})`;
+  }
+  const format = FORMATS[type];
+  return format ? `must be ${format} (got ${shown(input)})` : `is not valid (got ${shown(input)})`;
+}
+
+/** The length rules, whose issues receive a count (characters, bytes, items) rather than a value. */
+const LENGTHS = new Set(["max_length", "min_length", "length"]);
+
+/**
+ * What a schema's own message is followed by: the count a length rule found (none for emptiness, said by the message),
+ * the input where it is a string, number or boolean, else nothing (a whole object is not shown).
+ */
+function gotOf(issue: v.BaseIssue<unknown>): string {
+  if (issue.message.includes("(got ")) return "";
+  if (LENGTHS.has(issue.type)) return issue.received === "0" ? "" : ` (got ${issue.received})`;
+  return ["string", "number", "boolean"].includes(typeof issue.input) ? ` (got ${shown(issue.input)})` : "";
+}
+
+/**
+ * An issue's message, naming its field (`field`: `title`, `items[0].text`, `body`). A message a schema gives is a
+ * phrase when it begins with a word in lower case and a space (`must be a date YYYY-MM-DD`): it follows the field's
+ * name, and the input follows it (`(got "2030-13-01")`) unless it says it itself. One beginning otherwise is a
+ * sentence of its own, shown as written ("Send exactly one of text or content_id.", `batch[0]: …`).
+ */
+export function issueMessage(issue: v.BaseIssue<unknown>, field: string): string {
+  if (issue.message === UNWORDED) return `${field} ${phraseOf(issue)}`;
+  if (!/^[a-z]+ /.test(issue.message)) return issue.message;
+  return `${field} ${issue.message}${gotOf(issue)}`;
+}
+
+/** The field an issue is about, as a message names it: `title`, `items[0].text`; `where` itself (`body`) for the whole. */
+export function fieldOf(where: string, keys: readonly unknown[]): string {
+  let field = "";
+  for (const key of keys) {
+    if (typeof key === "number") field += `[${key}]`;
+    else field += field === "" ? String(key) : `.${String(key)}`;
+  }
+  return field === "" ? where : field.startsWith("[") ? `${where}${field}` : field;
+}
+
+/** The message of a value outside a set the server decides (the engines it offers): `model must be one of a, b (got "c")`. */
+export function oneOf(field: string, options: readonly string[], got: unknown): string {
+  return `${field} must be one of ${options.join(", ")} (got ${shown(got)})`;
+}
+
+/** An issue of zod, the schema library of the MCP tools' arguments (zod 4's `$ZodIssue`, parsed with reportInput). */
+export interface ZodIssue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  input?: unknown;
+  expected?: string;
+  origin?: string;
+  maximum?: number | bigint;
+  minimum?: number | bigint;
+  inclusive?: boolean;
+  values?: unknown[];
+  keys?: string[];
+  format?: string;
+}
+
+/** zod's formats (`invalid_format`), in words. */
+const ZOD_FORMATS: Record<string, string> = {
+  date: "a date YYYY-MM-DD",
+  datetime: "a timestamp (ISO 8601, such as 2030-01-31T09:00:00.000Z)",
+  email: "an email address",
+  url: "a URL",
+  uuid: "a UUID",
+};
+
+/** A zod size rule (`too_big`, `too_small`) in words, counting characters, items or the number itself. */
+function zodSize(issue: ZodIssue, bound: "at most" | "at least"): string {
+  const n = Number(bound === "at most" ? issue.maximum : issue.minimum);
+  const strict = issue.inclusive === false ? (bound === "at most" ? "less than" : "more than") : bound;
+  const { input } = issue;
+  if (typeof input === "string") {
+    if (bound === "at least" && n === 1 && issue.inclusive !== false) return "must not be empty";
+    return `must be ${strict} ${n} ${n === 1 ? "character" : "characters"} (got ${[...input].length})`;
+  }
+  if (Array.isArray(input)) return `must have ${strict} ${n} ${n === 1 ? "item" : "items"} (got ${input.length})`;
+  return `must be ${strict} ${n} (got ${shown(input)})`;
+}
+
+/** What a zod issue says the field must be, in the words of phraseOf. */
+function zodPhrase(issue: ZodIssue): string {
+  const { input } = issue;
+  switch (issue.code) {
+    case "invalid_type":
+      if (input === undefined) return "is required";
+      if (issue.expected === "int") return `must be an integer (got ${shown(input)})`;
+      return `must be ${TYPE_WORDS[issue.expected ?? ""] ?? issue.expected} (got ${kindOf(input)})`;
+    case "too_big":
+      return zodSize(issue, "at most");
+    case "too_small":
+      return zodSize(issue, "at least");
+    case "invalid_value": {
+      const values = (issue.values ?? []).map((value) => String(value));
+      const words = values.length === 1 ? JSON.stringify(issue.values?.[0]) : `one of ${values.join(", ")}`;
+      return `must be ${words} (got ${shown(input)})`;
+    }
+    case "unrecognized_keys": {
+      const keys = issue.keys ?? [];
+      const they = keys.length === 1 ? "it is not a field" : "they are not fields";
+      return `must not have ${orList(keys.map((k) => JSON.stringify(k)))}: ${they} this takes`;
+    }
+    case "invalid_format":
+      return `must be ${ZOD_FORMATS[issue.format ?? ""] ?? `in the ${issue.format} format`} (got ${shown(input)})`;
+  }
+  return `is not valid (got ${shown(input)})`;
+}
+
+/** A zod issue's message, naming its field as issueMessage does (`content_id must be a number (got a string)`). */
+export function zodIssueMessage(issue: ZodIssue, field: string): string {
+  return `${field} ${zodPhrase(issue)}`;
+}
