@@ -99,14 +99,17 @@ const ErrorDetails = v.looseObject({
   ),
 });
 
-/** DESIGN §3's error body. */
-export const ErrorBodySchema = v.object({
-  error: v.string(),
-  message: v.string(),
-  details: ErrorDetails,
-  detail: described(ErrorDetails, "The same object as details, for clients that read the general detail field."),
-  trace_id: v.string(),
-});
+/** The coded error body every error answer carries (named ErrorBody in the description). */
+export const ErrorBodySchema = named(
+  "ErrorBody",
+  v.object({
+    error: v.string(),
+    message: v.string(),
+    details: ErrorDetails,
+    detail: described(ErrorDetails, "The same object as details, for clients that read the general detail field."),
+    trace_id: v.string(),
+  }),
+);
 
 /**
  * An integer carried as a path or query string. The description shows it as the integer it is (`type: integer` with
