@@ -15,7 +15,8 @@ export function named<S extends v.GenericSchema>(name: string, schema: S): S {
   return schema;
 }
 
-const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
+/** A schema with a description: what the field is, for the description's reader (a request's or a response's field). */
+export const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 const Strings = v.array(v.string());
 const WholeNumber = v.pipe(v.number(), v.integer());
 
@@ -51,7 +52,12 @@ const ErrorDetails = v.looseObject({
   error_code: described(v.string(), "Which error this is (README, `x-error-codes`)."),
   issues: v.optional(
     described(
-      v.array(v.object({ path: v.string(), message: v.string() })),
+      v.array(
+        v.object({
+          path: described(v.string(), "Where: `body.<field>`, `query.<parameter>` or `path.<parameter>`."),
+          message: described(v.string(), "What is wrong there and what is expected."),
+        }),
+      ),
       "validation_failed: what is wrong, and where (`body.title`, `query.limit`, `path.contentId`).",
     ),
   ),
@@ -99,14 +105,17 @@ const ErrorDetails = v.looseObject({
   ),
 });
 
-/** DESIGN §3's error body. */
-export const ErrorBodySchema = v.object({
-  error: v.string(),
-  message: v.string(),
-  details: ErrorDetails,
-  detail: described(ErrorDetails, "The same object as details, for clients that read the general detail field."),
-  trace_id: v.string(),
-});
+/** The coded error body every error answer carries (named ErrorBody in the description). */
+export const ErrorBodySchema = named(
+  "ErrorBody",
+  v.object({
+    error: v.string(),
+    message: v.string(),
+    details: ErrorDetails,
+    detail: described(ErrorDetails, "The same object as details, for clients that read the general detail field."),
+    trace_id: v.string(),
+  }),
+);
 
 /**
  * An integer carried as a path or query string. The description shows it as the integer it is (`type: integer` with
