@@ -67,7 +67,7 @@ const KEY_EXAMPLE = {
   id: "key_H8C9kEL74gkCnvXw",
   account_id: 1,
   name: "CI publisher",
-  prefix: "svc_live_pa0X",
+  prefix: "svc_live_3f9K",
   scopes: ["read", "write"],
   workspace_id: "ws_NTwCOH7ZnxOG70kT",
   expires_at: "2027-03-01T09:00:00.000Z",
@@ -158,7 +158,13 @@ function refuseFixedChanges(
     );
 }
 
-const KeyIdParams = v.object({ id: v.pipe(v.string(), v.regex(KEY_ID_PATTERN, "Expected a key id.")) });
+const KeyIdParams = v.object({
+  id: v.pipe(
+    v.string(),
+    v.regex(KEY_ID_PATTERN, "Expected a key id."),
+    v.description("The key's id (key_…, as listed), not its secret."),
+  ),
+});
 
 function actorOf(ctx: Ctx): string {
   return ctx.principal.kind === "session" ? `user:${ctx.principal.userId}` : `key:${ctx.principal.key.id}`;
@@ -275,7 +281,7 @@ export const apiKeyRoutes = [
       201: {
         description: "The new key with its secret.",
         schema: CreatedKey,
-        example: { ...KEY_EXAMPLE, last_used_at: null, key: "svc_live_pa0X3z8ocNjJzWxnJJFexx6Omg4xlZJh" },
+        example: { ...KEY_EXAMPLE, last_used_at: null, key: "svc_live_3f9KxQ2mZ7aLpR8tVw1yB4nC6dE0gH5j" },
       },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,

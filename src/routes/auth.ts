@@ -63,7 +63,7 @@ export const authRoutes = [
     access: "public",
     rejectsApiKeys: true,
     body: LoginBody,
-    bodyExamples: { admin: { email: "admin@localhost", password: "i5yT75PNJPCOhMyO04eAB8aw" } },
+    bodyExamples: { admin: { email: "admin@localhost", password: "Xe4mQ9rT2vK7pL1sN8bW5cYz" } },
     responses: {
       200: {
         description: "Signed in.",

@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
+import { named } from "../http/schemas.js";
 import { AUTH_ERRORS, CONFLICT, SESSION_ONLY } from "./common.js";
 
 const OPERATIONS = [
@@ -12,7 +13,10 @@ const OPERATIONS = [
 ] as const;
 
 /** The body a billing operation takes: anything, as none is read. */
-const BillingBody = v.pipe(v.optional(v.looseObject({})), v.description("Not read: any JSON object, or no body."));
+const BillingBody = named(
+  "BillingRequest",
+  v.pipe(v.optional(v.looseObject({})), v.description("Not read: any JSON object, or no body.")),
+);
 
 export const billingRoutes = OPERATIONS.map(([path, operationId, summary, purpose]) =>
   route({
