@@ -51,7 +51,10 @@ const Quota = named(
       period_start: v.pipe(Timestamp, v.description("The start of the current calendar month (UTC).")),
       period_end: v.pipe(Timestamp, v.description("The start of the next month, when the quota is full again.")),
       limit: v.pipe(Integer, v.description("Learning analyses the plan allows in a month (0 on starter and pro).")),
-      used: v.pipe(Integer, v.description("Analyses started this month (one per finalization with learning on).")),
+      used: v.pipe(
+        Integer,
+        v.description("Analyses this month's finalizations queued, whatever became of them (failed ones count)."),
+      ),
       remaining: v.pipe(Integer, v.description("limit less used, never below 0.")),
     }),
     v.description(

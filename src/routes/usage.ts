@@ -35,12 +35,12 @@ const UsageQuery = v.object({
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 /** What each counter counts. */
 const COUNTED: Record<(typeof USAGE_FIELDS)[number], string> = {
-  requests: "Requests answered.",
-  generations: "Contents generated (POST /api/v1/generate).",
-  words_generated: "Words of the texts generated.",
+  requests: "Authenticated requests answered, whatever their status (an MCP tool call is one).",
+  generations: "Contents generated and stored (POST /api/v1/generate, streamed ones included).",
+  words_generated: "Words of the texts generated (their word_count).",
   finalizations: "Contents finalized.",
-  learning_analyses: "Learning analyses run after finalization.",
-  images: "Images generated or uploaded.",
+  learning_analyses: "Learning analyses that succeeded (they run in the background, under no key).",
+  images: "Images uploaded or generated.",
 };
 const Counts = Object.fromEntries(
   USAGE_FIELDS.map((f) => [f, v.pipe(Count, v.description(COUNTED[f]))]),
@@ -99,7 +99,8 @@ export const usageRoutes = [
       "Reports the account's usage over a range of UTC days: requests, generations, words generated, " +
       "finalizations, learning analyses and images, as totals, per day (every day of the range, zeros included) " +
       "and per API key. Without from and to it covers the last 30 days up to today; a range is at most 366 days. " +
-      "What was counted but not yet written is included. It changes nothing. " +
+      "What was counted but not yet written is included. An invalid date, from after to, or a longer range is " +
+      "400. It changes nothing. " +
       ACCOUNT_LEVEL,
     tag: "Account",
     stability: "beta",
