@@ -219,8 +219,15 @@ export const MAX_CURSOR_CHARS = 400;
 
 /** ?limit= and ?cursor= of every list (DESIGN §3). */
 export const PageQuery = {
-  limit: v.optional(intString(1, 100), "20"),
-  cursor: v.optional(v.pipe(v.string(), maxChars(MAX_CURSOR_CHARS))),
+  // Described outside the optional: the description reads an integer string's schema only up to its transform.
+  limit: v.pipe(v.optional(intString(1, 100), "20"), v.description("Records per page, 1 to 100 (default 20).")),
+  cursor: v.optional(
+    v.pipe(
+      v.string(),
+      maxChars(MAX_CURSOR_CHARS),
+      v.description("The next_cursor of the previous page, as it was given; leave it out for the first page."),
+    ),
+  ),
 };
 
 /**
@@ -239,7 +246,14 @@ export const TextFilter = (max: number, description: string) =>
 
 /** A list's body: data, has_more and next_cursor. */
 export const pageOf = <S extends v.GenericSchema>(item: S) =>
-  v.object({ data: v.array(item), has_more: v.boolean(), next_cursor: v.nullable(v.string()) });
+  v.object({
+    data: v.pipe(v.array(item), v.description("This page's records, in the list's order.")),
+    has_more: v.pipe(v.boolean(), v.description("Whether more records follow this page.")),
+    next_cursor: v.pipe(
+      v.nullable(v.string()),
+      v.description("The cursor of the next page, to send as ?cursor=; null on the last page."),
+    ),
+  });
 
 /** The workspace_id a workspace-aware request may carry in its query. */
 export const WorkspaceQuery = { workspace_id: v.optional(v.pipe(v.string(), maxChars(64))) };

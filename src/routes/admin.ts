@@ -111,8 +111,10 @@ const ListQuery = v.object(PageQuery);
 const idKey = (id: number) => String(id).padStart(16, "0");
 const AuditQuery = v.object({
   ...PageQuery,
-  account_id: v.optional(
-    v.pipe(intString(), v.description("The account whose entries to list. Default: the caller's own account.")),
+  // Described outside the optional: the description reads an integer string's schema only up to its transform.
+  account_id: v.pipe(
+    v.optional(intString()),
+    v.description("The account whose entries to list. Default: the caller's own account."),
   ),
 });
 

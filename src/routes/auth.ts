@@ -54,8 +54,8 @@ export const authRoutes = [
     summary: "Sign in with email and password; returns a session token (not available to API keys)",
     description:
       "Signs a user in and answers a web-session token, valid for 12 hours, to send as the Bearer credential. A web " +
-      "session is the only way to reach the operations API keys may not use: issuing and revoking keys, creating " +
-      "workspaces, settings, learning preferences, billing and the /admin operations. It acts for its user with read " +
+      "session is the only way to reach the operations API keys may not use: issuing and revoking keys, creating, " +
+      "changing and deleting workspaces, settings, learning preferences, billing and the /admin operations. It acts for its user with read " +
       "and write, unbound to any workspace. A wrong email or password is 401 (the same answer for both); a request " +
       "carrying an API key is 401 too. The first start of the server prints an administrator's email and password.",
     tag: "Auth",

@@ -27,7 +27,7 @@ export const billingRoutes = OPERATIONS.map(([path, operationId, summary, purpos
     description:
       `Where a hosted service would let a customer ${purpose}. On this server plans are set by its administrator ` +
       "(`content-service accounts set-plan`, or PUT /api/v1/admin/accounts/{id}), so it changes nothing and always " +
-      "answers 409 billing_managed_locally; a starter or pro account's upgrade prompt points here. " +
+      "answers 409 billing_managed_locally. " +
       SESSION_ONLY,
     tag: "Billing",
     stability: "beta",

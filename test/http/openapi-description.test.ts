@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ROUTES } from "../../src/http/routes.js";
 import { ContractError } from "../helpers/contract.js";
 import { checkContract, contract, makeHarness } from "../helpers/harness.js";
+import { inlined } from "../helpers/openapi-doc.js";
 
 type Responses = Record<string, { headers?: Record<string, { $ref: string }> }>;
 const operations = Object.entries(contract.document.paths).flatMap(([path, methods]) =>
@@ -100,7 +101,7 @@ describe("identifiers in the description", () => {
       for (const [status, response] of Object.entries(op.responses)) {
         const content = (response as { content?: Record<string, { schema?: unknown }> }).content ?? {};
         for (const media of Object.values(content))
-          for (const [name, schema] of properties(media.schema)) {
+          for (const [name, schema] of properties(inlined(contract.document, media.schema))) {
             const types = [
               schema.type,
               ...((schema.anyOf as { type?: string }[] | undefined) ?? []).map((x) => x.type),
@@ -130,6 +131,7 @@ describe("identifiers in the description", () => {
       minimum: 1,
       maximum: 100,
       default: 20,
+      description: expect.stringContaining("per page"),
     });
     // No parameter anywhere is described as a string of digits.
     for (const op of operations)
