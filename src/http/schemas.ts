@@ -239,7 +239,14 @@ export const TextFilter = (max: number, description: string) =>
 
 /** A list's body: data, has_more and next_cursor. */
 export const pageOf = <S extends v.GenericSchema>(item: S) =>
-  v.object({ data: v.array(item), has_more: v.boolean(), next_cursor: v.nullable(v.string()) });
+  v.object({
+    data: described(v.array(item), "This page's items, in the list's order."),
+    has_more: described(v.boolean(), "Whether items follow this page."),
+    next_cursor: described(
+      v.nullable(v.string()),
+      "Send it as `cursor` for the next page; null on the last page. Opaque: it works only on the same list.",
+    ),
+  });
 
 /** The workspace_id a workspace-aware request may carry in its query. */
 export const WorkspaceQuery = { workspace_id: v.optional(v.pipe(v.string(), maxChars(64))) };
