@@ -247,11 +247,11 @@ export const TextFilter = (max: number, description: string) =>
 /** A list's body: data, has_more and next_cursor. */
 export const pageOf = <S extends v.GenericSchema>(item: S) =>
   v.object({
-    data: v.pipe(v.array(item), v.description("This page's records, in the list's order.")),
-    has_more: v.pipe(v.boolean(), v.description("Whether more records follow this page.")),
-    next_cursor: v.pipe(
+    data: described(v.array(item), "This page's items, in the list's order."),
+    has_more: described(v.boolean(), "Whether items follow this page."),
+    next_cursor: described(
       v.nullable(v.string()),
-      v.description("The cursor of the next page, to send as ?cursor=; null on the last page."),
+      "Send it as `cursor` for the next page; null on the last page. Opaque: it works only on the same list.",
     ),
   });
 

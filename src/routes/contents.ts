@@ -67,7 +67,7 @@ export const ContentSchema = named(
 /** A content record as the examples show it: a generated piece of workspace ws_1 planned for no day. */
 export const CONTENT_EXAMPLE = {
   content_id: 42,
-  workspace_id: "ws_1",
+  workspace_id: "ws_4fT9sK2mQ8zL1xWc",
   template_id: 1,
   title: "Solar panels on flat roofs",
   content: "Flat roofs take solar panels well: ballast mounts hold them without drilling through the membrane.",

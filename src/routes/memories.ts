@@ -61,7 +61,7 @@ const Deleted = v.object({
 
 const MEMORY_EXAMPLE = {
   id: 3,
-  workspace_id: "ws_1",
+  workspace_id: "ws_4fT9sK2mQ8zL1xWc",
   kind: "voice",
   title: "House style",
   content: "Short sentences. Say 'installers', never 'technicians'. No exclamation marks.",

@@ -87,7 +87,7 @@ const Deleted = v.object({
 
 const REFERENCE_EXAMPLE = {
   id: 7,
-  workspace_id: "ws_1",
+  workspace_id: "ws_4fT9sK2mQ8zL1xWc",
   title: "Roof mounting notes",
   content: "Flat roofs need ballast mounts. Ballast holds the panels without drilling through the membrane.",
   source_type: "markdown",
