@@ -77,7 +77,7 @@ function multipartOf(json: Record<string, unknown>): Record<string, unknown> {
       .map(([name, schema]) => [
         name,
         name === "file"
-          ? { type: "string", contentMediaType: "application/octet-stream" }
+          ? { description: schema.description, type: "string", contentMediaType: "application/octet-stream" }
           : { ...schema, type: "string" },
       ]),
   );

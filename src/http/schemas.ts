@@ -109,11 +109,11 @@ const ErrorDetails = v.looseObject({
 export const ErrorBodySchema = named(
   "ErrorBody",
   v.object({
-    error: v.string(),
-    message: v.string(),
-    details: ErrorDetails,
+    error: described(v.string(), "The error code (the same as details.error_code): one of `x-error-codes`."),
+    message: described(v.string(), "What went wrong, in words for a person, naming the record or field."),
+    details: described(ErrorDetails, "The error's code and the fields that code carries."),
     detail: described(ErrorDetails, "The same object as details, for clients that read the general detail field."),
-    trace_id: v.string(),
+    trace_id: described(v.string(), "This answer's trace id (also its X-Trace-Id header), to find it in the log."),
   }),
 );
 
