@@ -182,24 +182,34 @@ function withPipelineErrors(r: RouteDef): Record<string, ResponseDoc & { codes?:
 
 /** What each group of operations is for. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
-  "API keys": "Introspection of the calling key; issuing, renaming and revoking keys (web session only).",
-  Account: "The caller, its plan, entitlements, analysis quota, settings and learning preferences.",
-  Admin: "Accounts, users and the audit log, for administrators' web sessions.",
-  Auth: "Web-session sign-in: password login, command-line device authorization, logout.",
-  Billing: "Billing operations; plans are managed by this server's administrator.",
+  "API keys":
+    "What the calling key may do, and, with a web session, issuing, renaming and revoking the account's keys. A key's " +
+    "secret is shown once, when it is issued.",
+  Account:
+    "The caller and its account: plan, API access and rate limits, the month's analysis quota, the signed-in user's " +
+    "settings, the learning switches and the usage counters.",
+  Admin: "For administrators' web sessions: accounts with their plans and rate limits, users, and the audit log.",
+  Auth:
+    "Signing in for a web session, which the operations API keys may not use require: email and password, or the " +
+    "command line's device authorization; and signing out.",
+  Billing:
+    "A hosted service's billing operations: on this server plans are set by its administrator, and each answers 409 " +
+    "billing_managed_locally.",
   Contents: "Content records: drafts, versions, editorial planning and publication.",
   Conversions: "A content record in another format: HTML, Markdown, plain text, social thread, email.",
   Generation: "Generation, finalization, theses and the engines that write.",
   Images: "Uploaded and generated images.",
   "Knowledge graph": "Entities and their relations in a workspace's references and finalized contents.",
   Learning: "Learning jobs started by finalization and the voice profiles they build.",
-  MCP: "The Model Context Protocol server whose tools are this API's operations.",
+  MCP: "The Model Context Protocol endpoint for AI assistants and agents: its tools are this API's operations.",
   Memories: "Voice and context notes that generation applies.",
   "Reference materials": "Source documents that generation draws facts from.",
   Scoring: "Readability, structure, keyword and voice scores of a text.",
-  System: "The machine-readable description.",
+  System: "This machine-readable description of the API.",
   Templates: "Built-in and account templates: sections, length and tone.",
-  Workspaces: "Workspaces that partition references, memories, contents and keys.",
+  Workspaces:
+    "Workspaces keep an account's reference materials, memories, contents, conversions and knowledge graph apart; a " +
+    "key may be bound to one.",
   Usage: "Requests, generations, words, finalizations, analyses and images per day and per key.",
 };
 
