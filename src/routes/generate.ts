@@ -204,6 +204,7 @@ export const generateRoutes = [
         description:
           "A new version of the given content record. With stream: true (new record or not) the answer is text/event-stream: events `delta` {text}, then `done` (this body) or `error` (the coded error body with its HTTP `status` added).",
         schema: GenerateResponse,
+        example: { ...GENERATE_EXAMPLE, version_count: 2 },
         alsoContent: {
           "text/event-stream": {
             type: "string",

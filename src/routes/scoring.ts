@@ -203,7 +203,46 @@ export const scoringRoutes = [
     access: "any",
     body: ScoreBody,
     responses: {
-      200: { description: "The score.", schema: ScoreResponse },
+      200: {
+        description: "The score.",
+        schema: ScoreResponse,
+        // The answer to the `text` example below, without a voice profile (voice left out, its weight shared).
+        example: {
+          score: 72,
+          components: {
+            readability: { score: 83, weight: 0.4 },
+            structure: { score: 100, weight: 0.3333 },
+            keywords: { score: 20, weight: 0.2667 },
+          },
+          readability: { flesch_reading_ease: 83.32, flesch_kincaid_grade: 2.88 },
+          stats: {
+            words: 15,
+            sentences: 3,
+            paragraphs: 1,
+            headings: 1,
+            lists: 0,
+            list_items: 0,
+            characters: 93,
+            syllables: 21,
+            average_sentence_words: 5,
+            longest_sentence_words: 6,
+            average_paragraph_words: 11,
+            reading_time_seconds: 4,
+          },
+          keywords: {
+            top: [
+              { phrase: "flat roofs", count: 2, density: 26.67 },
+              { phrase: "solar", count: 2, density: 13.33 },
+            ],
+            requested: [
+              { keyword: "solar panels", found: true, count: 1, density: 13.33 },
+              { keyword: "flat roof", found: true, count: 2, density: 26.67 },
+            ],
+          },
+          voice_match: null,
+          voice: null,
+        },
+      },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Content, voice profile or workspace"),

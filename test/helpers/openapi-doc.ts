@@ -6,8 +6,8 @@
 // biome-ignore lint/suspicious/noExplicitAny: a JSON Schema read from the description.
 type Schema = any;
 interface Document {
-  paths: Record<string, Record<string, unknown>>;
-  components?: { schemas?: Record<string, Schema> };
+  paths: Record<string, Record<string, unknown> | undefined>;
+  components?: Record<string, unknown>;
 }
 
 const COMPONENTS = "#/components/schemas/";
@@ -19,7 +19,7 @@ export function inlined(doc: Document, schema: Schema): Schema {
   const { $ref, ...rest } = schema as { $ref?: unknown };
   const own = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, inlined(doc, value)]));
   if (typeof $ref !== "string" || !$ref.startsWith(COMPONENTS)) return $ref === undefined ? own : { $ref, ...own };
-  const target = doc.components?.schemas?.[$ref.slice(COMPONENTS.length)];
+  const target = (doc.components?.schemas as Record<string, Schema> | undefined)?.[$ref.slice(COMPONENTS.length)];
   if (target === undefined) throw new Error(`no component ${$ref}`);
   return { ...inlined(doc, target), ...own };
 }

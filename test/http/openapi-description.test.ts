@@ -100,6 +100,7 @@ describe("identifiers in the description", () => {
     for (const op of operations.filter((o) => o.path !== "/api/v1/mcp"))
       for (const [status, response] of Object.entries(op.responses)) {
         const content = (response as { content?: Record<string, { schema?: unknown }> }).content ?? {};
+        // Records are components referred to by $ref (openapi-schemas.ts): read with them inlined.
         for (const media of Object.values(content))
           for (const [name, schema] of properties(inlined(contract.document, media.schema))) {
             const types = [
