@@ -141,18 +141,21 @@ const JsonRpcRefusal = v.pipe(
   v.object({
     jsonrpc: v.pipe(v.literal("2.0"), v.description("Always 2.0.")),
     id: v.pipe(v.null(), v.description("null: a refused POST answers no request of it.")),
-    error: v.object({
-      code: v.pipe(
-        v.picklist([PARSE_ERROR, INVALID_REQUEST, BAD_REQUEST]),
-        v.description(
-          "-32700 Parse error: the body is not JSON (an empty one sent as JSON included; one of another type is 415); -32600 Invalid Request: not a JSON-RPC message or batch (or a " +
-            "batch whose requests share an id); -32000: a header or the query is refused (MCP-Protocol-Version, " +
-            "workspace_id).",
+    error: v.pipe(
+      v.object({
+        code: v.pipe(
+          v.picklist([PARSE_ERROR, INVALID_REQUEST, BAD_REQUEST]),
+          v.description(
+            "-32700 Parse error: the body is not JSON (an empty one sent as JSON included; one of another type is 415); -32600 Invalid Request: not a JSON-RPC message or batch (or a " +
+              "batch whose requests share an id); -32000: a header or the query is refused (MCP-Protocol-Version, " +
+              "workspace_id).",
+          ),
         ),
-      ),
-      message: v.pipe(v.string(), v.description("What is wrong, and where (batch[i] for a message of a batch).")),
-      data: v.pipe(ErrorBodySchema, v.description("The API's coded error body, as any other operation answers it.")),
-    }),
+        message: v.pipe(v.string(), v.description("What is wrong, and where (batch[i] for a message of a batch).")),
+        data: v.pipe(ErrorBodySchema, v.description("The API's coded error body, as any other operation answers it.")),
+      }),
+      v.description("The JSON-RPC error: its code, a message, and the API's coded error body."),
+    ),
   }),
   v.description("A JSON-RPC error answering the whole POST, carrying the API's coded error body in `error.data`."),
 );

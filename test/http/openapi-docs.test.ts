@@ -147,6 +147,16 @@ const ARRANGE: Record<string, Arrange> = {
     return {};
   },
   renameApiKey: async (h) => ({ path: { id: h.services.store.apiKeys.list(h.a.id)[0].id } }),
+  // The example signs in as the administrator a first start makes: that user, with the example's password, is made.
+  login: async (h) => {
+    const { email, password } = ROUTES.find((r) => r.operationId === "login")!.bodyExamples!.admin as Json;
+    const res = await h.send("POST", "/api/v1/admin/users", {
+      auth: await h.login("admin@a.test"),
+      body: { account_id: h.a.id, email, password, role: "admin" },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return {};
+  },
   updateWorkspace: async (h) => ({ path: { workspaceId: h.a.ws2 } }),
   adminUpdateAccount: async (h) => ({ path: { id: String(h.a.id) } }),
   approveDeviceAuthorization: async (h) => ({ body: { user_code: (await deviceCode(h)).user_code } }),
