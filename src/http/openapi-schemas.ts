@@ -26,8 +26,9 @@ export function conversionConfig(typeMode: TypeMode): ConversionConfig {
       if (valibotAction.type !== "metadata") return undefined;
       const meta = (valibotAction as { metadata?: Record<string, unknown> }).metadata;
       if (meta?.jsonObject === true) return { type: "object" };
-      const bounds = meta?.integerString;
-      return bounds ? { type: "integer", ...(bounds as { minimum: number; maximum: number }) } : undefined;
+      const bounds = meta?.integerString as { minimum: number; maximum: number } | undefined;
+      const description = typeof meta?.description === "string" ? { description: meta.description } : {};
+      return bounds ? { type: "integer", ...bounds, ...description } : undefined;
     },
   };
 }

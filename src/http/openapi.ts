@@ -56,15 +56,16 @@ export function pipelineErrors(r: RouteDef): Record<number, string[]> {
   return out;
 }
 
-/** Query or path parameters from an object schema. */
+/** Query or path parameters from an object schema, each field's description as the parameter's. */
 function parametersOf(schema: GenericSchema | undefined, where: "path" | "query") {
   if (!schema) return [];
   const json = schemaOf(schema, "input") as { properties?: Record<string, unknown>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, s]) => {
-    const schema = s as Record<string, unknown>;
+    const { description, ...schema } = s as Record<string, unknown>;
     // The default of an integer carried as a string ("20") is the integer it stands for.
     if (schema.type === "integer" && typeof schema.default === "string") schema.default = Number(schema.default);
-    return { name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema };
+    const required = where === "path" || (json.required ?? []).includes(name);
+    return { name, in: where, ...(description ? { description } : {}), required, schema };
   });
 }
 

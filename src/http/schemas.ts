@@ -119,13 +119,14 @@ export const ErrorBodySchema = named(
 
 /**
  * An integer carried as a path or query string. The description shows it as the integer it is (`type: integer` with
- * its bounds: openapi.ts reads the metadata), so that a generated client types it as a number.
+ * its bounds: openapi-schemas.ts reads the metadata), so that a generated client types it as a number. `description`
+ * says what the parameter is (carried in the metadata: the string's part of the pipe is all a request's form shows).
  */
-export const intString = (min = 1, max = Number.MAX_SAFE_INTEGER) =>
+export const intString = (min = 1, max = Number.MAX_SAFE_INTEGER, description?: string) =>
   v.pipe(
     v.string(),
     v.regex(/^-?\d{1,16}$/, "Expected an integer."),
-    v.metadata({ integerString: { minimum: min, maximum: max } }),
+    v.metadata({ integerString: { minimum: min, maximum: max }, ...(description ? { description } : {}) }),
     v.transform(Number),
     v.number(),
     v.minValue(min),
@@ -219,13 +220,12 @@ export const MAX_CURSOR_CHARS = 400;
 
 /** ?limit= and ?cursor= of every list (DESIGN §3). */
 export const PageQuery = {
-  // Described outside the optional: the description reads an integer string's schema only up to its transform.
-  limit: v.pipe(v.optional(intString(1, 100), "20"), v.description("Records per page, 1 to 100 (default 20).")),
+  limit: v.optional(intString(1, 100, "How many items a page holds, 1 to 100."), "20"),
   cursor: v.optional(
     v.pipe(
       v.string(),
       maxChars(MAX_CURSOR_CHARS),
-      v.description("The next_cursor of the previous page, as it was given; leave it out for the first page."),
+      v.description("The next_cursor of the previous page, to read the next one; leave it out for the first."),
     ),
   ),
 };

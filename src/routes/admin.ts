@@ -62,7 +62,7 @@ const Limit = (window: string) =>
     v.nullable(RateLimit),
     v.description(`${OVERRIDE(window)} A whole number from 1 to 1,000,000,000; null returns to the plan's.`),
   );
-const AccountParams = v.object({ id: v.pipe(intString(), v.description("The account's id.")) });
+const AccountParams = v.object({ id: intString(1, Number.MAX_SAFE_INTEGER, "The account's id.") });
 const UpdateAccount = v.strictObject({
   plan: v.optional(v.pipe(v.picklist(PLANS), v.description(`The new plan: ${PLAN}`))),
   rate_per_minute: v.optional(Limit("minute")),
@@ -111,10 +111,8 @@ const ListQuery = v.object(PageQuery);
 const idKey = (id: number) => String(id).padStart(16, "0");
 const AuditQuery = v.object({
   ...PageQuery,
-  // Described outside the optional: the description reads an integer string's schema only up to its transform.
-  account_id: v.pipe(
-    v.optional(intString()),
-    v.description("The account whose entries to list. Default: the caller's own account."),
+  account_id: v.optional(
+    intString(1, Number.MAX_SAFE_INTEGER, "The account whose entries to list. Default: the caller's own account."),
   ),
 });
 

@@ -89,7 +89,7 @@ const Day = v.pipe(
 );
 const Title = v.pipe(v.string(), maxChars(300), v.description("The title, at most 300 characters."));
 const Text = v.pipe(v.string(), maxChars(500_000), v.description("The text, at most 500,000 characters."));
-const ContentParams = v.object({ contentId: intString() });
+const ContentParams = v.object({ contentId: intString(1, Number.MAX_SAFE_INTEGER, "The content's id (content_id).") });
 
 const ListQuery = v.object({
   ...PageQuery,

@@ -63,11 +63,11 @@ type CreateInput = v.InferOutput<typeof CreateBody>;
 const ListQuery = v.object({
   ...PageQuery,
   ...WorkspaceQuery,
-  content_id: v.optional(described(intString(1), "Only the conversions of this content.")),
+  content_id: v.optional(intString(1, Number.MAX_SAFE_INTEGER, "Only the conversions of this content.")),
 });
 type ListInput = v.InferOutput<typeof ListQuery>;
 
-const ConversionParams = v.object({ id: intString(1) });
+const ConversionParams = v.object({ id: intString(1, Number.MAX_SAFE_INTEGER, "The conversion's id.") });
 type ById = Ctx<{ id: number }>;
 
 /** A conversion of the caller's account by id (404 otherwise), in a workspace the caller may use (403 otherwise). */

@@ -18,9 +18,8 @@ import {
   described,
   Integer,
   intString,
-  MAX_CURSOR_CHARS,
-  maxChars,
   named,
+  PageQuery,
   pageOf,
   TextFilter,
   Timestamp,
@@ -130,8 +129,8 @@ const NODE_EXAMPLE = {
 const GraphQuery = v.object({
   ...WorkspaceQuery,
   type: v.optional(described(v.picklist(TYPES), "Only entities of this type.")),
-  min_weight: v.optional(described(intString(1, 1_000_000), "Only edges of at least this weight."), "1"),
-  limit: v.optional(described(intString(1, 500), "The most entities to return, 1 to 500."), "100"),
+  min_weight: v.optional(intString(1, 1_000_000, "Only edges of at least this weight."), "1"),
+  limit: v.optional(intString(1, 500, "The most entities to return, 1 to 500."), "100"),
 });
 type GraphInput = v.InferOutput<typeof GraphQuery>;
 
@@ -139,8 +138,8 @@ const EntitiesQuery = v.object({
   ...WorkspaceQuery,
   q: v.optional(TextFilter(200, "Text the labels contain (case-insensitive); without it, every entity.")),
   type: v.optional(described(v.picklist(TYPES), "Only entities of this type.")),
-  limit: v.optional(intString(1, 100), "20"),
-  cursor: v.optional(v.pipe(v.string(), maxChars(MAX_CURSOR_CHARS))),
+  limit: v.optional(intString(1, 100, "How many entities a page holds, 1 to 100."), "20"),
+  cursor: PageQuery.cursor,
 });
 type EntitiesInput = v.InferOutput<typeof EntitiesQuery>;
 

@@ -90,7 +90,7 @@ const IMAGE_EXAMPLE = {
 };
 /** A 1×1 PNG in base64: the smallest well-formed image an upload example can carry. */
 const PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
-const ImageParams = v.object({ id: intString(1) });
+const ImageParams = v.object({ id: intString(1, Number.MAX_SAFE_INTEGER, "The image's id.") });
 const ListQuery = v.object({
   ...PageQuery,
   source: v.optional(described(v.picklist(["upload", "generated"]), "Only uploads, or only generated images.")),

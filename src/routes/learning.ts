@@ -116,7 +116,9 @@ export const learningRoutes = [
     stability: "beta",
     access: "any",
     workspace: "optional",
-    params: v.object({ jobId: IdParam("lj") }),
+    params: v.object({
+      jobId: described(IdParam("lj"), "The learning job's id (learning_job_id of the finalization)."),
+    }),
     responses: {
       200: {
         description: "The job.",
@@ -192,7 +194,7 @@ export const learningRoutes = [
     tag: "Learning",
     stability: "beta",
     access: "any",
-    params: v.object({ id: IdParam("vp") }),
+    params: v.object({ id: described(IdParam("vp"), "The voice profile's id (vp_…).") }),
     responses: {
       200: { description: "The profile.", schema: ProfileSchema, example: PROFILE_EXAMPLE },
       ...AUTH_ERRORS,

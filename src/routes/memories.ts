@@ -69,7 +69,11 @@ const MEMORY_EXAMPLE = {
   updated_at: "2026-03-01T14:25:00.000Z",
 };
 
-const ListQuery = v.object({ ...PageQuery, ...WorkspaceQuery, kind: v.optional(v.picklist(MEMORY_KINDS)) });
+const ListQuery = v.object({
+  ...PageQuery,
+  ...WorkspaceQuery,
+  kind: v.optional(described(v.picklist(MEMORY_KINDS), "Only memories of this kind.")),
+});
 type ListInput = v.InferOutput<typeof ListQuery>;
 
 const CreateBody = v.object({ kind: Kind, title: Title, content: Content, ...WorkspaceQuery });
@@ -78,7 +82,7 @@ type CreateInput = v.InferOutput<typeof CreateBody>;
 const UpdateBody = v.object({ kind: v.optional(Kind), title: v.optional(Title), content: v.optional(Content) });
 type UpdateInput = v.InferOutput<typeof UpdateBody>;
 
-const MemoryParams = v.object({ id: intString(1) });
+const MemoryParams = v.object({ id: intString(1, Number.MAX_SAFE_INTEGER, "The memory's id.") });
 type ById = Ctx<{ id: number }>;
 
 function memoryNotFound(id: number): ApiError {

@@ -150,7 +150,9 @@ type CreateInput = v.InferOutput<typeof CreateBody>;
 const ListQuery = v.object({ ...PageQuery, ...WorkspaceQuery });
 type ListInput = v.InferOutput<typeof ListQuery>;
 
-const ReferenceParams = v.object({ referenceId: intString(1) });
+const ReferenceParams = v.object({
+  referenceId: intString(1, Number.MAX_SAFE_INTEGER, "The reference material's id."),
+});
 type ById = Ctx<{ referenceId: number }>;
 
 function unsupportedFile(file: UploadedFile, why: string): ApiError {

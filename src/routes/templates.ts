@@ -58,7 +58,7 @@ const ListQuery = v.object({
 });
 type ListInput = v.InferOutput<typeof ListQuery>;
 
-const TemplateParams = v.object({ id: intString(1) });
+const TemplateParams = v.object({ id: intString(1, Number.MAX_SAFE_INTEGER, "The template's id (template_id).") });
 
 /** A template the caller's account may use: a built-in one or its own; anything else is 404. */
 export function findTemplate(ctx: Ctx, id: number): TemplateRow {

@@ -95,6 +95,15 @@ describe("what the description teaches", () => {
     expect(missing).toEqual({});
   });
 
+  it("describes every path and query parameter", () => {
+    const missing: Record<string, string[]> = {};
+    for (const o of operations) {
+      const names = ((o.op.parameters ?? []) as Json[]).filter((p) => !p.description?.trim()).map((p) => p.name);
+      if (names.length) missing[o.id] = names;
+    }
+    expect(missing).toEqual({});
+  });
+
   it("gives every request body at least one example", () => {
     const missing = operations.filter(
       (o) => o.op.requestBody && !o.op.requestBody.content["application/json"]?.examples,
