@@ -4,24 +4,13 @@ import type { GenericSchema } from "valibot";
 import type { ServerConfig } from "./context.js";
 import { ERROR_CODES } from "./errors.js";
 import { IDEMPOTENCY_PARAMETER } from "./idempotency.js";
+import { type ConvertedSchemas, conversionConfig, convertSchemas } from "./openapi-schemas.js";
 import type { ResponseDoc, RouteDef } from "./route.js";
-import { ErrorBodySchema } from "./schemas.js";
+import { ErrorBodySchema, NAMED_SCHEMAS } from "./schemas.js";
 
+/** A path or query schema's JSON Schema, inline (parameters are listed one by one, never by reference). */
 function schemaOf(schema: GenericSchema, typeMode: "input" | "output"): Record<string, unknown> {
-  const json = toJsonSchema(schema, {
-    target: "draft-2020-12",
-    typeMode,
-    errorMode: "ignore",
-    // An integer carried as a string (schemas.ts intString) is described as the integer it is, with its bounds; a
-    // check that a value is a JSON object (valibot's object schemas take arrays too) as an object.
-    overrideAction: ({ valibotAction }) => {
-      if (valibotAction.type !== "metadata") return undefined;
-      const meta = (valibotAction as { metadata?: Record<string, unknown> }).metadata;
-      if (meta?.jsonObject === true) return { type: "object" };
-      const bounds = meta?.integerString;
-      return bounds ? { type: "integer", ...(bounds as { minimum: number; maximum: number }) } : undefined;
-    },
-  }) as Record<string, unknown>;
+  const json = toJsonSchema(schema, conversionConfig(typeMode)) as Record<string, unknown>;
   delete json.$schema;
   return json;
 }
@@ -67,15 +56,16 @@ export function pipelineErrors(r: RouteDef): Record<number, string[]> {
   return out;
 }
 
-/** Query or path parameters from an object schema. */
+/** Query or path parameters from an object schema, each field's description as the parameter's. */
 function parametersOf(schema: GenericSchema | undefined, where: "path" | "query") {
   if (!schema) return [];
   const json = schemaOf(schema, "input") as { properties?: Record<string, unknown>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, s]) => {
-    const schema = s as Record<string, unknown>;
+    const { description, ...schema } = s as Record<string, unknown>;
     // The default of an integer carried as a string ("20") is the integer it stands for.
     if (schema.type === "integer" && typeof schema.default === "string") schema.default = Number(schema.default);
-    return { name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema };
+    const required = where === "path" || (json.required ?? []).includes(name);
+    return { name, in: where, ...(description ? { description } : {}), required, schema };
   });
 }
 
@@ -88,7 +78,7 @@ function multipartOf(json: Record<string, unknown>): Record<string, unknown> {
       .map(([name, schema]) => [
         name,
         name === "file"
-          ? { type: "string", contentMediaType: "application/octet-stream" }
+          ? { description: schema.description, type: "string", contentMediaType: "application/octet-stream" }
           : { ...schema, type: "string" },
       ]),
   );
@@ -193,80 +183,119 @@ function withPipelineErrors(r: RouteDef): Record<string, ResponseDoc & { codes?:
 
 /** What each group of operations is for. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
-  "API keys": "Introspection of the calling key; issuing, renaming and revoking keys (web session only).",
-  Account: "The caller, its plan, entitlements, analysis quota, settings and learning preferences.",
-  Admin: "Accounts, users and the audit log, for administrators' web sessions.",
-  Auth: "Web-session sign-in: password login, command-line device authorization, logout.",
-  Billing: "Billing operations; plans are managed by this server's administrator.",
+  "API keys":
+    "What the calling key may do, and, with a web session, issuing, renaming and revoking the account's keys. A key's " +
+    "secret is shown once, when it is issued.",
+  Account:
+    "The caller and its account: plan, API access and rate limits, the month's analysis quota, the signed-in user's " +
+    "settings, the learning switches and the usage counters.",
+  Admin: "For administrators' web sessions: accounts with their plans and rate limits, users, and the audit log.",
+  Auth:
+    "Signing in for a web session, which the operations API keys may not use require: email and password, or the " +
+    "command line's device authorization; and signing out.",
+  Billing:
+    "A hosted service's billing operations: on this server plans are set by its administrator, and each answers 409 " +
+    "billing_managed_locally.",
   Contents: "Content records: drafts, versions, editorial planning and publication.",
   Conversions: "A content record in another format: HTML, Markdown, plain text, social thread, email.",
   Generation: "Generation, finalization, theses and the engines that write.",
   Images: "Uploaded and generated images.",
   "Knowledge graph": "Entities and their relations in a workspace's references and finalized contents.",
   Learning: "Learning jobs started by finalization and the voice profiles they build.",
-  MCP: "The Model Context Protocol server whose tools are this API's operations.",
+  MCP: "The Model Context Protocol endpoint for AI assistants and agents: its tools are this API's operations.",
   Memories: "Voice and context notes that generation applies.",
   "Reference materials": "Source documents that generation draws facts from.",
   Scoring: "Readability, structure, keyword and voice scores of a text.",
-  System: "The machine-readable description.",
+  System: "This machine-readable description of the API.",
   Templates: "Built-in and account templates: sections, length and tone.",
-  Workspaces: "Workspaces that partition references, memories, contents and keys.",
+  Workspaces:
+    "Workspaces keep an account's reference materials, memories, contents, conversions and knowledge graph apart; a " +
+    "key may be bound to one.",
   Usage: "Requests, generations, words, finalizations, analyses and images per day and per key.",
 };
 
 /**
- * The error body, described once under components.schemas and referred to by every error response: inlined, its 5 KB
- * made up 2.8 MB of the 3.2 MB description (511 error responses).
+ * The name of an operation's request body under components.schemas: its own name when it is named (schemas.ts
+ * named()), `<OperationId>Request` otherwise, so that a generated client has a named type for every request.
  */
-const ERROR_BODY_REF = { $ref: "#/components/schemas/ErrorBody" };
+function requestNameOf(r: RouteDef): string {
+  return `${r.operationId[0].toUpperCase()}${r.operationId.slice(1)}Request`;
+}
 
-/** A response's schema: a reference for the error body, the schema itself otherwise. */
-function responseSchemaOf(schema: GenericSchema): Record<string, unknown> {
-  return schema === ErrorBodySchema ? ERROR_BODY_REF : schemaOf(schema, "output");
+/** The schemas of the described routes, converted with the named ones and every request body as components. */
+function convertRoutes(routes: RouteDef[]): ConvertedSchemas {
+  const names: Record<string, GenericSchema> = { ...NAMED_SCHEMAS };
+  const namedSchemas = new Set(Object.values(NAMED_SCHEMAS));
+  const bodies: GenericSchema[] = [];
+  for (const r of routes)
+    if (r.body) {
+      bodies.push(r.body);
+      if (!namedSchemas.has(r.body)) {
+        names[requestNameOf(r)] = r.body;
+        namedSchemas.add(r.body);
+      }
+    }
+  const responses = routes.flatMap((r) =>
+    Object.values(r.responses).flatMap((doc) => (doc.schema ? [doc.schema] : [])),
+  );
+  return convertSchemas(bodies, [...responses, ErrorBodySchema], names);
+}
+
+/** A response's media types: its schema's (with its example, as JSON), and any further ones it lists. */
+function contentOf(doc: ResponseDoc, schemas: ConvertedSchemas): Record<string, unknown> | undefined {
+  if (!doc.schema && !doc.alsoContent) return undefined;
+  const own = doc.schema
+    ? {
+        [doc.contentType ?? "application/json"]: {
+          schema: schemas.of(doc.schema, "output"),
+          ...(doc.example !== undefined ? { example: doc.example } : {}),
+        },
+      }
+    : {};
+  const also = Object.entries(doc.alsoContent ?? {}).map(([type, schema]) => [type, { schema }]);
+  return { ...own, ...Object.fromEntries(also) };
+}
+
+/** An operation's request body: the named JSON schema with its examples, and the multipart form of an upload. */
+function requestBodyOf(r: RouteDef & { body: GenericSchema }, schemas: ConvertedSchemas): Record<string, unknown> {
+  const examples = Object.entries(r.bodyExamples ?? {}).map(([name, value]) => [name, { value }]);
+  const content: Record<string, unknown> = {
+    "application/json": {
+      schema: schemas.of(r.body, "input"),
+      ...(examples.length ? { examples: Object.fromEntries(examples) } : {}),
+    },
+  };
+  // Upload routes also take multipart/form-data: the same fields as strings, and `file` as the file's bytes.
+  if (r.upload) content["multipart/form-data"] = { schema: multipartOf(schemas.bodyForm(r.body)) };
+  return { required: true, content };
 }
 
 /** Builds the document for a server configuration. */
 export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "publicUrl" | "stagingUrl">) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of routes) {
-    if (r.stability === "internal") continue;
+  const described = routes.filter((r) => r.stability !== "internal");
+  const schemas = convertRoutes(described);
+  for (const r of described) {
     const op: Record<string, unknown> = {
       operationId: r.operationId,
       summary: r.summary,
+      ...(r.description ? { description: r.description } : {}),
       tags: [r.tag],
       "x-stability": r.stability,
       security: r.access === "public" ? [] : r.access === "any" ? [{ apiKey: [] }, { session: [] }] : [{ session: [] }],
       parameters: [...parametersOf(r.params, "path"), ...parametersOf(r.query, "query")],
       responses: Object.fromEntries(
-        Object.entries(withPipelineErrors(r)).map(([status, doc]) => [
-          status,
-          {
-            description: doc.description,
-            headers: headersOf(r, Number(status)),
-            ...(doc.schema || doc.alsoContent
-              ? {
-                  content: {
-                    ...(doc.schema
-                      ? { [doc.contentType ?? "application/json"]: { schema: responseSchemaOf(doc.schema) } }
-                      : {}),
-                    ...Object.fromEntries(
-                      Object.entries(doc.alsoContent ?? {}).map(([type, schema]) => [type, { schema }]),
-                    ),
-                  },
-                }
-              : {}),
-          },
-        ]),
+        Object.entries(withPipelineErrors(r)).map(([status, doc]) => {
+          const content = contentOf(doc, schemas);
+          return [
+            status,
+            { description: doc.description, headers: headersOf(r, Number(status)), ...(content ? { content } : {}) },
+          ];
+        }),
       ),
     };
     if (r.method === "POST" && r.access !== "public") (op.parameters as unknown[]).push(IDEMPOTENCY_PARAMETER);
-    if (r.body) {
-      const json = schemaOf(r.body, "input");
-      const content: Record<string, unknown> = { "application/json": { schema: json } };
-      // Upload routes also take multipart/form-data: the same fields as strings, and `file` as the file's bytes.
-      if (r.upload) content["multipart/form-data"] = { schema: multipartOf(json) };
-      op.requestBody = { required: true, content };
-    }
+    if (r.body) op.requestBody = requestBodyOf({ ...r, body: r.body }, schemas);
     paths[r.path] = { ...(paths[r.path] ?? {}), [r.method.toLowerCase()]: op };
   }
   return {
@@ -281,13 +310,13 @@ export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "pub
       { url: config.publicUrl, description: "production" },
       { url: config.stagingUrl, description: "staging" },
     ],
-    tags: [...new Set(routes.filter((r) => r.stability !== "internal").map((r) => r.tag))].map((name) => ({
+    tags: [...new Set(described.map((r) => r.tag))].map((name) => ({
       name,
       description: TAG_DESCRIPTIONS[name] ?? name,
     })),
     paths,
     components: {
-      schemas: { ErrorBody: schemaOf(ErrorBodySchema, "output") },
+      schemas: schemas.components,
       headers: HEADERS,
       securitySchemes: {
         apiKey: { type: "http", scheme: "bearer", description: "An API key: svc_live_ followed by 32 characters." },

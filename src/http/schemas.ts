@@ -15,7 +15,8 @@ export function named<S extends v.GenericSchema>(name: string, schema: S): S {
   return schema;
 }
 
-const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
+/** A schema with a description: what the field is, for the description's reader (a request's or a response's field). */
+export const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 const Strings = v.array(v.string());
 const WholeNumber = v.pipe(v.number(), v.integer());
 
@@ -51,7 +52,12 @@ const ErrorDetails = v.looseObject({
   error_code: described(v.string(), "Which error this is (README, `x-error-codes`)."),
   issues: v.optional(
     described(
-      v.array(v.object({ path: v.string(), message: v.string() })),
+      v.array(
+        v.object({
+          path: described(v.string(), "Where: `body.<field>`, `query.<parameter>` or `path.<parameter>`."),
+          message: described(v.string(), "What is wrong there and what is expected."),
+        }),
+      ),
       "validation_failed: what is wrong, and where (`body.title`, `query.limit`, `path.contentId`).",
     ),
   ),
@@ -99,27 +105,31 @@ const ErrorDetails = v.looseObject({
   ),
 });
 
-/** DESIGN §3's error body. */
-export const ErrorBodySchema = v.object({
-  error: v.string(),
-  message: v.string(),
-  details: ErrorDetails,
-  detail: described(ErrorDetails, "The same object as details, for clients that read the general detail field."),
-  trace_id: v.string(),
-});
+/** The coded error body every error answer carries (named ErrorBody in the description). */
+export const ErrorBodySchema = named(
+  "ErrorBody",
+  v.object({
+    error: described(v.string(), "The error code (the same as details.error_code): one of `x-error-codes`."),
+    message: described(v.string(), "What went wrong, in words for a person, naming the record or field."),
+    details: described(ErrorDetails, "The error's code and the fields that code carries."),
+    detail: described(ErrorDetails, "The same object as details, for clients that read the general detail field."),
+    trace_id: described(v.string(), "This answer's trace id (also its X-Trace-Id header), to find it in the log."),
+  }),
+);
 
 /**
  * An integer carried as a path or query string. The description shows it as the integer it is (`type: integer` with
- * its bounds: openapi.ts reads the metadata), so that a generated client types it as a number.
+ * its bounds: openapi-schemas.ts reads the metadata), so that a generated client types it as a number. `description`
+ * says what the parameter is (carried in the metadata: the string's part of the pipe is all a request's form shows).
  */
-export const intString = (min = 1, max = Number.MAX_SAFE_INTEGER) => {
+export const intString = (min = 1, max = Number.MAX_SAFE_INTEGER, description?: string) => {
   const expected =
     max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
   return v.pipe(
     v.string(),
     // One rule, one message, judged on the string sent: the message quotes it (`(got "500")`).
     v.check((s) => /^-?\d{1,16}$/.test(s) && Number(s) >= min && Number(s) <= max, `must be ${expected}`),
-    v.metadata({ integerString: { minimum: min, maximum: max } }),
+    v.metadata({ integerString: { minimum: min, maximum: max }, ...(description ? { description } : {}) }),
     v.transform(Number),
   );
 };
@@ -206,8 +216,14 @@ export const MAX_CURSOR_CHARS = 400;
 
 /** ?limit= and ?cursor= of every list (DESIGN §3). */
 export const PageQuery = {
-  limit: v.optional(intString(1, 100), "20"),
-  cursor: v.optional(v.pipe(v.string(), maxChars(MAX_CURSOR_CHARS))),
+  limit: v.optional(intString(1, 100, "How many items a page holds, 1 to 100."), "20"),
+  cursor: v.optional(
+    v.pipe(
+      v.string(),
+      maxChars(MAX_CURSOR_CHARS),
+      v.description("The next_cursor of the previous page, to read the next one; leave it out for the first."),
+    ),
+  ),
 };
 
 /**
@@ -226,7 +242,14 @@ export const TextFilter = (max: number, description: string) =>
 
 /** A list's body: data, has_more and next_cursor. */
 export const pageOf = <S extends v.GenericSchema>(item: S) =>
-  v.object({ data: v.array(item), has_more: v.boolean(), next_cursor: v.nullable(v.string()) });
+  v.object({
+    data: described(v.array(item), "This page's items, in the list's order."),
+    has_more: described(v.boolean(), "Whether items follow this page."),
+    next_cursor: described(
+      v.nullable(v.string()),
+      "Send it as `cursor` for the next page; null on the last page. Opaque: it works only on the same list.",
+    ),
+  });
 
 /** The workspace_id a workspace-aware request may carry in its query. */
 export const WorkspaceQuery = { workspace_id: v.optional(v.pipe(v.string(), maxChars(64))) };

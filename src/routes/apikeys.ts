@@ -7,70 +7,137 @@ import { EXPIRY_CHOICES, KEY_ID_PATTERN, normaliseScopes } from "../domain/apike
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, maxChars, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
-import { AUTH_ERRORS, CONFLICT, err, INPUT_ERRORS, NOT_FOUND, pageList } from "./common.js";
+import { Integer, maxChars, named, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import { AUTH_ERRORS, CONFLICT, err, INPUT_ERRORS, NOT_FOUND, pageList, SESSION_ONLY } from "./common.js";
 
 const Scopes = v.array(v.picklist(["read", "write"]));
 
-/** The calling key as GET /api-keys/current shows it. */
-const CurrentKey = v.object({
-  id: v.string(),
-  name: v.string(),
-  scopes: Scopes,
-  workspace_id: v.nullable(v.string()),
-  expires_at: v.nullable(Timestamp),
-  last_used_at: v.nullable(Timestamp),
-  created_at: Timestamp,
-});
-
-const KeyRecord = v.object({
-  id: v.string(),
-  account_id: Integer,
-  name: v.string(),
-  prefix: v.string(),
-  scopes: Scopes,
-  workspace_id: v.nullable(v.string()),
-  expires_at: v.nullable(Timestamp),
-  last_used_at: v.nullable(Timestamp),
-  revoked_at: v.nullable(Timestamp),
-  created_at: Timestamp,
-});
-
-const CreatedKey = v.object({
-  ...KeyRecord.entries,
-  key: v.pipe(
-    v.nullable(v.pipe(v.string(), v.startsWith("svc_live_"))),
-    v.description(
-      "The secret, shown in this response only; null in a replay of it under Idempotency-Key (the secret is not kept).",
-    ),
+/** The fields a key shows both to itself (GET /api-keys/current) and in the account's list. */
+const KeyFields = {
+  id: v.pipe(v.string(), v.description("The key's id (key_…), used in the paths of these operations; not the secret.")),
+  name: v.pipe(v.string(), v.description("The name given at creation or by a rename.")),
+  scopes: v.pipe(
+    Scopes,
+    v.description("read: every GET; write: every other method too (always with read). Fixed at creation."),
   ),
-});
+  workspace_id: v.pipe(
+    v.nullable(v.string()),
+    v.description("The workspace the key is bound to; null: unbound (every workspace of the account)."),
+  ),
+  expires_at: v.pipe(v.nullable(Timestamp), v.description("When the key stops working; null: never.")),
+  last_used_at: v.pipe(
+    v.nullable(Timestamp),
+    v.description("When the key last authenticated a request (kept to within a few seconds); null: never."),
+  ),
+  created_at: v.pipe(Timestamp, v.description("When the key was issued.")),
+};
 
-const CreateKeyBody = v.object({
-  name: RecordName,
+/** The calling key as GET /api-keys/current shows it. */
+const CurrentKey = named(
+  "CurrentApiKey",
+  v.pipe(v.object(KeyFields), v.description("The API key that authenticated this request.")),
+);
+
+const KeyRecord = named(
+  "ApiKey",
+  v.pipe(
+    v.object({
+      id: KeyFields.id,
+      account_id: v.pipe(Integer, v.description("The account the key belongs to.")),
+      name: KeyFields.name,
+      prefix: v.pipe(
+        v.string(),
+        v.description(
+          "The secret's first characters (svc_live_ and 4 more), to tell keys apart; the rest is not kept.",
+        ),
+      ),
+      scopes: KeyFields.scopes,
+      workspace_id: KeyFields.workspace_id,
+      expires_at: KeyFields.expires_at,
+      last_used_at: KeyFields.last_used_at,
+      revoked_at: v.pipe(v.nullable(Timestamp), v.description("When the key was revoked; null: not revoked.")),
+      created_at: KeyFields.created_at,
+    }),
+    v.description("An API key of the account, as listed: never its secret."),
+  ),
+);
+
+/** An ApiKey's example, as the list and the other operations answer it. */
+const KEY_EXAMPLE = {
+  id: "key_H8C9kEL74gkCnvXw",
+  account_id: 1,
+  name: "CI publisher",
+  prefix: "svc_live_3f9K",
+  scopes: ["read", "write"],
+  workspace_id: "ws_NTwCOH7ZnxOG70kT",
+  expires_at: "2027-03-01T09:00:00.000Z",
+  last_used_at: "2026-12-01T10:02:13.000Z",
+  revoked_at: null,
+  created_at: "2026-12-01T09:00:00.000Z",
+};
+
+const CreatedKey = named(
+  "ApiKeyCreated",
+  v.pipe(
+    v.object({
+      ...KeyRecord.entries,
+      key: v.pipe(
+        v.nullable(v.pipe(v.string(), v.startsWith("svc_live_"))),
+        v.description(
+          "The secret, shown in this response only; null in a replay of it under Idempotency-Key (the secret is not kept).",
+        ),
+      ),
+    }),
+    v.description("A key just issued, with its secret: store the secret now, it is never shown again."),
+  ),
+);
+
+const KeyName = v.pipe(RecordName, v.description("A name to tell the key by (1 to 100 characters, trimmed)."));
+
+const CreateKeyFields = v.object({
+  name: KeyName,
   // Listed so that a refused scope (admin is reserved, spec §2) is a validation issue with its path.
-  scopes: v.optional(
-    v.array(v.picklist(["read", "write"], "must be read or write; the admin scope is reserved and not issued in v1")),
+  scopes: v.pipe(
+    v.optional(
+      v.array(v.picklist(["read", "write"], "must be read or write; the admin scope is reserved and not issued in v1")),
+    ),
+    v.description("read, write, or both; read is always included, so [] issues a read-only key. Default: both."),
   ),
   workspace_id: v.optional(v.nullable(v.pipe(v.string(), maxChars(64)))),
-  expires: v.optional(v.picklist(EXPIRY_CHOICES)),
+  expires: v.pipe(
+    v.optional(v.picklist(EXPIRY_CHOICES)),
+    v.description("How long the key works: 30, 90 or 365 days, or never. Default: 90d."),
+  ),
 });
+const CreateKeyBody = named(
+  "CreateApiKeyRequest",
+  v.pipe(
+    CreateKeyFields,
+    v.description("The new key's name, scopes, workspace binding and lifetime; only the name is required."),
+  ),
+);
 
 /**
  * A rename. Scopes and the workspace binding are fixed at creation (spec §2): a body that sends them as they are (a
  * client writing back the record it read) is a rename, one that would change them is refused (400), where it had
  * been answered 200 with the change ignored, which read as a downgrade that had not happened.
  */
-const RenameKeyBody = v.object({
-  name: RecordName,
-  scopes: v.optional(v.pipe(Scopes, v.description("Fixed at creation: accepted only as the key has them (spec §2)."))),
+const RenameKeyFields = v.object({
+  name: KeyName,
+  scopes: v.optional(
+    v.pipe(Scopes, v.description("Fixed at creation: accepted only as the key has them, as in a key read back.")),
+  ),
   workspace_id: v.optional(
     v.pipe(
       v.nullable(v.pipe(v.string(), maxChars(64))),
-      v.description("Fixed at creation: accepted only as the key has it (spec §2)."),
+      v.description("Fixed at creation: accepted only as the key has it, as in a key read back."),
     ),
   ),
 });
+const RenameKeyBody = named(
+  "RenameApiKeyRequest",
+  v.pipe(RenameKeyFields, v.description("The key's new name; a key read from the list may be sent back with it.")),
+);
 
 /** 400 when a rename would change what is fixed at creation. */
 function refuseFixedChanges(
@@ -89,7 +156,13 @@ function refuseFixedChanges(
     );
 }
 
-const KeyIdParams = v.object({ id: v.pipe(v.string(), v.regex(KEY_ID_PATTERN, "must be a key id")) });
+const KeyIdParams = v.object({
+  id: v.pipe(
+    v.string(),
+    v.regex(KEY_ID_PATTERN, "must be a key id"),
+    v.description("The key's id (key_…, as listed), not its secret."),
+  ),
+});
 
 function actorOf(ctx: Ctx): string {
   return ctx.principal.kind === "session" ? `user:${ctx.principal.userId}` : `key:${ctx.principal.key.id}`;
@@ -101,11 +174,27 @@ export const apiKeyRoutes = [
     path: "/api/v1/api-keys/current",
     operationId: "getCurrentApiKey",
     summary: "Introspect the calling API key",
+    description:
+      "Shows the API key that authenticated this request: its name, scopes, workspace binding, expiry and last use. " +
+      "Use it to check what a deployed key may do before relying on it. It changes nothing. A web session has no key " +
+      "and gets 404 api_key_not_found: GET /api/v1/users/me describes any caller.",
     tag: "API keys",
     stability: "beta",
     access: "any",
     responses: {
-      200: { description: "The calling key.", schema: CurrentKey },
+      200: {
+        description: "The calling key.",
+        schema: CurrentKey,
+        example: {
+          id: "key_H8C9kEL74gkCnvXw",
+          name: "CI publisher",
+          scopes: ["read", "write"],
+          workspace_id: "ws_NTwCOH7ZnxOG70kT",
+          expires_at: "2027-03-01T09:00:00.000Z",
+          last_used_at: "2026-12-01T10:02:13.000Z",
+          created_at: "2026-12-01T09:00:00.000Z",
+        },
+      },
       ...AUTH_ERRORS,
       404: err(
         "Authenticated by a web session, not an API key (api_key_not_found): GET /api/v1/users/me describes it.",
@@ -139,13 +228,22 @@ export const apiKeyRoutes = [
     path: "/api/v1/api-keys",
     operationId: "listApiKeys",
     summary: "List the account's API keys, oldest first (web session only)",
+    description:
+      "Lists every API key of the account, revoked and expired ones included (see revoked_at and expires_at), oldest " +
+      "first, a page at a time: pass next_cursor as cursor for the next page. Secrets are never shown; prefix tells " +
+      "keys apart. It changes nothing. " +
+      SESSION_ONLY,
     tag: "API keys",
     stability: "beta",
     access: "session",
     planExempt: true,
     query: v.object(PageQuery),
     responses: {
-      200: { description: "The keys, oldest first, never their secrets.", schema: pageOf(KeyRecord) },
+      200: {
+        description: "The keys, oldest first, never their secrets.",
+        schema: pageOf(KeyRecord),
+        example: { data: [KEY_EXAMPLE], has_more: false, next_cursor: null },
+      },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
     },
@@ -160,13 +258,29 @@ export const apiKeyRoutes = [
     path: "/api/v1/api-keys",
     operationId: "createApiKey",
     summary: "Issue an API key; the secret is in this response only (web session only)",
+    description:
+      "Issues a new API key and answers its secret (svc_live_…) once: store it then, as only its hash is kept. " +
+      "Choose its scopes (default read and write), its workspace (a workspace_id binds it to that workspace; null or " +
+      "none leaves it unbound on an account with several workspaces, while an account with one binds it to that one) " +
+      "and its lifetime (default 90 days). Scopes and binding cannot change later: to change them, issue a new key, " +
+      "deploy it, then revoke the old one. A workspace_id of no workspace of the account is 404. The issue is written " +
+      "to the audit log. " +
+      SESSION_ONLY,
     tag: "API keys",
     stability: "beta",
     access: "session",
     body: CreateKeyBody,
+    bodyExamples: {
+      readWrite: { name: "CI publisher" },
+      readOnly: { name: "Dashboard reader", scopes: ["read"], expires: "365d" },
+    },
     shownOnce: ["key"],
     responses: {
-      201: { description: "The new key with its secret.", schema: CreatedKey },
+      201: {
+        description: "The new key with its secret.",
+        schema: CreatedKey,
+        example: { ...KEY_EXAMPLE, last_used_at: null, key: "svc_live_3f9KxQ2mZ7aLpR8tVw1yB4nC6dE0gH5j" },
+      },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Workspace"),
@@ -194,13 +308,24 @@ export const apiKeyRoutes = [
     path: "/api/v1/api-keys/{id}",
     operationId: "renameApiKey",
     summary: "Rename an API key; scopes and binding are fixed (web session only)",
+    description:
+      "Gives a key a new name; the key keeps working as before. A key read from the list may be sent back with its " +
+      "new name: scopes and workspace_id are accepted only as the key has them, and a body that would change them is " +
+      "refused (400), as they are fixed at creation. A revoked or expired key is not renamed (409 invalid_status). " +
+      "The rename is written to the audit log. " +
+      SESSION_ONLY,
     tag: "API keys",
     stability: "beta",
     access: "session",
     params: KeyIdParams,
     body: RenameKeyBody,
+    bodyExamples: { rename: { name: "CI publisher (staging)" } },
     responses: {
-      200: { description: "The renamed key.", schema: KeyRecord },
+      200: {
+        description: "The renamed key.",
+        schema: KeyRecord,
+        example: { ...KEY_EXAMPLE, name: "CI publisher (staging)" },
+      },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("API key"),
@@ -221,6 +346,11 @@ export const apiKeyRoutes = [
     path: "/api/v1/api-keys/{id}",
     operationId: "revokeApiKey",
     summary: "Revoke an API key (web session only)",
+    description:
+      "Revokes a key: from this moment every request with it gets 401. The key stays in the list with its " +
+      "revoked_at; revoking it again changes nothing and answers it as it is. To rotate a key, issue the new one " +
+      "first, deploy it, then revoke the old one. The revocation is written to the audit log. " +
+      SESSION_ONLY,
     tag: "API keys",
     stability: "beta",
     access: "session",
@@ -230,6 +360,7 @@ export const apiKeyRoutes = [
       200: {
         description: "The revoked key (a key revoked before: as it is, its first revoked_at).",
         schema: KeyRecord,
+        example: { ...KEY_EXAMPLE, revoked_at: "2026-12-01T11:00:00.000Z" },
       },
       ...AUTH_ERRORS,
       ...NOT_FOUND("API key"),

@@ -5,26 +5,43 @@ import { LoginEmail } from "../domain/admin-rules.js";
 import { unauthorized } from "../http/auth.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { Integer, maxChars, minChars, Timestamp } from "../http/schemas.js";
-import { AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
+import { maxChars, minChars, named, Timestamp } from "../http/schemas.js";
+import { User } from "./account.js";
+import { AUTH_ERRORS, INPUT_ERRORS, SESSION_ONLY } from "./common.js";
 
-const LoginBody = v.object({
-  email: LoginEmail,
-  password: v.pipe(v.string(), minChars(1), maxChars(1024)),
-});
+const LoginBody = named(
+  "LoginRequest",
+  v.pipe(
+    v.object({
+      email: v.pipe(LoginEmail, v.description("The user's email address, as an administrator created the user.")),
+      password: v.pipe(v.string(), minChars(1), maxChars(1024), v.description("The user's password.")),
+    }),
+    v.description("A user's email and password."),
+  ),
+);
 
 /** What a successful sign-in returns. */
-export const LoginResponse = v.object({
-  token: v.string(),
-  expires_at: Timestamp,
-  user: v.object({
-    id: Integer,
-    account_id: Integer,
-    email: v.string(),
-    role: v.string(),
-    created_at: Timestamp,
-  }),
-});
+export const LoginResponse = named(
+  "LoginResponse",
+  v.pipe(
+    v.object({
+      token: v.pipe(
+        v.string(),
+        v.description("The web-session token: send it as `Authorization: Bearer <token>` until expires_at."),
+      ),
+      expires_at: v.pipe(Timestamp, v.description("When the token stops working (12 hours after sign-in).")),
+      user: User,
+    }),
+    v.description("A web session: its token, its expiry and the signed-in user."),
+  ),
+);
+
+/** An example of LoginResponse, shown by the operations that sign in. */
+export const LOGIN_EXAMPLE = {
+  token: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIn0.vQcNj4cyv3IPqOHODjl5S8IqSmlHUZH-2Icl94ioke0",
+  expires_at: "2026-12-01T21:00:00.000Z",
+  user: { id: 1, account_id: 1, email: "admin@localhost", role: "admin", created_at: "2026-12-01T09:00:00.000Z" },
+};
 
 /** A hash that never matches, verified when the email is unknown so both paths cost the same. */
 const DUMMY_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
@@ -35,15 +52,23 @@ export const authRoutes = [
     path: "/api/v1/auth/login",
     operationId: "login",
     summary: "Sign in with email and password; returns a session token (not available to API keys)",
+    description:
+      "Signs a user in and answers a web-session token, valid for 12 hours, to send as the Bearer credential. A web " +
+      "session is the only way to reach the operations API keys may not use: issuing and revoking keys, creating, " +
+      "changing and deleting workspaces, settings, learning preferences, billing and the /admin operations. It acts for its user with read " +
+      "and write, unbound to any workspace. A wrong email or password is 401 (the same answer for both); a request " +
+      "carrying an API key is 401 too. The first start of the server prints an administrator's email and password.",
     tag: "Auth",
     stability: "beta",
     access: "public",
     rejectsApiKeys: true,
     body: LoginBody,
+    bodyExamples: { admin: { email: "admin@localhost", password: "Xe4mQ9rT2vK7pL1sN8bW5cYz" } },
     responses: {
       200: {
         description: "Signed in.",
         schema: LoginResponse,
+        example: LOGIN_EXAMPLE,
       },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
@@ -64,13 +89,21 @@ export const authRoutes = [
     path: "/api/v1/auth/logout",
     operationId: "logout",
     summary: "End the calling web session",
+    description:
+      "Signs the calling web session out: its token gets 401 from now on, while the user's other sessions and the " +
+      "account's API keys keep working. It takes no body. " +
+      SESSION_ONLY,
     tag: "Auth",
     stability: "beta",
     access: "session",
     planExempt: true,
     idempotencyPerSession: true,
     responses: {
-      200: { description: "Signed out.", schema: v.object({ signed_out: v.literal(true) }) },
+      200: {
+        description: "Signed out.",
+        schema: v.object({ signed_out: v.pipe(v.literal(true), v.description("Always true: the token is revoked.")) }),
+        example: { signed_out: true },
+      },
       ...AUTH_ERRORS,
     },
     handler(ctx: Ctx) {

@@ -173,3 +173,12 @@ export function pageList<T, V>(
   const p = page(sorted, q.limit, cursorOf);
   return { ...p, data: p.data.map((x) => x.row) };
 }
+
+/** The sentence every operation reserved to web sessions ends its description with: who may call it, and how. */
+export const SESSION_ONLY =
+  "Web session only: an API key gets 401; sign in with POST /api/v1/auth/login and send its token as the Bearer " +
+  "credential.";
+
+/** The sentence of an account-level read's description: a key's workspace binding does not change its answer. */
+export const ACCOUNT_LEVEL =
+  "It is account-level: a key bound to a workspace reads the same answer as any other key of the account.";

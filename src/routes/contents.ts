@@ -6,7 +6,17 @@ import { isCalendarDay, plannedDay } from "../domain/planning.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, intString, maxChars, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import {
+  described,
+  Integer,
+  intString,
+  maxChars,
+  named,
+  PageQuery,
+  pageOf,
+  Timestamp,
+  WorkspaceQuery,
+} from "../http/schemas.js";
 import {
   AUTH_ERRORS,
   CONFLICT,
@@ -20,52 +30,95 @@ import {
 
 const STATUSES = ["draft", "generated", "finalized", "published"] as const;
 
-/** DESIGN §9's content record. */
-export const ContentSchema = v.object({
-  content_id: Integer,
-  workspace_id: v.string(),
-  template_id: v.nullable(Integer),
-  title: v.string(),
-  content: v.string(),
-  finalized_content: v.nullable(v.string()),
-  status: v.picklist(STATUSES),
-  scheduled_publish_at: v.nullable(v.string()),
-  scheduled_publish_day: v.nullable(v.string()),
-  is_overdue: v.boolean(),
-  published_at: v.nullable(Timestamp),
-  version_count: Integer,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+/** The content record: a piece of writing from draft to publication (named Content in the description). */
+export const ContentSchema = named(
+  "Content",
+  v.object({
+    content_id: described(Integer, "The record's id; never given to another record, even after it is deleted."),
+    workspace_id: v.string(),
+    template_id: described(v.nullable(Integer), "The template it was created or last generated from; null for none."),
+    title: described(v.string(), "The title (at most 300 characters)."),
+    content: described(v.string(), "The current text: the last generation, or the draft's or an edit's text."),
+    finalized_content: described(v.nullable(v.string()), "The text as finalized; null until it is finalized."),
+    status: described(
+      v.picklist(STATUSES),
+      "draft (created by POST /contents), generated, finalized (POST /finalizeContent), published (POST " +
+        "/contents/{contentId}/publication).",
+    ),
+    scheduled_publish_at: described(
+      v.nullable(v.string()),
+      "The planned date or date-time as it was sent to PATCH /contents/{contentId}/schedule; null when unplanned.",
+    ),
+    scheduled_publish_day: described(
+      v.nullable(v.string()),
+      "The planned day (YYYY-MM-DD): the date part of scheduled_publish_at as sent; null when unplanned.",
+    ),
+    is_overdue: described(
+      v.boolean(),
+      "True when the planned day is before today (in the server's time zone) and the content is not published.",
+    ),
+    published_at: described(v.nullable(Timestamp), "When it was published; null until then."),
+    version_count: described(Integer, "How many versions (generations and the finalization) it has."),
+    created_at: described(Timestamp, "When it was created."),
+    updated_at: described(Timestamp, "When it last changed."),
+  }),
+);
+
+/** A content record as the examples show it: a generated piece of workspace ws_1 planned for no day. */
+export const CONTENT_EXAMPLE = {
+  content_id: 42,
+  workspace_id: "ws_4fT9sK2mQ8zL1xWc",
+  template_id: 1,
+  title: "Solar panels on flat roofs",
+  content: "Flat roofs take solar panels well: ballast mounts hold them without drilling through the membrane.",
+  finalized_content: null,
+  status: "generated",
+  scheduled_publish_at: null,
+  scheduled_publish_day: null,
+  is_overdue: false,
+  published_at: null,
+  version_count: 1,
+  created_at: "2026-03-02T09:15:00.000Z",
+  updated_at: "2026-03-02T09:15:04.000Z",
+};
 
 const Day = v.pipe(
   v.string(),
   v.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD"),
   v.check(isCalendarDay, "must be a date YYYY-MM-DD"),
 );
-const Title = v.pipe(v.string(), maxChars(300));
-const Text = v.pipe(v.string(), maxChars(500_000));
-const ContentParams = v.object({ contentId: intString() });
+const Title = v.pipe(v.string(), maxChars(300), v.description("The title, at most 300 characters."));
+const Text = v.pipe(v.string(), maxChars(500_000), v.description("The text, at most 500,000 characters."));
+const ContentParams = v.object({ contentId: intString(1, Number.MAX_SAFE_INTEGER, "The content's id (content_id).") });
 
 const ListQuery = v.object({
   ...PageQuery,
   ...WorkspaceQuery,
-  status: v.optional(v.picklist(STATUSES)),
-  planned_from: v.optional(Day),
-  planned_to: v.optional(Day),
-  overdue: v.optional(v.picklist(["true", "false"])),
+  status: v.optional(described(v.picklist(STATUSES), "Only contents in this status.")),
+  planned_from: v.optional(described(Day, "Only contents planned on this day (YYYY-MM-DD) or later.")),
+  planned_to: v.optional(described(Day, "Only contents planned on this day (YYYY-MM-DD) or earlier.")),
+  overdue: v.optional(
+    described(v.picklist(["true", "false"]), "true: only overdue contents; false: only those not overdue."),
+  ),
 });
 
 const CreateBody = v.object({
   title: v.optional(Title, ""),
   content: v.optional(Text, ""),
-  template_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  template_id: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.description("A template to generate it from later (GET /templates)."),
+    ),
+  ),
   workspace_id: v.optional(v.string()),
 });
 
 const UpdateBody = v.object({
-  title: v.optional(Title),
-  content: v.optional(Text),
+  title: v.optional(described(Title, "A new title (any status but published).")),
+  content: v.optional(described(Text, "A new text (draft or generated only).")),
   workspace_id: v.optional(v.string()),
 });
 
@@ -94,15 +147,21 @@ const ScheduleBody = v.object({
   workspace_id: v.optional(v.string()),
 });
 
-const VersionSchema = v.object({
-  version: Integer,
-  kind: v.picklist(["generated", "finalized"]),
-  title: v.string(),
-  text: v.string(),
-  model: v.nullable(v.string()),
-  details: v.unknown(),
-  created_at: Timestamp,
-});
+const VersionSchema = named(
+  "ContentVersion",
+  v.object({
+    version: described(Integer, "The version's number, from 1, in the order they were made."),
+    kind: described(v.picklist(["generated", "finalized"]), "A generation, or the finalization."),
+    title: described(v.string(), "The title this version had."),
+    text: described(v.string(), "The text as generated or finalized."),
+    model: described(v.nullable(v.string()), "The engine that generated it; null for the finalization."),
+    details: described(
+      v.unknown(),
+      "What else the version keeps (a generation's sources and word count, a finalization's editing time), or null.",
+    ),
+    created_at: described(Timestamp, "When the version was made."),
+  }),
+);
 
 /** The caller as plain rows, for the checks a writer-thread operation makes (domain/contents.ts CallerRows). */
 export function callerRows(ctx: Ctx): CallerRows {
@@ -124,6 +183,10 @@ export const contentRoutes = [
     path: "/api/v1/contents",
     operationId: "listContents",
     summary: "List contents of a workspace, oldest first (filters: status, planned-day range, overdue)",
+    description:
+      "Lists the content records of one workspace in the order they were created, a page at a time (limit, then " +
+      "next_cursor as cursor). Filter by status, by planned day (planned_from and planned_to, inclusive; a range " +
+      "that ends before it starts is refused) or by overdue to build an editorial calendar. Changes nothing.",
     tag: "Contents",
     stability: "beta",
     access: "any",
@@ -169,13 +232,25 @@ export const contentRoutes = [
     operationId: "createContent",
     created: (body: { content_id: number }) => `/api/v1/contents/${body.content_id}`,
     summary: "Create a draft",
+    description:
+      "Creates a content record in draft status from your own title and text, without generating anything: use it " +
+      "to keep a piece written elsewhere, then generate into it (POST /generate with its content_id) or edit it. " +
+      "A template_id that is not a built-in template nor one of the account's is refused with 404.",
+    bodyExamples: {
+      draft: { title: "Solar panels on flat roofs", content: "Notes: ballast mounts, no drilling, check the load." },
+      fromTemplate: { title: "Roof checklist", template_id: 1 },
+    },
     tag: "Contents",
     stability: "beta",
     access: "any",
     workspace: "required",
     body: CreateBody,
     responses: {
-      201: { description: "The draft.", schema: ContentSchema },
+      201: {
+        description: "The draft.",
+        schema: ContentSchema,
+        example: { ...CONTENT_EXAMPLE, template_id: null, status: "draft", version_count: 0 },
+      },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Template"),
@@ -209,12 +284,19 @@ export const contentRoutes = [
     path: "/api/v1/contents/{contentId}",
     operationId: "getContent",
     summary: "Read one content record: current text, status, planned day, version count",
+    description:
+      "Reads one content record: its current text, its finalized text once finalized, its status, its planned day " +
+      "and whether it is overdue. Changes nothing. A record of another account, or not in the workspace named, is 404.",
     tag: "Contents",
     stability: "beta",
     access: "any",
     workspace: "optional",
     params: ContentParams,
-    responses: { 200: { description: "The content.", schema: ContentSchema }, ...byIdDocs, ...INPUT_ERRORS },
+    responses: {
+      200: { description: "The content.", schema: ContentSchema, example: CONTENT_EXAMPLE },
+      ...byIdDocs,
+      ...INPUT_ERRORS,
+    },
     handler(ctx: Ctx<{ contentId: number }>) {
       return { body: contentView(findContent(ctx.services.store, ctx, ctx.params.contentId), today(ctx)) };
     },
@@ -224,6 +306,16 @@ export const contentRoutes = [
     path: "/api/v1/contents/{contentId}",
     operationId: "updateContent",
     summary: "Change the title of unpublished content, or the text of a draft or generated piece",
+    description:
+      "Edits a content record in place: a new title while it is not published, a new text while it is a draft or " +
+      "generated. Fields left out are kept, and a field equal to what the record has changes nothing, so a record " +
+      "read and written back whole is accepted. A new text for finalized or published content, or a new title for " +
+      "published content, is refused with 409 invalid_status. Versions are not added: only generations and the " +
+      "finalization make versions.",
+    bodyExamples: {
+      retitle: { title: "Solar panels on flat roofs: what to check first" },
+      edit: { content: "Flat roofs take solar panels well. Ballast mounts hold them without drilling." },
+    },
     tag: "Contents",
     stability: "beta",
     access: "any",
@@ -231,7 +323,7 @@ export const contentRoutes = [
     params: ContentParams,
     body: UpdateBody,
     responses: {
-      200: { description: "The content.", schema: ContentSchema },
+      200: { description: "The content.", schema: ContentSchema, example: CONTENT_EXAMPLE },
       ...byIdDocs,
       ...INPUT_ERRORS,
       ...CONFLICT(
@@ -257,13 +349,22 @@ export const contentRoutes = [
     path: "/api/v1/contents/{contentId}",
     operationId: "deleteContent",
     summary: "Delete a content record with its versions",
+    description:
+      "Deletes a content record in any status, with its versions and conversions, and takes it out of the knowledge " +
+      "graph. Its id is never given to another record. A learning job it started that has not run is dropped.",
     tag: "Contents",
     stability: "beta",
     access: "any",
     workspace: "optional",
     params: ContentParams,
     responses: {
-      200: { description: "Deleted.", schema: v.object({ content_id: Integer, deleted: v.literal(true) }) },
+      200: {
+        description: "Deleted.",
+        schema: v.object({
+          content_id: described(Integer, "The deleted content's id."),
+          deleted: described(v.literal(true), "Always true."),
+        }),
+      },
       ...byIdDocs,
       ...INPUT_ERRORS,
     },
@@ -281,6 +382,10 @@ export const contentRoutes = [
     path: "/api/v1/contents/{contentId}/versions",
     operationId: "listContentVersions",
     summary: "Every generation and the finalization of a content record, oldest first",
+    description:
+      "Lists what was generated into a content record and what was finalized, oldest first, a page at a time: each " +
+      "version keeps its title and text as made, so a writer can compare them or go back to an earlier generation. " +
+      "A draft's own text and edits made with PATCH are not versions. Changes nothing.",
     tag: "Contents",
     stability: "beta",
     access: "any",
@@ -316,6 +421,17 @@ export const contentRoutes = [
     path: "/api/v1/contents/{contentId}/schedule",
     operationId: "scheduleContent",
     summary: "Set, change or clear the editorial planned date; never changes the status nor publishes",
+    description:
+      "Plans the day a content record is to be published, for the editorial calendar (GET /contents with " +
+      "planned_from and planned_to, and is_overdue): a date or a date-time, kept as sent, whose date part is the " +
+      "planned day (no time-zone conversion). null removes the plan. Planning never publishes and never changes the " +
+      "status: publish with POST /contents/{contentId}/publication. Published content keeps the date it has: another " +
+      "is refused with 409 invalid_status.",
+    bodyExamples: {
+      day: { scheduled_publish_at: "2030-01-31" },
+      dateTime: { scheduled_publish_at: "2030-01-31T10:00:00+02:00" },
+      clear: { scheduled_publish_at: null },
+    },
     tag: "Contents",
     stability: "beta",
     access: "any",
@@ -323,7 +439,11 @@ export const contentRoutes = [
     params: ContentParams,
     body: ScheduleBody,
     responses: {
-      200: { description: "The content as confirmed by the server.", schema: ContentSchema },
+      200: {
+        description: "The content as confirmed by the server.",
+        schema: ContentSchema,
+        example: { ...CONTENT_EXAMPLE, scheduled_publish_at: "2030-01-31", scheduled_publish_day: "2030-01-31" },
+      },
       ...byIdDocs,
       ...INPUT_ERRORS,
       ...CONFLICT("Published content cannot be planned anew: a date other than the one it has (invalid_status)."),
@@ -346,6 +466,12 @@ export const contentRoutes = [
     path: "/api/v1/contents/{contentId}/publication",
     operationId: "publishContent",
     summary: "The authoritative publication event: finalized content becomes published",
+    description:
+      "Records that a finalized piece was published: its status becomes published and published_at is set; from " +
+      "then on it is frozen (no new title, text or planned day). Call it when the piece goes out, whatever the planned " +
+      "day says. Only finalized content can be published: any other status is refused with 409 invalid_status. The " +
+      "body is optional.",
+    bodyExamples: { empty: {} },
     tag: "Contents",
     stability: "beta",
     access: "any",
@@ -353,7 +479,17 @@ export const contentRoutes = [
     params: ContentParams,
     body: v.optional(v.object({ workspace_id: v.optional(v.string()) })),
     responses: {
-      200: { description: "The published content.", schema: ContentSchema },
+      200: {
+        description: "The published content.",
+        schema: ContentSchema,
+        example: {
+          ...CONTENT_EXAMPLE,
+          finalized_content: CONTENT_EXAMPLE.content,
+          status: "published",
+          published_at: "2026-03-03T08:00:00.000Z",
+          version_count: 2,
+        },
+      },
       ...byIdDocs,
       ...INPUT_ERRORS,
       ...CONFLICT("Only finalized content can be published (invalid_status)."),

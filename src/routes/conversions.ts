@@ -10,30 +10,45 @@ import { MAX_OUTPUT_CHARS, POST_LIMIT } from "../domain/conversions.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, intString, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import { described, Integer, intString, named, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import { AUTH_ERRORS, decodeCursor, encodeCursor, err, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
 
-const Conversion = v.object({
-  id: Integer,
-  content_id: Integer,
-  workspace_id: v.string(),
-  target_format: v.picklist(TARGET_FORMATS),
-  output: v.pipe(
-    v.string(),
-    v.description("The converted text; for social_thread the posts separated by blank lines; for email the body."),
-  ),
-  posts: v.pipe(
-    v.nullable(v.array(v.string())),
-    v.description(`social_thread: numbered posts "1/n …" of at most ${POST_LIMIT} characters each; else null.`),
-  ),
-  subject: v.pipe(v.nullable(v.string()), v.description("email: the subject line; else null.")),
-  created_at: Timestamp,
-});
+/** A content's text in another format, stored as made (named Conversion in the description). */
+const Conversion = named(
+  "Conversion",
+  v.object({
+    id: described(Integer, "The conversion's id; never given to another record, even after it is deleted."),
+    content_id: described(Integer, "The content converted."),
+    workspace_id: v.string(),
+    target_format: described(v.picklist(TARGET_FORMATS), "The format it was converted to."),
+    output: v.pipe(
+      v.string(),
+      v.description("The converted text; for social_thread the posts separated by blank lines; for email the body."),
+    ),
+    posts: v.pipe(
+      v.nullable(v.array(v.string())),
+      v.description(`social_thread: numbered posts "1/n …" of at most ${POST_LIMIT} characters each; else null.`),
+    ),
+    subject: v.pipe(v.nullable(v.string()), v.description("email: the subject line; else null.")),
+    created_at: described(Timestamp, "When it was made (later edits of the content do not change it)."),
+  }),
+);
+
+const CONVERSION_EXAMPLE = {
+  id: 5,
+  content_id: 42,
+  workspace_id: "ws_4fT9sK2mQ8zL1xWc",
+  target_format: "social_thread",
+  output: "1/2 Flat roofs suit solar panels.\n\n2/2 Ballast mounts hold them in place: no drilling.",
+  posts: ["1/2 Flat roofs suit solar panels.", "2/2 Ballast mounts hold them in place: no drilling."],
+  subject: null,
+  created_at: "2026-03-03T08:05:00.000Z",
+};
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER));
 
 const CreateBody = v.object({
-  content_id: Id,
+  content_id: described(Id, "The content to convert: its current text, or its finalized text once finalized."),
   target_format: v.pipe(
     v.picklist(TARGET_FORMATS),
     v.description(
@@ -45,10 +60,14 @@ const CreateBody = v.object({
 });
 type CreateInput = v.InferOutput<typeof CreateBody>;
 
-const ListQuery = v.object({ ...PageQuery, ...WorkspaceQuery, content_id: v.optional(intString(1)) });
+const ListQuery = v.object({
+  ...PageQuery,
+  ...WorkspaceQuery,
+  content_id: v.optional(intString(1, Number.MAX_SAFE_INTEGER, "Only the conversions of this content.")),
+});
 type ListInput = v.InferOutput<typeof ListQuery>;
 
-const ConversionParams = v.object({ id: intString(1) });
+const ConversionParams = v.object({ id: intString(1, Number.MAX_SAFE_INTEGER, "The conversion's id.") });
 type ById = Ctx<{ id: number }>;
 
 /** A conversion of the caller's account by id (404 otherwise), in a workspace the caller may use (403 otherwise). */
@@ -75,10 +94,17 @@ export const conversionRoutes = [
     path: "/api/v1/conversions",
     operationId: "listConversions",
     summary: "List the conversions of a workspace, oldest first (filter: content_id)",
+    description:
+      "Lists the stored conversions of one workspace in the order they were made, a page at a time, all of them or " +
+      "those of one content. Conversions go with their content when it is deleted. Changes nothing.",
     workspace: "required",
     query: ListQuery,
     responses: {
-      200: { description: "A page of conversions.", schema: pageOf(Conversion) },
+      200: {
+        description: "A page of conversions.",
+        schema: pageOf(Conversion),
+        example: { data: [CONVERSION_EXAMPLE], has_more: false, next_cursor: null },
+      },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Workspace"),
@@ -102,10 +128,20 @@ export const conversionRoutes = [
     summary:
       "Convert a content's current text (its finalized text once finalized) to html, markdown, plain_text, " +
       "social_thread or email, and store the result",
+    description:
+      "Converts a content's text, read as Markdown, and stores the result: html (raw HTML escaped, no javascript: " +
+      "links), markdown (tidied), plain_text (marks removed, links as text and address), social_thread (numbered " +
+      "posts of at most 280 characters, whole sentences) or email (a subject and a plain-text body). Use it to " +
+      "publish the piece elsewhere. The content is not changed. An output longer than 8,000,000 characters is " +
+      "refused with 422 output_too_large.",
+    bodyExamples: {
+      thread: { content_id: 1, target_format: "social_thread" },
+      html: { content_id: 1, target_format: "html" },
+    },
     workspace: "optional",
     body: CreateBody,
     responses: {
-      201: { description: "The conversion.", schema: Conversion },
+      201: { description: "The conversion.", schema: Conversion, example: CONVERSION_EXAMPLE },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Content"),
@@ -152,10 +188,12 @@ export const conversionRoutes = [
     path: "/api/v1/conversions/{id}",
     operationId: "getConversion",
     summary: "Read one conversion",
+    description:
+      "Reads one stored conversion. Changes nothing. One of another account, or not in the workspace named, is 404.",
     workspace: "optional",
     params: ConversionParams,
     responses: {
-      200: { description: "The conversion.", schema: Conversion },
+      200: { description: "The conversion.", schema: Conversion, example: CONVERSION_EXAMPLE },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Conversion"),

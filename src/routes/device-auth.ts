@@ -6,19 +6,36 @@ import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { publicUrlOf } from "../http/public-url.js";
 import { route } from "../http/route.js";
-import { Integer, maxChars } from "../http/schemas.js";
-import { LoginResponse } from "./auth.js";
-import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND } from "./common.js";
+import { Integer, maxChars, named } from "../http/schemas.js";
+import { LOGIN_EXAMPLE, LoginResponse } from "./auth.js";
+import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, SESSION_ONLY } from "./common.js";
 
-const DeviceCode = v.object({
-  device_code: v.string(),
-  user_code: v.string(),
-  verification_uri: v.string(),
-  expires_in: Integer,
-  interval: Integer,
-});
+const DeviceCode = named(
+  "DeviceAuthorization",
+  v.pipe(
+    v.object({
+      device_code: v.pipe(
+        v.string(),
+        v.description("The program's secret for this sign-in: send it to POST /api/v1/auth/device/token."),
+      ),
+      user_code: v.pipe(
+        v.string(),
+        v.description("The code to show the person, who approves it from a web session (BCDF-GHJK)."),
+      ),
+      verification_uri: v.pipe(v.string(), v.description("Where the person approves the user code.")),
+      expires_in: v.pipe(Integer, v.description("Seconds the codes stay valid (600).")),
+      interval: v.pipe(Integer, v.description("Seconds to wait between two polls of the token operation.")),
+    }),
+    v.description("A command-line sign-in under way: show user_code to the person, poll with device_code."),
+  ),
+);
 
-const UserCode = v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z]{4}-?[A-Za-z]{4}$/, "must be a code like BCDF-GHJK"));
+const UserCode = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^[A-Za-z]{4}-?[A-Za-z]{4}$/, "must be a code like BCDF-GHJK"),
+  v.description("The user code the command line shows: eight letters, with or without the dash, in any case."),
+);
 
 /** `bcdfghjk` or `BCDF-GHJK` → `BCDF-GHJK`. */
 function canonicalUserCode(code: string): string {
@@ -32,15 +49,39 @@ export const deviceAuthRoutes = [
     path: "/api/v1/auth/device/code",
     operationId: "startDeviceAuthorization",
     summary: "Command-line sign-in, step 1: get a device code and a user code (not available to API keys)",
+    description:
+      "Starts a sign-in for a program that cannot ask for a password (a command line, a build job): it answers a " +
+      "device code, which the program keeps, and a user code, which it shows to the person. The person approves the " +
+      "user code from a web session (step 2, POST /api/v1/auth/device/approve); meanwhile the program polls step 3 " +
+      "(POST /api/v1/auth/device/token) every `interval` seconds until it answers a session token. The codes expire " +
+      "after 10 minutes. Needs no credentials; a request carrying an API key gets 401.",
     tag: "Auth",
     stability: "beta",
     access: "public",
     rejectsApiKeys: true,
-    body: v.object({ client_name: v.optional(v.pipe(v.string(), maxChars(100))) }),
+    body: named(
+      "StartDeviceAuthorizationRequest",
+      v.pipe(
+        v.object({
+          client_name: v.optional(
+            v.pipe(v.string(), maxChars(100), v.description("The name of the program signing in, for the person.")),
+          ),
+        }),
+        v.description("Optional details of the program signing in; an empty object is enough."),
+      ),
+    ),
+    bodyExamples: { cli: { client_name: "content-service CLI" }, empty: {} },
     responses: {
       200: {
         description: "Show user_code to the person; poll /auth/device/token with device_code.",
         schema: DeviceCode,
+        example: {
+          device_code: "Zk3lq7VxT0wqYw1rG9mB2nP4sA8dE6fHq2Lr9XcN",
+          user_code: "BCDF-GHJK",
+          verification_uri: "http://127.0.0.1:8080/api/v1/auth/device/approve",
+          expires_in: 600,
+          interval: 5,
+        },
       },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
@@ -64,13 +105,28 @@ export const deviceAuthRoutes = [
     path: "/api/v1/auth/device/approve",
     operationId: "approveDeviceAuthorization",
     summary: "Command-line sign-in, step 2: the signed-in user approves the user code (web session only)",
+    description:
+      "Approves a pending command-line sign-in by the user code the program showed: the program's next poll of " +
+      "POST /api/v1/auth/device/token then answers a session token for the approving user. A code that is unknown, " +
+      "expired or approved by another user is 404 device_code_not_found: start again from the program. " +
+      SESSION_ONLY,
     tag: "Auth",
     stability: "beta",
     access: "session",
     planExempt: true,
-    body: v.object({ user_code: UserCode }),
+    body: named(
+      "ApproveDeviceAuthorizationRequest",
+      v.pipe(v.object({ user_code: UserCode }), v.description("The user code to approve.")),
+    ),
+    bodyExamples: { approve: { user_code: "BCDF-GHJK" } },
     responses: {
-      200: { description: "Approved.", schema: v.object({ approved: v.literal(true) }) },
+      200: {
+        description: "Approved.",
+        schema: v.object({
+          approved: v.pipe(v.literal(true), v.description("Always true: the program's next poll signs it in.")),
+        }),
+        example: { approved: true },
+      },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("User code"),
@@ -90,12 +146,34 @@ export const deviceAuthRoutes = [
     path: "/api/v1/auth/device/token",
     operationId: "pollDeviceAuthorization",
     summary: "Command-line sign-in, step 3: exchange an approved device code for a session token (not for API keys)",
+    description:
+      "Polled by the program with its device code: until the person approves, it answers 400 authorization_pending " +
+      "(wait `interval` seconds and poll again); once approved, it answers a session token for the approving user, " +
+      "as POST /api/v1/auth/login does, and the device code is used up. A code that is unknown, used or expired is " +
+      "400 device_code_expired: start again at step 1. Needs no credentials; a request carrying an API key gets 401.",
     tag: "Auth",
     stability: "beta",
     access: "public",
     rejectsApiKeys: true,
-    body: v.object({ device_code: v.pipe(v.string(), maxChars(100)) }),
-    responses: { 200: { description: "Signed in.", schema: LoginResponse }, ...AUTH_ERRORS, ...INPUT_ERRORS },
+    body: named(
+      "PollDeviceAuthorizationRequest",
+      v.pipe(
+        v.object({
+          device_code: v.pipe(
+            v.string(),
+            maxChars(100),
+            v.description("The device_code step 1 answered (not the user code)."),
+          ),
+        }),
+        v.description("The device code of the sign-in to complete."),
+      ),
+    ),
+    bodyExamples: { poll: { device_code: "Zk3lq7VxT0wqYw1rG9mB2nP4sA8dE6fHq2Lr9XcN" } },
+    responses: {
+      200: { description: "Signed in.", schema: LoginResponse, example: LOGIN_EXAMPLE },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+    },
     async handler(ctx: Ctx<Record<string, string>, unknown, { device_code: string }>) {
       const poll = ctx.services.deviceAuth.poll(ctx.body.device_code);
       if (poll.state === "pending")
@@ -112,11 +190,18 @@ export const deviceAuthRoutes = [
     path: "/api/v1/auth/oauth/callback",
     operationId: "oauthCallback",
     summary: "OAuth sign-in callback (not available to API keys); no OAuth provider is configured on this server",
+    description:
+      "Where an OAuth provider would send a browser back after sign-in. This server signs users in with email and " +
+      "password (POST /api/v1/auth/login) or device authorization, and configures no OAuth provider: every call is " +
+      "answered 400 oauth_not_configured. A request carrying an API key gets 401.",
     tag: "Auth",
     stability: "beta",
     access: "public",
     rejectsApiKeys: true,
-    query: v.object({ code: v.optional(v.string()), state: v.optional(v.string()) }),
+    query: v.object({
+      code: v.optional(v.pipe(v.string(), v.description("The authorization code an OAuth provider would send."))),
+      state: v.optional(v.pipe(v.string(), v.description("The state value the sign-in began with."))),
+    }),
     responses: { ...AUTH_ERRORS, ...INPUT_ERRORS },
     handler() {
       throw new ApiError(

@@ -6,47 +6,97 @@ import { type GenerationStream, pickEngine } from "../domain/generation/engines.
 import type { Ctx } from "../http/context.js";
 import { ApiError, errorBody, toApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, maxChars, minChars, Timestamp } from "../http/schemas.js";
+import { described, Integer, maxChars, minChars, named, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, CONFLICT, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS, UPSTREAM_ERRORS } from "./common.js";
-import { ContentSchema, callerRows, today } from "./contents.js";
+import { CONTENT_EXAMPLE, ContentSchema, callerRows, today } from "./contents.js";
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER));
 const Ids = v.pipe(v.array(Id), v.maxLength(50));
 
 const GenerateBody = v.object({
-  template_id: Id,
-  user_direction: v.pipe(v.string(), v.trim(), minChars(1), maxChars(5000)),
-  content_id: v.optional(Id),
-  memory_ids: v.optional(Ids),
-  reference_material_ids: v.optional(Ids),
+  template_id: described(Id, "The template to follow (GET /templates: the built-in ones and the account's)."),
+  user_direction: described(
+    v.pipe(v.string(), v.trim(), minChars(1), maxChars(5000)),
+    "What to write: the subject, the angle, the reader; trimmed, 1 to 5,000 characters.",
+  ),
+  content_id: v.optional(
+    described(
+      Id,
+      "A draft or generated content to generate into (a new version; its workspace is used). Left out, a new " +
+        "content record is created.",
+    ),
+  ),
+  memory_ids: v.optional(described(Ids, "Memories (voice and context notes) to apply, at most 50, of the workspace.")),
+  reference_material_ids: v.optional(
+    described(Ids, "Reference materials to draw facts from and cite, at most 50, of the workspace."),
+  ),
   workspace_id: v.optional(v.string()),
   model: v.optional(v.pipe(v.string(), minChars(1), maxChars(200))),
-  seed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2 ** 32 - 1))),
-  stream: v.optional(v.boolean()),
+  seed: v.optional(
+    described(
+      v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2 ** 32 - 1)),
+      "Makes the builtin engine's choices repeatable: the same request and seed give the same text.",
+    ),
+  ),
+  stream: v.optional(
+    described(v.boolean(), "true: answer text/event-stream, the text as it is written, then the record."),
+  ),
 });
 
-const GenerateResponse = v.object({
-  ...ContentSchema.entries,
-  model: v.string(),
-  sources: v.array(v.object({ reference_material_id: Integer, passage: v.string() })),
-  word_count: Integer,
-});
+/** What POST /generate answers: the content record written, with the engine, the sources cited and the words. */
+const GenerateResponse = named(
+  "GenerateResponse",
+  v.object({
+    ...ContentSchema.entries,
+    model: described(v.string(), "The engine that wrote it (GET /models)."),
+    sources: described(
+      v.array(
+        v.object({
+          reference_material_id: described(Integer, "The reference material the passage is from."),
+          passage: described(v.string(), "The passage drawn on."),
+        }),
+      ),
+      "The reference passages the text draws on.",
+    ),
+    word_count: described(Integer, "Words in the generated text."),
+  }),
+);
+
+const GENERATE_EXAMPLE = {
+  ...CONTENT_EXAMPLE,
+  model: "builtin",
+  sources: [{ reference_material_id: 7, passage: "Flat roofs need ballast mounts." }],
+  word_count: 15,
+};
 
 const FinalizeBody = v.object({
-  content_id: Id,
-  finalized_content: v.pipe(v.string(), minChars(1), maxChars(500_000)),
-  edit_seconds: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(30 * 86_400)),
+  content_id: described(Id, "The generated content to finalize."),
+  finalized_content: described(
+    v.pipe(v.string(), minChars(1), maxChars(500_000)),
+    "The text as the writer left it after editing, 1 to 500,000 characters.",
+  ),
+  edit_seconds: described(
+    v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(30 * 86_400)),
+    "How long the writer spent editing, in seconds (0 to 30 days): learning weighs the edits by it.",
+  ),
   workspace_id: v.optional(v.string()),
 });
 
-const FinalizeResponse = v.object({
-  content_id: Integer,
-  finalized_content: v.string(),
-  status: v.literal("finalized"),
-  updated_at: Timestamp,
-  learning_job_id: v.nullable(v.string()),
-  learning_triggered: v.boolean(),
-});
+/** What POST /finalizeContent answers: the finalized text and the learning job it started, if any. */
+const FinalizeResponse = named(
+  "FinalizeResponse",
+  v.object({
+    content_id: described(Integer, "The finalized content."),
+    finalized_content: described(v.string(), "The finalized text, as stored."),
+    status: described(v.literal("finalized"), "Always finalized."),
+    updated_at: described(Timestamp, "When it was finalized."),
+    learning_job_id: described(
+      v.nullable(v.string()),
+      "The learning job started (GET /learning-jobs/{id}); null when learning is off or the month's analyses are spent.",
+    ),
+    learning_triggered: described(v.boolean(), "Whether a learning job was started."),
+  }),
+);
 
 const encoder = new TextEncoder();
 const sse = (event: string, data: unknown) => encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -119,6 +169,29 @@ export const generateRoutes = [
     operationId: "generate",
     created: (body: { content_id: number }) => `/api/v1/contents/${body.content_id}`,
     summary: "Generate content from a template and a direction, with memories and reference materials",
+    description:
+      "Writes a piece from a template and your direction, applying the memories named and the workspace's voice " +
+      "profile, and drawing facts from the reference materials named (cited in sources). Without content_id it " +
+      "creates a content record in generated status (201, with Location); with content_id it generates into that " +
+      "draft or generated record as a new version (200), replacing its title and text. The next steps are to edit " +
+      "and then POST /finalizeContent. Refusals: a template, memory, reference material or content that is not the " +
+      "caller's or not in the workspace is 404 with missing_ids; a finalized or published content 409 " +
+      "invalid_status; an engine not offered (GET /models) 400. With stream: true the answer is server-sent events " +
+      "and its status is 200 either way.",
+    bodyExamples: {
+      newContent: {
+        template_id: 1,
+        user_direction: "A short post for building owners on why flat roofs suit solar panels.",
+        memory_ids: [1],
+        reference_material_ids: [1],
+      },
+      regenerate: {
+        template_id: 1,
+        user_direction: "Shorter, and open with the cost of drilling through a roof membrane.",
+        content_id: 1,
+        seed: 7,
+      },
+    },
     tag: "Generation",
     stability: "stable",
     access: "any",
@@ -131,6 +204,7 @@ export const generateRoutes = [
         description:
           "A new version of the given content record. With stream: true (new record or not) the answer is text/event-stream: events `delta` {text}, then `done` (this body) or `error` (the coded error body with its HTTP `status` added).",
         schema: GenerateResponse,
+        example: { ...GENERATE_EXAMPLE, version_count: 2 },
         alsoContent: {
           "text/event-stream": {
             type: "string",
@@ -139,7 +213,7 @@ export const generateRoutes = [
           },
         },
       },
-      201: { description: "A new content record.", schema: GenerateResponse },
+      201: { description: "A new content record.", schema: GenerateResponse, example: GENERATE_EXAMPLE },
       ...AUTH_ERRORS,
       400: {
         ...INPUT_ERRORS[400],
@@ -196,13 +270,38 @@ export const generateRoutes = [
     path: "/api/v1/finalizeContent",
     operationId: "finalizeContent",
     summary: "Save the final edited version of generated content and start learning analysis in the background",
+    description:
+      "Saves the text as the writer left it: the content becomes finalized (a version is added) and, unless learning " +
+      "is off or the month's analyses are spent, a learning job starts after the answer, comparing the generated and " +
+      "the finalized text and folding what changed into the workspace's voice profile for later generations (watch " +
+      "it with GET /learning-jobs/{id}). Only generated content can be finalized: any other status is refused with " +
+      "409 invalid_status and the text is untouched.",
+    bodyExamples: {
+      edited: {
+        content_id: 1,
+        finalized_content:
+          "Flat roofs suit solar panels. Ballast mounts hold them in place, so nobody drills through the membrane.",
+        edit_seconds: 240,
+      },
+    },
     tag: "Generation",
     stability: "stable",
     access: "any",
     workspace: "optional",
     body: FinalizeBody,
     responses: {
-      200: { description: "Finalized.", schema: FinalizeResponse },
+      200: {
+        description: "Finalized.",
+        schema: FinalizeResponse,
+        example: {
+          content_id: 42,
+          finalized_content: "Flat roofs suit solar panels. Ballast mounts hold them in place.",
+          status: "finalized",
+          updated_at: "2026-03-02T10:02:00.000Z",
+          learning_job_id: "lj_7Hq2kP9xR3mN5vB1",
+          learning_triggered: true,
+        },
+      },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Content"),

@@ -15,10 +15,12 @@ import {
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import {
+  described,
   Integer,
   intString,
-  MAX_CURSOR_CHARS,
-  maxChars,
+  named,
+  PageQuery,
+  pageOf,
   TextFilter,
   Timestamp,
   WorkspaceQuery,
@@ -50,64 +52,94 @@ function searchKeyOf(cursor: string | undefined): SearchKey | null {
 /** Entities a response names as related to each found entity. */
 const RELATED = 5;
 
-const Source = v.object({ kind: v.picklist(["reference", "content"]), id: Integer });
+const Source = v.object({
+  kind: described(v.picklist(["reference", "content"]), "A reference material or a content."),
+  id: described(Integer, "Its id."),
+});
 
+const Type = described(v.picklist(TYPES), "proper_noun (a name: Acme Corp) or key_phrase (a repeated noun phrase).");
 const Node = v.object({
   id: v.pipe(v.string(), v.description("A stable key made of the entity's words.")),
-  label: v.string(),
-  type: v.picklist(TYPES),
+  label: described(v.string(), "The entity as written in the sources."),
+  type: Type,
   mentions: v.pipe(Integer, v.description("Occurrences over all sources.")),
   sources: v.pipe(v.array(Source), v.description("The reference materials and contents that mention it.")),
 });
 
 const Edge = v.object({
-  source: v.string(),
-  target: v.string(),
+  source: described(v.string(), "One entity's id."),
+  target: described(v.string(), "The other entity's id."),
   weight: v.pipe(Integer, v.description("The number of sentences in which both entities occur.")),
 });
 
-const GraphSchema = v.object({
-  workspace_id: v.string(),
-  nodes: v.array(Node),
-  edges: v.pipe(v.array(Edge), v.description("Edges between the returned nodes, heaviest first.")),
-  has_more: v.pipe(
-    v.boolean(),
-    v.description(
-      "More entities match than `limit` let through: `nodes` holds the most mentioned ones only (a higher `limit`, up to 500, or a `type` shows more).",
+/** A workspace's entities and their relations (named KnowledgeGraph in the description). */
+const GraphSchema = named(
+  "KnowledgeGraph",
+  v.object({
+    workspace_id: v.string(),
+    nodes: described(v.array(Node), "The most mentioned entities (then by id), at most `limit`."),
+    edges: v.pipe(v.array(Edge), v.description("Edges between the returned nodes, heaviest first.")),
+    has_more: v.pipe(
+      v.boolean(),
+      v.description(
+        "More entities match than `limit` let through: `nodes` holds the most mentioned ones only (a higher `limit`, up to 500, or a `type` shows more).",
+      ),
     ),
-  ),
-  updated_at: v.pipe(
-    v.nullable(Timestamp),
-    v.description("When the graph last caught up with its sources; null before it first has."),
-  ),
-  pending_sources: v.pipe(
-    Integer,
-    v.description("Sources changed since then and not yet taken in (they are being processed)."),
-  ),
-});
+    updated_at: v.pipe(
+      v.nullable(Timestamp),
+      v.description("When the graph last caught up with its sources; null before it first has."),
+    ),
+    pending_sources: v.pipe(
+      Integer,
+      v.description("Sources changed since then and not yet taken in (they are being processed)."),
+    ),
+  }),
+);
 
-const Entity = v.object({
-  ...Node.entries,
-  related: v.pipe(
-    v.array(v.object({ id: v.string(), label: v.string(), type: v.picklist(TYPES), weight: Integer })),
-    v.description(`Up to ${RELATED} entities most often in a sentence with this one.`),
-  ),
-});
+/** An entity found by a search, with the ones related to it (named Entity in the description). */
+const Entity = named(
+  "Entity",
+  v.object({
+    ...Node.entries,
+    related: v.pipe(
+      v.array(
+        v.object({
+          id: described(v.string(), "The related entity's id."),
+          label: described(v.string(), "Its label."),
+          type: Type,
+          weight: described(Integer, "The number of sentences in which both occur."),
+        }),
+      ),
+      v.description(`Up to ${RELATED} entities most often in a sentence with this one.`),
+    ),
+  }),
+);
+
+const NODE_EXAMPLE = {
+  id: "acme-corp",
+  label: "Acme Corp",
+  type: "proper_noun",
+  mentions: 4,
+  sources: [
+    { kind: "reference", id: 7 },
+    { kind: "content", id: 42 },
+  ],
+};
 
 const GraphQuery = v.object({
   ...WorkspaceQuery,
-  type: v.optional(v.picklist(TYPES)),
-  min_weight: v.optional(intString(1, 1_000_000), "1"),
-  limit: v.optional(intString(1, 500), "100"),
+  type: v.optional(described(v.picklist(TYPES), "Only entities of this type.")),
+  min_weight: v.optional(intString(1, 1_000_000, "Only edges of at least this weight."), "1"),
+  limit: v.optional(intString(1, 500, "The most entities to return, 1 to 500."), "100"),
 });
 type GraphInput = v.InferOutput<typeof GraphQuery>;
 
 const EntitiesQuery = v.object({
   ...WorkspaceQuery,
   q: v.optional(TextFilter(200, "Text the labels contain (case-insensitive); without it, every entity.")),
-  type: v.optional(v.picklist(TYPES)),
-  limit: v.optional(intString(1, 100), "20"),
-  cursor: v.optional(v.pipe(v.string(), maxChars(MAX_CURSOR_CHARS))),
+  type: v.optional(described(v.picklist(TYPES), "Only entities of this type.")),
+  limit: v.optional(intString(1, 100, "How many entities a page holds, 1 to 100."), "20"),
+  cursor: PageQuery.cursor,
 });
 type EntitiesInput = v.InferOutput<typeof EntitiesQuery>;
 
@@ -134,9 +166,26 @@ export const graphRoutes = [
     summary:
       "The workspace's knowledge graph: the most mentioned entities (filters: type, limit) and the " +
       "co-occurrence edges between them of at least min_weight",
+    description:
+      "Reads the entities (proper nouns and repeated key phrases) of a workspace's reference materials and finalized " +
+      "or published contents, and the edges between entities that share sentences: what the workspace writes " +
+      "about, to pick references or spot gaps. The graph is not paged: has_more says more entities match, and a " +
+      "higher limit or a type shows them. Sources are taken in after the request that changed them has answered " +
+      "(pending_sources counts those not yet in). Changes nothing.",
     query: GraphQuery,
     responses: {
-      200: { description: "The graph.", schema: GraphSchema },
+      200: {
+        description: "The graph.",
+        schema: GraphSchema,
+        example: {
+          workspace_id: "ws_4fT9sK2mQ8zL1xWc",
+          nodes: [NODE_EXAMPLE, { ...NODE_EXAMPLE, id: "ballast-mounts", label: "ballast mounts", type: "key_phrase" }],
+          edges: [{ source: "acme-corp", target: "ballast-mounts", weight: 2 }],
+          has_more: false,
+          updated_at: "2026-03-02T10:02:10.000Z",
+          pending_sources: 0,
+        },
+      },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Workspace"),
@@ -174,11 +223,14 @@ export const graphRoutes = [
     summary:
       "Search the workspace's entities by label (case-insensitive), each with its most related entities: best match " +
       "first (the label's start, then a word's start, then anywhere), then most mentioned first",
+    description:
+      "Finds entities of a workspace's knowledge graph whose label contains q, best match first, a page at a time, " +
+      "each with the five entities most often in a sentence with it. Changes nothing.",
     query: EntitiesQuery,
     responses: {
       200: {
         description: "A page of entities.",
-        schema: v.object({ data: v.array(Entity), has_more: v.boolean(), next_cursor: v.nullable(v.string()) }),
+        schema: pageOf(Entity),
       },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,

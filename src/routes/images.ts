@@ -21,7 +21,17 @@ import { ApiError, invalidInput } from "../http/errors.js";
 import { matchesEtag } from "../http/fixed-body.js";
 import { oneOf } from "../http/messages.js";
 import { route } from "../http/route.js";
-import { Integer, intString, maxChars, minChars, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import {
+  described,
+  Integer,
+  intString,
+  maxChars,
+  minChars,
+  named,
+  PageQuery,
+  pageOf,
+  Timestamp,
+} from "../http/schemas.js";
 import { transferable } from "../workers/tasks.js";
 import {
   AUTH_ERRORS,
@@ -54,20 +64,45 @@ export const UPLOAD_JSON_LIMIT = MAX_BASE64_CHARS + Math.ceil(MAX_BASE64_CHARS /
 /** How long clients may keep an image's bytes: ids are never reused, so the bytes behind one never change. */
 const CONTENT_MAX_AGE = 86_400;
 
-const Image = v.object({
-  id: Integer,
-  filename: v.string(),
-  mime_type: v.picklist(IMAGE_TYPES),
-  size_bytes: Integer,
-  width: Integer,
-  height: Integer,
-  source: v.picklist(["upload", "generated"]),
-  prompt: v.nullable(v.string()),
-  created_at: Timestamp,
+/** An uploaded or generated image's metadata (named Image in the description). */
+const Image = named(
+  "Image",
+  v.object({
+    id: described(Integer, "The image's id; never given to another image, even after it is deleted."),
+    filename: described(v.string(), "The file name: as uploaded (without folders), or made from a prompt's words."),
+    mime_type: described(v.picklist(IMAGE_TYPES), "The type, read from the bytes (never from the name)."),
+    size_bytes: described(Integer, "The file's size in bytes."),
+    width: described(Integer, "Width in pixels."),
+    height: described(Integer, "Height in pixels."),
+    source: described(v.picklist(["upload", "generated"]), "Whether it was uploaded or generated."),
+    prompt: described(v.nullable(v.string()), "The prompt of a generated image; null for an upload."),
+    created_at: described(Timestamp, "When it was stored."),
+  }),
+);
+const IMAGE_EXAMPLE = {
+  id: 12,
+  filename: "flat-roof-with-solar-panels-at-dawn.png",
+  mime_type: "image/png",
+  size_bytes: 48213,
+  width: 1024,
+  height: 1024,
+  source: "generated",
+  prompt: "Flat roof with solar panels at dawn",
+  created_at: "2026-03-02T11:00:00.000Z",
+};
+/** A 1×1 PNG in base64: the smallest well-formed image an upload example can carry. */
+const PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const ImageParams = v.object({ id: intString(1, Number.MAX_SAFE_INTEGER, "The image's id.") });
+const ListQuery = v.object({
+  ...PageQuery,
+  source: v.optional(described(v.picklist(["upload", "generated"]), "Only uploads, or only generated images.")),
 });
-const ImageParams = v.object({ id: intString(1) });
-const ListQuery = v.object({ ...PageQuery, source: v.optional(v.picklist(["upload", "generated"])) });
-const Filename = v.pipe(v.string(), v.trim(), maxChars(255));
+const Filename = v.pipe(
+  v.string(),
+  v.trim(),
+  maxChars(255),
+  v.description("The name to store it under (folders dropped); defaults to the file part's name, else image.<ext>."),
+);
 
 const UploadBody = v.pipe(
   v.object({
@@ -91,15 +126,27 @@ type UploadInput = v.InferOutput<typeof UploadBody>;
 
 const Side = v.pipe(v.number(), v.integer(), v.minValue(RENDER_LIMITS.minSide), v.maxValue(RENDER_LIMITS.maxSide));
 const GenerateBody = v.object({
-  prompt: v.pipe(v.string(), v.trim(), minChars(1), maxChars(RENDER_LIMITS.maxPromptChars)),
-  width: v.optional(Side, RENDER_LIMITS.defaultSide),
-  height: v.optional(Side, RENDER_LIMITS.defaultSide),
-  seed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffffff)), 0),
+  prompt: described(
+    v.pipe(v.string(), v.trim(), minChars(1), maxChars(RENDER_LIMITS.maxPromptChars)),
+    "What to draw; trimmed, 1 to 1,000 characters.",
+  ),
+  width: v.optional(described(Side, "Width in pixels, 64 to 2048."), RENDER_LIMITS.defaultSide),
+  height: v.optional(described(Side, "Height in pixels, 64 to 2048."), RENDER_LIMITS.defaultSide),
+  seed: v.optional(
+    described(
+      v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffffff)),
+      "The builtin engine's seed: the same prompt, size and seed give the same bytes.",
+    ),
+    0,
+  ),
   model: v.optional(v.pipe(v.string(), minChars(1), maxChars(200))),
 });
 type GenerateInput = v.InferOutput<typeof GenerateBody>;
 
-const Deleted = v.object({ id: Integer, deleted: v.literal(true) });
+const Deleted = v.object({
+  id: described(Integer, "The deleted image's id."),
+  deleted: described(v.literal(true), "Always true."),
+});
 
 /** A file part of a multipart body; a JSON object that merely looks like one (bytes as an array) is not. */
 function isFilePart(value: unknown): value is UploadedFile {
@@ -221,12 +268,19 @@ export const imageRoutes = [
     path: "/api/v1/images",
     operationId: "listImages",
     summary: "List the account's images, newest first (optionally only uploads or only generated ones)",
+    description:
+      "Lists the metadata of the account's images, newest first, a page at a time; images belong to the account, " +
+      "not to a workspace. Download the bytes with GET /images/{id}/content. Changes nothing.",
     tag: "Images",
     stability: "beta",
     access: "any",
     query: ListQuery,
     responses: {
-      200: { description: "A page of images (metadata only).", schema: pageOf(Image) },
+      200: {
+        description: "A page of images (metadata only).",
+        schema: pageOf(Image),
+        example: { data: [IMAGE_EXAMPLE], has_more: false, next_cursor: null },
+      },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
     },
@@ -249,6 +303,13 @@ export const imageRoutes = [
     created: (body: { id: number }) => `/api/v1/images/${body.id}`,
     summary:
       "Upload a PNG, JPEG, GIF or WebP image of at most 10 MiB and 16,384 pixels a side: multipart/form-data (file, optional filename) or JSON (filename, data_base64); the type is read from the bytes, and the file's structure is checked",
+    description:
+      "Stores an image for the account: send the file as multipart/form-data, or its bytes in base64 in JSON " +
+      "(data_base64, with a filename). Its type is read from the bytes, whatever the name says, and the file is " +
+      "checked to be a whole PNG, JPEG, GIF or WebP. Sending both a file and data_base64, or neither, a file that " +
+      "is not one of those types or is damaged, or one larger than 16,384 pixels a side, is refused with 400; over " +
+      "10 MiB with 413.",
+    bodyExamples: { base64: { filename: "pixel.png", data_base64: PIXEL_PNG } },
     tag: "Images",
     stability: "beta",
     access: "any",
@@ -256,7 +317,19 @@ export const imageRoutes = [
     upload: { maxBytes: UPLOAD_BODY_LIMIT, jsonMaxBytes: UPLOAD_JSON_LIMIT, tooLarge: () => tooLarge() },
     body: UploadBody,
     responses: {
-      201: { description: "The stored image.", schema: Image },
+      201: {
+        description: "The stored image.",
+        schema: Image,
+        example: {
+          ...IMAGE_EXAMPLE,
+          filename: "pixel.png",
+          size_bytes: 70,
+          width: 1,
+          height: 1,
+          source: "upload",
+          prompt: null,
+        },
+      },
       ...AUTH_ERRORS,
       400: {
         ...INPUT_ERRORS[400],
@@ -297,12 +370,21 @@ export const imageRoutes = [
     created: (body: { id: number }) => `/api/v1/images/${body.id}`,
     summary:
       "Generate an image from a prompt: the builtin engine renders a PNG (64–2048 px a side, default 1024×1024; the same prompt, size and seed give the same bytes); with model set to the configured image model, an OpenAI-compatible images endpoint draws it",
+    description:
+      "Makes an image from a prompt and stores it for the account, as an upload would be: the builtin engine " +
+      "renders a PNG offline, the same for the same prompt, size and seed; with model set to the image model the " +
+      "server is configured with, its OpenAI-compatible images endpoint draws it. Use the id in your content, and " +
+      "download the bytes with GET /images/{id}/content.",
+    bodyExamples: {
+      square: { prompt: "Flat roof with solar panels at dawn" },
+      banner: { prompt: "Solar panels on a warehouse roof, wide view", width: 1536, height: 512, seed: 42 },
+    },
     tag: "Images",
     stability: "beta",
     access: "any",
     body: GenerateBody,
     responses: {
-      201: { description: "The generated image.", schema: Image },
+      201: { description: "The generated image.", schema: Image, example: IMAGE_EXAMPLE },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...UPSTREAM_ERRORS,
@@ -358,12 +440,15 @@ export const imageRoutes = [
     path: "/api/v1/images/{id}",
     operationId: "getImage",
     summary: "Read one image's metadata",
+    description:
+      "Reads one image's metadata: type, size, pixels, and its prompt when generated. Changes nothing. An image of " +
+      "another account is 404.",
     tag: "Images",
     stability: "beta",
     access: "any",
     params: ImageParams,
     responses: {
-      200: { description: "The image's metadata.", schema: Image },
+      200: { description: "The image's metadata.", schema: Image, example: IMAGE_EXAMPLE },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Image"),
@@ -378,6 +463,10 @@ export const imageRoutes = [
     operationId: "getImageContent",
     summary:
       "Download an image's bytes, exactly as stored, with its Content-Type, an ETag (If-None-Match answers 304) and Cache-Control",
+    description:
+      "Sends an image's bytes as stored, with its type, a file name (Content-Disposition: inline) and an ETag: send " +
+      "the ETag back in If-None-Match for a 304 without the bytes. The bytes behind an id never change, so clients " +
+      "may keep them for a day. Changes nothing.",
     tag: "Images",
     stability: "beta",
     access: "any",
@@ -422,7 +511,8 @@ export const imageRoutes = [
     method: "DELETE",
     path: "/api/v1/images/{id}",
     operationId: "deleteImage",
-    summary: "Delete an image (spec §4.7)",
+    summary: "Delete an image",
+    description: "Deletes an image and its bytes. Its id is never given to another image.",
     tag: "Images",
     stability: "beta",
     access: "any",

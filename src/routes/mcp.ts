@@ -125,7 +125,10 @@ const Query = v.object({
 });
 
 const JsonRpcReply = v.pipe(
-  v.looseObject({ jsonrpc: v.literal("2.0"), id: v.union([v.string(), v.number()]) }),
+  v.looseObject({
+    jsonrpc: v.pipe(v.literal("2.0"), v.description("Always 2.0.")),
+    id: v.pipe(v.union([v.string(), v.number()]), v.description("The id of the request this answers.")),
+  }),
   v.description("The JSON-RPC response: `result`, or `error` for a protocol error (a failed tool is a result)."),
 );
 
@@ -136,20 +139,23 @@ const BAD_REQUEST = -32000;
 
 const JsonRpcRefusal = v.pipe(
   v.object({
-    jsonrpc: v.literal("2.0"),
+    jsonrpc: v.pipe(v.literal("2.0"), v.description("Always 2.0.")),
     id: v.pipe(v.null(), v.description("null: a refused POST answers no request of it.")),
-    error: v.object({
-      code: v.pipe(
-        v.picklist([PARSE_ERROR, INVALID_REQUEST, BAD_REQUEST]),
-        v.description(
-          "-32700 Parse error: the body is not JSON (an empty one sent as JSON included; one of another type is 415); -32600 Invalid Request: not a JSON-RPC message or batch (or a " +
-            "batch whose requests share an id); -32000: a header or the query is refused (MCP-Protocol-Version, " +
-            "workspace_id).",
+    error: v.pipe(
+      v.object({
+        code: v.pipe(
+          v.picklist([PARSE_ERROR, INVALID_REQUEST, BAD_REQUEST]),
+          v.description(
+            "-32700 Parse error: the body is not JSON (an empty one sent as JSON included; one of another type is 415); -32600 Invalid Request: not a JSON-RPC message or batch (or a " +
+              "batch whose requests share an id); -32000: a header or the query is refused (MCP-Protocol-Version, " +
+              "workspace_id).",
+          ),
         ),
-      ),
-      message: v.string(),
-      data: v.pipe(ErrorBodySchema, v.description("The API's coded error body, as any other operation answers it.")),
-    }),
+        message: v.pipe(v.string(), v.description("What is wrong, and where (batch[i] for a message of a batch).")),
+        data: v.pipe(ErrorBodySchema, v.description("The API's coded error body, as any other operation answers it.")),
+      }),
+      v.description("The JSON-RPC error: its code, a message, and the API's coded error body."),
+    ),
   }),
   v.description("A JSON-RPC error answering the whole POST, carrying the API's coded error body in `error.data`."),
 );
@@ -186,6 +192,14 @@ export const mcpRoutes = [
     path: "/api/v1/mcp",
     operationId: "mcp",
     summary: "Model Context Protocol (Streamable HTTP, stateless): tools that call this API under the same key",
+    description:
+      "Connects an AI assistant or agent that speaks the Model Context Protocol: point an MCP client's Streamable " +
+      "HTTP transport at this URL with the API key as its Bearer credential. Each POST carries one JSON-RPC 2.0 " +
+      "message or a batch of up to 100: initialize, tools/list, then tools/call. Its tools are this API's " +
+      "operations (list_templates, generate_content, finalize_content, …); each tool call is one request made with " +
+      "the same credential, so its scopes, workspace binding, plan and rate limit apply, and a tool call spends one " +
+      "request of the rate limit. The server keeps no session: GET and DELETE on this path are 405. A workspace_id " +
+      "in the query is the default workspace of the tools that take one. Needs the write scope, as any POST.",
     tag: "MCP",
     stability: "stable",
     access: "any",
@@ -196,11 +210,44 @@ export const mcpRoutes = [
     bodyRequired: true,
     query: Query,
     body: Body,
+    bodyExamples: {
+      initialize: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "my-agent", version: "1.0.0" },
+        },
+      },
+      listTools: { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      callTool: {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "list_templates", arguments: { category: "blog" } },
+      },
+      batch: [
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { jsonrpc: "2.0", id: 4, method: "tools/list" },
+      ],
+    },
     responses: {
       200: {
         description:
           "The JSON-RPC response(s): application/json, or text/event-stream when the client's Accept prefers it.",
         schema: v.union([JsonRpcReply, v.array(JsonRpcReply)]),
+        example: {
+          jsonrpc: "2.0",
+          id: 3,
+          result: {
+            content: [
+              { type: "text", text: '{"data":[{"id":1,"name":"Blog post","category":"blog"}],"has_more":false}' },
+            ],
+            isError: false,
+          },
+        },
         alsoContent: {
           "text/event-stream": {
             type: "string",

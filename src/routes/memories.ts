@@ -6,10 +6,12 @@ import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import {
+  described,
   Integer,
   intString,
   maxChars,
   minChars,
+  named,
   PageQuery,
   pageOf,
   Timestamp,
@@ -24,21 +26,54 @@ const Kind = v.pipe(
   v.picklist(MEMORY_KINDS),
   v.description("voice: how to sound (style, vocabulary, dos and don'ts); context: what to know (facts, audience)."),
 );
-const Title = v.pipe(v.string(), v.trim(), minChars(1), maxChars(MEMORY_LIMITS.title));
-const Content = v.pipe(v.string(), v.trim(), minChars(1), maxChars(MEMORY_LIMITS.content));
+const Title = v.pipe(
+  v.string(),
+  v.trim(),
+  minChars(1),
+  maxChars(MEMORY_LIMITS.title),
+  v.description("A name for the memory, trimmed, 1 to 200 characters."),
+);
+const Content = v.pipe(
+  v.string(),
+  v.trim(),
+  minChars(1),
+  maxChars(MEMORY_LIMITS.content),
+  v.description("What generation is to follow or know, trimmed, 1 to 20,000 characters."),
+);
 
-const Memory = v.object({
-  id: Integer,
-  workspace_id: v.string(),
-  kind: v.picklist(MEMORY_KINDS),
-  title: v.string(),
-  content: v.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+/** A voice or context note that generation applies (named Memory in the description). */
+const Memory = named(
+  "Memory",
+  v.object({
+    id: described(Integer, "The memory's id; never given to another record, even after it is deleted."),
+    workspace_id: v.string(),
+    kind: Kind,
+    title: described(v.string(), "The memory's name."),
+    content: described(v.string(), "What generation is to follow or know."),
+    created_at: described(Timestamp, "When it was created."),
+    updated_at: described(Timestamp, "When it last changed."),
+  }),
+);
+const Deleted = v.object({
+  id: described(Integer, "The deleted memory's id."),
+  deleted: described(v.literal(true), "Always true."),
 });
-const Deleted = v.object({ id: Integer, deleted: v.literal(true) });
 
-const ListQuery = v.object({ ...PageQuery, ...WorkspaceQuery, kind: v.optional(v.picklist(MEMORY_KINDS)) });
+const MEMORY_EXAMPLE = {
+  id: 3,
+  workspace_id: "ws_4fT9sK2mQ8zL1xWc",
+  kind: "voice",
+  title: "House style",
+  content: "Short sentences. Say 'installers', never 'technicians'. No exclamation marks.",
+  created_at: "2026-03-01T14:25:00.000Z",
+  updated_at: "2026-03-01T14:25:00.000Z",
+};
+
+const ListQuery = v.object({
+  ...PageQuery,
+  ...WorkspaceQuery,
+  kind: v.optional(described(v.picklist(MEMORY_KINDS), "Only memories of this kind.")),
+});
 type ListInput = v.InferOutput<typeof ListQuery>;
 
 const CreateBody = v.object({ kind: Kind, title: Title, content: Content, ...WorkspaceQuery });
@@ -47,7 +82,7 @@ type CreateInput = v.InferOutput<typeof CreateBody>;
 const UpdateBody = v.object({ kind: v.optional(Kind), title: v.optional(Title), content: v.optional(Content) });
 type UpdateInput = v.InferOutput<typeof UpdateBody>;
 
-const MemoryParams = v.object({ id: intString(1) });
+const MemoryParams = v.object({ id: intString(1, Number.MAX_SAFE_INTEGER, "The memory's id.") });
 type ById = Ctx<{ id: number }>;
 
 function memoryNotFound(id: number): ApiError {
@@ -78,6 +113,9 @@ export const memoryRoutes = [
     path: "/api/v1/memories",
     operationId: "listMemories",
     summary: "List the memories of a workspace, oldest first, optionally of one kind",
+    description:
+      "Lists the memories of one workspace in the order they were created, a page at a time, all of them or those of " +
+      "one kind. Use the ids in POST /generate's memory_ids. Changes nothing.",
     workspace: "required",
     query: ListQuery,
     responses: {
@@ -104,10 +142,22 @@ export const memoryRoutes = [
     operationId: "createMemory",
     created: (body: { id: number }) => `/api/v1/memories/${body.id}`,
     summary: "Create a memory in a workspace (title up to 200 characters, content up to 20,000)",
+    description:
+      "Writes down something generation is to apply when a request names it in memory_ids: a voice memory says how " +
+      "to sound (style, words to use or avoid), a context memory what to know (facts, audience). It changes no " +
+      "content already written.",
+    bodyExamples: {
+      voice: {
+        kind: "voice",
+        title: "House style",
+        content: "Short sentences. Say 'installers', never 'technicians'. No exclamation marks.",
+      },
+      context: { kind: "context", title: "Audience", content: "Owners of commercial buildings with flat roofs." },
+    },
     workspace: "required",
     body: CreateBody,
     responses: {
-      201: { description: "The new memory.", schema: Memory },
+      201: { description: "The new memory.", schema: Memory, example: MEMORY_EXAMPLE },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Workspace"),
@@ -131,10 +181,11 @@ export const memoryRoutes = [
     path: "/api/v1/memories/{id}",
     operationId: "getMemory",
     summary: "Read one memory",
+    description: "Reads one memory. Changes nothing. One of another account, or not in the workspace named, is 404.",
     workspace: "optional",
     params: MemoryParams,
     responses: {
-      200: { description: "The memory.", schema: Memory },
+      200: { description: "The memory.", schema: Memory, example: MEMORY_EXAMPLE },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Memory"),
@@ -149,11 +200,19 @@ export const memoryRoutes = [
     path: "/api/v1/memories/{id}",
     operationId: "updateMemory",
     summary: "Change a memory's kind, title or content (fields left out stay as they are)",
+    description:
+      "Changes a memory's kind, title or content; fields left out stay as they are, and a body with none changes " +
+      "nothing (updated_at included). Later generations that name it use the new text; contents already written " +
+      "are not touched.",
+    bodyExamples: {
+      content: { content: "Short sentences. Say 'installers'. Address the reader as 'you'." },
+      kind: { kind: "context" },
+    },
     workspace: "optional",
     params: MemoryParams,
     body: UpdateBody,
     responses: {
-      200: { description: "The memory as it now is.", schema: Memory },
+      200: { description: "The memory as it now is.", schema: Memory, example: MEMORY_EXAMPLE },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Memory"),
@@ -179,6 +238,9 @@ export const memoryRoutes = [
     path: "/api/v1/memories/{id}",
     operationId: "deleteMemory",
     summary: "Delete a memory",
+    description:
+      "Deletes a memory. Contents written with it keep their text; a generation running that names it fails with " +
+      "404. Its id is never given to another record.",
     workspace: "optional",
     params: MemoryParams,
     responses: {

@@ -12,7 +12,17 @@ import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, intString, maxChars, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import {
+  described,
+  Integer,
+  intString,
+  maxChars,
+  named,
+  PageQuery,
+  pageOf,
+  Timestamp,
+  WorkspaceQuery,
+} from "../http/schemas.js";
 import { TaskLimitError } from "../workers/limits.js";
 import {
   AUTH_ERRORS,
@@ -49,21 +59,42 @@ const FORMAT_BY_TYPE: Record<string, TextFormat> = {
 /** Longest title made up from a material's first line. */
 const FIRST_LINE_TITLE_CHARS = 100;
 
-const Reference = v.object({
-  id: Integer,
-  workspace_id: v.string(),
-  title: v.string(),
-  content: v.pipe(v.string(), v.description("The material as plain text.")),
-  source_type: v.picklist(SOURCE_TYPES),
-  word_count: Integer,
-  passage_count: v.pipe(Integer, v.description("The passages (whole paragraphs or sentences) generation can cite.")),
-  created_at: Timestamp,
+/** A source document generation draws facts from (named ReferenceMaterial in the description). */
+const Reference = named(
+  "ReferenceMaterial",
+  v.object({
+    id: described(Integer, "The material's id; never given to another record, even after it is deleted."),
+    workspace_id: v.string(),
+    title: described(v.string(), "The title: as sent, else the file's name, else the text's first line."),
+    content: v.pipe(v.string(), v.description("The material as plain text.")),
+    source_type: described(v.picklist(SOURCE_TYPES), "The format it was sent in (text, markdown or html)."),
+    word_count: described(Integer, "Words in the plain text."),
+    passage_count: v.pipe(Integer, v.description("The passages (whole paragraphs or sentences) generation can cite.")),
+    created_at: described(Timestamp, "When it was added."),
+  }),
+);
+const ReferenceSummary = named(
+  "ReferenceMaterialSummary",
+  v.object({
+    ...Reference.entries,
+    excerpt: v.pipe(v.string(), v.description("The start of the plain text (at most 240 characters), for a preview.")),
+  }),
+);
+const Deleted = v.object({
+  id: described(Integer, "The deleted material's id."),
+  deleted: described(v.literal(true), "Always true."),
 });
-const ReferenceSummary = v.object({
-  ...Reference.entries,
-  excerpt: v.pipe(v.string(), v.description("The start of the plain text (at most 240 characters), for a preview.")),
-});
-const Deleted = v.object({ id: Integer, deleted: v.literal(true) });
+
+const REFERENCE_EXAMPLE = {
+  id: 7,
+  workspace_id: "ws_4fT9sK2mQ8zL1xWc",
+  title: "Roof mounting notes",
+  content: "Flat roofs need ballast mounts. Ballast holds the panels without drilling through the membrane.",
+  source_type: "markdown",
+  word_count: 15,
+  passage_count: 2,
+  created_at: "2026-03-01T14:20:00.000Z",
+};
 
 const CreateBody = v.pipe(
   v.object({
@@ -119,7 +150,9 @@ type CreateInput = v.InferOutput<typeof CreateBody>;
 const ListQuery = v.object({ ...PageQuery, ...WorkspaceQuery });
 type ListInput = v.InferOutput<typeof ListQuery>;
 
-const ReferenceParams = v.object({ referenceId: intString(1) });
+const ReferenceParams = v.object({
+  referenceId: intString(1, Number.MAX_SAFE_INTEGER, "The reference material's id."),
+});
 type ById = Ctx<{ referenceId: number }>;
 
 function unsupportedFile(file: UploadedFile, why: string): ApiError {
@@ -195,6 +228,10 @@ export const referenceRoutes = [
     path: "/api/v1/reference-materials",
     operationId: "listReferenceMaterials",
     summary: "List the reference materials of a workspace, oldest first, with their plain text and an excerpt",
+    description:
+      "Lists the reference materials of one workspace in the order they were added, a page at a time, each with its " +
+      "plain text and an excerpt for a preview; a page ends early when its texts are large. Use the ids in POST " +
+      "/generate's reference_material_ids. Changes nothing.",
     workspace: "required",
     query: ListQuery,
     responses: {
@@ -223,11 +260,26 @@ export const referenceRoutes = [
     summary:
       "Add a reference material: JSON {content, format: text|markdown|html} or a multipart/form-data file " +
       "(.txt, .md, .markdown, .html, .htm; UTF-8), up to 5 MiB; stored as plain text of at most 500,000 characters",
+    description:
+      "Adds a source document to a workspace: the facts generation draws on and cites when a request names it in " +
+      "reference_material_ids. Send JSON with content and its format (text, markdown or html; source_type is another " +
+      "name for format), or upload a file as multipart/form-data (its format told by its extension, else its type). " +
+      "The material is stored as plain text, split into passages, and taken into the workspace's knowledge graph " +
+      "after the answer. Sending both content and a file, or neither, is refused with 400; a file that is not UTF-8 " +
+      "text, Markdown or HTML with 415.",
+    bodyExamples: {
+      markdown: {
+        title: "Roof mounting notes",
+        content: "# Mounting\n\nFlat roofs need ballast mounts. Ballast holds the panels without drilling.",
+        format: "markdown",
+      },
+      text: { content: "Our installers finish a flat-roof job in two days.", format: "text" },
+    },
     workspace: "required",
     upload: { maxBytes: REFERENCE_LIMITS.bodyBytes },
     body: CreateBody,
     responses: {
-      201: { description: "The new reference material.", schema: Reference },
+      201: { description: "The new reference material.", schema: Reference, example: REFERENCE_EXAMPLE },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Workspace"),
@@ -294,10 +346,13 @@ export const referenceRoutes = [
     path: "/api/v1/reference-materials/{referenceId}",
     operationId: "getReferenceMaterial",
     summary: "Read one reference material with its plain text",
+    description:
+      "Reads one reference material with its plain text and passage count. Changes nothing. One of another account, " +
+      "or not in the workspace named, is 404.",
     workspace: "optional",
     params: ReferenceParams,
     responses: {
-      200: { description: "The reference material.", schema: Reference },
+      200: { description: "The reference material.", schema: Reference, example: REFERENCE_EXAMPLE },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Reference material"),
@@ -311,7 +366,11 @@ export const referenceRoutes = [
     method: "DELETE",
     path: "/api/v1/reference-materials/{referenceId}",
     operationId: "deleteReferenceMaterial",
-    summary: "Delete a reference material and its passages (spec §4.4)",
+    summary: "Delete a reference material and its passages",
+    description:
+      "Deletes a reference material with its passages and takes it out of the knowledge graph at once. Contents " +
+      "generated from it keep their text; a generation running that names it fails with 404. Its id is never given " +
+      "to another record.",
     workspace: "optional",
     params: ReferenceParams,
     responses: {

@@ -10,7 +10,7 @@ import { COMPONENT_WEIGHTS } from "../domain/scoring.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, workspaceNotFound } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, maxChars, minChars } from "../http/schemas.js";
+import { described, Integer, maxChars, minChars, named } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS } from "./common.js";
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER));
@@ -53,76 +53,120 @@ const ComponentSchema = v.object({
   weight: v.pipe(v.number(), v.description("Its share of the total score; the weights add up to 1.")),
 });
 
-const Phrase = v.object({ phrase: v.string(), count: Integer, density: v.number() });
-
-const ScoreResponse = v.object({
-  score: v.pipe(v.number(), v.description("0–100: the weighted mean of the components.")),
-  components: v.pipe(
-    v.object({
-      readability: ComponentSchema,
-      structure: ComponentSchema,
-      keywords: ComponentSchema,
-      voice: v.optional(ComponentSchema),
-    }),
-    v.description(
-      `Weights ${Object.entries(COMPONENT_WEIGHTS)
-        .map(([k, w]) => `${k} ${w}`)
-        .join(", ")}; without a voice profile (or one that has learned nothing) voice is left out and the ` +
-        "others share its weight in proportion.",
-    ),
-  ),
-  readability: v.object({ flesch_reading_ease: v.number(), flesch_kincaid_grade: v.number() }),
-  stats: v.object({
-    words: Integer,
-    sentences: Integer,
-    paragraphs: Integer,
-    headings: Integer,
-    lists: Integer,
-    list_items: Integer,
-    characters: Integer,
-    syllables: Integer,
-    average_sentence_words: v.number(),
-    longest_sentence_words: Integer,
-    average_paragraph_words: v.number(),
-    reading_time_seconds: v.number(),
-  }),
-  keywords: v.object({
-    top: v.pipe(
-      v.array(Phrase),
-      v.description("The text's own key phrases (one to three words), most prominent first; density in per cent."),
-    ),
-    requested: v.array(
-      v.object({
-        keyword: v.string(),
-        found: v.boolean(),
-        count: Integer,
-        density: v.pipe(v.number(), v.description("Per cent of the text's words its occurrences cover.")),
-      }),
-    ),
-  }),
-  voice_match: v.pipe(
-    v.nullable(v.number()),
-    v.description(
-      "0–1 against the voice profile: avoided phrases and replaced words lower it, preferred phrases, " +
-        "replacing words and sentence length near the target raise it; null without a profile, with one " +
-        "that has learned nothing yet, or for an empty text.",
-    ),
-  ),
-  voice: v.pipe(
-    v.nullable(
-      v.object({
-        avoided_phrases: v.array(v.object({ phrase: v.string(), count: Integer })),
-        substitutions: v.array(v.object({ from: v.string(), to: v.string(), from_count: Integer, to_count: Integer })),
-        preferred_phrases: v.array(v.object({ phrase: v.string(), count: Integer })),
-        average_sentence_words: v.number(),
-        target_sentence_words: v.nullable(v.number()),
-        flesch_reading_ease: v.number(),
-        readability_target: v.nullable(v.number()),
-      }),
-    ),
-    v.description("What the text contains of the profile's learned habits; null when voice_match is null."),
-  ),
+const Phrase = v.object({
+  phrase: described(v.string(), "The phrase, in lower case."),
+  count: described(Integer, "How often it occurs."),
+  density: described(v.number(), "Per cent of the text's words its occurrences cover."),
 });
+const count = (what: string) => described(Integer, `How many ${what} the text has.`);
+const habit = (what: string) => described(Integer, `How often the text has ${what}.`);
+
+/** What POST /scoring answers (named Scoring in the description). */
+const ScoreResponse = named(
+  "Scoring",
+  v.object({
+    score: v.pipe(v.number(), v.description("0–100: the weighted mean of the components.")),
+    components: v.pipe(
+      v.object({
+        readability: described(ComponentSchema, "The Flesch reading ease, clamped to 0–100."),
+        structure: described(ComponentSchema, "Paragraph and sentence length, and headings in texts over 300 words."),
+        keywords: described(
+          ComponentSchema,
+          "Each requested keyword best between 0.5 % and 3 % of the words; with none requested, the text's focus.",
+        ),
+        voice: v.optional(described(ComponentSchema, "The voice match, scaled to 0–100; left out without a profile.")),
+      }),
+      v.description(
+        `Weights ${Object.entries(COMPONENT_WEIGHTS)
+          .map(([k, w]) => `${k} ${w}`)
+          .join(", ")}; without a voice profile (or one that has learned nothing) voice is left out and the ` +
+          "others share its weight in proportion.",
+      ),
+    ),
+    readability: described(
+      v.object({
+        flesch_reading_ease: described(v.number(), "Flesch reading ease: higher is easier (60–70 is plain English)."),
+        flesch_kincaid_grade: described(v.number(), "Flesch–Kincaid grade: the US school grade that reads it."),
+      }),
+      "Readability figures of the text.",
+    ),
+    stats: described(
+      v.object({
+        words: count("words"),
+        sentences: count("sentences"),
+        paragraphs: count("paragraphs"),
+        headings: count("headings"),
+        lists: count("lists"),
+        list_items: count("list items"),
+        characters: count("characters"),
+        syllables: count("syllables"),
+        average_sentence_words: described(v.number(), "Mean words per sentence."),
+        longest_sentence_words: described(Integer, "Words in the longest sentence."),
+        average_paragraph_words: described(v.number(), "Mean words per paragraph."),
+        reading_time_seconds: described(v.number(), "About how long it takes to read, in seconds."),
+      }),
+      "Counts of the text's parts.",
+    ),
+    keywords: described(
+      v.object({
+        top: v.pipe(
+          v.array(Phrase),
+          v.description("The text's own key phrases (one to three words), most prominent first; density in per cent."),
+        ),
+        requested: described(
+          v.array(
+            v.object({
+              keyword: described(v.string(), "The keyword as sent."),
+              found: described(v.boolean(), "Whether the text has it."),
+              count: described(Integer, "How often it occurs (plurals and case folded)."),
+              density: v.pipe(v.number(), v.description("Per cent of the text's words its occurrences cover.")),
+            }),
+          ),
+          "The keywords sent, in the order sent.",
+        ),
+      }),
+      "Key phrases of the text and the requested keywords.",
+    ),
+    voice_match: v.pipe(
+      v.nullable(v.number()),
+      v.description(
+        "0–1 against the voice profile: avoided phrases and replaced words lower it, preferred phrases, " +
+          "replacing words and sentence length near the target raise it; null without a profile, with one " +
+          "that has learned nothing yet, or for an empty text.",
+      ),
+    ),
+    voice: v.pipe(
+      v.nullable(
+        v.object({
+          avoided_phrases: described(
+            v.array(v.object({ phrase: described(v.string(), "The phrase."), count: habit("it") })),
+            "Phrases the profile avoids that the text has.",
+          ),
+          substitutions: described(
+            v.array(
+              v.object({
+                from: described(v.string(), "The word the writers replace."),
+                to: described(v.string(), "What they replace it with."),
+                from_count: habit("the replaced word"),
+                to_count: habit("the replacing word"),
+              }),
+            ),
+            "The profile's substitutions whose words the text has.",
+          ),
+          preferred_phrases: described(
+            v.array(v.object({ phrase: described(v.string(), "The phrase."), count: habit("it") })),
+            "Phrases the profile prefers that the text has.",
+          ),
+          average_sentence_words: described(v.number(), "The text's mean words per sentence."),
+          target_sentence_words: described(v.nullable(v.number()), "The profile's target; null if it has none."),
+          flesch_reading_ease: described(v.number(), "The text's Flesch reading ease."),
+          readability_target: described(v.nullable(v.number()), "The profile's target; null if it has none."),
+        }),
+      ),
+      v.description("What the text contains of the profile's learned habits; null when voice_match is null."),
+    ),
+  }),
+);
 
 /** The workspace a body names, if any: the account's (404 otherwise) and one a bound key may use (403 otherwise). */
 function namedWorkspace(ctx: Ctx<unknown, unknown, ScoreInput>): WorkspaceRow | undefined {
@@ -142,12 +186,63 @@ export const scoringRoutes = [
     summary:
       "Score a text or a content: readability, structure, keywords and voice match (0–100 each), weighed " +
       "into one score, with readability figures, statistics and key phrases",
+    description:
+      "Scores a text, or the current text of a content (its finalized text once finalized), before or after editing: " +
+      "readability, structure, keyword use and, with a voice profile, how well it matches the writers' learned " +
+      "voice, weighed into one 0–100 score, with the figures behind it. Stores nothing and changes nothing. Send " +
+      "exactly one of text or content_id; a content, voice profile or workspace that is not the caller's is 404.",
+    bodyExamples: {
+      text: {
+        text: "# Solar on flat roofs\n\nFlat roofs suit solar panels. Ballast mounts hold them without drilling.",
+        keywords: ["solar panels", "flat roof"],
+      },
+      content: { content_id: 1 },
+    },
     tag: "Scoring",
     stability: "beta",
     access: "any",
     body: ScoreBody,
     responses: {
-      200: { description: "The score.", schema: ScoreResponse },
+      200: {
+        description: "The score.",
+        schema: ScoreResponse,
+        // The answer to the `text` example below, without a voice profile (voice left out, its weight shared).
+        example: {
+          score: 72,
+          components: {
+            readability: { score: 83, weight: 0.4 },
+            structure: { score: 100, weight: 0.3333 },
+            keywords: { score: 20, weight: 0.2667 },
+          },
+          readability: { flesch_reading_ease: 83.32, flesch_kincaid_grade: 2.88 },
+          stats: {
+            words: 15,
+            sentences: 3,
+            paragraphs: 1,
+            headings: 1,
+            lists: 0,
+            list_items: 0,
+            characters: 93,
+            syllables: 21,
+            average_sentence_words: 5,
+            longest_sentence_words: 6,
+            average_paragraph_words: 11,
+            reading_time_seconds: 4,
+          },
+          keywords: {
+            top: [
+              { phrase: "flat roofs", count: 2, density: 26.67 },
+              { phrase: "solar", count: 2, density: 13.33 },
+            ],
+            requested: [
+              { keyword: "solar panels", found: true, count: 1, density: 13.33 },
+              { keyword: "flat roof", found: true, count: 2, density: 26.67 },
+            ],
+          },
+          voice_match: null,
+          voice: null,
+        },
+      },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Content, voice profile or workspace"),

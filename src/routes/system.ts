@@ -52,6 +52,11 @@ export const systemRoutes = [
     path: "/api/v1/openapi.json",
     operationId: "getOpenApi",
     summary: "This API's OpenAPI 3.1 description",
+    description:
+      "This document: every operation with its parameters, request bodies and their examples, responses, error " +
+      "codes (x-error-codes) and the named record schemas under components.schemas. Feed it to a client generator, " +
+      "a request tester or an API browser. It needs no credentials, is built once per start, and answers 304 to an " +
+      "If-None-Match with its current ETag.",
     tag: "System",
     stability: "stable",
     access: "public",
@@ -59,7 +64,7 @@ export const systemRoutes = [
       200: {
         description:
           "The OpenAPI document; gzip-encoded (`Content-Encoding: gzip`) when Accept-Encoding allows gzip, with an ETag per encoding.",
-        schema: v.looseObject({ openapi: v.string() }),
+        schema: v.looseObject({ openapi: v.pipe(v.string(), v.description("The OpenAPI version: 3.1.0.")) }),
         headers: ["ETag", "Vary", "Content-Encoding"],
       },
       304: { description: "Not modified: the If-None-Match ETag is current.", headers: ["ETag", "Vary"] },

@@ -4,32 +4,52 @@ import { SECTION_ROLES, TEMPLATE_FORMATS, TEMPLATE_TONES, type TemplateRow, temp
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, intString, PageQuery, pageOf, TextFilter, Timestamp } from "../http/schemas.js";
+import { described, Integer, intString, named, PageQuery, pageOf, TextFilter, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
 
 const Section = v.object({
-  key: v.string(),
+  key: described(v.string(), "The section's name within the template."),
   heading: v.pipe(v.nullable(v.string()), v.description("A fixed heading printed above the section, or null.")),
-  role: v.picklist(SECTION_ROLES),
+  role: described(v.picklist(SECTION_ROLES), "What the section does in the piece; the engine writes it from its role."),
   words: v.pipe(Integer, v.description("The section's word budget.")),
-  instruction: v.string(),
+  instruction: described(v.string(), "What the section is to say, in words for the engine."),
 });
 
-const Template = v.object({
-  id: Integer,
-  name: v.string(),
-  category: v.string(),
-  description: v.string(),
-  format: v.picklist(TEMPLATE_FORMATS),
-  sections: v.pipe(
-    v.array(Section),
-    v.description("The sections in writing order; their words add up to about target_words."),
-  ),
-  target_words: v.number(),
-  tone: v.picklist(TEMPLATE_TONES),
-  built_in: v.pipe(v.boolean(), v.description("True for the templates every account sees.")),
-  created_at: Timestamp,
-});
+/** A template: the sections, length and tone a generation follows (named Template in the description). */
+const Template = named(
+  "Template",
+  v.object({
+    id: described(Integer, "The template's id, to send as template_id to POST /generate."),
+    name: described(v.string(), "The template's name."),
+    category: described(v.string(), "Its category (blog, social, email, …), a filter of GET /templates."),
+    description: described(v.string(), "What the template is for."),
+    format: described(v.picklist(TEMPLATE_FORMATS), "The layout it produces."),
+    sections: v.pipe(
+      v.array(Section),
+      v.description("The sections in writing order; their words add up to about target_words."),
+    ),
+    target_words: described(v.number(), "About how many words a piece from it has."),
+    tone: described(v.picklist(TEMPLATE_TONES), "The voice it asks for."),
+    built_in: v.pipe(v.boolean(), v.description("True for the templates every account sees.")),
+    created_at: described(Timestamp, "When it was added."),
+  }),
+);
+
+const TEMPLATE_EXAMPLE = {
+  id: 1,
+  name: "Blog post",
+  category: "blog",
+  description: "A blog article: a headline, a hook, three points and a call to action.",
+  format: "article",
+  sections: [
+    { key: "headline", heading: null, role: "headline", words: 12, instruction: "A headline that names the benefit." },
+    { key: "hook", heading: null, role: "hook", words: 60, instruction: "Open with the reader's problem." },
+  ],
+  target_words: 800,
+  tone: "informative",
+  built_in: true,
+  created_at: "2026-01-01T00:00:00.000Z",
+};
 
 const ListQuery = v.object({
   ...PageQuery,
@@ -38,7 +58,7 @@ const ListQuery = v.object({
 });
 type ListInput = v.InferOutput<typeof ListQuery>;
 
-const TemplateParams = v.object({ id: intString(1) });
+const TemplateParams = v.object({ id: intString(1, Number.MAX_SAFE_INTEGER, "The template's id (template_id).") });
 
 /** A template the caller's account may use: a built-in one or its own; anything else is 404. */
 export function findTemplate(ctx: Ctx, id: number): TemplateRow {
@@ -55,6 +75,10 @@ export const templateRoutes = [
     operationId: "listTemplates",
     summary:
       "List templates, oldest first (by id: the built-in ones first): the built-in ones and the account's own, filtered by category or text",
+    description:
+      "Lists the templates a generation can follow: the ten built-in ones every account sees, then the account's " +
+      "own, in id order, a page at a time; filter by category or by text in the name, description and category. " +
+      "Pick one and send its id as template_id to POST /generate. Changes nothing.",
     tag: "Templates",
     stability: "stable",
     access: "any",
@@ -81,12 +105,15 @@ export const templateRoutes = [
     path: "/api/v1/templates/{id}",
     operationId: "getTemplate",
     summary: "Read one template with its sections",
+    description:
+      "Reads one template with its sections, word budgets and tone: what a generation from it will contain. " +
+      "Changes nothing. A template of another account is 404.",
     tag: "Templates",
     stability: "stable",
     access: "any",
     params: TemplateParams,
     responses: {
-      200: { description: "The template.", schema: Template },
+      200: { description: "The template.", schema: Template, example: TEMPLATE_EXAMPLE },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Template"),

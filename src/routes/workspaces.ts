@@ -6,7 +6,7 @@ import { RecordName } from "../domain/admin-rules.js";
 import type { Ctx } from "../http/context.js";
 import { workspaceNotFound } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { maxChars, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import { maxChars, named, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import { actorOf } from "./apikeys.js";
 import {
   AUTH_ERRORS,
@@ -17,10 +17,36 @@ import {
   INPUT_ERRORS,
   NOT_FOUND,
   page,
+  SESSION_ONLY,
 } from "./common.js";
 
-const Workspace = v.object({ id: v.string(), name: v.string(), is_default: v.boolean(), created_at: Timestamp });
-const WorkspaceParams = v.object({ workspaceId: v.pipe(v.string(), maxChars(64)) });
+const Workspace = named(
+  "Workspace",
+  v.pipe(
+    v.object({
+      id: v.pipe(v.string(), v.description("The workspace's id (ws_…), its workspace_id in every other operation.")),
+      name: v.pipe(v.string(), v.description("The workspace's name.")),
+      is_default: v.pipe(
+        v.boolean(),
+        v.description("Whether this is the account's default workspace, used when a request names none."),
+      ),
+      created_at: v.pipe(Timestamp, v.description("When the workspace was created.")),
+    }),
+    v.description(
+      "A workspace: it holds its own reference materials, memories, contents, conversions and knowledge graph.",
+    ),
+  ),
+);
+const WORKSPACE_EXAMPLE = {
+  id: "ws_NTwCOH7ZnxOG70kT",
+  name: "Newsletter",
+  is_default: true,
+  created_at: "2026-12-01T09:00:00.000Z",
+};
+const WorkspaceParams = v.object({
+  workspaceId: v.pipe(v.string(), maxChars(64), v.description("The workspace's id (ws_…).")),
+});
+const WorkspaceName = v.pipe(RecordName, v.description("The workspace's name (1 to 100 characters, trimmed)."));
 const ListQuery = v.object({ ...PageQuery, ...WorkspaceQuery });
 
 /**
@@ -41,13 +67,22 @@ export const workspaceRoutes = [
     operationId: "listWorkspaces",
     summary:
       "List workspaces, in id order: ids are random, so not the order they were made (a bound key sees only its own)",
+    description:
+      "Lists the account's workspaces a page at a time (pass next_cursor as cursor for the next page). Use it to " +
+      "find the workspace_id the workspace-aware operations take, and which workspace is the default, used when a " +
+      "request names none. A key bound to a workspace sees only that one; a workspace_id in the query lists only " +
+      "that one. It changes nothing.",
     tag: "Workspaces",
     stability: "beta",
     access: "any",
     workspace: "optional",
     query: ListQuery,
     responses: {
-      200: { description: "A page of workspaces.", schema: pageOf(Workspace) },
+      200: {
+        description: "A page of workspaces.",
+        schema: pageOf(Workspace),
+        example: { data: [WORKSPACE_EXAMPLE], has_more: false, next_cursor: null },
+      },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
     },
@@ -69,12 +104,19 @@ export const workspaceRoutes = [
     path: "/api/v1/workspaces/{workspaceId}",
     operationId: "getWorkspace",
     summary: "Read one workspace",
+    description:
+      "Reads one workspace of the account by its id. A key bound to another workspace gets 403 workspace_mismatch; " +
+      "a workspace of another account is 404. It changes nothing.",
     tag: "Workspaces",
     stability: "beta",
     access: "any",
     workspace: "optional",
     params: WorkspaceParams,
-    responses: { 200: { description: "The workspace.", schema: Workspace }, ...AUTH_ERRORS, ...NOT_FOUND("Workspace") },
+    responses: {
+      200: { description: "The workspace.", schema: Workspace, example: WORKSPACE_EXAMPLE },
+      ...AUTH_ERRORS,
+      ...NOT_FOUND("Workspace"),
+    },
     handler(ctx: Ctx<{ workspaceId: string }>) {
       return { body: workspaceView(findWorkspace(ctx)) };
     },
@@ -85,11 +127,37 @@ export const workspaceRoutes = [
     operationId: "createWorkspace",
     created: (body: { id: string }) => `/api/v1/workspaces/${body.id}`,
     summary: "Create a workspace (web session only)",
+    description:
+      "Creates an empty workspace in the account, for a client, a brand or a project whose references, memories and " +
+      "contents stay apart from the others'. With `is_default: true` it becomes the default workspace (the one " +
+      "that was stops being it). The Location header names the new workspace. The creation is written to the audit " +
+      "log. " +
+      SESSION_ONLY,
     tag: "Workspaces",
     stability: "beta",
     access: "session",
-    body: v.object({ name: RecordName, is_default: v.optional(v.boolean()) }),
-    responses: { 201: { description: "The new workspace.", schema: Workspace }, ...AUTH_ERRORS, ...INPUT_ERRORS },
+    body: named(
+      "CreateWorkspaceRequest",
+      v.pipe(
+        v.object({
+          name: WorkspaceName,
+          is_default: v.optional(
+            v.pipe(v.boolean(), v.description("true: make it the account's default workspace. Default: false.")),
+          ),
+        }),
+        v.description("The new workspace's name, and whether it becomes the default."),
+      ),
+    ),
+    bodyExamples: { workspace: { name: "Client: Acme" }, default: { name: "Newsletter", is_default: true } },
+    responses: {
+      201: {
+        description: "The new workspace.",
+        schema: Workspace,
+        example: { ...WORKSPACE_EXAMPLE, id: "ws_q3Vd8LkP0aZt2XyB", name: "Client: Acme", is_default: false },
+      },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+    },
     handler(ctx: Ctx<Record<string, string>, unknown, { name: string; is_default?: boolean }>) {
       const ws = createWorkspace(
         ctx.services.store,
@@ -107,13 +175,37 @@ export const workspaceRoutes = [
     path: "/api/v1/workspaces/{workspaceId}",
     operationId: "updateWorkspace",
     summary: "Rename a workspace or make it the default (web session only)",
+    description:
+      "Renames a workspace, or with `is_default: true` makes it the account's default (the one that was stops being " +
+      "it). An account always keeps a default: `is_default: false` on the default workspace is 409 and nothing of " +
+      "the body is applied; on another workspace it changes nothing. The change is written to the audit log. " +
+      SESSION_ONLY,
     tag: "Workspaces",
     stability: "beta",
     access: "session",
     params: WorkspaceParams,
-    body: v.object({ name: v.optional(RecordName), is_default: v.optional(v.boolean()) }),
+    body: named(
+      "UpdateWorkspaceRequest",
+      v.pipe(
+        v.object({
+          name: v.optional(WorkspaceName),
+          is_default: v.optional(
+            v.pipe(
+              v.boolean(),
+              v.description("true: make it the default; false is accepted only where it is not the default."),
+            ),
+          ),
+        }),
+        v.description("What to change; a field left out keeps its value."),
+      ),
+    ),
+    bodyExamples: { rename: { name: "Newsletter (weekly)" } },
     responses: {
-      200: { description: "The workspace.", schema: Workspace },
+      200: {
+        description: "The workspace.",
+        schema: Workspace,
+        example: { ...WORKSPACE_EXAMPLE, name: "Newsletter (weekly)" },
+      },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Workspace"),
@@ -132,12 +224,25 @@ export const workspaceRoutes = [
     path: "/api/v1/workspaces/{workspaceId}",
     operationId: "deleteWorkspace",
     summary: "Delete a workspace, its records and the keys bound to it (web session only)",
+    description:
+      "Deletes a workspace and everything in it, for good: its reference materials, memories, contents and their " +
+      "versions, conversions, images and knowledge graph, and the API keys bound to it (their requests get 401 " +
+      "from then on). The default workspace cannot be deleted while the account has others (409): make another the " +
+      "default first. The deletion is written to the audit log. " +
+      SESSION_ONLY,
     tag: "Workspaces",
     stability: "beta",
     access: "session",
     params: WorkspaceParams,
     responses: {
-      200: { description: "Deleted.", schema: v.object({ id: v.string(), deleted: v.literal(true) }) },
+      200: {
+        description: "Deleted.",
+        schema: v.object({
+          id: v.pipe(v.string(), v.description("The deleted workspace's id.")),
+          deleted: v.pipe(v.literal(true), v.description("Always true.")),
+        }),
+        example: { id: "ws_q3Vd8LkP0aZt2XyB", deleted: true },
+      },
       ...AUTH_ERRORS,
       ...NOT_FOUND("Workspace"),
       ...CONFLICT("The default workspace cannot be deleted while others exist."),

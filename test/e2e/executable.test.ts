@@ -12,7 +12,7 @@ import path from "node:path";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Contract } from "../helpers/contract.js";
-import type { paths } from "./generated/api.js";
+import type { components, paths } from "./generated/api.js";
 import { root, Sandbox, type Server } from "./harness.js";
 
 const ADMIN_EMAIL = "admin@e2e.test";
@@ -22,8 +22,10 @@ const CYCLES = Number(process.env.E2E_CYCLES ?? 5);
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-type GenerateBody = paths["/api/v1/generate"]["post"]["requestBody"]["content"]["application/json"];
-type Generated = paths["/api/v1/generate"]["post"]["responses"][200]["content"]["application/json"];
+/** The records of the description, by the names it gives them (components.schemas). */
+type Schemas = components["schemas"];
+type GenerateBody = Schemas["GenerateRequest"];
+type Generated = Schemas["GenerateResponse"];
 
 let box: Sandbox;
 let contract: Contract;
@@ -269,11 +271,11 @@ describe("the single executable", () => {
     const client = api(running(), key);
 
     const templates = ok(await client.GET("/api/v1/templates"), 200);
-    const template = templates.data.find((t) => t.id === 1);
+    const template: Schemas["Template"] | undefined = templates.data.find((t) => t.id === 1);
     expect(template, JSON.stringify(templates.data.map((t) => t.id))).toBeDefined();
     expect(template?.sections.length).toBeGreaterThan(0);
 
-    const reference = ok(
+    const reference: Schemas["ReferenceMaterial"] = ok(
       await client.POST("/api/v1/reference-materials", {
         body: {
           title: "Field notes",
@@ -288,7 +290,7 @@ describe("the single executable", () => {
     expect(reference.source_type).toBe("text");
     expect(reference.passage_count).toBeGreaterThan(0);
 
-    const memory = ok(
+    const memory: Schemas["Memory"] = ok(
       await client.POST("/api/v1/memories", {
         body: { kind: "voice", title: "House style", content: "Short sentences. Plain words. No exclamation marks." },
       }),
@@ -297,7 +299,7 @@ describe("the single executable", () => {
     expect(memory.kind).toBe("voice");
 
     // Without stream the answer is JSON; the description also lists text/event-stream for stream: true.
-    const generated = jsonOnly(
+    const generated: Generated = jsonOnly(
       await client.POST("/api/v1/generate", {
         body: {
           template_id: 1,
@@ -318,7 +320,7 @@ describe("the single executable", () => {
     }
 
     const finalizedText = `${generated.content}\n\nEdited by a person before publication.`;
-    const finalized = ok(
+    const finalized: Schemas["FinalizeResponse"] = ok(
       await client.POST("/api/v1/finalizeContent", {
         body: { content_id: generated.content_id, finalized_content: finalizedText, edit_seconds: 95 },
       }),
@@ -333,7 +335,10 @@ describe("the single executable", () => {
 
     const jobId = finalized.learning_job_id!;
     const deadline = Date.now() + 20_000;
-    let job = ok(await client.GET("/api/v1/learning-jobs/{jobId}", { params: { path: { jobId } } }), 200);
+    let job: Schemas["LearningJob"] = ok(
+      await client.GET("/api/v1/learning-jobs/{jobId}", { params: { path: { jobId } } }),
+      200,
+    );
     while (job.status !== "succeeded" && job.status !== "failed" && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 250));
       job = ok(await client.GET("/api/v1/learning-jobs/{jobId}", { params: { path: { jobId } } }), 200);
@@ -350,13 +355,15 @@ describe("the single executable", () => {
     expect(readdirSync(path.join(base, build))).toEqual(expect.arrayContaining(["better_sqlite3.node", "worker.cjs"]));
 
     const profiles = ok(await client.GET("/api/v1/voice-profiles"), 200);
-    const profile = profiles.data.find((p) => p.workspace_id === generated.workspace_id);
+    const profile: Schemas["VoiceProfile"] | undefined = profiles.data.find(
+      (p) => p.workspace_id === generated.workspace_id,
+    );
     expect(profile, JSON.stringify(profiles)).toBeDefined();
     expect(profile?.sample_count).toBeGreaterThanOrEqual(1);
 
     // The description types path ids as integers (spec §2): the generated client takes numbers.
     const contentId = generated.content_id;
-    const scheduled = ok(
+    const scheduled: Schemas["Content"] = ok(
       await client.PATCH("/api/v1/contents/{contentId}/schedule", {
         params: { path: { contentId } },
         body: { scheduled_publish_at: "2031-03-14" },
@@ -366,7 +373,7 @@ describe("the single executable", () => {
     expect(scheduled.scheduled_publish_day).toBe("2031-03-14");
     expect(scheduled.status).toBe("finalized");
 
-    const published = ok(
+    const published: Schemas["Content"] = ok(
       await client.POST("/api/v1/contents/{contentId}/publication", { params: { path: { contentId } }, body: {} }),
       200,
     );
@@ -405,7 +412,7 @@ describe("the single executable", () => {
 
   test("images: generate a small one, then download its PNG bytes", async () => {
     const client = api(running(), key);
-    const image = ok(
+    const image: Schemas["Image"] = ok(
       await client.POST("/api/v1/images/generate", { body: { prompt: "a lighthouse at dawn", width: 64, height: 64 } }),
       201,
     );

@@ -16,6 +16,7 @@ import { buildOpenApi } from "../../src/http/openapi.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { type Answer, answerOf, type Harness, makeHarness } from "../helpers/harness.js";
 import { expectErrorBodyOf, freshAddress, sendTo, sessionOf } from "../helpers/http.js";
+import { inlined } from "../helpers/openapi-doc.js";
 import { type FuzzRequest, type Known, type Operation, requestsFor, type Schema } from "./requests.js";
 import { watchdog } from "./watchdog.js";
 
@@ -33,6 +34,7 @@ interface DocOperation {
 }
 const doc = buildOpenApi(ROUTES, { publicUrl: "http://127.0.0.1:8080", stagingUrl: "http://127.0.0.1:8081" }) as {
   paths: Record<string, Record<string, DocOperation>>;
+  components: { schemas: Record<string, Schema> };
 };
 
 const operations: Operation[] = [];
@@ -44,8 +46,9 @@ for (const [path, methods] of Object.entries(doc.paths))
       method: method.toUpperCase(),
       path,
       params: op.parameters ?? [],
-      json: content["application/json"]?.schema,
-      multipart: content["multipart/form-data"]?.schema,
+      // The generators read a schema's own properties: the named components it refers to are inlined.
+      json: inlined(doc, content["application/json"]?.schema),
+      multipart: inlined(doc, content["multipart/form-data"]?.schema),
     });
   }
 const selected = operations.filter((op) => !ONLY || op.id === ONLY);

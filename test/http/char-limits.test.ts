@@ -12,6 +12,7 @@ import { DEFAULT_CONFIG } from "../../src/http/server.js";
 import { parseInput } from "../../src/http/validate.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, sessionOf } from "../helpers/http.js";
+import { requestSchemaOf } from "../helpers/openapi-doc.js";
 
 const EMOJI = "😀"; // one character, two UTF-16 units
 const ASTRAL = "𝄞"; // U+1D11E, one character outside the emoji ranges, two UTF-16 units
@@ -74,12 +75,10 @@ describe("limits over HTTP", () => {
       body: { account_id: h.a.id, email: "emoji@a.test", password: EMOJI.repeat(8) },
     });
     expect(enough.status, JSON.stringify(enough.body)).toBe(201);
-    const doc = buildOpenApi(ROUTES, DEFAULT_CONFIG) as unknown as {
-      paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: Schema }> } }>>;
-    };
-    const schema = doc.paths["/api/v1/admin/users"].post.requestBody.content["application/json"].schema;
+    const doc = buildOpenApi(ROUTES, DEFAULT_CONFIG);
+    const schema: Schema = requestSchemaOf(doc, "/api/v1/admin/users", "post");
     expect(schema.properties.password).toMatchObject({ minLength: 8, maxLength: 1024 });
-    const memory = doc.paths["/api/v1/memories"].post.requestBody.content["application/json"].schema;
+    const memory: Schema = requestSchemaOf(doc, "/api/v1/memories", "post");
     expect(memory.properties.title).toMatchObject({ minLength: 1 });
   });
 
@@ -92,10 +91,7 @@ describe("limits over HTTP", () => {
     const over = await h.send("POST", "/api/v1/contents", { auth: key, body: { title: EMOJI.repeat(301) } });
     const details = expectErrorBody(over, 400, "validation_failed");
     expect(details.issues).toEqual([{ path: "body.title", message: "title must be at most 300 characters (got 301)" }]);
-    const doc = buildOpenApi(ROUTES, DEFAULT_CONFIG) as unknown as {
-      paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: Schema }> } }>>;
-    };
-    const schema = doc.paths["/api/v1/contents"].post.requestBody.content["application/json"].schema;
+    const schema: Schema = requestSchemaOf(buildOpenApi(ROUTES, DEFAULT_CONFIG), "/api/v1/contents", "post");
     expect(schema.properties.title.maxLength).toBe(300);
   });
 

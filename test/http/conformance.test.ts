@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { queryObjectOf } from "../../src/http/validate.js";
 import { contract, type Harness, makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, generateAndFinalize, sessionOf } from "../helpers/http.js";
+import { requestSchemaOf } from "../helpers/openapi-doc.js";
 
 /** A finalized content in a workspace, and the learning job its finalization queued. */
 async function learningJobIn(h: Harness, workspaceId: string): Promise<string> {
@@ -135,10 +136,8 @@ describe("planned dates (spec §4.3, DESIGN §7)", () => {
   });
 
   it("the OpenAPI description says which forms are accepted", () => {
-    const op = contract.document.paths["/api/v1/contents/{contentId}/schedule"]?.patch as unknown as {
-      requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
-    };
-    const field = JSON.stringify(op.requestBody.content["application/json"].schema.properties.scheduled_publish_at);
+    const schema = requestSchemaOf(contract.document, "/api/v1/contents/{contentId}/schedule", "patch");
+    const field = JSON.stringify(schema.properties.scheduled_publish_at);
     expect(field).toMatch(/local/);
     expect(field).toContain("2030-01-31T10:00:00Z");
     expect(field).toContain("2030-01-31T10:00:00,");

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ROUTES } from "../../src/http/routes.js";
 import { ContractError } from "../helpers/contract.js";
 import { checkContract, contract, makeHarness } from "../helpers/harness.js";
+import { inlined } from "../helpers/openapi-doc.js";
 
 type Responses = Record<string, { headers?: Record<string, { $ref: string }> }>;
 const operations = Object.entries(contract.document.paths).flatMap(([path, methods]) =>
@@ -99,8 +100,9 @@ describe("identifiers in the description", () => {
     for (const op of operations.filter((o) => o.path !== "/api/v1/mcp"))
       for (const [status, response] of Object.entries(op.responses)) {
         const content = (response as { content?: Record<string, { schema?: unknown }> }).content ?? {};
+        // Records are components referred to by $ref (openapi-schemas.ts): read with them inlined.
         for (const media of Object.values(content))
-          for (const [name, schema] of properties(media.schema)) {
+          for (const [name, schema] of properties(inlined(contract.document, media.schema))) {
             const types = [
               schema.type,
               ...((schema.anyOf as { type?: string }[] | undefined) ?? []).map((x) => x.type),

@@ -12,12 +12,13 @@ import { DEFAULT_CONFIG } from "../../src/http/server.js";
 import { cli, initDir } from "../helpers/cli.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
+import { requestSchemaOf } from "../helpers/openapi-doc.js";
 
 const PASSWORD = "correct horse battery staple";
 /** josé@a.test with é as one code point (NFC) and as e + U+0301 COMBINING ACUTE ACCENT (NFD). */
 const NFC = "jos\u00e9@a.test";
 const NFD = "jose\u0301@a.test";
-type EmailSchema = { properties: { email: { maxLength?: number; description?: string } } };
+type EmailSchema = { maxLength?: number; description?: string };
 /**
  * `local`@ a domain of ASCII letters ending in .test, `bytes` long in all (the local part's bytes as given), its labels
  * of 62 letters at most (a label may have 63).
@@ -117,10 +118,8 @@ describe("emails of users", () => {
     ]);
     expect(h.services.store.users.list(h.a.id).map((u) => u.email)).not.toContain(over);
     // The description keeps maxLength (a true bound: a character is at least one byte) and says bytes in words.
-    const doc = buildOpenApi(ROUTES, DEFAULT_CONFIG) as unknown as {
-      paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: EmailSchema }> } }>>;
-    };
-    const email = doc.paths["/api/v1/admin/users"].post.requestBody.content["application/json"].schema.properties.email;
+    const schema = requestSchemaOf(buildOpenApi(ROUTES, DEFAULT_CONFIG), "/api/v1/admin/users", "post");
+    const email: EmailSchema = schema.properties.email;
     expect(email.maxLength).toBe(254);
     expect(email.description).toMatch(/254 bytes of UTF-8/);
     expect(email.description).toMatch(/local part \(before the @\) at most 64/);
