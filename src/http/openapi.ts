@@ -7,17 +7,45 @@ import { IDEMPOTENCY_PARAMETER } from "./idempotency.js";
 import type { ResponseDoc, RouteDef } from "./route.js";
 import { ErrorBodySchema } from "./schemas.js";
 
-function schemaOf(schema: GenericSchema, typeMode: "input" | "output"): Record<string, unknown> {
+/** The engines a server offers, by the field that names one: a text engine (`model`) or an image model. */
+export interface OfferedModels {
+  text: string[];
+  image: string[];
+}
+
+/**
+ * What a server's `model` fields accept (schemas.ts offeredModel): an engine's id or its kind (pickEngine), the builtin
+ * one and the configured model server's; for images, builtin and the configured image model.
+ */
+export function offeredModels(config: Pick<ServerConfig, "llm" | "imageModel">): OfferedModels {
+  const text = ["builtin", ...(config.llm ? [config.llm.model, "openai-compatible"] : [])];
+  const image = ["builtin", ...(config.imageModel ? [config.imageModel.model] : [])];
+  return { text: [...new Set(text)], image: [...new Set(image)] };
+}
+
+function schemaOf(
+  schema: GenericSchema,
+  typeMode: "input" | "output",
+  models: OfferedModels = { text: ["builtin"], image: ["builtin"] },
+): Record<string, unknown> {
   const json = toJsonSchema(schema, {
     target: "draft-2020-12",
     typeMode,
     errorMode: "ignore",
     // An integer carried as a string (schemas.ts intString) is described as the integer it is, with its bounds; a
-    // check that a value is a JSON object (valibot's object schemas take arrays too) as an object.
-    overrideAction: ({ valibotAction }) => {
+    // check that a value is a JSON object (valibot's object schemas take arrays too) as an object; a check that says
+    // its rule in JSON Schema (schemas.ts describedCheck) with those words; a model field with the engines offered.
+    overrideAction: ({ valibotAction, jsonSchema }) => {
+      const said = (valibotAction as { jsonSchema?: Record<string, unknown> }).jsonSchema;
+      if (said !== undefined) return mergeSchema(jsonSchema as Json, said);
       if (valibotAction.type !== "metadata") return undefined;
       const meta = (valibotAction as { metadata?: Record<string, unknown> }).metadata;
       if (meta?.jsonObject === true) return { type: "object" };
+      const offered = meta?.offeredModel as keyof OfferedModels | undefined;
+      if (offered !== undefined) {
+        const { offeredModel: _, ...rest } = jsonSchema as Record<string, unknown>;
+        return { ...rest, enum: models[offered] };
+      }
       const bounds = meta?.integerString;
       return bounds ? { type: "integer", ...(bounds as { minimum: number; maximum: number }) } : undefined;
     },
@@ -68,9 +96,9 @@ export function pipelineErrors(r: RouteDef): Record<number, string[]> {
 }
 
 /** Query or path parameters from an object schema. */
-function parametersOf(schema: GenericSchema | undefined, where: "path" | "query") {
+function parametersOf(schema: GenericSchema | undefined, where: "path" | "query", models: OfferedModels) {
   if (!schema) return [];
-  const json = schemaOf(schema, "input") as { properties?: Record<string, unknown>; required?: string[] };
+  const json = schemaOf(schema, "input", models) as { properties?: Record<string, unknown>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, s]) => {
     const schema = s as Record<string, unknown>;
     // The default of an integer carried as a string ("20") is the integer it stands for.
@@ -79,20 +107,64 @@ function parametersOf(schema: GenericSchema | undefined, where: "path" | "query"
   });
 }
 
-/** The multipart form of a JSON body schema: `file` is binary, every other field a string part. */
-function multipartOf(json: Record<string, unknown>): Record<string, unknown> {
-  const props = (json.properties ?? {}) as Record<string, Record<string, unknown>>;
-  const properties = Object.fromEntries(
-    Object.entries(props)
-      .filter(([name]) => !name.startsWith("data_base64"))
-      .map(([name, schema]) => [
-        name,
-        name === "file"
-          ? { type: "string", contentMediaType: "application/octet-stream" }
-          : { ...schema, type: "string" },
-      ]),
+type Json = Record<string, unknown>;
+
+/**
+ * A schema that holds both `base` and `more`: `required` lists are joined, a keyword of `more` that `base` already has
+ * (a second pattern, a second anyOf) is added under `allOf`, so that neither is lost.
+ */
+function mergeSchema(base: Json, more: Json): Json {
+  const out: Json = { ...base };
+  for (const [key, value] of Object.entries(more)) {
+    if (key === "required")
+      out.required = [...new Set([...((base.required as string[]) ?? []), ...(value as string[])])];
+    else if (key in base) out.allOf = [...((out.allOf as Json[]) ?? []), { [key]: value }];
+    else out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * A body schema with only the fields one media type carries (`keep`): its `oneOf` alternatives (schemas.ts
+ * exactlyOneOf) that require a field it lacks are dropped, and a single one left is merged into it.
+ */
+function carrying(json: Json, keep: (name: string) => boolean): Json {
+  const props = (json.properties ?? {}) as Record<string, Json>;
+  const out: Json = { ...json, properties: Object.fromEntries(Object.entries(props).filter(([name]) => keep(name))) };
+  const alternatives = json.oneOf as { required?: string[] }[] | undefined;
+  if (alternatives === undefined) return out;
+  const left = alternatives.filter((a) => (a.required ?? []).every(keep));
+  delete out.oneOf;
+  if (left.length > 1) return { ...out, oneOf: left };
+  return left.length === 1 ? mergeSchema(out, left[0]) : out;
+}
+
+/** The JSON form of an upload's body schema: every field but `file`, which only multipart/form-data carries. */
+function jsonOf(json: Json): Json {
+  return carrying(json, (name) => name !== "file");
+}
+
+/**
+ * The multipart form of an upload's body schema: `file` is binary and required, every other field a string part;
+ * the JSON-only fields (base64 data) and the alternatives to the file (schemas.ts exactlyOneOf) are left out.
+ */
+function multipartOf(json: Json): Json {
+  const others = new Set(
+    ((json.oneOf as { required?: string[] }[] | undefined) ?? [])
+      .flatMap((a) => a.required ?? [])
+      .filter((n) => n !== "file"),
   );
-  return { type: "object", properties, required: ["file"] };
+  const form = carrying(json, (name) => !name.startsWith("data_base64") && !others.has(name));
+  const props = form.properties as Record<string, Json>;
+  const properties = Object.fromEntries(
+    Object.entries(props).map(([name, schema]) => [
+      name,
+      name === "file"
+        ? { type: "string", contentMediaType: "application/octet-stream" }
+        : { ...schema, type: "string" },
+    ]),
+  );
+  return { ...form, type: "object", properties, required: ["file"] };
 }
 
 /**
@@ -221,12 +293,16 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 const ERROR_BODY_REF = { $ref: "#/components/schemas/ErrorBody" };
 
 /** A response's schema: a reference for the error body, the schema itself otherwise. */
-function responseSchemaOf(schema: GenericSchema): Record<string, unknown> {
-  return schema === ErrorBodySchema ? ERROR_BODY_REF : schemaOf(schema, "output");
+function responseSchemaOf(schema: GenericSchema, models: OfferedModels): Record<string, unknown> {
+  return schema === ErrorBodySchema ? ERROR_BODY_REF : schemaOf(schema, "output", models);
 }
 
 /** Builds the document for a server configuration. */
-export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "publicUrl" | "stagingUrl">) {
+export function buildOpenApi(
+  routes: RouteDef[],
+  config: Pick<ServerConfig, "publicUrl" | "stagingUrl"> & Partial<Pick<ServerConfig, "llm" | "imageModel">>,
+) {
+  const models = offeredModels(config);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     if (r.stability === "internal") continue;
@@ -236,7 +312,7 @@ export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "pub
       tags: [r.tag],
       "x-stability": r.stability,
       security: r.access === "public" ? [] : r.access === "any" ? [{ apiKey: [] }, { session: [] }] : [{ session: [] }],
-      parameters: [...parametersOf(r.params, "path"), ...parametersOf(r.query, "query")],
+      parameters: [...parametersOf(r.params, "path", models), ...parametersOf(r.query, "query", models)],
       responses: Object.fromEntries(
         Object.entries(withPipelineErrors(r)).map(([status, doc]) => [
           status,
@@ -247,7 +323,7 @@ export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "pub
               ? {
                   content: {
                     ...(doc.schema
-                      ? { [doc.contentType ?? "application/json"]: { schema: responseSchemaOf(doc.schema) } }
+                      ? { [doc.contentType ?? "application/json"]: { schema: responseSchemaOf(doc.schema, models) } }
                       : {}),
                     ...Object.fromEntries(
                       Object.entries(doc.alsoContent ?? {}).map(([type, schema]) => [type, { schema }]),
@@ -261,8 +337,8 @@ export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "pub
     };
     if (r.method === "POST" && r.access !== "public") (op.parameters as unknown[]).push(IDEMPOTENCY_PARAMETER);
     if (r.body) {
-      const json = schemaOf(r.body, "input");
-      const content: Record<string, unknown> = { "application/json": { schema: json } };
+      const json = schemaOf(r.body, "input", models);
+      const content: Record<string, unknown> = { "application/json": { schema: r.upload ? jsonOf(json) : json } };
       // Upload routes also take multipart/form-data: the same fields as strings, and `file` as the file's bytes.
       if (r.upload) content["multipart/form-data"] = { schema: multipartOf(json) };
       op.requestBody = { required: true, content };

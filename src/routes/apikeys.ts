@@ -54,7 +54,18 @@ const CreateKeyBody = v.object({
       v.picklist(["read", "write"], 'Expected "read" or "write"; the admin scope is reserved and not issued in v1.'),
     ),
   ),
-  workspace_id: v.optional(v.nullable(v.pipe(v.string(), maxChars(64)))),
+  workspace_id: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        maxChars(64),
+        v.description(
+          "The workspace the key is bound to. null: no binding (all the account's workspaces). Left out or an empty " +
+            "string: bound to the account's workspace when it has one, else no binding.",
+        ),
+      ),
+    ),
+  ),
   expires: v.optional(v.picklist(EXPIRY_CHOICES)),
 });
 

@@ -2,11 +2,21 @@
 import * as v from "valibot";
 import type { ContentStatus, VersionRow } from "../db/contents.js";
 import { type CallerRows, contentNotFound, contentView, findContent, serverToday } from "../domain/contents.js";
-import { isCalendarDay, plannedDay } from "../domain/planning.js";
+import { CALENDAR_DAY_PATTERN, isCalendarDay, PLANNED_DATE_PATTERN, plannedDay } from "../domain/planning.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, intString, maxChars, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import {
+  describedCheck,
+  Integer,
+  intString,
+  maxChars,
+  PageQuery,
+  pageOf,
+  Timestamp,
+  WorkspaceIdField,
+  WorkspaceQuery,
+} from "../http/schemas.js";
 import {
   AUTH_ERRORS,
   CONFLICT,
@@ -41,7 +51,7 @@ export const ContentSchema = v.object({
 const Day = v.pipe(
   v.string(),
   v.regex(/^\d{4}-\d{2}-\d{2}$/, "Expected YYYY-MM-DD."),
-  v.check(isCalendarDay, "Not a calendar date."),
+  describedCheck(isCalendarDay, "Not a calendar date.", { format: "date", pattern: CALENDAR_DAY_PATTERN }),
 );
 const Title = v.pipe(v.string(), maxChars(300));
 const Text = v.pipe(v.string(), maxChars(500_000));
@@ -60,13 +70,13 @@ const CreateBody = v.object({
   title: v.optional(Title, ""),
   content: v.optional(Text, ""),
   template_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
-  workspace_id: v.optional(v.string()),
+  workspace_id: v.optional(WorkspaceIdField),
 });
 
 const UpdateBody = v.object({
   title: v.optional(Title),
   content: v.optional(Text),
-  workspace_id: v.optional(v.string()),
+  workspace_id: v.optional(WorkspaceIdField),
 });
 
 const ScheduleBody = v.object({
@@ -74,10 +84,11 @@ const ScheduleBody = v.object({
     v.pipe(
       v.string(),
       maxChars(64),
-      v.check(
-        (s) => plannedDay(s) !== null,
+      describedCheck(
+        (s: string) => plannedDay(s) !== null,
         "Expected an ISO 8601 date (YYYY-MM-DD) or date-time (with Z, an offset ±HH:MM, ±HHMM or ±HH, or local), on a real " +
           "calendar day and time.",
+        { pattern: PLANNED_DATE_PATTERN },
       ),
       v.description(
         "An ISO 8601 date (2030-01-31) or date-time: with Z (2030-01-31T10:00:00Z), an offset ±HH:MM, ±HHMM or " +
@@ -91,7 +102,7 @@ const ScheduleBody = v.object({
       ),
     ),
   ),
-  workspace_id: v.optional(v.string()),
+  workspace_id: v.optional(WorkspaceIdField),
 });
 
 const VersionSchema = v.object({
@@ -348,7 +359,7 @@ export const contentRoutes = [
     access: "any",
     workspace: "optional",
     params: ContentParams,
-    body: v.optional(v.object({ workspace_id: v.optional(v.string()) })),
+    body: v.optional(v.object({ workspace_id: v.optional(WorkspaceIdField) })),
     responses: {
       200: { description: "The published content.", schema: ContentSchema },
       ...byIdDocs,

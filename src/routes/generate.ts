@@ -6,7 +6,7 @@ import { type GenerationStream, pickEngine } from "../domain/generation/engines.
 import type { Ctx } from "../http/context.js";
 import { ApiError, errorBody, toApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, maxChars, minChars, Timestamp } from "../http/schemas.js";
+import { Integer, maxChars, minChars, offeredModel, Timestamp, WorkspaceIdField } from "../http/schemas.js";
 import { AUTH_ERRORS, CONFLICT, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS, UPSTREAM_ERRORS } from "./common.js";
 import { ContentSchema, callerRows, today } from "./contents.js";
 
@@ -19,8 +19,8 @@ const GenerateBody = v.object({
   content_id: v.optional(Id),
   memory_ids: v.optional(Ids),
   reference_material_ids: v.optional(Ids),
-  workspace_id: v.optional(v.string()),
-  model: v.optional(v.pipe(v.string(), minChars(1), maxChars(200))),
+  workspace_id: v.optional(WorkspaceIdField),
+  model: v.optional(v.pipe(v.string(), minChars(1), maxChars(200), offeredModel("text"))),
   seed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2 ** 32 - 1))),
   stream: v.optional(v.boolean()),
 });
@@ -36,7 +36,7 @@ const FinalizeBody = v.object({
   content_id: Id,
   finalized_content: v.pipe(v.string(), minChars(1), maxChars(500_000)),
   edit_seconds: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(30 * 86_400)),
-  workspace_id: v.optional(v.string()),
+  workspace_id: v.optional(WorkspaceIdField),
 });
 
 const FinalizeResponse = v.object({

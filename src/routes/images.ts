@@ -19,7 +19,17 @@ import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, intString, maxChars, minChars, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import {
+  exactlyOneOf,
+  Integer,
+  intString,
+  maxChars,
+  minChars,
+  offeredModel,
+  PageQuery,
+  pageOf,
+  Timestamp,
+} from "../http/schemas.js";
 import { transferable } from "../workers/tasks.js";
 import {
   AUTH_ERRORS,
@@ -80,10 +90,7 @@ const UploadBody = v.pipe(
       v.pipe(v.string(), v.description("The image bytes in base64 (JSON); a data: URL prefix is ignored.")),
     ),
   }),
-  v.check(
-    (b) => (b.file === undefined) !== (b.data_base64 === undefined),
-    "Send exactly one of file (multipart/form-data) or data_base64 (JSON).",
-  ),
+  exactlyOneOf(["file", "data_base64"], "Send exactly one of file (multipart/form-data) or data_base64 (JSON)."),
 );
 type UploadInput = v.InferOutput<typeof UploadBody>;
 
@@ -93,7 +100,7 @@ const GenerateBody = v.object({
   width: v.optional(Side, RENDER_LIMITS.defaultSide),
   height: v.optional(Side, RENDER_LIMITS.defaultSide),
   seed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffffff)), 0),
-  model: v.optional(v.pipe(v.string(), minChars(1), maxChars(200))),
+  model: v.optional(v.pipe(v.string(), minChars(1), maxChars(200), offeredModel("image"))),
 });
 type GenerateInput = v.InferOutput<typeof GenerateBody>;
 

@@ -7,7 +7,7 @@ import * as v from "valibot";
 import type { Ctx } from "../http/context.js";
 import type { ApiError, ErrorBody } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { ErrorBodySchema, maxChars, minChars, WorkspaceQuery } from "../http/schemas.js";
+import { describedCheck, ErrorBodySchema, maxChars, minChars, WorkspaceQuery } from "../http/schemas.js";
 import { dispatcherFor } from "../mcp/dispatch.js";
 import { AUTH_ERRORS } from "./common.js";
 
@@ -25,61 +25,78 @@ const isJsonObject = (value: unknown): value is Record<string, unknown> =>
 
 // Strict: the SDK's transport refuses a member JSON-RPC does not define, which it reported as a "Parse error"; here
 // the refusal names the member. Each rule's message names its member, so that -32600 says what is wrong.
+const MessageObject = v.strictObject(
+  {
+    jsonrpc: v.literal("2.0", '"jsonrpc" must be "2.0"'),
+    id: v.optional(
+      v.union(
+        [v.pipe(v.string(ID_RULE), maxChars(200, '"id" is too long')), v.pipe(v.number(ID_RULE), v.integer(ID_RULE))],
+        ID_RULE,
+      ),
+    ),
+    method: v.optional(
+      v.pipe(
+        v.string('"method" must be a string'),
+        minChars(1, '"method" must not be empty'),
+        maxChars(200, '"method" is too long'),
+      ),
+    ),
+    // Structured (JSON-RPC 2.0 §4.2): an array is a valid request whose params MCP cannot take, answered -32602.
+    params: v.optional(
+      v.union(
+        [v.array(v.unknown()), v.record(v.string(), v.unknown())],
+        '"params" must be an object or an array (JSON-RPC 2.0 §4.2)',
+      ),
+    ),
+    // An object, as MCP's Result is (the SDK's transport refuses any other, JSONRPCResultResponseSchema): valibot's
+    // record took an array, and made an object of it (`[1, 2]` reached the SDK as `{"0": 1, "1": 2}`).
+    result: v.optional(
+      v.pipe(
+        v.custom<Record<string, unknown>>(isJsonObject, '"result" must be an object (MCP\'s Result)'),
+        v.metadata({ jsonObject: true }),
+      ),
+    ),
+    error: v.optional(
+      v.looseObject(
+        {
+          code: v.pipe(v.number(ERROR_RULE), v.integer(ERROR_RULE)),
+          message: v.string(ERROR_RULE),
+        },
+        ERROR_RULE,
+      ),
+    ),
+  },
+  (issue) => {
+    // valibot's object schemas take an array as an object: one (a batch's item `[]`) is no message, whatever its
+    // first missing member.
+    const array = Array.isArray(issue.path?.at(-1)?.input) || Array.isArray(issue.input);
+    if (!array && issue.expected === "never")
+      return `${JSON.stringify(issue.input)} is not a member of a JSON-RPC message (${MEMBERS})`;
+    if (!array && issue.expected === '"jsonrpc"') return '"jsonrpc" must be "2.0"';
+    return "A JSON-RPC message must be an object";
+  },
+);
+type MessageInput = v.InferOutput<typeof MessageObject>;
+// The three rules together say what kind of message it is: a request or notification (a method, no result or
+// error), or a response (an id and exactly one of result or error). The first rule's check carries that in JSON
+// Schema's words, as a oneOf of the three kinds, so that the description requires what the server does.
+const absent = { result: false, error: false, method: false } as const;
+const kind = (required: string[], without: (keyof typeof absent)[]) => ({
+  required,
+  properties: Object.fromEntries(without.map((m) => [m, absent[m]])),
+});
 const Message = v.pipe(
-  v.strictObject(
-    {
-      jsonrpc: v.literal("2.0", '"jsonrpc" must be "2.0"'),
-      id: v.optional(
-        v.union(
-          [v.pipe(v.string(ID_RULE), maxChars(200, '"id" is too long')), v.pipe(v.number(ID_RULE), v.integer(ID_RULE))],
-          ID_RULE,
-        ),
-      ),
-      method: v.optional(
-        v.pipe(
-          v.string('"method" must be a string'),
-          minChars(1, '"method" must not be empty'),
-          maxChars(200, '"method" is too long'),
-        ),
-      ),
-      // Structured (JSON-RPC 2.0 §4.2): an array is a valid request whose params MCP cannot take, answered -32602.
-      params: v.optional(
-        v.union(
-          [v.array(v.unknown()), v.record(v.string(), v.unknown())],
-          '"params" must be an object or an array (JSON-RPC 2.0 §4.2)',
-        ),
-      ),
-      // An object, as MCP's Result is (the SDK's transport refuses any other, JSONRPCResultResponseSchema): valibot's
-      // record took an array, and made an object of it (`[1, 2]` reached the SDK as `{"0": 1, "1": 2}`).
-      result: v.optional(
-        v.pipe(
-          v.custom<Record<string, unknown>>(isJsonObject, '"result" must be an object (MCP\'s Result)'),
-          v.metadata({ jsonObject: true }),
-        ),
-      ),
-      error: v.optional(
-        v.looseObject(
-          {
-            code: v.pipe(v.number(ERROR_RULE), v.integer(ERROR_RULE)),
-            message: v.string(ERROR_RULE),
-          },
-          ERROR_RULE,
-        ),
-      ),
-    },
-    (issue) => {
-      // valibot's object schemas take an array as an object: one (a batch's item `[]`) is no message, whatever its
-      // first missing member.
-      const array = Array.isArray(issue.path?.at(-1)?.input) || Array.isArray(issue.input);
-      if (!array && issue.expected === "never")
-        return `${JSON.stringify(issue.input)} is not a member of a JSON-RPC message (${MEMBERS})`;
-      if (!array && issue.expected === '"jsonrpc"') return '"jsonrpc" must be "2.0"';
-      return "A JSON-RPC message must be an object";
-    },
-  ),
-  v.check(
+  MessageObject,
+  describedCheck<MessageInput>(
     (m) => m.method !== undefined || (m.id !== undefined && (m.result !== undefined || m.error !== undefined)),
     'A JSON-RPC message needs a "method" (a request or notification), or an "id" and a "result" or an "error" (a response)',
+    {
+      oneOf: [
+        kind(["method"], ["result", "error"]),
+        kind(["id", "result"], ["method", "error"]),
+        kind(["id", "error"], ["method", "result"]),
+      ],
+    },
   ),
   v.check(
     (m) => m.method === undefined || (m.result === undefined && m.error === undefined),

@@ -5,7 +5,7 @@ import { pickEngine } from "../domain/generation/engines.js";
 import { llmThesis } from "../domain/generation/thesis.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { Integer, maxChars, minChars, PageQuery, pageOf } from "../http/schemas.js";
+import { Integer, maxChars, minChars, offeredModel, PageQuery, pageOf, WorkspaceIdField } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, pageList, TASK_ERRORS, UPSTREAM_ERRORS } from "./common.js";
 
 const Model = v.object({
@@ -23,8 +23,8 @@ const ThesisBody = v.object({
   reference_material_ids: v.optional(v.pipe(v.array(Id), v.maxLength(50))),
   memory_ids: v.optional(v.pipe(v.array(Id), v.maxLength(50))),
   max_points: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10)), 3),
-  model: v.optional(v.pipe(v.string(), minChars(1), maxChars(200))),
-  workspace_id: v.optional(v.string()),
+  model: v.optional(v.pipe(v.string(), minChars(1), maxChars(200), offeredModel("text"))),
+  workspace_id: v.optional(WorkspaceIdField),
 });
 
 const Point = v.object({

@@ -12,7 +12,17 @@ import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { Integer, intString, maxChars, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import {
+  describedCheck,
+  exactlyOneOf,
+  Integer,
+  intString,
+  maxChars,
+  PageQuery,
+  pageOf,
+  Timestamp,
+  WorkspaceQuery,
+} from "../http/schemas.js";
 import { TaskLimitError } from "../workers/limits.js";
 import {
   AUTH_ERRORS,
@@ -65,51 +75,58 @@ const ReferenceSummary = v.object({
 });
 const Deleted = v.object({ id: Integer, deleted: v.literal(true) });
 
-const CreateBody = v.pipe(
-  v.object({
-    title: v.optional(
-      v.pipe(
-        v.string(),
-        v.trim(),
-        maxChars(REFERENCE_LIMITS.titleChars),
-        v.description("Defaults to the file's name, else to the text's first line."),
-      ),
+const CreateFields = v.object({
+  title: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      maxChars(REFERENCE_LIMITS.titleChars),
+      v.description("Defaults to the file's name, else to the text's first line."),
     ),
-    content: v.optional(v.pipe(v.string(), v.description("The material (JSON), in the given format."))),
-    format: v.optional(
-      v.pipe(
-        v.picklist(FORMATS),
-        v.description(
-          "The format of content (required with it, here or as source_type). With a file, overrides its extension " +
-            "and type.",
-        ),
-      ),
-    ),
-    source_type: v.optional(
-      v.pipe(
-        v.picklist(FORMATS),
-        v.description(
-          "Another name for format (records name their format source_type). Send either, or both alike. A record's " +
-            "content is plain text already: sent again, it is read as text.",
-        ),
-      ),
-    ),
-    file: v.optional(
-      v.pipe(
-        v.custom<UploadedFile>(isUploadedFile, "Expected a file part (multipart/form-data)."),
-        v.description("The material as a UTF-8 .txt, .md, .markdown, .html or .htm file (multipart/form-data)."),
-      ),
-    ),
-    ...WorkspaceQuery,
-  }),
-  v.check(
-    (b) => (b.content === undefined) !== (b.file === undefined),
-    "Send exactly one of content (with format) or file (multipart/form-data).",
   ),
+  content: v.optional(v.pipe(v.string(), v.description("The material (JSON), in the given format."))),
+  format: v.optional(
+    v.pipe(
+      v.picklist(FORMATS),
+      v.description(
+        "The format of content (required with it, here or as source_type). With a file, overrides its extension " +
+          "and type.",
+      ),
+    ),
+  ),
+  source_type: v.optional(
+    v.pipe(
+      v.picklist(FORMATS),
+      v.description(
+        "Another name for format (records name their format source_type). Send either, or both alike. A record's " +
+          "content is plain text already: sent again, it is read as text.",
+      ),
+    ),
+  ),
+  file: v.optional(
+    v.pipe(
+      v.custom<UploadedFile>(isUploadedFile, "Expected a file part (multipart/form-data)."),
+      v.description("The material as a UTF-8 .txt, .md, .markdown, .html or .htm file (multipart/form-data)."),
+    ),
+  ),
+  ...WorkspaceQuery,
+});
+const CreateBody = v.pipe(
+  CreateFields,
+  // With content, its format (or source_type) is required too: the handler says so (body.format), the description here.
+  exactlyOneOf(["content", "file"], "Send exactly one of content (with format) or file (multipart/form-data).", {
+    content: { anyOf: [{ required: ["format"] }, { required: ["source_type"] }] },
+  }),
   v.forward(
-    v.check(
+    describedCheck<v.InferOutput<typeof CreateFields>>(
       (b) => b.format === undefined || b.source_type === undefined || b.format === b.source_type,
       "format and source_type name the same thing: send one of them, or both alike.",
+      {
+        anyOf: [
+          { not: { required: ["format", "source_type"] } },
+          ...FORMATS.map((f) => ({ properties: { format: { const: f }, source_type: { const: f } } })),
+        ],
+      },
     ),
     ["source_type"],
   ),
