@@ -23,6 +23,9 @@ export function offeredModels(config: Pick<ServerConfig, "llm" | "imageModel">):
   return { text: [...new Set(text)], image: [...new Set(image)] };
 }
 
+/** Marks, while a schema is converted, a string that its pipe trims (not part of the description). */
+const TRIMMED = Symbol("trimmed");
+
 function schemaOf(
   schema: GenericSchema,
   typeMode: "input" | "output",
@@ -38,6 +41,10 @@ function schemaOf(
     overrideAction: ({ valibotAction, jsonSchema }) => {
       const said = (valibotAction as { jsonSchema?: Record<string, unknown> }).jsonSchema;
       if (said !== undefined) return mergeSchema(jsonSchema as Json, said);
+      // A minimum length after a trim is one of the trimmed text: a value of spaces only is refused, said as `\S`.
+      if (valibotAction.type === "trim") Object.defineProperty(jsonSchema, TRIMMED, { value: true });
+      if (valibotAction.type === "min_length" && (jsonSchema as Record<symbol, unknown>)[TRIMMED] === true)
+        return mergeSchema(jsonSchema as Json, { pattern: "\\S" });
       if (valibotAction.type !== "metadata") return undefined;
       const meta = (valibotAction as { metadata?: Record<string, unknown> }).metadata;
       if (meta?.jsonObject === true) return { type: "object" };

@@ -77,26 +77,23 @@ const MessageObject = v.strictObject(
   },
 );
 type MessageInput = v.InferOutput<typeof MessageObject>;
-// The three rules together say what kind of message it is: a request or notification (a method, no result or
-// error), or a response (an id and exactly one of result or error). The first rule's check carries that in JSON
-// Schema's words, as a oneOf of the three kinds, so that the description requires what the server does.
-const absent = { result: false, error: false, method: false } as const;
-const kind = (required: string[], without: (keyof typeof absent)[]) => ({
-  required,
-  properties: Object.fromEntries(without.map((m) => [m, absent[m]])),
-});
+// The three rules below, and the SDK transport's own (a response has no params; a notification's params are an
+// object), say what kind of message it is: a request (a method and an id), a notification (a method, no id), or a
+// response (an id and exactly one of result or error). The first rule's check carries that in JSON Schema's words,
+// as a oneOf of the four kinds, so that the description requires what the server does.
+const kind = (required: string[], properties: Record<string, unknown>) => ({ required, properties });
+const MESSAGE_KINDS = [
+  kind(["method", "id"], { result: false, error: false }),
+  kind(["method"], { id: false, result: false, error: false, params: { type: "object" } }),
+  kind(["id", "result"], { method: false, error: false, params: false }),
+  kind(["id", "error"], { method: false, result: false, params: false }),
+];
 const Message = v.pipe(
   MessageObject,
   describedCheck<MessageInput>(
     (m) => m.method !== undefined || (m.id !== undefined && (m.result !== undefined || m.error !== undefined)),
     'A JSON-RPC message needs a "method" (a request or notification), or an "id" and a "result" or an "error" (a response)',
-    {
-      oneOf: [
-        kind(["method"], ["result", "error"]),
-        kind(["id", "result"], ["method", "error"]),
-        kind(["id", "error"], ["method", "result"]),
-      ],
-    },
+    { oneOf: MESSAGE_KINDS },
   ),
   v.check(
     (m) => m.method === undefined || (m.result === undefined && m.error === undefined),
