@@ -14,12 +14,14 @@ import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ROUTES } from "../../src/http/routes.js";
-import { type Answer, makeHarness } from "../helpers/harness.js";
+import { type Answer, answerOf, makeHarness } from "../helpers/harness.js";
 import { credentialFor, freshAddress } from "../helpers/http.js";
 import { arbitraryOf, deref, type JsonSchema, type Seeds } from "./valid-values.js";
 
 const RUNS = Number(process.env.VALID_RUNS ?? process.env.FUZZ_RUNS ?? 24);
 const ONLY = process.env.VALID_OP;
+/** Time for one operation's runs: an image of up to 2048 × 2048 px takes a while to render. */
+const TIMEOUT_MS = Math.max(60_000, RUNS * 2_000);
 const SEED = process.env.VALID_SEED === undefined ? undefined : Number(process.env.VALID_SEED);
 
 /** One refusal the description cannot foresee: where, and why. */
@@ -202,73 +204,75 @@ describe("every request the description calls valid passes the server's validati
 
   it.each(
     operations.filter((o) => !ONLY || o.op.operationId === ONLY).map((o) => ({ name: `${o.method} ${o.path}`, ...o })),
-  )("$name", async ({ path, method, op }) => {
-    const h = makeHarness();
-    for (const id of [h.a.id, h.b.id]) h.services.store.accounts.setLimits(id, 1_000_000_000, 1_000_000_000);
-    const route = ROUTES.find((r) => r.operationId === op.operationId);
-    expect(route, op.operationId).toBeDefined();
-    const seeds: Seeds = { integers: [1, 2, 3, h.a.id], strings: [h.a.ws1, h.a.ws2] };
-    const params = op.parameters ?? [];
-    const schemas = {
-      path: paramsSchema(params, "path"),
-      query: paramsSchema(params, "query"),
-      body: op.requestBody?.content["application/json"]?.schema,
-    };
-    const checks = {
-      path: ajv.compile(schemas.path),
-      query: ajv.compile(schemas.query),
-      body: schemas.body === undefined ? undefined : ajv.compile(schemas.body as object),
-    };
-    const generated: fc.Arbitrary<Generated> = fc.record(
-      {
-        path: arbitraryOf(schemas.path, seeds) as fc.Arbitrary<Record<string, unknown>>,
-        query: arbitraryOf(schemas.query, seeds) as fc.Arbitrary<Record<string, unknown>>,
-        ...(schemas.body === undefined ? {} : { body: arbitraryOf(schemas.body, seeds) }),
-      },
-      { requiredKeys: ["path", "query"] },
-    );
-    // Held to the description first: a value it refuses is never sent (and counted, to see that enough are valid).
-    let refusedByDescription = 0;
-    const valid = generated.filter((g) => {
-      const ok =
-        checks.path(g.path) &&
-        Object.values(g.path).every(sendable) &&
-        checks.query(g.query) &&
-        (checks.body === undefined || checks.body(g.body));
-      if (!ok) refusedByDescription += 1;
-      return ok;
-    });
-    let sent = 0;
-    const property = fc.asyncProperty(valid, async (g) => {
-      const url = urlOf(path, g);
-      const auth = await credentialFor(h, route!);
-      const headers: Record<string, string> = { "content-type": "application/json" };
-      if (auth !== undefined) headers.authorization = `Bearer ${auth}`;
-      const body = g.body === undefined ? (op.requestBody ? "{}" : undefined) : JSON.stringify(g.body);
-      const response = await h.app.handle(new Request(`http://test.local${url}`, { method, headers, body }), {
-        remoteAddress: freshAddress(),
-      });
-      const text = await response.text();
-      const res: Answer = {
-        status: response.status,
-        headers: response.headers,
-        body: text ? JSON.parse(text) : undefined,
+  )(
+    "$name",
+    async ({ path, method, op }) => {
+      const h = makeHarness();
+      for (const id of [h.a.id, h.b.id]) h.services.store.accounts.setLimits(id, 1_000_000_000, 1_000_000_000);
+      const route = ROUTES.find((r) => r.operationId === op.operationId);
+      expect(route, op.operationId).toBeDefined();
+      const seeds: Seeds = { integers: [1, 2, 3, h.a.id], strings: [h.a.ws1, h.a.ws2] };
+      const params = op.parameters ?? [];
+      const schemas = {
+        path: paramsSchema(params, "path"),
+        query: paramsSchema(params, "query"),
+        body: op.requestBody?.content["application/json"]?.schema,
       };
-      sent += 1;
-      if (process.env.VALID_DEBUG)
-        process.stderr.write(`${res.status} ${url} ${body?.slice(0, 150)} ${text.slice(0, 200)}\n`);
-      const issues = (refusals(res) ?? []).filter((i) => !excused(op.operationId, i));
-      expect(issues, `${method} ${url} ${body?.slice(0, 500) ?? ""} → ${text.slice(0, 500)}`).toEqual([]);
-    });
-    const out = await fc.check(property, { numRuns: RUNS, seed: SEED, endOnFailure: true });
-    if (out.failed) {
-      const error = out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance);
-      throw new Error(
-        `${op.operationId} failed (seed ${out.seed}; replay: VALID_OP=${op.operationId} VALID_SEED=${out.seed})\n${error}`,
+      const checks = {
+        path: ajv.compile(schemas.path),
+        query: ajv.compile(schemas.query),
+        body: schemas.body === undefined ? undefined : ajv.compile(schemas.body as object),
+      };
+      const generated: fc.Arbitrary<Generated> = fc.record(
+        {
+          path: arbitraryOf(schemas.path, seeds) as fc.Arbitrary<Record<string, unknown>>,
+          query: arbitraryOf(schemas.query, seeds) as fc.Arbitrary<Record<string, unknown>>,
+          ...(schemas.body === undefined ? {} : { body: arbitraryOf(schemas.body, seeds) }),
+        },
+        { requiredKeys: ["path", "query"] },
       );
-    }
-    expect(sent, `requests sent (${refusedByDescription} generated values refused by the description)`).toBeGreaterThan(
-      0,
-    );
-  });
+      // Held to the description first: a value it refuses is never sent (and counted, to see that enough are valid).
+      let refusedByDescription = 0;
+      const valid = generated.filter((g) => {
+        const ok =
+          checks.path(g.path) &&
+          Object.values(g.path).every(sendable) &&
+          checks.query(g.query) &&
+          (checks.body === undefined || checks.body(g.body));
+        if (!ok) refusedByDescription += 1;
+        return ok;
+      });
+      let sent = 0;
+      const property = fc.asyncProperty(valid, async (g) => {
+        const url = urlOf(path, g);
+        const auth = await credentialFor(h, route!);
+        const headers: Record<string, string> = { "content-type": "application/json" };
+        if (auth !== undefined) headers.authorization = `Bearer ${auth}`;
+        const body = g.body === undefined ? (op.requestBody ? "{}" : undefined) : JSON.stringify(g.body);
+        const response = await h.app.handle(new Request(`http://test.local${url}`, { method, headers, body }), {
+          remoteAddress: freshAddress(),
+        });
+        // A streamed answer (text/event-stream) is read as text: only a JSON error body can hold a refusal.
+        const res = await answerOf(response);
+        const text = typeof res.body === "string" ? res.body : (JSON.stringify(res.body) ?? "");
+        sent += 1;
+        if (process.env.VALID_DEBUG)
+          process.stderr.write(`${res.status} ${url} ${body?.slice(0, 150)} ${text.slice(0, 200)}\n`);
+        const issues = (refusals(res) ?? []).filter((i) => !excused(op.operationId, i));
+        expect(issues, `${method} ${url} ${body?.slice(0, 500) ?? ""} → ${text.slice(0, 500)}`).toEqual([]);
+      });
+      const out = await fc.check(property, { numRuns: RUNS, seed: SEED, endOnFailure: true });
+      if (out.failed) {
+        const error = out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance);
+        throw new Error(
+          `${op.operationId} failed (seed ${out.seed}; replay: VALID_OP=${op.operationId} VALID_SEED=${out.seed})\n${error}`,
+        );
+      }
+      expect(
+        sent,
+        `requests sent (${refusedByDescription} generated values refused by the description)`,
+      ).toBeGreaterThan(0);
+    },
+    TIMEOUT_MS,
+  );
 });
