@@ -30,7 +30,10 @@ const MessageObject = v.strictObject(
     jsonrpc: v.literal("2.0", '"jsonrpc" must be "2.0"'),
     id: v.optional(
       v.union(
-        [v.pipe(v.string(ID_RULE), maxChars(200, '"id" is too long')), v.pipe(v.number(ID_RULE), v.integer(ID_RULE))],
+        [
+          v.pipe(v.string(ID_RULE), maxChars(200, '"id" is too long')),
+          v.pipe(v.number(ID_RULE), v.safeInteger(ID_RULE)),
+        ],
         ID_RULE,
       ),
     ),
@@ -81,7 +84,10 @@ type MessageInput = v.InferOutput<typeof MessageObject>;
 // object), say what kind of message it is: a request (a method and an id), a notification (a method, no id), or a
 // response (an id and exactly one of result or error). The first rule's check carries that in JSON Schema's words,
 // as a oneOf of the four kinds, so that the description requires what the server does.
-const kind = (required: string[], properties: Record<string, unknown>) => ({ required, properties });
+const kind = (required: string[], others: Record<string, unknown>) => ({
+  required,
+  properties: { ...Object.fromEntries(required.map((m) => [m, true])), ...others },
+});
 const MESSAGE_KINDS = [
   kind(["method", "id"], { result: false, error: false }),
   kind(["method"], { id: false, result: false, error: false, params: { type: "object" } }),

@@ -115,7 +115,12 @@ const CreateBody = v.pipe(
   CreateFields,
   // With content, its format (or source_type) is required too: the handler says so (body.format), the description here.
   exactlyOneOf(["content", "file"], "Send exactly one of content (with format) or file (multipart/form-data).", {
-    content: { anyOf: [{ required: ["format"] }, { required: ["source_type"] }] },
+    content: {
+      anyOf: [
+        { properties: { format: true }, required: ["format"] },
+        { properties: { source_type: true }, required: ["source_type"] },
+      ],
+    },
   }),
   v.forward(
     describedCheck<v.InferOutput<typeof CreateFields>>(
@@ -123,7 +128,7 @@ const CreateBody = v.pipe(
       "format and source_type name the same thing: send one of them, or both alike.",
       {
         anyOf: [
-          { not: { required: ["format", "source_type"] } },
+          { not: { properties: { format: true, source_type: true }, required: ["format", "source_type"] } },
           ...FORMATS.map((f) => ({ properties: { format: { const: f }, source_type: { const: f } } })),
         ],
       },
