@@ -109,9 +109,23 @@ const EXCEPTIONS: Exception[] = [
     reason: "The material's text is what its format reads (HTML without text has none): judged after conversion.",
   },
   {
+    op: "createReferenceMaterial",
+    path: "body.file",
+    message: /no text|cannot be read|too long|characters/i,
+    reason: "The file's text is what its format reads (HTML without text has none): judged after conversion.",
+  },
+  {
+    op: "uploadImage",
+    path: "body.file",
+    message: /empty/,
+    reason: "An empty file part holds no image (other bytes than an image's are 415, not an input error).",
+  },
+  {
     op: "uploadImage",
     path: "body.data_base64",
-    reason: "The bytes must decode to an image the server reads (PNG, JPEG, GIF, WebP): judged from the bytes.",
+    reason:
+      "The text must decode as base64 (a data: prefix and line breaks allowed) to some bytes: judged by decoding it, " +
+      "where the description says only that it is a string.",
   },
 ];
 
@@ -132,6 +146,8 @@ interface Generated {
   path: Record<string, unknown>;
   query: Record<string, unknown>;
   body?: unknown;
+  /** The multipart/form-data fields of an upload, sent instead of the JSON body when the arbitrary chose them. */
+  form?: Record<string, unknown>;
 }
 
 const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
@@ -169,6 +185,15 @@ function urlOf(template: string, g: Generated): string {
   }
   const qs = query.toString();
   return qs ? `${path}?${qs}` : path;
+}
+
+/** A multipart/form-data body of generated fields: `file` as a file part of that text, the others as text parts. */
+function formOf(fields: Record<string, unknown>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields))
+    if (name === "file") form.append(name, new File([String(value)], "upload.txt"));
+    else form.append(name, String(value));
+  return form;
 }
 
 /** The invalid-input issues of an answer: validation_failed's, or those of a JSON-RPC Invalid Request. */
@@ -217,17 +242,22 @@ describe("every request the description calls valid passes the server's validati
         path: paramsSchema(params, "path"),
         query: paramsSchema(params, "query"),
         body: op.requestBody?.content["application/json"]?.schema,
+        form: op.requestBody?.content["multipart/form-data"]?.schema,
       };
       const checks = {
         path: ajv.compile(schemas.path),
         query: ajv.compile(schemas.query),
         body: schemas.body === undefined ? undefined : ajv.compile(schemas.body as object),
+        form: schemas.form === undefined ? undefined : ajv.compile(schemas.form as object),
       };
       const generated: fc.Arbitrary<Generated> = fc.record(
         {
           path: arbitraryOf(schemas.path, seeds) as fc.Arbitrary<Record<string, unknown>>,
           query: arbitraryOf(schemas.query, seeds) as fc.Arbitrary<Record<string, unknown>>,
           ...(schemas.body === undefined ? {} : { body: arbitraryOf(schemas.body, seeds) }),
+          ...(schemas.form === undefined
+            ? {}
+            : { form: arbitraryOf(schemas.form, seeds) as fc.Arbitrary<Record<string, unknown>> }),
         },
         { requiredKeys: ["path", "query"] },
       );
@@ -238,7 +268,7 @@ describe("every request the description calls valid passes the server's validati
           checks.path(g.path) &&
           Object.values(g.path).every(sendable) &&
           checks.query(g.query) &&
-          (checks.body === undefined || checks.body(g.body));
+          (g.form !== undefined ? checks.form!(g.form) : checks.body === undefined || checks.body(g.body));
         if (!ok) refusedByDescription += 1;
         return ok;
       });
@@ -246,12 +276,20 @@ describe("every request the description calls valid passes the server's validati
       const property = fc.asyncProperty(valid, async (g) => {
         const url = urlOf(path, g);
         const auth = await credentialFor(h, route!);
-        const headers: Record<string, string> = { "content-type": "application/json" };
+        const headers: Record<string, string> = g.form ? {} : { "content-type": "application/json" };
         if (auth !== undefined) headers.authorization = `Bearer ${auth}`;
-        const body = g.body === undefined ? (op.requestBody ? "{}" : undefined) : JSON.stringify(g.body);
-        const response = await h.app.handle(new Request(`http://test.local${url}`, { method, headers, body }), {
-          remoteAddress: freshAddress(),
-        });
+        const body = g.form
+          ? JSON.stringify(g.form)
+          : g.body === undefined
+            ? op.requestBody
+              ? "{}"
+              : undefined
+            : JSON.stringify(g.body);
+        const sentBody = g.form ? formOf(g.form) : body;
+        const response = await h.app.handle(
+          new Request(`http://test.local${url}`, { method, headers, body: sentBody }),
+          { remoteAddress: freshAddress() },
+        );
         // A streamed answer (text/event-stream) is read as text: only a JSON error body can hold a refusal.
         const res = await answerOf(response);
         const text = typeof res.body === "string" ? res.body : (JSON.stringify(res.body) ?? "");
