@@ -5,7 +5,7 @@
  */
 import { domainToASCII } from "node:url";
 import * as v from "valibot";
-import { maxBytes, maxChars, minChars } from "../http/schemas.js";
+import { describedAs, describedCheck, maxBytes, maxChars, minChars } from "../http/schemas.js";
 
 /** The longest name of an account, workspace or key. */
 export const MAX_NAME_LENGTH = 100;
@@ -52,6 +52,9 @@ export function domainLabelOctets(label: string): { octets: number; aLabel: bool
   const ascii = domainToASCII(label);
   return ascii ? { octets: ascii.length, aLabel: true } : { octets: Buffer.byteLength(label, "utf8"), aLabel: false };
 }
+/** The dots between an email domain's labels: the full stop, and those domainToASCII (UTS #46) reads as one (。 ． ｡). */
+const LABEL_DOTS = ".\u3002\uFF0E\uFF61";
+const LABEL_DOT = new RegExp(`[${LABEL_DOTS}]`);
 /**
  * The longest label of an address's domain (after its last `@`; none without one) as domainLabelOctets counts it, if
  * it is over MAX_EMAIL_DOMAIN_LABEL; else undefined.
@@ -60,8 +63,7 @@ export function longDomainLabel(address: string): { octets: number; aLabel: bool
   const at = address.lastIndexOf("@");
   if (at < 0) return undefined;
   let longest: { octets: number; aLabel: boolean } | undefined;
-  // The dots domainToASCII (UTS #46) also reads as label separators: 。 ． ｡
-  for (const label of address.slice(at + 1).split(/[.\u3002\uFF0E\uFF61]/)) {
+  for (const label of address.slice(at + 1).split(LABEL_DOT)) {
     const counted = domainLabelOctets(label);
     if (counted.octets > MAX_EMAIL_DOMAIN_LABEL && counted.octets > (longest?.octets ?? 0)) longest = counted;
   }
@@ -83,24 +85,35 @@ const EmailText = v.pipe(v.string(), v.trim(), v.normalize("NFC"));
  */
 export const Email = v.pipe(
   EmailText,
-  v.check((s) => !/[\p{Cc}\p{Cf}]/u.test(s), "must have no control or format characters (such as a zero-width space)"),
+  describedCheck<string>(
+    (s) => !/[\p{Cc}\p{Cf}]/u.test(s),
+    "must have no control or format characters (such as a zero-width space)",
+    { not: { pattern: "[\\p{Cc}\\p{Cf}]" } },
+  ),
   maxBytes(MAX_EMAIL_LENGTH),
   v.regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*$/, "must be an email address"),
-  v.check(
+  // Described in characters, the most a pattern can count: an address of ASCII is held exactly.
+  describedCheck<string>(
     localPartFits,
     (issue) =>
       `must have at most ${MAX_EMAIL_LOCAL_PART} bytes of UTF-8 before the "@" (got ${localPartBytes(issue.input as string)})`,
+    { pattern: `^[^@]{0,${MAX_EMAIL_LOCAL_PART}}@` },
   ),
   // A raw_check, not a check: cli/common.ts checkEmail reads a `check` other than localPartFits as the control
   // character rule, and would name a U+0000 the address does not hold; a raw_check is its "not an email address".
-  v.rawCheck(({ dataset, addIssue }) => {
-    if (!dataset.typed) return;
-    const long = longDomainLabel(dataset.value);
-    if (long)
-      addIssue({
-        message: `must have at most ${MAX_EMAIL_DOMAIN_LABEL} bytes in each dot-separated part after the "@" (got ${long.octets}${long.aLabel ? " in its xn-- form" : ""})`,
-      });
-  }),
+  describedAs(
+    v.rawCheck<string>(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const long = longDomainLabel(dataset.value);
+      if (long)
+        addIssue({
+          message: `must have at most ${MAX_EMAIL_DOMAIN_LABEL} bytes in each dot-separated part after the "@" (got ${long.octets}${long.aLabel ? " in its xn-- form" : ""})`,
+        });
+    }),
+    {
+      pattern: `@(?:[^@${LABEL_DOTS}]{0,${MAX_EMAIL_DOMAIN_LABEL}}[${LABEL_DOTS}])*[^@${LABEL_DOTS}]{0,${MAX_EMAIL_DOMAIN_LABEL}}$`,
+    },
+  ),
   // maxLength says characters; the byte counts a client's validator cannot check are said in words.
   v.description(
     "An email address of at most 254 bytes of UTF-8 in NFC, its local part (before the @) at most 64, each " +

@@ -8,6 +8,24 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
+/**
+ * isCalendarDay as a JSON Schema pattern, for the description: months 01-12, each with its days, and 02-29 only in
+ * a leap year (divisible by 4 and not by 100, or by 400; 0000 is one). Held to isCalendarDay by
+ * test/domain/planning-patterns.test.ts.
+ */
+const DAY_SOURCE =
+  "\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))" +
+  "|(?:\\d\\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29";
+/** A calendar day YYYY-MM-DD as isCalendarDay takes it, as a pattern (see DAY_SOURCE). */
+export const CALENDAR_DAY_PATTERN = `^(?:${DAY_SOURCE})$`;
+/**
+ * What plannedDay accepts, as a pattern: a calendar day, or DATE_TIME on one with hours 00-23, minutes 00-59, seconds
+ * 00-60 and an offset of at most 23:59. One rule is beyond it: a leap second (:60) only at 23:59:60 UTC.
+ */
+export const PLANNED_DATE_PATTERN =
+  `^(?:${DAY_SOURCE})(?:[Tt ](?:[01]\\d|2[0-3]):[0-5]\\d(?::(?:[0-5]\\d|60)(?:[.,]\\d{1,9})?)?` +
+  "(?:[Zz]|[+-](?:[01]\\d|2[0-3])(?::?[0-5]\\d)?)?)?$";
+
 const MINUTES_A_DAY = 24 * 60;
 /** 23:59 in minutes: the only minute a leap second (:60) ends, in UTC. */
 const LAST_MINUTE = MINUTES_A_DAY - 1;

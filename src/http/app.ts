@@ -26,6 +26,7 @@ import { kindOf } from "./messages.js";
 import { publicUrlOf } from "./public-url.js";
 import { ANONYMOUS_PER_MINUTE, type RateDecision } from "./ratelimit.js";
 import { isFetchResponse, type Method, type Reply, type RouteDef } from "./route.js";
+import { EMPTY_WORKSPACE_ID } from "./schemas.js";
 import { parseBodyInput, parseInput, queryObjectOf, repeatedQuery } from "./validate.js";
 
 /** Per-request facts the transport knows (client address). */
@@ -155,7 +156,7 @@ function bodyWorkspace(body: unknown): string | undefined {
 
 /** An empty workspace_id is a mistake in the request, not a workspace's name (it was a 403 or 404 naming ""). */
 function emptyWorkspaceId(path: string): ApiError {
-  return invalidInput(path, "workspace_id must be a workspace id (ws_…); leave it out for the default workspace");
+  return invalidInput(path, `workspace_id ${EMPTY_WORKSPACE_ID}`);
 }
 
 /**

@@ -5,6 +5,7 @@
 import { type ConversionConfig, toJsonSchema } from "@valibot/to-json-schema";
 import type { GenericSchema } from "valibot";
 import * as v from "valibot";
+import type { ServerConfig } from "./context.js";
 
 type Json = Record<string, unknown>;
 /** A body is described as the client sends it (input), a response as the server answers it (output). */
@@ -14,18 +15,66 @@ const COMPONENTS = "#/components/schemas/";
 /** Where an input-mode reference points until its component's name is settled (see inputNames). */
 const INPUT_REF = "#/input-schemas/";
 
-/** The conversion settings every schema of the description is converted with. */
-export function conversionConfig(typeMode: TypeMode): ConversionConfig {
+/** The engines a server offers, by the field that names one: a text engine (`model`) or an image model. */
+export interface OfferedModels {
+  text: string[];
+  image: string[];
+}
+
+/**
+ * What a server's `model` fields accept (schemas.ts offeredModel): an engine's id or its kind (pickEngine), the builtin
+ * one and the configured model server's; for images, builtin and the configured image model.
+ */
+export function offeredModels(config: Partial<Pick<ServerConfig, "llm" | "imageModel">>): OfferedModels {
+  const text = ["builtin", ...(config.llm ? [config.llm.model, "openai-compatible"] : [])];
+  const image = ["builtin", ...(config.imageModel ? [config.imageModel.model] : [])];
+  return { text: [...new Set(text)], image: [...new Set(image)] };
+}
+
+/**
+ * A schema that holds both `base` and `more`: `required` lists are joined, a keyword of `more` that `base` already has
+ * (a second pattern, a second anyOf) is added under `allOf`, so that neither is lost.
+ */
+export function mergeSchema(base: Json, more: Json): Json {
+  const out: Json = { ...base };
+  for (const [key, value] of Object.entries(more)) {
+    if (key === "required")
+      out.required = [...new Set([...((base.required as string[]) ?? []), ...(value as string[])])];
+    else if (key in base) out.allOf = [...((out.allOf as Json[]) ?? []), { [key]: value }];
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** Marks, while a schema is converted, a string that its pipe trims (not part of the description). */
+const TRIMMED = Symbol("trimmed");
+
+/**
+ * The conversion settings every schema of the description is converted with, for a server offering `models`.
+ * An integer carried as a string (schemas.ts intString) is described as the integer it is, with its bounds; a check
+ * that a value is a JSON object (valibot's object schemas take arrays too) as an object; a check that says its rule
+ * in JSON Schema (schemas.ts describedCheck) with those words; a model field with the engines offered.
+ */
+export function conversionConfig(typeMode: TypeMode, models: OfferedModels): ConversionConfig {
   return {
     target: "draft-2020-12",
     typeMode,
     errorMode: "ignore",
-    // An integer carried as a string (schemas.ts intString) is described as the integer it is, with its bounds; a
-    // check that a value is a JSON object (valibot's object schemas take arrays too) as an object.
-    overrideAction: ({ valibotAction }) => {
+    overrideAction: ({ valibotAction, jsonSchema }) => {
+      const said = (valibotAction as { jsonSchema?: Json }).jsonSchema;
+      if (said !== undefined) return mergeSchema(jsonSchema as Json, said);
+      // A minimum length after a trim is one of the trimmed text: a value of spaces only is refused, said as `\S`.
+      if (valibotAction.type === "trim") Object.defineProperty(jsonSchema, TRIMMED, { value: true });
+      if (valibotAction.type === "min_length" && (jsonSchema as Record<symbol, unknown>)[TRIMMED] === true)
+        return mergeSchema(jsonSchema as Json, { pattern: "\\S" });
       if (valibotAction.type !== "metadata") return undefined;
-      const meta = (valibotAction as { metadata?: Record<string, unknown> }).metadata;
+      const meta = (valibotAction as { metadata?: Json }).metadata;
       if (meta?.jsonObject === true) return { type: "object" };
+      const offered = meta?.offeredModel as keyof OfferedModels | undefined;
+      if (offered !== undefined) {
+        const { offeredModel: _, ...rest } = jsonSchema as Json;
+        return { ...rest, enum: models[offered] };
+      }
       const bounds = meta?.integerString as { minimum: number; maximum: number } | undefined;
       const description = typeof meta?.description === "string" ? { description: meta.description } : {};
       return bounds ? { type: "integer", ...bounds, ...description } : undefined;
@@ -68,10 +117,15 @@ function reachable(roots: unknown[], defs: Record<string, unknown>, prefix: stri
 }
 
 /** One conversion of many schemas in one type mode, every named schema converted once as a definition. */
-function convertPass(schemas: GenericSchema[], names: Record<string, GenericSchema>, typeMode: TypeMode) {
+function convertPass(
+  schemas: GenericSchema[],
+  names: Record<string, GenericSchema>,
+  typeMode: TypeMode,
+  models: OfferedModels,
+) {
   const prefix = typeMode === "output" ? COMPONENTS : INPUT_REF;
   const json = toJsonSchema(v.tuple(schemas), {
-    ...conversionConfig(typeMode),
+    ...conversionConfig(typeMode, models),
     definitions: names,
     overrideRef: ({ referenceId }) => prefix + referenceId,
   }) as { prefixItems?: Json[]; $defs?: Record<string, Json> };
@@ -123,9 +177,10 @@ export function convertSchemas(
   bodies: GenericSchema[],
   responses: GenericSchema[],
   names: Record<string, GenericSchema>,
+  models: OfferedModels,
 ): ConvertedSchemas {
-  const input = convertPass(bodies, names, "input");
-  const output = convertPass(responses, names, "output");
+  const input = convertPass(bodies, names, "input", models);
+  const output = convertPass(responses, names, "output", models);
   const inUsed = reachable(input.forms, input.defs, INPUT_REF);
   const outUsed = reachable(output.forms, output.defs, COMPONENTS);
   const final = inputNames(input.defs, output.defs, inUsed, outUsed);

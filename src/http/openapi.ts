@@ -4,13 +4,20 @@ import type { GenericSchema } from "valibot";
 import type { ServerConfig } from "./context.js";
 import { ERROR_CODES } from "./errors.js";
 import { IDEMPOTENCY_PARAMETER } from "./idempotency.js";
-import { type ConvertedSchemas, conversionConfig, convertSchemas } from "./openapi-schemas.js";
+import {
+  type ConvertedSchemas,
+  conversionConfig,
+  convertSchemas,
+  mergeSchema,
+  type OfferedModels,
+  offeredModels,
+} from "./openapi-schemas.js";
 import type { ResponseDoc, RouteDef } from "./route.js";
 import { ErrorBodySchema, NAMED_SCHEMAS } from "./schemas.js";
 
 /** A path or query schema's JSON Schema, inline (parameters are listed one by one, never by reference). */
-function schemaOf(schema: GenericSchema, typeMode: "input" | "output"): Record<string, unknown> {
-  const json = toJsonSchema(schema, conversionConfig(typeMode)) as Record<string, unknown>;
+function schemaOf(schema: GenericSchema, typeMode: "input" | "output", models: OfferedModels): Record<string, unknown> {
+  const json = toJsonSchema(schema, conversionConfig(typeMode, models)) as Record<string, unknown>;
   delete json.$schema;
   return json;
 }
@@ -57,9 +64,9 @@ export function pipelineErrors(r: RouteDef): Record<number, string[]> {
 }
 
 /** Query or path parameters from an object schema, each field's description as the parameter's. */
-function parametersOf(schema: GenericSchema | undefined, where: "path" | "query") {
+function parametersOf(schema: GenericSchema | undefined, where: "path" | "query", models: OfferedModels) {
   if (!schema) return [];
-  const json = schemaOf(schema, "input") as { properties?: Record<string, unknown>; required?: string[] };
+  const json = schemaOf(schema, "input", models) as { properties?: Record<string, unknown>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, s]) => {
     const { description, ...schema } = s as Record<string, unknown>;
     // The default of an integer carried as a string ("20") is the integer it stands for.
@@ -69,20 +76,49 @@ function parametersOf(schema: GenericSchema | undefined, where: "path" | "query"
   });
 }
 
-/** The multipart form of a JSON body schema: `file` is binary, every other field a string part. */
-function multipartOf(json: Record<string, unknown>): Record<string, unknown> {
-  const props = (json.properties ?? {}) as Record<string, Record<string, unknown>>;
-  const properties = Object.fromEntries(
-    Object.entries(props)
-      .filter(([name]) => !name.startsWith("data_base64"))
-      .map(([name, schema]) => [
-        name,
-        name === "file"
-          ? { description: schema.description, type: "string", contentMediaType: "application/octet-stream" }
-          : { ...schema, type: "string" },
-      ]),
+type Json = Record<string, unknown>;
+
+/**
+ * A body schema with only the fields one media type carries (`keep`): its `oneOf` alternatives (schemas.ts
+ * exactlyOneOf) that require a field it lacks are dropped, and a single one left is merged into it.
+ */
+function carrying(json: Json, keep: (name: string) => boolean): Json {
+  const props = (json.properties ?? {}) as Record<string, Json>;
+  const out: Json = { ...json, properties: Object.fromEntries(Object.entries(props).filter(([name]) => keep(name))) };
+  const alternatives = json.oneOf as { required?: string[] }[] | undefined;
+  if (alternatives === undefined) return out;
+  const left = alternatives.filter((a) => (a.required ?? []).every(keep));
+  delete out.oneOf;
+  if (left.length > 1) return { ...out, oneOf: left };
+  return left.length === 1 ? mergeSchema(out, left[0]) : out;
+}
+
+/** The JSON form of an upload's body schema: every field but `file`, which only multipart/form-data carries. */
+function jsonOf(json: Json): Json {
+  return carrying(json, (name) => name !== "file");
+}
+
+/**
+ * The multipart form of an upload's body schema: `file` is binary and required, every other field a string part;
+ * the JSON-only fields (base64 data) and the alternatives to the file (schemas.ts exactlyOneOf) are left out.
+ */
+function multipartOf(json: Json): Json {
+  const others = new Set(
+    ((json.oneOf as { required?: string[] }[] | undefined) ?? [])
+      .flatMap((a) => a.required ?? [])
+      .filter((n) => n !== "file"),
   );
-  return { type: "object", properties, required: ["file"] };
+  const form = carrying(json, (name) => !name.startsWith("data_base64") && !others.has(name));
+  const props = form.properties as Record<string, Json>;
+  const properties = Object.fromEntries(
+    Object.entries(props).map(([name, schema]) => [
+      name,
+      name === "file"
+        ? { description: schema.description, type: "string", contentMediaType: "application/octet-stream" }
+        : { ...schema, type: "string" },
+    ]),
+  );
+  return { ...form, type: "object", properties, required: ["file"] };
 }
 
 /**
@@ -226,7 +262,7 @@ function requestNameOf(r: RouteDef): string {
  * The schemas of the described routes, converted with the named ones and every request body as components. Every
  * error response refers to the one ErrorBody: inlined, its 5 KB made up 2.8 MB of a 3.2 MB description.
  */
-function convertRoutes(routes: RouteDef[]): ConvertedSchemas {
+function convertRoutes(routes: RouteDef[], models: OfferedModels): ConvertedSchemas {
   const names: Record<string, GenericSchema> = { ...NAMED_SCHEMAS };
   const namedSchemas = new Set(Object.values(NAMED_SCHEMAS));
   const bodies: GenericSchema[] = [];
@@ -241,7 +277,14 @@ function convertRoutes(routes: RouteDef[]): ConvertedSchemas {
   const responses = routes.flatMap((r) =>
     Object.values(r.responses).flatMap((doc) => (doc.schema ? [doc.schema] : [])),
   );
-  return convertSchemas(bodies, [...responses, ErrorBodySchema], names);
+  const schemas = convertSchemas(bodies, [...responses, ErrorBodySchema], names, models);
+  // An upload's request component is its JSON form, which cannot carry the file (multipartOf gives the other form).
+  const nameOf = new Map(Object.entries(names).map(([name, schema]) => [schema, name]));
+  for (const r of routes) {
+    const name = r.upload && r.body ? nameOf.get(r.body) : undefined;
+    if (name !== undefined && r.body) schemas.components[name] = jsonOf(schemas.bodyForm(r.body));
+  }
+  return schemas;
 }
 
 /** A response's media types: its schema's (with its example, as JSON), and any further ones it lists. */
@@ -274,10 +317,14 @@ function requestBodyOf(r: RouteDef & { body: GenericSchema }, schemas: Converted
 }
 
 /** Builds the document for a server configuration. */
-export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "publicUrl" | "stagingUrl">) {
+export function buildOpenApi(
+  routes: RouteDef[],
+  config: Pick<ServerConfig, "publicUrl" | "stagingUrl"> & Partial<Pick<ServerConfig, "llm" | "imageModel">>,
+) {
+  const models = offeredModels(config);
   const paths: Record<string, Record<string, unknown>> = {};
   const described = routes.filter((r) => r.stability !== "internal");
-  const schemas = convertRoutes(described);
+  const schemas = convertRoutes(described, models);
   for (const r of described) {
     const op: Record<string, unknown> = {
       operationId: r.operationId,
@@ -286,7 +333,7 @@ export function buildOpenApi(routes: RouteDef[], config: Pick<ServerConfig, "pub
       tags: [r.tag],
       "x-stability": r.stability,
       security: r.access === "public" ? [] : r.access === "any" ? [{ apiKey: [] }, { session: [] }] : [{ session: [] }],
-      parameters: [...parametersOf(r.params, "path"), ...parametersOf(r.query, "query")],
+      parameters: [...parametersOf(r.params, "path", models), ...parametersOf(r.query, "query", models)],
       responses: Object.fromEntries(
         Object.entries(withPipelineErrors(r)).map(([status, doc]) => {
           const content = contentOf(doc, schemas);

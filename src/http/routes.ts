@@ -48,7 +48,7 @@ export const ROUTES: RouteDef[] = [
 
 const cache = new Map<string, unknown>();
 openApiProvider.document = (config) => {
-  const key = `${config.publicUrl}|${config.stagingUrl}`;
+  const key = JSON.stringify([config.publicUrl, config.stagingUrl, config.llm?.model, config.imageModel?.model]);
   if (!cache.has(key)) cache.set(key, buildOpenApi(ROUTES, config));
   return cache.get(key);
 };

@@ -251,8 +251,71 @@ export const pageOf = <S extends v.GenericSchema>(item: S) =>
     ),
   });
 
+/**
+ * A check whose description is `json`: the JSON Schema words for the rule it checks, merged into its schema's
+ * description (openapi.ts), so that the rule and what the description says of it are one action. Used where
+ * valibot's own actions cannot say the rule (exactly one of two fields, a calendar day); test/fuzz/valid-requests.test.ts
+ * holds the description to what the check accepts.
+ */
+export function describedCheck<TInput>(
+  requirement: (input: TInput) => boolean,
+  message: v.ErrorMessage<v.CheckIssue<TInput>>,
+  json: Record<string, unknown>,
+): v.CheckAction<TInput, v.ErrorMessage<v.CheckIssue<TInput>>> & { jsonSchema: Record<string, unknown> } {
+  return describedAs(v.check(requirement, message), json);
+}
+
+/** Any validation action with the JSON Schema words for its rule (see describedCheck). */
+export function describedAs<A extends { readonly kind: "validation" }>(
+  action: A,
+  json: Record<string, unknown>,
+): A & { jsonSchema: Record<string, unknown> } {
+  return { ...action, jsonSchema: json };
+}
+
+/**
+ * A body that takes exactly one of some fields: refused with `message` when it has none or several, described as
+ * `oneOf` of alternatives, each requiring its field and whatever `with` adds to it (another field it needs).
+ */
+export function exactlyOneOf<TInput extends Record<string, unknown>>(
+  fields: readonly NoInfer<keyof TInput & string>[],
+  message: string,
+  with_: Partial<Record<NoInfer<keyof TInput & string>, Record<string, unknown>>> = {},
+) {
+  return describedCheck<TInput>((b) => fields.filter((f) => b[f] !== undefined).length === 1, message, {
+    oneOf: fields.map((f) => ({ required: [f], ...(with_[f] ?? {}) })),
+  });
+}
+
+/** A record's workspace_id in an answer: the workspace it belongs to. */
+export const RecordWorkspaceId = described(v.string(), "The workspace the record belongs to (ws_…).");
+
+/** The message of an empty workspace_id, wherever it is sent (the pipeline's own check uses it too). */
+export const EMPTY_WORKSPACE_ID = "must be a workspace id (ws_…); leave it out for the default workspace";
+
+/**
+ * The workspace_id a workspace-aware request may carry, in its query or its body: a workspace's id, never empty (an
+ * empty one is refused: it names no workspace, and read as "none" it hid a client's unset variable).
+ */
+export const WorkspaceIdField = v.pipe(
+  v.string(),
+  minChars(1, EMPTY_WORKSPACE_ID),
+  maxChars(64),
+  v.description(
+    "The workspace to act in; leave it out for the account's default workspace (a key bound to a workspace acts in " +
+      "that one, and naming another is 403 workspace_mismatch). An empty value is refused.",
+  ),
+);
+
 /** The workspace_id a workspace-aware request may carry in its query. */
-export const WorkspaceQuery = { workspace_id: v.optional(v.pipe(v.string(), maxChars(64))) };
+export const WorkspaceQuery = { workspace_id: v.optional(WorkspaceIdField) };
+
+/**
+ * Marks a `model` field: the description lists as its `enum` the engines the server offers (openapi.ts
+ * offeredModels, from its configuration), which is what the handler accepts.
+ */
+export const offeredModel = (kind: "text" | "image") =>
+  v.metadata<string, { offeredModel: "text" | "image" }>({ offeredModel: kind });
 
 /** Timestamps: ISO 8601 UTC. */
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp());

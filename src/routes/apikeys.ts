@@ -103,7 +103,18 @@ const CreateKeyFields = v.object({
     ),
     v.description("read, write, or both; read is always included, so [] issues a read-only key. Default: both."),
   ),
-  workspace_id: v.optional(v.nullable(v.pipe(v.string(), maxChars(64)))),
+  workspace_id: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        maxChars(64),
+        v.description(
+          "The workspace the key is bound to. null: no binding (all the account's workspaces). Left out or an empty " +
+            "string: bound to the account's workspace when it has one, else no binding.",
+        ),
+      ),
+    ),
+  ),
   expires: v.pipe(
     v.optional(v.picklist(EXPIRY_CHOICES)),
     v.description("How long the key works: 30, 90 or 365 days, or never. Default: 90d."),

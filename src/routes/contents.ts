@@ -2,19 +2,22 @@
 import * as v from "valibot";
 import type { ContentStatus, VersionRow } from "../db/contents.js";
 import { type CallerRows, contentNotFound, contentView, findContent, serverToday } from "../domain/contents.js";
-import { isCalendarDay, plannedDay } from "../domain/planning.js";
+import { CALENDAR_DAY_PATTERN, isCalendarDay, PLANNED_DATE_PATTERN, plannedDay } from "../domain/planning.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
 import {
   described,
+  describedCheck,
   Integer,
   intString,
   maxChars,
   named,
   PageQuery,
   pageOf,
+  RecordWorkspaceId,
   Timestamp,
+  WorkspaceIdField,
   WorkspaceQuery,
 } from "../http/schemas.js";
 import {
@@ -35,7 +38,7 @@ export const ContentSchema = named(
   "Content",
   v.object({
     content_id: described(Integer, "The record's id; never given to another record, even after it is deleted."),
-    workspace_id: v.string(),
+    workspace_id: RecordWorkspaceId,
     template_id: described(v.nullable(Integer), "The template it was created or last generated from; null for none."),
     title: described(v.string(), "The title (at most 300 characters)."),
     content: described(v.string(), "The current text: the last generation, or the draft's or an edit's text."),
@@ -85,7 +88,7 @@ export const CONTENT_EXAMPLE = {
 const Day = v.pipe(
   v.string(),
   v.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD"),
-  v.check(isCalendarDay, "must be a date YYYY-MM-DD"),
+  describedCheck(isCalendarDay, "must be a date YYYY-MM-DD", { format: "date", pattern: CALENDAR_DAY_PATTERN }),
 );
 const Title = v.pipe(v.string(), maxChars(300), v.description("The title, at most 300 characters."));
 const Text = v.pipe(v.string(), maxChars(500_000), v.description("The text, at most 500,000 characters."));
@@ -113,13 +116,13 @@ const CreateBody = v.object({
       v.description("A template to generate it from later (GET /templates)."),
     ),
   ),
-  workspace_id: v.optional(v.string()),
+  workspace_id: v.optional(WorkspaceIdField),
 });
 
 const UpdateBody = v.object({
   title: v.optional(described(Title, "A new title (any status but published).")),
   content: v.optional(described(Text, "A new text (draft or generated only).")),
-  workspace_id: v.optional(v.string()),
+  workspace_id: v.optional(WorkspaceIdField),
 });
 
 const ScheduleBody = v.object({
@@ -127,10 +130,11 @@ const ScheduleBody = v.object({
     v.pipe(
       v.string(),
       maxChars(64),
-      v.check(
-        (s) => plannedDay(s) !== null,
+      describedCheck(
+        (s: string) => plannedDay(s) !== null,
         "must be an ISO 8601 date (YYYY-MM-DD) or date-time (with Z, an offset ±HH:MM, ±HHMM or ±HH, or local), on a " +
           "real calendar day and time",
+        { pattern: PLANNED_DATE_PATTERN },
       ),
       v.description(
         "An ISO 8601 date (2030-01-31) or date-time: with Z (2030-01-31T10:00:00Z), an offset ±HH:MM, ±HHMM or " +
@@ -144,7 +148,7 @@ const ScheduleBody = v.object({
       ),
     ),
   ),
-  workspace_id: v.optional(v.string()),
+  workspace_id: v.optional(WorkspaceIdField),
 });
 
 const VersionSchema = named(
@@ -477,7 +481,7 @@ export const contentRoutes = [
     access: "any",
     workspace: "optional",
     params: ContentParams,
-    body: v.optional(v.object({ workspace_id: v.optional(v.string()) })),
+    body: v.optional(v.object({ workspace_id: v.optional(WorkspaceIdField) })),
     responses: {
       200: {
         description: "The published content.",

@@ -10,7 +10,17 @@ import { MAX_OUTPUT_CHARS, POST_LIMIT } from "../domain/conversions.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { described, Integer, intString, named, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
+import {
+  described,
+  Integer,
+  intString,
+  named,
+  PageQuery,
+  pageOf,
+  RecordWorkspaceId,
+  Timestamp,
+  WorkspaceQuery,
+} from "../http/schemas.js";
 import { AUTH_ERRORS, decodeCursor, encodeCursor, err, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";
 
 /** A content's text in another format, stored as made (named Conversion in the description). */
@@ -19,7 +29,7 @@ const Conversion = named(
   v.object({
     id: described(Integer, "The conversion's id; never given to another record, even after it is deleted."),
     content_id: described(Integer, "The content converted."),
-    workspace_id: v.string(),
+    workspace_id: RecordWorkspaceId,
     target_format: described(v.picklist(TARGET_FORMATS), "The format it was converted to."),
     output: v.pipe(
       v.string(),

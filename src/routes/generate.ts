@@ -6,7 +6,16 @@ import { type GenerationStream, pickEngine } from "../domain/generation/engines.
 import type { Ctx } from "../http/context.js";
 import { ApiError, errorBody, toApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { described, Integer, maxChars, minChars, named, Timestamp } from "../http/schemas.js";
+import {
+  described,
+  Integer,
+  maxChars,
+  minChars,
+  named,
+  offeredModel,
+  Timestamp,
+  WorkspaceIdField,
+} from "../http/schemas.js";
 import { AUTH_ERRORS, CONFLICT, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS, UPSTREAM_ERRORS } from "./common.js";
 import { CONTENT_EXAMPLE, ContentSchema, callerRows, today } from "./contents.js";
 
@@ -30,8 +39,13 @@ const GenerateBody = v.object({
   reference_material_ids: v.optional(
     described(Ids, "Reference materials to draw facts from and cite, at most 50, of the workspace."),
   ),
-  workspace_id: v.optional(v.string()),
-  model: v.optional(v.pipe(v.string(), minChars(1), maxChars(200))),
+  workspace_id: v.optional(WorkspaceIdField),
+  model: v.optional(
+    described(
+      v.pipe(v.string(), minChars(1), maxChars(200), offeredModel("text")),
+      "The engine to write with: one this server offers (GET /models lists them); left out, the default one.",
+    ),
+  ),
   seed: v.optional(
     described(
       v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2 ** 32 - 1)),
@@ -79,7 +93,7 @@ const FinalizeBody = v.object({
     v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(30 * 86_400)),
     "How long the writer spent editing, in seconds (0 to 30 days): learning weighs the edits by it.",
   ),
-  workspace_id: v.optional(v.string()),
+  workspace_id: v.optional(WorkspaceIdField),
 });
 
 /** What POST /finalizeContent answers: the finalized text and the learning job it started, if any. */

@@ -21,6 +21,7 @@ import {
   named,
   PageQuery,
   pageOf,
+  RecordWorkspaceId,
   TextFilter,
   Timestamp,
   WorkspaceQuery,
@@ -76,7 +77,7 @@ const Edge = v.object({
 const GraphSchema = named(
   "KnowledgeGraph",
   v.object({
-    workspace_id: v.string(),
+    workspace_id: RecordWorkspaceId,
     nodes: described(v.array(Node), "The most mentioned entities (then by id), at most `limit`."),
     edges: v.pipe(v.array(Edge), v.description("Edges between the returned nodes, heaviest first.")),
     has_more: v.pipe(

@@ -23,11 +23,13 @@ import { oneOf } from "../http/messages.js";
 import { route } from "../http/route.js";
 import {
   described,
+  exactlyOneOf,
   Integer,
   intString,
   maxChars,
   minChars,
   named,
+  offeredModel,
   PageQuery,
   pageOf,
   Timestamp,
@@ -117,10 +119,7 @@ const UploadBody = v.pipe(
       v.pipe(v.string(), v.description("The image bytes in base64 (JSON); a data: URL prefix is ignored.")),
     ),
   }),
-  v.check(
-    (b) => (b.file === undefined) !== (b.data_base64 === undefined),
-    "Send exactly one of file (multipart/form-data) or data_base64 (JSON).",
-  ),
+  exactlyOneOf(["file", "data_base64"], "Send exactly one of file (multipart/form-data) or data_base64 (JSON)."),
 );
 type UploadInput = v.InferOutput<typeof UploadBody>;
 
@@ -139,7 +138,12 @@ const GenerateBody = v.object({
     ),
     0,
   ),
-  model: v.optional(v.pipe(v.string(), minChars(1), maxChars(200))),
+  model: v.optional(
+    described(
+      v.pipe(v.string(), minChars(1), maxChars(200), offeredModel("image")),
+      "The image engine: one this server offers (GET /models lists them); left out, the builtin one.",
+    ),
+  ),
 });
 type GenerateInput = v.InferOutput<typeof GenerateBody>;
 

@@ -5,7 +5,7 @@ import { voiceProfileView } from "../domain/contents.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { described, Integer, named, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
+import { described, Integer, named, PageQuery, pageOf, RecordWorkspaceId, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, checkRecordPlace, INPUT_ERRORS, NOT_FOUND, pageList } from "./common.js";
 
 /** The analysis of one finalization (named LearningJob in the description). */
@@ -14,7 +14,7 @@ const JobSchema = named(
   v.object({
     id: described(v.string(), "The job's id (lj_…), as POST /finalizeContent gave it."),
     content_id: described(Integer, "The finalized content it analyses."),
-    workspace_id: v.string(),
+    workspace_id: RecordWorkspaceId,
     status: described(
       v.picklist(["queued", "running", "succeeded", "failed"]),
       "queued, running, succeeded (result set, the profile updated) or failed (retried with backoff, five attempts).",
@@ -62,7 +62,7 @@ const ProfileSchema = named(
   "VoiceProfile",
   v.object({
     id: described(v.string(), "The profile's id (vp_…)."),
-    workspace_id: v.string(),
+    workspace_id: RecordWorkspaceId,
     traits: described(Traits, "What was learned."),
     sample_count: described(Integer, "How many finalizations it was learned from."),
     updated_at: described(Timestamp, "When a learning job last changed it."),

@@ -7,7 +7,7 @@ import * as v from "valibot";
 import type { Ctx } from "../http/context.js";
 import type { ApiError, ErrorBody } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { ErrorBodySchema, maxChars, minChars, WorkspaceQuery } from "../http/schemas.js";
+import { described, describedCheck, ErrorBodySchema, maxChars, minChars, WorkspaceQuery } from "../http/schemas.js";
 import { dispatcherFor } from "../mcp/dispatch.js";
 import { AUTH_ERRORS } from "./common.js";
 
@@ -25,61 +25,92 @@ const isJsonObject = (value: unknown): value is Record<string, unknown> =>
 
 // Strict: the SDK's transport refuses a member JSON-RPC does not define, which it reported as a "Parse error"; here
 // the refusal names the member. Each rule's message names its member, so that -32600 says what is wrong.
-const Message = v.pipe(
-  v.strictObject(
-    {
-      jsonrpc: v.literal("2.0", '"jsonrpc" must be "2.0"'),
-      id: v.optional(
+const MessageObject = v.strictObject(
+  {
+    jsonrpc: described(v.literal("2.0", '"jsonrpc" must be "2.0"'), "Always 2.0."),
+    id: v.optional(
+      described(
         v.union(
-          [v.pipe(v.string(ID_RULE), maxChars(200, '"id" is too long')), v.pipe(v.number(ID_RULE), v.integer(ID_RULE))],
+          [
+            v.pipe(v.string(ID_RULE), maxChars(200, '"id" is too long')),
+            v.pipe(v.number(ID_RULE), v.safeInteger(ID_RULE)),
+          ],
           ID_RULE,
         ),
+        "The request's id, echoed in its response; left out for a notification.",
       ),
-      method: v.optional(
-        v.pipe(
-          v.string('"method" must be a string'),
-          minChars(1, '"method" must not be empty'),
-          maxChars(200, '"method" is too long'),
-        ),
+    ),
+    method: v.optional(
+      v.pipe(
+        v.string('"method" must be a string'),
+        minChars(1, '"method" must not be empty'),
+        maxChars(200, '"method" is too long'),
+        v.description("The method called: initialize, tools/list, tools/call, notifications/…"),
       ),
-      // Structured (JSON-RPC 2.0 §4.2): an array is a valid request whose params MCP cannot take, answered -32602.
-      params: v.optional(
+    ),
+    // Structured (JSON-RPC 2.0 §4.2): an array is a valid request whose params MCP cannot take, answered -32602.
+    params: v.optional(
+      described(
         v.union(
           [v.array(v.unknown()), v.record(v.string(), v.unknown())],
           '"params" must be an object or an array (JSON-RPC 2.0 §4.2)',
         ),
+        "The method's parameters: for tools/call, {name, arguments}.",
       ),
-      // An object, as MCP's Result is (the SDK's transport refuses any other, JSONRPCResultResponseSchema): valibot's
-      // record took an array, and made an object of it (`[1, 2]` reached the SDK as `{"0": 1, "1": 2}`).
-      result: v.optional(
-        v.pipe(
-          v.custom<Record<string, unknown>>(isJsonObject, '"result" must be an object (MCP\'s Result)'),
-          v.metadata({ jsonObject: true }),
-        ),
+    ),
+    // An object, as MCP's Result is (the SDK's transport refuses any other, JSONRPCResultResponseSchema): valibot's
+    // record took an array, and made an object of it (`[1, 2]` reached the SDK as `{"0": 1, "1": 2}`).
+    result: v.optional(
+      v.pipe(
+        v.custom<Record<string, unknown>>(isJsonObject, '"result" must be an object (MCP\'s Result)'),
+        v.metadata({ jsonObject: true }),
+        v.description("A response's result (a response the client sends, to a request of the server)."),
       ),
-      error: v.optional(
+    ),
+    error: v.optional(
+      described(
         v.looseObject(
           {
-            code: v.pipe(v.number(ERROR_RULE), v.integer(ERROR_RULE)),
-            message: v.string(ERROR_RULE),
+            code: described(v.pipe(v.number(ERROR_RULE), v.integer(ERROR_RULE)), "The error's JSON-RPC code."),
+            message: described(v.string(ERROR_RULE), "What went wrong."),
           },
           ERROR_RULE,
         ),
+        "A response's error, instead of a result.",
       ),
-    },
-    (issue) => {
-      // valibot's object schemas take an array as an object: one (a batch's item `[]`) is no message, whatever its
-      // first missing member.
-      const array = Array.isArray(issue.path?.at(-1)?.input) || Array.isArray(issue.input);
-      if (!array && issue.expected === "never")
-        return `${JSON.stringify(issue.input)} is not a member of a JSON-RPC message (${MEMBERS})`;
-      if (!array && issue.expected === '"jsonrpc"') return '"jsonrpc" must be "2.0"';
-      return "A JSON-RPC message must be an object";
-    },
-  ),
-  v.check(
+    ),
+  },
+  (issue) => {
+    // valibot's object schemas take an array as an object: one (a batch's item `[]`) is no message, whatever its
+    // first missing member.
+    const array = Array.isArray(issue.path?.at(-1)?.input) || Array.isArray(issue.input);
+    if (!array && issue.expected === "never")
+      return `${JSON.stringify(issue.input)} is not a member of a JSON-RPC message (${MEMBERS})`;
+    if (!array && issue.expected === '"jsonrpc"') return '"jsonrpc" must be "2.0"';
+    return "A JSON-RPC message must be an object";
+  },
+);
+type MessageInput = v.InferOutput<typeof MessageObject>;
+// The three rules below, and the SDK transport's own (a response has no params; a notification's params are an
+// object), say what kind of message it is: a request (a method and an id), a notification (a method, no id), or a
+// response (an id and exactly one of result or error). The first rule's check carries that in JSON Schema's words,
+// as a oneOf of the four kinds, so that the description requires what the server does.
+const kind = (required: string[], others: Record<string, unknown>) => ({
+  required,
+  properties: { ...Object.fromEntries(required.map((m) => [m, true])), ...others },
+});
+const MESSAGE_KINDS = [
+  kind(["method", "id"], { result: false, error: false }),
+  kind(["method"], { id: false, result: false, error: false, params: { type: "object" } }),
+  kind(["id", "result"], { method: false, error: false, params: false }),
+  kind(["id", "error"], { method: false, result: false, params: false }),
+];
+const Message = v.pipe(
+  MessageObject,
+  describedCheck<MessageInput>(
     (m) => m.method !== undefined || (m.id !== undefined && (m.result !== undefined || m.error !== undefined)),
     'A JSON-RPC message needs a "method" (a request or notification), or an "id" and a "result" or an "error" (a response)',
+    { oneOf: MESSAGE_KINDS },
   ),
   v.check(
     (m) => m.method === undefined || (m.result === undefined && m.error === undefined),

@@ -14,6 +14,7 @@ import {
   named,
   PageQuery,
   pageOf,
+  RecordWorkspaceId,
   Timestamp,
   WorkspaceQuery,
 } from "../http/schemas.js";
@@ -46,7 +47,7 @@ const Memory = named(
   "Memory",
   v.object({
     id: described(Integer, "The memory's id; never given to another record, even after it is deleted."),
-    workspace_id: v.string(),
+    workspace_id: RecordWorkspaceId,
     kind: Kind,
     title: described(v.string(), "The memory's name."),
     content: described(v.string(), "What generation is to follow or know."),

@@ -5,7 +5,17 @@ import { pickEngine } from "../domain/generation/engines.js";
 import { llmThesis } from "../domain/generation/thesis.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
-import { described, Integer, maxChars, minChars, named, PageQuery, pageOf } from "../http/schemas.js";
+import {
+  described,
+  Integer,
+  maxChars,
+  minChars,
+  named,
+  offeredModel,
+  PageQuery,
+  pageOf,
+  WorkspaceIdField,
+} from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, pageList, TASK_ERRORS, UPSTREAM_ERRORS } from "./common.js";
 
 /** A generation engine this server offers (named Model in the description). */
@@ -38,8 +48,13 @@ const ThesisBody = v.object({
     described(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10)), "How many supporting points, 1 to 10."),
     3,
   ),
-  model: v.optional(v.pipe(v.string(), minChars(1), maxChars(200))),
-  workspace_id: v.optional(v.string()),
+  model: v.optional(
+    described(
+      v.pipe(v.string(), minChars(1), maxChars(200), offeredModel("text")),
+      "The engine to write with: one this server offers (GET /models lists them); left out, the default one.",
+    ),
+  ),
+  workspace_id: v.optional(WorkspaceIdField),
 });
 
 const Point = v.object({

@@ -14,12 +14,15 @@ import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
 import {
   described,
+  describedCheck,
+  exactlyOneOf,
   Integer,
   intString,
   maxChars,
   named,
   PageQuery,
   pageOf,
+  RecordWorkspaceId,
   Timestamp,
   WorkspaceQuery,
 } from "../http/schemas.js";
@@ -64,7 +67,7 @@ const Reference = named(
   "ReferenceMaterial",
   v.object({
     id: described(Integer, "The material's id; never given to another record, even after it is deleted."),
-    workspace_id: v.string(),
+    workspace_id: RecordWorkspaceId,
     title: described(v.string(), "The title: as sent, else the file's name, else the text's first line."),
     content: v.pipe(v.string(), v.description("The material as plain text.")),
     source_type: described(v.picklist(SOURCE_TYPES), "The format it was sent in (text, markdown or html)."),
@@ -96,51 +99,63 @@ const REFERENCE_EXAMPLE = {
   created_at: "2026-03-01T14:20:00.000Z",
 };
 
-const CreateBody = v.pipe(
-  v.object({
-    title: v.optional(
-      v.pipe(
-        v.string(),
-        v.trim(),
-        maxChars(REFERENCE_LIMITS.titleChars),
-        v.description("Defaults to the file's name, else to the text's first line."),
-      ),
+const CreateFields = v.object({
+  title: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      maxChars(REFERENCE_LIMITS.titleChars),
+      v.description("Defaults to the file's name, else to the text's first line."),
     ),
-    content: v.optional(v.pipe(v.string(), v.description("The material (JSON), in the given format."))),
-    format: v.optional(
-      v.pipe(
-        v.picklist(FORMATS),
-        v.description(
-          "The format of content (required with it, here or as source_type). With a file, overrides its extension " +
-            "and type.",
-        ),
-      ),
-    ),
-    source_type: v.optional(
-      v.pipe(
-        v.picklist(FORMATS),
-        v.description(
-          "Another name for format (records name their format source_type). Send either, or both alike. A record's " +
-            "content is plain text already: sent again, it is read as text.",
-        ),
-      ),
-    ),
-    file: v.optional(
-      v.pipe(
-        v.custom<UploadedFile>(isUploadedFile, "must be a file part (multipart/form-data)"),
-        v.description("The material as a UTF-8 .txt, .md, .markdown, .html or .htm file (multipart/form-data)."),
-      ),
-    ),
-    ...WorkspaceQuery,
-  }),
-  v.check(
-    (b) => (b.content === undefined) !== (b.file === undefined),
-    "Send exactly one of content (with format) or file (multipart/form-data).",
   ),
+  content: v.optional(v.pipe(v.string(), v.description("The material (JSON), in the given format."))),
+  format: v.optional(
+    v.pipe(
+      v.picklist(FORMATS),
+      v.description(
+        "The format of content (required with it, here or as source_type). With a file, overrides its extension " +
+          "and type.",
+      ),
+    ),
+  ),
+  source_type: v.optional(
+    v.pipe(
+      v.picklist(FORMATS),
+      v.description(
+        "Another name for format (records name their format source_type). Send either, or both alike. A record's " +
+          "content is plain text already: sent again, it is read as text.",
+      ),
+    ),
+  ),
+  file: v.optional(
+    v.pipe(
+      v.custom<UploadedFile>(isUploadedFile, "must be a file part (multipart/form-data)"),
+      v.description("The material as a UTF-8 .txt, .md, .markdown, .html or .htm file (multipart/form-data)."),
+    ),
+  ),
+  ...WorkspaceQuery,
+});
+const CreateBody = v.pipe(
+  CreateFields,
+  // With content, its format (or source_type) is required too: the handler says so (body.format), the description here.
+  exactlyOneOf(["content", "file"], "Send exactly one of content (with format) or file (multipart/form-data).", {
+    content: {
+      anyOf: [
+        { properties: { format: true }, required: ["format"] },
+        { properties: { source_type: true }, required: ["source_type"] },
+      ],
+    },
+  }),
   v.forward(
-    v.check(
+    describedCheck<v.InferOutput<typeof CreateFields>>(
       (b) => b.format === undefined || b.source_type === undefined || b.format === b.source_type,
       "format and source_type name the same thing: send one of them, or both alike.",
+      {
+        anyOf: [
+          { not: { properties: { format: true, source_type: true }, required: ["format", "source_type"] } },
+          ...FORMATS.map((f) => ({ properties: { format: { const: f }, source_type: { const: f } } })),
+        ],
+      },
     ),
     ["source_type"],
   ),

@@ -10,7 +10,7 @@ import { COMPONENT_WEIGHTS } from "../domain/scoring.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, workspaceNotFound } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { described, Integer, maxChars, minChars, named } from "../http/schemas.js";
+import { described, exactlyOneOf, Integer, maxChars, minChars, named } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS } from "./common.js";
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER));
@@ -38,13 +38,13 @@ const ScoreBody = v.pipe(
       v.pipe(
         v.string(),
         // Empty is no workspace id (as on the workspace-aware operations): it had been 403 workspace_mismatch naming "".
-        v.check((id) => id.trim() !== "", "must be a workspace id (ws_…); leave workspace_id out for none"),
+        v.regex(/\S/, "must be a workspace id (ws_…); leave workspace_id out for none"),
         maxChars(64),
         v.description("With content_id: the workspace the content must be in (checked against a key's binding)."),
       ),
     ),
   }),
-  v.check((b) => (b.text === undefined) !== (b.content_id === undefined), "Send exactly one of text or content_id."),
+  exactlyOneOf(["text", "content_id"], "Send exactly one of text or content_id."),
 );
 type ScoreInput = v.InferOutput<typeof ScoreBody>;
 

@@ -3,7 +3,7 @@
  * share, over a range of UTC days, including what is counted but not yet written.
  */
 import * as v from "valibot";
-import { isCalendarDay } from "../domain/planning.js";
+import { CALENDAR_DAY_PATTERN, isCalendarDay } from "../domain/planning.js";
 import {
   addDays,
   DEFAULT_USAGE_DAYS,
@@ -16,12 +16,15 @@ import {
 import type { Ctx } from "../http/context.js";
 import { invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
-import { named } from "../http/schemas.js";
+import { describedCheck, named } from "../http/schemas.js";
 import { ACCOUNT_LEVEL, AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
 
 const Day = v.pipe(
   v.string(),
-  v.check(isCalendarDay, "must be a date YYYY-MM-DD"),
+  describedCheck(isCalendarDay, "must be a date YYYY-MM-DD", {
+    format: "date",
+    pattern: CALENDAR_DAY_PATTERN,
+  }),
   v.description("A UTC calendar day, YYYY-MM-DD."),
 );
 

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import type { Middleware } from "openapi-fetch";
+import { isCalendarDay } from "../../src/domain/planning.js";
 
 export const DOCUMENT_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../e2e/generated/openapi.json");
 
@@ -135,8 +136,9 @@ export class Contract {
     private readonly known: readonly KnownDrift[] = KNOWN_DRIFTS,
   ) {
     this.ajv = new Ajv2020({ strict: false, allErrors: true });
-    // The description uses these two formats; ajv checks none by itself.
+    // The description uses these formats; ajv checks none by itself. A date is a calendar day as the server reads one.
     this.ajv.addFormat("date-time", /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/);
+    this.ajv.addFormat("date", { validate: isCalendarDay });
     this.ajv.addFormat("email", /^[^\s@]+@[^\s@]+$/);
     this.templates = Object.keys(document.paths)
       .map((template) => {

@@ -45,8 +45,12 @@ function isDescribed(schema: Json): boolean {
   return alternatives.length > 0 && alternatives.every(isDescribed);
 }
 
-/** The pointers, under `where`, of the properties of a schema (nested, and through the components it names) that say nothing. */
-function undescribed(schema: Json, where: string, seen: Set<string>): string[] {
+/**
+ * The pointers, under `where`, of the properties of a schema (nested, and through the components it names) that say
+ * nothing. A property that a oneOf/anyOf/allOf member of an object only constrains (`required`, a `const`) is the
+ * object's own, described there: `declared` holds those names.
+ */
+function undescribed(schema: Json, where: string, seen: Set<string>, declared = new Set<string>()): string[] {
   if (schema === null || typeof schema !== "object") return [];
   if (typeof schema.$ref === "string") {
     const name = schema.$ref.slice(COMPONENTS.length);
@@ -55,12 +59,15 @@ function undescribed(schema: Json, where: string, seen: Set<string>): string[] {
     return undescribed(doc.components.schemas[name], name, seen);
   }
   const out: string[] = [];
-  for (const [key, property] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
+  const own = Object.entries((schema.properties ?? {}) as Record<string, Json>);
+  for (const [key, property] of own) {
+    if (declared.has(key)) continue;
     if (!isDescribed(property)) out.push(`${where}.${key}`);
     out.push(...undescribed(property, `${where}.${key}`, seen));
   }
+  const inMembers = new Set([...declared, ...own.map(([key]) => key)]);
   for (const [i, member] of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].entries())
-    out.push(...undescribed(member, `${where}|${i}`, seen));
+    out.push(...undescribed(member, `${where}|${i}`, seen, inMembers));
   if (schema.items) out.push(...undescribed(schema.items, `${where}[]`, seen));
   if (typeof schema.additionalProperties === "object")
     out.push(...undescribed(schema.additionalProperties, `${where}{}`, seen));

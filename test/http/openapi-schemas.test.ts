@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { convertSchemas } from "../../src/http/openapi-schemas.js";
+import { convertSchemas, offeredModels } from "../../src/http/openapi-schemas.js";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 /** A number sent as a string: the request's form is a string, the response's a number. */
@@ -18,7 +18,7 @@ const names = { Same, Differs, Outer, RequestOnly };
 
 describe("named schemas in the description", () => {
   const page = v.object({ data: v.array(Same) });
-  const converted = convertSchemas([Same, Outer, RequestOnly], [page, Outer], names);
+  const converted = convertSchemas([Same, Outer, RequestOnly], [page, Outer], names, offeredModels({}));
 
   it("refers to a named schema by $ref wherever it appears, nested ones too", () => {
     expect(converted.of(Same, "input")).toEqual(ref("Same"));
