@@ -45,6 +45,19 @@ function merged(base: Obj, more: Obj): Obj {
   return out;
 }
 
+/** Whether a pattern matches the whole string (`^…$`): one to generate from, where a partial one would add noise. */
+const whole = (pattern: unknown) => typeof pattern === "string" && pattern.startsWith("^") && pattern.endsWith("$");
+
+/**
+ * merged, keeping the pattern to generate from: the later one where it matches a whole string (a tighter day), else
+ * the earlier (an email's shape, not its rule for the part after the @); the ajv check holds the value to both.
+ */
+function mergedForPattern(base: Obj, more: Obj): Obj {
+  const out = merged(base, more);
+  if (base.pattern !== undefined && !whole(more.pattern)) out.pattern = base.pattern;
+  return out;
+}
+
 const smallJson = fc.jsonValue({ maxDepth: 2 });
 
 /** A string for a schema: its pattern, its format, or plain characters within its bounds. */
@@ -95,7 +108,7 @@ export function arbitraryOf(schema: JsonSchema | undefined, seeds: Seeds, depth 
   if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum);
   if (Array.isArray(s.allOf)) {
     const { allOf, ...rest } = s;
-    return arbitraryOf((allOf as Obj[]).reduce(merged, rest), seeds, depth);
+    return arbitraryOf((allOf as Obj[]).reduce(mergedForPattern, rest), seeds, depth);
   }
   const alternatives = (s.oneOf ?? s.anyOf) as Obj[] | undefined;
   if (alternatives?.length) {
