@@ -118,6 +118,15 @@ const SettingsView = named(
   ),
 );
 
+/** The settings as GET and PUT /me/settings answer them, in the description. */
+const SETTINGS_EXAMPLE = {
+  display_name: "Ada Lovelace",
+  timezone: "Europe/London",
+  locale: "en-GB",
+  email_notifications: false,
+  updated_at: "2026-12-01T10:15:00.000Z",
+};
+
 const PREFERENCES = {
   enabled: "Whether finalizing a content record starts a learning analysis of its edits.",
   apply_to_generation: "Whether generation follows the voice profile that learning built.",
@@ -337,13 +346,7 @@ export const accountRoutes = [
       200: {
         description: "The settings.",
         schema: SettingsView,
-        example: {
-          display_name: "Ada Lovelace",
-          timezone: "Europe/London",
-          locale: "en-GB",
-          email_notifications: false,
-          updated_at: "2026-12-01T10:15:00.000Z",
-        },
+        example: SETTINGS_EXAMPLE,
       },
       ...AUTH_ERRORS,
     },
@@ -378,13 +381,7 @@ export const accountRoutes = [
       200: {
         description: "The settings.",
         schema: SettingsView,
-        example: {
-          display_name: "Ada Lovelace",
-          timezone: "Europe/London",
-          locale: "en-GB",
-          email_notifications: false,
-          updated_at: "2026-12-01T10:15:00.000Z",
-        },
+        example: SETTINGS_EXAMPLE,
       },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
