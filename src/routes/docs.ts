@@ -106,13 +106,21 @@ export const docsRoutes: RouteDef[] = [
     tag: "System",
     stability: "internal",
     access: "public",
-    responses: { 200: { description: "The page (HTML)." }, 304: { description: "Not modified." } },
-    handler: (ctx: Ctx) =>
-      replyFixed(ctx.request, page, "text/html; charset=utf-8", CACHE_CONTROL, {
+    responses: {
+      200: { description: "The page (HTML)." },
+      304: { description: "Not modified." },
+      308: { description: "/docs/ moves to /docs." },
+    },
+    handler: (ctx: Ctx) => {
+      // The page's addresses are relative (so that it works behind a --public-url prefix): from /docs/ they would
+      // name /docs/docs/…, a blank page. Its Location is relative too. Tested by test/http/docs-page.test.ts.
+      if (new URL(ctx.request.url).pathname.endsWith("/")) return { status: 308, headers: { location: "../docs" } };
+      return replyFixed(ctx.request, page, "text/html; charset=utf-8", CACHE_CONTROL, {
         "content-security-policy": DOCS_CSP,
         "x-content-type-options": "nosniff",
         "referrer-policy": "no-referrer",
-      }),
+      });
+    },
   }),
   assetRoute(
     "redoc.standalone.js",

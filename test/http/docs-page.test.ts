@@ -33,6 +33,14 @@ describe("GET /docs", () => {
     expect(html).not.toMatch(/<script>/);
   });
 
+  it("moves /docs/ to /docs, by a relative address, where the page's own relative addresses resolve", async () => {
+    const res = await raw("/docs/");
+    expect(res.status).toBe(308);
+    const location = res.headers.get("location");
+    expect(location).toBe("../docs");
+    expect(new URL(location!, "http://test.local/prefix/docs/").pathname).toBe("/prefix/docs");
+  });
+
   it("carries a Content-Security-Policy that allows only this origin (and blob: workers, inline styles)", async () => {
     const res = await raw("/docs");
     const csp = res.headers.get("content-security-policy");
