@@ -154,7 +154,13 @@ function flagVariables(program: Command): FlagVariable[] {
 function flagVariableRow(variable: FlagVariable): string {
   const first = variable.uses[0].option;
   const flags = `\`${first.long}\` (${variable.uses.map((u) => u.command).join(", ")})`;
-  const defaults = [...new Set(variable.uses.map((u) => cell(defaultOf(u.option))))].filter(Boolean).join(" / ");
+  // Commands whose defaults differ are named with theirs (`serve`: …; `openapi`: …), so that none reads as a merge.
+  const byDefault = variable.uses.map((u) => ({ command: u.command, value: cell(defaultOf(u.option)) }));
+  const distinct = [...new Set(byDefault.map((d) => d.value))].filter(Boolean);
+  const defaults =
+    distinct.length > 1
+      ? byDefault.filter((d) => d.value).map((d) => `${d.command}: ${d.value}`).join("; ")
+      : (distinct[0] ?? "");
   return `| \`${variable.name}\` | ${flags} | ${describe(first)} | ${defaults} |`;
 }
 

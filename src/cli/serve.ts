@@ -260,8 +260,8 @@ export function registerServeCommands(program: Command): void {
   program
     .command("serve")
     .description(
-      "Run the HTTP API server (initialises an empty data directory first, printing the admin login and a write " +
-        "key once, on standard error). SIGTERM, SIGINT or SIGHUP: stop accepting, finish the requests in flight, exit 0",
+      "Run the HTTP API server (initialises an empty data directory first, printing the admin login and a " +
+        "read+write API key once, on standard error). SIGTERM, SIGINT or SIGHUP: stop accepting, finish the requests in flight, exit 0",
     )
     .addOption(
       new Option("--host <host>", "address to listen on (an IP address or a host name)")
