@@ -159,7 +159,10 @@ function flagVariableRow(variable: FlagVariable): string {
   const distinct = [...new Set(byDefault.map((d) => d.value))].filter(Boolean);
   const defaults =
     distinct.length > 1
-      ? byDefault.filter((d) => d.value).map((d) => `${d.command}: ${d.value}`).join("; ")
+      ? byDefault
+          .filter((d) => d.value)
+          .map((d) => `${d.command}: ${d.value}`)
+          .join("; ")
       : (distinct[0] ?? "");
   return `| \`${variable.name}\` | ${flags} | ${describe(first)} | ${defaults} |`;
 }
