@@ -5,7 +5,7 @@
  * gives no message is worded here from its kind, type, expected, received and requirement (test/http/messages.test.ts).
  */
 import type * as v from "valibot";
-import { sliceWhole } from "../domain/chars.js";
+import { charLength, sliceWhole } from "../domain/chars.js";
 
 /**
  * The message valibot gives an issue whose schema or action has none of its own (safeParse's `config.message`): such
@@ -204,7 +204,7 @@ function zodSize(issue: ZodIssue, bound: "at most" | "at least"): string {
   const { input } = issue;
   if (typeof input === "string") {
     if (bound === "at least" && n === 1 && issue.inclusive !== false) return "must not be empty";
-    return `must be ${strict} ${n} ${n === 1 ? "character" : "characters"} (got ${[...input].length})`;
+    return `must be ${strict} ${n} ${n === 1 ? "character" : "characters"} (got ${charLength(input)})`;
   }
   if (Array.isArray(input)) return `must have ${strict} ${n} ${n === 1 ? "item" : "items"} (got ${input.length})`;
   return `must be ${strict} ${n} (got ${shown(input)})`;
