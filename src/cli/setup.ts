@@ -36,7 +36,7 @@ export function initStore(store: Store, opts: InitOptions): InitResult {
   if (store.accounts.list().length > 0) return { created: false };
   const generated = opts.password === undefined ? generatePassword() : undefined;
   const hash = hashPassword(opts.password ?? generated!);
-  return store.db.transaction((): InitResult => {
+  return store.transaction((): InitResult => {
     // Asked again under the write lock (transactions begin IMMEDIATE): a `serve` and an `init` starting together on
     // an empty folder had each found no account above, and each made one.
     if (store.db.prepare("SELECT 1 FROM accounts LIMIT 1").get() !== undefined) return { created: false };
@@ -54,7 +54,7 @@ export function initStore(store: Store, opts: InitOptions): InitResult {
       generatedPassword: generated,
       key,
     };
-  })();
+  });
 }
 
 /** Opens, migrates and initialises a data directory; `opened` is called as soon as the file is open (OpenOptions). */

@@ -18,6 +18,12 @@ import { workspaceQueries } from "./workspaces.js";
 export function createStore(db: Db) {
   return {
     db,
+    /** Runs `fn` in one transaction and returns its value; a call inside another transaction is a savepoint of it. */
+    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    /** Runs `fn` in one read transaction (BEGIN DEFERRED), so that all its reads see one state of the database. */
+    readTransaction: <T>(fn: () => T): T => db.transaction(fn).deferred(),
+    /** Whether a transaction is open on this connection (a failed statement can have rolled it back). */
+    inTransaction: (): boolean => db.inTransaction,
     accounts: accountQueries(db),
     workspaces: workspaceQueries(db),
     users: userQueries(db),

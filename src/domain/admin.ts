@@ -48,12 +48,12 @@ export function setOperatorAccount(store: Store, accountId: number): void {
 
 /** Creates an account with its default workspace. */
 export function createAccount(store: Store, actor: Actor, name: string, plan: Plan, nowMs = Date.now()) {
-  return store.db.transaction(() => {
+  return store.transaction(() => {
     const account = store.accounts.create(name, plan, iso(nowMs));
     const workspace = store.workspaces.create(account.id, "Default", true, iso(nowMs));
     store.misc.audit(account.id, actor, "account.create", String(account.id), { name, plan });
     return { account, workspace };
-  })();
+  });
 }
 
 /** Changes an account's plan. */
@@ -112,11 +112,11 @@ export function updateWorkspace(
       { workspace_id: ws.id },
     );
   }
-  store.db.transaction(() => {
+  store.transaction(() => {
     if (change.name !== undefined) store.workspaces.rename(ws.id, change.name);
     if (change.is_default === true) store.workspaces.setDefault(ws.account_id, ws.id);
     store.misc.audit(ws.account_id, actor, "workspace.update", ws.id, change);
-  })();
+  });
   return store.workspaces.byId(ws.id)!;
 }
 
@@ -131,12 +131,12 @@ export function deleteWorkspace(store: Store, actor: Actor, ws: WorkspaceRow): W
       "The default workspace cannot be deleted while the account has others; make another the default first.",
       { workspace_id: ws.id },
     );
-  return store.db.transaction(() => {
+  return store.transaction(() => {
     const held = store.workspaces.holdings(ws.id);
     store.workspaces.remove(ws.id);
     store.misc.audit(ws.account_id, actor, "workspace.delete", ws.id);
     return held;
-  })();
+  });
 }
 
 /** Fails as createUser would before it makes anything: no such account, or a user with that email exists. */
@@ -201,7 +201,7 @@ export function issueKey(store: Store, actor: Actor, req: KeyRequest, nowMs = Da
   }
   const expiresMs = expiryFrom(req.expires ?? DEFAULT_EXPIRY, nowMs);
   const secret = newKeySecret();
-  const row = store.db.transaction(() => {
+  const row = store.transaction(() => {
     const created = store.apiKeys.create({
       id: prefixedId("key"),
       accountId: req.accountId,
@@ -220,7 +220,7 @@ export function issueKey(store: Store, actor: Actor, req: KeyRequest, nowMs = Da
       expires_at: created.expires_at,
     });
     return created;
-  })();
+  });
   return { row, secret };
 }
 

@@ -238,7 +238,7 @@ export function saveGeneration(
   nowMs: number,
 ): { row: ContentRow; created: boolean } {
   const now = iso(nowMs);
-  return store.db.transaction(() => {
+  return store.transaction(() => {
     let row: ContentRow;
     let created = false;
     requireSourcesStill(store, caller.account.id, req);
@@ -290,7 +290,7 @@ export function saveGeneration(
       version,
     );
     return { row: saved, created };
-  })();
+  });
 }
 
 /** Learning analyses used by an account in the current month. */
@@ -312,7 +312,7 @@ export function finalizeContent(
   nowMs: number,
 ): { row: ContentRow; jobId: string | null } {
   const now = iso(nowMs);
-  return store.db.transaction(() => {
+  return store.transaction(() => {
     const row = findContent(store, caller, req.content_id);
     requireStatus(row, ["generated"], "finalize");
     const generated = store.contents.lastGenerated(row.id);
@@ -357,7 +357,7 @@ export function finalizeContent(
       });
     }
     return { row: saved, jobId };
-  })();
+  });
 }
 
 /** A caller as the writer thread receives it (writer.ts): the caller's rows instead of its request context. */
@@ -446,11 +446,11 @@ export interface DraftCreateTask {
 
 /** Stores a draft on the writer thread; the record crosses back without its text (the caller has it). */
 export function draftCreateTask(store: Store, task: DraftCreateTask): ContentRow {
-  const row = store.db.transaction(() => {
+  const row = store.transaction(() => {
     // The workspace can have been deleted while the request waited for its turn.
     requireWorkspaceStill(store, task.workspaceId);
     return store.contents.create({ ...task, status: "draft" });
-  })();
+  });
   return { ...row, content: "" };
 }
 
@@ -471,7 +471,7 @@ export interface ContentEditTask extends CallerRows {
  * text the caller sent.
  */
 export function contentEditTask(store: Store, task: ContentEditTask): ContentRow {
-  const saved = store.db.transaction(() => {
+  const saved = store.transaction(() => {
     const row = findContent(store, callerOf(task), task.id);
     const content = task.content === row.content ? undefined : task.content;
     const title = task.title === row.title ? undefined : task.title;
@@ -486,7 +486,7 @@ export function contentEditTask(store: Store, task: ContentEditTask): ContentRow
       task.now,
       content === undefined ? row.text_version : null,
     );
-  })();
+  });
   return task.content === undefined ? saved : { ...saved, content: "" };
 }
 
@@ -500,22 +500,22 @@ export interface ContentScheduleTask extends CallerRows {
 
 /** Plans a record on the writer thread, after the request's checks; published records cannot be planned anew. */
 export function contentScheduleTask(store: Store, task: ContentScheduleTask): ContentRow {
-  return store.db.transaction(() => {
+  return store.transaction(() => {
     const row = findContent(store, callerOf(task), task.id);
     // The planned date the record has, sent back, is no change (a published record's too): the record as it is.
     if (task.at === row.scheduled_publish_at) return row;
     requireStatus(row, ["draft", "generated", "finalized"], "plan");
     return store.contents.schedule(row.id, task.at, task.day, task.now);
-  })();
+  });
 }
 
 /** Publishes a finalized record on the writer thread, after the request's checks. */
 export function contentPublishTask(store: Store, task: CallerRows & { id: number; now: string }): ContentRow {
-  return store.db.transaction(() => {
+  return store.transaction(() => {
     const row = findContent(store, callerOf(task), task.id);
     requireStatus(row, ["finalized"], "publish");
     return store.contents.publish(row.id, task.now);
-  })();
+  });
 }
 
 /** A voice profile as the API shows it. */

@@ -94,12 +94,10 @@ export interface VersionedRead<T = Overview | FoundEntity[]> {
 
 /** Reads in one read transaction, so that the answer and its version are of one state of the graph. */
 export function readGraphAt(store: Store, query: OverviewQuery | EntitiesQuery): VersionedRead {
-  return store.db
-    .transaction(() => ({
-      version: store.graph.version(query.workspaceId),
-      value: readGraph(store, query as OverviewQuery),
-    }))
-    .deferred();
+  return store.readTransaction(() => ({
+    version: store.graph.version(query.workspaceId),
+    value: readGraph(store, query as OverviewQuery),
+  }));
 }
 
 /** The pool task: the same reads on the thread's own read connection to the database. */

@@ -401,12 +401,12 @@ export function saveExtraction(
   store: Store,
   input: { workspaceId: string; source: GraphSource; extracted: string; now: string },
 ): boolean {
-  return store.db.transaction(() => {
+  return store.transaction(() => {
     if (!sourceText(store, input.workspaceId, input.source)) return false;
     const document = JSON.parse(input.extracted) as ExtractedDocument;
     store.graph.saveDocument(input.workspaceId, input.source, document, input.now);
     return true;
-  })();
+  });
 }
 
 /**

@@ -66,10 +66,10 @@ export const writeOps = {
     store.images.create(i.accountId, i.image, i.now),
   /** Stores a reference material with its passages; the row crosses back without its text (the caller has it). */
   referenceCreate: (store: Store, r: NewReference) =>
-    store.db.transaction(() => {
+    store.transaction(() => {
       requireWorkspaceStill(store, r.workspaceId);
       return { ...store.references.create(r), content: "" };
-    })(),
+    }),
   learningClaim: (store: Store, i: { id: string; now: string }) => store.learning.claim(i.id, i.now),
   learningComplete: completeJob,
   learningFail: (store: Store, i: { id: string; error: string; retryAt: string | null; now: string }) => {
@@ -100,16 +100,16 @@ export const writeOps = {
    * pool converted it); the row crosses back without its output (the caller has it).
    */
   conversionCreate: (store: Store, c: NewConversion) =>
-    store.db.transaction(() => {
+    store.transaction(() => {
       if (!store.contents.byId(c.contentId)) throw contentNotFound(c.contentId);
       return { ...store.conversions.create(c), output: "" };
-    })(),
+    }),
   /** Stores a memory in a workspace that must still be there. */
   memoryCreate: (store: Store, m: NewMemory) =>
-    store.db.transaction(() => {
+    store.transaction(() => {
       requireWorkspaceStill(store, m.workspaceId);
       return store.memories.create(m);
-    })(),
+    }),
   /** Changes a memory; undefined when it was deleted meanwhile. */
   memoryUpdate: (store: Store, i: { id: number; changes: MemoryChanges; now: string }) =>
     store.memories.update(i.id, i.changes, i.now),
@@ -191,16 +191,16 @@ export function runWrite(task: WriteTaskInput): Outcome[] {
   if (ops.length === 1) return [attempt(store, ops[0].op, ops[0].input)];
   try {
     // One commit for all: each attempt's transaction is a savepoint inside this one.
-    return store.db.transaction(() =>
+    return store.transaction(() =>
       ops.map((call) => {
         const outcome = attempt(store, call.op, call.input);
         // Some errors (disk full, I/O error) make SQLite roll back the whole transaction, not only the failing
         // operation's savepoint: the operations before it are undone, and those after it must not run on their own.
-        if (!store.db.inTransaction)
+        if (!store.inTransaction())
           throw outcome.ok ? new Error("the batch's transaction was rolled back") : new BatchRolledBack(outcome);
         return outcome;
       }),
-    )();
+    );
   } catch (e) {
     // The batch was rolled back, or its commit failed: none of them is stored.
     const failed = e instanceof BatchRolledBack ? e.outcome : failure(e);
@@ -221,7 +221,7 @@ function attempt(store: Store, op: WriteOpName, input: unknown): Outcome {
   try {
     // In one transaction (a savepoint for the operations' own): an operation of several statements is all or nothing,
     // and a single statement raises the write flag too (db/open.ts writeSignal).
-    return { ok: true, value: store.db.transaction(() => fn(store, input))() };
+    return { ok: true, value: store.transaction(() => fn(store, input)) };
   } catch (e) {
     return failure(e);
   }

@@ -145,7 +145,7 @@ export class LearningRunner {
  */
 export function completeJob(store: Store, input: { id: string; result: AnalysisResult; now: string }): number | null {
   const { id, result, now } = input;
-  const job = store.db.transaction(() => {
+  const job = store.transaction(() => {
     const job = store.learning.job(id);
     if (!job) return;
     const profile = store.learning.profileOfWorkspace(job.workspace_id);
@@ -161,6 +161,6 @@ export function completeJob(store: Store, input: { id: string; result: AnalysisR
     });
     store.learning.succeed(id, result, now);
     return job;
-  })();
+  });
   return job ? job.account_id : null;
 }
