@@ -6,7 +6,7 @@ import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/
 import * as z from "zod";
 import { TARGET_FORMATS } from "../db/conversions.js";
 import { MEMORY_KINDS } from "../db/memories.js";
-import { RENDER_LIMITS } from "../domain/images.js";
+import { RENDER_LIMITS } from "../domain/images/render.js";
 import type { Method } from "../http/route.js";
 import { MAX_CURSOR_CHARS } from "../http/schemas.js";
 

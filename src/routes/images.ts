@@ -6,15 +6,9 @@ import * as v from "valibot";
 import { type ImageRow, imageView } from "../db/images.js";
 import { iso } from "../domain/clock.js";
 import { generateImageRemote } from "../domain/generation/llm.js";
-import {
-  extensionOf,
-  IMAGE_TYPES,
-  type ImageType,
-  MAX_IMAGE_BYTES,
-  MAX_IMAGE_SIDE,
-  RENDER_LIMITS,
-  type Upload,
-} from "../domain/images.js";
+import { extensionOf, IMAGE_TYPES, type ImageType, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE } from "../domain/images/formats.js";
+import { RENDER_LIMITS } from "../domain/images/render.js";
+import type { Upload } from "../domain/images/upload.js";
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";

@@ -1,6 +1,6 @@
 /**
  * An upload's byte work (decoding base64, recognising the image, hashing it) runs on the worker pool, not on the
- * thread answering requests (src/domain/images.ts readUpload), and answers what it did there: the same records and
+ * thread answering requests (src/domain/images/upload.ts readUpload), and answers what it did there: the same records and
  * the same coded errors from a running server's threads as from the inline pool.
  */
 import { createHash } from "node:crypto";
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, issueKey } from "../../src/domain/admin.js";
-import { MAX_IMAGE_BYTES } from "../../src/domain/images.js";
+import { MAX_IMAGE_BYTES } from "../../src/domain/images/formats.js";
 import type { App } from "../../src/http/app.js";
 import { memoryLogger } from "../../src/http/log.js";
 import { type RunningServer, startServer } from "../../src/http/server.js";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MAX_IMAGE_BYTES } from "../../src/domain/images.js";
+import { MAX_IMAGE_BYTES } from "../../src/domain/images/formats.js";
 import { UPLOAD_BODY_LIMIT, UPLOAD_JSON_LIMIT } from "../../src/routes/images.js";
 import { ContractError } from "../helpers/contract.js";
 import { contract, type Harness, makeHarness } from "../helpers/harness.js";
