@@ -12,7 +12,7 @@ import type { Logger } from "../http/log.js";
 import { TaskLimitError } from "../workers/limits.js";
 import type { WorkerPool } from "../workers/pool.js";
 import { type Clock, iso } from "./clock.js";
-import { markdownToPlain } from "./conversions.js";
+import { markdownToPlain } from "./conversions/markdown-blocks.js";
 import { STOP_WORDS } from "./generation/language.js";
 import { splitSentences } from "./text.js";
 import { inlineWriter, type StoreWriter } from "./writer.js";

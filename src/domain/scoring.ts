@@ -2,7 +2,7 @@
  * Content scoring (DESIGN §6, §9): readability, structure, keyword use and the match with a learned voice,
  * each 0–100, weighed into one score. A pure function of its input, run on the worker pool.
  */
-import { type Block, blocksToText, markdownBlocks } from "./conversions.js";
+import { type Block, blocksToText, markdownBlocks } from "./conversions/markdown-blocks.js";
 import { STOP_WORDS, tokens } from "./generation/language.js";
 import type { VoiceTraits } from "./generation/voice.js";
 import { countPhrases, dropSubsumed, singular, wordsOf } from "./graph.js";

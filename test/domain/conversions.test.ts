@@ -1,15 +1,11 @@
 import { describe, expect, it } from "vitest";
-import {
-  convertContent,
-  emailOf,
-  MAX_OUTPUT_CHARS,
-  markdownBlocks,
-  markdownToHtml,
-  markdownToPlain,
-  normalizeMarkdown,
-  POST_LIMIT,
-  socialThread,
-} from "../../src/domain/conversions.js";
+import { emailOf } from "../../src/domain/conversions/email.js";
+import { markdownToHtml } from "../../src/domain/conversions/html.js";
+import { markdownBlocks, markdownToPlain } from "../../src/domain/conversions/markdown-blocks.js";
+import { normalizeMarkdown } from "../../src/domain/conversions/normalize.js";
+import { MAX_OUTPUT_CHARS } from "../../src/domain/conversions/output-limit.js";
+import { POST_LIMIT, socialThread } from "../../src/domain/conversions/thread.js";
+import { convertContent } from "../../src/domain/conversions.js";
 import { Rng } from "../../src/domain/generation/language.js";
 import { splitSentences } from "../../src/domain/text.js";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_OUTPUT_CHARS, POST_LIMIT } from "../../src/domain/conversions.js";
+import { MAX_OUTPUT_CHARS } from "../../src/domain/conversions/output-limit.js";
+import { POST_LIMIT } from "../../src/domain/conversions/thread.js";
 import { type Harness, makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, generateAndFinalize } from "../helpers/http.js";
 
