@@ -5,6 +5,15 @@
 import { sliceWhole } from "../chars.js";
 import { splitSentences } from "../text.js";
 import {
+  CONNECTIVES,
+  CTAS,
+  ELABORATIONS,
+  OPENERS,
+  POINT_LEADS,
+  STEP_FALLBACKS,
+  STEP_LEADS,
+} from "./builtin-phrases.js";
+import {
   capitalise,
   endSentence,
   hash32,
@@ -66,85 +75,6 @@ interface Fact {
   sentence: string;
   source?: Passage;
 }
-
-/** Openers by tone; "In today's fast-paced world" is the kind of stock phrase writers delete, and learning notices. */
-const OPENERS: Record<string, string[]> = {
-  conversational: ["In today's fast-paced world, {topic} matters more than ever.", "Let's talk about {topic}."],
-  professional: [
-    "In today's fast-paced world, {topic} has become a priority for every team.",
-    "{Topic} is now a practical concern for most organisations.",
-  ],
-  persuasive: [
-    "In today's fast-paced world, {topic} is no longer optional.",
-    "If {topic} is not on your list yet, it should be.",
-  ],
-  informative: [
-    "In today's fast-paced world, {topic} deserves a clear explanation.",
-    "Here is what you need to know about {topic}.",
-  ],
-  enthusiastic: [
-    "In today's fast-paced world, {topic} is where the excitement is!",
-    "{Topic} is having a moment, and for good reason.",
-  ],
-};
-
-const POINT_LEADS = [
-  "One thing stands out about {kw}.",
-  "Consider {kw}.",
-  "{Kw} deserves a closer look.",
-  "Then there is {kw}.",
-  "Another part of the picture is {kw}.",
-];
-
-const ELABORATIONS = [
-  "Teams can utilize this to move faster with less guesswork.",
-  "This means you can utilize what you already have instead of starting from scratch.",
-  "The practical upshot is fewer surprises and better decisions about {topic}.",
-  "That is why {kw} keeps coming up in conversations about {topic}.",
-  "Getting this right early saves effort later.",
-  "Small changes here tend to compound over time.",
-  "It is worth writing down what good looks like before changing anything.",
-  "The teams that do this well treat {kw} as a habit, not a project.",
-  "None of this requires new tools; it requires a clear decision about priorities.",
-  "A short review every few weeks keeps the approach honest.",
-  "Measuring one or two outcomes is enough to see whether it works.",
-  "The first attempt will not be perfect, and that is fine.",
-  "Sharing what you learn makes the next round easier for everyone.",
-  "Clarity here prevents the same discussion from happening twice.",
-];
-
-const STEP_LEADS = [
-  "Start with {kw}",
-  "Then look at {kw}",
-  "Next, review {kw}",
-  "After that, revisit {kw}",
-  "Finally, check {kw}",
-];
-const STEP_FALLBACKS = [
-  "Decide what success with {topic} looks like and write it down.",
-  "Pick one place to try it and agree on a date to review the results.",
-  "Share the results and adjust before rolling it out further.",
-  "Make the new approach the default, then revisit it next quarter.",
-];
-
-const CONNECTIVES = ["", "", "In fact, ", "Notably, ", "What is more, ", "Importantly, "];
-
-const CTAS: Record<string, string[]> = {
-  conversational: ["Give it a try and let me know how it goes.", "Why not start with {topic} this week?"],
-  professional: [
-    "Contact our team to discuss how {topic} fits your plans.",
-    "Start with one pilot project on {topic} and measure the results.",
-  ],
-  persuasive: [
-    "Start today: every week without {topic} is a week of lost ground.",
-    "Don't wait. Make {topic} part of your plan now.",
-  ],
-  informative: [
-    "Use these points as a checklist the next time {topic} comes up.",
-    "Read the sources above to go deeper into {topic}.",
-  ],
-  enthusiastic: ["Jump in and see what {topic} can do for you!", "Let's make {topic} happen together!"],
-};
 
 /** Fisher–Yates shuffle with the piece's PRNG. */
 function shuffle<T>(items: readonly T[], rng: Rng): T[] {
@@ -274,8 +204,59 @@ function voiceHints(input: GenerationInput): { signoff?: string; we: boolean } {
   return { signoff: sign?.[1]?.trim(), we: /\b(?:we|our team|first person plural)\b/i.test(all) };
 }
 
-/** Writes one piece. */
+/** A section's text as written, before the voice profile polishes it: sentences, or lines laid out as they are. */
+interface SectionBlock {
+  heading: string | null;
+  role: string;
+  body: string[] | string;
+}
+
+/** What writing one piece draws on and has used so far: its phrases, facts, PRNG, and the sources it cited. */
+interface Piece {
+  tone: string;
+  rng: Rng;
+  topic: string;
+  audience: string | undefined;
+  keys: string[];
+  facts: Fact[];
+  /** Stems of the words the inputs write lower-case (lowerFirstWord). */
+  lowerStems: Set<string>;
+  /** The passages cited, by their text. */
+  used: Map<string, Source>;
+  factIndex: number;
+  keyIndex: number;
+  /** The facts the current section may still take. */
+  quota: number;
+  /** The elaborations not yet used, taken from the end. */
+  elaborations: string[];
+}
+
+/**
+ * Writes one piece: each section in the template's order (a headline or subject section gives the title), then the
+ * voice profile's polish and the format's layout. The PRNG is drawn from in one fixed order, so the same input and
+ * seed give the same text (test/domain/writer.test.ts).
+ */
 export function generateBuiltin(input: GenerationInput): GenerationOutput {
+  const piece = startPiece(input);
+  const totalWords = input.template.sections.reduce((n, sct) => n + sct.words, 0) || 1;
+  const hints = voiceHints(input);
+  let title = "";
+  const blocks: SectionBlock[] = [];
+  for (const section of input.template.sections) {
+    // A section takes facts in proportion to its share of the piece, so later sections are not left bare.
+    piece.quota = Math.max(1, Math.ceil((piece.facts.length * section.words) / totalWords));
+    if (section.role === "headline" || section.role === "subject") title = writeTitle(piece, section.role);
+    else blocks.push(writeSection(piece, section, hints));
+  }
+  if (!title) title = titleCase(piece.topic);
+  return finishPiece(input, title, blocks, piece.used);
+}
+
+/**
+ * Reads what a piece draws on from its input: tone, topic, audience, key phrases, facts, and a shuffled set of
+ * elaborations.
+ */
+function startPiece(input: GenerationInput): Piece {
   const tone = OPENERS[input.template.tone] ? input.template.tone : "professional";
   const rng = new Rng(hash32(`${input.seed}|${input.template.id}|${input.direction}`));
   const topic = extractTopic(input.direction);
@@ -288,143 +269,160 @@ export function generateBuiltin(input: GenerationInput): GenerationOutput {
       (t.match(/(?<![.!?]\s)\b\p{Ll}[\p{L}'-]*/gu) ?? []).map((w) => stem(w)),
     ),
   );
-  const totalWords = input.template.sections.reduce((n, sct) => n + sct.words, 0) || 1;
-  const hints = voiceHints(input);
-  const used = new Map<string, Source>();
-  let factIndex = 0;
-  let keyIndex = 0;
-  const vars = () => ({ topic, kw: keys[keyIndex % keys.length] ?? topic, audience: audience ?? "readers" });
+  return {
+    tone,
+    rng,
+    topic,
+    audience,
+    keys,
+    facts,
+    lowerStems,
+    used: new Map(),
+    factIndex: 0,
+    keyIndex: 0,
+    quota: Number.POSITIVE_INFINITY,
+    // Each elaboration at most once per piece: a thin reference set gives a shorter piece, not a repetitive one.
+    elaborations: shuffle(ELABORATIONS, rng),
+  };
+}
 
-  let quota = Number.POSITIVE_INFINITY;
-  const takeFact = (): string | undefined => {
-    if (quota <= 0) return undefined;
-    quota--;
-    const f = facts[factIndex++];
-    if (!f) return undefined;
-    if (f.source)
-      used.set(f.source.text, { reference_material_id: f.source.reference_material_id, passage: f.source.text });
-    return f.sentence;
-  };
-  // Each elaboration at most once per piece: a thin reference set gives a shorter piece, not a repetitive one.
-  const elaborations = shuffle(ELABORATIONS, rng);
-  const elaborate = () => {
-    const next = elaborations.pop();
-    return next === undefined ? undefined : fill(next, vars());
-  };
-  const fillTo = (sentences: (string | undefined)[], budget: number, extra: () => string | undefined): string[] => {
-    const out = sentences.filter((x): x is string => x !== undefined);
-    let guard = 0;
-    while (wordCount(out.join(" ")) < budget && guard++ < 40) {
-      const next = extra();
-      if (!next) break;
-      out.push(next);
-    }
-    return out;
-  };
-  const factOrElaboration = () => {
-    const f = takeFact();
-    if (!f) return elaborate();
-    const connective = rng.pick(CONNECTIVES);
-    return connective ? connective + lowerFirstWord(f, lowerStems) : f;
-  };
+/** The words a template's placeholders stand for: the topic, the current key phrase and the audience. */
+function vars(p: Piece): Record<string, string> {
+  return { topic: p.topic, kw: p.keys[p.keyIndex % p.keys.length] ?? p.topic, audience: p.audience ?? "readers" };
+}
 
-  let title = "";
-  const blocks: { heading: string | null; role: string; body: string[] | string }[] = [];
-  for (const section of input.template.sections) {
-    const budget = Math.max(section.words, 8);
-    // A section takes facts in proportion to its share of the piece, so later sections are not left bare.
-    quota = Math.max(1, Math.ceil((facts.length * section.words) / totalWords));
-    switch (section.role) {
-      case "headline":
-      case "subject": {
-        const patterns =
-          section.role === "subject"
-            ? ["{Topic}: what you need to know", "A quick note on {topic}", "{Topic}, explained"]
-            : [
-                "{Topic}: A Practical Guide",
-                "Why {Topic} Matters Now",
-                "What {Topic} Means for {Audience}",
-                "Getting {Topic} Right",
-              ];
-        title = titleCase(fill(rng.pick(patterns), vars()));
-        break;
-      }
-      case "hook": {
-        const s: (string | undefined)[] = [fill(rng.pick(OPENERS[tone]), vars())];
-        if (audience) s.push(`If you work with ${audience}, this is for you.`);
-        blocks.push({ heading: section.heading, role: section.role, body: fillTo(s, budget, factOrElaboration) });
-        break;
-      }
-      case "steps": {
-        const steps: string[] = [];
-        const count = Math.min(5, Math.max(3, Math.round(budget / 25)));
-        for (let i = 0; i < count; i++) {
-          const f = takeFact();
-          keyIndex++;
-          const lead = fill(STEP_LEADS[Math.min(i, STEP_LEADS.length - 1)], vars());
-          steps.push(
-            f ? `${lead}: ${lowerFirstWord(f, lowerStems)}` : fill(STEP_FALLBACKS[i % STEP_FALLBACKS.length], vars()),
-          );
-        }
-        blocks.push({
-          heading: section.heading,
-          role: section.role,
-          body: steps.map((s, i) => `${i + 1}. ${s}`).join("\n"),
-        });
-        break;
-      }
-      case "quote": {
-        const f = takeFact() ?? fill("{Topic} is worth the effort.", vars());
-        blocks.push({ heading: section.heading, role: section.role, body: `> ${f}` });
-        break;
-      }
-      case "evidence":
-      case "example": {
-        const f = facts[factIndex];
-        const lead =
-          section.role === "example" ? "For example, " : f?.source ? `According to ${f.source.reference_title}, ` : "";
-        const first = takeFact();
-        const s: (string | undefined)[] = first
-          ? [lead ? lead + lowerFirstWord(first, lowerStems) : first]
-          : [elaborate()];
-        blocks.push({ heading: section.heading, role: section.role, body: fillTo(s, budget, factOrElaboration) });
-        break;
-      }
-      case "cta": {
-        blocks.push({ heading: section.heading, role: section.role, body: [fill(rng.pick(CTAS[tone]), vars())] });
-        break;
-      }
-      case "summary": {
-        const recap = keys.slice(0, 3).join(", ");
-        const s: (string | undefined)[] = [
-          `In short, ${topic} comes down to ${recap}.`,
-          "Start small, measure what changes, and build on what works.",
+/** The next fact, within the section's quota, citing its passage; undefined when none is left. */
+function takeFact(p: Piece): string | undefined {
+  if (p.quota <= 0) return undefined;
+  p.quota--;
+  const f = p.facts[p.factIndex++];
+  if (!f) return undefined;
+  if (f.source)
+    p.used.set(f.source.text, { reference_material_id: f.source.reference_material_id, passage: f.source.text });
+  return f.sentence;
+}
+
+/** The next unused elaboration, filled in; undefined when all are used. */
+function elaborate(p: Piece): string | undefined {
+  const next = p.elaborations.pop();
+  return next === undefined ? undefined : fill(next, vars(p));
+}
+
+/** A fact after a connective, or an elaboration when no fact is left. */
+function factOrElaboration(p: Piece): string | undefined {
+  const f = takeFact(p);
+  if (!f) return elaborate(p);
+  const connective = p.rng.pick(CONNECTIVES);
+  return connective ? connective + lowerFirstWord(f, p.lowerStems) : f;
+}
+
+/** The sentences given, then more from `extra` until they reach `budget` words (at most 40 more). */
+function fillTo(sentences: (string | undefined)[], budget: number, extra: () => string | undefined): string[] {
+  const out = sentences.filter((x): x is string => x !== undefined);
+  let guard = 0;
+  while (wordCount(out.join(" ")) < budget && guard++ < 40) {
+    const next = extra();
+    if (!next) break;
+    out.push(next);
+  }
+  return out;
+}
+
+/** The piece's title from a headline or an email subject section. */
+function writeTitle(p: Piece, role: "headline" | "subject"): string {
+  const patterns =
+    role === "subject"
+      ? ["{Topic}: what you need to know", "A quick note on {topic}", "{Topic}, explained"]
+      : [
+          "{Topic}: A Practical Guide",
+          "Why {Topic} Matters Now",
+          "What {Topic} Means for {Audience}",
+          "Getting {Topic} Right",
         ];
-        blocks.push({ heading: section.heading, role: section.role, body: fillTo(s, budget, elaborate) });
-        break;
-      }
-      case "signoff": {
-        const name = hints.signoff ?? (hints.we ? "The team" : "Best regards");
-        blocks.push({
-          heading: null,
-          role: section.role,
-          body: name === "Best regards" ? "Best regards" : `Best regards,\n${name}`,
-        });
-        break;
-      }
-      default: {
-        // point, context and any role the engine does not know: a lead, facts, an implication.
-        keyIndex++;
-        const lead = section.role === "context" ? [] : [fill(rng.pick(POINT_LEADS), vars())];
-        const s = fillTo(lead, budget - 12, factOrElaboration);
-        const closing = elaborate();
-        if (closing) s.push(closing);
-        blocks.push({ heading: section.heading, role: section.role, body: s });
-      }
+  return titleCase(fill(p.rng.pick(patterns), vars(p)));
+}
+
+/** Writes a section other than the title by its role; a role the engine does not know is written as a point. */
+function writeSection(p: Piece, section: SectionSpec, hints: { signoff?: string; we: boolean }): SectionBlock {
+  const budget = Math.max(section.words, 8);
+  const block = (body: string[] | string): SectionBlock => ({ heading: section.heading, role: section.role, body });
+  const more = () => factOrElaboration(p);
+  switch (section.role) {
+    case "hook": {
+      const s: (string | undefined)[] = [fill(p.rng.pick(OPENERS[p.tone]), vars(p))];
+      if (p.audience) s.push(`If you work with ${p.audience}, this is for you.`);
+      return block(fillTo(s, budget, more));
+    }
+    case "steps":
+      return block(writeSteps(p, budget));
+    case "quote":
+      return block(`> ${takeFact(p) ?? fill("{Topic} is worth the effort.", vars(p))}`);
+    case "evidence":
+    case "example":
+      return block(writeEvidence(p, section.role, budget));
+    case "cta":
+      return block([fill(p.rng.pick(CTAS[p.tone]), vars(p))]);
+    case "summary": {
+      const recap = p.keys.slice(0, 3).join(", ");
+      const s: (string | undefined)[] = [
+        `In short, ${p.topic} comes down to ${recap}.`,
+        "Start small, measure what changes, and build on what works.",
+      ];
+      return block(fillTo(s, budget, () => elaborate(p)));
+    }
+    case "signoff": {
+      const name = hints.signoff ?? (hints.we ? "The team" : "Best regards");
+      return {
+        heading: null,
+        role: section.role,
+        body: name === "Best regards" ? "Best regards" : `Best regards,\n${name}`,
+      };
+    }
+    default: {
+      // point, context and any role the engine does not know: a lead, facts, an implication.
+      p.keyIndex++;
+      const lead = section.role === "context" ? [] : [fill(p.rng.pick(POINT_LEADS), vars(p))];
+      const s = fillTo(lead, budget - 12, more);
+      const closing = elaborate(p);
+      if (closing) s.push(closing);
+      return block(s);
     }
   }
-  if (!title) title = titleCase(topic);
+}
 
+/** A numbered list of three to five steps, each a fact behind a lead, or a stock step when the facts run out. */
+function writeSteps(p: Piece, budget: number): string {
+  const steps: string[] = [];
+  const count = Math.min(5, Math.max(3, Math.round(budget / 25)));
+  for (let i = 0; i < count; i++) {
+    const f = takeFact(p);
+    p.keyIndex++;
+    const lead = fill(STEP_LEADS[Math.min(i, STEP_LEADS.length - 1)], vars(p));
+    steps.push(
+      f ? `${lead}: ${lowerFirstWord(f, p.lowerStems)}` : fill(STEP_FALLBACKS[i % STEP_FALLBACKS.length], vars(p)),
+    );
+  }
+  return steps.map((s, i) => `${i + 1}. ${s}`).join("\n");
+}
+
+/** An evidence or example section: its first fact behind a lead naming its source (or "For example, "), then more. */
+function writeEvidence(p: Piece, role: "evidence" | "example", budget: number): string[] {
+  const f = p.facts[p.factIndex];
+  const lead = role === "example" ? "For example, " : f?.source ? `According to ${f.source.reference_title}, ` : "";
+  const first = takeFact(p);
+  const s: (string | undefined)[] = first
+    ? [lead ? lead + lowerFirstWord(first, p.lowerStems) : first]
+    : [elaborate(p)];
+  return fillTo(s, budget, () => factOrElaboration(p));
+}
+
+/** Polishes the sections and the title by the voice profile, if any, and lays them out in the template's format. */
+function finishPiece(
+  input: GenerationInput,
+  title: string,
+  blocks: SectionBlock[],
+  used: Map<string, Source>,
+): GenerationOutput {
   const traits = input.voice;
   const polish = (sentences: string[]): string[] => {
     if (!traits) return sentences;
