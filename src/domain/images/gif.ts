@@ -17,15 +17,15 @@ function gifSubBlocks(r: Reader, at: number): number {
 }
 
 /**
- * The size of a GIF, read once its structure is checked. GIF: the logical screen descriptor (its size is the image's) and its colour table, then blocks up to the trailer:
- * extensions, and at least one image descriptor with its colour table, LZW code size and data sub-blocks. The LZW
- * data is not decoded. An image's place and size are not compared with the screen: giflib reads them as they are,
- * browsers crop the image to the screen or (Chrome, for the first) enlarge the screen to it. As Chrome shows such a
- * file as large as its first image reaches, MAX_IMAGE_SIDE applies to where the first image ends as well as to the
- * screen: a 1 × 1 screen holding a 65,535 × 65,535 first image is refused. Later images are cropped to the screen
- * everywhere, so their place is not held to it. A screen side of zero (some encoders write a 0 × 0 screen) is where
- * the first image reaches on that side, its left + width or top + height, as Chrome enlarges the screen to it: a
- * 0 × 0 screen whose first image is 40 × 30 at the corner is a 40 × 30 image.
+ * The size of a GIF, read once its structure is checked. GIF: the logical screen descriptor (its size is the image's)
+ * and its colour table, then blocks up to the trailer: extensions, and at least one image descriptor with its colour
+ * table, LZW code size and data sub-blocks. The LZW data is not decoded. An image's place and size are not compared
+ * with the screen: giflib reads them as they are, browsers crop the image to the screen or (Chrome, for the first)
+ * enlarge the screen to it. As Chrome shows such a file as large as its first image reaches, MAX_IMAGE_SIDE applies to
+ * where the first image ends as well as to the screen: a 1 × 1 screen holding a 65,535 × 65,535 first image is refused.
+ * Later images are cropped to the screen everywhere, so their place is not held to it. A screen side of zero (some
+ * encoders write a 0 × 0 screen) is where the first image reaches on that side, its left + width or top + height, as
+ * Chrome enlarges the screen to it: a 0 × 0 screen whose first image is 40 × 30 at the corner is a 40 × 30 image.
  */
 export function gifSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "GIF");

@@ -16,34 +16,33 @@ const JPEG_HIERARCHICAL = new Set([0xc5, 0xc6, 0xc7, 0xcd, 0xce, 0xcf]);
 
 /**
  * The size of a JPEG's frame, read once its structure is checked as libjpeg-turbo reads it. It walks the marker
- * segments after SOI by their lengths (never scanning inside one), and the entropy-coded data
- * after each SOS to its next marker, up to EOI, skipping the junk libjpeg-turbo skips before a marker (bytes other than
- * 0xFF, stuffed FF 00 pairs and fill bytes: jpegNextMarker): one frame header (SOFn) whose length fits its component count, before
- * the first scan, and none of the hierarchical ones libjpeg-turbo refuses (SOF5–7, SOF13–15) nor a marker it does not
- * know (JPG, DHP, EXP, JPGn, RESn: only APPn, COM and DNL are skipped by their length, one of length 0 or 1 as if it
- * were 2, as libjpeg-turbo skips it); at least one scan
- * header (SOS) of the right length; and the EOI. Bytes after EOI are ignored.
+ * segments after SOI by their lengths (never scanning inside one), and the entropy-coded data after each SOS to its
+ * next marker, up to EOI, skipping the junk libjpeg-turbo skips before a marker (bytes other than 0xFF, stuffed FF 00
+ * pairs and fill bytes: jpegNextMarker): one frame header (SOFn) whose length fits its component count, before the
+ * first scan, and none of the hierarchical ones libjpeg-turbo refuses (SOF5–7, SOF13–15) nor a marker it does not know
+ * (JPG, DHP, EXP, JPGn, RESn: only APPn, COM and DNL are skipped by their length, one of length 0 or 1 as if it were 2,
+ * as libjpeg-turbo skips it); at least one scan header (SOS) of the right length; and the EOI. Bytes after EOI are
+ * ignored.
  *
  * Quantization tables as libjpeg-turbo (Chrome's, Firefox's and Android's decoder) requires them (jdmarker.c get_dqt,
- * get_sos; jdinput.c latch_quant_tables): a DQT holds whole tables, each a precision/slot byte and 64 values of 8 or
- * (a non-zero precision) 16 bits, the slot 0–3 ("Bogus DQT index"); a segment whose length ends inside a table is
- * refused ("Bogus marker length": libjpeg-turbo reads 64 values whatever the length, then finds it overrun). A
- * component of a DCT frame uses a slot that a DQT defined before the first scan that holds the component
- * ("Quantization table 0x.. was not defined"; T.81 B.2.4.1: the table must be installed before that scan); a lossless
- * frame (SOF3) uses none. A later DQT may redefine a slot. Components are the frame header's, by their
- * place: old encoders give every component the same ID, and a scan's components are matched to the frame's as
- * libjpeg-turbo matches them (scanComponents). Huffman tables as libjpeg-turbo's get_dht reads them (whole tables,
- * DC and AC slots 0–3) and its entropy decoders look them up when a scan starts: each table the scan uses (see
- * JpegCoding) exists then: a slot a DHT before the scan defined, or in a sequential frame slot 0 or 1 (the standard
- * tables fill them when no DHT did; progressive and lossless frames have no standard tables), and a table a DHT defined
- * is one libjpeg-turbo builds then: codes that fit their lengths, DC symbols 0 to 15 (16 lossless) (checkHuffmanTable).
- * The coded data is not decoded. The frame's sample precision as libjpeg-turbo requires it, once
- * the first scan header is read (checkPrecision), then each component's sampling factors (1 to 4), and then that it
- * is not lossless and arithmetic-coded (SOF11). Each
- * scan's parameters as libjpeg-turbo checks them when the scan starts: by progression in a progressive frame
- * (checkProgression), as a lossless scan's in a lossless one (checkLosslessScan), whose restart interval must then be
- * whole MCU rows (checkLosslessRestart); a sequential scan's draw only a warning there (JWRN_NOT_SEQUENTIAL) and are
- * not checked. A DRI's length is 4. Before any of that, an interleaved scan's MCU holds at most 10 blocks.
+ * get_sos; jdinput.c latch_quant_tables): a DQT holds whole tables, each a precision/slot byte and 64 values of 8 or (a
+ * non-zero precision) 16 bits, the slot 0–3 ("Bogus DQT index"); a segment whose length ends inside a table is refused
+ * ("Bogus marker length": libjpeg-turbo reads 64 values whatever the length, then finds it overrun). A component of a
+ * DCT frame uses a slot that a DQT defined before the first scan that holds the component ("Quantization table 0x.. was
+ * not defined"; T.81 B.2.4.1: the table must be installed before that scan); a lossless frame (SOF3) uses none. A later
+ * DQT may redefine a slot. Components are the frame header's, by their place: old encoders give every component the
+ * same ID, and a scan's components are matched to the frame's as libjpeg-turbo matches them (scanComponents). Huffman
+ * tables as libjpeg-turbo's get_dht reads them (whole tables, DC and AC slots 0–3) and its entropy decoders look them
+ * up when a scan starts: each table the scan uses (see JpegCoding) exists then: a slot a DHT before the scan defined,
+ * or in a sequential frame slot 0 or 1 (the standard tables fill them when no DHT did; progressive and lossless frames
+ * have no standard tables), and a table a DHT defined is one libjpeg-turbo builds then: codes that fit their lengths,
+ * DC symbols 0 to 15 (16 lossless) (checkHuffmanTable). The coded data is not decoded. The frame's sample precision as
+ * libjpeg-turbo requires it, once the first scan header is read (checkPrecision), then each component's sampling
+ * factors (1 to 4), and then that it is not lossless and arithmetic-coded (SOF11). Each scan's parameters as
+ * libjpeg-turbo checks them when the scan starts: by progression in a progressive frame (checkProgression), as a
+ * lossless scan's in a lossless one (checkLosslessScan), whose restart interval must then be whole MCU rows
+ * (checkLosslessRestart); a sequential scan's draw only a warning there (JWRN_NOT_SEQUENTIAL) and are not checked. A
+ * DRI's length is 4. Before any of that, an interleaved scan's MCU holds at most 10 blocks.
  */
 export function jpegSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "JPEG");

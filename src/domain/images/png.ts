@@ -14,11 +14,11 @@ const PNG_COLOUR_DEPTHS: Record<number, number[]> = {
 };
 
 /**
- * The size of a PNG, read once its structure is checked. PNG: IHDR right after the signature, then every chunk to IEND, as a decoder such as libpng requires: each chunk
- * whole, critical chunks (IHDR, PLTE, IDAT, IEND) with a correct CRC and no unknown critical chunk (an ancillary
- * chunk's CRC is not checked: decoders drop such a chunk and show the image), a PLTE before the image data of a
- * palette image, one run of IDAT chunks whose data starts with a zlib header, and an IEND. The image data is not
- * inflated.
+ * The size of a PNG, read once its structure is checked. PNG: IHDR right after the signature, then every chunk to IEND,
+ * as a decoder such as libpng requires: each chunk whole, critical chunks (IHDR, PLTE, IDAT, IEND) with a correct CRC
+ * and no unknown critical chunk (an ancillary chunk's CRC is not checked: decoders drop such a chunk and show the
+ * image), a PLTE before the image data of a palette image, one run of IDAT chunks whose data starts with a zlib header,
+ * and an IEND. The image data is not inflated.
  */
 export function pngSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "PNG");

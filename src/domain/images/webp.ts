@@ -44,10 +44,11 @@ function webpBitstreamSize(r: Reader, chunk: RiffChunk): Size {
 const isBitstream = (c: RiffChunk) => c.type === "VP8 " || c.type === "VP8L";
 
 /**
- * The size of a WebP, read once its structure is checked. WebP: a RIFF container no larger than the bytes sent (bytes after it are ignored) whose chunks are each whole.
- * Simple: a VP8 (lossy) or VP8L (lossless) chunk first. Extended: a VP8X chunk first, whose canvas is the image's
- * size, then a still image's VP8/VP8L chunk of the canvas's size, or an animation's ANIM chunk and ANMF frames that
- * each hold a VP8/VP8L bitstream of the frame's size and lie within the canvas.
+ * The size of a WebP, read once its structure is checked. WebP: a RIFF container no larger than the bytes sent (bytes
+ * after it are ignored) whose chunks are each whole. Simple: a VP8 (lossy) or VP8L (lossless) chunk first. Extended: a
+ * VP8X chunk first, whose canvas is the image's size, then a still image's VP8/VP8L chunk of the canvas's size, or an
+ * animation's ANIM chunk and ANMF frames that each hold a VP8/VP8L bitstream of the frame's size and lie within the
+ * canvas.
  */
 export function webpSize(bytes: Uint8Array): Size {
   const r = new Reader(bytes, "WebP");

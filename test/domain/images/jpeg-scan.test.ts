@@ -1,4 +1,7 @@
-/** JPEG scans: parameters, sampling, MCUs, restarts and precision as libjpeg-turbo checks them (src/domain/images/jpeg-scan.ts). */
+/**
+ * JPEG scans: parameters, sampling, MCUs, restarts and precision as libjpeg-turbo checks them
+ * (src/domain/images/jpeg-scan.ts).
+ */
 import { describe, expect, it } from "vitest";
 import { inspectImage } from "../../../src/domain/images/inspect.js";
 import { dht, dqt, frame, huffScan, jpegOf, sampledFrame, scan, seg } from "./jpeg-segments.js";
