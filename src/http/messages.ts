@@ -5,7 +5,7 @@
  * gives no message is worded here from its kind, type, expected, received and requirement (test/http/messages.test.ts).
  */
 import type * as v from "valibot";
-import { charLength, sliceWhole } from "../domain/chars.js";
+import { sliceWhole } from "../domain/chars.js";
 
 /**
  * The message valibot gives an issue whose schema or action has none of its own (safeParse's `config.message`): such
@@ -39,8 +39,8 @@ export function kindOf(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** valibot's type names in `expected`, in words. */
-const TYPE_WORDS: Record<string, string> = {
+/** valibot's type names in `expected`, in words (the MCP SDK's protocol issues use them too: mcp/protocol-issues.ts). */
+export const TYPE_WORDS: Record<string, string> = {
   string: "a string",
   number: "a number",
   boolean: "true or false",
@@ -66,7 +66,7 @@ function alternative(part: string): { value: boolean; words: string } {
 }
 
 /** Joins words as a sentence lists them: `a`, `a or b`, `a, b or c`. */
-function orList(words: string[]): string {
+export function orList(words: string[]): string {
   return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
 }
 
@@ -170,75 +170,4 @@ export function fieldOf(where: string, keys: readonly unknown[]): string {
 /** The message of a value outside a set the server decides (the engines it offers): `model must be one of a, b (got "c")`. */
 export function oneOf(field: string, options: readonly string[], got: unknown): string {
   return `${field} must be one of ${options.join(", ")} (got ${shown(got)})`;
-}
-
-/** An issue of zod, the schema library of the MCP tools' arguments (zod 4's `$ZodIssue`, parsed with reportInput). */
-export interface ZodIssue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  input?: unknown;
-  expected?: string;
-  origin?: string;
-  maximum?: number | bigint;
-  minimum?: number | bigint;
-  inclusive?: boolean;
-  values?: unknown[];
-  keys?: string[];
-  format?: string;
-}
-
-/** zod's formats (`invalid_format`), in words. */
-const ZOD_FORMATS: Record<string, string> = {
-  date: "a date YYYY-MM-DD",
-  datetime: "a timestamp (ISO 8601, such as 2030-01-31T09:00:00.000Z)",
-  email: "an email address",
-  url: "a URL",
-  uuid: "a UUID",
-};
-
-/** A zod size rule (`too_big`, `too_small`) in words, counting characters, items or the number itself. */
-function zodSize(issue: ZodIssue, bound: "at most" | "at least"): string {
-  const n = Number(bound === "at most" ? issue.maximum : issue.minimum);
-  const strict = issue.inclusive === false ? (bound === "at most" ? "less than" : "more than") : bound;
-  const { input } = issue;
-  if (typeof input === "string") {
-    if (bound === "at least" && n === 1 && issue.inclusive !== false) return "must not be empty";
-    return `must be ${strict} ${n} ${n === 1 ? "character" : "characters"} (got ${charLength(input)})`;
-  }
-  if (Array.isArray(input)) return `must have ${strict} ${n} ${n === 1 ? "item" : "items"} (got ${input.length})`;
-  return `must be ${strict} ${n} (got ${shown(input)})`;
-}
-
-/** What a zod issue says the field must be, in the words of phraseOf. */
-function zodPhrase(issue: ZodIssue): string {
-  const { input } = issue;
-  switch (issue.code) {
-    case "invalid_type":
-      if (input === undefined) return "is required";
-      if (issue.expected === "int") return `must be an integer (got ${shown(input)})`;
-      return `must be ${TYPE_WORDS[issue.expected ?? ""] ?? issue.expected} (got ${kindOf(input)})`;
-    case "too_big":
-      return zodSize(issue, "at most");
-    case "too_small":
-      return zodSize(issue, "at least");
-    case "invalid_value": {
-      const values = (issue.values ?? []).map((value) => String(value));
-      const words = values.length === 1 ? JSON.stringify(issue.values?.[0]) : `one of ${values.join(", ")}`;
-      return `must be ${words} (got ${shown(input)})`;
-    }
-    case "unrecognized_keys": {
-      const keys = issue.keys ?? [];
-      const they = keys.length === 1 ? "it is not a field" : "they are not fields";
-      return `must not have ${orList(keys.map((k) => JSON.stringify(k)))}: ${they} this takes`;
-    }
-    case "invalid_format":
-      return `must be ${ZOD_FORMATS[issue.format ?? ""] ?? `in the ${issue.format} format`} (got ${shown(input)})`;
-  }
-  return `is not valid (got ${shown(input)})`;
-}
-
-/** A zod issue's message, naming its field as issueMessage does (`content_id must be a number (got a string)`). */
-export function zodIssueMessage(issue: ZodIssue, field: string): string {
-  return `${field} ${zodPhrase(issue)}`;
 }

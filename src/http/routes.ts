@@ -39,7 +39,7 @@ export const ROUTES: RouteDef[] = [
   ...conversionRoutes,
   ...scoringRoutes,
   ...graphRoutes,
-  ...mcpRoutes,
+  ...mcpRoutes(() => ROUTES),
   ...accountRoutes,
   ...usageRoutes,
   ...billingRoutes,

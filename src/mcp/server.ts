@@ -1,29 +1,29 @@
 /**
- * The Model Context Protocol endpoint's server side, built on the official SDK: for each POST, a fresh McpServer
- * with this API's tools and a stateless web-standard Streamable HTTP transport (no session id), answering JSON,
- * or an SSE stream when the client prefers text/event-stream.
+ * The Model Context Protocol endpoint's server side, built on the official SDK: for each POST, a fresh low-level
+ * Server with this API's tools (their JSON Schema inputs derived from the route table) and a stateless web-standard
+ * Streamable HTTP transport (no session id), answering JSON, or an SSE stream when the client prefers
+ * text/event-stream.
  */
-import { randomUUID } from "node:crypto";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
-  InitializeRequestSchema,
   isJSONRPCRequest,
   ListToolsRequestSchema,
-  PingRequestSchema,
+  McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
+  type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import * as z from "zod";
 import { MIN_PASSWORD_LENGTH } from "../domain/admin-rules.js";
-import { ApiError, errorBody, invalidInput } from "../http/errors.js";
+import { ApiError, invalidInput } from "../http/errors.js";
 import type { Incoming } from "../http/exchange.js";
 import { redactSecrets } from "../http/log.js";
-import { fieldOf, kindOf, zodIssueMessage } from "../http/messages.js";
+import { budgetedCaller, type ToolCaller } from "./budget.js";
 import type { Dispatch } from "./dispatch.js";
-import { type CallContext, TOOLS, type ToolDef, toolRequest, toolResult } from "./tools.js";
+import { type JsonRpcError, screenParams } from "./params.js";
+import type { McpTool } from "./tool-schemas.js";
 
 /** How the server introduces itself in `initialize`. */
 export const MCP_SERVER_INFO = { name: "content-service", title: "Content Generation Service", version: "1.0.0" };
@@ -38,62 +38,44 @@ const INSTRUCTIONS = [
   "nothing ran.",
 ].join(" ");
 
-/**
- * The most text the tool results of one POST carry, in characters; the calls of a batch share it. A result is the
- * operation's JSON answer, which the JSON-RPC answer carries escaped again and parsed as structuredContent (about
- * three times its size). Without a cap, a batch of list_contents over large texts reached V8's longest string: the
- * SDK's serialisation failed unseen and the POST never answered, or the process ran out of memory.
- */
-export const MAX_RESULT_CHARS = 16 * 1024 * 1024;
-
-/**
- * What a write's result takes of the budget while it runs, before its size is known (a content record is a few KB to
- * a few MB). The calls of a batch all start at once: a write waits until its reservation fits beside the writes
- * running, so at most MAX_RESULT_CHARS / WRITE_RESERVE_CHARS of them run together, and is refused before it runs
- * once the results given leave no room for it.
- */
-export const WRITE_RESERVE_CHARS = 2 * 1024 * 1024;
-
-/**
- * A tool error carrying the API's 422 output_too_large body, as a conversion past its output limit has: the call was
- * small, its result is what would pass the limit (counted in characters).
- */
-function tooLarge(message: string): CallToolResult {
-  const body = errorBody(new ApiError("output_too_large", message, { limit_chars: MAX_RESULT_CHARS }), randomUUID());
+/** A tool as tools/list shows it: its name, title, description, JSON Schema input (from its route) and hints. */
+function listed(tool: McpTool): Tool {
+  const { def } = tool;
   return {
-    content: [{ type: "text", text: JSON.stringify(body) }],
-    structuredContent: body as unknown as Record<string, unknown>,
-    isError: true,
+    name: def.name,
+    title: def.title,
+    description: def.description,
+    inputSchema: tool.inputSchema as Tool["inputSchema"],
+    annotations: def.annotations,
   };
 }
 
-/**
- * The tools, each with its arguments as one schema, built once: its inputs and no others (`additionalProperties:
- * false` in tools/list). Unknown arguments had been dropped unseen: a misspelled `worksapce_id` acted in the default
- * workspace, deletions included. Each tool carries its schema, so that no lookup of it can miss.
- */
-const CHECKED_TOOLS: readonly { tool: ToolDef; args: z.ZodObject }[] = TOOLS.map((tool) => ({
-  tool,
-  args: z.strictObject(tool.input),
-}));
+/** A tool call that failed in this server rather than in its operation, as a tool error saying what happened. */
+function toolFailure(error: unknown): CallToolResult {
+  return { content: [{ type: "text", text: error instanceof Error ? error.message : String(error) }], isError: true };
+}
 
-/** Builds the SDK server whose tools run through `call`. */
-export function createMcpServer(call: (tool: ToolDef, args: Record<string, unknown>) => Promise<CallToolResult>) {
-  const server = new McpServer(MCP_SERVER_INFO, { instructions: INSTRUCTIONS });
-  for (const { tool, args: inputSchema } of CHECKED_TOOLS)
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema,
-        annotations: tool.annotations,
-      },
-      (args) => call(tool, args),
-    );
-  // The SDK says listChanged: true, but this stateless server keeps no stream to send the notification on, and its
-  // tools never change while it runs.
-  server.server.registerCapabilities({ tools: { listChanged: false } });
+/**
+ * Builds the SDK server over `tools`, whose calls run through `call`. Its tool list never changes while it runs, and
+ * this stateless server keeps no stream to tell of a change on: listChanged is false.
+ */
+export function createMcpServer(tools: readonly McpTool[], call: ToolCaller): Server {
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: INSTRUCTIONS,
+  });
+  const entries = tools.map(listed);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: entries }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    // Unknown tools and refused arguments are answered -32602 before the transport (params.ts screenParams).
+    const tool = tools.find((t) => t.def.name === request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    try {
+      return await call(tool, request.params.arguments ?? {});
+    } catch (error) {
+      return toolFailure(error);
+    }
+  });
   return server;
 }
 
@@ -130,6 +112,8 @@ export interface McpExchange {
   messages: unknown;
   /** The pipeline each tool call goes through. */
   dispatch: Dispatch;
+  /** The tools, derived from the route table the pipeline serves (tool-schemas.ts toolsFor). */
+  tools: readonly McpTool[];
   /** The workspace_id of the /mcp URL, for tools called without one. */
   defaultWorkspace?: string;
   /**
@@ -159,8 +143,8 @@ async function transportRefusal(response: Response): Promise<ApiError | Error> {
 }
 
 /**
- * 400 for a batch whose requests share an id, before any of them runs: the SDK ran each call and answered only one of
- * them (the others' results, writes included, were lost). JSON-RPC needs an answer per request, told apart by id.
+ * 400 for a batch whose requests share an id, before any of them runs: the SDK would run each call and answer only
+ * one of them (the others' results, writes included, lost). JSON-RPC needs an answer per request, told apart by id.
  */
 function refuseRepeatedIds(messages: unknown): void {
   if (!Array.isArray(messages)) return;
@@ -176,91 +160,6 @@ function refuseRepeatedIds(messages: unknown): void {
       );
     seen.add(id);
   }
-}
-
-/** A JSON-RPC error object (JSON-RPC 2.0 §5.1). */
-export interface JsonRpcError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-/** The schemas of the requests this server answers, as the SDK checks them once the transport has passed them on. */
-const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
-  initialize: InitializeRequestSchema,
-  ping: PingRequestSchema,
-  "tools/list": ListToolsRequestSchema,
-  "tools/call": CallToolRequestSchema,
-};
-
-/**
- * Zod's issues as the API lists them: a dotted path (under `under`, if given) and a message in the words of every
- * other validation message (http/messages.ts), naming the field under its place (`arguments`, `params.name`).
- */
-function issuesOf(error: z.ZodError, under?: string): { path: string; message: string }[] {
-  return error.issues.slice(0, 20).map((i) => ({
-    path: [...(under === undefined ? [] : [under]), ...i.path.map(String)].join("."),
-    message: zodIssueMessage(i, fieldOf(under === undefined ? "request" : "arguments", i.path)),
-  }));
-}
-
-function invalidParams(message: string, issues: { path: string; message: string }[]): JsonRpcError {
-  return { code: ErrorCode.InvalidParams, message, data: { issues } };
-}
-
-/**
- * JSON-RPC's -32602 Invalid params for a request whose params its method cannot take, else undefined: params that are
- * not an object (MCP names its parameters), params its method's schema refuses (tools/call without a name), an
- * unknown tool, and arguments the tool's input schema refuses. The SDK had answered the first with a 400 for the whole
- * POST, the second with -32603 Internal error, and the last two with a successful result flagged isError, which
- * reads as the operation's own failure.
- */
-export function paramsRefusal(request: { method: string; params?: unknown }): JsonRpcError | undefined {
-  const { params } = request;
-  if (params !== undefined && (params === null || typeof params !== "object" || Array.isArray(params)))
-    return invalidParams(`Invalid params: ${request.method} takes its params as an object of named parameters.`, [
-      { path: "params", message: `params must be an object of named parameters (got ${kindOf(params)})` },
-    ]);
-  const schema = REQUEST_SCHEMAS[request.method];
-  const parsed = schema?.safeParse(request, { reportInput: true });
-  if (parsed && !parsed.success) {
-    const issues = issuesOf(parsed.error);
-    return invalidParams(`Invalid params for ${request.method}: ${issues[0].message}`, issues);
-  }
-  if (request.method !== "tools/call") return undefined;
-  const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
-  const known = CHECKED_TOOLS.find((t) => t.tool.name === name);
-  if (!known) {
-    const shown = name.length > 100 ? `${name.slice(0, 100)}…` : name;
-    return invalidParams(`Unknown tool ${JSON.stringify(shown)}: tools/list names the tools.`, [
-      { path: "params.name", message: "No tool of this name." },
-    ]);
-  }
-  const { tool } = known;
-  const checked = known.args.safeParse(args ?? {}, { reportInput: true });
-  if (checked.success) return undefined;
-  const issues = issuesOf(checked.error, "params.arguments");
-  return invalidParams(`Invalid arguments for tool ${tool.name}: ${issues.map((i) => i.message).join("; ")}`, issues);
-}
-
-/**
- * The messages to hand the transport, with the refusal of each request whose params cannot be taken (paramsRefusal),
- * by id. A refused request goes on without its params: the transport refuses the whole POST for params that are not
- * an object, and the refusal is answered in the request's place (answerMcp's onmessage).
- */
-function screenParams(messages: unknown): { messages: unknown; refusals: Map<string | number, JsonRpcError> } {
-  const refusals = new Map<string | number, JsonRpcError>();
-  const screen = (message: unknown) => {
-    if (message === null || typeof message !== "object" || Array.isArray(message)) return message;
-    const m = message as { id?: string | number; method?: unknown; params?: unknown };
-    if (typeof m.method !== "string" || m.id === undefined) return message;
-    const refusal = paramsRefusal({ method: m.method, params: m.params });
-    if (!refusal) return message;
-    refusals.set(m.id, refusal);
-    const { params: _, ...rest } = m;
-    return rest;
-  };
-  return { messages: Array.isArray(messages) ? messages.map(screen) : screen(messages), refusals };
 }
 
 /** The string ids of a POST's messages, longest first. */
@@ -281,15 +180,15 @@ const ID_MARKER = /\b(?:request|message)(?: ID)?:? /gi;
 /**
  * What the SDK reports, fit for a log line: it quotes the client's messages whole (a response to a request it never
  * sent: id, result and all), and names their ids, which are the client's own text and may hold anything (an API key,
- * a password). The answer echoes an id, as JSON-RPC requires; the log had kept it too. A quoted message is withheld,
+ * a password). The answer echoes an id, as JSON-RPC requires; the log does not keep it. A quoted message is withheld,
  * a string id is replaced where the text names an id (after "request", "request ID:"...), and what still looks like
  * a key or a token is redacted. Elsewhere an id is replaced only when it is as long as the shortest secret (a
- * password): every occurrence of a short id such as "4" had been, mangling the text around it. The ids are replaced
- * before the quoted message is cut, so that an id holding `{` or `[` goes whole.
+ * password): replacing every occurrence of a short id such as "4" would mangle the text around it. The ids are
+ * replaced before the quoted message is cut, so that an id holding `{` or `[` goes whole.
  */
 export function loggable(message: string, messages: unknown): string {
-  // The ids go first, as a mark without `{` or `[`, and the quoted message is cut after: an id holding either had
-  // been cut through, its beginning kept (`request hunter2[message withheld]`).
+  // The ids go first, as a mark without `{` or `[`, and the quoted message is cut after: else an id holding either
+  // would be cut through, its beginning kept (`request hunter2[message withheld]`).
   const ID = "\u0000";
   let text = message;
   const ids = stringIds(messages);
@@ -326,94 +225,25 @@ async function asBatchAnswer(response: Response): Promise<Response> {
   return new Response(`[${text}]`, { status: response.status, headers });
 }
 
-/** Answers one POST to the MCP endpoint: JSON-RPC over the SDK's stateless Streamable HTTP transport. */
-export async function answerMcp(exchange: McpExchange): Promise<Response> {
-  const { request } = exchange;
-  const version = request.headers.get("mcp-protocol-version");
-  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) throw protocolVersionError(version);
-
-  refuseRepeatedIds(exchange.messages);
-  const call: CallContext = {
-    baseUrl: request.url,
-    authorization: request.headers.get("authorization"),
-    defaultWorkspace: exchange.defaultWorkspace,
-  };
-  // The POST took a rate-limit token and counts in usage: its first tool call uses those (http/app.ts RequestEnv).
-  const enclosing = { covered: false };
-  // The budget: results given, and what the writes running may still give; writes waiting for room are woken
-  // when one ends.
-  let carried = 0;
-  let reserved = 0;
-  let waiting = 0;
-  let roomFreed: Promise<void> | undefined;
-  let freeRoom = () => {};
-  const waitForRoom = () => {
-    roomFreed ??= new Promise<void>((resolve) => {
-      freeRoom = resolve;
-    });
-    return roomFreed;
-  };
-  const server = createMcpServer(async (tool, args) => {
-    const request = toolRequest(tool, args, call);
-    if (tool.annotations.readOnlyHint === true) {
-      const response = await exchange.dispatch(request, { enclosing });
-      const text = await response.text();
-      // Refused before its result is built, when the results given leave no room for it. Room the writes running
-      // hold for theirs comes back as they end (their results are mostly small): a read waits for it rather than
-      // being refused for what a write might have given (eight writes beside a 300-character read had refused it).
-      // The reads waiting hold their texts meanwhile: they count too, so that what waits is bounded by the budget.
-      while (carried + reserved + waiting + text.length > MAX_RESULT_CHARS) {
-        if (reserved === 0 || carried + waiting + text.length > MAX_RESULT_CHARS)
-          return tooLarge(
-            `This result is ${text.length} characters; the results of one MCP request may carry ${MAX_RESULT_CHARS} ` +
-              "in all. Ask for less: a smaller limit, or fewer calls in one batch.",
-          );
-        waiting += text.length;
-        try {
-          await waitForRoom();
-        } finally {
-          waiting -= text.length;
-        }
-      }
-      carried += text.length;
-      return toolResult(response, text);
-    }
-    // A write is refused before it runs, never after: it would have happened, and an error would invite a retry
-    // that does it twice. Its result comes back whatever its size.
-    while (carried + reserved + WRITE_RESERVE_CHARS > MAX_RESULT_CHARS) {
-      if (reserved === 0)
-        return tooLarge(
-          `Not done: the results of this MCP request already fill the ${MAX_RESULT_CHARS} characters it may carry. ` +
-            "Send this call in another request.",
-        );
-      await waitForRoom();
-    }
-    reserved += WRITE_RESERVE_CHARS;
-    try {
-      const response = await exchange.dispatch(request, { enclosing });
-      const text = await response.text();
-      carried += text.length;
-      return toolResult(response, text);
-    } finally {
-      reserved -= WRITE_RESERVE_CHARS;
-      roomFreed = undefined;
-      freeRoom();
-    }
-  });
-  const stream = prefersEventStream(request.headers.get("accept"));
+/**
+ * The transport of one POST, connected to `server`, answering -32602 in the place of each request whose params
+ * cannot be taken (params.ts screenParams): such a request never reaches its handler.
+ */
+async function connectTransport(
+  server: Server,
+  stream: boolean,
+  refusals: Map<string | number, JsonRpcError>,
+  report: (error: unknown) => void,
+): Promise<WebStandardStreamableHTTPServerTransport> {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: !stream,
   });
-  const report = (error: unknown) =>
-    exchange.onError?.(new Error(loggable(error instanceof Error ? error.message : String(error), exchange.messages)));
-  server.server.onerror = report;
+  server.onerror = report;
   await server.connect(transport);
-  // A request whose params cannot be taken is answered -32602 in its place, and never reaches its handler.
-  const screened = screenParams(exchange.messages);
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
-    const refusal = isJSONRPCRequest(message) ? screened.refusals.get(message.id) : undefined;
+    const refusal = isJSONRPCRequest(message) ? refusals.get(message.id) : undefined;
     if (!isJSONRPCRequest(message) || refusal === undefined) return deliver?.(message, extra);
     // Sent once the transport has handed every message of the POST on, as the SDK's handlers answer.
     const answer = { jsonrpc: "2.0" as const, id: message.id, error: refusal };
@@ -421,31 +251,60 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
       .then(() => transport.send(answer))
       .catch(report);
   };
+  return transport;
+}
 
-  // The transport checks the protocol's headers and takes the body the pipeline already parsed; Accept and
-  // Content-Type are the ones it insists on, since the answer's form is chosen above and the body was JSON.
+/**
+ * The request the transport reads: the client's headers, with the Accept and Content-Type it insists on (the
+ * answer's form is chosen by prefersEventStream, and the body was JSON), without a body (the pipeline parsed it).
+ */
+function transportRequest(request: Incoming): Request {
   const headers = new Headers([...request.headers]);
   headers.set("accept", "application/json, text/event-stream");
   headers.set("content-type", "application/json");
   headers.delete("content-length");
-  let response: Response;
-  try {
-    response = await transport.handleRequest(new Request(request.url, { method: "POST", headers }), {
-      parsedBody: screened.messages,
-    });
-  } catch (e) {
-    await server.close();
-    throw e;
-  }
+  return new Request(request.url, { method: "POST", headers });
+}
+
+/** The transport's answer as this endpoint gives it; the server closes once it is complete. */
+async function finished(response: Response, server: Server, stream: boolean, batch: boolean): Promise<Response> {
   if (response.status >= 400) {
     await server.close();
     throw await transportRefusal(response);
   }
   if (!stream || !response.body) {
     await server.close();
-    return Array.isArray(exchange.messages) ? asBatchAnswer(response) : response;
+    return batch ? asBatchAnswer(response) : response;
   }
   // The stream ends once every response of the request is written: the server goes with it.
   const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: () => server.close() }));
   return new Response(body, { status: response.status, headers: response.headers });
+}
+
+/** Answers one POST to the MCP endpoint: JSON-RPC over the SDK's stateless Streamable HTTP transport. */
+export async function answerMcp(exchange: McpExchange): Promise<Response> {
+  const { request, tools } = exchange;
+  const version = request.headers.get("mcp-protocol-version");
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) throw protocolVersionError(version);
+  refuseRepeatedIds(exchange.messages);
+  const call = {
+    baseUrl: request.url,
+    authorization: request.headers.get("authorization"),
+    defaultWorkspace: exchange.defaultWorkspace,
+  };
+  // The POST took a rate-limit token and counts in usage: its first tool call uses those (http/app.ts RequestEnv).
+  const server = createMcpServer(tools, budgetedCaller(exchange.dispatch, call, { covered: false }));
+  const stream = prefersEventStream(request.headers.get("accept"));
+  const report = (error: unknown) =>
+    exchange.onError?.(new Error(loggable(error instanceof Error ? error.message : String(error), exchange.messages)));
+  const screened = screenParams(exchange.messages, tools);
+  const transport = await connectTransport(server, stream, screened.refusals, report);
+  let response: Response;
+  try {
+    response = await transport.handleRequest(transportRequest(request), { parsedBody: screened.messages });
+  } catch (e) {
+    await server.close();
+    throw e;
+  }
+  return finished(response, server, stream, Array.isArray(exchange.messages));
 }

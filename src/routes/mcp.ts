@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import type { Ctx } from "../http/context.js";
 import type { ApiError, ErrorBody } from "../http/errors.js";
-import { route } from "../http/route.js";
+import { type RouteDef, route } from "../http/route.js";
 import { described, describedCheck, ErrorBodySchema, maxChars, minChars, WorkspaceQuery } from "../http/schemas.js";
 import { dispatcherFor } from "../mcp/dispatch.js";
 import { AUTH_ERRORS } from "./common.js";
@@ -23,7 +23,7 @@ const ERROR_RULE = '"error" must be an object with an integer "code" and a strin
 const isJsonObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
 
-// Strict: the SDK's transport refuses a member JSON-RPC does not define, which it reported as a "Parse error"; here
+// Strict: the SDK's transport refuses a member JSON-RPC does not define, and reports it as a "Parse error"; here
 // the refusal names the member. Each rule's message names its member, so that -32600 says what is wrong.
 const MessageObject = v.strictObject(
   {
@@ -59,7 +59,7 @@ const MessageObject = v.strictObject(
       ),
     ),
     // An object, as MCP's Result is (the SDK's transport refuses any other, JSONRPCResultResponseSchema): valibot's
-    // record took an array, and made an object of it (`[1, 2]` reached the SDK as `{"0": 1, "1": 2}`).
+    // record takes an array, and makes an object of it (`[1, 2]` would reach the SDK as `{"0": 1, "1": 2}`).
     result: v.optional(
       v.pipe(
         v.custom<Record<string, unknown>>(isJsonObject, '"result" must be an object (MCP\'s Result)'),
@@ -193,8 +193,8 @@ const JsonRpcRefusal = v.pipe(
 
 /**
  * A 400 of this route as the JSON-RPC error a client of the protocol reads (JSON-RPC 2.0 §5, `id: null` since no
- * request of the POST is answered), with the API's coded body as its `data`; it had been the coded body alone,
- * which a JSON-RPC client cannot read as an answer. Other statuses (401, 403, 413, 429…) are HTTP's refusals of the
+ * request of the POST is answered), with the API's coded body as its `data`: the coded body alone is no answer a
+ * JSON-RPC client can read. Other statuses (401, 403, 413, 429…) are HTTP's refusals of the
  * POST and keep the coded body: DESIGN §3 gives every error status that body, and MCP's transport only allows a
  * JSON-RPC error there ("MAY"; the SDK's own server transport uses one for its 403, 406, 413 and 415).
  */
@@ -217,7 +217,11 @@ function jsonRpcRefusal(body: ErrorBody, error: ApiError): unknown {
   return { jsonrpc: "2.0", id: null, error: { code, message, data: body } };
 }
 
-export const mcpRoutes = [
+/**
+ * The MCP route, whose tools are the operations of `table` (the route table this route is part of, read when a POST
+ * arrives): the caller gives it, so that the MCP modules never import the table that holds them.
+ */
+export const mcpRoutes = (table: () => RouteDef[]) => [
   route({
     method: "POST",
     path: "/api/v1/mcp",
@@ -236,8 +240,8 @@ export const mcpRoutes = [
     access: "any",
     workspace: "optional",
     spendsTokens: true,
-    // An empty body is no JSON-RPC message: -32700, as the SDK's own transport answers it (it had been read as `{}`,
-    // and refused -32600 for its missing "jsonrpc").
+    // An empty body is no JSON-RPC message: -32700, as the SDK's own transport answers it (not read as `{}`, which
+    // would be refused -32600 for its missing "jsonrpc").
     bodyRequired: true,
     query: Query,
     body: Body,
@@ -296,11 +300,16 @@ export const mcpRoutes = [
     errorBody: jsonRpcRefusal,
     async handler(ctx: Ctx<unknown, v.InferOutput<typeof Query>, v.InferOutput<typeof Body>>) {
       // Loaded on first use: the MCP SDK takes about 40 ms to load, a tenth of the server's start.
-      const { answerMcp } = await import("../mcp/server.js");
+      const [{ answerMcp }, { toolsFor }] = await Promise.all([
+        import("../mcp/server.js"),
+        import("../mcp/tool-schemas.js"),
+      ]);
+      const routes = table();
       return answerMcp({
         request: ctx.request,
         messages: ctx.body,
-        dispatch: await dispatcherFor(ctx.services),
+        dispatch: dispatcherFor(ctx.services, routes),
+        tools: toolsFor(routes, ctx.services.config),
         defaultWorkspace: ctx.query.workspace_id,
         onError: (error) =>
           ctx.services.logger.info("mcp protocol error", { trace_id: ctx.traceId, error: error.message }),

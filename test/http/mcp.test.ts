@@ -21,13 +21,19 @@ import { memoryLogger } from "../../src/http/log.js";
 import { nodeListener } from "../../src/http/node.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { createServices } from "../../src/http/server.js";
-import { answerMcp, MAX_RESULT_CHARS, WRITE_RESERVE_CHARS } from "../../src/mcp/server.js";
-import { TOOLS, toolRequest } from "../../src/mcp/tools.js";
+import { MAX_RESULT_CHARS, WRITE_RESERVE_CHARS } from "../../src/mcp/budget.js";
+import { answerMcp } from "../../src/mcp/server.js";
+import { toolRequest } from "../../src/mcp/tool-calls.js";
+import { toolsFor } from "../../src/mcp/tool-schemas.js";
+import { TOOLS } from "../../src/mcp/tools.js";
 import { inlinePool } from "../../src/workers/pool.js";
 import { tempDir } from "../helpers/cli.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, expectJsonRpcErrorBody, expectRateHeaders, sendTo } from "../helpers/http.js";
 import { png } from "../helpers/images.js";
+
+/** The tools over the route table, as a server without a model server or an image model offers them. */
+const MCP_TOOLS = toolsFor(ROUTES, {});
 
 const REQUIRED_TOOLS = [
   "list_templates",
@@ -284,7 +290,7 @@ describe("POST /api/v1/mcp with the SDK client", () => {
     });
   });
 
-  it("counts a text's length in characters, as the operation does (zod 4 counts code points), and describes it as maxLength", async () => {
+  it("counts a text's length in characters, as the operation does, and describes it as maxLength", async () => {
     const client = await connect(key());
     const emoji = "😀";
     const ok = await call(client, "create_content", { title: emoji.repeat(300) });
@@ -402,7 +408,7 @@ describe("the tools over memories, contents, references, conversions, voice prof
   });
 
   it("builds a DELETE tool's request without a body, its arguments and the default workspace in the query", () => {
-    const tool = TOOLS.find((t) => t.name === "delete_content")!;
+    const tool = MCP_TOOLS.find((t) => t.def.name === "delete_content")!;
     const call = { baseUrl: "http://test.local/api/v1/mcp", authorization: "Bearer x", defaultWorkspace: "ws_default" };
     const request = toolRequest(tool, { content_id: 7 }, call);
     expect(request.method).toBe("DELETE");
@@ -567,7 +573,7 @@ describe("the tools over images, a workspace and the account's own state", () =>
   });
 
   it("builds get_workspace's request with its workspace in the path, and no default workspace in the query", () => {
-    const tool = TOOLS.find((t) => t.name === "get_workspace")!;
+    const tool = MCP_TOOLS.find((t) => t.def.name === "get_workspace")!;
     const call = { baseUrl: "http://test.local/api/v1/mcp", authorization: "Bearer x", defaultWorkspace: "ws_default" };
     expect(toolRequest(tool, { workspace_id: "ws_named" }, call).url).toBe(
       "http://test.local/api/v1/workspaces/ws_named",
@@ -823,6 +829,7 @@ describe("the result budget, with the order of the calls held", () => {
         params: { name: "create_memory", arguments: { kind: "voice", title: "t", content: "c" } },
       })),
       dispatch,
+      tools: MCP_TOOLS,
     });
     const results = async () => ((await (await answering).json()) as { result: CallToolResult }[]).map((r) => r.result);
     return { state, release, results };
@@ -877,7 +884,7 @@ describe("the result budget, with the order of the calls held", () => {
       })),
       { jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "get_content", arguments: { content_id: 1 } } },
     ];
-    const answering = answerMcp({ request: fakePost(), messages, dispatch });
+    const answering = answerMcp({ request: fakePost(), messages, dispatch, tools: MCP_TOOLS });
     while (!readDone) await new Promise((r) => setTimeout(r, 5));
     release();
     const answers = (await (await answering).json()) as { id: number; result: CallToolResult }[];
@@ -915,6 +922,7 @@ describe("the result budget, with the order of the calls held", () => {
         call(3, "get_content", { content_id: 2 }),
       ],
       dispatch,
+      tools: MCP_TOOLS,
     });
     const byId = new Map(
       ((await response.json()) as { id: number; result: CallToolResult }[]).map((r) => [r.id, r.result]),
@@ -1389,26 +1397,30 @@ function fieldsOf(schema: GenericSchema | undefined): string[] {
 }
 
 describe("each tool mirrors its operation", () => {
-  it.each(TOOLS.map((tool) => ({ name: tool.name, tool })))("$name", ({ tool }) => {
-    const def = ROUTES.find((r) => r.method === tool.method && r.path === tool.path);
-    // POST /scoring is being written elsewhere: until it lands, score_content's fields cannot be checked.
-    if (!def && tool.path === "/api/v1/scoring") return;
-    expect(def, `${tool.method} ${tool.path} is not in the route table`).toBeDefined();
-    expect(def!.access).toBe("any");
-    const params = [...tool.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-    const pathArgs = params.map((p) => tool.pathArgs?.[p] ?? p);
-    for (const arg of pathArgs) expect(Object.keys(tool.input), `path argument ${arg}`).toContain(arg);
-    const args = Object.keys(tool.input).filter((a) => !pathArgs.includes(a));
-    // GET and DELETE tools send their arguments in the query, the others in the body.
-    const inQuery = tool.method === "GET" || tool.method === "DELETE";
-    const fields = fieldsOf(inQuery ? def!.query : def!.body);
-    // Workspace-aware routes read workspace_id from the query or the body even without a schema for it.
-    const accepted = def!.workspace ? [...fields, "workspace_id"] : fields;
-    for (const arg of args) expect(accepted, `tool argument ${arg}`).toContain(arg);
-    for (const field of fields)
-      expect([...args, ...(tool.omits ?? [])], `operation field ${field} missing from the tool`).toContain(field);
-    // Every GET operation is a read-only tool.
-    if (tool.method === "GET") expect(tool.annotations.readOnlyHint).toBe(true);
-    if (tool.method === "DELETE") expect(tool.annotations.destructiveHint).toBe(true);
-  });
+  it.each(MCP_TOOLS.map(({ def: tool, inputSchema }) => ({ name: tool.name, tool, inputSchema })))(
+    "$name",
+    ({ tool, inputSchema }) => {
+      const input = (inputSchema.properties ?? {}) as Record<string, unknown>;
+      const def = ROUTES.find((r) => r.method === tool.method && r.path === tool.path);
+      // POST /scoring is being written elsewhere: until it lands, score_content's fields cannot be checked.
+      if (!def && tool.path === "/api/v1/scoring") return;
+      expect(def, `${tool.method} ${tool.path} is not in the route table`).toBeDefined();
+      expect(def!.access).toBe("any");
+      const params = [...tool.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const pathArgs = params.map((p) => tool.pathArgs?.[p] ?? p);
+      for (const arg of pathArgs) expect(Object.keys(input), `path argument ${arg}`).toContain(arg);
+      const args = Object.keys(input).filter((a) => !pathArgs.includes(a));
+      // GET and DELETE tools send their arguments in the query, the others in the body.
+      const inQuery = tool.method === "GET" || tool.method === "DELETE";
+      const fields = fieldsOf(inQuery ? def!.query : def!.body);
+      // Workspace-aware routes read workspace_id from the query or the body even without a schema for it.
+      const accepted = def!.workspace ? [...fields, "workspace_id"] : fields;
+      for (const arg of args) expect(accepted, `tool argument ${arg}`).toContain(arg);
+      for (const field of fields)
+        expect([...args, ...(tool.omits ?? [])], `operation field ${field} missing from the tool`).toContain(field);
+      // Every GET operation is a read-only tool.
+      if (tool.method === "GET") expect(tool.annotations.readOnlyHint).toBe(true);
+      if (tool.method === "DELETE") expect(tool.annotations.destructiveHint).toBe(true);
+    },
+  );
 });

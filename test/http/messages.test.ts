@@ -4,9 +4,8 @@
  */
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import * as z from "zod";
 import { ApiError } from "../../src/http/errors.js";
-import { expectedWords, fieldOf, kindOf, oneOf, shown, zodIssueMessage } from "../../src/http/messages.js";
+import { expectedWords, fieldOf, kindOf, oneOf, shown } from "../../src/http/messages.js";
 import { intString, maxBytes, maxChars, minChars, TextFilter } from "../../src/http/schemas.js";
 import { parseBodyInput, parseInput, queryObjectOf } from "../../src/http/validate.js";
 
@@ -183,40 +182,5 @@ describe("the words", () => {
     expect(fieldOf("body", [2, "id"])).toBe("body[2].id");
     expect(fieldOf("path", [])).toBe("path");
     expect(oneOf("model", ["builtin", "plain"], "gpt")).toBe('model must be one of builtin, plain (got "gpt")');
-  });
-});
-
-describe("zod's issues (the MCP tools' arguments), in the same words", () => {
-  const args = z.strictObject({
-    title: z.string().min(1).max(3),
-    limit: z.number().int().min(1).max(100).optional(),
-    kind: z.enum(["voice", "fact"]).optional(),
-    day: z.iso.date().optional(),
-    ids: z.array(z.number()).max(1).optional(),
-    flag: z.boolean().optional(),
-  });
-  const words = (input: unknown) =>
-    (args.safeParse(input, { reportInput: true }).error?.issues ?? []).map((i) =>
-      zodIssueMessage(i, fieldOf("arguments", i.path)),
-    );
-
-  it("each kind of issue names its field and what it must be", () => {
-    expect(words({})).toEqual(["title is required"]);
-    expect(words({ title: 5 })).toEqual(["title must be a string (got a number)"]);
-    expect(words({ title: "" })).toEqual(["title must not be empty"]);
-    expect(words({ title: "😀😀😀😀" })).toEqual(["title must be at most 3 characters (got 4)"]);
-    expect(words({ title: "a", limit: 1.5, kind: "mood", day: "2030-13-01", ids: [1, 2], flag: "yes", x: 1 })).toEqual([
-      "limit must be an integer (got 1.5)",
-      'kind must be one of voice, fact (got "mood")',
-      'day must be a date YYYY-MM-DD (got "2030-13-01")',
-      "ids must have at most 1 item (got 2)",
-      "flag must be true or false (got a string)",
-      'arguments must not have "x": it is not a field this takes',
-    ]);
-    expect(words({ title: "a", limit: 0 })).toEqual(["limit must be at least 1 (got 0)"]);
-    expect(words({ title: "a", x: 1, y: 2 })).toEqual([
-      'arguments must not have "x" or "y": they are not fields this takes',
-    ]);
-    expect(words(5)).toEqual(["arguments must be an object (got a number)"]);
   });
 });

@@ -1,0 +1,140 @@
+/**
+ * The result budget of one POST to the MCP endpoint: how much text its tool results may carry, shared by the calls
+ * of a batch, and the order in which reads and writes take it. Tested by test/http/mcp.test.ts ("the size of an MCP
+ * answer", "the result budget, with the order of the calls held").
+ */
+import { randomUUID } from "node:crypto";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ApiError, errorBody } from "../http/errors.js";
+import type { Dispatch } from "./dispatch.js";
+import { type CallContext, toolRequest, toolResult } from "./tool-calls.js";
+import type { McpTool } from "./tool-schemas.js";
+
+/**
+ * The most text the tool results of one POST carry, in characters; the calls of a batch share it. A result is the
+ * operation's JSON answer, which the JSON-RPC answer carries escaped again and parsed as structuredContent (about
+ * three times its size): without a cap, a batch of list_contents over large texts reaches V8's longest string, and
+ * the SDK's serialisation fails unseen or the process runs out of memory.
+ */
+export const MAX_RESULT_CHARS = 16 * 1024 * 1024;
+
+/**
+ * What a write's result takes of the budget while it runs, before its size is known (a content record is a few KB to
+ * a few MB). The calls of a batch all start at once: a write waits until its reservation fits beside the writes
+ * running, so at most MAX_RESULT_CHARS / WRITE_RESERVE_CHARS of them run together, and is refused before it runs
+ * once the results given leave no room for it.
+ */
+export const WRITE_RESERVE_CHARS = 2 * 1024 * 1024;
+
+/**
+ * A tool error carrying the API's 422 output_too_large body, as a conversion past its output limit has: the call was
+ * small, its result is what would pass the limit (counted in characters).
+ */
+function tooLarge(message: string): CallToolResult {
+  const body = errorBody(new ApiError("output_too_large", message, { limit_chars: MAX_RESULT_CHARS }), randomUUID());
+  return {
+    content: [{ type: "text", text: JSON.stringify(body) }],
+    structuredContent: body as unknown as Record<string, unknown>,
+    isError: true,
+  };
+}
+
+/** Runs one tool call: the tool, its arguments (already checked), and the tool's result. */
+export type ToolCaller = (tool: McpTool, args: Record<string, unknown>) => Promise<CallToolResult>;
+
+/** What the budget counts: results given, the writes running's reservations, and the reads waiting's texts. */
+interface Budget {
+  carried: number;
+  reserved: number;
+  waiting: number;
+  /** Resolves when a write ends and gives its reservation back. */
+  roomFreed(): Promise<void>;
+  /** Wakes the calls waiting for room. */
+  freeRoom(): void;
+}
+
+/** A fresh budget for one POST. */
+function newBudget(): Budget {
+  let freed: Promise<void> | undefined;
+  let wake = () => {};
+  return {
+    carried: 0,
+    reserved: 0,
+    waiting: 0,
+    roomFreed() {
+      freed ??= new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      return freed;
+    },
+    freeRoom() {
+      freed = undefined;
+      wake();
+    },
+  };
+}
+
+/**
+ * A read's result, or its refusal once its result is built and the results given leave no room for it. Room the
+ * writes running hold for theirs comes back as they end (their results are mostly small): a read waits for it rather
+ * than being refused for what a write might give. The reads waiting hold their texts meanwhile: they count too, so
+ * that what waits is bounded by the budget.
+ */
+async function runRead(budget: Budget, dispatched: Promise<Response>): Promise<CallToolResult> {
+  const response = await dispatched;
+  const text = await response.text();
+  while (budget.carried + budget.reserved + budget.waiting + text.length > MAX_RESULT_CHARS) {
+    if (budget.reserved === 0 || budget.carried + budget.waiting + text.length > MAX_RESULT_CHARS)
+      return tooLarge(
+        `This result is ${text.length} characters; the results of one MCP request may carry ${MAX_RESULT_CHARS} ` +
+          "in all. Ask for less: a smaller limit, or fewer calls in one batch.",
+      );
+    budget.waiting += text.length;
+    try {
+      await budget.roomFreed();
+    } finally {
+      budget.waiting -= text.length;
+    }
+  }
+  budget.carried += text.length;
+  return toolResult(response, text);
+}
+
+/**
+ * A write's result. A write is refused before it runs, never after: it would have happened, and an error would invite
+ * a retry that does it twice. Its result comes back whatever its size.
+ */
+async function runWrite(budget: Budget, dispatch: () => Promise<Response>): Promise<CallToolResult> {
+  while (budget.carried + budget.reserved + WRITE_RESERVE_CHARS > MAX_RESULT_CHARS) {
+    if (budget.reserved === 0)
+      return tooLarge(
+        `Not done: the results of this MCP request already fill the ${MAX_RESULT_CHARS} characters it may carry. ` +
+          "Send this call in another request.",
+      );
+    await budget.roomFreed();
+  }
+  budget.reserved += WRITE_RESERVE_CHARS;
+  try {
+    const response = await dispatch();
+    const text = await response.text();
+    budget.carried += text.length;
+    return toolResult(response, text);
+  } finally {
+    budget.reserved -= WRITE_RESERVE_CHARS;
+    budget.freeRoom();
+  }
+}
+
+/**
+ * The tool caller of one POST: each call is dispatched as its HTTP request, its result counted in the POST's budget.
+ * The POST took a rate-limit token and counts in usage: its first tool call uses those (`enclosing`, http/app.ts
+ * RequestEnv).
+ */
+export function budgetedCaller(dispatch: Dispatch, call: CallContext, enclosing: { covered: boolean }): ToolCaller {
+  const budget = newBudget();
+  return (tool, args) => {
+    const request = toolRequest(tool, args, call);
+    if (tool.def.annotations.readOnlyHint === true) return runRead(budget, dispatch(request, { enclosing }));
+    return runWrite(budget, () => dispatch(request, { enclosing }));
+  };
+}
