@@ -61,6 +61,9 @@ export function apiKeyQueries(db: Db) {
   const touch = db.prepare<[string, string, string]>(
     "UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
   );
+  const touchAll = db.transaction((entries: [string, string][]) => {
+    for (const [id, at] of entries) touch.run(at, id, at);
+  });
   return {
     byId: (id: string) => byId.get(id),
     byHash: (hash: string) => byHash.get(hash),
@@ -72,8 +75,8 @@ export function apiKeyQueries(db: Db) {
     revoke: (id: string, now: string) => revoke.run(now, id).changes > 0,
     rename: (id: string, name: string) => rename.run(name, id).changes > 0,
     /** Writes a batch of last-use times in one transaction. */
-    touchMany: db.transaction((entries: [string, string][]) => {
-      for (const [id, at] of entries) touch.run(at, id, at);
-    }),
+    touchMany(entries: [string, string][]): void {
+      touchAll(entries);
+    },
   };
 }
