@@ -2,6 +2,7 @@
 import { storedScopes } from "../domain/apikeys.js";
 import type { Db } from "./open.js";
 
+/** One row of api_keys: the key's hash and display prefix, never its secret; `scopes` is JSON text. */
 export interface ApiKeyRow {
   id: string;
   account_id: number;
@@ -32,6 +33,7 @@ export function apiKeyView(k: ApiKeyRow, lastUsedAt: string | null = k.last_used
   };
 }
 
+/** What creating a key stores: its hash (the secret is shown once and not kept) and its restrictions. */
 export interface NewKey {
   id: string;
   accountId: number;

@@ -2,8 +2,10 @@
 import type Database from "better-sqlite3";
 import type { Db } from "./open.js";
 
+/** Where a content is in its life: draft, generated, finalized, published. */
 export type ContentStatus = "draft" | "generated" | "finalized" | "published";
 
+/** One content as its rows hold it, `content` read through ROW (the current text wherever it is stored). */
 export interface ContentRow {
   id: number;
   account_id: number;
@@ -23,6 +25,7 @@ export interface ContentRow {
   text_version: number | null;
 }
 
+/** One stored version of a content: a generation or a finalization, with its text; `details` is JSON text. */
 export interface VersionRow {
   id: number;
   content_id: number;

@@ -1,7 +1,9 @@
 /** Queries on the knowledge graph: what each source document yielded, summed per workspace into nodes and edges. */
 import type { Db } from "./open.js";
 
+/** What kind of entity a node is: a proper noun, or a key phrase. */
 export type EntityType = "proper_noun" | "key_phrase";
+/** What kind of document a graph source is. */
 export type SourceKind = "reference" | "content";
 
 /** A source of a workspace's graph: a reference material, or a finalized or published content at a version. */

@@ -1,8 +1,10 @@
 /** Queries on learning jobs and voice profiles. */
 import type { Db } from "./open.js";
 
+/** Where a learning job is: queued, running, or done one way or the other. */
 export type JobStatus = "queued" | "running" | "succeeded" | "failed";
 
+/** One learning job: its input and result are JSON text; a failed one may be retried at `next_attempt_at`. */
 export interface LearningJobRow {
   id: string;
   account_id: number;
@@ -19,6 +21,7 @@ export interface LearningJobRow {
   finished_at: string | null;
 }
 
+/** A workspace's voice profile: the traits learned from its edits (JSON text) and how many samples made them. */
 export interface VoiceProfileRow {
   id: string;
   account_id: number;

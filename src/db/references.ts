@@ -4,6 +4,7 @@ import type { Db } from "./open.js";
 
 /** How a reference material arrived: JSON content of a format, or an uploaded file. */
 export const SOURCE_TYPES = ["text", "markdown", "html", "file"] as const;
+/** How a reference material was given: one of SOURCE_TYPES. */
 export type SourceType = (typeof SOURCE_TYPES)[number];
 
 /** A reference material with its plain text and the number of its passages. */

@@ -43,4 +43,5 @@ export function createStore(db: Db) {
   };
 }
 
+/** The store of one connection: every named query, and transactions over them. */
 export type Store = ReturnType<typeof createStore>;

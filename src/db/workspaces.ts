@@ -2,6 +2,7 @@
 import { prefixedId } from "../domain/ids.js";
 import type { Db } from "./open.js";
 
+/** One row of workspaces; `is_default` is 1 for the account's default workspace, else 0. */
 export interface WorkspaceRow {
   id: string;
   account_id: number;
