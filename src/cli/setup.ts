@@ -39,7 +39,7 @@ export function initStore(store: Store, opts: InitOptions): InitResult {
   return store.transaction((): InitResult => {
     // Asked again under the write lock (transactions begin IMMEDIATE): a `serve` and an `init` starting together on
     // an empty folder had each found no account above, and each made one.
-    if (store.db.prepare("SELECT 1 FROM accounts LIMIT 1").get() !== undefined) return { created: false };
+    if (store.accounts.any()) return { created: false };
     const { account, workspace } = createAccount(store, "cli:init", opts.accountName, opts.plan);
     setOperatorAccount(store, account.id);
     createUser(store, "cli:init", account.id, opts.adminEmail, hash, "admin");

@@ -2,6 +2,7 @@
 import type { Plan } from "../domain/plans.js";
 import type { Db } from "./open.js";
 
+/** One row of accounts; the rate limits are null where the plan's apply. */
 export interface AccountRow {
   id: number;
   name: string;
@@ -15,6 +16,7 @@ export interface AccountRow {
 export function accountQueries(db: Db) {
   const byId = db.prepare<[number], AccountRow>("SELECT * FROM accounts WHERE id = ?");
   const all = db.prepare<[], AccountRow>("SELECT * FROM accounts ORDER BY id");
+  const any = db.prepare<[], { 1: number }>("SELECT 1 FROM accounts LIMIT 1");
   const insert = db.prepare<[string, string, string]>("INSERT INTO accounts (name, plan, created_at) VALUES (?, ?, ?)");
   const setPlan = db.prepare<[string, number]>("UPDATE accounts SET plan = ? WHERE id = ?");
   const setLimits = db.prepare<[number | null, number | null, number]>(
@@ -23,6 +25,8 @@ export function accountQueries(db: Db) {
   return {
     byId: (id: number) => byId.get(id),
     list: () => all.all(),
+    /** Whether there is an account at all, without reading the rows (init asks it again under the write lock). */
+    any: () => any.get() !== undefined,
     create(name: string, plan: Plan, now: string): AccountRow {
       const id = Number(insert.run(name, plan, now).lastInsertRowid);
       return byId.get(id)!;

@@ -2,6 +2,7 @@
 import { storedScopes } from "../domain/apikeys.js";
 import type { Db } from "./open.js";
 
+/** One row of api_keys: the key's hash and display prefix, never its secret; `scopes` is JSON text. */
 export interface ApiKeyRow {
   id: string;
   account_id: number;
@@ -32,6 +33,7 @@ export function apiKeyView(k: ApiKeyRow, lastUsedAt: string | null = k.last_used
   };
 }
 
+/** What creating a key stores: its hash (the secret is shown once and not kept) and its restrictions. */
 export interface NewKey {
   id: string;
   accountId: number;
@@ -61,6 +63,9 @@ export function apiKeyQueries(db: Db) {
   const touch = db.prepare<[string, string, string]>(
     "UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
   );
+  const touchAll = db.transaction((entries: [string, string][]) => {
+    for (const [id, at] of entries) touch.run(at, id, at);
+  });
   return {
     byId: (id: string) => byId.get(id),
     byHash: (hash: string) => byHash.get(hash),
@@ -72,8 +77,8 @@ export function apiKeyQueries(db: Db) {
     revoke: (id: string, now: string) => revoke.run(now, id).changes > 0,
     rename: (id: string, name: string) => rename.run(name, id).changes > 0,
     /** Writes a batch of last-use times in one transaction. */
-    touchMany: db.transaction((entries: [string, string][]) => {
-      for (const [id, at] of entries) touch.run(at, id, at);
-    }),
+    touchMany(entries: [string, string][]): void {
+      touchAll(entries);
+    },
   };
 }

@@ -15,7 +15,7 @@
  */
 import type { Logger } from "../http/log.js";
 import type { WorkerPool } from "../workers/pool.js";
-import { closeThreadStore, type DbLocation, threadStore } from "./thread-store.js";
+import { closeThreadStore, type DbLocation, threadDb } from "./thread-store.js";
 
 /** Which database to checkpoint (and how a worker thread loads the SQLite addon). */
 export interface CheckpointInput extends DbLocation {
@@ -36,7 +36,7 @@ export function checkpointWal(input: CheckpointInput): CheckpointResult {
     closeThreadStore(input);
     return { busy: 0, walFrames: 0, checkpointed: 0 };
   }
-  const db = threadStore(input).db;
+  const db = threadDb(input);
   const [row] = db.pragma("wal_checkpoint(PASSIVE)") as { busy: number; log: number; checkpointed: number }[];
   return { busy: row.busy, walFrames: row.log, checkpointed: row.checkpointed };
 }

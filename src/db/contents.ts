@@ -2,8 +2,10 @@
 import type Database from "better-sqlite3";
 import type { Db } from "./open.js";
 
+/** Where a content is in its life: draft, generated, finalized, published. */
 export type ContentStatus = "draft" | "generated" | "finalized" | "published";
 
+/** One content as its rows hold it, `content` read through ROW (the current text wherever it is stored). */
 export interface ContentRow {
   id: number;
   account_id: number;
@@ -23,6 +25,7 @@ export interface ContentRow {
   text_version: number | null;
 }
 
+/** One stored version of a content: a generation or a finalization, with its text; `details` is JSON text. */
 export interface VersionRow {
   id: number;
   content_id: number;
@@ -60,8 +63,13 @@ const ROW = `c.id, c.account_id, c.workspace_id, c.template_id, c.title,
   c.finalized_content, c.status, c.scheduled_publish_at, c.scheduled_publish_day, c.published_at, c.version_count,
   c.created_at, c.updated_at, c.text_version`;
 
-/** Prepared content statements of one connection. */
+/** Prepared content statements of one connection: the rows, their listing, and their versions. */
 export function contentQueries(db: Db) {
+  return { ...rowQueries(db), list: listQuery(db), ...versionQueries(db) };
+}
+
+/** One content row: read, created, saved, scheduled, published, removed. */
+function rowQueries(db: Db) {
   const byId = db.prepare<[number], ContentRow>(`SELECT ${ROW} FROM contents AS c WHERE c.id = ?`);
   const insert = db.prepare(
     // The id from id_sequences: never one a deleted record had (sql/0011_id_sequences.sql).
@@ -81,46 +89,9 @@ export function contentQueries(db: Db) {
     "UPDATE contents SET status = 'published', published_at = ?, updated_at = ? WHERE id = ?",
   );
   const remove = db.prepare<[number]>("DELETE FROM contents WHERE id = ?");
-  const insertVersion = db.prepare(
-    `INSERT INTO content_versions (content_id, version, kind, title, text, model, details, created_at)
-     VALUES (@contentId, @version, @kind, @title, @text, @model, @details, @now)`,
-  );
-  // One page at a time: a content may have thousands of versions of long texts.
-  const versions = db.prepare<[number, number, number], VersionRow>(
-    "SELECT * FROM content_versions WHERE content_id = ? AND version > ? ORDER BY version LIMIT ?",
-  );
-  const versionText = db
-    .prepare<[number, number], string>("SELECT text FROM content_versions WHERE content_id = ? AND version = ?")
-    .pluck();
-  const lastGenerated = db.prepare<[number], VersionRow>(
-    "SELECT * FROM content_versions WHERE content_id = ? AND kind = 'generated' ORDER BY version DESC LIMIT 1",
-  );
-
-  // One statement per combination of filters, prepared on first use and kept for the connection.
-  const listStatements = new Map<string, Database.Statement>();
-  /** A page of contents, read as it is taken (routes' page()): texts past what a page shows are not read. */
-  function list(f: ContentFilter): IterableIterator<ContentRow> {
-    const where = ["c.workspace_id = @workspaceId", "c.id > @afterId"];
-    if (f.status) where.push("c.status = @status");
-    if (f.plannedFrom) where.push("c.scheduled_publish_day >= @plannedFrom");
-    if (f.plannedTo) where.push("c.scheduled_publish_day <= @plannedTo");
-    if (f.overdueBefore) where.push("c.scheduled_publish_day < @overdueBefore AND c.status != 'published'");
-    if (f.notOverdueOn)
-      where.push(
-        "(c.scheduled_publish_day IS NULL OR c.scheduled_publish_day >= @notOverdueOn OR c.status = 'published')",
-      );
-    const sql = `SELECT ${ROW} FROM contents AS c WHERE ${where.join(" AND ")} ORDER BY c.id LIMIT @limit`;
-    let stmt = listStatements.get(sql);
-    if (!stmt) {
-      stmt = db.prepare(sql);
-      listStatements.set(sql, stmt);
-    }
-    return stmt.iterate({ ...f, status: f.status ?? null }) as IterableIterator<ContentRow>;
-  }
 
   return {
     byId: (id: number) => byId.get(id),
-    list,
     create(c: {
       accountId: number;
       workspaceId: string;
@@ -161,6 +132,51 @@ export function contentQueries(db: Db) {
       return byId.get(id)!;
     },
     remove: (id: number) => remove.run(id).changes > 0,
+  };
+}
+
+/** The listing of a workspace's contents by filters: one statement per combination, prepared on first use and kept. */
+function listQuery(db: Db): (f: ContentFilter) => IterableIterator<ContentRow> {
+  const listStatements = new Map<string, Database.Statement>();
+  /** A page of contents, read as it is taken (routes' page()): texts past what a page shows are not read. */
+  return function list(f: ContentFilter): IterableIterator<ContentRow> {
+    const where = ["c.workspace_id = @workspaceId", "c.id > @afterId"];
+    if (f.status) where.push("c.status = @status");
+    if (f.plannedFrom) where.push("c.scheduled_publish_day >= @plannedFrom");
+    if (f.plannedTo) where.push("c.scheduled_publish_day <= @plannedTo");
+    if (f.overdueBefore) where.push("c.scheduled_publish_day < @overdueBefore AND c.status != 'published'");
+    if (f.notOverdueOn)
+      where.push(
+        "(c.scheduled_publish_day IS NULL OR c.scheduled_publish_day >= @notOverdueOn OR c.status = 'published')",
+      );
+    const sql = `SELECT ${ROW} FROM contents AS c WHERE ${where.join(" AND ")} ORDER BY c.id LIMIT @limit`;
+    let stmt = listStatements.get(sql);
+    if (!stmt) {
+      stmt = db.prepare(sql);
+      listStatements.set(sql, stmt);
+    }
+    return stmt.iterate({ ...f, status: f.status ?? null }) as IterableIterator<ContentRow>;
+  };
+}
+
+/** A content's versions: added, paged through, one's text, the last generated. */
+function versionQueries(db: Db) {
+  const insertVersion = db.prepare(
+    `INSERT INTO content_versions (content_id, version, kind, title, text, model, details, created_at)
+     VALUES (@contentId, @version, @kind, @title, @text, @model, @details, @now)`,
+  );
+  // One page at a time: a content may have thousands of versions of long texts.
+  const versions = db.prepare<[number, number, number], VersionRow>(
+    "SELECT * FROM content_versions WHERE content_id = ? AND version > ? ORDER BY version LIMIT ?",
+  );
+  const versionText = db
+    .prepare<[number, number], string>("SELECT text FROM content_versions WHERE content_id = ? AND version = ?")
+    .pluck();
+  const lastGenerated = db.prepare<[number], VersionRow>(
+    "SELECT * FROM content_versions WHERE content_id = ? AND kind = 'generated' ORDER BY version DESC LIMIT 1",
+  );
+
+  return {
     addVersion(v: {
       contentId: number;
       version: number;

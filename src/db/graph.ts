@@ -1,7 +1,9 @@
 /** Queries on the knowledge graph: what each source document yielded, summed per workspace into nodes and edges. */
 import type { Db } from "./open.js";
 
+/** What kind of entity a node is: a proper noun, or a key phrase. */
 export type EntityType = "proper_noun" | "key_phrase";
+/** What kind of document a graph source is. */
 export type SourceKind = "reference" | "content";
 
 /** A source of a workspace's graph: a reference material, or a finalized or published content at a version. */
@@ -89,8 +91,13 @@ export const GRAPH_SCANS = {
 
 const bySource = (a: GraphSource, b: GraphSource) => (a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1);
 
-/** Prepared graph statements of one connection. */
+/** Prepared graph statements of one connection: a catch-up's, the graph's state, the reads of nodes and edges. */
 export function graphQueries(db: Db) {
+  return { ...catchUpQueries(db), ...stateQueries(db), ...nodeQueries(db), ...edgeQueries(db) };
+}
+
+/** What a catch-up reads and writes: the sources still to extract, the stale documents, and each extraction. */
+function catchUpQueries(db: Db) {
   const pending = db.prepare<{ ws: string }, GraphSource>(GRAPH_SCANS.pending);
   const stale = db.prepare<{ ws: string }, { id: number }>(GRAPH_SCANS.stale);
   const referenceExtracted = db.prepare<[number]>("SELECT 1 FROM graph_documents WHERE reference_id = ?").pluck();
@@ -115,6 +122,53 @@ export function graphQueries(db: Db) {
     `INSERT INTO graph_pairs (document_id, workspace_id, source, target, weight)
      VALUES (@documentId, @ws, @source, @target, @weight)`,
   );
+  const removeStale = db.transaction((workspaceId: string): number => {
+    const ids = stale.all({ ws: workspaceId });
+    for (const { id } of ids) removeDocument.run(id);
+    return ids.length;
+  });
+  const saveDocument = db.transaction(
+    (workspaceId: string, source: GraphSource, extracted: ExtractedDocument, now: string): void => {
+      if (source.kind === "reference") removeOfReference.run(source.id);
+      else removeOfContent.run(source.id);
+      const documentId = Number(
+        insertDocument.run({
+          ws: workspaceId,
+          referenceId: source.kind === "reference" ? source.id : null,
+          contentId: source.kind === "content" ? source.id : null,
+          version: source.version,
+          now,
+        }).lastInsertRowid,
+      );
+      for (const e of extracted.entities)
+        insertMention.run({ ...e, documentId, ws: workspaceId, search: e.label.toLowerCase() });
+      for (const p of extracted.pairs) insertPair.run({ ...p, documentId, ws: workspaceId });
+    },
+  );
+
+  return {
+    /** Sources of a workspace not yet extracted at their current version, in a stable order. */
+    pendingSources: (workspaceId: string) => pending.all({ ws: workspaceId }).sort(bySource),
+    /** Whether a source has been extracted at its version (pendingSources leaves it out). */
+    isExtracted: (source: GraphSource) =>
+      (source.kind === "reference"
+        ? referenceExtracted.get(source.id)
+        : contentExtracted.get(source.id, source.version)) !== undefined,
+    /** How many documents are of contents that changed or left the graph's statuses. */
+    staleCount: (workspaceId: string) => stale.all({ ws: workspaceId }).length,
+    /** Drops the documents of contents that changed or left the graph's statuses, in one transaction; how many. */
+    removeStale: (workspaceId: string): number => removeStale(workspaceId),
+    /** Drops a content's document in a workspace when it is stale (removeStale for one content); returns how many. */
+    removeStaleOf: (workspaceId: string, contentId: number) =>
+      removeStaleOfContent.run({ ws: workspaceId, id: contentId }).changes,
+    /** Replaces what a source yielded with a new extraction, in one transaction. */
+    saveDocument: (workspaceId: string, source: GraphSource, extracted: ExtractedDocument, now: string): void =>
+      saveDocument(workspaceId, source, extracted, now),
+  };
+}
+
+/** When a workspace's graph caught up, and the version its reads depend on. */
+function stateQueries(db: Db) {
   const touch = db.prepare<{ ws: string; now: string }>(
     // Nothing for a workspace deleted since the catch-up looked (a deletion queued ahead on the writer thread).
     `INSERT INTO graph_state (workspace_id, updated_at)
@@ -128,6 +182,27 @@ export function graphQueries(db: Db) {
     `SELECT (SELECT version FROM graph_versions WHERE workspace_id = @ws) AS version,
             (SELECT updated_at FROM graph_state WHERE workspace_id = @ws) AS updated_at`,
   );
+
+  return {
+    /** Records that a workspace's graph has caught up with its sources. */
+    markUpdated(workspaceId: string, now: string): void {
+      touch.run({ ws: workspaceId, now });
+    },
+    /**
+     * What a read of a workspace's graph depends on, as one string: its documents' version (sql/0013) and when it
+     * last caught up. Equal strings, equal answers.
+     */
+    version: (workspaceId: string) => {
+      const row = version.get({ ws: workspaceId });
+      return `${row?.version ?? 0}|${row?.updated_at ?? ""}`;
+    },
+    /** When a workspace's graph last caught up, or null when never. */
+    updatedAt: (workspaceId: string) => updatedAt.get(workspaceId)?.updated_at ?? null,
+  };
+}
+
+/** The reads of a workspace's nodes: the most mentioned, some by id, and a search of their labels. */
+function nodeQueries(db: Db) {
   const nodes = db.prepare<{ ws: string; type: EntityType | null; limit: number }, GraphNodeRow>(
     `${nodesOf("")} WHERE (@type IS NULL OR n.type = @type) ORDER BY n.mentions DESC, n.id LIMIT @limit`,
   );
@@ -136,7 +211,7 @@ export function graphQueries(db: Db) {
   );
   // Label matches rank first at the start of the label, then at the start of a word, then anywhere.
   // Pages go on after the last row's sort key (rank, mentions, id), not after a count of rows: mention counts change
-  // as the graph takes in sources, and an offset then repeated entities and skipped others between pages.
+  // as the graph takes in sources, so that an offset would repeat entities and skip others between pages.
   const search = db.prepare<
     { ws: string; q: string; type: EntityType | null; limit: number } & SearchAfter,
     FoundNodeRow
@@ -156,6 +231,28 @@ export function graphQueries(db: Db) {
      ORDER BY ranked.rank, ranked.mentions DESC, ranked.id
      LIMIT @limit`,
   );
+
+  return {
+    /** The most mentioned nodes of a workspace, optionally of one type. */
+    nodes: (workspaceId: string, type: EntityType | null, limit: number) => nodes.all({ ws: workspaceId, type, limit }),
+    /** The nodes among `ids`. */
+    nodesByIds: (workspaceId: string, ids: string[]) => nodesByIds.all({ ws: workspaceId, ids: JSON.stringify(ids) }),
+    /** Nodes whose label contains `q` (lower case), best matches first. */
+    search: (q: { workspaceId: string; q: string; type: EntityType | null; limit: number; after: SearchKey | null }) =>
+      search.all({
+        ws: q.workspaceId,
+        q: q.q,
+        type: q.type,
+        limit: q.limit,
+        afterRank: q.after?.rank ?? null,
+        afterMentions: q.after?.mentions ?? null,
+        afterId: q.after?.id ?? null,
+      }),
+  };
+}
+
+/** The reads of a workspace's edges: between given nodes, and around one node. */
+function edgeQueries(db: Db) {
   const edges = db.prepare<{ ws: string; ids: string; minWeight: number }, GraphEdgeRow>(
     `SELECT p.source, p.target, sum(p.weight) AS weight FROM graph_pairs AS p
      WHERE p.workspace_id = @ws AND p.source IN (SELECT value FROM json_each(@ids))
@@ -172,70 +269,6 @@ export function graphQueries(db: Db) {
   );
 
   return {
-    /** Sources of a workspace not yet extracted at their current version, in a stable order. */
-    pendingSources: (workspaceId: string) => pending.all({ ws: workspaceId }).sort(bySource),
-    /** Whether a source has been extracted at its version (pendingSources leaves it out). */
-    isExtracted: (source: GraphSource) =>
-      (source.kind === "reference"
-        ? referenceExtracted.get(source.id)
-        : contentExtracted.get(source.id, source.version)) !== undefined,
-    /** How many documents are of contents that changed or left the graph's statuses. */
-    staleCount: (workspaceId: string) => stale.all({ ws: workspaceId }).length,
-    /** Drops the documents of contents that changed or left the graph's statuses; returns how many. */
-    removeStale: db.transaction((workspaceId: string): number => {
-      const ids = stale.all({ ws: workspaceId });
-      for (const { id } of ids) removeDocument.run(id);
-      return ids.length;
-    }),
-    /** Drops a content's document in a workspace when it is stale (removeStale for one content); returns how many. */
-    removeStaleOf: (workspaceId: string, contentId: number) =>
-      removeStaleOfContent.run({ ws: workspaceId, id: contentId }).changes,
-    /** Replaces what a source yielded with a new extraction, in one transaction. */
-    saveDocument: db.transaction(
-      (workspaceId: string, source: GraphSource, extracted: ExtractedDocument, now: string): void => {
-        if (source.kind === "reference") removeOfReference.run(source.id);
-        else removeOfContent.run(source.id);
-        const documentId = Number(
-          insertDocument.run({
-            ws: workspaceId,
-            referenceId: source.kind === "reference" ? source.id : null,
-            contentId: source.kind === "content" ? source.id : null,
-            version: source.version,
-            now,
-          }).lastInsertRowid,
-        );
-        for (const e of extracted.entities)
-          insertMention.run({ ...e, documentId, ws: workspaceId, search: e.label.toLowerCase() });
-        for (const p of extracted.pairs) insertPair.run({ ...p, documentId, ws: workspaceId });
-      },
-    ),
-    /** Records that a workspace's graph has caught up with its sources. */
-    markUpdated: (workspaceId: string, now: string) => touch.run({ ws: workspaceId, now }),
-    /**
-     * What a read of a workspace's graph depends on, as one string: its documents' version (sql/0013) and when it
-     * last caught up. Equal strings, equal answers.
-     */
-    version: (workspaceId: string) => {
-      const row = version.get({ ws: workspaceId });
-      return `${row?.version ?? 0}|${row?.updated_at ?? ""}`;
-    },
-    /** When a workspace's graph last caught up, or null when never. */
-    updatedAt: (workspaceId: string) => updatedAt.get(workspaceId)?.updated_at ?? null,
-    /** The most mentioned nodes of a workspace, optionally of one type. */
-    nodes: (workspaceId: string, type: EntityType | null, limit: number) => nodes.all({ ws: workspaceId, type, limit }),
-    /** The nodes among `ids`. */
-    nodesByIds: (workspaceId: string, ids: string[]) => nodesByIds.all({ ws: workspaceId, ids: JSON.stringify(ids) }),
-    /** Nodes whose label contains `q` (lower case), best matches first. */
-    search: (q: { workspaceId: string; q: string; type: EntityType | null; limit: number; after: SearchKey | null }) =>
-      search.all({
-        ws: q.workspaceId,
-        q: q.q,
-        type: q.type,
-        limit: q.limit,
-        afterRank: q.after?.rank ?? null,
-        afterMentions: q.after?.mentions ?? null,
-        afterId: q.after?.id ?? null,
-      }),
     /** The edges between nodes among `ids` of at least `minWeight`, heaviest first. */
     edges: (workspaceId: string, ids: string[], minWeight: number) =>
       edges.all({ ws: workspaceId, ids: JSON.stringify(ids), minWeight }),

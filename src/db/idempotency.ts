@@ -37,7 +37,9 @@ export function idempotencyQueries(db: Db) {
   return {
     /** The unexpired response stored for (account, caller, key) at an ISO time, if any. */
     find: (accountId: number, caller: string, key: string, now: string) => find.get(accountId, caller, key, now),
-    save: (row: IdempotencyRow) => save.run(row),
+    save(row: IdempotencyRow): void {
+      save.run(row);
+    },
     /** Deletes at most `limit` of the responses expired at an ISO time; returns how many. */
     purgeExpired: (now: string, limit: number) => purge.run(now, limit).changes,
   };

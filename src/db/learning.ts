@@ -1,8 +1,10 @@
 /** Queries on learning jobs and voice profiles. */
 import type { Db } from "./open.js";
 
+/** Where a learning job is: queued, running, or done one way or the other. */
 export type JobStatus = "queued" | "running" | "succeeded" | "failed";
 
+/** One learning job: its input and result are JSON text; a failed one may be retried at `next_attempt_at`. */
 export interface LearningJobRow {
   id: string;
   account_id: number;
@@ -19,6 +21,7 @@ export interface LearningJobRow {
   finished_at: string | null;
 }
 
+/** A workspace's voice profile: the traits learned from its edits (JSON text) and how many samples made them. */
 export interface VoiceProfileRow {
   id: string;
   account_id: number;
@@ -81,8 +84,12 @@ export function learningQueries(db: Db) {
     due: (now: string, limit: number) => due.all(now, limit),
     /** Marks a queued job running; false when another runner took it. */
     claim: (id: string, now: string) => claim.run(now, id).changes > 0,
-    succeed: (id: string, result: unknown, now: string) => succeed.run(JSON.stringify(result), now, id),
-    fail: (id: string, error: string, retryAt: string | null, now: string) => fail.run(error, retryAt, now, id),
+    succeed(id: string, result: unknown, now: string): void {
+      succeed.run(JSON.stringify(result), now, id);
+    },
+    fail(id: string, error: string, retryAt: string | null, now: string): void {
+      fail.run(error, retryAt, now, id);
+    },
     /** After a crash: jobs that were running go back to the queue. */
     requeueInterrupted: () => requeueInterrupted.run().changes,
     /** Failed jobs whose backoff has passed go back to the queue while attempts remain. */
@@ -90,7 +97,9 @@ export function learningQueries(db: Db) {
     /** Analyses counted for an account in a month (YYYY-MM). */
     quotaUsed: (accountId: number, month: string) => quotaUsed.get(accountId, month)?.used ?? 0,
     /** Counts one analysis against an account's month. */
-    useQuota: (accountId: number, month: string) => useQuota.run(accountId, month),
+    useQuota(accountId: number, month: string): void {
+      useQuota.run(accountId, month);
+    },
     profileOfWorkspace: (workspaceId: string) => profileByWs.get(workspaceId),
     profile: (id: string) => profileById.get(id),
     profilesOf: (accountId: number) => profilesOf.all(accountId),

@@ -1,6 +1,7 @@
-/** Queries on server settings, revoked sessions and the audit log. */
+/** Queries on server settings, revoked sessions, the audit log, and the readiness ping. */
 import type { Db } from "./open.js";
 
+/** One row of the audit log; `details` is JSON text. */
 export interface AuditRow {
   id: number;
   account_id: number | null;
@@ -11,8 +12,9 @@ export interface AuditRow {
   created_at: string;
 }
 
-/** Prepared statements for settings, revoked sessions and the audit log. */
+/** Prepared statements for settings, revoked sessions, the audit log and the readiness ping. */
 export function miscQueries(db: Db) {
+  const ping = db.prepare<[], { 1: number }>("SELECT 1");
   const getSetting = db.prepare<[string], { value: string }>("SELECT value FROM settings WHERE key = ?");
   const putSetting = db.prepare<[string, string]>("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)");
   const revokeSession = db.prepare<[string, string]>(
@@ -39,22 +41,30 @@ export function miscQueries(db: Db) {
     "INSERT INTO learning_preferences (account_id, enabled, apply_to_generation, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(account_id) DO UPDATE SET enabled = excluded.enabled, apply_to_generation = excluded.apply_to_generation, updated_at = excluded.updated_at",
   );
   return {
+    /** Asks the database for one row: throws when the connection cannot answer (/readyz, routes/system.ts). */
+    ping(): void {
+      ping.get();
+    },
     userSettings: (userId: number) => getUserSettings.get(userId),
-    putUserSettings: (userId: number, value: unknown, now: string) =>
-      putUserSettings.run(userId, JSON.stringify(value), now),
+    putUserSettings(userId: number, value: unknown, now: string): void {
+      putUserSettings.run(userId, JSON.stringify(value), now);
+    },
     learningPreferences: (accountId: number) => getPrefs.get(accountId),
-    putLearningPreferences: (accountId: number, enabled: boolean, applyToGeneration: boolean, now: string) =>
-      putPrefs.run(accountId, enabled ? 1 : 0, applyToGeneration ? 1 : 0, now),
+    putLearningPreferences(accountId: number, enabled: boolean, applyToGeneration: boolean, now: string): void {
+      putPrefs.run(accountId, enabled ? 1 : 0, applyToGeneration ? 1 : 0, now);
+    },
     setting: (key: string) => getSetting.get(key)?.value,
     /** Sets a setting only if absent; returns the value in force. */
     settingOnce(key: string, value: string): string {
       putSetting.run(key, value);
       return getSetting.get(key)!.value;
     },
-    revokeSession: (jti: string, expiresAt: string) => revokeSession.run(jti, expiresAt),
+    revokeSession(jti: string, expiresAt: string): void {
+      revokeSession.run(jti, expiresAt);
+    },
     isSessionRevoked: (jti: string) => isRevoked.get(jti) !== undefined,
     purgeRevokedSessions: (now: string) => purgeSessions.run(now).changes,
-    audit: (accountId: number | null, actor: string, action: string, target: string | null, details?: unknown) =>
+    audit(accountId: number | null, actor: string, action: string, target: string | null, details?: unknown): void {
       audit.run(
         accountId,
         actor,
@@ -62,7 +72,8 @@ export function miscQueries(db: Db) {
         target,
         details === undefined ? null : JSON.stringify(details),
         new Date().toISOString(),
-      ),
+      );
+    },
     auditPage: (accountId: number, beforeId: number, limit: number) => auditPage.all(accountId, beforeId, limit),
   };
 }

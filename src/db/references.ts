@@ -4,6 +4,7 @@ import type { Db } from "./open.js";
 
 /** How a reference material arrived: JSON content of a format, or an uploaded file. */
 export const SOURCE_TYPES = ["text", "markdown", "html", "file"] as const;
+/** How a reference material was given: one of SOURCE_TYPES. */
 export type SourceType = (typeof SOURCE_TYPES)[number];
 
 /** A reference material with its plain text and the number of its passages. */
@@ -118,6 +119,14 @@ export function referenceQueries(db: Db) {
   );
   const remove = db.prepare<[number]>("DELETE FROM reference_materials WHERE id = ?");
 
+  const create = db.transaction((r: NewReference): ReferenceRow => {
+    const id = Number(insert.run(r).lastInsertRowid);
+    r.passages.forEach((p, position) => {
+      insertPassage.run(id, position, p.text, p.wordCount);
+    });
+    return byId.get(id)!;
+  });
+
   return {
     /** Any reference material by id: the caller checks the account and the workspace. */
     byId: (id: number) => byId.get(id),
@@ -133,13 +142,7 @@ export function referenceQueries(db: Db) {
     /** A workspace's reference materials in id order, with their text, read as they are taken (routes' page()). */
     list: (q: ReferenceListQuery) => list.iterate(q),
     /** Stores a material and its passages in one transaction. */
-    create: db.transaction((r: NewReference): ReferenceRow => {
-      const id = Number(insert.run(r).lastInsertRowid);
-      r.passages.forEach((p, position) => {
-        insertPassage.run(id, position, p.text, p.wordCount);
-      });
-      return byId.get(id)!;
-    }),
+    create: (r: NewReference): ReferenceRow => create(r),
     /** Deletes a material; its passages go with it. */
     remove: (id: number) => remove.run(id).changes > 0,
   };

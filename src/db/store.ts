@@ -14,10 +14,13 @@ import { usageQueries } from "./usage.js";
 import { userQueries } from "./users.js";
 import { workspaceQueries } from "./workspaces.js";
 
-/** The named queries the rest of the program uses; nothing else writes SQL. */
+/**
+ * The named queries the rest of the program uses over one connection; nothing else writes SQL. The connection itself
+ * stays with whoever opened it (migrations, checkpoints, backups, closing): the store's interface names no
+ * better-sqlite3 type, so that another storage engine can stand behind it (test/db/store.test.ts holds that).
+ */
 export function createStore(db: Db) {
   return {
-    db,
     /** Runs `fn` in one transaction and returns its value; a call inside another transaction is a savepoint of it. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     /** Runs `fn` in one read transaction (BEGIN DEFERRED), so that all its reads see one state of the database. */
@@ -40,4 +43,5 @@ export function createStore(db: Db) {
   };
 }
 
+/** The store of one connection: every named query, and transactions over them. */
 export type Store = ReturnType<typeof createStore>;

@@ -3,7 +3,7 @@
  * first use and kept (one per data directory), so that the text a task works on is read where the task runs and
  * never crosses the HTTP thread (see domain/writer.ts).
  */
-import { openDb } from "./open.js";
+import { type Db, openDb } from "./open.js";
 import { createStore, type Store } from "./store.js";
 
 /** Where a worker thread finds the database, and how it loads the SQLite addon (runtime/assets.ts). */
@@ -14,7 +14,36 @@ export interface DbLocation {
   writeSignal?: Int32Array;
 }
 
-const stores = new Map<string, Store>();
+/** Options of a thread's connection; see threadStore. */
+interface ThreadOptions {
+  groupCommit?: boolean;
+  readonly?: boolean;
+}
+
+/** A thread's connection and the store over it: the store has no handle of its own to close or checkpoint with. */
+interface ThreadConnection {
+  db: Db;
+  store: Store;
+}
+
+const connections = new Map<string, ThreadConnection>();
+
+/** This thread's connection to a database, opened with `options` on first use. */
+function connectionOf(location: DbLocation, options: ThreadOptions): ThreadConnection {
+  let connection = connections.get(location.dataDir);
+  if (!connection) {
+    const { addonFile, writeSignal } = location;
+    const db = openDb(location.dataDir, {
+      addonFile,
+      groupCommit: options.groupCommit,
+      readonly: options.readonly,
+      writeSignal: options.groupCommit && writeSignal ? { flag: writeSignal, role: "writer" } : undefined,
+    });
+    connection = { db, store: createStore(db) };
+    connections.set(location.dataDir, connection);
+  }
+  return connection;
+}
 
 /**
  * This thread's store of a database. `groupCommit`: its commits do not fsync; the server's group commit covers them,
@@ -22,25 +51,17 @@ const stores = new Map<string, Store>();
  * that only reads (learning analyses, the graph's extractions) never takes the write lock. A thread opens a data
  * directory with one setting only.
  */
-export function threadStore(location: DbLocation, options: { groupCommit?: boolean; readonly?: boolean } = {}): Store {
-  let store = stores.get(location.dataDir);
-  if (!store) {
-    const { addonFile, writeSignal } = location;
-    store = createStore(
-      openDb(location.dataDir, {
-        addonFile,
-        groupCommit: options.groupCommit,
-        readonly: options.readonly,
-        writeSignal: options.groupCommit && writeSignal ? { flag: writeSignal, role: "writer" } : undefined,
-      }),
-    );
-    stores.set(location.dataDir, store);
-  }
-  return store;
+export function threadStore(location: DbLocation, options: ThreadOptions = {}): Store {
+  return connectionOf(location, options).store;
+}
+
+/** The connection under this thread's store of a database, for what db/ runs on it outside the store (checkpoints). */
+export function threadDb(location: DbLocation, options: ThreadOptions = {}): Db {
+  return connectionOf(location, options).db;
 }
 
 /** Closes this thread's connection to a database (at shutdown). */
 export function closeThreadStore(location: DbLocation): void {
-  stores.get(location.dataDir)?.db.close();
-  stores.delete(location.dataDir);
+  connections.get(location.dataDir)?.db.close();
+  connections.delete(location.dataDir);
 }

@@ -37,11 +37,14 @@ export function usageQueries(db: Db) {
   const range = db.prepare<[number, string, string], UsageRow>(
     `SELECT * FROM usage_daily WHERE account_id = ? AND day >= ? AND day <= ? ORDER BY day, key_id`,
   );
+  const addAll = db.transaction((rows: UsageRow[]) => {
+    for (const row of rows) add.run(row);
+  });
   return {
     /** Adds a batch of increments in one transaction (each row's counters are added to the stored ones). */
-    addMany: db.transaction((rows: UsageRow[]) => {
-      for (const row of rows) add.run(row);
-    }),
+    addMany(rows: UsageRow[]): void {
+      addAll(rows);
+    },
     /** The stored rows of an account between two days (inclusive, YYYY-MM-DD). */
     range: (accountId: number, from: string, to: string) => range.all(accountId, from, to),
   };

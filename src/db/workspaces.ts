@@ -2,6 +2,7 @@
 import { prefixedId } from "../domain/ids.js";
 import type { Db } from "./open.js";
 
+/** One row of workspaces; `is_default` is 1 for the account's default workspace, else 0. */
 export interface WorkspaceRow {
   id: string;
   account_id: number;
@@ -58,6 +59,15 @@ export function workspaceQueries(db: Db) {
     makeDefault.run(id);
   });
 
+  const create = db.transaction((accountId: number, name: string, isDefault: boolean, now: string): WorkspaceRow => {
+    const id = prefixedId("ws");
+    // The first workspace of an account is its default.
+    const makeIt = isDefault || !defaultOf.get(accountId);
+    if (makeIt) clearDefault.run(accountId);
+    insert.run(id, accountId, name, makeIt ? 1 : 0, now);
+    return byId.get(id)!;
+  });
+
   return {
     byId: (id: string) => byId.get(id),
     listByAccount: (accountId: number) => byAccount.all(accountId),
@@ -67,14 +77,9 @@ export function workspaceQueries(db: Db) {
     count: (accountId: number) => countOf.get(accountId)!.n,
     /** What a workspace's deletion takes with it (the cascade), counted. */
     holdings: (id: string) => holdingsOf.get({ id })!,
-    create: db.transaction((accountId: number, name: string, isDefault: boolean, now: string): WorkspaceRow => {
-      const id = prefixedId("ws");
-      // The first workspace of an account is its default.
-      const makeIt = isDefault || !defaultOf.get(accountId);
-      if (makeIt) clearDefault.run(accountId);
-      insert.run(id, accountId, name, makeIt ? 1 : 0, now);
-      return byId.get(id)!;
-    }),
+    /** Adds a workspace in one transaction; the first of an account, or one made `isDefault`, is its default. */
+    create: (accountId: number, name: string, isDefault: boolean, now: string): WorkspaceRow =>
+      create(accountId, name, isDefault, now),
     setDefault: (accountId: number, id: string) => setDefault(accountId, id),
     rename: (id: string, name: string) => rename.run(name, id).changes > 0,
     remove: (id: string) => remove.run(id).changes > 0,

@@ -110,6 +110,8 @@ export interface RunningServer {
   url: string;
   app: App;
   services: Services;
+  /** The HTTP thread's connection under `services.store`, closed by close(): the store hands out no handle to it. */
+  db: Db;
   /** Stops accepting, finishes requests in flight, flushes buffers, closes the pool and the database. */
   close(): Promise<void>;
 }
@@ -291,6 +293,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     url: `http://${host}:${address.port}`,
     app,
     services,
+    db,
     close() {
       closing ??= (async () => {
         lifecycle.draining = true;

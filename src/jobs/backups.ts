@@ -14,6 +14,7 @@ import {
   utimesSync,
 } from "node:fs";
 import path from "node:path";
+import { integrityCheck, useRollbackJournal, vacuumInto } from "../db/backup-sql.js";
 import {
   DB_FILE,
   fsyncFile,
@@ -215,7 +216,7 @@ export function copyDatabase(location: DbLocation, file: string, readOnly = fals
     // The copy holds what the database holds (password and key hashes, the session signing secret): it is created
     // for its owner alone (0600), not with the umask's 0644, and VACUUM INTO fills it.
     closeSync(openSync(file, "wx", 0o600));
-    db.prepare("VACUUM INTO ?").run(file);
+    vacuumInto(db, file);
   } catch (e) {
     // A damaged database is the database's failure; anything else here (a full disk, a folder this user cannot
     // write) is the copy's.
@@ -336,8 +337,8 @@ export class BackupTargetError extends Error {
 export function checkCopy(file: string, addonFile?: string): void {
   const copy = openDb(path.dirname(file), { file: path.basename(file), addonFile, mustExist: true });
   try {
-    copy.pragma("journal_mode = DELETE");
-    const result = copy.pragma("integrity_check", { simple: true });
+    useRollbackJournal(copy);
+    const result = integrityCheck(copy);
     if (result !== "ok") throw new Error(`the backup failed its integrity check: ${String(result)}`);
   } finally {
     copy.close();

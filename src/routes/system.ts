@@ -29,7 +29,7 @@ export const systemRoutes = [
     access: "public",
     responses: { 200: { description: "Ready." }, 503: { description: "Not ready." } },
     async handler(ctx: Ctx) {
-      ctx.services.store.db.prepare("SELECT 1").get();
+      ctx.services.store.misc.ping();
       if (lifecycle.draining) return { status: 503, body: { status: "draining" } };
       // A write met a full disk: not ready until the data directory's file system has room again (storage-watch.ts):
       // 16 MiB, and the -wal's size on top after a WAL checkpoint met it. The body says how much this check required.

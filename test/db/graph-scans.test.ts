@@ -15,7 +15,7 @@ const NOTHING = { entities: [], pairs: [] };
 function setup() {
   const h = makeHarness();
   const store = h.services.store;
-  const db = store.db;
+  const db = h.db;
   const now = iso(h.clock.now());
   const content = (workspaceId: string, status: ContentStatus, version: number) => {
     const row = store.contents.create({

@@ -12,7 +12,7 @@ const generation = { template_id: 1, user_direction: direction };
 function setup() {
   const h = makeHarness();
   const key = h.key();
-  const db = h.services.store.db;
+  const db = h.db;
   const raw = (id: number) =>
     db
       .prepare<[number], { content: string; finalized_content: string | null; text_version: number | null }>(
@@ -97,9 +97,7 @@ describe("a content's text, stored once", () => {
   it("of rows written before (text in the row) reads the same", async () => {
     const { h, raw, generate, get } = setup();
     const g = await generate();
-    h.services.store.db
-      .prepare("UPDATE contents SET content = ?, text_version = NULL WHERE id = ?")
-      .run(g.content, g.content_id);
+    h.db.prepare("UPDATE contents SET content = ?, text_version = NULL WHERE id = ?").run(g.content, g.content_id);
     expect(raw(g.content_id)).toMatchObject({ content: g.content, text_version: null });
     expect(await get(g.content_id)).toMatchObject({ content: g.content });
   });
@@ -116,9 +114,7 @@ describe("a content's text, stored once", () => {
     expect(raw(g.content_id)).toMatchObject({ content: "", text_version: 2 });
     expect(await get(g.content_id)).toMatchObject({ status: "published", content: text, finalized_content: text });
     // Nothing deletes versions; should a row still name one that is gone, it reads its own column, not null.
-    h.services.store.db
-      .prepare("UPDATE contents SET content = 'kept', text_version = 9 WHERE id = ?")
-      .run(g.content_id);
+    h.db.prepare("UPDATE contents SET content = 'kept', text_version = 9 WHERE id = ?").run(g.content_id);
     expect(await get(g.content_id)).toMatchObject({ content: "kept" });
   });
 });

@@ -122,11 +122,11 @@ describe("the write flag", () => {
     migrate(setup);
     setup.close();
     const writer = threadStore(location, { groupCommit: true });
-    expect(writer.db.transaction(() => Atomics.load(flag, 0))()).toBe(1);
+    expect(writer.transaction(() => Atomics.load(flag, 0))).toBe(1);
     expect(Atomics.load(flag, 0)).toBe(0);
     closeThreadStore(location);
     const checkpoints = threadStore(location);
-    expect(checkpoints.db.transaction(() => Atomics.load(flag, 0))()).toBe(0);
+    expect(checkpoints.transaction(() => Atomics.load(flag, 0))).toBe(0);
     closeThreadStore(location);
   });
 

@@ -365,7 +365,7 @@ describe("GraphService", () => {
     // thread ahead of them does.
     const writer: StoreWriter = {
       run(op, input, transfer) {
-        if (op === "graphMarkUpdated") store.db.prepare("DELETE FROM workspaces WHERE id = ?").run(ws);
+        if (op === "graphMarkUpdated") h.db.prepare("DELETE FROM workspaces WHERE id = ?").run(ws);
         return inline.run(op, input, transfer);
       },
     };

@@ -35,7 +35,7 @@ function setup(pool: WorkerPool) {
     });
   const logger = memoryLogger();
   const runner = new LearningRunner(store, pool, clock, logger);
-  return { store, clock, runner, enqueue, workspace, logger, content };
+  return { db, store, clock, runner, enqueue, workspace, logger, content };
 }
 
 /** A pool whose analyzeEdit fails the first `failures` times. */
@@ -96,8 +96,8 @@ describe("learning job runner", () => {
       },
       close: inner.close,
     };
-    const { store, runner, enqueue, logger, content } = setup(pool);
-    remove = () => store.db.prepare("DELETE FROM contents WHERE id = ?").run(content.id);
+    const { db, store, runner, enqueue, logger, content } = setup(pool);
+    remove = () => db.prepare("DELETE FROM contents WHERE id = ?").run(content.id);
     enqueue("lj_gone");
     await runner.idle();
     expect(store.learning.job("lj_gone")).toBeUndefined();

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { Checkpointer } from "../../src/db/checkpoints.js";
 import { migrate } from "../../src/db/migrate.js";
 import { openDb } from "../../src/db/open.js";
-import { threadStore } from "../../src/db/thread-store.js";
+import { threadDb } from "../../src/db/thread-store.js";
 import { zeroCounts } from "../../src/domain/usage.js";
 import { inlineWriter, MAX_BATCH, runWrite, threadWriter } from "../../src/domain/writer.js";
 import { ApiError } from "../../src/http/errors.js";
@@ -187,9 +187,9 @@ describe("the thread writer", () => {
     const { location, row, days, remove } = usageDir("cs-writer-full-");
     try {
       // The worker task's own connection (cached per thread), with no room to grow.
-      const store = threadStore(location, { groupCommit: true });
-      const pages = store.db.pragma("page_count", { simple: true }) as number;
-      store.db.pragma(`max_page_count = ${pages}`);
+      const db = threadDb(location, { groupCommit: true });
+      const pages = db.pragma("page_count", { simple: true }) as number;
+      db.pragma(`max_page_count = ${pages}`);
       const many = Array.from({ length: 5_000 }, (_, i) =>
         row(`2027-${String((i % 12) + 1).padStart(2, "0")}-${String((i % 28) + 1).padStart(2, "0")}`),
       ).map((r, i) => ({ ...r, key_id: `k${i}` }));
@@ -201,7 +201,7 @@ describe("the thread writer", () => {
           { op: "usageAdd", input: [row("2026-01-03")] },
         ],
       }) as { ok: boolean; code?: string }[];
-      expect(store.db.inTransaction).toBe(false);
+      expect(db.inTransaction).toBe(false);
       expect(outcomes.map((o) => o.ok)).toEqual([false, false, false]);
       expect(outcomes[0].code).toBe("SQLITE_FULL");
       expect(days()).toEqual([]);

@@ -1,6 +1,6 @@
 /** The test harness: the app on a fresh migrated in-memory database, with a manual clock and seeded fixtures. */
 import { migrate } from "../../src/db/migrate.js";
-import { openDb } from "../../src/db/open.js";
+import { type Db, openDb } from "../../src/db/open.js";
 import { createStore, type Store } from "../../src/db/store.js";
 import { createAccount, createUser, createWorkspace, issueKey } from "../../src/domain/admin.js";
 import { ManualClock } from "../../src/domain/clock.js";
@@ -39,6 +39,8 @@ export interface Answer {
 export interface Harness {
   app: App;
   services: Services;
+  /** The connection under the services' store, for tests that read or change rows the API does not show. */
+  db: Db;
   clock: ManualClock;
   logger: ReturnType<typeof memoryLogger>;
   send(method: string, path: string, opts?: Send): Promise<Answer>;
@@ -141,6 +143,7 @@ export function makeHarness(
   return {
     app,
     services,
+    db,
     clock,
     logger,
     send,

@@ -68,7 +68,7 @@ describe("authentication", () => {
   it("treats a key stored without scopes as read+write", async () => {
     const h = makeHarness();
     const key = h.key();
-    h.services.store.db.prepare("UPDATE api_keys SET scopes = NULL").run();
+    h.db.prepare("UPDATE api_keys SET scopes = NULL").run();
     const res = await h.send("GET", "/api/v1/api-keys/current", { auth: key });
     expect(res.body.scopes).toEqual(["read", "write"]);
   });

@@ -12,10 +12,9 @@ import { ROUTES } from "../../src/http/routes.js";
 import { type Answer, type Harness, makeHarness, type Send } from "../helpers/harness.js";
 import { expectErrorBody, expectRateHeaders, keyRow, PROBE_ROUTE, sendTo, sessionOf } from "../helpers/http.js";
 
-const contentsOf = (h: Harness) =>
-  (h.services.store.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number }).n;
+const contentsOf = (h: Harness) => (h.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number }).n;
 const storedKeys = (h: Harness) =>
-  (h.services.store.db.prepare("SELECT count(*) AS n FROM idempotency_keys").get() as { n: number }).n;
+  (h.db.prepare("SELECT count(*) AS n FROM idempotency_keys").get() as { n: number }).n;
 
 /** A POST with an Idempotency-Key. */
 function post(h: Harness, path: string, auth: string, key: string, body?: unknown, opts: Send = {}) {
@@ -390,7 +389,7 @@ describe("Idempotency-Key: streamed generations", () => {
     expect(last).toMatch(/^event: done/);
     expect(atDone).toEqual({ stored: 1, synced: expect.arrayContaining([1]) });
     expect(syncs.at(-1)).toBe(1);
-    const row = h.services.store.db.prepare("SELECT headers FROM idempotency_keys").get() as { headers: string };
+    const row = h.db.prepare("SELECT headers FROM idempotency_keys").get() as { headers: string };
     const stored = Object.keys(JSON.parse(row.headers));
     expect(stored).not.toContain("x-trace-id");
     expect(stored.filter((name) => name.startsWith("x-ratelimit"))).toEqual([]);
@@ -521,7 +520,7 @@ describe("Idempotency-Key: large responses", () => {
     const body = { content_id: draft.body.content_id, target_format: "html" };
     const first = await post(h, "/api/v1/conversions", key, "big", body);
     expect(first.status).toBe(201);
-    const stored = h.services.store.db.prepare("SELECT length(body) AS n, body_kept FROM idempotency_keys").get();
+    const stored = h.db.prepare("SELECT length(body) AS n, body_kept FROM idempotency_keys").get();
     expect(stored).toEqual({ n: 0, body_kept: 0 });
 
     const again = await post(h, "/api/v1/conversions", key, "big", body);
@@ -537,7 +536,7 @@ describe("Idempotency-Key: large responses", () => {
 
 describe("Idempotency-Key: secrets shown once", () => {
   const storedBodies = (h: Harness) =>
-    (h.services.store.db.prepare("SELECT body FROM idempotency_keys").all() as { body: Buffer }[])
+    (h.db.prepare("SELECT body FROM idempotency_keys").all() as { body: Buffer }[])
       .map((r) => r.body.toString("utf8"))
       .join("\n");
 

@@ -41,7 +41,7 @@ function events(text: string): { event: string; data: Record<string, unknown> }[
 }
 
 const countContents = (h: ReturnType<typeof makeHarness>) =>
-  (h.services.store.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number }).n;
+  (h.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number }).n;
 
 describe("the on-prem model engine", () => {
   it("keeps the base URL's query a query (Azure OpenAI's api-version)", async () => {

@@ -59,7 +59,7 @@ describe("a workspace deleted while a write into it waits on the worker pool", (
     }
     const count = (table: string) =>
       (
-        h.services.store.db.prepare(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = ?`).get(ws) as {
+        h.db.prepare(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = ?`).get(ws) as {
           n: number;
         }
       ).n;
@@ -102,7 +102,7 @@ describe("credentials revoked while a write's body arrives", () => {
     const created = await h.send("POST", "/api/v1/api-keys", { auth: admin, body: { name: "slow" } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const member = await sessionOf(h, "admin@a.test");
-    const contents = () => (h.services.store.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number }).n;
+    const contents = () => (h.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number }).n;
     const before = contents();
 
     const byKey = slowPost(h, "/api/v1/contents", { title: "t", content: "Some text." }, created.body.key);
@@ -176,7 +176,7 @@ describe("a source deleted while the generation that names it runs", () => {
         body: { kind: "context", title: "Team", content: "The team is small." },
       });
       expect([ref.status, memory.status]).toEqual([201, 201]);
-      const before = h.services.store.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number };
+      const before = h.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number };
       gated.hold();
       const generation = h.send("POST", "/api/v1/generate", {
         auth: key,
@@ -199,7 +199,7 @@ describe("a source deleted while the generation that names it runs", () => {
         kind === "reference" ? "reference_material_not_found" : "memory_not_found",
       );
       expect(details.missing_ids).toEqual([kind === "reference" ? ref.body.id : memory.body.id]);
-      const after = h.services.store.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number };
+      const after = h.db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number };
       expect(after.n, kind).toBe(before.n);
     }
   });

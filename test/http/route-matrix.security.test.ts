@@ -29,8 +29,7 @@ import {
 
 const cases = (routes: RouteDef[]) => routes.map((def) => ({ name: label(def), def }));
 const bodyFor = (def: RouteDef) => (def.body ? {} : undefined);
-const auditCount = (h: Harness) =>
-  (h.services.store.db.prepare("SELECT count(*) AS n FROM audit_log").get() as { n: number }).n;
+const auditCount = (h: Harness) => (h.db.prepare("SELECT count(*) AS n FROM audit_log").get() as { n: number }).n;
 
 /** The table walked by (b) and (c): the real routes plus probes for rules no real route uses yet. */
 const WITH_PROBES = [...ROUTES, ...probeRoutes({ calls: [] })];
@@ -62,7 +61,7 @@ describe("(a) every protected route without valid credentials answers a coded 40
     revoked = h.key();
     h.services.store.apiKeys.revoke(keyRow(h, revoked).id, new Date(h.clock.now()).toISOString());
     expired = h.key({ expires: "30d" });
-    h.services.store.db
+    h.db
       .prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?")
       .run(new Date(h.clock.now() - 1000).toISOString(), keyRow(h, expired).id);
     // A well-formed HS256 token signed with another secret.

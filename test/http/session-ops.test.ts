@@ -99,9 +99,9 @@ describe("API keys from a session", () => {
     const again = await h.send("DELETE", `/api/v1/api-keys/${id}`, { auth: token });
     expect(again.status).toBe(200);
     expect(again.body.revoked_at).toBe(revoked.body.revoked_at);
-    const revocations = h.services.store.db
-      .prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'api_key.revoke'")
-      .get() as { n: number };
+    const revocations = h.db.prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'api_key.revoke'").get() as {
+      n: number;
+    };
     expect(revocations.n).toBe(1);
     // A revoked key is not renamed: 409 invalid_status, and its name stays.
     const late = await h.send("PUT", `/api/v1/api-keys/${id}`, { auth: token, body: { name: "too late" } });

@@ -82,10 +82,7 @@ describe("API keys (spec §2)", () => {
     const res = await h.send("POST", "/api/v1/api-keys", { auth: token, body: { name: "stored" } });
     expect(res.status).toBe(201);
     const secret: string = res.body.key;
-    const row = h.services.store.db.prepare("SELECT * FROM api_keys WHERE id = ?").get(res.body.id) as Record<
-      string,
-      unknown
-    >;
+    const row = h.db.prepare("SELECT * FROM api_keys WHERE id = ?").get(res.body.id) as Record<string, unknown>;
     expect(row.key_hash).toBe(createHash("sha256").update(secret, "utf8").digest("hex"));
     expect(JSON.stringify(row)).not.toContain(secret.slice("svc_live_".length));
   });

@@ -142,7 +142,7 @@ describe("spec §5: request-time workspace table", () => {
   describe("unbound key, no workspace_id, on an account without a default workspace", () => {
     const withoutDefault = () => {
       const h = makeHarness();
-      h.services.store.db.prepare("DELETE FROM workspaces WHERE id = ?").run(h.a.ws1);
+      h.db.prepare("DELETE FROM workspaces WHERE id = ?").run(h.a.ws1);
       expect(h.services.store.workspaces.defaultOf(h.a.id)).toBeUndefined();
       return h;
     };
@@ -301,7 +301,7 @@ describe("spec §7: error table", () => {
 
   it("400: unbound key without workspace_id where a workspace is required and there is no default", async () => {
     const h = makeHarness();
-    h.services.store.db.prepare("UPDATE workspaces SET is_default = 0 WHERE account_id = ?").run(h.a.id);
+    h.db.prepare("UPDATE workspaces SET is_default = 0 WHERE account_id = ?").run(h.a.id);
     const p = probeApp(h);
     const res = await p.send("GET", PROBE, { auth: h.key() });
     expectErrorBody(res, 400, "workspace_required");
@@ -369,7 +369,7 @@ describe("spec §5: scope table", () => {
     const h = makeHarness();
     const p = probeApp(h);
     const key = h.key({ scopes: ["read"] });
-    h.services.store.db.prepare("UPDATE api_keys SET scopes = NULL WHERE id = ?").run(keyRow(h, key).id);
+    h.db.prepare("UPDATE api_keys SET scopes = NULL WHERE id = ?").run(keyRow(h, key).id);
     expect((await p.send("POST", "/api/v1/__probe/write", { auth: key, body: {} })).status).toBe(200);
   });
 

@@ -30,7 +30,7 @@ describe("a full disk", () => {
   it("answers a write 507 storage_full, keeps nothing of it, and takes writes again once there is room", async () => {
     const h = makeHarness();
     const key = h.key({ workspaceId: h.a.ws1 });
-    const db = h.services.store.db;
+    const db = h.db;
     const pages = db.pragma("page_count", { simple: true }) as number;
     db.pragma(`max_page_count = ${pages}`);
     const count = () => (db.prepare("SELECT count(*) AS n FROM contents").get() as { n: number }).n;
@@ -78,7 +78,7 @@ describe("readiness on a full disk", () => {
     const disk = fakeDisk(0);
     h.services.storage = new StorageWatch("/data", disk.statfs);
     const key = h.key({ workspaceId: h.a.ws1 });
-    const db = h.services.store.db;
+    const db = h.db;
     // Ready, and the file system is not asked while no write has met a full disk.
     expect((await h.send("GET", "/readyz")).status).toBe(200);
     expect(disk.calls).toBe(0);

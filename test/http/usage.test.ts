@@ -28,7 +28,7 @@ const counts = (partial: Partial<UsageCounts> = {}): UsageCounts => ({
 
 /** Rows of usage_daily, as stored. */
 function storedRows(h: Harness) {
-  return h.services.store.db.prepare("SELECT * FROM usage_daily ORDER BY account_id, key_id, day").all() as ({
+  return h.db.prepare("SELECT * FROM usage_daily ORDER BY account_id, key_id, day").all() as ({
     account_id: number;
     key_id: string;
     day: string;

@@ -37,7 +37,7 @@ describe("a running server's writer thread", () => {
     return r.body as { content_id: number; content: string };
   };
   /** The server's own connection's count of rows it changed: the writer's connection is another one. */
-  const mainChanges = () => (server.services.store.db.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+  const mainChanges = () => (server.db.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
 
   beforeAll(async () => {
     server = await startServer({ dataDir: dir, host: "127.0.0.1", port: 0, workers: 1, logger: memoryLogger() });
@@ -75,11 +75,9 @@ describe("a running server's writer thread", () => {
     expect(got.body).toMatchObject({ status: "finalized", finalized_content: text, updated_at: r.body.updated_at });
     // The text is stored once, in the finalized version (sql/0010_text_version.sql); a row finalized before, holding
     // it twice in the row, reads the same.
-    const stored = server.services.store.db.prepare(
-      "SELECT content, finalized_content, text_version FROM contents WHERE id = ?",
-    );
+    const stored = server.db.prepare("SELECT content, finalized_content, text_version FROM contents WHERE id = ?");
     expect(stored.get(content.content_id)).toEqual({ content: "", finalized_content: null, text_version: 2 });
-    server.services.store.db
+    server.db
       .prepare("UPDATE contents SET content = ?, finalized_content = ?, text_version = NULL WHERE id = ?")
       .run(text, text, content.content_id);
     const legacy = await send("GET", `/api/v1/contents/${content.content_id}`, key);
@@ -130,7 +128,7 @@ describe("a running server's writer thread", () => {
     });
     expect(made.status).toBe(201);
     expect(mainChanges()).toBe(before);
-    const stored = server.services.store.db.prepare("SELECT data FROM images WHERE id = ?").pluck();
+    const stored = server.db.prepare("SELECT data FROM images WHERE id = ?").pluck();
     expect(Buffer.compare(stored.get(up.body.id) as Buffer, Buffer.from(bytes))).toBe(0);
     expect((stored.get(made.body.id) as Buffer).byteLength).toBe(made.body.size_bytes);
   });
@@ -271,7 +269,7 @@ describe("a running server's writer thread", () => {
     const converted = await conversion;
     expect(converted.status).toBe(404);
     expect(converted.body.details).toMatchObject({ error_code: "content_not_found" });
-    const orphans = server.services.store.db.prepare("SELECT count(*) FROM conversions WHERE content_id = ?").pluck();
+    const orphans = server.db.prepare("SELECT count(*) FROM conversions WHERE content_id = ?").pluck();
     expect(orphans.get(draft.body.content_id)).toBe(0);
   });
 
@@ -377,7 +375,7 @@ describe("a running server's writer thread", () => {
     expect(first.status).toBe(200);
     // The finalization and its stored response: neither written by the HTTP thread's connection.
     expect(mainChanges()).toBe(before);
-    const stored = server.services.store.db
+    const stored = server.db
       .prepare("SELECT status FROM idempotency_keys WHERE idempotency_key = ?")
       .get(`writer-${content.content_id}`);
     expect(stored).toEqual({ status: 200 });
@@ -390,7 +388,7 @@ describe("a running server's writer thread", () => {
   it("flushes usage counters through the writer", async () => {
     const written = await server.services.usage.flushVia(server.services.writer);
     expect(written).toBeGreaterThan(0);
-    const row = server.services.store.db
+    const row = server.db
       .prepare("SELECT SUM(finalizations) AS n FROM usage_daily WHERE account_id = ?")
       .get(accountId) as { n: number };
     // Counted once, though the idempotent one was sent twice.
