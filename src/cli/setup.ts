@@ -38,8 +38,8 @@ export function initStore(store: Store, opts: InitOptions): InitResult {
   const hash = hashPassword(opts.password ?? generated!);
   return store.transaction((): InitResult => {
     // Asked again under the write lock (transactions begin IMMEDIATE): a `serve` and an `init` starting together on
-    // an empty folder had each found no account above, and each made one.
-    if (store.db.prepare("SELECT 1 FROM accounts LIMIT 1").get() !== undefined) return { created: false };
+    // an empty folder may each find no account above, and only one may make it (test/cli/init-race.test.ts).
+    if (store.accounts.any()) return { created: false };
     const { account, workspace } = createAccount(store, "cli:init", opts.accountName, opts.plan);
     setOperatorAccount(store, account.id);
     createUser(store, "cli:init", account.id, opts.adminEmail, hash, "admin");

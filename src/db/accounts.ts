@@ -15,6 +15,7 @@ export interface AccountRow {
 export function accountQueries(db: Db) {
   const byId = db.prepare<[number], AccountRow>("SELECT * FROM accounts WHERE id = ?");
   const all = db.prepare<[], AccountRow>("SELECT * FROM accounts ORDER BY id");
+  const anyRow = db.prepare("SELECT 1 FROM accounts LIMIT 1");
   const insert = db.prepare<[string, string, string]>("INSERT INTO accounts (name, plan, created_at) VALUES (?, ?, ?)");
   const setPlan = db.prepare<[string, number]>("UPDATE accounts SET plan = ? WHERE id = ?");
   const setLimits = db.prepare<[number | null, number | null, number]>(
@@ -23,6 +24,8 @@ export function accountQueries(db: Db) {
   return {
     byId: (id: number) => byId.get(id),
     list: () => all.all(),
+    /** Whether the database holds an account: asked in a transaction, the answer holds until it ends. */
+    any: () => anyRow.get() !== undefined,
     create(name: string, plan: Plan, now: string): AccountRow {
       const id = Number(insert.run(name, plan, now).lastInsertRowid);
       return byId.get(id)!;
