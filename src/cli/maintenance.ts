@@ -110,7 +110,7 @@ function refuseExisting(target: string, kind: string | undefined = whatIsAt(targ
  * Puts a backup's checked copy `tmp` at `target`. With --force (`replace`), a rename: it replaces a regular file (the
  * caller checked just before that nothing else is there). Without, only where nothing is (placeNew: a hard link, or
  * an exclusive create where there are none), so that what appeared at `target` since the up-front check (another
- * process's file, a second backup started at the same moment), which a rename had replaced, is refused as the
+ * process's file, a second backup started at the same moment), which a rename would replace, is refused as the
  * up-front check refuses it (exit 2), the file kept and the copy removed (by the caller).
  */
 function publishCopy(tmp: string, target: string, replace: boolean): void {
@@ -133,11 +133,11 @@ export function backupDatabase(
   const kind = whatIsAt(target);
   const exists = kind !== undefined;
   if (kind === "a directory") throw new UsageError(`--out ${target} is a directory: give a file name`);
-  // Only a regular file is ever replaced, even with --force: the rename had put a regular 0600 file in the place of
-  // /dev/null (run as root), of a FIFO, and of a symbolic link such as /dev/stdout.
+  // Only a regular file is ever replaced, even with --force: the rename would put a regular 0600 file in the place of
+  // /dev/null (run as root), of a FIFO, or of a symbolic link such as /dev/stdout.
   refuseNonFile(target, kind);
-  // An existing file is kept unless asked: a mistyped --out had silently replaced it, another data directory's live
-  // database included (its server went on writing to the file unlinked under it).
+  // An existing file is kept unless asked: a mistyped --out must not silently replace it, another data directory's
+  // live database included (its server would go on writing to the file unlinked under it).
   if (exists && !options.replace) refuseExisting(target, kind);
   for (const suffix of ["-wal", "-shm", "-journal"])
     if (exists && existsSync(`${target}${suffix}`))
@@ -153,6 +153,7 @@ export function backupDatabase(
   );
 }
 
+/** Copies the database into a temporary file beside `target`, checks the copy, and puts it at `target`. */
 function backupInto(
   dataDir: string,
   target: string,

@@ -2,7 +2,7 @@
 import type { Db } from "./open.js";
 
 /**
- * Whether the database has had migrations applied and holds an account. Throws on a database without those tables
+ * Whether the database is migrated (its schema_migrations has a row) and holds an account. Throws on a database without those tables
  * (another program's, one never migrated), which cannot say.
  */
 export function hasFirstAccount(db: Db): boolean {
