@@ -22,7 +22,7 @@ interface PlainVariable {
   default: string;
 }
 
-/** The variables read outside commander (src/runtime/assets.ts, src/cli/serve.ts, src/workers/pool.ts). */
+/** The variables read outside commander (src/runtime/assets.ts, src/cli/serve/start.ts, src/workers/pool.ts). */
 const PLAIN_VARIABLES: PlainVariable[] = [
   {
     name: "CONTENT_SERVICE_LLM_API_KEY",

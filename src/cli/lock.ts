@@ -26,9 +26,8 @@ import {
   statSync,
 } from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
+import { type LockConnection, openLockConnection } from "../db/lock.js";
 import { DB_FILE, makeDataDir } from "../db/open.js";
-import { sqliteNativeBinding } from "../runtime/assets.js";
 
 /** The server lock's file name inside a data directory. */
 export const LOCK_FILE = "server.lock";
@@ -54,7 +53,7 @@ export interface ServerLock {
 
 // Held here as well as by the caller: a connection nothing refers to any more is closed when collected, which
 // releases the lock.
-const held = new Set<Database.Database>();
+const held = new Set<LockConnection>();
 
 /** The pid recorded by an exclusive holder (the header's user_version), or undefined. */
 function holderPid(file: string): number | undefined {
@@ -82,17 +81,15 @@ function isBusy(e: unknown): boolean {
  * and -shm: the users who may write the database may take the lock, whoever ran the first command. Without a
  * database yet, the data directory's owner and the default mode.
  */
-function openLockFile(dataDir: string, name: string): { db: Database.Database; file: string } {
+function openLockFile(dataDir: string, name: string): { db: LockConnection; file: string } {
   const file = path.join(dataDir, name);
   if (!existsSync(file)) createLike(file, path.join(dataDir, DB_FILE), dataDir);
-  const nativeBinding = sqliteNativeBinding();
-  let db: Database.Database;
+  let db: LockConnection;
   try {
-    db = new Database(file, nativeBinding ? { nativeBinding: nativeBinding as string } : {});
+    db = openLockConnection(file);
   } catch (e) {
     throw new Error(`cannot open ${file}: ${cannotWrite(file) ?? (e as Error).message}`);
   }
-  db.pragma("busy_timeout = 0");
   return { db, file };
 }
 
@@ -207,7 +204,7 @@ export function readOnlyLock(file: string, access: AccessCheck = accessFailure):
   return new Error(`cannot lock ${file}: ${deniedTo("write", [file], remedy, { itself: file, code })}`);
 }
 
-function keep(db: Database.Database): ServerLock {
+function keep(db: LockConnection): ServerLock {
   held.add(db);
   return {
     release() {
@@ -222,13 +219,7 @@ function holdExclusive(dataDir: string, name: string): ServerLock {
   makeDataDir(dataDir);
   const { db, file } = openLockFile(dataDir, name);
   try {
-    db.pragma("locking_mode = EXCLUSIVE");
-    db.exec("BEGIN EXCLUSIVE");
-    db.exec("CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, started_at TEXT NOT NULL)");
-    db.exec("DELETE FROM holder");
-    db.prepare("INSERT INTO holder (pid, started_at) VALUES (?, ?)").run(process.pid, new Date().toISOString());
-    db.pragma(`user_version = ${process.pid}`);
-    db.exec("COMMIT");
+    db.holdExclusive(process.pid, new Date().toISOString());
   } catch (e) {
     db.close();
     // A shared holder records nothing: the pid in the file is then an earlier exclusive holder's.
@@ -256,8 +247,7 @@ export function acquireRestoreLock(dataDir: string): ServerLock {
 export function holdCommandLock(dataDir: string): ServerLock {
   const { db, file } = openLockFile(dataDir, MAINTENANCE_LOCK_FILE);
   try {
-    db.exec("BEGIN");
-    db.prepare("SELECT count(*) FROM sqlite_master").get();
+    db.holdShared();
   } catch (e) {
     db.close();
     if (isBusy(e)) throw new LockHeldError(dataDir, holderPid(file));

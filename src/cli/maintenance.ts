@@ -1,4 +1,4 @@
-/** `migrate`, `backup`, `restore` and `openapi`. */
+/** `migrate`, `backup` and `restore`: the database's schema, its copies, and a copy put back. */
 import {
   chmodSync,
   chownSync,
@@ -9,14 +9,12 @@ import {
   rmSync,
   type Stats,
   statSync,
-  writeFileSync,
 } from "node:fs";
 import path from "node:path";
-import { type Command, Option } from "commander";
+import type { Command } from "commander";
+import { checkpointTruncate, hasMigrationsTable, integrityCheck, vacuumInto } from "../db/maintenance.js";
 import { MigrationMismatchError, migrate, pendingMigrations } from "../db/migrate.js";
 import { DB_FILE, type Db, fsyncFile, openDb, placeNew } from "../db/open.js";
-import { buildOpenApi } from "../http/openapi.js";
-import { ROUTES } from "../http/routes.js";
 import {
   BackupTargetError,
   checkCopy,
@@ -25,30 +23,16 @@ import {
   syncFolder,
   systemErrorReason,
 } from "../jobs/backups.js";
-import {
-  CliError,
-  DEFAULT_HOST,
-  DEFAULT_PORT,
-  dataDirOf,
-  defaultServerUrls,
-  givenOption,
-  hostArg,
-  openDatabase,
-  portArg,
-  printJson,
-  refuseBlank,
-  requireDatabase,
-  serverUrlArg,
-  shellWord,
-  UsageError,
-  wantsJson,
-  whileNoRestore,
-  whileNoRestoreReading,
-} from "./common.js";
+import { refuseBlank } from "./args.js";
+import { dataDirOf, requireDatabase } from "./data-dir.js";
+import { openDatabase, whileNoRestore, whileNoRestoreReading } from "./database.js";
+import { CliError, UsageError } from "./errors.js";
 import { acquireRestoreLock, acquireServerLock, LOCK_FILE, LockHeldError, MAINTENANCE_LOCK_FILE } from "./lock.js";
+import { printJson, shellWord, wantsJson } from "./output.js";
 
 /** The database's file and the files SQLite and the server keep beside it, which a copy must never replace. */
 const LIVE_SUFFIXES = ["", "-wal", "-shm", "-journal"];
+
 const liveFiles = (dir: string) => [
   ...LIVE_SUFFIXES.map((s) => path.join(dir, `${DB_FILE}${s}`)),
   ...[LOCK_FILE, MAINTENANCE_LOCK_FILE].flatMap((f) => [path.join(dir, f), path.join(dir, `${f}-journal`)]),
@@ -126,7 +110,7 @@ function refuseExisting(target: string, kind: string | undefined = whatIsAt(targ
  * Puts a backup's checked copy `tmp` at `target`. With --force (`replace`), a rename: it replaces a regular file (the
  * caller checked just before that nothing else is there). Without, only where nothing is (placeNew: a hard link, or
  * an exclusive create where there are none), so that what appeared at `target` since the up-front check (another
- * process's file, a second backup started at the same moment), which a rename had replaced, is refused as the
+ * process's file, a second backup started at the same moment), which a rename would replace, is refused as the
  * up-front check refuses it (exit 2), the file kept and the copy removed (by the caller).
  */
 function publishCopy(tmp: string, target: string, replace: boolean): void {
@@ -149,11 +133,11 @@ export function backupDatabase(
   const kind = whatIsAt(target);
   const exists = kind !== undefined;
   if (kind === "a directory") throw new UsageError(`--out ${target} is a directory: give a file name`);
-  // Only a regular file is ever replaced, even with --force: the rename had put a regular 0600 file in the place of
-  // /dev/null (run as root), of a FIFO, and of a symbolic link such as /dev/stdout.
+  // Only a regular file is ever replaced, even with --force: the rename would put a regular 0600 file in the place of
+  // /dev/null (run as root), of a FIFO, or of a symbolic link such as /dev/stdout.
   refuseNonFile(target, kind);
-  // An existing file is kept unless asked: a mistyped --out had silently replaced it, another data directory's live
-  // database included (its server went on writing to the file unlinked under it).
+  // An existing file is kept unless asked: a mistyped --out must not silently replace it, another data directory's
+  // live database included (its server would go on writing to the file unlinked under it).
   if (exists && !options.replace) refuseExisting(target, kind);
   for (const suffix of ["-wal", "-shm", "-journal"])
     if (exists && existsSync(`${target}${suffix}`))
@@ -169,6 +153,7 @@ export function backupDatabase(
   );
 }
 
+/** Copies the database into a temporary file beside `target`, checks the copy, and puts it at `target`. */
 function backupInto(
   dataDir: string,
   target: string,
@@ -224,7 +209,7 @@ function checkBackup(from: string): { db: Db; pending: number } {
   try {
     let result: unknown;
     try {
-      result = db.pragma("integrity_check", { simple: true });
+      result = integrityCheck(db);
     } catch (e) {
       const code = (e as { code?: string }).code;
       throw new CliError(
@@ -232,10 +217,8 @@ function checkBackup(from: string): { db: Db; pending: number } {
       );
     }
     if (result !== "ok") throw new CliError(`${from} failed its integrity check: ${String(result)}`);
-    const hasMigrations = db
-      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
-      .get();
-    if (!hasMigrations) throw new CliError(`${from} is not a content-service database (it has no schema_migrations)`);
+    if (!hasMigrationsTable(db))
+      throw new CliError(`${from} is not a content-service database (it has no schema_migrations)`);
     let pending: number;
     try {
       // Older is fine (serve or migrate applies the rest); newer, or another order, is refused as serve refuses it.
@@ -306,7 +289,7 @@ export function restoreDatabase(
       progress(`restoring ${dataDir} from ${source}…\n`);
       rmSync(tmp, { force: true });
       // A copy through SQLite rather than of the file: it carries what a WAL beside the backup still holds.
-      db.prepare("VACUUM INTO ?").run(tmp);
+      vacuumInto(db, tmp);
     } finally {
       db.close();
     }
@@ -356,46 +339,11 @@ function settleOld(target: string): void {
   let db: Db | undefined;
   try {
     db = openDb(path.dirname(target));
-    db.pragma("wal_checkpoint(TRUNCATE)");
+    checkpointTruncate(db);
   } catch {
     // Replaced all the same.
   } finally {
     db?.close();
-  }
-}
-
-/** What `openapi` was given. */
-interface OpenApiOptions {
-  out?: string;
-  host: string;
-  port: number;
-  publicUrl?: string;
-  stagingUrl?: string;
-}
-
-/**
- * An --out file to write: not empty (an unset shell variable; it had written nowhere and said a system error) and not
- * a directory, both usage errors. A missing folder is left to the write, which names it (exit 1).
- */
-function checkOutFile(out: string): void {
-  refuseBlank("--out", out, "give a file name (or - for standard output)");
-  let isDir = false;
-  try {
-    isDir = statSync(out).isDirectory();
-  } catch {}
-  if (isDir) throw new UsageError(`--out ${path.resolve(out)} is a directory: give a file name`);
-}
-
-/**
- * Writes the description to --out, which may be a FIFO, a terminal or /dev/stdout as well as a file (it is written in
- * place, as a shell's redirection would). A reader that goes before the end (`--out /dev/stdout | head`) ends the
- * command quietly, as `--out -` does (tolerateClosedOutput), rather than with "EPIPE: broken pipe, write".
- */
-function writeDescription(out: string, text: string): void {
-  try {
-    writeFileSync(out, text);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "EPIPE") throw e;
   }
 }
 
@@ -412,8 +360,15 @@ function refuseStream(flag: "--out" | "--from", value: string): void {
   refuseBlank(flag, value, "give a file name");
 }
 
-/** Adds the maintenance commands to the program. */
+/** Adds `migrate`, `backup` and `restore` to the program. */
 export function registerMaintenanceCommands(program: Command): void {
+  registerMigrateCommand(program);
+  registerBackupCommand(program);
+  registerRestoreCommand(program);
+}
+
+/** Adds `migrate` to the program. */
+function registerMigrateCommand(program: Command): void {
   program
     .command("migrate")
     .description("Apply pending database migrations to an existing database (serve applies them too)")
@@ -436,6 +391,10 @@ export function registerMaintenanceCommands(program: Command): void {
         }
       });
     });
+}
+
+/** Adds `backup` to the program. */
+function registerBackupCommand(program: Command): void {
   program
     .command("backup")
     .description("Write a consistent copy of the database, also while the server runs")
@@ -452,6 +411,10 @@ export function registerMaintenanceCommands(program: Command): void {
       if (wantsJson(cmd)) return printJson({ file, bytes, ms: Date.now() - started });
       process.stdout.write(`backup written: ${file} (${bytes} bytes)\n`);
     });
+}
+
+/** Adds `restore` to the program. */
+function registerRestoreCommand(program: Command): void {
   program
     .command("restore")
     .description("Replace the database with a backup (refused while a server uses the data directory)")
@@ -477,52 +440,5 @@ export function registerMaintenanceCommands(program: Command): void {
           ms: Date.now() - started,
         });
       process.stdout.write(`restored: ${file} from ${path.resolve(opts.from)} (${bytes} bytes)\n`);
-    });
-  program
-    .command("openapi")
-    .description("Print the OpenAPI description of the HTTP API (as GET /api/v1/openapi.json serves it)")
-    .option("--out <file>", "write it to a file instead of stdout (- is stdout)")
-    .option("--json", "accepted for symmetry with the other commands: the description is JSON already")
-    // serve's address, as its description names it when no URL is given (the same options and variables).
-    .addOption(
-      new Option("--host <host>", "serve's address, for the default URLs")
-        .env("CONTENT_SERVICE_HOST")
-        .default(DEFAULT_HOST)
-        .argParser(hostArg),
-    )
-    .addOption(
-      new Option("--port <port>", "serve's port, for the default URLs (not 0 unless both URLs are given)")
-        .env("CONTENT_SERVICE_PORT")
-        .default(DEFAULT_PORT)
-        .argParser(portArg),
-    )
-    .addOption(
-      new Option("--public-url <url>", "production server URL in the description (default: http://HOST:PORT)")
-        .env("CONTENT_SERVICE_PUBLIC_URL")
-        .argParser(serverUrlArg("--public-url")),
-    )
-    .addOption(
-      new Option("--staging-url <url>", "staging server URL in the description (default: http://staging.HOST:PORT)")
-        .env("CONTENT_SERVICE_STAGING_URL")
-        .argParser(serverUrlArg("--staging-url")),
-    )
-    .action((opts: OpenApiOptions, cmd: Command) => {
-      // serve --port 0 picks a port when it starts: a description written beforehand cannot know it, and its
-      // default URLs would name port 0, where no client reaches a server.
-      if (opts.port === 0 && (opts.publicUrl === undefined || opts.stagingUrl === undefined))
-        throw new UsageError(
-          `${givenOption(cmd, "port")}: the description's default URLs would name port 0, which no server listens on; ` +
-            "give the port serve listens on, or both --public-url and --staging-url",
-        );
-      const out = opts.out === "-" ? undefined : opts.out;
-      if (out !== undefined) checkOutFile(out);
-      const defaults = defaultServerUrls(opts.host, opts.port);
-      const urls = {
-        publicUrl: opts.publicUrl ?? defaults.publicUrl,
-        stagingUrl: opts.stagingUrl ?? defaults.stagingUrl,
-      };
-      const doc = buildOpenApi(ROUTES, urls);
-      if (out !== undefined) writeDescription(out, `${JSON.stringify(doc, null, 2)}\n`);
-      else printJson(doc);
     });
 }

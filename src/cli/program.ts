@@ -1,10 +1,12 @@
 /** The commander program: every command, its help and its exit status (0 ok, 1 failure, 2 usage). */
 import { Command, CommanderError, Option } from "commander";
 import { versionText } from "../runtime/build-info.js";
-import { registerAdminCommands } from "./admin.js";
-import { CliError, explainFailure, UsageError } from "./common.js";
+import { registerAdminCommands } from "./admin/index.js";
+import { explainFailure } from "./data-dir.js";
+import { CliError, UsageError } from "./errors.js";
 import { registerMaintenanceCommands } from "./maintenance.js";
-import { registerServeCommands } from "./serve.js";
+import { registerOpenApiCommand } from "./openapi.js";
+import { registerServeCommands } from "./serve/index.js";
 import { dropEarly, releaseEarly } from "./stop-signals.js";
 
 /** Builds the program; `main.ts` runs it. */
@@ -37,6 +39,7 @@ export function buildProgram(): Command {
   registerServeCommands(program);
   registerAdminCommands(program);
   registerMaintenanceCommands(program);
+  registerOpenApiCommand(program);
   for (const command of everyCommand(program)) for (const option of command.options) nameTheVariable(option);
   return program;
 }
@@ -86,7 +89,7 @@ export async function runCli(argv: string[]): Promise<number> {
   let command: string | undefined;
   // Only serve handles the stop signals (stop-signals.ts). Any other command keeps Node's default for one that came
   // while the program loaded: it ends as soon as commander goes to that command, before its options are parsed,
-  // whatever they are (re-sent after a refusal, it had ended the process after commander's own error line but before
+  // whatever they are (re-sent after a refusal, it would end the process after commander's own error line but before
   // the program's), and before anything the program itself writes without a command (its help, version, an unknown
   // command or option: the root's output; the subcommands copied theirs when they were made).
   const releaseUnlessServe = () => {

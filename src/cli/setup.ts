@@ -38,7 +38,7 @@ export function initStore(store: Store, opts: InitOptions): InitResult {
   const hash = hashPassword(opts.password ?? generated!);
   return store.transaction((): InitResult => {
     // Asked again under the write lock (transactions begin IMMEDIATE): a `serve` and an `init` starting together on
-    // an empty folder had each found no account above, and each made one.
+    // an empty folder may each find no account above, and only one may make it (test/cli/init-race.test.ts).
     if (store.accounts.any()) return { created: false };
     const { account, workspace } = createAccount(store, "cli:init", opts.accountName, opts.plan);
     setOperatorAccount(store, account.id);

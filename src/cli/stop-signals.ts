@@ -1,10 +1,11 @@
 /**
  * The signals that stop `serve` (SIGTERM, SIGINT, and SIGHUP: a terminal closing), listened for from the start. One
  * that arrives before the server listens (migrations, the first start's setup) is recorded and start-up stops at its
- * next step, cleanly: Node's default had ended the process at once, with a signal's exit status and the first
+ * next step, cleanly: Node's default would end the process at once, with a signal's exit status and the first
  * start's credentials, already made, never shown. Once the server listens, signals go to its drain (handOver).
  */
 
+/** The signals that stop `serve`: SIGTERM, SIGINT, and SIGHUP (a terminal closing). */
 export const STOP_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
 
 /** Thrown by a start-up step after a stop signal arrived. */
@@ -54,13 +55,14 @@ export function releaseEarly(): void {
  * `serve` ended before its action took the stop signals (StopSignals): an option refused as commander parsed serve's
  * options (an unknown one, `--port abc`, `--workers 0`) or by the preAction hook, or its help shown. A signal recorded
  * while the program loaded was serve's all the same, and serve ends with the refusal's own line and status: the
- * signal is dropped. Re-sent (releaseEarly), it had killed the process with a signal's status (143 from a shell) and,
- * for a refusal the program writes itself, before its `error:` line was written.
+ * signal is dropped. Re-sent (releaseEarly), it would kill the process with a signal's status (143 from a shell) and,
+ * for a refusal the program writes itself, before its `error:` line is written.
  */
 export function dropEarly(): void {
   takeEarly();
 }
 
+/** The stop signals of one `serve` start: recorded until the server listens, then handed to its drain. */
 export class StopSignals {
   private early: string | undefined;
   /** Whether `early` was said ("stopping before the server listens"). */

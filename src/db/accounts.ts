@@ -16,7 +16,7 @@ export interface AccountRow {
 export function accountQueries(db: Db) {
   const byId = db.prepare<[number], AccountRow>("SELECT * FROM accounts WHERE id = ?");
   const all = db.prepare<[], AccountRow>("SELECT * FROM accounts ORDER BY id");
-  const any = db.prepare<[], { 1: number }>("SELECT 1 FROM accounts LIMIT 1");
+  const anyRow = db.prepare("SELECT 1 FROM accounts LIMIT 1");
   const insert = db.prepare<[string, string, string]>("INSERT INTO accounts (name, plan, created_at) VALUES (?, ?, ?)");
   const setPlan = db.prepare<[string, number]>("UPDATE accounts SET plan = ? WHERE id = ?");
   const setLimits = db.prepare<[number | null, number | null, number]>(
@@ -25,8 +25,8 @@ export function accountQueries(db: Db) {
   return {
     byId: (id: number) => byId.get(id),
     list: () => all.all(),
-    /** Whether there is an account at all, without reading the rows (init asks it again under the write lock). */
-    any: () => any.get() !== undefined,
+    /** Whether the database holds an account: asked in a transaction, the answer holds until it ends. */
+    any: () => anyRow.get() !== undefined,
     create(name: string, plan: Plan, now: string): AccountRow {
       const id = Number(insert.run(name, plan, now).lastInsertRowid);
       return byId.get(id)!;

@@ -14,7 +14,7 @@ import {
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
-import { UsageError } from "../../src/cli/common.js";
+import { UsageError } from "../../src/cli/errors.js";
 import { acquireRestoreLock, holdCommandLock } from "../../src/cli/lock.js";
 import { knownMigrations, migrate } from "../../src/db/migrate.js";
 import { openDb } from "../../src/db/open.js";

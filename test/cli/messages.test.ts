@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { shellWord } from "../../src/cli/common.js";
+import { shellWord } from "../../src/cli/output.js";
 import { cli, ENTRY, initDir, tempDir } from "../helpers/cli.js";
 
 describe("the command line's messages", () => {

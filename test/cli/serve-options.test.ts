@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { hostArg } from "../../src/cli/common.js";
+import { hostArg } from "../../src/cli/args.js";
 import { cli, initDir, tempDir } from "../helpers/cli.js";
 
 /** The variables the tests set, unset for every run so that the machine's own do not leak in. */

@@ -1,6 +1,6 @@
 /** The description's default servers for serve's --host and --port, when no --public-url/--staging-url is given. */
 import { describe, expect, it } from "vitest";
-import { defaultServerUrls } from "../../src/cli/common.js";
+import { defaultServerUrls } from "../../src/cli/server-urls.js";
 
 describe("defaultServerUrls", () => {
   it.each([

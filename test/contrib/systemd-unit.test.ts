@@ -6,7 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { SHUTDOWN_LIMIT_MS } from "../../src/cli/serve.js";
+import { SHUTDOWN_LIMIT_MS } from "../../src/cli/serve/shutdown.js";
 import { STOP_SIGNALS } from "../../src/cli/stop-signals.js";
 import { ENTRY, tempDir, untilListening } from "../helpers/cli.js";
 

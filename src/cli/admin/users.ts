@@ -1,0 +1,67 @@
+/** `users`: create and list the users who sign in with an email and a password. */
+import { type Command, Option } from "commander";
+import type { Role } from "../../db/users.js";
+import { userView } from "../../db/users.js";
+import { checkNewUser, createUser } from "../../domain/admin.js";
+import { generatePassword, hashPassword } from "../../domain/passwords.js";
+import { checkEmail, checkPassword, positiveInt, readStdinIfPiped } from "../args.js";
+import { withReadStore, withStore } from "../database.js";
+import { printable, printingSecret, printJson, printTable, refuseSecretToNull, wantsJson } from "../output.js";
+import { ACTOR, accountOf, requireListedAccount } from "./lookup.js";
+
+/** Adds `users` and its subcommands to the program. */
+export function registerUsersCommands(program: Command): void {
+  const users = program.command("users").description("Users who sign in with an email and a password (web sessions)");
+  addUsersCreate(users);
+  addUsersList(users);
+}
+
+/** Adds `users create`: the password from standard input, else generated and printed once. */
+function addUsersCreate(users: Command): void {
+  users
+    .command("create")
+    .description("Create a user (password from stdin, 8 to 1024 characters, else generated and printed once)")
+    .requiredOption("--account <id>", "account id", positiveInt("--account"))
+    .requiredOption("--email <email>", "email (the login)")
+    .addOption(
+      new Option("--role <role>", "the user's role in the account").choices(["admin", "member"]).default("member"),
+    )
+    .option("--json", "print the user as JSON")
+    .action(async (opts: { account: number; email: string; role: Role }, cmd: Command) => {
+      const email = checkEmail(opts.email);
+      // The account and the email first, before standard input is read: `sleep 4 | users create --account 99 …` must
+      // not wait for a password it would not use.
+      await withStore(cmd, (store) => {
+        accountOf(cmd, store, opts.account);
+        checkNewUser(store, opts.account, email);
+      });
+      const given = checkPassword(await readStdinIfPiped("the password"));
+      if (given === undefined) refuseSecretToNull("the generated password");
+      const generated = given === undefined ? generatePassword() : undefined;
+      const hash = hashPassword(given ?? generated!);
+      return withStore(cmd, (store) => {
+        const user = createUser(store, ACTOR, opts.account, email, hash, opts.role);
+        if (generated) printingSecret();
+        if (wantsJson(cmd)) return printJson({ ...userView(user), generated_password: generated ?? null });
+        process.stdout.write(`user ${user.id} ${printable(user.email)} role=${user.role} account=${user.account_id}\n`);
+        if (generated) process.stdout.write(`password (shown once): ${generated}\n`);
+      });
+    });
+}
+
+/** Adds `users list`. */
+function addUsersList(users: Command): void {
+  users
+    .command("list")
+    .description("List users (never their passwords)")
+    .option("--account <id>", "only this account", positiveInt("--account"))
+    .option("--json", "print as JSON")
+    .action((opts: { account?: number }, cmd: Command) =>
+      withReadStore(cmd, (store) => {
+        requireListedAccount(cmd, store, opts.account);
+        const rows = store.users.list(opts.account).map(userView);
+        if (wantsJson(cmd)) return printJson(rows);
+        printTable(rows, ["id", "account_id", "email", "role", "created_at"]);
+      }),
+    );
+}

@@ -1,0 +1,111 @@
+/** `workspaces`: create, list, make default and delete an account's workspaces. */
+import type { Command } from "commander";
+import { type WorkspaceHoldings, workspaceView } from "../../db/workspaces.js";
+import { createWorkspace, deleteWorkspace, updateWorkspace } from "../../domain/admin.js";
+import { ApiError } from "../../http/errors.js";
+import { idArg, nameArg, positiveInt } from "../args.js";
+import { withReadStore, withStore } from "../database.js";
+import { CliError } from "../errors.js";
+import { printable, printJson, printTable, wantsJson } from "../output.js";
+import { ACTOR, accountOf, requireListedAccount, workspaceOf } from "./lookup.js";
+
+/** Adds `workspaces` and its subcommands to the program. */
+export function registerWorkspacesCommands(program: Command): void {
+  const workspaces = program
+    .command("workspaces")
+    .description("Workspaces: separate sets of an account's contents, memories and references");
+  addWorkspacesCreate(workspaces);
+  addWorkspacesList(workspaces);
+  addWorkspacesSetDefault(workspaces);
+  addWorkspacesDelete(workspaces);
+}
+
+/** Adds `workspaces create`. */
+function addWorkspacesCreate(workspaces: Command): void {
+  workspaces
+    .command("create")
+    .description("Create a workspace")
+    .requiredOption("--account <id>", "account id", positiveInt("--account"))
+    .requiredOption("--name <name>", "workspace name (1 to 100 characters)", nameArg("--name"))
+    .option("--default", "make it the account's default workspace")
+    .option("--json", "print the workspace as JSON")
+    .action((opts: { account: number; name: string; default?: boolean }, cmd: Command) =>
+      withStore(cmd, (store) => {
+        accountOf(cmd, store, opts.account);
+        const ws = createWorkspace(store, ACTOR, opts.account, opts.name, opts.default ?? false);
+        if (wantsJson(cmd)) return printJson({ ...workspaceView(ws), account_id: ws.account_id });
+        process.stdout.write(
+          `workspace ${ws.id} "${printable(ws.name)}" account=${ws.account_id}${ws.is_default ? " (default)" : ""}\n`,
+        );
+      }),
+    );
+}
+
+/** Adds `workspaces list`. */
+function addWorkspacesList(workspaces: Command): void {
+  workspaces
+    .command("list")
+    .description("List workspaces with their account")
+    .option("--account <id>", "only this account", positiveInt("--account"))
+    .option("--json", "print as JSON")
+    .action((opts: { account?: number }, cmd: Command) =>
+      withReadStore(cmd, (store) => {
+        requireListedAccount(cmd, store, opts.account);
+        const rows = (
+          opts.account === undefined ? store.workspaces.listAll() : store.workspaces.listByAccount(opts.account)
+        ).map((w) => ({ ...workspaceView(w), account_id: w.account_id }));
+        if (wantsJson(cmd)) return printJson(rows);
+        printTable(rows, ["id", "account_id", "name", "is_default", "created_at"]);
+      }),
+    );
+}
+
+/** Adds `workspaces set-default`. */
+function addWorkspacesSetDefault(workspaces: Command): void {
+  workspaces
+    .command("set-default")
+    .description("Make a workspace its account's default (the one unbound keys use without workspace_id)")
+    .argument("<id>", "workspace id", idArg("the workspace id"))
+    .option("--json", "print the workspace as JSON")
+    .action((id: string, _opts, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const ws = workspaceOf(cmd, store, id);
+        const updated = updateWorkspace(store, ACTOR, ws, { is_default: true });
+        if (wantsJson(cmd)) return printJson({ ...workspaceView(updated), account_id: updated.account_id });
+        process.stdout.write(
+          `workspace ${updated.id} "${printable(updated.name)}" is the default of account ${updated.account_id}\n`,
+        );
+      }),
+    );
+}
+
+/** Adds `workspaces delete`, which says what went with the workspace. */
+function addWorkspacesDelete(workspaces: Command): void {
+  workspaces
+    .command("delete")
+    .description("Delete a workspace with its records and the keys bound to it")
+    .argument("<id>", "workspace id", idArg("the workspace id"))
+    .option("--json", "print the result as JSON")
+    .action((id: string, _opts, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const ws = workspaceOf(cmd, store, id);
+        let removed: WorkspaceHoldings;
+        try {
+          removed = deleteWorkspace(store, ACTOR, ws);
+        } catch (e) {
+          // The domain's refusal, with the command that lifts it.
+          if (e instanceof ApiError && e.code === "workspace_not_empty")
+            throw new CliError(
+              `workspace ${id} is the default of account ${ws.account_id}, which has others: make another the default first (workspaces set-default ID)`,
+            );
+          throw e;
+        }
+        if (wantsJson(cmd)) return printJson({ id, deleted: true, removed });
+        process.stdout.write(
+          `deleted workspace ${id} with ${removed.contents} content(s), ${removed.memories} memory(ies), ` +
+            `${removed.reference_materials} reference material(s), ${removed.conversions} conversion(s) and ` +
+            `${removed.api_keys} API key(s) bound to it\n`,
+        );
+      }),
+    );
+}

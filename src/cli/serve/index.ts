@@ -1,0 +1,59 @@
+/** `init` and `serve`: the commands that make a data directory and run the server over it. */
+import type { Command } from "commander";
+import { givenOption } from "../args.js";
+import { dataDirOf } from "../data-dir.js";
+import { CliError } from "../errors.js";
+import { acquireServerLock, LockHeldError } from "../lock.js";
+import { StopSignals } from "../stop-signals.js";
+import { registerInitCommand } from "./init.js";
+import { addServeOptions, checkModelOptions, noteUnusedBackupOptions, type ServeCommandOptions } from "./options.js";
+import { serve } from "./start.js";
+
+/** Adds `init` and `serve` to the program. */
+export function registerServeCommands(program: Command): void {
+  registerInitCommand(program);
+  registerServeCommand(program);
+}
+
+/** Adds `serve` to the program. */
+function registerServeCommand(program: Command): void {
+  const command = program
+    .command("serve")
+    .description(
+      "Run the HTTP API server (initialises an empty data directory first, printing the admin login and a " +
+        "read+write API key once, on standard error). SIGTERM, SIGINT or SIGHUP: stop accepting, finish the requests in flight, exit 0",
+    );
+  addServeOptions(command);
+  command.action(serveCommand);
+}
+
+/** Runs `serve`: takes the stop signals over, checks its options, and serves holding the data directory's lock. */
+async function serveCommand(opts: ServeCommandOptions, cmd: Command): Promise<void> {
+  // First: a stop signal from now on (or recorded while the program loaded: listenEarly) stops the start cleanly.
+  const signals = new StopSignals();
+  noteUnusedBackupOptions(opts, cmd);
+  checkModelOptions(opts, cmd);
+  const dataDir = dataDirOf(cmd);
+  // One server per data directory (rate limits, checkpoints and idempotency waits live in its memory), held
+  // until the process ends; the kernel releases it on a crash (lock.ts).
+  let lock: ReturnType<typeof acquireServerLock>;
+  try {
+    lock = acquireServerLock(dataDir);
+  } catch (e) {
+    if (e instanceof LockHeldError) throw new CliError(e.message);
+    throw e;
+  }
+  try {
+    await serve(
+      dataDir,
+      opts,
+      {
+        host: givenOption(cmd, "host"),
+        port: givenOption(cmd, "port"),
+      },
+      signals,
+    );
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * `serve`'s options, in the order its help lists them, their parsers, and the checks of what goes together; each also
+ * read from its CONTENT_SERVICE_* variable.
+ */
+import os from "node:os";
+import { type Command, Option } from "commander";
+import cron from "node-cron";
+import { withoutUserinfo } from "../../domain/generation/llm.js";
+import { givenOption, hostArg, intInRange, portArg, positiveInt, serverUrlArg } from "../args.js";
+import { UsageError } from "../errors.js";
+import { DEFAULT_HOST, DEFAULT_PORT } from "../server-urls.js";
+
+/** What `serve` was given. */
+export interface ServeCommandOptions {
+  host: string;
+  port: number;
+  workers: number;
+  publicUrl?: string;
+  stagingUrl?: string;
+  timezone?: string;
+  llmBaseUrl?: string;
+  llmModel?: string;
+  llmTimeout: number;
+  imageModel?: string;
+  imageBaseUrl?: string;
+  backupSchedule?: string;
+  backupKeep: number;
+  backupDir?: string;
+}
+
+/** The upper bound of --workers: more threads than any machine this serves has cores, each with its own heap. */
+const MAX_WORKERS = 64;
+
+/** Adds `serve`'s options to its command. */
+export function addServeOptions(command: Command): void {
+  for (const option of [...listenOptions(), ...descriptionOptions(), ...modelOptions(), ...backupOptions()])
+    command.addOption(option);
+}
+
+/** Where the server listens and how many worker threads it runs. */
+function listenOptions(): Option[] {
+  return [
+    new Option("--host <host>", "address to listen on (an IP address or a host name)")
+      .env("CONTENT_SERVICE_HOST")
+      .default(DEFAULT_HOST)
+      .argParser(hostArg),
+    new Option("--port <port>", "port to listen on (0: any free port)")
+      .env("CONTENT_SERVICE_PORT")
+      .default(DEFAULT_PORT)
+      .argParser(portArg),
+    new Option("--workers <n>", `worker threads for heavy work (1 to ${MAX_WORKERS})`)
+      .env("CONTENT_SERVICE_WORKERS")
+      .default(Math.max(1, Math.min(4, os.availableParallelism() - 1)), "one less than the cores, 1 to 4")
+      .argParser(intInRange("--workers", 1, MAX_WORKERS)),
+  ];
+}
+
+/** The description's server URLs and the time zone of planning dates. */
+function descriptionOptions(): Option[] {
+  return [
+    new Option("--public-url <url>", "production server URL in the description (default: http://HOST:PORT listened on)")
+      .env("CONTENT_SERVICE_PUBLIC_URL")
+      .argParser(serverUrlArg("--public-url")),
+    new Option("--staging-url <url>", "staging server URL in the description (default: http://staging.HOST:PORT)")
+      .env("CONTENT_SERVICE_STAGING_URL")
+      .argParser(serverUrlArg("--staging-url")),
+    new Option(
+      "--timezone <Area/City>",
+      "time zone for overdue planning dates (default: this machine's: TZ, else /etc/localtime, else UTC)",
+    )
+      .env("CONTENT_SERVICE_TIMEZONE")
+      // DESIGN §7: "today in the server's time zone". No commander default: resolving the machine's zone loads
+      // ICU's time-zone data (15-60 ms here), which no other command and no request before the first planning one
+      // needs; a start leaves it to the first request that asks (planning.ts machineTimezone).
+      .argParser(validTimezone),
+  ];
+}
+
+/** The on-prem model servers: text generation and images. */
+function modelOptions(): Option[] {
+  return [
+    new Option("--llm-base-url <url>", "on-prem OpenAI-compatible model server (key from CONTENT_SERVICE_LLM_API_KEY)")
+      .env("CONTENT_SERVICE_LLM_BASE_URL")
+      .argParser(httpUrl("--llm-base-url")),
+    new Option("--llm-model <name>", "model name on that server").env("CONTENT_SERVICE_LLM_MODEL"),
+    new Option("--llm-timeout <seconds>", "longest wait for the model to start answering, or between stream pieces")
+      .env("CONTENT_SERVICE_LLM_TIMEOUT")
+      .default(60)
+      .argParser(positiveInt("--llm-timeout")),
+    new Option("--image-model <name>", "image model of an OpenAI-compatible images endpoint").env(
+      "CONTENT_SERVICE_IMAGE_MODEL",
+    ),
+    new Option("--image-base-url <url>", "the images endpoint's server (default: --llm-base-url)")
+      .env("CONTENT_SERVICE_IMAGE_BASE_URL")
+      .argParser(httpUrl("--image-base-url")),
+  ];
+}
+
+/** The scheduled backups. */
+function backupOptions(): Option[] {
+  return [
+    new Option("--backup-schedule <cron>", 'back up the database on a cron schedule, e.g. "0 3 * * *"')
+      .env("CONTENT_SERVICE_BACKUP_SCHEDULE")
+      .argParser(backupScheduleArg),
+    new Option("--backup-keep <n>", "how many scheduled backups to keep")
+      .env("CONTENT_SERVICE_BACKUP_KEEP")
+      .default(7)
+      .argParser(positiveInt("--backup-keep")),
+    new Option("--backup-dir <dir>", "where scheduled backups go (default: <data-dir>/backups)").env(
+      "CONTENT_SERVICE_BACKUP_DIR",
+    ),
+  ];
+}
+
+/**
+ * Parses a model server's URL. One with a user name or password is refused: fetch cannot send it (the engine
+ * would never work), and the URL is shown in GET /models and in error messages, to any read key. The key goes in
+ * the environment (CONTENT_SERVICE_LLM_API_KEY, CONTENT_SERVICE_IMAGE_API_KEY) instead.
+ */
+function httpUrl(name: string) {
+  return (value: string): string => {
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {}
+    if (url && (url.username !== "" || url.password !== ""))
+      throw new UsageError(
+        `${name} must not carry a user name or password (user:password@); give the API key in CONTENT_SERVICE_LLM_API_KEY or CONTENT_SERVICE_IMAGE_API_KEY`,
+      );
+    if (url && (url.protocol === "http:" || url.protocol === "https:")) return value;
+    // Echoed without anything that looks like credentials: the line may end up in a service's log.
+    throw new UsageError(`${name} must be an http(s) URL, got "${withoutUserinfo(value)}"`);
+  };
+}
+
+/** A --timezone value: a time zone this runtime knows, or a usage error. */
+function validTimezone(tz: string): string {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return tz;
+  } catch {
+    throw new UsageError(`unknown time zone "${tz}" (use an Area/City name such as Europe/Berlin)`);
+  }
+}
+
+/** A --backup-schedule value: a cron expression that fires, or a usage error saying which it is not. */
+function backupScheduleArg(value: string): string {
+  if (cron.validate(value)) return value;
+  throw new UsageError(
+    neverFires(value)
+      ? `--backup-schedule: "${value}" never fires: no month it names has that day of the month`
+      : `--backup-schedule: "${value}" is not a cron expression`,
+  );
+}
+
+/**
+ * Whether a cron expression node-cron refuses is well formed but names a day no month it lists has (`0 3 30 2 *`, the
+ * 30th of February): it passes with its day of the month made `*`, and again with its month made `*`. Told apart
+ * from a malformed one, so that the message does not say it is not a cron expression at all.
+ */
+export function neverFires(value: string): boolean {
+  const fields = value.trim().split(/\s+/);
+  if (fields.length !== 5 && fields.length !== 6) return false;
+  const day = fields.length - 3;
+  const starred = (i: number) => fields.map((f, j) => (j === i ? "*" : f)).join(" ");
+  return cron.validate(starred(day)) && cron.validate(starred(day + 1));
+}
+
+/**
+ * Notes on stderr the backup options given without --backup-schedule: results that will not do what they seem are
+ * said, and these two only shape the scheduled backups.
+ */
+export function noteUnusedBackupOptions(opts: ServeCommandOptions, cmd: Command): void {
+  if (!opts.backupSchedule)
+    for (const [key, flag, variable] of [
+      ["backupKeep", "--backup-keep", "CONTENT_SERVICE_BACKUP_KEEP"],
+      ["backupDir", "--backup-dir", "CONTENT_SERVICE_BACKUP_DIR"],
+    ] as const) {
+      const source = cmd.getOptionValueSource(key);
+      if (source === "cli" || source === "env")
+        process.stderr.write(
+          `note: ${source === "env" ? variable : flag} does nothing without --backup-schedule: no backups are ` +
+            "scheduled\n",
+        );
+    }
+}
+
+/** Fails (a usage error) for model options that do not go together, each named as given. */
+export function checkModelOptions(opts: ServeCommandOptions, cmd: Command): void {
+  // Each option named as given, with its variable when it came from one: `CONTENT_SERVICE_LLM_MODEL` left in an
+  // env file is otherwise a flag the user looks for in vain.
+  const named = (key: string) => givenOption(cmd, key, false);
+  if (opts.llmBaseUrl !== undefined && opts.llmModel === undefined)
+    throw new UsageError(`${named("llmBaseUrl")} needs --llm-model (or CONTENT_SERVICE_LLM_MODEL): they go together`);
+  if (opts.llmModel !== undefined && opts.llmBaseUrl === undefined)
+    throw new UsageError(
+      `${named("llmModel")} needs --llm-base-url (or CONTENT_SERVICE_LLM_BASE_URL): they go together`,
+    );
+  if (opts.llmModel === "builtin")
+    throw new UsageError(`${named("llmModel")} cannot be "builtin", the name of the built-in engine`);
+  const imageBase = opts.imageBaseUrl ?? opts.llmBaseUrl;
+  if (opts.imageModel !== undefined && imageBase === undefined)
+    throw new UsageError(
+      `${named("imageModel")} needs --image-base-url or --llm-base-url (or CONTENT_SERVICE_IMAGE_BASE_URL, ` +
+        "CONTENT_SERVICE_LLM_BASE_URL)",
+    );
+}
