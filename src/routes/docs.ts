@@ -113,7 +113,7 @@ export const docsRoutes: RouteDef[] = [
     },
     handler: (ctx: Ctx) => {
       // The page's addresses are relative (so that it works behind a --public-url prefix): from /docs/ they would
-      // name /docs/docs/…, a blank page. Its Location is relative too. Tested by test/http/docs-page.test.ts.
+      // name /docs/docs/…, a blank page. Its Location is relative too. Tested by test/routes/docs.test.ts.
       if (new URL(ctx.request.url).pathname.endsWith("/")) return { status: 308, headers: { location: "../docs" } };
       return replyFixed(ctx.request, page, "text/html; charset=utf-8", CACHE_CONTROL, {
         "content-security-policy": DOCS_CSP,

@@ -43,7 +43,7 @@ function dataDirToBackUp() {
   return { dir, db, out: path.join(dir, "backups"), copy: (tmp: string) => copyDatabase({ dataDir: dir }, tmp) };
 }
 
-describe("scheduled backups", () => {
+describe("scheduled backups: copies, their checks and their files", () => {
   it("writes consistent copies and keeps the newest N", async () => {
     const { dir, db, out, copy } = dataDirToBackUp();
     const store = createStore(db);
@@ -223,7 +223,9 @@ describe("scheduled backups", () => {
     expect(copy.prepare("SELECT name FROM accounts").pluck().all()).toContain("server 1");
     copy.close();
   });
+});
 
+describe("scheduled backups: under writes and on the serve schedule", () => {
   it("finishes a consistent snapshot while another connection keeps committing", async () => {
     const dir = tempDir();
     const writer = openDb(dir);

@@ -80,20 +80,20 @@ function parseEvents(text: string): { event: string; data: unknown }[] {
     });
 }
 
-describe("the single executable", () => {
-  let key = "";
-  let readKey = "";
-  let server: Server | undefined;
+let key = "";
+let readKey = "";
+let server: Server | undefined;
 
-  afterAll(() => {
-    server?.child.kill("SIGKILL");
-  });
+afterAll(() => {
+  server?.child.kill("SIGKILL");
+});
 
-  function running(): Server {
-    if (!server) throw new Error("the server did not start");
-    return server;
-  }
+function running(): Server {
+  if (!server) throw new Error("the server did not start");
+  return server;
+}
 
+describe("the single executable: init and its embedded files", () => {
   test("init creates the database and the admin from the password on stdin", async () => {
     const r = await box.cli(
       ["init", "--data-dir", box.dataDir, "--account-name", "E2E", "--admin-email", ADMIN_EMAIL],
@@ -202,7 +202,9 @@ describe("the single executable", () => {
     expect(bytes.length).toBe(size);
     expect(bytes.subarray(0, 4).toString("latin1")).toBe("\x7fELF");
   });
+});
 
+describe("the single executable: serving the API", () => {
   test("serve serves the description the client was generated from", async () => {
     server = await box.startServer();
     const served = ok(await api(server).GET("/api/v1/openapi.json"), 200);
@@ -452,7 +454,9 @@ describe("the single executable", () => {
     });
     expect(again.status).toBe(304);
   });
+});
 
+describe("the single executable: stopping, and the description it answered by", () => {
   test("SIGTERM stops the server with exit code 0", async () => {
     const s = running();
     const result = await box.stopServer(s);

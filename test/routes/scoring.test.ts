@@ -1,32 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { iso } from "../../src/domain/clock.js";
-import { emptyTraits } from "../../src/domain/generation/voice.js";
-import { type Harness, makeHarness } from "../helpers/harness.js";
+import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
+import { profile, score } from "../helpers/scoring.js";
 
 const TEXT =
   "# Weekly planning\n\nRemote teams that write a weekly plan ship more often. The plan takes ten minutes. " +
   "Everyone reads it before Monday.\n\n- Keep it short\n- Link the details";
-
-const score = (h: Harness, key: string, body: unknown) => h.send("POST", "/api/v1/scoring", { auth: key, body });
-
-/** A voice profile of a workspace, as learning analysis would leave it. */
-function profile(h: Harness, accountId: number, workspaceId: string, id: string) {
-  return h.services.store.learning.saveProfile({
-    id,
-    accountId,
-    workspaceId,
-    traits: {
-      ...emptyTraits(),
-      avoided_phrases: [{ phrase: "in today's fast-paced world", count: 3 }],
-      preferred_phrases: [{ phrase: "in short", count: 2 }],
-      substitutions: [{ from: "utilize", to: "use", count: 2 }],
-      target_sentence_words: 9,
-    },
-    sampleCount: 3,
-    now: iso(h.clock.now()),
-  });
-}
 
 describe("POST /api/v1/scoring", () => {
   it("scores a text: score, weighted components, readability, stats and keywords", async () => {
@@ -110,58 +89,5 @@ describe("POST /api/v1/scoring", () => {
     const res = await score(h, bound, { text: "Short text here.", voice_profile_id: "vp_otherws1" });
     expect(res.status).toBe(200);
     expect(res.body.voice_match).not.toBeNull();
-  });
-});
-
-describe("scoring: account isolation and workspace binding", () => {
-  it("answers 404 for another account's voice profile or content", async () => {
-    const h = makeHarness();
-    profile(h, h.b.id, h.b.ws, "vp_accountb1");
-    const keyA = h.key();
-    const keyB = h.key({ account: h.b.id });
-    expectErrorBody(
-      await score(h, keyA, { text: "Hello there.", voice_profile_id: "vp_accountb1" }),
-      404,
-      "voice_profile_not_found",
-    );
-    expectErrorBody(
-      await score(h, keyA, { text: "Hello there.", voice_profile_id: "vp_missing" }),
-      404,
-      "voice_profile_not_found",
-    );
-    const content = await h.send("POST", "/api/v1/contents", { auth: keyA, body: { content: "Account A text." } });
-    expectErrorBody(await score(h, keyB, { content_id: content.body.content_id }), 404, "content_not_found");
-    expectErrorBody(await score(h, keyB, { text: "Hello there.", workspace_id: h.a.ws1 }), 404, "workspace_not_found");
-  });
-
-  it("answers 403 workspace_mismatch when a bound key scores content of another workspace", async () => {
-    const h = makeHarness();
-    const content = await h.send("POST", "/api/v1/contents", {
-      auth: h.key(),
-      body: { content: "Workspace one text.", workspace_id: h.a.ws1 },
-    });
-    const id = content.body.content_id;
-    const bound = h.key({ workspaceId: h.a.ws2 });
-    const details = expectErrorBody(await score(h, bound, { content_id: id }), 403, "workspace_mismatch");
-    expect(details).toMatchObject({ bound_workspace_id: h.a.ws2, requested_workspace_id: h.a.ws1 });
-    expectErrorBody(await score(h, bound, { content_id: id, workspace_id: h.a.ws1 }), 403, "workspace_mismatch");
-    // Unbound: a workspace_id the content is not in is a 404; its own workspace is fine.
-    const unbound = h.key();
-    expectErrorBody(await score(h, unbound, { content_id: id, workspace_id: h.a.ws2 }), 404, "content_not_found");
-    expect((await score(h, unbound, { content_id: id, workspace_id: h.a.ws1 })).status).toBe(200);
-    expect((await score(h, h.key({ workspaceId: h.a.ws1 }), { content_id: id })).status).toBe(200);
-    // An empty workspace_id is no workspace id: 400, as on the workspace-aware operations (it was 403 naming "").
-    for (const body of [
-      { content_id: id, workspace_id: "" },
-      { text: "Hello there.", workspace_id: "" },
-    ]) {
-      const empty = expectErrorBody(await score(h, bound, body), 400, "validation_failed");
-      expect(empty.issues).toEqual([expect.objectContaining({ path: "body.workspace_id" })]);
-    }
-  });
-
-  it("needs the write scope", async () => {
-    const h = makeHarness();
-    expectErrorBody(await score(h, h.key({ scopes: ["read"] }), { text: "Hi." }), 403, "insufficient_scope");
   });
 });

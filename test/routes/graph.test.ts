@@ -1,43 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { GraphService } from "../../src/domain/graph.js";
 import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
-import { type Harness, makeHarness, storeReference } from "../helpers/harness.js";
+import { ACME, acmeGraph, addReference, byId, getGraph, type Node } from "../helpers/graph.js";
+import { makeHarness, storeReference } from "../helpers/harness.js";
 import { expectErrorBody, generateAndFinalize } from "../helpers/http.js";
-
-const ACME =
-  "Acme Corp opened an office in New York. Acme Corp hired Jane Doe to lead the New York office. " +
-  "Jane Doe previously ran the weekly planning review at Globex. The weekly planning review kept Globex on track.";
-
-interface Node {
-  id: string;
-  label: string;
-  type: string;
-  mentions: number;
-  sources: { kind: string; id: number }[];
-}
-
-async function addReference(h: Harness, key: string, content: string, workspaceId?: string) {
-  const res = await h.send("POST", "/api/v1/reference-materials", {
-    auth: key,
-    body: { content, format: "text", ...(workspaceId ? { workspace_id: workspaceId } : {}) },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id as number;
-}
-
-/** A fresh harness whose graph has taken in the ACME reference: the harness, its key and the reference's id. */
-async function acmeGraph() {
-  const h = makeHarness();
-  const key = h.key();
-  const refId = await addReference(h, key, ACME);
-  await h.services.graph.idle();
-  return { h, key, refId };
-}
-
-const getGraph = (h: Harness, key: string, query = "") =>
-  h.send("GET", `/api/v1/knowledge-graph${query ? `?${query}` : ""}`, { auth: key });
-
-const byId = (nodes: Node[]) => new Map(nodes.map((n) => [n.id, n]));
 
 describe("GET /api/v1/knowledge-graph", () => {
   it("shows the entities and co-occurrences of a workspace's references, recomputed in the background", async () => {
@@ -350,51 +316,5 @@ describe("GET /api/v1/knowledge-graph/entities: pages while the graph changes", 
       const bad = await h.send("GET", `${path}&cursor=${cursor}`, { auth: key });
       expectErrorBody(bad, 400, "validation_failed");
     }
-  });
-});
-
-describe("knowledge graph: account isolation and workspace binding", () => {
-  it("keeps each workspace's graph to itself, and another account's out", async () => {
-    const h = makeHarness();
-    const keyA = h.key();
-    const keyB = h.key({ account: h.b.id });
-    await addReference(h, keyA, ACME);
-    await addReference(h, keyA, "Initech moved to Austin. Initech hired Peter Gibbons in Austin.", h.a.ws2);
-    await h.services.graph.idle();
-
-    const ws1 = byId((await getGraph(h, keyA)).body.nodes);
-    expect(ws1.has("acme-corp")).toBe(true);
-    expect(ws1.has("initech")).toBe(false);
-    const ws2 = byId((await getGraph(h, keyA, `workspace_id=${h.a.ws2}`)).body.nodes);
-    expect(ws2.has("initech")).toBe(true);
-    expect(ws2.has("acme-corp")).toBe(false);
-
-    expect((await getGraph(h, keyB)).body.nodes).toEqual([]);
-    expectErrorBody(await getGraph(h, keyB, `workspace_id=${h.a.ws1}`), 404, "workspace_not_found");
-    expectErrorBody(
-      await h.send("GET", `/api/v1/knowledge-graph/entities?q=acme&workspace_id=${h.a.ws1}`, { auth: keyB }),
-      404,
-      "workspace_not_found",
-    );
-    const searchB = await h.send("GET", "/api/v1/knowledge-graph/entities?q=acme", { auth: keyB });
-    expect(searchB.body.data).toEqual([]);
-  });
-
-  it("answers 403 workspace_mismatch to a key bound elsewhere, and shows a bound key its own workspace", async () => {
-    const h = makeHarness();
-    await addReference(h, h.key(), ACME, h.a.ws1);
-    await h.services.graph.idle();
-    const bound = h.key({ workspaceId: h.a.ws2 });
-    const details = expectErrorBody(await getGraph(h, bound, `workspace_id=${h.a.ws1}`), 403, "workspace_mismatch");
-    expect(details).toMatchObject({ bound_workspace_id: h.a.ws2, requested_workspace_id: h.a.ws1 });
-    expectErrorBody(
-      await h.send("GET", `/api/v1/knowledge-graph/entities?workspace_id=${h.a.ws1}`, { auth: bound }),
-      403,
-      "workspace_mismatch",
-    );
-    const own = await getGraph(h, bound);
-    expect(own.body).toMatchObject({ workspace_id: h.a.ws2, nodes: [] });
-    // A read-only key may read the graph.
-    expect((await getGraph(h, h.key({ scopes: ["read"] }))).status).toBe(200);
   });
 });

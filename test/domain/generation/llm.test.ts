@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeLlm, startFakeLlm } from "../helpers/fake-llm.js";
-import { makeHarness } from "../helpers/harness.js";
-import { hookedPool } from "../helpers/pools.js";
+import { type FakeLlm, startFakeLlm } from "../../helpers/fake-llm.js";
+import { makeHarness } from "../../helpers/harness.js";
+import { hookedPool } from "../../helpers/pools.js";
 
 let fake: FakeLlm;
 beforeAll(async () => {

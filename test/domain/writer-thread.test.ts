@@ -18,41 +18,41 @@ import { png } from "../helpers/images.js";
 
 const direction = "How our planning team runs quarterly reviews with Acme Corporation in Lisbon";
 
-describe("a running server's writer thread", () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "cs-writer-"));
-  let server: RunningServer;
-  let key: string;
-  let boundElsewhere: string;
-  let accountId: number;
+const dir = mkdtempSync(path.join(tmpdir(), "cs-writer-"));
+let server: RunningServer;
+let key: string;
+let boundElsewhere: string;
+let accountId: number;
 
-  // Through the running server's app (with the description's contract checked), to its writer thread.
-  const send = (method: string, route: string, secret: string, body?: unknown) =>
-    sendTo(server.app, method, route, { auth: secret, body });
-  /** The running server's app, shaped as the harness for the shared helpers. */
-  const app = { send: (method: string, route: string, opts?: Send) => sendTo(server.app, method, route, opts) };
-  const generation = { template_id: 1, user_direction: direction };
-  const generate = async () => {
-    const r = await send("POST", "/api/v1/generate", key, generation);
-    expect(r.status).toBe(201);
-    return r.body as { content_id: number; content: string };
-  };
-  /** The server's own connection's count of rows it changed: the writer's connection is another one. */
-  const mainChanges = () => (server.db.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+// Through the running server's app (with the description's contract checked), to its writer thread.
+const send = (method: string, route: string, secret: string, body?: unknown) =>
+  sendTo(server.app, method, route, { auth: secret, body });
+/** The running server's app, shaped as the harness for the shared helpers. */
+const app = { send: (method: string, route: string, opts?: Send) => sendTo(server.app, method, route, opts) };
+const generation = { template_id: 1, user_direction: direction };
+const generate = async () => {
+  const r = await send("POST", "/api/v1/generate", key, generation);
+  expect(r.status).toBe(201);
+  return r.body as { content_id: number; content: string };
+};
+/** The server's own connection's count of rows it changed: the writer's connection is another one. */
+const mainChanges = () => (server.db.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
 
-  beforeAll(async () => {
-    server = await startServer({ dataDir: dir, host: "127.0.0.1", port: 0, workers: 1, logger: memoryLogger() });
-    const store = server.services.store;
-    const { account } = createAccount(store, "test", "Writer", "business", Date.now());
-    accountId = account.id;
-    key = issueKey(store, "test", { accountId, name: "k", workspaceId: null }).secret;
-    const other = createWorkspace(store, "test", accountId, "Other");
-    boundElsewhere = issueKey(store, "test", { accountId, name: "b", workspaceId: other.id }).secret;
-  });
-  afterAll(async () => {
-    await server?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+beforeAll(async () => {
+  server = await startServer({ dataDir: dir, host: "127.0.0.1", port: 0, workers: 1, logger: memoryLogger() });
+  const store = server.services.store;
+  const { account } = createAccount(store, "test", "Writer", "business", Date.now());
+  accountId = account.id;
+  key = issueKey(store, "test", { accountId, name: "k", workspaceId: null }).secret;
+  const other = createWorkspace(store, "test", accountId, "Other");
+  boundElsewhere = issueKey(store, "test", { accountId, name: "b", workspaceId: other.id }).secret;
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
+describe("a running server's writer thread: the records it stores", () => {
   it("finalizes on its own connection and answers with the text it stored", async () => {
     const content = await generate();
     const text = `${content.content}\n\nA closing paragraph the writer added by hand, naming Acme Corporation again.`;
@@ -174,7 +174,9 @@ describe("a running server's writer thread", () => {
     expect(missing.status).toBe(404);
     expect(missing.body.details.error_code).toBe("content_not_found");
   });
+});
 
+describe("a running server's writer thread: the order of writes and deletes, and their errors", () => {
   it("runs a record's writes in the order asked: a schedule waits for the edit queued before it", async () => {
     const draft = await send("POST", "/api/v1/contents", key, { title: "Order", content: "First text." });
     const id = draft.body.content_id;
@@ -291,7 +293,9 @@ describe("a running server's writer thread", () => {
     expect(missing.status).toBe(404);
     expect(missing.body.details).toMatchObject({ error_code: "content_not_found", content_id: 987_654 });
   });
+});
 
+describe("a running server's writer thread: background work, replays, and the database at close", () => {
   it("runs learning jobs, the knowledge graph and its reads with texts read by the worker threads", async () => {
     const { finalized: r } = await generateAndFinalize(app, key, generation, {
       text: (generated) => `${generated}\n\nAcme Corporation opened its Lisbon office. Acme Corporation hired.`,
