@@ -27,7 +27,7 @@ export function receiveBody(services: Services): Stage<RoutedState> {
 async function receive(services: Services, state: RoutedState): Promise<void> {
   const raw = state.hasBody ? await readBody(state.request, state.route.upload) : undefined;
   if (state.writes) await services.turns.next();
-  // Awaited: parseBody answers a multipart body with a promise (its files are read asynchronously).
+  // Awaited: parseBody answers a multipart body with a promise (Response.formData() parses it).
   if (raw) state.body = await parseBody(raw, state.route.bodyRequired);
 }
 
