@@ -3,7 +3,7 @@
  * that encodes `_` or a digit reaches the same record. Other escapes stay as sent.
  */
 import { describe, expect, it } from "vitest";
-import { decodeUnreserved } from "../../src/http/app.js";
+import { decodeUnreserved } from "../../src/http/pipeline/url.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
 

@@ -1,0 +1,30 @@
+/** The scope stage (DESIGN §3): every method other than GET and HEAD needs the write scope. */
+import { REISSUE_KEY_PATH } from "../../domain/plans.js";
+import type { Principal, Services } from "../context.js";
+import { ApiError } from "../errors.js";
+import { publicUrlOf } from "../public-url.js";
+import type { RoutedState, Stage } from "./state.js";
+
+/**
+ * The 403 insufficient_scope of a read-only key's write. Its upgrade_action is an absolute URL under the server's
+ * public address (spec §7), where a web session issues a read+write key.
+ */
+export function scopeForbidden(services: Services, principal: Principal): ApiError {
+  return new ApiError(
+    "insufficient_scope",
+    "This operation needs the write scope; this API key is read-only. A web session issues a read+write key at upgrade_action.",
+    {
+      required_scope: "write",
+      current_scopes: principal.scopes,
+      upgrade_action: publicUrlOf(services.config.publicUrl, REISSUE_KEY_PATH),
+    },
+  );
+}
+
+/** The scope stage: 403 insufficient_scope for a write by a caller without the write scope. */
+export function requireScope(services: Services): Stage<RoutedState> {
+  return function requireScope(state) {
+    const principal = state.principal;
+    if (principal && state.writes && !principal.scopes.includes("write")) throw scopeForbidden(services, principal);
+  };
+}
