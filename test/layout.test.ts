@@ -16,7 +16,6 @@ const SRC = path.join(ROOT, "src");
 /** The most lines one describe block may span, its opening and closing lines included. */
 const MAX_DESCRIBE_LINES = 300;
 
-
 /**
  * Top-level folders of test/ that mirror no src/ folder: shared helpers, the fuzzers, the executable's end-to-end
  * tests, the bench's and the browser's, and the shipped contrib/ files.
