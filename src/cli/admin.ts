@@ -1,6 +1,7 @@
 /** `accounts`, `users`, `workspaces` and `keys`: the administrator's commands. */
 import { Argument, type Command, Option } from "commander";
 import type { AccountRow } from "../db/accounts.js";
+import { PLANS, type Plan } from "../db/accounts.js";
 import { type ApiKeyRow, apiKeyView } from "../db/apikeys.js";
 import type { Store } from "../db/store.js";
 import type { Role } from "../db/users.js";
@@ -28,9 +29,9 @@ import {
   KEY_PREFIX,
   keyRefusal,
 } from "../domain/apikeys.js";
+import { ApiError } from "../domain/errors.js";
 import { generatePassword, hashPassword } from "../domain/passwords.js";
-import { effectiveRateLimits, PLAN_LIMITS, PLANS, type Plan } from "../domain/plans.js";
-import { ApiError } from "../http/errors.js";
+import { effectiveRateLimits, PLAN_LIMITS } from "../domain/plans.js";
 import {
   CliError,
   checkEmail,

@@ -16,6 +16,7 @@ import {
   readsImmutable,
 } from "../db/open.js";
 import { createStore, type Store } from "../db/store.js";
+import { ApiError } from "../domain/errors.js";
 import {
   Email,
   localPartBytes,
@@ -25,10 +26,9 @@ import {
   Password,
   RateLimit,
   RecordName,
-} from "../domain/admin-rules.js";
-import { charLength } from "../domain/chars.js";
-import { ApiError } from "../http/errors.js";
-import { systemErrorReason } from "../jobs/backups.js";
+} from "../http/admin-rules.js";
+import { charLength } from "../runtime/chars.js";
+import { systemErrorReason } from "../runtime/system-errors.js";
 import {
   accessFailure,
   deniedTo,

@@ -13,18 +13,13 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { type Command, Option } from "commander";
+import { BackupTargetError, checkCopy, copyDatabase } from "../db/backup-copy.js";
 import { MigrationMismatchError, migrate, pendingMigrations } from "../db/migrate.js";
 import { DB_FILE, type Db, fsyncFile, openDb, placeNew } from "../db/open.js";
 import { buildOpenApi } from "../http/openapi.js";
 import { ROUTES } from "../http/routes.js";
-import {
-  BackupTargetError,
-  checkCopy,
-  copyDatabase,
-  partialName,
-  syncFolder,
-  systemErrorReason,
-} from "../jobs/backups.js";
+import { partialName, syncFolder } from "../jobs/backups.js";
+import { systemErrorReason } from "../runtime/system-errors.js";
 import {
   CliError,
   DEFAULT_HOST,

@@ -16,14 +16,14 @@ import os from "node:os";
 import path from "node:path";
 import { type Command, Option } from "commander";
 import cron from "node-cron";
+import { PLANS, type Plan } from "../db/accounts.js";
 import { DB_FILE, makeDataDir } from "../db/open.js";
 import { withoutUserinfo } from "../domain/generation/llm.js";
-import { PLANS, type Plan } from "../domain/plans.js";
-import { infoLineNow, jsonLogger, type Logger } from "../http/log.js";
 import { publicUrlOf } from "../http/public-url.js";
 import { type RunningServer, startServer } from "../http/server.js";
 import { ensureBackupDir } from "../jobs/backups.js";
 import { versionText } from "../runtime/build-info.js";
+import { infoLineNow, jsonLogger, type Logger } from "../runtime/log.js";
 import {
   CliError,
   checkEmail,

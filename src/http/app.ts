@@ -5,12 +5,15 @@ import type { AccountRow } from "../db/accounts.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
 import { iso } from "../domain/clock.js";
 import { requireWorkspaceStill } from "../domain/contents.js";
+import { ApiError, invalidInput, workspaceMismatch, workspaceNotFound } from "../domain/errors.js";
 import { API_PLANS, effectiveRateLimits, PLAN_LIMITS, REISSUE_KEY_PATH, UPGRADE_PATH } from "../domain/plans.js";
+import { kindOf } from "../domain/wording.js";
+import { redactSecrets } from "../runtime/log.js";
 import { authenticate, bearerToken, isApiKey, requireCredentialsStill, unauthorized } from "./auth.js";
 import { parseBody, readBody } from "./body.js";
 import type { Ctx, Principal, Services } from "./context.js";
 import { bindCursor, type CursorScope, unbindCursor } from "./cursors.js";
-import { ApiError, errorBody, invalidInput, toApiError, workspaceMismatch, workspaceNotFound } from "./errors.js";
+import { errorBody, toApiError } from "./errors.js";
 import {
   type Incoming,
   incomingOf,
@@ -21,8 +24,6 @@ import {
   responseOf,
 } from "./exchange.js";
 import { idempotencyKeyOf, requestFingerprint } from "./idempotency.js";
-import { redactSecrets } from "./log.js";
-import { kindOf } from "./messages.js";
 import { publicUrlOf } from "./public-url.js";
 import { ANONYMOUS_PER_MINUTE, type RateDecision } from "./ratelimit.js";
 import { isFetchResponse, type Method, type Reply, type RouteDef } from "./route.js";

@@ -1,6 +1,6 @@
 /** Schemas shared by many routes: errors, pagination, identifiers. */
 import * as v from "valibot";
-import { charLength } from "../domain/chars.js";
+import { charLength } from "../runtime/chars.js";
 
 /** The record schemas the description names under components.schemas, by name (see named()). */
 export const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {};

@@ -17,11 +17,13 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
-import { MIN_PASSWORD_LENGTH } from "../domain/admin-rules.js";
-import { ApiError, errorBody, invalidInput } from "../http/errors.js";
+import { ApiError, invalidInput } from "../domain/errors.js";
+import { kindOf } from "../domain/wording.js";
+import { MIN_PASSWORD_LENGTH } from "../http/admin-rules.js";
+import { errorBody } from "../http/errors.js";
 import type { Incoming } from "../http/exchange.js";
-import { redactSecrets } from "../http/log.js";
-import { fieldOf, kindOf, zodIssueMessage } from "../http/messages.js";
+import { fieldOf, zodIssueMessage } from "../http/messages.js";
+import { redactSecrets } from "../runtime/log.js";
 import type { Dispatch } from "./dispatch.js";
 import { type CallContext, TOOLS, type ToolDef, toolRequest, toolResult } from "./tools.js";
 

@@ -7,8 +7,8 @@ import { type ConversionRow, conversionView, TARGET_FORMATS } from "../db/conver
 import { iso } from "../domain/clock.js";
 import { findContent } from "../domain/contents.js";
 import { MAX_OUTPUT_CHARS, POST_LIMIT } from "../domain/conversions.js";
+import { ApiError } from "../domain/errors.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import {
   described,

@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { type ImageRow, imageView } from "../db/images.js";
 import { iso } from "../domain/clock.js";
+import { ApiError, invalidInput } from "../domain/errors.js";
 import { generateImageRemote } from "../domain/generation/llm.js";
 import {
   extensionOf,
@@ -15,11 +16,10 @@ import {
   RENDER_LIMITS,
   type Upload,
 } from "../domain/images.js";
+import { oneOf } from "../domain/wording.js";
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError, invalidInput } from "../http/errors.js";
 import { matchesEtag } from "../http/fixed-body.js";
-import { oneOf } from "../http/messages.js";
 import { route } from "../http/route.js";
 import {
   described,

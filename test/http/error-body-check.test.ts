@@ -4,8 +4,8 @@
  * an envelope would have passed every suite that checks its errors.
  */
 import { describe, expect, it } from "vitest";
+import { ApiError } from "../../src/domain/errors.js";
 import { createApp } from "../../src/http/app.js";
-import { ApiError } from "../../src/http/errors.js";
 import { route } from "../../src/http/route.js";
 import { ROUTES } from "../../src/http/routes.js";
 import { makeHarness } from "../helpers/harness.js";

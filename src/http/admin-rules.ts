@@ -5,7 +5,7 @@
  */
 import { domainToASCII } from "node:url";
 import * as v from "valibot";
-import { describedAs, describedCheck, maxBytes, maxChars, minChars } from "../http/schemas.js";
+import { describedAs, describedCheck, maxBytes, maxChars, minChars } from "./schemas.js";
 
 /** The longest name of an account, workspace or key. */
 export const MAX_NAME_LENGTH = 100;
