@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../src/domain/errors.js";
 import type { RouteDef } from "../src/http/route.js";
-import { ROUTES } from "../src/http/routes.js";
+import { ROUTES } from "../src/routes/index.js";
 import { type ServerProcess, startServe, tempDir } from "./helpers/cli.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

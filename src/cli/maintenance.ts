@@ -17,8 +17,8 @@ import { BackupTargetError, checkCopy, copyDatabase } from "../db/backup-copy.js
 import { MigrationMismatchError, migrate, pendingMigrations } from "../db/migrate.js";
 import { DB_FILE, type Db, fsyncFile, openDb, placeNew } from "../db/open.js";
 import { buildOpenApi } from "../http/openapi.js";
-import { ROUTES } from "../http/routes.js";
 import { partialName, syncFolder } from "../jobs/backups.js";
+import { ROUTES } from "../routes/index.js";
 import { systemErrorReason } from "../runtime/system-errors.js";
 import {
   CliError,

@@ -20,10 +20,10 @@ import { PLANS, type Plan } from "../db/accounts.js";
 import { DB_FILE, makeDataDir } from "../db/open.js";
 import { withoutUserinfo } from "../domain/generation/llm.js";
 import { publicUrlOf } from "../http/public-url.js";
-import { type RunningServer, startServer } from "../http/server.js";
 import { ensureBackupDir } from "../jobs/backups.js";
 import { versionText } from "../runtime/build-info.js";
 import { infoLineNow, jsonLogger, type Logger } from "../runtime/log.js";
+import { type RunningServer, startServer } from "../server/start.js";
 import {
   CliError,
   checkEmail,

@@ -22,7 +22,7 @@ export function setDispatcher(services: Services, dispatch: Dispatch): void {
 export async function dispatcherFor(services: Services): Promise<Dispatch> {
   const known = dispatchers.get(services);
   if (known) return known;
-  const { ROUTES } = await import("../http/routes.js");
+  const { ROUTES } = await import("../routes/index.js");
   const dispatch = dispatchers.get(services) ?? createApp(services, ROUTES).handle;
   dispatchers.set(services, dispatch);
   return dispatch;

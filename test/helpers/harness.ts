@@ -11,9 +11,9 @@ import { inlineWriter, type StoreWriter } from "../../src/domain/writer.js";
 import { type App, createApp } from "../../src/http/app.js";
 import type { ServerConfig, Services } from "../../src/http/context.js";
 import { buildOpenApi } from "../../src/http/openapi.js";
-import { ROUTES } from "../../src/http/routes.js";
-import { createServices, DEFAULT_CONFIG } from "../../src/http/server.js";
+import { ROUTES } from "../../src/routes/index.js";
 import { memoryLogger } from "../../src/runtime/log.js";
+import { createServices, DEFAULT_CONFIG } from "../../src/server/services.js";
 import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
 import { Contract, type OpenApiDocument } from "./contract.js";
 

@@ -9,7 +9,7 @@ import { createApp } from "../../src/http/app.js";
 import { JSON_BODY_LIMIT } from "../../src/http/body.js";
 import { STATUS_WORDS } from "../../src/http/errors.js";
 import { type RouteDef, route } from "../../src/http/route.js";
-import { ROUTES } from "../../src/http/routes.js";
+import { ROUTES } from "../../src/routes/index.js";
 import { contract, makeHarness } from "../helpers/harness.js";
 import {
   API_ROUTES,

@@ -18,11 +18,11 @@ import { createAccount, createWorkspace, issueKey, setLimits } from "../../src/d
 import { createApp } from "../../src/http/app.js";
 import type { Services } from "../../src/http/context.js";
 import { nodeListener } from "../../src/http/node.js";
-import { ROUTES } from "../../src/http/routes.js";
-import { createServices } from "../../src/http/server.js";
 import { answerMcp, MAX_RESULT_CHARS, WRITE_RESERVE_CHARS } from "../../src/mcp/server.js";
 import { TOOLS, toolRequest } from "../../src/mcp/tools.js";
+import { ROUTES } from "../../src/routes/index.js";
 import { memoryLogger } from "../../src/runtime/log.js";
+import { createServices } from "../../src/server/services.js";
 import { inlinePool } from "../../src/workers/pool.js";
 import { tempDir } from "../helpers/cli.js";
 import { makeHarness } from "../helpers/harness.js";

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../src/domain/errors.js";
 import type { RouteDef } from "../../src/http/route.js";
-import { ROUTES } from "../../src/http/routes.js";
+import { ROUTES } from "../../src/routes/index.js";
 import { type Harness, makeHarness, samplePath } from "../helpers/harness.js";
 import {
   API_ROUTES,

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { setPlan } from "../../src/domain/admin.js";
-import { ROUTES } from "../../src/http/routes.js";
+import { ROUTES } from "../../src/routes/index.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, expectRateHeaders, keyRow, label, realPath, sessionOf, userIn } from "../helpers/http.js";
 
