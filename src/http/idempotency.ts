@@ -34,7 +34,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
  */
 export const MAX_KEPT_BYTES = 1024 * 1024;
 
-/** How many expired responses one purge transaction deletes (on the writer thread: server.ts). */
+/** How many expired responses one purge transaction deletes (on the writer thread: server/start.ts). */
 export const PURGE_BATCH = 100;
 
 /** The header a replayed response carries. */

@@ -265,7 +265,7 @@ function disposition(filename: string): string {
   return `inline; filename="${fallback}"; filename*=UTF-8''${exact}`;
 }
 
-/** The image routes, registered in src/http/routes.ts. */
+/** The image routes, registered in src/routes/index.ts. */
 export const imageRoutes = [
   route({
     method: "GET",

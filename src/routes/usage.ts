@@ -90,7 +90,7 @@ const USAGE_COUNTS = {
   images: 1,
 };
 
-/** The usage route, registered in src/http/routes.ts. */
+/** The usage route, registered in src/routes/index.ts. */
 export const usageRoutes = [
   route({
     method: "GET",
