@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { buildOpenApi } from "../src/http/openapi.js";
-import { ROUTES } from "../src/http/routes.js";
-import { DEFAULT_CONFIG } from "../src/http/server.js";
+import { ROUTES } from "../src/routes/index.js";
+import { DEFAULT_CONFIG } from "../src/server/services.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "cs-openapi-"));
 const file = path.join(dir, "openapi.json");

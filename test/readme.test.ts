@@ -2,9 +2,9 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ERROR_CODES } from "../src/http/errors.js";
+import { ERROR_CODES } from "../src/domain/errors.js";
 import type { RouteDef } from "../src/http/route.js";
-import { ROUTES } from "../src/http/routes.js";
+import { ROUTES } from "../src/routes/index.js";
 import { type ServerProcess, startServe, tempDir } from "./helpers/cli.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

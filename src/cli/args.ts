@@ -14,8 +14,8 @@ import {
   Password,
   RateLimit,
   RecordName,
-} from "../domain/admin-rules.js";
-import { charLength } from "../domain/chars.js";
+} from "../http/admin-rules.js";
+import { charLength } from "../runtime/chars.js";
 import { UsageError } from "./errors.js";
 import { printable } from "./output.js";
 
@@ -62,7 +62,7 @@ export function idArg(name: string) {
   };
 }
 
-/** The rules of the HTTP admin API (domain/admin-rules.ts), as argument parsers that fail as usage errors. */
+/** The rules of the HTTP admin API (http/admin-rules.ts), as argument parsers that fail as usage errors. */
 export function nameArg(name: string) {
   return (value: string): string => {
     const r = v.safeParse(RecordName, value);

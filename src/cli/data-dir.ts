@@ -6,7 +6,7 @@ import { constants, statSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { DB_FILE, immutableRead, isDamagedDatabase } from "../db/open.js";
-import { systemErrorReason } from "../jobs/backups.js";
+import { systemErrorReason } from "../runtime/system-errors.js";
 import { refuseBlank } from "./args.js";
 import { CliError, UsageError } from "./errors.js";
 import { accessFailure, deniedTo, giveThisUser, letThisUserIn, letThisUserRead } from "./lock.js";

@@ -17,7 +17,7 @@ import {
   readsImmutable,
 } from "../db/open.js";
 import { createStore, type Store } from "../db/store.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../domain/errors.js";
 import { damagedMessage, dataDirOf, requireDatabase, requireWritable, unreadable, unwritable } from "./data-dir.js";
 import { CliError } from "./errors.js";
 import { holdCommandLock, LockHeldError, MAINTENANCE_LOCK_FILE } from "./lock.js";

@@ -12,17 +12,12 @@ import {
 } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
+import { BackupTargetError, checkCopy, copyDatabase } from "../db/backup-copy.js";
 import { checkpointTruncate, hasMigrationsTable, integrityCheck, vacuumInto } from "../db/maintenance.js";
 import { MigrationMismatchError, migrate, pendingMigrations } from "../db/migrate.js";
 import { DB_FILE, type Db, fsyncFile, openDb, placeNew } from "../db/open.js";
-import {
-  BackupTargetError,
-  checkCopy,
-  copyDatabase,
-  partialName,
-  syncFolder,
-  systemErrorReason,
-} from "../jobs/backups.js";
+import { partialName, syncFolder } from "../jobs/backups.js";
+import { systemErrorReason } from "../runtime/system-errors.js";
 import { refuseBlank } from "./args.js";
 import { dataDirOf, requireDatabase } from "./data-dir.js";
 import { openDatabase, whileNoRestore, whileNoRestoreReading } from "./database.js";

@@ -3,7 +3,7 @@ import { statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Command, Option } from "commander";
 import { buildOpenApi } from "../http/openapi.js";
-import { ROUTES } from "../http/routes.js";
+import { ROUTES } from "../routes/index.js";
 import { givenOption, hostArg, portArg, refuseBlank, serverUrlArg } from "./args.js";
 import { UsageError } from "./errors.js";
 import { printJson } from "./output.js";

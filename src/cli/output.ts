@@ -4,7 +4,7 @@
  */
 import { fstatSync, statSync } from "node:fs";
 import type { Command } from "commander";
-import { systemErrorReason } from "../jobs/backups.js";
+import { systemErrorReason } from "../runtime/system-errors.js";
 import { CliError } from "./errors.js";
 
 /** Whether --json was given. */

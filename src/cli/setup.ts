@@ -1,10 +1,11 @@
 /** `init`: the database, the first account, its default workspace and an admin user (idempotent). */
+
+import type { Plan } from "../db/accounts.js";
 import { migrate } from "../db/migrate.js";
 import { openDb } from "../db/open.js";
 import { createStore, type Store } from "../db/store.js";
 import { createAccount, createUser, issueKey, setOperatorAccount } from "../domain/admin.js";
 import { generatePassword, hashPassword } from "../domain/passwords.js";
-import type { Plan } from "../domain/plans.js";
 import { ensureJwtSecret } from "../domain/sessions.js";
 
 /** What `init` was asked for. */

@@ -1,6 +1,10 @@
 /** Queries on accounts. */
-import type { Plan } from "../domain/plans.js";
 import type { Db } from "./open.js";
+
+/** The plans an account can be on, as its row stores them (what each allows: domain/plans.ts). */
+export const PLANS = ["starter", "pro", "business", "agency"] as const;
+/** One of PLANS. */
+export type Plan = (typeof PLANS)[number];
 
 /** One row of accounts; the rate limits are null where the plan's apply. */
 export interface AccountRow {

@@ -1,6 +1,25 @@
 /** Queries on API keys (only hashes are stored). */
-import { storedScopes } from "../domain/apikeys.js";
 import type { Db } from "./open.js";
+
+/** The scopes a key can have (which ones a request for scopes gets: domain/apikeys.ts normaliseScopes). */
+export const SCOPES = ["read", "write"] as const;
+/** One of SCOPES. */
+export type Scope = (typeof SCOPES)[number];
+
+/** Scopes of a stored key; NULL (a key made before scopes existed) acts as read+write. */
+export function storedScopes(raw: string | null): Scope[] {
+  if (raw === null) return ["read", "write"];
+  // Read on every request; the stored forms are few (the API and the CLI write them).
+  let scopes = scopesOfStored.get(raw);
+  if (!scopes) {
+    const parsed = JSON.parse(raw) as string[];
+    scopes = parsed.length === 0 || parsed.includes("write") ? ["read", "write"] : ["read"];
+    if (scopesOfStored.size < 64) scopesOfStored.set(raw, scopes);
+  }
+  return [...scopes];
+}
+
+const scopesOfStored = new Map<string, Scope[]>();
 
 /** One row of api_keys: the key's hash and display prefix, never its secret; `scopes` is JSON text. */
 export interface ApiKeyRow {

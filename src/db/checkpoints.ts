@@ -13,8 +13,8 @@
  * wait in line only for that third one, which has little left to copy; reads go on, and the next write starts the
  * WAL over. The server's connection keeps a distant autocheckpoint as a safety net (open.ts).
  */
-import type { Logger } from "../http/log.js";
-import type { WorkerPool } from "../workers/pool.js";
+import type { Logger } from "../runtime/log.js";
+import type { TaskPool } from "../runtime/task-pool.js";
 import { closeThreadStore, type DbLocation, threadDb } from "./thread-store.js";
 
 /** Which database to checkpoint (and how a worker thread loads the SQLite addon). */
@@ -84,7 +84,7 @@ export class Checkpointer {
   private done: (result: CheckpointResult) => void;
 
   constructor(
-    private pool: WorkerPool,
+    private pool: TaskPool<{ checkpointWal: typeof checkpointWal }>,
     private input: CheckpointInput,
     private logger: Logger,
     options: CheckpointerOptions = {},

@@ -1,4 +1,4 @@
-/** The SQL of `restore` (cli/maintenance.ts): a backup's checks, its copy into place, and the old database's settling. */
+/** The SQL of backups and `restore`: a copy's checks, the copy itself, and a database's settling (db/backup-copy.ts, cli/maintenance.ts). */
 import type { Db } from "./open.js";
 
 /** SQLite's integrity check of the whole database: "ok", or its findings. */
@@ -21,4 +21,9 @@ export function vacuumInto(db: Db, file: string): void {
 /** Moves everything the WAL holds into the database file and empties the WAL. */
 export function checkpointTruncate(db: Db): void {
   db.pragma("wal_checkpoint(TRUNCATE)");
+}
+
+/** Switches `db` to a rollback journal, so that no -wal or -shm file stays beside its file once it is closed. */
+export function useRollbackJournal(db: Db): void {
+  db.pragma("journal_mode = DELETE");
 }

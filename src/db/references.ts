@@ -1,5 +1,5 @@
 /** Queries on reference materials and their passages (the units generation cites). */
-import { sliceWhole } from "../domain/chars.js";
+import { sliceWhole } from "../runtime/chars.js";
 import type { Db } from "./open.js";
 
 /** How a reference material arrived: JSON content of a format, or an uploaded file. */

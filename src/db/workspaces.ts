@@ -1,5 +1,5 @@
 /** Queries on workspaces. */
-import { prefixedId } from "../domain/ids.js";
+import { prefixedId } from "../runtime/ids.js";
 import type { Db } from "./open.js";
 
 /** One row of workspaces; `is_default` is 1 for the account's default workspace, else 0. */

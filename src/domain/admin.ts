@@ -1,11 +1,12 @@
 /** Administrative operations shared by the CLI and the session/admin routes: accounts, workspaces, users, keys. */
 
+import { PLANS, type Plan } from "../db/accounts.js";
 import type { ApiKeyRow } from "../db/apikeys.js";
+import { storedScopes } from "../db/apikeys.js";
 import type { Store } from "../db/store.js";
 import type { Role, UserRow } from "../db/users.js";
 import type { WorkspaceHoldings, WorkspaceRow } from "../db/workspaces.js";
-import { ApiError, invalidInput, invalidStatus, workspaceNotFound } from "../http/errors.js";
-import { oneOf } from "../http/messages.js";
+import { prefixedId } from "../runtime/ids.js";
 import {
   DEFAULT_EXPIRY,
   displayPrefix,
@@ -16,11 +17,11 @@ import {
   newKeySecret,
   normaliseScopes,
   ScopeError,
-  storedScopes,
 } from "./apikeys.js";
 import { iso } from "./clock.js";
-import { prefixedId } from "./ids.js";
-import { isPlan, PLANS, type Plan } from "./plans.js";
+import { ApiError, invalidInput, invalidStatus, workspaceNotFound } from "./errors.js";
+import { isPlan } from "./plans.js";
+import { oneOf } from "./wording.js";
 
 /** Who did an administrative change, for the audit log. */
 export type Actor = string;

@@ -1,13 +1,12 @@
 /** API key secrets, scopes and expiry: the rules of spec §2 and DESIGN §2–§3. */
 import crypto, { createHash } from "node:crypto";
-import { base62 } from "./ids.js";
+import type { Scope } from "../db/apikeys.js";
+import { base62 } from "../runtime/ids.js";
 
 export const KEY_PREFIX = "svc_live_";
 
 /** What a key's id looks like (`key_` and up to 64 base62 characters). */
 export const KEY_ID_PATTERN = /^key_[0-9A-Za-z]{1,64}$/;
-export const SCOPES = ["read", "write"] as const;
-export type Scope = (typeof SCOPES)[number];
 export const EXPIRY_CHOICES = ["30d", "90d", "365d", "never"] as const;
 export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];
 export const DEFAULT_EXPIRY: ExpiryChoice = "90d";
@@ -45,21 +44,6 @@ export function normaliseScopes(requested: readonly string[] | undefined): Scope
   }
   return requested.includes("write") ? ["read", "write"] : ["read"];
 }
-
-/** Scopes of a stored key; NULL (a key made before scopes existed) acts as read+write. */
-export function storedScopes(raw: string | null): Scope[] {
-  if (raw === null) return ["read", "write"];
-  // Read on every request; the stored forms are few (the API and the CLI write them).
-  let scopes = scopesOfStored.get(raw);
-  if (!scopes) {
-    const parsed = JSON.parse(raw) as string[];
-    scopes = parsed.length === 0 || parsed.includes("write") ? ["read", "write"] : ["read"];
-    if (scopesOfStored.size < 64) scopesOfStored.set(raw, scopes);
-  }
-  return [...scopes];
-}
-
-const scopesOfStored = new Map<string, Scope[]>();
 
 /** The expiry instant of a choice, or null for never. */
 export function expiryFrom(choice: ExpiryChoice, nowMs: number): number | null {

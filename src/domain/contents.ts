@@ -4,12 +4,12 @@ import type { ContentRow, ContentStatus } from "../db/contents.js";
 import type { Store } from "../db/store.js";
 import type { DbLocation } from "../db/thread-store.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
-import { ApiError, invalidStatus, workspaceMismatch, workspaceNotFound } from "../http/errors.js";
+import { prefixedId } from "../runtime/ids.js";
 import { iso } from "./clock.js";
+import { ApiError, invalidStatus, workspaceMismatch, workspaceNotFound } from "./errors.js";
 import type { GenerationInput, GenerationOutput, SectionSpec } from "./generation/builtin.js";
 import { readPassages } from "./generation/passages.js";
 import { emptyTraits, parseTraits } from "./generation/voice.js";
-import { prefixedId } from "./ids.js";
 import { isOverdue, machineTimezone, todayIn } from "./planning.js";
 import { PLAN_LIMITS } from "./plans.js";
 

@@ -1,7 +1,7 @@
 /** Command-line device authorization (RFC 8628 style): a CLI asks for a code, a signed-in user approves it. */
 import { randomBytes } from "node:crypto";
+import { base62 } from "../runtime/ids.js";
 import type { Clock } from "./clock.js";
-import { base62 } from "./ids.js";
 
 /** How long a device code may wait for approval. */
 export const DEVICE_CODE_TTL_SECONDS = 600;

@@ -1,7 +1,6 @@
 /** Plans, their API access, rate limits and monthly analysis quota (DESIGN §5). */
 
-export const PLANS = ["starter", "pro", "business", "agency"] as const;
-export type Plan = (typeof PLANS)[number];
+import { PLANS, type Plan } from "../db/accounts.js";
 
 /** What a plan allows. */
 export interface PlanLimits {

@@ -5,7 +5,7 @@
 import { type Block, blocksToText, markdownBlocks } from "./conversions/markdown-blocks.js";
 import { STOP_WORDS, tokens } from "./generation/language.js";
 import type { VoiceTraits } from "./generation/voice.js";
-import { countPhrases, dropSubsumed, singular, wordsOf } from "./graph.js";
+import { countPhrases, dropSubsumed, singular, wordsOf } from "./graph-extract.js";
 import { readability } from "./readability.js";
 import { splitSentences } from "./text.js";
 

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { errors, jwtVerify, SignJWT } from "jose";
 import type { Store } from "../db/store.js";
 import type { Role } from "../db/users.js";
-import { base62 } from "./ids.js";
+import { base62 } from "../runtime/ids.js";
 
 /** How long a session token lives. */
 export const SESSION_TTL_SECONDS = 12 * 3600;

@@ -33,8 +33,7 @@ import type { NewReference } from "../db/references.js";
 import type { Store } from "../db/store.js";
 import { closeThreadStore, type DbLocation, threadStore } from "../db/thread-store.js";
 import type { UsageRow } from "../db/usage.js";
-import { ApiError, type ErrorCode, workspaceNotFound } from "../http/errors.js";
-import type { WorkerPool } from "../workers/pool.js";
+import type { TaskPool } from "../runtime/task-pool.js";
 import { type Actor, deleteWorkspace } from "./admin.js";
 import {
   contentEditTask,
@@ -46,8 +45,9 @@ import {
   requireWorkspaceStill,
   saveGenerationTask,
 } from "./contents.js";
-import { saveExtraction } from "./graph.js";
-import { completeJob } from "./learning/runner.js";
+import { ApiError, type ErrorCode, workspaceNotFound } from "./errors.js";
+import { saveExtraction } from "./graph-sources.js";
+import { completeJob } from "./learning/complete.js";
 
 /** The operations the writer runs, by name. */
 export const writeOps = {
@@ -296,7 +296,7 @@ function batchSize(queue: readonly WriteCall[]): number {
  * The server's writer: one thread (a pool of one), its own connection; operations begin in the order asked, those
  * asked for while the thread is busy together in one transaction (at most MAX_BATCH).
  */
-export function threadWriter(pool: WorkerPool, db: DbLocation): ThreadWriter {
+export function threadWriter(pool: TaskPool<{ write: typeof runWrite }>, db: DbLocation): ThreadWriter {
   let holds = 0;
   let inFlight = 0;
   let closed = false;

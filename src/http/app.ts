@@ -3,8 +3,8 @@
  * the services and the route table.
  */
 import { randomUUID } from "node:crypto";
+import type { ApiError } from "../domain/errors.js";
 import type { Services } from "./context.js";
-import type { ApiError } from "./errors.js";
 import { type Incoming, incomingOf, type Outgoing, responseOf } from "./exchange.js";
 import { requireAccess } from "./pipeline/access.js";
 import { authenticateCaller, refuseUnauthenticated } from "./pipeline/authenticate.js";

@@ -1,7 +1,9 @@
 /** Authentication (spec §5): an API key (`svc_live_…`) or a web-session JWT as a bearer token. */
-import { hashKey, KEY_PREFIX, keyRefusal, storedScopes } from "../domain/apikeys.js";
+
+import { storedScopes } from "../db/apikeys.js";
+import { hashKey, KEY_PREFIX, keyRefusal } from "../domain/apikeys.js";
+import { ApiError } from "../domain/errors.js";
 import type { Principal, Services } from "./context.js";
-import { ApiError } from "./errors.js";
 import type { Incoming } from "./exchange.js";
 
 /** The bearer token of a request, or undefined when there is no Authorization header. */

@@ -1,6 +1,7 @@
 /** Reading request bodies within their size limit, then parsing them (JSON or multipart) with coded errors. */
+
+import { ApiError, invalidInput } from "../domain/errors.js";
 import { jsonTokensExceed, MAX_JSON_TOKENS, MAX_MULTIPART_PARTS, multipartPartsExceed } from "./body-shape.js";
-import { ApiError, invalidInput } from "./errors.js";
 import type { Incoming } from "./exchange.js";
 
 /** JSON bodies may be at most 1 MiB (DESIGN §3). */

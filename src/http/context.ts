@@ -1,13 +1,12 @@
 /** What a handler receives: the caller, the resolved workspace, validated input and the services. */
 import type { AccountRow } from "../db/accounts.js";
-import type { ApiKeyRow } from "../db/apikeys.js";
+import type { ApiKeyRow, Scope } from "../db/apikeys.js";
 import type { Durability } from "../db/durability.js";
 import type { RowCache } from "../db/row-cache.js";
 import type { Store } from "../db/store.js";
 import type { DbLocation } from "../db/thread-store.js";
 import type { Role } from "../db/users.js";
 import type { WorkspaceRow } from "../db/workspaces.js";
-import type { Scope } from "../domain/apikeys.js";
 import type { Clock } from "../domain/clock.js";
 import type { DeviceAuthorizations } from "../domain/device-auth.js";
 import type { Engine } from "../domain/generation/engines.js";
@@ -18,11 +17,11 @@ import type { LearningRunner } from "../domain/learning/runner.js";
 import type { SessionClaims, SessionTokens } from "../domain/sessions.js";
 import type { UsageCounter } from "../domain/usage.js";
 import type { StoreWriter } from "../domain/writer.js";
+import type { Logger } from "../runtime/log.js";
 import type { WorkerPool } from "../workers/pool.js";
 import type { Incoming } from "./exchange.js";
 import type { IdempotencyKeys } from "./idempotency.js";
 import type { KeyUsageTracker } from "./key-usage.js";
-import type { Logger } from "./log.js";
 import type { RateLimiter } from "./ratelimit.js";
 import type { StorageWatch } from "./storage-watch.js";
 import type { WriteTurns } from "./turns.js";

@@ -6,7 +6,7 @@
  * change between pages), account and workspace, and a cursor whose tag is not the request's is 400.
  */
 import { createHash } from "node:crypto";
-import { ApiError } from "./errors.js";
+import { ApiError } from "../domain/errors.js";
 
 /** What a cursor is bound to: the list as the request names it. */
 export interface CursorScope {

@@ -4,7 +4,7 @@
  * The pipeline works on these plain shapes so that the served path builds no Fetch objects: measured, that layer
  * cost as much CPU per GET as the pipeline itself (README "Performance").
  */
-import { ApiError } from "./errors.js";
+import { ApiError } from "../domain/errors.js";
 
 /** Request headers: case-insensitive lookup and iteration (a Fetch `Headers` is one). */
 export interface RequestHeaders extends Iterable<[string, string]> {

@@ -18,10 +18,11 @@ import { createHash, type Hash } from "node:crypto";
 import type { IdempotencyRow } from "../db/idempotency.js";
 import type { Store } from "../db/store.js";
 import { type Clock, iso } from "../domain/clock.js";
+import { ApiError, invalidInput } from "../domain/errors.js";
 import { inlineWriter, type StoreWriter } from "../domain/writer.js";
-import { ApiError, errorBody, invalidInput } from "./errors.js";
+import { type Logger, redactSecrets } from "../runtime/log.js";
+import { errorBody } from "./errors.js";
 import { bodyBytes, type Incoming, isStreamBody, NULL_BODY_STATUS, type Outgoing } from "./exchange.js";
-import { type Logger, redactSecrets } from "./log.js";
 
 /** How long a completed response is replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -33,7 +34,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
  */
 export const MAX_KEPT_BYTES = 1024 * 1024;
 
-/** How many expired responses one purge transaction deletes (on the writer thread: server.ts). */
+/** How many expired responses one purge transaction deletes (on the writer thread: server/start.ts). */
 export const PURGE_BATCH = 100;
 
 /** The header a replayed response carries. */

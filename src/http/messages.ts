@@ -5,7 +5,7 @@
  * gives no message is worded here from its kind, type, expected, received and requirement (test/http/messages.test.ts).
  */
 import type * as v from "valibot";
-import { sliceWhole } from "../domain/chars.js";
+import { kindOf, shown } from "../domain/wording.js";
 
 /**
  * The message valibot gives an issue whose schema or action has none of its own (safeParse's `config.message`): such
@@ -13,31 +13,8 @@ import { sliceWhole } from "../domain/chars.js";
  */
 export const UNWORDED = "\u0000unworded";
 
-/** The longest quoted input a message shows, in characters: an error body never echoes a huge input back. */
-const MAX_SHOWN = 60;
-
 /** The object schemas, whose issues with `expected` a quoted key and nothing received are a missing field. */
 const OBJECTS = new Set(["object", "loose_object", "strict_object", "object_with_rest", "variant"]);
-
-/** How a value is shown after "got": a string quoted (cut when long), a number or boolean as written. */
-export function shown(value: unknown): string {
-  if (typeof value === "string") {
-    const cut = value.length > MAX_SHOWN ? `${sliceWhole(value, MAX_SHOWN - 1)}…` : value;
-    return JSON.stringify(cut);
-  }
-  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
-  return kindOf(value);
-}
-
-/** What sort of JSON value a value is, in words: `a string`, `a number`, `an array`, `null`. */
-export function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "nothing";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return "an object";
-  if (typeof value === "boolean") return "a boolean";
-  return `a ${typeof value}`;
-}
 
 /** valibot's type names in `expected`, in words (the MCP SDK's protocol issues use them too: mcp/protocol-issues.ts). */
 export const TYPE_WORDS: Record<string, string> = {
@@ -165,9 +142,4 @@ export function fieldOf(where: string, keys: readonly unknown[]): string {
     else field += field === "" ? String(key) : `.${String(key)}`;
   }
   return field === "" ? where : field.startsWith("[") ? `${where}${field}` : field;
-}
-
-/** The message of a value outside a set the server decides (the engines it offers): `model must be one of a, b (got "c")`. */
-export function oneOf(field: string, options: readonly string[], got: unknown): string {
-  return `${field} must be one of ${options.join(", ")} (got ${shown(got)})`;
 }

@@ -2,8 +2,8 @@
 
 import http from "node:http";
 import type { Duplex } from "node:stream";
+import { ApiError, invalidInput } from "../domain/errors.js";
 import type { App } from "./app.js";
-import { ApiError, invalidInput } from "./errors.js";
 import {
   type Incoming,
   isStreamBody,

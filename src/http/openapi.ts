@@ -1,8 +1,8 @@
 /** The OpenAPI 3.1 description, generated from the route table's valibot schemas (never written by hand). */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { GenericSchema } from "valibot";
+import { ERROR_CODES } from "../domain/errors.js";
 import type { ServerConfig } from "./context.js";
-import { ERROR_CODES } from "./errors.js";
 import { IDEMPOTENCY_PARAMETER } from "./idempotency.js";
 import {
   type ConvertedSchemas,

@@ -1,7 +1,8 @@
 /** The shape of one endpoint: its place in the route table, its schemas and its handler. */
 import type { GenericSchema } from "valibot";
+import type { ApiError } from "../domain/errors.js";
 import type { Ctx } from "./context.js";
-import type { ApiError, ErrorBody } from "./errors.js";
+import type { ErrorBody } from "./errors.js";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 

@@ -1,6 +1,6 @@
 /** Schemas shared by many routes: errors, pagination, identifiers. */
 import * as v from "valibot";
-import { charLength } from "../domain/chars.js";
+import { charLength } from "../runtime/chars.js";
 
 /** The record schemas the description names under components.schemas, by name (see named()). */
 export const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {};
@@ -210,7 +210,7 @@ export function minChars(min: number, message?: string) {
 
 /**
  * The longest cursor a list takes: it is opaque, but carries the last row's sort key (an entity id of up to 200 bytes,
- * graph.ts MAX_ENTITY_ID_BYTES, in base64url) and the tag binding it to its list (cursors.ts).
+ * graph-extract.ts MAX_ENTITY_ID_BYTES, in base64url) and the tag binding it to its list (cursors.ts).
  */
 export const MAX_CURSOR_CHARS = 400;
 

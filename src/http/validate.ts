@@ -1,8 +1,9 @@
 /** Runs valibot schemas over request input and turns their issues into 400 validation_failed. */
 import * as v from "valibot";
-import { sliceWhole } from "../domain/chars.js";
-import { ApiError, invalidInput } from "./errors.js";
-import { fieldOf, issueMessage, kindOf, UNWORDED } from "./messages.js";
+import { ApiError, invalidInput } from "../domain/errors.js";
+import { kindOf } from "../domain/wording.js";
+import { sliceWhole } from "../runtime/chars.js";
+import { fieldOf, issueMessage, UNWORDED } from "./messages.js";
 
 /** One validation problem as the error body lists it. */
 export interface InputIssue {

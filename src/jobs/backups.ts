@@ -2,11 +2,9 @@
 import { randomBytes } from "node:crypto";
 import {
   accessSync,
-  closeSync,
   constants,
   lstatSync,
   mkdirSync,
-  openSync,
   readdirSync,
   rmSync,
   type Stats,
@@ -14,18 +12,9 @@ import {
   utimesSync,
 } from "node:fs";
 import path from "node:path";
-import { integrityCheck, useRollbackJournal, vacuumInto } from "../db/backup-sql.js";
-import {
-  DB_FILE,
-  fsyncFile,
-  isDamagedDatabase,
-  markImmutableRead,
-  openDb,
-  openReadOnly,
-  placeNew,
-  readsImmutable,
-} from "../db/open.js";
-import type { DbLocation } from "../db/thread-store.js";
+import { checkCopy } from "../db/backup-copy.js";
+import { fsyncFile, placeNew } from "../db/open.js";
+import { systemErrorReason } from "../runtime/system-errors.js";
 
 const NAME = /^content-service-(\d{8}T\d{6}Z)\.db$/;
 
@@ -201,60 +190,6 @@ export function syncFolder(folder: string): void {
 }
 
 /**
- * The worker task of a backup: copies a data directory's database into `file` (which must not exist) with
- * `VACUUM INTO`. It reads in one transaction, so commits of other connections (the server's, the writer thread's)
- * neither change the copy nor restart it, as they restart SQLite's online backup. The connection is opened for the
- * purpose and closed. `readOnly`: opened read-only (openReadOnly), for the `backup` of a data directory this user
- * cannot write; VACUUM INTO only reads its database, and nothing is created beside it.
- */
-export function copyDatabase(location: DbLocation, file: string, readOnly = false): void {
-  const db = readOnly ? openReadOnly(location.dataDir) : openDb(location.dataDir, { addonFile: location.addonFile });
-  const immutable = readsImmutable(db);
-  // Taken once the open has chosen to read without locks, so that a -wal gone just before it is not a change.
-  const before = immutable ? databaseFingerprint(location.dataDir) : undefined;
-  try {
-    // The copy holds what the database holds (password and key hashes, the session signing secret): it is created
-    // for its owner alone (0600), not with the umask's 0644, and VACUUM INTO fills it.
-    closeSync(openSync(file, "wx", 0o600));
-    vacuumInto(db, file);
-  } catch (e) {
-    // A damaged database is the database's failure; anything else here (a full disk, a folder this user cannot
-    // write) is the copy's.
-    if (isDamagedDatabase(e)) throw immutable ? markImmutableRead(e) : e;
-    throw new BackupTargetError(file, e);
-  } finally {
-    db.close();
-  }
-  // Read as immutable, without locks (no -wal beside the database, and this user may not make the -shm): a server
-  // that started meanwhile could have changed pages under the copy, and a copy whose rows disagree can still pass the
-  // integrity check. The file and its companions must be as they were before the copy began.
-  if (immutable && before !== databaseFingerprint(location.dataDir))
-    throw markImmutableRead(
-      Object.assign(new Error("it or the files beside it changed while it was copied"), {
-        code: "SQLITE_CORRUPT",
-      }),
-    );
-}
-
-/**
- * What changes when anything writes a data directory's database: the file's inode, size and modification time (in
- * nanoseconds), and whether a -wal, -shm or -journal lies beside it. Best effort: a write within one tick of the
- * file system's clock that keeps the size is not seen.
- */
-export function databaseFingerprint(dataDir: string): string {
-  const file = path.join(dataDir, DB_FILE);
-  const parts: string[] = [];
-  for (const name of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`])
-    try {
-      const s = statSync(name, { bigint: true });
-      parts.push(`${s.ino}:${s.size}:${s.mtimeNs}`);
-    } catch {
-      parts.push("-");
-    }
-  return parts.join("|");
-}
-
-/**
  * Makes the backup folder (and the folders above it) if missing, and checks that this user can write into it; throws
  * an Error that says which folder and why. One level at a time: Node's recursive mkdir, under a folder where mkdir
  * fails with ENOENT though the parent exists (/proc), retried for ever on the calling thread (a server with
@@ -307,42 +242,6 @@ export function ensureBackupDir(dir: string): void {
 
 function folderError(folder: string, e: unknown): Error {
   return new Error(`${folder}: ${systemErrorReason(e) ?? (e as Error).message}`);
-}
-
-/** Why a file system call failed, in words (Node's "EACCES: permission denied, open '/x'" → "permission denied"). */
-export function systemErrorReason(e: unknown): string | undefined {
-  const code = (e as { code?: unknown } | null)?.code;
-  if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return undefined;
-  if (code === "EISDIR") return "is a directory: give a file name";
-  return (e as Error).message.replace(/^E[A-Z]+: /, "").replace(/, \w+(?: '.*')?$/s, "");
-}
-
-/** A backup that could not be written where it was to go: `reason` says why, without the file's name. */
-export class BackupTargetError extends Error {
-  readonly reason: string;
-  constructor(
-    readonly file: string,
-    cause: unknown,
-  ) {
-    const reason = systemErrorReason(cause) ?? (cause as Error).message ?? String(cause);
-    super(`cannot write ${file}: ${reason}`);
-    this.reason = reason;
-  }
-}
-
-/**
- * Makes a copy self-contained (rollback journal, so no -wal/-shm files travel beside it) and checks its integrity;
- * throws when the check fails.
- */
-export function checkCopy(file: string, addonFile?: string): void {
-  const copy = openDb(path.dirname(file), { file: path.basename(file), addonFile, mustExist: true });
-  try {
-    useRollbackJournal(copy);
-    const result = integrityCheck(copy);
-    if (result !== "ok") throw new Error(`the backup failed its integrity check: ${String(result)}`);
-  } finally {
-    copy.close();
-  }
 }
 
 /** Deletes all but the newest `keep` backups in a folder (only files this module named). */

@@ -5,7 +5,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { ApiError, errorBody } from "../http/errors.js";
+import { ApiError } from "../domain/errors.js";
+import { errorBody } from "../http/errors.js";
 import type { Dispatch } from "./dispatch.js";
 import { type CallContext, toolRequest, toolResult } from "./tool-calls.js";
 import type { McpTool } from "./tool-schemas.js";

@@ -10,7 +10,8 @@ import {
   ListToolsRequestSchema,
   PingRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { fieldOf, kindOf } from "../http/messages.js";
+import { kindOf } from "../domain/wording.js";
+import { fieldOf } from "../http/messages.js";
 import { type ProtocolIssue, protocolIssueMessage } from "./protocol-issues.js";
 import { argumentIssues } from "./tool-arguments.js";
 import type { McpTool } from "./tool-schemas.js";

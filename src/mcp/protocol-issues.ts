@@ -4,8 +4,10 @@
  * string)`. The SDK checks a request's params with its own schemas; this server words what they refuse
  * (test/mcp/protocol-issues.test.ts).
  */
-import { charLength } from "../domain/chars.js";
-import { kindOf, orList, shown, TYPE_WORDS } from "../http/messages.js";
+
+import { kindOf, shown } from "../domain/wording.js";
+import { orList, TYPE_WORDS } from "../http/messages.js";
+import { charLength } from "../runtime/chars.js";
 
 /** One issue of an SDK schema, as its safeParse reports it with `reportInput: true`. */
 export interface ProtocolIssue {

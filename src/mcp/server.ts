@@ -16,10 +16,10 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { MIN_PASSWORD_LENGTH } from "../domain/admin-rules.js";
-import { ApiError, invalidInput } from "../http/errors.js";
+import { ApiError, invalidInput } from "../domain/errors.js";
+import { MIN_PASSWORD_LENGTH } from "../http/admin-rules.js";
 import type { Incoming } from "../http/exchange.js";
-import { redactSecrets } from "../http/log.js";
+import { redactSecrets } from "../runtime/log.js";
 import { budgetedCaller, type ToolCaller } from "./budget.js";
 import type { Dispatch } from "./dispatch.js";
 import { type JsonRpcError, screenParams } from "./params.js";

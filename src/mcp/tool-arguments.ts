@@ -5,7 +5,8 @@
  * never dropped (a misspelled workspace_id would act in the default workspace). Tested by test/http/mcp.test.ts.
  */
 import * as v from "valibot";
-import { fieldOf, issueMessage, kindOf, shown, TYPE_WORDS, UNWORDED } from "../http/messages.js";
+import { kindOf, shown } from "../domain/wording.js";
+import { fieldOf, issueMessage, TYPE_WORDS, UNWORDED } from "../http/messages.js";
 import { unknownFieldsPhrase } from "./protocol-issues.js";
 import type { ArgumentPlace, McpTool, ToolArgument } from "./tool-schemas.js";
 

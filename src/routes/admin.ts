@@ -1,12 +1,12 @@
 /** /admin/*: accounts, users and the audit log, for web sessions of admin users (spec §4.11). */
 import * as v from "valibot";
+import { PLANS } from "../db/accounts.js";
 import { userView } from "../db/users.js";
 import { createAccount, createUser, operatorAccountId, setLimits, setPlan } from "../domain/admin.js";
-import { Email, MAX_NAME_LENGTH, Password, RateLimit, RecordName } from "../domain/admin-rules.js";
+import { ApiError, invalidInput } from "../domain/errors.js";
 import { generatePassword } from "../domain/passwords.js";
-import { PLANS } from "../domain/plans.js";
+import { Email, MAX_NAME_LENGTH, Password, RateLimit, RecordName } from "../http/admin-rules.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
 import {
   Integer,

@@ -2,10 +2,10 @@
 import * as v from "valibot";
 import { apiKeyView } from "../db/apikeys.js";
 import { findKey, issueKey, renameKey, revokeKey } from "../domain/admin.js";
-import { RecordName } from "../domain/admin-rules.js";
 import { EXPIRY_CHOICES, KEY_ID_PATTERN, normaliseScopes } from "../domain/apikeys.js";
+import { ApiError, invalidInput } from "../domain/errors.js";
+import { RecordName } from "../http/admin-rules.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { Integer, maxChars, named, PageQuery, pageOf, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, CONFLICT, err, INPUT_ERRORS, NOT_FOUND, pageList, SESSION_ONLY } from "./common.js";

@@ -1,6 +1,6 @@
 /** Billing mutations (spec §4.11): sessions only; plans are set by the administrator on this server. */
 import * as v from "valibot";
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../domain/errors.js";
 import { route } from "../http/route.js";
 import { named } from "../http/schemas.js";
 import { AUTH_ERRORS, CONFLICT, SESSION_ONLY } from "./common.js";

@@ -1,7 +1,7 @@
 /** Pieces shared by route files: the standard error responses and paging. */
 
+import { type ApiError, invalidInput } from "../domain/errors.js";
 import type { Ctx } from "../http/context.js";
-import { type ApiError, invalidInput } from "../http/errors.js";
 import type { ResponseDoc } from "../http/route.js";
 import { ErrorBodySchema } from "../http/schemas.js";
 

@@ -2,9 +2,9 @@
 import * as v from "valibot";
 import type { ContentStatus, VersionRow } from "../db/contents.js";
 import { type CallerRows, contentNotFound, contentView, findContent, serverToday } from "../domain/contents.js";
+import { ApiError, invalidInput } from "../domain/errors.js";
 import { CALENDAR_DAY_PATTERN, isCalendarDay, PLANNED_DATE_PATTERN, plannedDay } from "../domain/planning.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
 import {
   described,

@@ -8,8 +8,8 @@ import { iso } from "../domain/clock.js";
 import { findContent } from "../domain/contents.js";
 import { MAX_OUTPUT_CHARS } from "../domain/conversions/output-limit.js";
 import { POST_LIMIT } from "../domain/conversions/thread.js";
+import { ApiError } from "../domain/errors.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import {
   described,

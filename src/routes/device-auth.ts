@@ -2,8 +2,8 @@
 import * as v from "valibot";
 import { userView } from "../db/users.js";
 import { DEVICE_POLL_SECONDS } from "../domain/device-auth.js";
+import { ApiError } from "../domain/errors.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError } from "../http/errors.js";
 import { publicUrlOf } from "../http/public-url.js";
 import { route } from "../http/route.js";
 import { Integer, maxChars, named } from "../http/schemas.js";

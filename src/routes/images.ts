@@ -5,15 +5,15 @@
 import * as v from "valibot";
 import { type ImageRow, imageView } from "../db/images.js";
 import { iso } from "../domain/clock.js";
+import { ApiError, invalidInput } from "../domain/errors.js";
 import { generateImageRemote } from "../domain/generation/llm.js";
 import { extensionOf, IMAGE_TYPES, type ImageType, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE } from "../domain/images/formats.js";
 import { RENDER_LIMITS } from "../domain/images/render.js";
 import type { Upload } from "../domain/images/upload.js";
+import { oneOf } from "../domain/wording.js";
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError, invalidInput } from "../http/errors.js";
 import { matchesEtag } from "../http/fixed-body.js";
-import { oneOf } from "../http/messages.js";
 import { route } from "../http/route.js";
 import {
   described,
@@ -259,7 +259,7 @@ function disposition(filename: string): string {
   return `inline; filename="${fallback}"; filename*=UTF-8''${exact}`;
 }
 
-/** The image routes, registered in src/http/routes.ts. */
+/** The image routes, registered in src/routes/index.ts. */
 export const imageRoutes = [
   route({
     method: "GET",

@@ -2,8 +2,8 @@
 import * as v from "valibot";
 import type { LearningJobRow } from "../db/learning.js";
 import { voiceProfileView } from "../domain/contents.js";
+import { ApiError } from "../domain/errors.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { described, Integer, named, PageQuery, pageOf, RecordWorkspaceId, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, checkRecordPlace, INPUT_ERRORS, NOT_FOUND, pageList } from "./common.js";

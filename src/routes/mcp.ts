@@ -4,8 +4,9 @@
  * DELETE (an SSE stream, a session to end) have no route: a stateless server answers them 405.
  */
 import * as v from "valibot";
+import type { ApiError } from "../domain/errors.js";
 import type { Ctx } from "../http/context.js";
-import type { ApiError, ErrorBody } from "../http/errors.js";
+import type { ErrorBody } from "../http/errors.js";
 import { type RouteDef, route } from "../http/route.js";
 import { described, describedCheck, ErrorBodySchema, maxChars, minChars, WorkspaceQuery } from "../http/schemas.js";
 import { dispatcherFor } from "../mcp/dispatch.js";

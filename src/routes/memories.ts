@@ -2,8 +2,8 @@
 import * as v from "valibot";
 import { MEMORY_KINDS, type MemoryRow, memoryView } from "../db/memories.js";
 import { iso } from "../domain/clock.js";
+import { ApiError } from "../domain/errors.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import {
   described,

@@ -5,12 +5,11 @@
  */
 import * as v from "valibot";
 import { type ReferenceRow, referenceSummaryView, referenceView, SOURCE_TYPES } from "../db/references.js";
-import { charLength, sliceWhole } from "../domain/chars.js";
 import { iso } from "../domain/clock.js";
+import { ApiError, invalidInput } from "../domain/errors.js";
 import type { TextFormat } from "../domain/text.js";
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
 import {
   described,
@@ -26,7 +25,8 @@ import {
   Timestamp,
   WorkspaceQuery,
 } from "../http/schemas.js";
-import { TaskLimitError } from "../workers/limits.js";
+import { charLength, sliceWhole } from "../runtime/chars.js";
+import { TaskLimitError } from "../runtime/task-pool.js";
 import {
   AUTH_ERRORS,
   checkRecordPlace,

@@ -5,10 +5,10 @@
 import * as v from "valibot";
 import type { WorkspaceRow } from "../db/workspaces.js";
 import { findContent } from "../domain/contents.js";
+import { ApiError, workspaceNotFound } from "../domain/errors.js";
 import { parseTraits, type VoiceTraits } from "../domain/generation/voice.js";
 import { COMPONENT_WEIGHTS } from "../domain/scoring.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError, workspaceNotFound } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { described, exactlyOneOf, Integer, maxChars, minChars, named } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS } from "./common.js";

@@ -78,7 +78,7 @@ export const systemRoutes = [
   }),
 ];
 
-/** Per built document (one per configured pair of URLs, routes.ts): serialized once, as it does not change. */
+/** Per built document (one per configured pair of URLs, routes/index.ts): serialized once, as it does not change. */
 const representations = new WeakMap<object, FixedBody>();
 
 function representationsOf(doc: object): FixedBody {

@@ -1,8 +1,8 @@
 /** Templates (DESIGN §6, stable, account-level): browse the built-in templates and the account's own. */
 import * as v from "valibot";
 import { SECTION_ROLES, TEMPLATE_FORMATS, TEMPLATE_TONES, type TemplateRow, templateView } from "../db/templates.js";
+import { ApiError } from "../domain/errors.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { described, Integer, intString, named, PageQuery, pageOf, TextFilter, Timestamp } from "../http/schemas.js";
 import { AUTH_ERRORS, decodeCursor, encodeCursor, INPUT_ERRORS, NOT_FOUND, page } from "./common.js";

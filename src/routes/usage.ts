@@ -3,6 +3,7 @@
  * share, over a range of UTC days, including what is counted but not yet written.
  */
 import * as v from "valibot";
+import { invalidInput } from "../domain/errors.js";
 import { CALENDAR_DAY_PATTERN, isCalendarDay } from "../domain/planning.js";
 import {
   addDays,
@@ -14,7 +15,6 @@ import {
   utcDay,
 } from "../domain/usage.js";
 import type { Ctx } from "../http/context.js";
-import { invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { describedCheck, named } from "../http/schemas.js";
 import { ACCOUNT_LEVEL, AUTH_ERRORS, INPUT_ERRORS } from "./common.js";
@@ -90,7 +90,7 @@ const USAGE_COUNTS = {
   images: 1,
 };
 
-/** The usage route, registered in src/http/routes.ts. */
+/** The usage route, registered in src/routes/index.ts. */
 export const usageRoutes = [
   route({
     method: "GET",

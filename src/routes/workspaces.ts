@@ -2,9 +2,9 @@
 import * as v from "valibot";
 import { type WorkspaceRow, workspaceView } from "../db/workspaces.js";
 import { createWorkspace, updateWorkspace } from "../domain/admin.js";
-import { RecordName } from "../domain/admin-rules.js";
+import { workspaceNotFound } from "../domain/errors.js";
+import { RecordName } from "../http/admin-rules.js";
 import type { Ctx } from "../http/context.js";
-import { workspaceNotFound } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { maxChars, named, PageQuery, pageOf, Timestamp, WorkspaceQuery } from "../http/schemas.js";
 import { actorOf } from "./apikeys.js";

@@ -28,19 +28,6 @@ export const LIMITED_TASKS: ReadonlySet<TaskName> = new Set<TaskName>([
   "graphRead",
 ]);
 
-/** A task ended because it used more CPU time than the limit; its thread was ended with it. */
-export class TaskLimitError extends Error {
-  readonly task: string;
-  readonly limitMs: number;
-
-  constructor(task: string, limitMs: number) {
-    super(`the ${task} task used more than ${limitMs / 1000} s of processing time and was stopped`);
-    this.name = "TaskLimitError";
-    this.task = task;
-    this.limitMs = limitMs;
-  }
-}
-
 /**
  * The message a worker thread posts when it starts a limited task: which one, its thread (Node's id, and Linux's),
  * its CPU clock then.

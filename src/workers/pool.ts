@@ -2,26 +2,13 @@
 import { performance } from "node:perf_hooks";
 import { Piscina, valueSymbol } from "piscina";
 import { restoreAssets, workerEntry } from "../runtime/assets.js";
-import {
-  isTaskStarted,
-  LIMITED_TASKS,
-  TASK_CPU_LIMIT_MS,
-  TaskLimitError,
-  type TaskStarted,
-  threadCpuNs,
-} from "./limits.js";
+import { TaskLimitError, type TaskPool } from "../runtime/task-pool.js";
+import { isTaskStarted, LIMITED_TASKS, TASK_CPU_LIMIT_MS, type TaskStarted, threadCpuNs } from "./limits.js";
 import { type TaskName, type Tasks, tasks } from "./tasks.js";
 import { IDLE_ENV, NICENESS_ENV, WORKER_NICENESS } from "./worker.js";
 
-/** Runs a named task with its input and resolves with its output; `transfer` buffers of the input are handed over. */
-export interface WorkerPool {
-  run<N extends TaskName>(
-    name: N,
-    input: Parameters<Tasks[N]>[0],
-    transfer?: ArrayBuffer[],
-  ): Promise<ReturnType<Tasks[N]>>;
-  close(): Promise<void>;
-}
+/** A pool that runs every task of the task table (tasks.ts); the layers below see it as the TaskPool they need. */
+export type WorkerPool = TaskPool<Tasks>;
 
 /**
  * A piscina pool of `threads` worker threads. A `background` pool's threads run at a lower priority (see

@@ -1,5 +1,6 @@
 /** The tasks run on the worker pools: pure functions of their input, the WAL checkpoint, backups' copy and check. */
 import { move, transferableSymbol, valueSymbol } from "piscina";
+import { checkCopy, copyDatabase } from "../db/backup-copy.js";
 import { type CheckpointInput, checkpointWal } from "../db/checkpoints.js";
 import { fsyncFile } from "../db/open.js";
 import type { DbLocation } from "../db/thread-store.js";
@@ -8,8 +9,9 @@ import { type GenerationInput, generateBuiltin } from "../domain/generation/buil
 import { withPassages } from "../domain/generation/passages.js";
 import { buildPrompt, finishAnswer } from "../domain/generation/prompt.js";
 import { builtinThesis, type ThesisInput, thesisPrompt } from "../domain/generation/thesis.js";
-import { type ExtractionInput, extractGraph, extractSource } from "../domain/graph.js";
+import { type ExtractionInput, extractGraph } from "../domain/graph-extract.js";
 import { graphRead } from "../domain/graph-reads.js";
+import { extractSource } from "../domain/graph-sources.js";
 import { type RenderRequest, renderPng } from "../domain/images/render.js";
 import { readUpload, sha256Hex, type UploadData } from "../domain/images/upload.js";
 import { type AnalysisInput, analyzeEdit } from "../domain/learning/analyze.js";
@@ -18,7 +20,6 @@ import { hashPassword, verifyPassword } from "../domain/passwords.js";
 import { type ScoringInput, scoreText } from "../domain/scoring.js";
 import { ingestText, type TextFormat } from "../domain/text.js";
 import { runWrite, type WriteTaskInput } from "../domain/writer.js";
-import { checkCopy, copyDatabase } from "../jobs/backups.js";
 
 /**
  * The buffer a thread can hand over to another (postMessage's transfer list) instead of copying it: copying 10 MiB

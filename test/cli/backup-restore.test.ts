@@ -30,8 +30,8 @@ const during = vi.hoisted(() => ({
 }));
 
 // In-process runs of backupDatabase get a copy check that fails (see "deletes the partial copy").
-vi.mock("../../src/jobs/backups.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../src/jobs/backups.js")>();
+vi.mock("../../src/db/backup-copy.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/db/backup-copy.js")>();
   return {
     ...real,
     checkCopy: (file: string, addonFile?: string) => {

@@ -12,18 +12,12 @@ import {
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
+import { checkCopy, copyDatabase, databaseFingerprint } from "../../src/db/backup-copy.js";
 import { migrate } from "../../src/db/migrate.js";
 import { openDb } from "../../src/db/open.js";
 import { createStore } from "../../src/db/store.js";
 import { createAccount } from "../../src/domain/admin.js";
-import {
-  backupName,
-  checkCopy,
-  copyDatabase,
-  databaseFingerprint,
-  ensureBackupDir,
-  takeBackup,
-} from "../../src/jobs/backups.js";
+import { backupName, ensureBackupDir, takeBackup } from "../../src/jobs/backups.js";
 import { piscinaPool } from "../../src/workers/pool.js";
 import { asUser, cli, startServe, tempDir } from "../helpers/cli.js";
 

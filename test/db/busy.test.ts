@@ -9,8 +9,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, openDb } from "../../src/db/open.js";
 import { createAccount, issueKey } from "../../src/domain/admin.js";
-import { memoryLogger } from "../../src/http/log.js";
-import { type RunningServer, startServer } from "../../src/http/server.js";
+import { memoryLogger } from "../../src/runtime/log.js";
+import { type RunningServer, startServer } from "../../src/server/start.js";
 import { expectErrorBody, sendTo } from "../helpers/http.js";
 
 describe("a write that finds the database locked by another process", () => {

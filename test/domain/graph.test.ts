@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type { GraphSource } from "../../src/db/graph.js";
 import { iso } from "../../src/domain/clock.js";
-import { dropSubsumed, extractGraph, GraphService, type PhraseCount, singular } from "../../src/domain/graph.js";
+import { GraphService } from "../../src/domain/graph.js";
+import { dropSubsumed, extractGraph, type PhraseCount, singular } from "../../src/domain/graph-extract.js";
 import { inlineWriter, type StoreWriter } from "../../src/domain/writer.js";
 import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
 import { type Harness, makeHarness, storeReference } from "../helpers/harness.js";

@@ -5,8 +5,8 @@ import { createStore } from "../../src/db/store.js";
 import { createAccount } from "../../src/domain/admin.js";
 import { ManualClock } from "../../src/domain/clock.js";
 import { backoffMs, LearningRunner, MAX_ATTEMPTS } from "../../src/domain/learning/runner.js";
-import { memoryLogger } from "../../src/http/log.js";
 import { startSchedules } from "../../src/jobs/schedules.js";
+import { memoryLogger } from "../../src/runtime/log.js";
 import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
 
 function setup(pool: WorkerPool) {

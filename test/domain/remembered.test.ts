@@ -1,6 +1,6 @@
 /** The small per-request memories of the hot path answer exactly what the plain computation would. */
 import { describe, expect, it } from "vitest";
-import { storedScopes } from "../../src/domain/apikeys.js";
+import { storedScopes } from "../../src/db/apikeys.js";
 import { iso } from "../../src/domain/clock.js";
 import { utcDay } from "../../src/domain/usage.js";
 

@@ -7,8 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { hashPassword } from "../../src/domain/passwords.js";
 import { buildOpenApi } from "../../src/http/openapi.js";
-import { ROUTES } from "../../src/http/routes.js";
-import { DEFAULT_CONFIG } from "../../src/http/server.js";
+import { ROUTES } from "../../src/routes/index.js";
+import { DEFAULT_CONFIG } from "../../src/server/services.js";
 import { cli, initDir } from "../helpers/cli.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";

@@ -7,10 +7,10 @@ import { Checkpointer } from "../../src/db/checkpoints.js";
 import { migrate } from "../../src/db/migrate.js";
 import { openDb } from "../../src/db/open.js";
 import { threadDb } from "../../src/db/thread-store.js";
+import { ApiError } from "../../src/domain/errors.js";
 import { zeroCounts } from "../../src/domain/usage.js";
 import { inlineWriter, MAX_BATCH, runWrite, threadWriter } from "../../src/domain/writer.js";
-import { ApiError } from "../../src/http/errors.js";
-import { memoryLogger } from "../../src/http/log.js";
+import { memoryLogger } from "../../src/runtime/log.js";
 import type { WorkerPool } from "../../src/workers/pool.js";
 import { makeHarness } from "../helpers/harness.js";
 

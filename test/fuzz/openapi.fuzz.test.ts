@@ -13,7 +13,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildOpenApi } from "../../src/http/openapi.js";
-import { ROUTES } from "../../src/http/routes.js";
+import { ROUTES } from "../../src/routes/index.js";
 import { type Answer, answerOf, type Harness, makeHarness } from "../helpers/harness.js";
 import { expectErrorBodyOf, freshAddress, sendTo, sessionOf } from "../helpers/http.js";
 import { inlined } from "../helpers/openapi-doc.js";

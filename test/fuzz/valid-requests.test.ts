@@ -13,7 +13,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ROUTES } from "../../src/http/routes.js";
+import { ROUTES } from "../../src/routes/index.js";
 import { type Answer, answerOf, makeHarness } from "../helpers/harness.js";
 import { credentialFor, freshAddress } from "../helpers/http.js";
 import { arbitraryOf, deref, type JsonSchema, type Seeds } from "./valid-values.js";

@@ -1,18 +1,19 @@
 /** The test harness: the app on a fresh migrated in-memory database, with a manual clock and seeded fixtures. */
+
+import type { Plan } from "../../src/db/accounts.js";
 import { migrate } from "../../src/db/migrate.js";
 import { type Db, openDb } from "../../src/db/open.js";
 import { createStore, type Store } from "../../src/db/store.js";
 import { createAccount, createUser, createWorkspace, issueKey } from "../../src/domain/admin.js";
 import { ManualClock } from "../../src/domain/clock.js";
 import { hashPassword } from "../../src/domain/passwords.js";
-import type { Plan } from "../../src/domain/plans.js";
 import { inlineWriter, type StoreWriter } from "../../src/domain/writer.js";
 import { type App, createApp } from "../../src/http/app.js";
 import type { ServerConfig, Services } from "../../src/http/context.js";
-import { memoryLogger } from "../../src/http/log.js";
 import { buildOpenApi } from "../../src/http/openapi.js";
-import { ROUTES } from "../../src/http/routes.js";
-import { createServices, DEFAULT_CONFIG } from "../../src/http/server.js";
+import { ROUTES } from "../../src/routes/index.js";
+import { memoryLogger } from "../../src/runtime/log.js";
+import { createServices, DEFAULT_CONFIG } from "../../src/server/services.js";
 import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
 import { Contract, type OpenApiDocument } from "./contract.js";
 

@@ -7,7 +7,7 @@ import { hashKey } from "../../src/domain/apikeys.js";
 import { createApp } from "../../src/http/app.js";
 import type { Ctx } from "../../src/http/context.js";
 import { type Method, type RouteDef, route } from "../../src/http/route.js";
-import { ROUTES } from "../../src/http/routes.js";
+import { ROUTES } from "../../src/routes/index.js";
 import { type Answer, type Harness, type Send, sendTo } from "./harness.js";
 
 /** The harness's send, for any app over its services: the HTTP suites take it from here with their other pieces. */

@@ -4,12 +4,12 @@
  */
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { charLength } from "../../src/domain/chars.js";
 import { buildOpenApi } from "../../src/http/openapi.js";
-import { ROUTES } from "../../src/http/routes.js";
 import { maxChars, minChars } from "../../src/http/schemas.js";
-import { DEFAULT_CONFIG } from "../../src/http/server.js";
 import { parseInput } from "../../src/http/validate.js";
+import { ROUTES } from "../../src/routes/index.js";
+import { charLength } from "../../src/runtime/chars.js";
+import { DEFAULT_CONFIG } from "../../src/server/services.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, sessionOf } from "../helpers/http.js";
 import { requestSchemaOf } from "../helpers/openapi-doc.js";

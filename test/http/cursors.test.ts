@@ -3,7 +3,7 @@
  * answers 400 validation_failed on query.cursor instead of a page read from somewhere else in its rows.
  */
 import { describe, expect, it } from "vitest";
-import { extractGraph, MAX_ENTITY_ID_BYTES } from "../../src/domain/graph.js";
+import { extractGraph, MAX_ENTITY_ID_BYTES } from "../../src/domain/graph-extract.js";
 import { MAX_CURSOR_CHARS } from "../../src/http/schemas.js";
 import { type Harness, makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";

@@ -4,10 +4,10 @@
  * an envelope would have passed every suite that checks its errors.
  */
 import { describe, expect, it } from "vitest";
+import { ApiError } from "../../src/domain/errors.js";
 import { createApp } from "../../src/http/app.js";
-import { ApiError } from "../../src/http/errors.js";
 import { route } from "../../src/http/route.js";
-import { ROUTES } from "../../src/http/routes.js";
+import { ROUTES } from "../../src/routes/index.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, expectErrorBodyOf, expectJsonRpcErrorBody, PROBE_ROUTE, sendTo } from "../helpers/http.js";
 

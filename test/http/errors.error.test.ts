@@ -4,11 +4,12 @@
  * request log has one line per request with no secret in it.
  */
 import { describe, expect, it } from "vitest";
+import { ApiError, ERROR_CODES } from "../../src/domain/errors.js";
 import { createApp } from "../../src/http/app.js";
 import { JSON_BODY_LIMIT } from "../../src/http/body.js";
-import { ApiError, ERROR_CODES, STATUS_WORDS } from "../../src/http/errors.js";
+import { STATUS_WORDS } from "../../src/http/errors.js";
 import { type RouteDef, route } from "../../src/http/route.js";
-import { ROUTES } from "../../src/http/routes.js";
+import { ROUTES } from "../../src/routes/index.js";
 import { contract, makeHarness } from "../helpers/harness.js";
 import {
   API_ROUTES,

@@ -8,7 +8,7 @@ import { createApp } from "../../src/http/app.js";
 import type { Ctx } from "../../src/http/context.js";
 import { IDEMPOTENCY_TTL_MS, MAX_KEPT_BYTES, PURGE_BATCH } from "../../src/http/idempotency.js";
 import { type RouteDef, route } from "../../src/http/route.js";
-import { ROUTES } from "../../src/http/routes.js";
+import { ROUTES } from "../../src/routes/index.js";
 import { type Answer, type Harness, makeHarness, type Send } from "../helpers/harness.js";
 import { expectErrorBody, expectRateHeaders, keyRow, PROBE_ROUTE, sendTo, sessionOf } from "../helpers/http.js";
 

@@ -3,7 +3,7 @@
  * partial write) had the rest dropped and the next line glued to the half written.
  */
 import { describe, expect, it } from "vitest";
-import { endCutLine, infoLineNow, jsonLogger, type LineOutput, type Sink, stdoutSink } from "../../src/http/log.js";
+import { endCutLine, infoLineNow, jsonLogger, type LineOutput, type Sink, stdoutSink } from "../../src/runtime/log.js";
 
 /**
  * A standard output that answers each write as `plan` says, in turn: a number takes at most that many bytes, an error

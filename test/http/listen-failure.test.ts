@@ -4,8 +4,8 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { memoryLogger } from "../../src/http/log.js";
-import { startServer } from "../../src/http/server.js";
+import { memoryLogger } from "../../src/runtime/log.js";
+import { startServer } from "../../src/server/start.js";
 
 it("rejects on a port in use and closes its pools and its database", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "cs-listen-"));

@@ -4,7 +4,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FLUSH_GAP_MS, fileSink, jsonLogger } from "../../src/http/log.js";
+import { FLUSH_GAP_MS, fileSink, jsonLogger } from "../../src/runtime/log.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const dir = mkdtempSync(path.join(tmpdir(), "cs-log-"));

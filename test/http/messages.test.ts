@@ -4,8 +4,9 @@
  */
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../src/http/errors.js";
-import { expectedWords, fieldOf, kindOf, oneOf, shown } from "../../src/http/messages.js";
+import { ApiError } from "../../src/domain/errors.js";
+import { kindOf, oneOf, shown } from "../../src/domain/wording.js";
+import { expectedWords, fieldOf } from "../../src/http/messages.js";
 import { intString, maxBytes, maxChars, minChars, TextFilter } from "../../src/http/schemas.js";
 import { parseBodyInput, parseInput, queryObjectOf } from "../../src/http/validate.js";
 

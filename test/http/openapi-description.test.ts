@@ -4,7 +4,7 @@
  * through holds the answers to; integer identifiers (spec §2); and body refusals only where there is a body.
  */
 import { describe, expect, it } from "vitest";
-import { ROUTES } from "../../src/http/routes.js";
+import { ROUTES } from "../../src/routes/index.js";
 import { ContractError } from "../helpers/contract.js";
 import { checkContract, contract, makeHarness } from "../helpers/harness.js";
 import { inlined } from "../helpers/openapi-doc.js";

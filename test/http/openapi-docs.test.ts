@@ -6,7 +6,7 @@
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { ROUTES } from "../../src/http/routes.js";
+import { ROUTES } from "../../src/routes/index.js";
 import { contract, type Harness, makeHarness } from "../helpers/harness.js";
 import { credentialFor } from "../helpers/http.js";
 

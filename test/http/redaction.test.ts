@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { redactSecrets } from "../../src/http/log.js";
 import { loggable } from "../../src/mcp/server.js";
+import { redactSecrets } from "../../src/runtime/log.js";
 import { makeHarness } from "../helpers/harness.js";
 
 describe("secret redaction", () => {

@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { memoryLogger } from "../../src/http/log.js";
-import { startServer } from "../../src/http/server.js";
+import { memoryLogger } from "../../src/runtime/log.js";
+import { startServer } from "../../src/server/start.js";
 
 it("a flush that fails at close (a full disk) still lets the pools, the writer and the database close", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "cs-close-"));

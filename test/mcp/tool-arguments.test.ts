@@ -3,9 +3,9 @@
  * input stage, under the tool's argument names.
  */
 import { describe, expect, it } from "vitest";
-import { ROUTES } from "../../src/http/routes.js";
 import { argumentIssues } from "../../src/mcp/tool-arguments.js";
 import { toolsFor } from "../../src/mcp/tool-schemas.js";
+import { ROUTES } from "../../src/routes/index.js";
 
 const tools = toolsFor(ROUTES, {});
 const issues = (name: string, args: unknown) =>

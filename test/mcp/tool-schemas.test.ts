@@ -3,8 +3,8 @@
  * the tools' argument names, as JSON a tool call sends, and nothing else.
  */
 import { describe, expect, it } from "vitest";
-import { ROUTES } from "../../src/http/routes.js";
 import { toolsFor } from "../../src/mcp/tool-schemas.js";
+import { ROUTES } from "../../src/routes/index.js";
 
 const tools = toolsFor(ROUTES, {});
 const tool = (name: string) => tools.find((t) => t.def.name === name)!;

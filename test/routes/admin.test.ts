@@ -1,6 +1,6 @@
 /** /admin/* from a web session (spec §4.11, DESIGN §6): admins only; accounts, plans, users and the audit log. */
 import { describe, expect, it } from "vitest";
-import { ROUTES } from "../../src/http/routes.js";
+import { ROUTES } from "../../src/routes/index.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, expectRateHeaders, label, realPath, sessionOf } from "../helpers/http.js";
 

@@ -1,6 +1,6 @@
 /** Billing from a web session (spec §4.11): the four mutations, managed locally for every plan. */
 import { describe, expect, it } from "vitest";
-import { ROUTES } from "../../src/http/routes.js";
+import { ROUTES } from "../../src/routes/index.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, label, sessionOf, userIn } from "../helpers/http.js";
 

@@ -8,9 +8,9 @@ import { createRequire } from "node:module";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { buildOpenApi } from "../../src/http/openapi.js";
-import { ROUTES } from "../../src/http/routes.js";
-import { DEFAULT_CONFIG } from "../../src/http/server.js";
 import { DOCS_CSP } from "../../src/routes/docs.js";
+import { ROUTES } from "../../src/routes/index.js";
+import { DEFAULT_CONFIG } from "../../src/server/services.js";
 import { makeHarness } from "../helpers/harness.js";
 
 const bundleFile = createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js");

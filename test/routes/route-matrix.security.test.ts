@@ -5,9 +5,9 @@
  * every response carries. Nothing here is hand-picked: a route added to ROUTES joins every matrix.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { ERROR_CODES } from "../../src/http/errors.js";
+import { ERROR_CODES } from "../../src/domain/errors.js";
 import type { RouteDef } from "../../src/http/route.js";
-import { ROUTES } from "../../src/http/routes.js";
+import { ROUTES } from "../../src/routes/index.js";
 import { type Harness, makeHarness, samplePath } from "../helpers/harness.js";
 import {
   API_ROUTES,

@@ -1,5 +1,5 @@
 /**
- * Password checks do not wait behind long foreground work (src/http/server.ts, the password pool): a sign-in and a
+ * Password checks do not wait behind long foreground work (src/server/start.ts, the password pool): a sign-in and a
  * user's creation are answered while image renderings hold the foreground pool.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,9 +12,10 @@ import { openDb } from "../../src/db/open.js";
 import { createAccount, createUser, issueKey } from "../../src/domain/admin.js";
 import { hashPassword } from "../../src/domain/passwords.js";
 import { createApp } from "../../src/http/app.js";
-import { memoryLogger } from "../../src/http/log.js";
-import { ROUTES } from "../../src/http/routes.js";
-import { createServices, type RunningServer, startServer } from "../../src/http/server.js";
+import { ROUTES } from "../../src/routes/index.js";
+import { memoryLogger } from "../../src/runtime/log.js";
+import { createServices } from "../../src/server/services.js";
+import { type RunningServer, startServer } from "../../src/server/start.js";
 import type { TaskName } from "../../src/workers/tasks.js";
 import { sendTo } from "../helpers/http.js";
 import { hookedPool } from "../helpers/pools.js";

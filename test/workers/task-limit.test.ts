@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { backoffMs } from "../../src/domain/learning/runner.js";
-import { TASK_CPU_LIMIT_MS, TaskLimitError } from "../../src/workers/limits.js";
+import { TaskLimitError } from "../../src/runtime/task-pool.js";
+import { TASK_CPU_LIMIT_MS } from "../../src/workers/limits.js";
 import type { TaskName } from "../../src/workers/tasks.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, generateAndFinalize } from "../helpers/http.js";

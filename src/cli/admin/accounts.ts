@@ -1,8 +1,9 @@
 /** `accounts`: create and list accounts, change their plan and rate limits. */
 import { Argument, type Command, Option } from "commander";
+import { PLANS, type Plan } from "../../db/accounts.js";
 import { createAccount, setLimits, setPlan } from "../../domain/admin.js";
 import { keyRefusal } from "../../domain/apikeys.js";
-import { effectiveRateLimits, PLAN_LIMITS, PLANS, type Plan } from "../../domain/plans.js";
+import { effectiveRateLimits, PLAN_LIMITS } from "../../domain/plans.js";
 import { limitArg, nameArg, positiveInt } from "../args.js";
 import { withReadStore, withStore } from "../database.js";
 import { UsageError } from "../errors.js";

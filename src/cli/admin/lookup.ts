@@ -1,9 +1,9 @@
 /** What every administrator's command shares: the actor it records, the records it looks up, and its notes. */
 import type { Command } from "commander";
-import type { AccountRow } from "../../db/accounts.js";
+import type { AccountRow, Plan } from "../../db/accounts.js";
 import type { Store } from "../../db/store.js";
 import type { WorkspaceRow } from "../../db/workspaces.js";
-import { PLAN_LIMITS, type Plan } from "../../domain/plans.js";
+import { PLAN_LIMITS } from "../../domain/plans.js";
 import { dataDirOf } from "../data-dir.js";
 import { CliError } from "../errors.js";
 import { shellWord } from "../output.js";

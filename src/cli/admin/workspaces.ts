@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { type WorkspaceHoldings, workspaceView } from "../../db/workspaces.js";
 import { createWorkspace, deleteWorkspace, updateWorkspace } from "../../domain/admin.js";
-import { ApiError } from "../../http/errors.js";
+import { ApiError } from "../../domain/errors.js";
 import { idArg, nameArg, positiveInt } from "../args.js";
 import { withReadStore, withStore } from "../database.js";
 import { CliError } from "../errors.js";

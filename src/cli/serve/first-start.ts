@@ -4,7 +4,7 @@
  */
 import { closeSync, fchmodSync, fsyncSync, openSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
-import type { Logger } from "../../http/log.js";
+import type { Logger } from "../../runtime/log.js";
 import { isNullDevice } from "../output.js";
 import type { InitResult } from "../setup.js";
 

@@ -2,9 +2,9 @@
 import { existsSync, fstatSync } from "node:fs";
 import path from "node:path";
 import { type Command, Option } from "commander";
+import { PLANS, type Plan } from "../../db/accounts.js";
 import { hasFirstAccount } from "../../db/first-account.js";
 import { DB_FILE, makeDataDir } from "../../db/open.js";
-import { PLANS, type Plan } from "../../domain/plans.js";
 import { checkEmail, checkPassword, givenOption, nameArg, readStdinIfPiped } from "../args.js";
 import { dataDirOf } from "../data-dir.js";
 import { openDatabase, whileNoRestore } from "../database.js";

@@ -4,8 +4,8 @@
  */
 import net from "node:net";
 import { publicUrlOf } from "../../http/public-url.js";
-import type { RunningServer } from "../../http/server.js";
 import { versionText } from "../../runtime/build-info.js";
+import type { RunningServer } from "../../server/start.js";
 import { CliError } from "../errors.js";
 import { onStdoutClosed } from "../output.js";
 import { defaultServerUrls } from "../server-urls.js";

@@ -2,7 +2,7 @@
  * How `serve` stops: the first stop signal drains (no new connections, the requests in flight finished, the
  * checkpoint written), a second is said and waited through, a third ends the process at once; the drain is bounded.
  */
-import type { RunningServer } from "../../http/server.js";
+import type { RunningServer } from "../../server/start.js";
 import type { StopSignals } from "../stop-signals.js";
 
 /**

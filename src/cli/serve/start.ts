@@ -5,9 +5,9 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { DB_FILE } from "../../db/open.js";
-import { infoLineNow, jsonLogger } from "../../http/log.js";
-import { type RunningServer, type ServeOptions, startServer } from "../../http/server.js";
 import { ensureBackupDir } from "../../jobs/backups.js";
+import { infoLineNow, jsonLogger } from "../../runtime/log.js";
+import { type RunningServer, type ServeOptions, startServer } from "../../server/start.js";
 import { CliError } from "../errors.js";
 import { defaultServerUrls } from "../server-urls.js";
 import { type InitResult, initDataDir } from "../setup.js";

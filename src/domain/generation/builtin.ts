@@ -2,7 +2,7 @@
  * The builtin engine: writes a piece from a template's sections, a direction, memories, the reference passages
  * most relevant to the direction and the workspace's voice profile, with no model. Same input and seed, same text.
  */
-import { sliceWhole } from "../chars.js";
+import { sliceWhole } from "../../runtime/chars.js";
 import { splitSentences } from "../text.js";
 import {
   CONNECTIVES,

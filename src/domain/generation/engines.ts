@@ -1,10 +1,19 @@
 /** The generation engines a server offers: builtin always, openai-compatible when configured (DESIGN §8). */
-import { ApiError } from "../../http/errors.js";
-import { oneOf } from "../../http/messages.js";
-import type { WorkerPool } from "../../workers/pool.js";
+
+import type { TaskPool } from "../../runtime/task-pool.js";
+import { ApiError } from "../errors.js";
 import { splitSentences } from "../text.js";
-import type { GenerationInput, GenerationOutput, Source } from "./builtin.js";
+import { oneOf } from "../wording.js";
+import type { GenerationInput, GenerationOutput, generateBuiltin, Source } from "./builtin.js";
 import { chatComplete, chatStream, type LlmConfig, shownServerText } from "./llm.js";
+import type { buildPrompt, finishAnswer } from "./prompt.js";
+
+/** The pool the engines run their CPU work on: the builtin generation, an LLM's prompt and its answer's finish. */
+export type GenerationPool = TaskPool<{
+  generateBuiltin: typeof generateBuiltin;
+  llmPrompt: typeof buildPrompt;
+  llmFinish: typeof finishAnswer;
+}>;
 
 /** A started streamed generation: pieces as they come, then the whole result. */
 export interface GenerationStream {
@@ -24,7 +33,7 @@ export interface Engine {
 }
 
 /** The builtin engine on the worker pool; its stream sends the finished text sentence by sentence. */
-export function builtinEngine(pool: WorkerPool): Engine {
+export function builtinEngine(pool: GenerationPool): Engine {
   return {
     id: "builtin",
     kind: "builtin",
@@ -54,7 +63,7 @@ export function builtinEngine(pool: WorkerPool): Engine {
  * answer's finish (the voice's rules over the whole text) run on the pool: for 50 long references the ranking held
  * the HTTP thread for 2 s.
  */
-export function llmEngine(cfg: LlmConfig, pool: WorkerPool): Engine {
+export function llmEngine(cfg: LlmConfig, pool: GenerationPool): Engine {
   // The voice only: the input's passages need not cross to the thread again.
   const finish = (text: string, generation: GenerationInput, sources: Source[]) =>
     pool.run("llmFinish", { text, voice: generation.voice, sources });
@@ -92,7 +101,7 @@ export function llmEngine(cfg: LlmConfig, pool: WorkerPool): Engine {
 }
 
 /** Every engine of a server, the default first. */
-export function enginesOf(pool: WorkerPool, llm?: LlmConfig): Engine[] {
+export function enginesOf(pool: GenerationPool, llm?: LlmConfig): Engine[] {
   return llm ? [builtinEngine(pool), llmEngine(llm, pool)] : [builtinEngine(pool)];
 }
 

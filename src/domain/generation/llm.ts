@@ -3,7 +3,7 @@
  * vLLM and LocalAI share; plain and streamed. Every failure becomes a coded 502/504 within a bounded time and
  * bounded memory: the model server is trusted to be on-prem, not to be well-behaved.
  */
-import { ApiError } from "../../http/errors.js";
+import { ApiError } from "../errors.js";
 
 /** How to reach the on-prem model server. */
 export interface LlmConfig {

@@ -1,5 +1,5 @@
 /** Theses: a claim about a direction, supporting points tied to reference passages, and counterpoints. */
-import { ApiError } from "../../http/errors.js";
+import { ApiError } from "../errors.js";
 import { splitSentences } from "../text.js";
 import { extractTopic, type GenerationInput } from "./builtin.js";
 import { capitalise, endSentence, terms, wordCount } from "./language.js";

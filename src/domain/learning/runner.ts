@@ -1,16 +1,13 @@
 /** Runs queued learning jobs on the worker pool, folds their results into voice profiles, retries failures. */
 import type { Store } from "../../db/store.js";
 import { type DbLocation, threadStore } from "../../db/thread-store.js";
-import type { Logger } from "../../http/log.js";
-import { TaskLimitError } from "../../workers/limits.js";
-import type { WorkerPool } from "../../workers/pool.js";
+import type { Logger } from "../../runtime/log.js";
+import type { TaskPool } from "../../runtime/task-pool.js";
+import { TaskLimitError } from "../../runtime/task-pool.js";
 import { type Clock, iso } from "../clock.js";
-import { emptyTraits, parseTraits } from "../generation/voice.js";
-import { prefixedId } from "../ids.js";
 import type { UsageCounter } from "../usage.js";
 import { inlineWriter, type StoreWriter } from "../writer.js";
 import { type AnalysisInput, type AnalysisResult, analyzeEdit } from "./analyze.js";
-import { foldAnalysis } from "./fold.js";
 
 /** What a job stores (JSON): the versions of its content to compare, and the editing time. */
 export interface JobInput {
@@ -43,6 +40,9 @@ export function analyzeJob(input: { db: DbLocation; contentId: number; rawInput:
   return analyzeEdit(analysisInput(threadStore(input.db, { readonly: true }), input.contentId, input.rawInput));
 }
 
+/** The pool tasks the runner hands a job's analysis to (workers/tasks.ts runs them). */
+export type LearningTasks = { analyzeJob: typeof analyzeJob; analyzeEdit: typeof analyzeEdit };
+
 /** The job queue's runner; one per server. */
 export class LearningRunner {
   private running = false;
@@ -51,7 +51,7 @@ export class LearningRunner {
 
   constructor(
     private store: Store,
-    private pool: WorkerPool,
+    private pool: TaskPool<LearningTasks>,
     private clock: Clock,
     private logger: Logger,
     private usage?: UsageCounter,
@@ -137,30 +137,4 @@ export class LearningRunner {
       this.logger.error("learning job failed", { job_id: id, attempts, retry_at: retryAt });
     }
   }
-}
-
-/**
- * Stores a job's result and folds it into its workspace's profile, in one transaction (the writer's operation);
- * the job's account, or null when the job is gone.
- */
-export function completeJob(store: Store, input: { id: string; result: AnalysisResult; now: string }): number | null {
-  const { id, result, now } = input;
-  const job = store.transaction(() => {
-    const job = store.learning.job(id);
-    if (!job) return;
-    const profile = store.learning.profileOfWorkspace(job.workspace_id);
-    const traits = profile ? parseTraits(profile.traits) : emptyTraits();
-    const samples = profile?.sample_count ?? 0;
-    store.learning.saveProfile({
-      id: profile?.id ?? prefixedId("vp"),
-      accountId: job.account_id,
-      workspaceId: job.workspace_id,
-      traits: foldAnalysis(traits, result, samples),
-      sampleCount: samples + 1,
-      now,
-    });
-    store.learning.succeed(id, result, now);
-    return job;
-  });
-  return job ? job.account_id : null;
 }

@@ -1,6 +1,7 @@
 /** The access stage (spec §4.11): operations reserved to web sessions, and to administrators. */
+
+import { ApiError } from "../../domain/errors.js";
 import { unauthorized } from "../auth.js";
-import { ApiError } from "../errors.js";
 import { SESSION_ONLY_MESSAGE } from "./authenticate.js";
 import type { RoutedState } from "./state.js";
 

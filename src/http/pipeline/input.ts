@@ -4,10 +4,10 @@
  */
 import type { AccountRow } from "../../db/accounts.js";
 import type { WorkspaceRow } from "../../db/workspaces.js";
+import { workspaceMismatch } from "../../domain/errors.js";
 import { parseBody, readBody } from "../body.js";
 import type { Ctx, Principal, Services } from "../context.js";
 import { type CursorScope, unbindCursor } from "../cursors.js";
-import { workspaceMismatch } from "../errors.js";
 import { parseBodyInput, parseInput, queryObjectOf } from "../validate.js";
 import type { RoutedState, Stage } from "./state.js";
 

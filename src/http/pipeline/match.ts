@@ -1,6 +1,6 @@
 /** The route stage: the route table's answer for a method and path, and the 404 or 405 of a request it has none for. */
 import { Router } from "itty-router";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../../domain/errors.js";
 import type { RouteDef } from "../route.js";
 import { isRouted, type Match, type RequestState, type RoutedState, type Stage } from "./state.js";
 

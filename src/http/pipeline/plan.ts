@@ -1,8 +1,8 @@
 /** The plan stage (DESIGN §5): API access needs a Business or Agency plan. */
 import type { AccountRow } from "../../db/accounts.js";
+import { ApiError } from "../../domain/errors.js";
 import { API_PLANS, PLAN_LIMITS, UPGRADE_PATH } from "../../domain/plans.js";
 import type { Services } from "../context.js";
-import { ApiError } from "../errors.js";
 import { publicUrlOf } from "../public-url.js";
 import type { RoutedState, Stage } from "./state.js";
 

@@ -1,9 +1,9 @@
 /** The rate-limit stage (DESIGN §5): two buckets per key or session user, one per client address without one. */
 import type { AccountRow } from "../../db/accounts.js";
+import { ApiError } from "../../domain/errors.js";
 import { effectiveRateLimits } from "../../domain/plans.js";
 import { unauthorized } from "../auth.js";
 import type { Principal, Services } from "../context.js";
-import { ApiError } from "../errors.js";
 import { ANONYMOUS_PER_MINUTE, type RateDecision } from "../ratelimit.js";
 import type { RequestEnv, RoutedState, Stage } from "./state.js";
 

@@ -1,8 +1,8 @@
 /** The record of an answer: its usage count and its request log line. */
 import { iso } from "../../domain/clock.js";
+import { redactSecrets } from "../../runtime/log.js";
 import type { Services } from "../context.js";
 import type { Outgoing } from "../exchange.js";
-import { redactSecrets } from "../log.js";
 import type { RequestState } from "./state.js";
 
 /** One request log line's fields, without those logAnswer adds. */

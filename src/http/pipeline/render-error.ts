@@ -1,8 +1,10 @@
 /** The error stage (DESIGN §3, §4): every refusal and failure of a request answered as the coded error body. */
+
+import { ApiError } from "../../domain/errors.js";
+import { redactSecrets } from "../../runtime/log.js";
 import type { Services } from "../context.js";
-import { ApiError, errorBody, toApiError } from "../errors.js";
+import { errorBody, toApiError } from "../errors.js";
 import { jsonOutgoing, type Outgoing } from "../exchange.js";
-import { redactSecrets } from "../log.js";
 import { rateHeaders, takeByAddress } from "./rate-limit.js";
 import type { RequestEnv, RequestState } from "./state.js";
 

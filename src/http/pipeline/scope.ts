@@ -1,7 +1,8 @@
 /** The scope stage (DESIGN §3): every method other than GET and HEAD needs the write scope. */
+
+import { ApiError } from "../../domain/errors.js";
 import { REISSUE_KEY_PATH } from "../../domain/plans.js";
 import type { Principal, Services } from "../context.js";
-import { ApiError } from "../errors.js";
 import { publicUrlOf } from "../public-url.js";
 import type { RoutedState, Stage } from "./state.js";
 

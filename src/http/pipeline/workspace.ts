@@ -4,9 +4,9 @@
  * is read; the body's once it is parsed, before the input's validation.
  */
 import type { WorkspaceRow } from "../../db/workspaces.js";
+import { ApiError, invalidInput, workspaceMismatch, workspaceNotFound } from "../../domain/errors.js";
+import { kindOf } from "../../domain/wording.js";
 import type { Principal, Services } from "../context.js";
-import { ApiError, invalidInput, workspaceMismatch, workspaceNotFound } from "../errors.js";
-import { kindOf } from "../messages.js";
 import type { RouteDef } from "../route.js";
 import { EMPTY_WORKSPACE_ID } from "../schemas.js";
 import { repeatedQuery } from "../validate.js";

@@ -1,6 +1,6 @@
 /** The error stage (src/http/pipeline/render-error.ts): every refusal answered as DESIGN §3's error body. */
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../../src/http/errors.js";
+import { ApiError } from "../../../src/domain/errors.js";
 import { renderError, renderRefusal } from "../../../src/http/pipeline/render-error.js";
 import { makeHarness } from "../../helpers/harness.js";
 import { routedOf, stateOf, testRoute } from "../../helpers/pipeline.js";

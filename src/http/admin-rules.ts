@@ -5,7 +5,7 @@
  */
 import { domainToASCII } from "node:url";
 import * as v from "valibot";
-import { describedAs, describedCheck, maxBytes, maxChars, minChars } from "../http/schemas.js";
+import { describedAs, describedCheck, maxBytes, maxChars, minChars } from "./schemas.js";
 
 /** The longest name of an account, workspace or key. */
 export const MAX_NAME_LENGTH = 100;
@@ -99,7 +99,7 @@ export const Email = v.pipe(
       `must have at most ${MAX_EMAIL_LOCAL_PART} bytes of UTF-8 before the "@" (got ${localPartBytes(issue.input as string)})`,
     { pattern: `^[^@]{0,${MAX_EMAIL_LOCAL_PART}}@` },
   ),
-  // A raw_check, not a check: cli/common.ts checkEmail reads a `check` other than localPartFits as the control
+  // A raw_check, not a check: cli/args.ts checkEmail reads a `check` other than localPartFits as the control
   // character rule, and would name a U+0000 the address does not hold; a raw_check is its "not an email address".
   describedAs(
     v.rawCheck<string>(({ dataset, addIssue }) => {

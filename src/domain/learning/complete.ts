@@ -1,0 +1,32 @@
+/** The end of a learning job that succeeded: its result stored and folded into its workspace's voice profile. */
+import type { Store } from "../../db/store.js";
+import { prefixedId } from "../../runtime/ids.js";
+import { emptyTraits, parseTraits } from "../generation/voice.js";
+import type { AnalysisResult } from "./analyze.js";
+import { foldAnalysis } from "./fold.js";
+
+/**
+ * Stores a job's result and folds it into its workspace's profile, in one transaction (the writer's operation);
+ * the job's account, or null when the job is gone.
+ */
+export function completeJob(store: Store, input: { id: string; result: AnalysisResult; now: string }): number | null {
+  const { id, result, now } = input;
+  const job = store.transaction(() => {
+    const job = store.learning.job(id);
+    if (!job) return;
+    const profile = store.learning.profileOfWorkspace(job.workspace_id);
+    const traits = profile ? parseTraits(profile.traits) : emptyTraits();
+    const samples = profile?.sample_count ?? 0;
+    store.learning.saveProfile({
+      id: profile?.id ?? prefixedId("vp"),
+      accountId: job.account_id,
+      workspaceId: job.workspace_id,
+      traits: foldAnalysis(traits, result, samples),
+      sampleCount: samples + 1,
+      now,
+    });
+    store.learning.succeed(id, result, now);
+    return job;
+  });
+  return job ? job.account_id : null;
+}

@@ -1,0 +1,92 @@
+/** The services of a server over a migrated database: the store, the pools, the background runners, the caches. */
+import { alreadyDurable, type Durability } from "../db/durability.js";
+import type { Db } from "../db/open.js";
+import { RowCache } from "../db/row-cache.js";
+import { createStore } from "../db/store.js";
+import type { DbLocation } from "../db/thread-store.js";
+import { type Clock, systemClock } from "../domain/clock.js";
+import { DeviceAuthorizations } from "../domain/device-auth.js";
+import { enginesOf } from "../domain/generation/engines.js";
+import { GraphService } from "../domain/graph.js";
+import { GraphReadCache } from "../domain/graph-reads.js";
+import { LearningRunner } from "../domain/learning/runner.js";
+import { SessionTokens } from "../domain/sessions.js";
+import { UsageCounter } from "../domain/usage.js";
+import { inlineWriter, type StoreWriter } from "../domain/writer.js";
+import type { ServerConfig, Services } from "../http/context.js";
+import { IdempotencyKeys } from "../http/idempotency.js";
+import { KeyUsageTracker } from "../http/key-usage.js";
+import { RateLimiter } from "../http/ratelimit.js";
+import { noticingFullDisk, StorageWatch } from "../http/storage-watch.js";
+import { WriteTurns } from "../http/turns.js";
+import { jsonLogger, type Logger } from "../runtime/log.js";
+import { inlinePool, type WorkerPool } from "../workers/pool.js";
+
+/** Defaults of the description's servers. */
+export const DEFAULT_CONFIG: ServerConfig = {
+  publicUrl: "http://127.0.0.1:8080",
+  stagingUrl: "http://127.0.0.1:8081",
+  timezone: "UTC",
+};
+
+/** What building the services needs; everything but the database has a default. */
+export interface ServiceOptions {
+  db: Db;
+  clock?: Clock;
+  pool?: WorkerPool;
+  /** The pool of password hashing and checks; default: `pool`. */
+  passwordPool?: WorkerPool;
+  /** The pool of work nobody waits for (learning, the graph); default: `pool`. */
+  backgroundPool?: WorkerPool;
+  logger?: Logger;
+  config?: Partial<ServerConfig>;
+  /** What a write's answer waits for (default: nothing, for connections that fsync in each commit). */
+  durability?: Durability;
+  /** Where finalizations' and background writes run (default: on the calling thread, over `db`). */
+  writer?: StoreWriter;
+  /** The database file, for worker threads to read texts from themselves (default: texts are sent to them). */
+  location?: DbLocation;
+  /** Whether the disk is full (default: a watch of `location`'s data directory). */
+  storage?: StorageWatch;
+}
+
+/** Builds the services over a migrated database. */
+export function createServices(options: ServiceOptions): Services {
+  const store = createStore(options.db);
+  const clock = options.clock ?? systemClock;
+  const pool = options.pool ?? inlinePool();
+  const background = options.backgroundPool ?? pool;
+  const logger = options.logger ?? jsonLogger();
+  const config = { ...DEFAULT_CONFIG, ...options.config };
+  const usage = new UsageCounter(store, clock);
+  const writer = options.writer ?? inlineWriter(store);
+  // The background writes (and an idempotent response's store, after its answer) go through `watched`, whose writes
+  // that meet a full disk mark it for /readyz, as the requests' errors do (app.ts). services.storage is read when a
+  // write fails: tests put a watch of their own in its place.
+  const watched = noticingFullDisk(writer, (e) => services.storage.noteIfFull(e));
+  const services: Services = {
+    store,
+    rows: new RowCache(options.db),
+    durability: options.durability ?? alreadyDurable,
+    turns: new WriteTurns(),
+    writer,
+    clock,
+    pool,
+    passwords: options.passwordPool ?? pool,
+    learning: new LearningRunner(store, background, clock, logger, usage, undefined, watched, options.location),
+    graph: new GraphService(store, background, clock, logger, watched, options.location),
+    graphReads: new GraphReadCache(),
+    limiter: new RateLimiter(clock),
+    sessions: new SessionTokens(store, () => clock.now()),
+    deviceAuth: new DeviceAuthorizations(clock),
+    keyUsage: new KeyUsageTracker(store),
+    usage,
+    idempotency: new IdempotencyKeys(store, clock, logger, watched, () => services.durability.sync()),
+    logger,
+    storage: options.storage ?? new StorageWatch(options.location?.dataDir),
+    config,
+    engines: enginesOf(pool, config.llm),
+    location: options.location,
+  };
+  return services;
+}
