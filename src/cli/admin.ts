@@ -1,11 +1,10 @@
 /** `accounts`, `users`, `workspaces` and `keys`: the administrator's commands. */
 import { Argument, type Command, Option } from "commander";
 import type { AccountRow } from "../db/accounts.js";
-import { type ApiKeyRow, apiKeyView } from "../db/apikeys.js";
+import type { ApiKeyRow } from "../db/apikeys.js";
 import type { Store } from "../db/store.js";
 import type { Role } from "../db/users.js";
-import { userView } from "../db/users.js";
-import { type WorkspaceHoldings, type WorkspaceRow, workspaceView } from "../db/workspaces.js";
+import type { WorkspaceHoldings, WorkspaceRow } from "../db/workspaces.js";
 import {
   checkNewUser,
   createAccount,
@@ -30,6 +29,9 @@ import {
 } from "../domain/apikeys.js";
 import { generatePassword, hashPassword } from "../domain/passwords.js";
 import { effectiveRateLimits, PLAN_LIMITS, PLANS, type Plan } from "../domain/plans.js";
+import { apiKeyView } from "../domain/views/apikeys.js";
+import { userView } from "../domain/views/users.js";
+import { workspaceView } from "../domain/views/workspaces.js";
 import { ApiError } from "../http/errors.js";
 import {
   CliError,

@@ -1,5 +1,4 @@
 /** Queries on API keys (only hashes are stored). */
-import { storedScopes } from "../domain/apikeys.js";
 import type { Db } from "./open.js";
 
 export interface ApiKeyRow {
@@ -14,22 +13,6 @@ export interface ApiKeyRow {
   last_used_at: string | null;
   revoked_at: string | null;
   created_at: string;
-}
-
-/** A key as listings show it: never the secret nor its hash. */
-export function apiKeyView(k: ApiKeyRow, lastUsedAt: string | null = k.last_used_at) {
-  return {
-    id: k.id,
-    account_id: k.account_id,
-    name: k.name,
-    prefix: k.display_prefix,
-    scopes: storedScopes(k.scopes),
-    workspace_id: k.workspace_id,
-    expires_at: k.expires_at,
-    last_used_at: lastUsedAt,
-    revoked_at: k.revoked_at,
-    created_at: k.created_at,
-  };
 }
 
 export interface NewKey {

@@ -1,8 +1,9 @@
 /** Account-level reads (spec §4.6, §4.8) and the caller's settings; user-scoped, they ignore workspace binding. */
 import * as v from "valibot";
-import { userView } from "../db/users.js";
 import { analysesUsed } from "../domain/contents.js";
 import { effectiveRateLimits, PLAN_LIMITS } from "../domain/plans.js";
+import { accountView } from "../domain/views/accounts.js";
+import { userView } from "../domain/views/users.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import { IgnoredUpdatedAt, Integer, maxChars, named, Timestamp } from "../http/schemas.js";
@@ -230,13 +231,12 @@ export const accountRoutes = [
       ...AUTH_ERRORS,
     },
     handler(ctx: Ctx) {
-      const { id, name, plan, created_at } = ctx.account;
       const p = ctx.principal;
       const user = p.kind === "session" ? ctx.services.store.users.byId(p.userId) : undefined;
       return {
         body: {
           kind: p.kind === "key" ? "api_key" : "session",
-          account: { id, name, plan, created_at },
+          account: accountView(ctx.account),
           user: user ? userView(user) : null,
           api_key_id: p.kind === "key" ? p.key.id : null,
           session_expires_at: p.kind === "session" ? new Date(p.claims.exp * 1000).toISOString() : null,

@@ -1,10 +1,11 @@
 /** /admin/*: accounts, users and the audit log, for web sessions of admin users (spec §4.11). */
 import * as v from "valibot";
-import { userView } from "../db/users.js";
 import { createAccount, createUser, operatorAccountId, setLimits, setPlan } from "../domain/admin.js";
 import { Email, MAX_NAME_LENGTH, Password, RateLimit, RecordName } from "../domain/admin-rules.js";
 import { generatePassword } from "../domain/passwords.js";
 import { PLANS } from "../domain/plans.js";
+import { auditEntryView } from "../domain/views/audit.js";
+import { userView } from "../domain/views/users.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
@@ -449,7 +450,7 @@ export const adminRoutes = [
       ownAccount(ctx, accountId);
       const rows = ctx.services.store.misc.auditPage(accountId, before, ctx.query.limit + 1);
       const p = page(rows, ctx.query.limit, (r) => encodeCursor(r.id));
-      return { body: { ...p, data: p.data.map((r) => ({ ...r, details: r.details ? JSON.parse(r.details) : null })) } };
+      return { body: { ...p, data: p.data.map(auditEntryView) } };
     },
   }),
 ];

@@ -1,9 +1,9 @@
 /** API keys: introspection of the calling key (spec §4.9) and session-side management (spec §4.11). */
 import * as v from "valibot";
-import { apiKeyView } from "../db/apikeys.js";
 import { findKey, issueKey, renameKey, revokeKey } from "../domain/admin.js";
 import { RecordName } from "../domain/admin-rules.js";
 import { EXPIRY_CHOICES, KEY_ID_PATTERN, normaliseScopes } from "../domain/apikeys.js";
+import { apiKeyView, callerKeyView } from "../domain/views/apikeys.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
@@ -220,18 +220,7 @@ export const apiKeyRoutes = [
           "This request was authenticated by a web session, not an API key: GET /api/v1/users/me describes the caller.",
         );
       const k = ctx.principal.key;
-      const view = apiKeyView(k, ctx.services.keyUsage.lastUsed(k.id, k.last_used_at));
-      return {
-        body: {
-          id: view.id,
-          name: view.name,
-          scopes: view.scopes,
-          workspace_id: view.workspace_id,
-          expires_at: view.expires_at,
-          last_used_at: view.last_used_at,
-          created_at: view.created_at,
-        },
-      };
+      return { body: callerKeyView(k, ctx.services.keyUsage.lastUsed(k.id, k.last_used_at)) };
     },
   }),
   route({

@@ -1,7 +1,7 @@
 /** Web-session sign-in and sign-out (DESIGN §3); password checks run on the password pool. */
 import * as v from "valibot";
-import { userView } from "../db/users.js";
 import { LoginEmail } from "../domain/admin-rules.js";
+import { userView } from "../domain/views/users.js";
 import { unauthorized } from "../http/auth.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";

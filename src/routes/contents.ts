@@ -1,10 +1,12 @@
 /** Contents: create (draft), read, list, update, delete, versions, planning (spec §4.3) and publication. */
 import * as v from "valibot";
 import type { ContentStatus, VersionRow } from "../db/contents.js";
-import { type CallerRows, contentNotFound, contentView, findContent, serverToday } from "../domain/contents.js";
+import { type CallerRows, contentNotFound, findContent, serverToday } from "../domain/contents.js";
 import { CALENDAR_DAY_PATTERN, isCalendarDay, PLANNED_DATE_PATTERN, plannedDay } from "../domain/planning.js";
+import { requireTemplate } from "../domain/templates.js";
+import { contentView, versionView } from "../domain/views/contents.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError, invalidInput } from "../http/errors.js";
+import { invalidInput } from "../http/errors.js";
 import { route } from "../http/route.js";
 import {
   described,
@@ -260,14 +262,7 @@ export const contentRoutes = [
       ...NOT_FOUND("Template"),
     },
     async handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof CreateBody>>) {
-      const store = ctx.services.store;
-      if (ctx.body.template_id !== undefined) {
-        const t = store.templates.byId(ctx.body.template_id);
-        if (!t || (t.account_id !== null && t.account_id !== ctx.account.id))
-          throw new ApiError("template_not_found", `Template not found: ${ctx.body.template_id}.`, {
-            missing_ids: [ctx.body.template_id],
-          });
-      }
+      if (ctx.body.template_id !== undefined) requireTemplate(ctx.services.store, ctx.account.id, ctx.body.template_id);
       // On the writer thread (domain/writer.ts): a draft's text is up to a megabyte, whose write here waited,
       // blocking every request, for the writer's transaction in progress. The body's strings are already as stored
       // (http/body.ts: a lone surrogate is U+FFFD).
@@ -407,17 +402,8 @@ export const contentRoutes = [
       const after = decodeCursor<string>(ctx.query.cursor, "string");
       if (after !== undefined && !/^\d{1,8}$/.test(after)) throw notACursor();
       const versions = ctx.services.store.contents.versions(row.id, Number(after ?? 0), ctx.query.limit + 1);
-      const view = (ver: VersionRow) => ({
-        version: ver.version,
-        kind: ver.kind,
-        title: ver.title,
-        text: ver.text,
-        model: ver.model,
-        details: ver.details ? JSON.parse(ver.details) : null,
-        created_at: ver.created_at,
-      });
       const cursorOf = (ver: VersionRow) => encodeCursor(String(ver.version).padStart(8, "0"));
-      return { body: page(versions, ctx.query.limit, cursorOf, view) };
+      return { body: page(versions, ctx.query.limit, cursorOf, versionView) };
     },
   }),
   route({

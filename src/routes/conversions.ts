@@ -3,10 +3,11 @@
  * finalized) as HTML, normalised Markdown, plain text, a numbered social thread or an email, stored as made.
  */
 import * as v from "valibot";
-import { type ConversionRow, conversionView, TARGET_FORMATS } from "../db/conversions.js";
+import { type ConversionRow, TARGET_FORMATS } from "../db/conversions.js";
 import { iso } from "../domain/clock.js";
-import { findContent } from "../domain/contents.js";
+import { findContent, workingText } from "../domain/contents.js";
 import { MAX_OUTPUT_CHARS, POST_LIMIT } from "../domain/conversions.js";
+import { conversionView } from "../domain/views/conversions.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
@@ -166,7 +167,7 @@ export const conversionRoutes = [
       // Long texts take a while to parse and split: the pool keeps that off the request thread.
       const converted = await ctx.services.pool.run("convertContent", {
         title: content.title,
-        text: content.finalized_content ?? content.content,
+        text: workingText(content),
         target_format: ctx.body.target_format,
       });
       if ("tooLargeChars" in converted)

@@ -1,7 +1,7 @@
 /** Command-line device authorization and the OAuth callback (spec §4.11): never available to API keys. */
 import * as v from "valibot";
-import { userView } from "../db/users.js";
 import { DEVICE_POLL_SECONDS } from "../domain/device-auth.js";
+import { userView } from "../domain/views/users.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { publicUrlOf } from "../http/public-url.js";

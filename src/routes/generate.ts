@@ -1,8 +1,9 @@
 /** POST /generate (spec §4.1) and POST /finalizeContent (spec §4.2): the two stable operations of the lifecycle. */
 import * as v from "valibot";
-import { contentView, findContent, generationInput, requireStatus } from "../domain/contents.js";
+import { findContent, generationInput, requireStatus } from "../domain/contents.js";
 import type { GenerationOutput } from "../domain/generation/builtin.js";
 import { type GenerationStream, pickEngine } from "../domain/generation/engines.js";
+import { contentView } from "../domain/views/contents.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError, errorBody, toApiError } from "../http/errors.js";
 import { route } from "../http/route.js";

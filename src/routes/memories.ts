@@ -1,7 +1,8 @@
 /** Memories (DESIGN §6, beta, workspace-aware): voice and context notes that generation injects. */
 import * as v from "valibot";
-import { MEMORY_KINDS, type MemoryRow, memoryView } from "../db/memories.js";
+import { MEMORY_KINDS, type MemoryRow } from "../db/memories.js";
 import { iso } from "../domain/clock.js";
+import { memoryView } from "../domain/views/memories.js";
 import type { Ctx } from "../http/context.js";
 import { ApiError } from "../http/errors.js";
 import { route } from "../http/route.js";

@@ -4,11 +4,12 @@
  */
 import * as v from "valibot";
 import type { WorkspaceRow } from "../db/workspaces.js";
-import { findContent } from "../domain/contents.js";
+import { findContent, workingText } from "../domain/contents.js";
 import { parseTraits, type VoiceTraits } from "../domain/generation/voice.js";
 import { COMPONENT_WEIGHTS } from "../domain/scoring.js";
+import { findVoiceProfile } from "../domain/voice-profiles.js";
 import type { Ctx } from "../http/context.js";
-import { ApiError, workspaceNotFound } from "../http/errors.js";
+import { workspaceNotFound } from "../http/errors.js";
 import { route } from "../http/route.js";
 import { described, exactlyOneOf, Integer, maxChars, minChars, named } from "../http/schemas.js";
 import { AUTH_ERRORS, INPUT_ERRORS, NOT_FOUND, TASK_ERRORS } from "./common.js";
@@ -258,17 +259,12 @@ export const scoringRoutes = [
           { account: ctx.account, workspace, checkRecordWorkspace: ctx.checkRecordWorkspace },
           ctx.body.content_id,
         );
-        text = content.finalized_content ?? content.content;
+        text = workingText(content);
       } else namedWorkspace(ctx);
       let traits: VoiceTraits | null = null;
       if (ctx.body.voice_profile_id !== undefined) {
         // Voice profiles are account-level (spec §5): a key's binding does not apply.
-        const profile = store.learning.profile(ctx.body.voice_profile_id);
-        if (!profile || profile.account_id !== ctx.account.id)
-          throw new ApiError("voice_profile_not_found", `No voice profile ${ctx.body.voice_profile_id}.`, {
-            voice_profile_id: ctx.body.voice_profile_id,
-          });
-        traits = parseTraits(profile.traits);
+        traits = parseTraits(findVoiceProfile(store, ctx.account.id, ctx.body.voice_profile_id).traits);
       }
       const result = await ctx.services.pool.run("scoreText", {
         text: text ?? "",

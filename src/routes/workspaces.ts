@@ -1,8 +1,9 @@
 /** Workspaces: reads for keys and sessions (spec §4.5), create/update/delete for web sessions only. */
 import * as v from "valibot";
-import { type WorkspaceRow, workspaceView } from "../db/workspaces.js";
+import type { WorkspaceRow } from "../db/workspaces.js";
 import { createWorkspace, updateWorkspace } from "../domain/admin.js";
 import { RecordName } from "../domain/admin-rules.js";
+import { workspaceView } from "../domain/views/workspaces.js";
 import type { Ctx } from "../http/context.js";
 import { workspaceNotFound } from "../http/errors.js";
 import { route } from "../http/route.js";

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { EXCERPT_CHARS, excerptOf } from "../../src/db/references.js";
 import { sliceWhole } from "../../src/domain/chars.js";
 import {
   countWords,
@@ -13,6 +12,7 @@ import {
   splitSentences,
   toPlainText,
 } from "../../src/domain/text.js";
+import { EXCERPT_CHARS, excerptOf } from "../../src/domain/views/references.js";
 
 /** A paragraph of `words` words in sentences of `per` words each. */
 function paragraph(words: number, tag = "w", per = 12): string {
