@@ -10,6 +10,7 @@ import type { GenerationInput, GenerationOutput, SectionSpec } from "./generatio
 import { readPassages } from "./generation/passages.js";
 import { parseTraits } from "./generation/voice.js";
 import { prefixedId } from "./ids.js";
+import { analysesUsed, learningPreferences, quotaPeriod } from "./learning-settings.js";
 import { machineTimezone, todayIn } from "./planning.js";
 import { PLAN_LIMITS } from "./plans.js";
 import { requireTemplate } from "./templates.js";
@@ -135,8 +136,7 @@ export function gatherSources(
   const fromPool = location !== undefined && referenceIds.length > 0;
   const passages = fromPool ? [] : readPassages(store, referenceIds, titles);
   const passagesFrom = fromPool ? { db: location, ids: referenceIds, titles: [...titles] } : undefined;
-  const prefs = store.misc.learningPreferences(caller.account.id);
-  const applyVoice = prefs ? prefs.apply_to_generation === 1 : true;
+  const applyVoice = learningPreferences(store, caller.account.id).apply_to_generation;
   const profile = applyVoice ? store.learning.profileOfWorkspace(workspace.id) : undefined;
   return {
     memories: memories.map((m) => ({ id: m.id, kind: m.kind, title: m.title, content: m.content })),
@@ -273,17 +273,6 @@ export function saveGeneration(
   });
 }
 
-/** Learning analyses used by an account in the current month. */
-export function analysesUsed(store: Store, accountId: number, periodStart: string): number {
-  return store.learning.quotaUsed(accountId, periodStart.slice(0, 7));
-}
-
-/** The start of the calendar month (UTC) of an instant. */
-export function monthStart(nowMs: number): string {
-  const d = new Date(nowMs);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)).toISOString();
-}
-
 /** Finalizes generated content (spec §4.2): saves the text and queues learning, all before answering. */
 export function finalizeContent(
   store: Store,
@@ -319,11 +308,10 @@ export function finalizeContent(
       now,
       version,
     );
-    const prefs = store.misc.learningPreferences(caller.account.id);
-    const enabled = prefs ? prefs.enabled === 1 : true;
+    const enabled = learningPreferences(store, caller.account.id).enabled;
     const quota = PLAN_LIMITS[caller.account.plan].analysesPerMonth;
     let jobId: string | null = null;
-    if (enabled && generated && analysesUsed(store, caller.account.id, monthStart(nowMs)) < quota) {
+    if (enabled && generated && analysesUsed(store, caller.account.id, quotaPeriod(nowMs).start) < quota) {
       jobId = prefixedId("lj");
       store.learning.useQuota(caller.account.id, now.slice(0, 7));
       store.learning.enqueue({
@@ -456,8 +444,7 @@ export function contentEditTask(store: Store, task: ContentEditTask): ContentRow
     const content = task.content === row.content ? undefined : task.content;
     const title = task.title === row.title ? undefined : task.title;
     if (content !== undefined) requireStatus(row, ["draft", "generated"], "edit the text of");
-    // A published record is frozen whole: its title too, which had still changed, leaving the record answering
-    // another title than the one published.
+    // A published record is frozen whole, its title too: it answers the title it was published with.
     if (title !== undefined) requireStatus(row, ["draft", "generated", "finalized"], "change the title of");
     // Nothing to change (an empty PATCH, or the record's own fields sent back): the record as it is, updated_at too.
     if (title === undefined && content === undefined) return row;

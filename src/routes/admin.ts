@@ -170,6 +170,7 @@ function ownAccount(ctx: Ctx, accountId: number): void {
     throw new ApiError("account_not_found", `No account ${accountId}.`, { account_id: accountId });
 }
 
+/** The administration routes: accounts, plans, limits, users and the audit log. */
 export const adminRoutes = [
   route({
     method: "GET",

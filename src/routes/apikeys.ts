@@ -179,6 +179,7 @@ function actorOf(ctx: Ctx): string {
   return ctx.principal.kind === "session" ? `user:${ctx.principal.userId}` : `key:${ctx.principal.key.id}`;
 }
 
+/** The API key routes: issue, list, read, rename and revoke keys, and introspect the calling key. */
 export const apiKeyRoutes = [
   route({
     method: "GET",
@@ -212,8 +213,8 @@ export const apiKeyRoutes = [
       ),
     },
     handler(ctx) {
-      // Spec §4.9: it introspects the calling key. A web session has none; it was answered a record made up for it
-      // (id "session", its dates "now"), which a client could not tell from a key's.
+      // Spec §4.9: it introspects the calling key. A web session has none, and a record made up for it could not be
+      // told from a key's: 404.
       if (ctx.principal.kind !== "key")
         throw new ApiError(
           "api_key_not_found",

@@ -46,6 +46,7 @@ export const LOGIN_EXAMPLE = {
 /** A hash that never matches, verified when the email is unknown so both paths cost the same. */
 const DUMMY_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
+/** The web-session routes: sign in and sign out. */
 export const authRoutes = [
   route({
     method: "POST",

@@ -98,6 +98,7 @@ function findConversion(ctx: ById): ConversionRow {
 
 const common = { tag: "Conversions", stability: "beta", access: "any" } as const;
 
+/** The conversion routes: turn a content into another format, list and read the results. */
 export const conversionRoutes = [
   route({
     ...common,

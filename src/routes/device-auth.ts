@@ -43,6 +43,7 @@ function canonicalUserCode(code: string): string {
   return `${raw.slice(0, 4)}-${raw.slice(4)}`;
 }
 
+/** The device-authorization routes: a CLI or device signs in through a browser session. */
 export const deviceAuthRoutes = [
   route({
     method: "POST",

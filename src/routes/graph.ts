@@ -152,6 +152,7 @@ const common = {
   workspace: "required",
 } as const;
 
+/** The knowledge-graph routes: a workspace's overview and its entities. */
 export const graphRoutes = [
   route({
     ...common,

@@ -59,8 +59,8 @@ export const UPLOAD_BODY_LIMIT = MAX_BASE64_CHARS + 64 * 1024;
 /**
  * The JSON body ceiling of an upload: base64 as encoders write it, wrapped every 64 (PEM, certutil) or 76 (MIME)
  * characters with an escaped CRLF (`\r\n`, 4 characters in JSON) per line, around a whole 10 MiB image. The server
- * drops the whitespace; the image is held to MAX_IMAGE_BYTES exactly. At UPLOAD_BODY_LIMIT such a body of a 10 MiB
- * image had been refused.
+ * drops the whitespace; the image is held to MAX_IMAGE_BYTES exactly. UPLOAD_BODY_LIMIT would refuse such a body of a
+ * 10 MiB image.
  */
 export const UPLOAD_JSON_LIMIT = MAX_BASE64_CHARS + Math.ceil(MAX_BASE64_CHARS / 64) * 4 + 64 * 1024;
 
@@ -160,8 +160,8 @@ function isFilePart(value: unknown): value is UploadedFile {
 
 /**
  * Stores an accepted image of the caller's account, counts it, and answers 201 with its record. On the writer thread
- * (domain/writer.ts), its bytes handed over there: a 10 MiB insert took the HTTP thread about 8 ms, and waited, under
- * a write load, for the writer's transaction in progress.
+ * (domain/writer.ts), its bytes handed over there: a 10 MiB insert takes about 8 ms, and under a write load it
+ * would wait for the writer's transaction in progress, both on the thread answering every request.
  */
 async function storeImage(
   ctx: Ctx,

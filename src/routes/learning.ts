@@ -87,6 +87,7 @@ const PROFILE_EXAMPLE = {
 const IdParam = (prefix: string) =>
   v.pipe(v.string(), v.regex(new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`), `must be an id starting ${prefix}_`));
 
+/** The learning routes: learning jobs and voice profiles. */
 export const learningRoutes = [
   route({
     method: "GET",

@@ -108,6 +108,7 @@ function findMemory(ctx: ById): MemoryRow {
 
 const common = { tag: "Memories", stability: "beta", access: "any" } as const;
 
+/** The memory routes: create, list, read, change and delete memories. */
 export const memoryRoutes = [
   route({
     ...common,

@@ -191,6 +191,7 @@ function findReference(ctx: ById): ReferenceRow {
 
 const common = { tag: "Reference materials", stability: "beta", access: "any" } as const;
 
+/** The reference-material routes: add, list, read and delete materials. */
 export const referenceRoutes = [
   route({
     ...common,

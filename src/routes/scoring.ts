@@ -38,7 +38,7 @@ const ScoreBody = v.pipe(
     workspace_id: v.optional(
       v.pipe(
         v.string(),
-        // Empty is no workspace id (as on the workspace-aware operations): it had been 403 workspace_mismatch naming "".
+        // An empty workspace_id names no workspace: a 400, as on the workspace-aware operations, not a binding check.
         v.regex(/\S/, "must be a workspace id (ws_…); leave workspace_id out for none"),
         maxChars(64),
         v.description("With content_id: the workspace the content must be in (checked against a key's binding)."),
@@ -179,6 +179,7 @@ function namedWorkspace(ctx: Ctx<unknown, unknown, ScoreInput>): WorkspaceRow | 
   return ws;
 }
 
+/** The scoring route: a text scored for readability, keywords and voice. */
 export const scoringRoutes = [
   route({
     method: "POST",

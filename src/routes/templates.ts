@@ -61,6 +61,7 @@ type ListInput = v.InferOutput<typeof ListQuery>;
 
 const TemplateParams = v.object({ id: intString(1, Number.MAX_SAFE_INTEGER, "The template's id (template_id).") });
 
+/** The template routes: list and read templates. */
 export const templateRoutes = [
   route({
     method: "GET",

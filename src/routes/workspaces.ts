@@ -61,6 +61,7 @@ function findWorkspace(ctx: Ctx<{ workspaceId: string }>): WorkspaceRow {
   return ws;
 }
 
+/** The workspace routes: create, list, read, change and delete workspaces. */
 export const workspaceRoutes = [
   route({
     method: "GET",

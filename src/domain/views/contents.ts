@@ -1,6 +1,7 @@
 /** The views of a content record and its versions: the JSON shape of each in an answer (DESIGN §9). */
 import type { ContentRow, VersionRow } from "../../db/contents.js";
-import { finalText } from "../contents.js";
+import { type Finalized, finalText } from "../contents.js";
+import type { GenerationOutput } from "../generation/builtin.js";
 import { isOverdue } from "../planning.js";
 
 /** The content record as the API shows it (DESIGN §9). */
@@ -33,5 +34,30 @@ export function versionView(ver: VersionRow) {
     model: ver.model,
     details: ver.details ? JSON.parse(ver.details) : null,
     created_at: ver.created_at,
+  };
+}
+
+/**
+ * What POST /generate answers: the content record with the piece's text, and the engine, sources and word count of
+ * the piece.
+ */
+export function generationView(row: ContentRow, output: GenerationOutput, model: string, today: string) {
+  return {
+    ...contentView({ ...row, content: output.text }, today),
+    model,
+    sources: output.sources,
+    word_count: output.word_count,
+  };
+}
+
+/** What POST /finalizeContent answers: the finalized text as stored and the learning job it started, if any. */
+export function finalizationView(done: Finalized, text: string) {
+  return {
+    content_id: done.contentId,
+    finalized_content: text,
+    status: "finalized" as const,
+    updated_at: done.updatedAt,
+    learning_job_id: done.jobId,
+    learning_triggered: done.jobId !== null,
   };
 }
