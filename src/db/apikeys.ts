@@ -36,22 +36,6 @@ export interface ApiKeyRow {
   created_at: string;
 }
 
-/** A key as listings show it: never the secret nor its hash. */
-export function apiKeyView(k: ApiKeyRow, lastUsedAt: string | null = k.last_used_at) {
-  return {
-    id: k.id,
-    account_id: k.account_id,
-    name: k.name,
-    prefix: k.display_prefix,
-    scopes: storedScopes(k.scopes),
-    workspace_id: k.workspace_id,
-    expires_at: k.expires_at,
-    last_used_at: lastUsedAt,
-    revoked_at: k.revoked_at,
-    created_at: k.created_at,
-  };
-}
-
 /** What creating a key stores: its hash (the secret is shown once and not kept) and its restrictions. */
 export interface NewKey {
   id: string;

@@ -40,20 +40,6 @@ export interface ConversionListQuery {
   limit: number;
 }
 
-/** A conversion as the API shows it (DESIGN §9, plus workspace_id). */
-export function conversionView(r: ConversionRow) {
-  return {
-    id: r.id,
-    content_id: r.content_id,
-    workspace_id: r.workspace_id,
-    target_format: r.target_format,
-    output: r.output,
-    posts: r.posts === null ? null : (JSON.parse(r.posts) as string[]),
-    subject: r.subject,
-    created_at: r.created_at,
-  };
-}
-
 /** Prepared conversion statements of one connection. */
 export function conversionQueries(db: Db) {
   const byId = db.prepare<[number], ConversionRow>("SELECT * FROM conversions WHERE id = ?");

@@ -28,21 +28,6 @@ export interface ImageContent {
 /** A new image: its metadata and bytes. */
 export type NewImage = Omit<ImageRow, "id" | "created_at"> & { data: Uint8Array };
 
-/** An image as the API shows it (DESIGN §9); never its bytes or hash. */
-export function imageView(row: ImageRow) {
-  return {
-    id: row.id,
-    filename: row.filename,
-    mime_type: row.mime_type,
-    size_bytes: row.size_bytes,
-    width: row.width,
-    height: row.height,
-    source: row.source,
-    prompt: row.prompt,
-    created_at: row.created_at,
-  };
-}
-
 const COLUMNS = "id, account_id, filename, mime_type, size_bytes, width, height, source, prompt, sha256, created_at";
 
 /** Prepared image statements of one connection. */

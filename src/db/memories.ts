@@ -42,19 +42,6 @@ export interface MemoryListQuery {
   limit: number;
 }
 
-/** A memory as the API shows it (DESIGN §9). */
-export function memoryView(m: MemoryRow) {
-  return {
-    id: m.id,
-    workspace_id: m.workspace_id,
-    kind: m.kind,
-    title: m.title,
-    content: m.content,
-    created_at: m.created_at,
-    updated_at: m.updated_at,
-  };
-}
-
 /** Prepared memory statements of one connection. */
 export function memoryQueries(db: Db) {
   const byId = db.prepare<[number], MemoryRow>("SELECT * FROM memories WHERE id = ?");

@@ -85,22 +85,6 @@ function parse(row: StoredTemplate): TemplateRow {
   return { ...row, sections: JSON.parse(row.sections) as TemplateSection[] };
 }
 
-/** A template as the API shows it (DESIGN §9, plus format and built_in). */
-export function templateView(t: TemplateRow) {
-  return {
-    id: t.id,
-    name: t.name,
-    category: t.category,
-    description: t.description,
-    format: t.format,
-    sections: t.sections,
-    target_words: t.target_words,
-    tone: t.tone,
-    built_in: t.account_id === null,
-    created_at: t.created_at,
-  };
-}
-
 /** Prepared template statements of one connection. */
 export function templateQueries(db: Db) {
   const byId = db.prepare<[number], StoredTemplate>("SELECT * FROM templates WHERE id = ?");

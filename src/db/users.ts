@@ -12,11 +12,6 @@ export interface UserRow {
   created_at: string;
 }
 
-/** A user as the API shows it (never the hash). */
-export function userView(u: UserRow) {
-  return { id: u.id, account_id: u.account_id, email: u.email, role: u.role, created_at: u.created_at };
-}
-
 /** Prepared user statements of one connection. */
 export function userQueries(db: Db) {
   const byId = db.prepare<[number], UserRow>("SELECT * FROM users WHERE id = ?");

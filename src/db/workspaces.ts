@@ -11,11 +11,6 @@ export interface WorkspaceRow {
   created_at: string;
 }
 
-/** A workspace as the API shows it. */
-export function workspaceView(w: WorkspaceRow) {
-  return { id: w.id, name: w.name, is_default: w.is_default === 1, created_at: w.created_at };
-}
-
 /** The records a workspace holds, and the keys bound to it. */
 export interface WorkspaceHoldings {
   contents: number;

@@ -9,36 +9,23 @@ import { iso } from "./clock.js";
 import { ApiError, invalidStatus, workspaceMismatch, workspaceNotFound } from "./errors.js";
 import type { GenerationInput, GenerationOutput, SectionSpec } from "./generation/builtin.js";
 import { readPassages } from "./generation/passages.js";
-import { emptyTraits, parseTraits } from "./generation/voice.js";
-import { isOverdue, machineTimezone, todayIn } from "./planning.js";
+import { parseTraits } from "./generation/voice.js";
+import { analysesUsed, learningPreferences, quotaPeriod } from "./learning-settings.js";
+import { machineTimezone, todayIn } from "./planning.js";
 import { PLAN_LIMITS } from "./plans.js";
+import { requireTemplate } from "./templates.js";
 
 /**
- * The final text of a content: finalized and published contents' text is fixed, and since this version it is stored
- * once, as `content` (`finalized_content` NULL; rows finalized before hold it in both).
+ * The final text of a content: a finalized or published content's text is fixed and stored once, as `content`
+ * (`finalized_content` NULL); rows finalized before sql/0010_text_version.sql hold it in both.
  */
 export function finalText(row: ContentRow): string | null {
   return row.finalized_content ?? (row.status === "finalized" || row.status === "published" ? row.content : null);
 }
 
-/** The content record as the API shows it (DESIGN §9). */
-export function contentView(row: ContentRow, today: string) {
-  return {
-    content_id: row.id,
-    workspace_id: row.workspace_id,
-    template_id: row.template_id,
-    title: row.title,
-    content: row.content,
-    finalized_content: finalText(row),
-    status: row.status,
-    scheduled_publish_at: row.scheduled_publish_at,
-    scheduled_publish_day: row.scheduled_publish_day,
-    is_overdue: isOverdue(row.scheduled_publish_day, row.status, today),
-    published_at: row.published_at,
-    version_count: row.version_count,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+/** The text a conversion or a score works on: the final text once finalized, else the current text. */
+export function workingText(row: ContentRow): string {
+  return finalText(row) ?? row.content;
 }
 
 /** Today in the server's time zone (the machine's when none is configured), for `is_overdue`. */
@@ -54,12 +41,12 @@ export interface Caller {
   checkRecordWorkspace(workspaceId: string): void;
 }
 
-/** Finds a content record of the caller's account (404 otherwise) and checks the key's binding. */
 /** 404 content_not_found for a content id. */
 export function contentNotFound(id: number): ApiError {
   return new ApiError("content_not_found", `No content ${id}.`, { content_id: id });
 }
 
+/** Finds a content record of the caller's account (404 otherwise) and checks the key's binding. */
 export function findContent(store: Store, caller: Caller, id: number): ContentRow {
   const row = store.contents.byId(id);
   if (!row || row.account_id !== caller.account.id) throw contentNotFound(id);
@@ -92,11 +79,7 @@ export interface GenerateRequest {
   seed?: number;
 }
 
-function missing(
-  code: "template_not_found" | "memory_not_found" | "reference_material_not_found",
-  what: string,
-  ids: number[],
-) {
+function missing(code: "memory_not_found" | "reference_material_not_found", what: string, ids: number[]) {
   return new ApiError(code, `${what} not found: ${ids.join(", ")}.`, { missing_ids: ids });
 }
 
@@ -153,8 +136,7 @@ export function gatherSources(
   const fromPool = location !== undefined && referenceIds.length > 0;
   const passages = fromPool ? [] : readPassages(store, referenceIds, titles);
   const passagesFrom = fromPool ? { db: location, ids: referenceIds, titles: [...titles] } : undefined;
-  const prefs = store.misc.learningPreferences(caller.account.id);
-  const applyVoice = prefs ? prefs.apply_to_generation === 1 : true;
+  const applyVoice = learningPreferences(store, caller.account.id).apply_to_generation;
   const profile = applyVoice ? store.learning.profileOfWorkspace(workspace.id) : undefined;
   return {
     memories: memories.map((m) => ({ id: m.id, kind: m.kind, title: m.title, content: m.content })),
@@ -175,9 +157,7 @@ export function generationInput(
   req: GenerateRequest,
   location?: DbLocation,
 ): GenerationInput {
-  const template = store.templates.byId(req.template_id);
-  if (!template || (template.account_id !== null && template.account_id !== caller.account.id))
-    throw missing("template_not_found", "Template", [req.template_id]);
+  const template = requireTemplate(store, caller.account.id, req.template_id);
   return {
     template: {
       id: template.id,
@@ -293,17 +273,6 @@ export function saveGeneration(
   });
 }
 
-/** Learning analyses used by an account in the current month. */
-export function analysesUsed(store: Store, accountId: number, periodStart: string): number {
-  return store.learning.quotaUsed(accountId, periodStart.slice(0, 7));
-}
-
-/** The start of the calendar month (UTC) of an instant. */
-export function monthStart(nowMs: number): string {
-  const d = new Date(nowMs);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)).toISOString();
-}
-
 /** Finalizes generated content (spec §4.2): saves the text and queues learning, all before answering. */
 export function finalizeContent(
   store: Store,
@@ -339,11 +308,10 @@ export function finalizeContent(
       now,
       version,
     );
-    const prefs = store.misc.learningPreferences(caller.account.id);
-    const enabled = prefs ? prefs.enabled === 1 : true;
+    const enabled = learningPreferences(store, caller.account.id).enabled;
     const quota = PLAN_LIMITS[caller.account.plan].analysesPerMonth;
     let jobId: string | null = null;
-    if (enabled && generated && analysesUsed(store, caller.account.id, monthStart(nowMs)) < quota) {
+    if (enabled && generated && analysesUsed(store, caller.account.id, quotaPeriod(nowMs).start) < quota) {
       jobId = prefixedId("lj");
       store.learning.useQuota(caller.account.id, now.slice(0, 7));
       store.learning.enqueue({
@@ -476,8 +444,7 @@ export function contentEditTask(store: Store, task: ContentEditTask): ContentRow
     const content = task.content === row.content ? undefined : task.content;
     const title = task.title === row.title ? undefined : task.title;
     if (content !== undefined) requireStatus(row, ["draft", "generated"], "edit the text of");
-    // A published record is frozen whole: its title too, which had still changed, leaving the record answering
-    // another title than the one published.
+    // A published record is frozen whole, its title too: it answers the title it was published with.
     if (title !== undefined) requireStatus(row, ["draft", "generated", "finalized"], "change the title of");
     // Nothing to change (an empty PATCH, or the record's own fields sent back): the record as it is, updated_at too.
     if (title === undefined && content === undefined) return row;
@@ -517,22 +484,3 @@ export function contentPublishTask(store: Store, task: CallerRows & { id: number
     return store.contents.publish(row.id, task.now);
   });
 }
-
-/** A voice profile as the API shows it. */
-export function voiceProfileView(p: {
-  id: string;
-  workspace_id: string;
-  traits: string;
-  sample_count: number;
-  updated_at: string;
-}) {
-  return {
-    id: p.id,
-    workspace_id: p.workspace_id,
-    traits: parseTraits(p.traits),
-    sample_count: p.sample_count,
-    updated_at: p.updated_at,
-  };
-}
-
-export { emptyTraits };

@@ -1,8 +1,9 @@
 /** Account-level reads (spec §4.6, §4.8) and the caller's settings; user-scoped, they ignore workspace binding. */
 import * as v from "valibot";
-import { userView } from "../db/users.js";
-import { analysesUsed } from "../domain/contents.js";
+import { analysisQuota, learningPreferences } from "../domain/learning-settings.js";
 import { effectiveRateLimits, PLAN_LIMITS } from "../domain/plans.js";
+import { accountView } from "../domain/views/accounts.js";
+import { userView } from "../domain/views/users.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import { IgnoredUpdatedAt, Integer, maxChars, named, Timestamp } from "../http/schemas.js";
@@ -157,28 +158,7 @@ const PreferencesBody = named(
   ),
 );
 
-/** The current calendar month (UTC) as the analysis quota's period. */
-export function quotaPeriod(nowMs: number): { start: string; end: string } {
-  const d = new Date(nowMs);
-  const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-  const end = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-  return { start: new Date(start).toISOString(), end: new Date(end).toISOString() };
-}
-
-function quotaOf(ctx: Ctx) {
-  const period = quotaPeriod(ctx.services.clock.now());
-  const limit = PLAN_LIMITS[ctx.account.plan].analysesPerMonth;
-  const used = analysesUsed(ctx.services.store, ctx.account.id, period.start);
-  return { period_start: period.start, period_end: period.end, limit, used, remaining: Math.max(0, limit - used) };
-}
-
-function preferencesOf(ctx: Ctx) {
-  const row = ctx.services.store.misc.learningPreferences(ctx.account.id);
-  return row
-    ? { enabled: row.enabled === 1, apply_to_generation: row.apply_to_generation === 1, updated_at: row.updated_at }
-    : { enabled: true, apply_to_generation: true, updated_at: null };
-}
-
+/** The account routes: the caller, its entitlements, quota, preferences and settings. */
 export const accountRoutes = [
   route({
     method: "GET",
@@ -230,13 +210,12 @@ export const accountRoutes = [
       ...AUTH_ERRORS,
     },
     handler(ctx: Ctx) {
-      const { id, name, plan, created_at } = ctx.account;
       const p = ctx.principal;
       const user = p.kind === "session" ? ctx.services.store.users.byId(p.userId) : undefined;
       return {
         body: {
           kind: p.kind === "key" ? "api_key" : "session",
-          account: { id, name, plan, created_at },
+          account: accountView(ctx.account),
           user: user ? userView(user) : null,
           api_key_id: p.kind === "key" ? p.key.id : null,
           session_expires_at: p.kind === "session" ? new Date(p.claims.exp * 1000).toISOString() : null,
@@ -291,7 +270,7 @@ export const accountRoutes = [
             per_hour: limits.perHour,
             overridden: ctx.account.rate_per_minute !== null || ctx.account.rate_per_hour !== null,
           },
-          analysis_quota: quotaOf(ctx),
+          analysis_quota: analysisQuota(ctx.services.store, ctx.account, ctx.services.clock.now()),
           scopes_available: ["read", "write"],
         },
       };
@@ -326,7 +305,7 @@ export const accountRoutes = [
       },
       ...AUTH_ERRORS,
     },
-    handler: (ctx: Ctx) => ({ body: quotaOf(ctx) }),
+    handler: (ctx: Ctx) => ({ body: analysisQuota(ctx.services.store, ctx.account, ctx.services.clock.now()) }),
   }),
   route({
     method: "GET",
@@ -418,7 +397,7 @@ export const accountRoutes = [
       },
       ...AUTH_ERRORS,
     },
-    handler: (ctx: Ctx) => ({ body: preferencesOf(ctx) }),
+    handler: (ctx: Ctx) => ({ body: learningPreferences(ctx.services.store, ctx.account.id) }),
   }),
   route({
     method: "PUT",
@@ -450,7 +429,7 @@ export const accountRoutes = [
       ...INPUT_ERRORS,
     },
     handler(ctx: Ctx<Record<string, string>, unknown, v.InferOutput<typeof PreferencesBody>>) {
-      const current = preferencesOf(ctx);
+      const current = learningPreferences(ctx.services.store, ctx.account.id);
       const enabled = ctx.body.enabled ?? current.enabled;
       const apply = ctx.body.apply_to_generation ?? current.apply_to_generation;
       ctx.services.store.misc.putLearningPreferences(
@@ -466,7 +445,7 @@ export const accountRoutes = [
         null,
         { enabled, apply_to_generation: apply },
       );
-      return { body: preferencesOf(ctx) };
+      return { body: learningPreferences(ctx.services.store, ctx.account.id) };
     },
   }),
 ];

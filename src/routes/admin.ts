@@ -1,10 +1,11 @@
 /** /admin/*: accounts, users and the audit log, for web sessions of admin users (spec §4.11). */
 import * as v from "valibot";
 import { PLANS } from "../db/accounts.js";
-import { userView } from "../db/users.js";
 import { createAccount, createUser, operatorAccountId, setLimits, setPlan } from "../domain/admin.js";
 import { ApiError, invalidInput } from "../domain/errors.js";
 import { generatePassword } from "../domain/passwords.js";
+import { auditEntryView } from "../domain/views/audit.js";
+import { userView } from "../domain/views/users.js";
 import { Email, MAX_NAME_LENGTH, Password, RateLimit, RecordName } from "../http/admin-rules.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
@@ -169,6 +170,7 @@ function ownAccount(ctx: Ctx, accountId: number): void {
     throw new ApiError("account_not_found", `No account ${accountId}.`, { account_id: accountId });
 }
 
+/** The administration routes: accounts, plans, limits, users and the audit log. */
 export const adminRoutes = [
   route({
     method: "GET",
@@ -449,7 +451,7 @@ export const adminRoutes = [
       ownAccount(ctx, accountId);
       const rows = ctx.services.store.misc.auditPage(accountId, before, ctx.query.limit + 1);
       const p = page(rows, ctx.query.limit, (r) => encodeCursor(r.id));
-      return { body: { ...p, data: p.data.map((r) => ({ ...r, details: r.details ? JSON.parse(r.details) : null })) } };
+      return { body: { ...p, data: p.data.map(auditEntryView) } };
     },
   }),
 ];

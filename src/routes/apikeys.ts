@@ -1,9 +1,9 @@
 /** API keys: introspection of the calling key (spec §4.9) and session-side management (spec §4.11). */
 import * as v from "valibot";
-import { apiKeyView } from "../db/apikeys.js";
 import { findKey, issueKey, renameKey, revokeKey } from "../domain/admin.js";
 import { EXPIRY_CHOICES, KEY_ID_PATTERN, normaliseScopes } from "../domain/apikeys.js";
 import { ApiError, invalidInput } from "../domain/errors.js";
+import { apiKeyView, callerKeyView } from "../domain/views/apikeys.js";
 import { RecordName } from "../http/admin-rules.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
@@ -179,6 +179,7 @@ function actorOf(ctx: Ctx): string {
   return ctx.principal.kind === "session" ? `user:${ctx.principal.userId}` : `key:${ctx.principal.key.id}`;
 }
 
+/** The API key routes: issue, list, read, rename and revoke keys, and introspect the calling key. */
 export const apiKeyRoutes = [
   route({
     method: "GET",
@@ -212,26 +213,15 @@ export const apiKeyRoutes = [
       ),
     },
     handler(ctx) {
-      // Spec §4.9: it introspects the calling key. A web session has none; it was answered a record made up for it
-      // (id "session", its dates "now"), which a client could not tell from a key's.
+      // Spec §4.9: it introspects the calling key. A web session has none, and a record made up for it could not be
+      // told from a key's: 404.
       if (ctx.principal.kind !== "key")
         throw new ApiError(
           "api_key_not_found",
           "This request was authenticated by a web session, not an API key: GET /api/v1/users/me describes the caller.",
         );
       const k = ctx.principal.key;
-      const view = apiKeyView(k, ctx.services.keyUsage.lastUsed(k.id, k.last_used_at));
-      return {
-        body: {
-          id: view.id,
-          name: view.name,
-          scopes: view.scopes,
-          workspace_id: view.workspace_id,
-          expires_at: view.expires_at,
-          last_used_at: view.last_used_at,
-          created_at: view.created_at,
-        },
-      };
+      return { body: callerKeyView(k, ctx.services.keyUsage.lastUsed(k.id, k.last_used_at)) };
     },
   }),
   route({

@@ -1,6 +1,6 @@
 /** Web-session sign-in and sign-out (DESIGN §3); password checks run on the password pool. */
 import * as v from "valibot";
-import { userView } from "../db/users.js";
+import { userView } from "../domain/views/users.js";
 import { LoginEmail } from "../http/admin-rules.js";
 import { unauthorized } from "../http/auth.js";
 import type { Ctx } from "../http/context.js";
@@ -46,6 +46,7 @@ export const LOGIN_EXAMPLE = {
 /** A hash that never matches, verified when the email is unknown so both paths cost the same. */
 const DUMMY_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
+/** The web-session routes: sign in and sign out. */
 export const authRoutes = [
   route({
     method: "POST",

@@ -67,9 +67,11 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-/** The most characters a page of a list may take as JSON, by jsonSizeBound (far below V8's longest string). */
-// 32 MiB: a page is written by the thread answering every request, and a bound of 128 MiB let one take about half a
-// second to serialise (a page of 100 texts of 500,000 characters took 110-120 ms at 22 MB of JSON).
+/**
+ * The most characters a page of a list may take as JSON, by jsonSizeBound (far below V8's longest string). 32 MiB: a
+ * page is written by the thread answering every request, and a bound of 128 MiB would let one take about half a
+ * second to serialise (a page of 100 texts of 500,000 characters takes 110-120 ms at 22 MB of JSON).
+ */
 export const MAX_PAGE_CHARS = 32 * 1024 * 1024;
 
 /** An upper bound of the length of a value's JSON: every character of a string written as a 6-character escape. */
@@ -84,11 +86,10 @@ export function jsonSizeBound(value: unknown): number {
 /**
  * Slices one page from up to `limit + 1` rows. With `view`, the page holds the rows' views, fewer than asked when
  * their JSON could pass `maxChars` (always at least one); it then says has_more, and its cursor goes on after the
- * last row given. A page of 100 contents whose texts are control characters (each written as 6) came to some 600
- * million characters, past V8's longest string: a 500.
+ * last row given. A page of 100 contents whose texts are control characters (each written as 6) would come to some
+ * 600 million characters, past V8's longest string.
  * The rows are taken one at a time, so a statement's iterator is read no further than the page needs: a page that
- * ends by size reads one row past it, not the rest (a list of 101 texts of 500,000 characters read them all for the
- * 11 it showed).
+ * ends by size reads one row past it, not the rest (test/http/pages.test.ts).
  */
 export function page<T>(rows: Iterable<T>, limit: number, cursorOf: (row: T) => string): Page<T>;
 export function page<T, V>(
@@ -135,7 +136,7 @@ export function decodeCursor<T extends string | number>(
   if (cursor === undefined) return undefined;
   try {
     const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    // A number this API issues is an id or an offset: a whole number from 0 (1.5 or 1e300 as an SQL OFFSET was a 500).
+    // A number this API issues is an id or an offset: a whole number from 0 (1.5 or 1e300 is no SQL OFFSET).
     if (kind === "number" ? Number.isSafeInteger(value) && value >= 0 : typeof value === "string") return value as T;
   } catch {}
   throw notACursor();

@@ -1,9 +1,11 @@
 /** Contents: create (draft), read, list, update, delete, versions, planning (spec §4.3) and publication. */
 import * as v from "valibot";
-import type { ContentStatus, VersionRow } from "../db/contents.js";
-import { type CallerRows, contentNotFound, contentView, findContent, serverToday } from "../domain/contents.js";
-import { ApiError, invalidInput } from "../domain/errors.js";
+import type { VersionRow } from "../db/contents.js";
+import { contentFilter } from "../domain/content-lists.js";
+import { type CallerRows, contentNotFound, findContent, serverToday } from "../domain/contents.js";
 import { CALENDAR_DAY_PATTERN, isCalendarDay, PLANNED_DATE_PATTERN, plannedDay } from "../domain/planning.js";
+import { requireTemplate } from "../domain/templates.js";
+import { contentView, versionView } from "../domain/views/contents.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import {
@@ -181,6 +183,7 @@ const now = (ctx: Ctx) => new Date(ctx.services.clock.now()).toISOString();
 
 const byIdDocs = { ...AUTH_ERRORS, ...NOT_FOUND("Content") };
 
+/** The content routes: drafts, reading, listing, editing, versions, planning and publication. */
 export const contentRoutes = [
   route({
     method: "GET",
@@ -204,22 +207,12 @@ export const contentRoutes = [
     handler(ctx: Ctx<unknown, v.InferOutput<typeof ListQuery>>) {
       const day = today(ctx);
       const q = ctx.query;
-      // An empty range is a mistake in the request, as it is for /usage (a 200 with no data hid it).
-      if (q.planned_from && q.planned_to && q.planned_from > q.planned_to)
-        throw invalidInput(
-          "query.planned_from",
-          `planned_from must be a day on or before planned_to (${q.planned_to})`,
-        );
-      const rows = ctx.services.store.contents.list({
-        workspaceId: ctx.workspace.id,
-        status: q.status as ContentStatus | undefined,
-        plannedFrom: q.planned_from,
-        plannedTo: q.planned_to,
-        overdueBefore: q.overdue === "true" ? day : undefined,
-        notOverdueOn: q.overdue === "false" ? day : undefined,
-        afterId: decodeCursor<number>(q.cursor, "number") ?? 0,
-        limit: q.limit + 1,
-      });
+      const rows = ctx.services.store.contents.list(
+        contentFilter(ctx.workspace.id, q, day, {
+          afterId: decodeCursor<number>(q.cursor, "number") ?? 0,
+          limit: q.limit + 1,
+        }),
+      );
       return {
         body: page(
           rows,
@@ -260,17 +253,10 @@ export const contentRoutes = [
       ...NOT_FOUND("Template"),
     },
     async handler(ctx: Ctx<unknown, unknown, v.InferOutput<typeof CreateBody>>) {
-      const store = ctx.services.store;
-      if (ctx.body.template_id !== undefined) {
-        const t = store.templates.byId(ctx.body.template_id);
-        if (!t || (t.account_id !== null && t.account_id !== ctx.account.id))
-          throw new ApiError("template_not_found", `Template not found: ${ctx.body.template_id}.`, {
-            missing_ids: [ctx.body.template_id],
-          });
-      }
-      // On the writer thread (domain/writer.ts): a draft's text is up to a megabyte, whose write here waited,
-      // blocking every request, for the writer's transaction in progress. The body's strings are already as stored
-      // (http/body.ts: a lone surrogate is U+FFFD).
+      if (ctx.body.template_id !== undefined) requireTemplate(ctx.services.store, ctx.account.id, ctx.body.template_id);
+      // On the writer thread (domain/writer.ts): a draft's text is up to a megabyte, and a write on this thread would
+      // wait, blocking every request, for the writer's transaction in progress. The body's strings are already as
+      // stored (http/body.ts: a lone surrogate is U+FFFD).
       const { title, content } = ctx.body;
       const row = await ctx.services.writer.run("draftCreate", {
         accountId: ctx.account.id,
@@ -375,7 +361,7 @@ export const contentRoutes = [
     async handler(ctx: Ctx<{ contentId: number }>) {
       const row = findContent(ctx.services.store, ctx, ctx.params.contentId);
       // On the writer thread: the versions go with the content, and a content generated hundreds of times by the
-      // on-prem model (500,000 characters each) took the HTTP thread's time for every page they freed.
+      // on-prem model (500,000 characters each) frees many pages, which would hold this thread.
       if (!(await ctx.services.writer.run("contentRemove", { id: row.id }))) throw contentNotFound(row.id);
       ctx.services.graph.touch(row.workspace_id);
       return { body: { content_id: row.id, deleted: true } };
@@ -407,17 +393,8 @@ export const contentRoutes = [
       const after = decodeCursor<string>(ctx.query.cursor, "string");
       if (after !== undefined && !/^\d{1,8}$/.test(after)) throw notACursor();
       const versions = ctx.services.store.contents.versions(row.id, Number(after ?? 0), ctx.query.limit + 1);
-      const view = (ver: VersionRow) => ({
-        version: ver.version,
-        kind: ver.kind,
-        title: ver.title,
-        text: ver.text,
-        model: ver.model,
-        details: ver.details ? JSON.parse(ver.details) : null,
-        created_at: ver.created_at,
-      });
       const cursorOf = (ver: VersionRow) => encodeCursor(String(ver.version).padStart(8, "0"));
-      return { body: page(versions, ctx.query.limit, cursorOf, view) };
+      return { body: page(versions, ctx.query.limit, cursorOf, versionView) };
     },
   }),
   route({

@@ -3,12 +3,13 @@
  * finalized) as HTML, normalised Markdown, plain text, a numbered social thread or an email, stored as made.
  */
 import * as v from "valibot";
-import { type ConversionRow, conversionView, TARGET_FORMATS } from "../db/conversions.js";
+import { type ConversionRow, TARGET_FORMATS } from "../db/conversions.js";
 import { iso } from "../domain/clock.js";
-import { findContent } from "../domain/contents.js";
+import { findContent, workingText } from "../domain/contents.js";
 import { MAX_OUTPUT_CHARS } from "../domain/conversions/output-limit.js";
 import { POST_LIMIT } from "../domain/conversions/thread.js";
 import { ApiError } from "../domain/errors.js";
+import { conversionView } from "../domain/views/conversions.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import {
@@ -98,6 +99,7 @@ function findConversion(ctx: ById): ConversionRow {
 
 const common = { tag: "Conversions", stability: "beta", access: "any" } as const;
 
+/** The conversion routes: turn a content into another format, list and read the results. */
 export const conversionRoutes = [
   route({
     ...common,
@@ -167,7 +169,7 @@ export const conversionRoutes = [
       // Long texts take a while to parse and split: the pool keeps that off the request thread.
       const converted = await ctx.services.pool.run("convertContent", {
         title: content.title,
-        text: content.finalized_content ?? content.content,
+        text: workingText(content),
         target_format: ctx.body.target_format,
       });
       if ("tooLargeChars" in converted)

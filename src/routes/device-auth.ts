@@ -1,8 +1,8 @@
 /** Command-line device authorization and the OAuth callback (spec §4.11): never available to API keys. */
 import * as v from "valibot";
-import { userView } from "../db/users.js";
 import { DEVICE_POLL_SECONDS } from "../domain/device-auth.js";
 import { ApiError } from "../domain/errors.js";
+import { userView } from "../domain/views/users.js";
 import type { Ctx } from "../http/context.js";
 import { publicUrlOf } from "../http/public-url.js";
 import { route } from "../http/route.js";
@@ -43,6 +43,7 @@ function canonicalUserCode(code: string): string {
   return `${raw.slice(0, 4)}-${raw.slice(4)}`;
 }
 
+/** The device-authorization routes: a CLI or device signs in through a browser session. */
 export const deviceAuthRoutes = [
   route({
     method: "POST",

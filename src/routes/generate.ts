@@ -1,9 +1,10 @@
 /** POST /generate (spec §4.1) and POST /finalizeContent (spec §4.2): the two stable operations of the lifecycle. */
 import * as v from "valibot";
-import { contentView, findContent, generationInput, requireStatus } from "../domain/contents.js";
+import { findContent, generationInput, requireStatus } from "../domain/contents.js";
 import { ApiError } from "../domain/errors.js";
 import type { GenerationOutput } from "../domain/generation/builtin.js";
 import { type GenerationStream, pickEngine } from "../domain/generation/engines.js";
+import { finalizationView, generationView } from "../domain/views/contents.js";
 import type { Ctx } from "../http/context.js";
 import { errorBody, toApiError } from "../http/errors.js";
 import { route } from "../http/route.js";
@@ -177,6 +178,7 @@ function streamGeneration(
   });
 }
 
+/** The generation routes: generate a piece and finalize it. */
 export const generateRoutes = [
   route({
     method: "POST",
@@ -252,7 +254,7 @@ export const generateRoutes = [
         workspace = store.workspaces.byId(row.workspace_id)!;
       }
       const input = generationInput(store, ctx, workspace, req, ctx.services.location);
-      // On the writer thread, as finalizations: a write here waited, blocking every request, for the writer's
+      // On the writer thread, as finalizations: a write here would wait, blocking every request, for the writer's
       // transaction in progress (domain/writer.ts).
       const save = async (generated: GenerationOutput) => {
         // Answered as stored: a lone surrogate in a model's answer is stored as U+FFFD (the body's are already).
@@ -268,12 +270,7 @@ export const generateRoutes = [
         ctx.services.usage.countFor(ctx.principal, { generations: 1, words_generated: output.word_count });
         return {
           status: created ? 201 : 200,
-          body: {
-            ...contentView({ ...row, content: output.text }, today(ctx)),
-            model: engine.id,
-            sources: output.sources,
-            word_count: output.word_count,
-          },
+          body: generationView(row, output, engine.id, today(ctx)),
         };
       };
       if (req.stream) return streamGeneration(ctx, await engine.stream(input, ctx.request.signal), save);
@@ -335,17 +332,7 @@ export const generateRoutes = [
       // The job is committed with the finalization; the runner picks it up after the answer.
       if (done.jobId) setImmediate(() => ctx.services.learning.kick());
       ctx.services.graph.touch(done.workspaceId, { kind: "content", id: done.contentId, version: done.version });
-      return {
-        body: {
-          content_id: done.contentId,
-          // The text stored.
-          finalized_content: text,
-          status: "finalized",
-          updated_at: done.updatedAt,
-          learning_job_id: done.jobId,
-          learning_triggered: done.jobId !== null,
-        },
-      };
+      return { body: finalizationView(done, text) };
     },
   }),
 ];

@@ -4,7 +4,7 @@
  * The graph catches up with its sources in the background; reading it never waits for that.
  */
 import * as v from "valibot";
-import type { EntityType, GraphNodeRow, SearchKey } from "../db/graph.js";
+import type { EntityType, SearchKey } from "../db/graph.js";
 import {
   type EntitiesQuery as EntitiesRead,
   type FoundEntity,
@@ -12,6 +12,7 @@ import {
   type OverviewQuery,
   readGraphAt,
 } from "../domain/graph-reads.js";
+import { graphNodeView } from "../domain/views/graph.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import {
@@ -144,13 +145,6 @@ const EntitiesQuery = v.object({
 });
 type EntitiesInput = v.InferOutput<typeof EntitiesQuery>;
 
-function nodeView(n: GraphNodeRow) {
-  const sources = (JSON.parse(n.sources) as { kind: "reference" | "content"; id: number }[]).sort((a, b) =>
-    a.kind === b.kind ? a.id - b.id : a.kind === "reference" ? -1 : 1,
-  );
-  return { id: n.id, label: n.label, type: n.type, mentions: n.mentions, sources };
-}
-
 const common = {
   tag: "Knowledge graph",
   stability: "beta",
@@ -158,6 +152,7 @@ const common = {
   workspace: "required",
 } as const;
 
+/** The knowledge-graph routes: a workspace's overview and its entities. */
 export const graphRoutes = [
   route({
     ...common,
@@ -207,7 +202,7 @@ export const graphRoutes = [
       return {
         body: {
           workspace_id: ws,
-          nodes: nodes.map(nodeView),
+          nodes: nodes.map(graphNodeView),
           edges,
           has_more: hasMore,
           updated_at: updatedAt,
@@ -252,7 +247,7 @@ export const graphRoutes = [
       })) as FoundEntity[];
       const has_more = rows.length > ctx.query.limit;
       const found = rows.slice(0, ctx.query.limit);
-      const data = found.map((n) => ({ ...nodeView(n), related: n.related }));
+      const data = found.map((n) => ({ ...graphNodeView(n), related: n.related }));
       const last = found.at(-1);
       return {
         body: {

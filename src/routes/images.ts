@@ -3,13 +3,21 @@
  * generate with the builtin engine, list, read, download and delete. A file's type is decided by its bytes alone.
  */
 import * as v from "valibot";
-import { type ImageRow, imageView } from "../db/images.js";
 import { iso } from "../domain/clock.js";
-import { ApiError, invalidInput } from "../domain/errors.js";
+import { invalidInput } from "../domain/errors.js";
 import { generateImageRemote } from "../domain/generation/llm.js";
-import { extensionOf, IMAGE_TYPES, type ImageType, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE } from "../domain/images/formats.js";
+import {
+  findImage,
+  generatedFilename,
+  imageNotFound,
+  imageTooLarge,
+  modelAnswerRefusal,
+  uploadFilename,
+  uploadRefusal,
+} from "../domain/image-records.js";
+import { IMAGE_TYPES, type ImageType, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE } from "../domain/images/formats.js";
 import { RENDER_LIMITS } from "../domain/images/render.js";
-import type { Upload } from "../domain/images/upload.js";
+import { imageView } from "../domain/views/images.js";
 import { oneOf } from "../domain/wording.js";
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
@@ -52,8 +60,8 @@ export const UPLOAD_BODY_LIMIT = MAX_BASE64_CHARS + 64 * 1024;
 /**
  * The JSON body ceiling of an upload: base64 as encoders write it, wrapped every 64 (PEM, certutil) or 76 (MIME)
  * characters with an escaped CRLF (`\r\n`, 4 characters in JSON) per line, around a whole 10 MiB image. The server
- * drops the whitespace; the image is held to MAX_IMAGE_BYTES exactly. At UPLOAD_BODY_LIMIT such a body of a 10 MiB
- * image had been refused.
+ * drops the whitespace; the image is held to MAX_IMAGE_BYTES exactly. UPLOAD_BODY_LIMIT would refuse such a body of a
+ * 10 MiB image.
  */
 export const UPLOAD_JSON_LIMIT = MAX_BASE64_CHARS + Math.ceil(MAX_BASE64_CHARS / 64) * 4 + 64 * 1024;
 
@@ -151,65 +159,10 @@ function isFilePart(value: unknown): value is UploadedFile {
   return isUploadedFile(value) && value.bytes instanceof Uint8Array;
 }
 
-/** The 413 of an image over 10 MiB, with its size when it was read (not when its body passed the ceiling). */
-function tooLarge(size?: number): ApiError {
-  return new ApiError("payload_too_large", `The image is larger than ${MAX_IMAGE_BYTES} bytes (10 MiB).`, {
-    limit_bytes: MAX_IMAGE_BYTES,
-    ...(size !== undefined ? { size_bytes: size } : {}),
-  });
-}
-
-/** The stored name of an upload: the last path segment, without control characters, or a default. */
-function cleanFilename(given: string | undefined, type: ImageType): string {
-  const base = (given ?? "")
-    .split(/[\\/]/)
-    .pop()!
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed.
-    .replace(/[\u0000-\u001f\u007f]/g, "")
-    .trim();
-  // 255 characters (code points, as the limit on a filename field counts them): a cut by UTF-16 units split an emoji,
-  // stored as U+FFFD.
-  const name = [...base].slice(0, 255).join("").trimEnd();
-  return name === "" || name === "." || name === ".." ? `image.${extensionOf(type)}` : name;
-}
-
-/** A file name for a generated image, from the first words of its prompt. */
-function generatedFilename(prompt: string): string {
-  const slug = prompt
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, "-")
-    .slice(0, 60)
-    .replace(/^-+|-+$/g, "");
-  return `${slug || "generated"}.png`;
-}
-
-/** The error of an upload that readUpload refused; `field` names where its bytes were sent. */
-function refusal(upload: Exclude<Upload, { ok: true }>, field: string): ApiError {
-  if (upload.reason === "too_large") return tooLarge(upload.size);
-  if (upload.reason === "unsupported")
-    return new ApiError("unsupported_image_type", `${upload.message} The type is read from the bytes, not the name.`, {
-      accepted_types: IMAGE_TYPES,
-    });
-  return invalidInput(field, upload.message);
-}
-
-/** Finds an image of the caller's account (404 otherwise: another account's image is not found either). */
-function findImage(ctx: Ctx<{ id: number }>): ImageRow {
-  const row = ctx.services.store.images.find(ctx.principal.accountId, ctx.params.id);
-  if (!row) throw new ApiError("image_not_found", `No image ${ctx.params.id}.`, { image_id: ctx.params.id });
-  return row;
-}
-
-function created(row: ImageRow) {
-  return { status: 201, body: imageView(row) };
-}
-
 /**
  * Stores an accepted image of the caller's account, counts it, and answers 201 with its record. On the writer thread
- * (domain/writer.ts), its bytes handed over there: a 10 MiB insert took the HTTP thread about 8 ms, and waited, under
- * a write load, for the writer's transaction in progress.
+ * (domain/writer.ts), its bytes handed over there: a 10 MiB insert takes about 8 ms, and under a write load it
+ * would wait for the writer's transaction in progress, both on the thread answering every request.
  */
 async function storeImage(
   ctx: Ctx,
@@ -246,7 +199,43 @@ async function storeImage(
     transferable(data),
   );
   ctx.services.usage.countFor(ctx.principal, { images: 1 });
-  return created(row);
+  return { status: 201, body: imageView(row) };
+}
+
+/** An image drawn for a prompt: its bytes, their hash, type and size. */
+interface Drawn {
+  bytes: Uint8Array;
+  sha256: string;
+  type: ImageType;
+  width: number;
+  height: number;
+}
+
+/**
+ * An image drawn by the configured model server. Its bytes are checked like an upload's: held to the same size, read
+ * no further than that, and typed by their own header, never by its word.
+ */
+async function drawRemote(
+  ctx: Ctx<Record<string, string>, unknown, GenerateInput>,
+  remote: NonNullable<Ctx["services"]["config"]["imageModel"]>,
+): Promise<Drawn> {
+  const { prompt, width, height } = ctx.body;
+  const answer = Buffer.from(
+    await generateImageRemote(remote, { prompt, width, height, maxBytes: MAX_IMAGE_BYTES }, ctx.request.signal),
+  );
+  // On the pool, as an upload (readUpload): the check and hash of 10 MiB are not the HTTP thread's work.
+  const seen = await ctx.services.pool.run("readUpload", { bytes: answer }, transferable(answer));
+  if (!seen.ok) throw modelAnswerRefusal(seen, remote.model);
+  return { bytes: seen.bytes, sha256: seen.sha256, type: seen.type, width: seen.width, height: seen.height };
+}
+
+/** A PNG rendered by the builtin engine: the same bytes for the same prompt, size and seed. */
+async function drawBuiltin(ctx: Ctx<Record<string, string>, unknown, GenerateInput>): Promise<Drawn> {
+  const { prompt, width, height, seed } = ctx.body;
+  // Rendering a large picture takes a noticeable fraction of a second: off the HTTP thread.
+  const rendered = await ctx.services.pool.run("renderImage", { prompt, width, height, seed });
+  const bytes = Buffer.from(rendered.bytes.buffer, rendered.bytes.byteOffset, rendered.bytes.byteLength);
+  return { bytes, sha256: rendered.sha256, type: "image/png", width, height };
 }
 
 /** Content-Disposition naming the file: an ASCII fallback and the exact name (RFC 6266 / 5987). */
@@ -312,7 +301,7 @@ export const imageRoutes = [
     stability: "beta",
     access: "any",
     // A body past its limit holds an image past 10 MiB: the 413 names the image's limit, not the envelope's.
-    upload: { maxBytes: UPLOAD_BODY_LIMIT, jsonMaxBytes: UPLOAD_JSON_LIMIT, tooLarge: () => tooLarge() },
+    upload: { maxBytes: UPLOAD_BODY_LIMIT, jsonMaxBytes: UPLOAD_JSON_LIMIT, tooLarge: () => imageTooLarge() },
     body: UploadBody,
     responses: {
       201: {
@@ -342,15 +331,15 @@ export const imageRoutes = [
     },
     async handler(ctx: Ctx<Record<string, string>, unknown, UploadInput>) {
       const { file, data_base64 } = ctx.body;
-      if (file && file.bytes.byteLength > MAX_IMAGE_BYTES) throw tooLarge(file.bytes.byteLength);
+      if (file && file.bytes.byteLength > MAX_IMAGE_BYTES) throw imageTooLarge(file.bytes.byteLength);
       // Decoding, recognising and hashing 10 MiB held the thread answering every request for 30-90 ms: on the pool,
       // with a file's bytes handed over there and back rather than copied.
       const image = file
         ? await ctx.services.pool.run("readUpload", { bytes: file.bytes }, transferable(file.bytes))
         : await ctx.services.pool.run("readUpload", { base64: data_base64! });
-      if (!image.ok) throw refusal(image, file ? "body.file" : "body.data_base64");
+      if (!image.ok) throw uploadRefusal(image, file ? "body.file" : "body.data_base64");
       return storeImage(ctx, {
-        filename: cleanFilename(ctx.body.filename || file?.filename, image.type),
+        filename: uploadFilename(ctx.body.filename || file?.filename, image.type),
         type: image.type,
         width: image.width,
         height: image.height,
@@ -388,48 +377,21 @@ export const imageRoutes = [
       ...UPSTREAM_ERRORS,
     },
     async handler(ctx: Ctx<Record<string, string>, unknown, GenerateInput>) {
-      const { prompt, width, height, seed, model } = ctx.body;
+      const { prompt, model } = ctx.body;
       const remote = ctx.services.config.imageModel;
       const offered = ["builtin", ...(remote ? [remote.model] : [])];
       if (model !== undefined && !offered.includes(model))
         throw invalidInput("body.model", oneOf("model", offered, model));
-      let bytes: Uint8Array;
-      let sha256: string;
-      let type = "image/png";
-      let size = { width, height };
-      if (remote && model === remote.model) {
-        // The model server's bytes are checked like an upload's: held to the same size, read no further than that,
-        // and typed by their own header, never by its word.
-        const answer = Buffer.from(
-          await generateImageRemote(remote, { prompt, width, height, maxBytes: MAX_IMAGE_BYTES }, ctx.request.signal),
-        );
-        // On the pool, as an upload (readUpload): the check and hash of 10 MiB are not the HTTP thread's work.
-        const seen = await ctx.services.pool.run("readUpload", { bytes: answer }, transferable(answer));
-        if (!seen.ok) {
-          const why = seen.reason === "too_large" ? `it is larger than ${MAX_IMAGE_BYTES} bytes.` : seen.message;
-          throw new ApiError("upstream_invalid_response", `The image server's answer is not a usable image: ${why}`, {
-            model: remote.model,
-          });
-        }
-        bytes = seen.bytes;
-        sha256 = seen.sha256;
-        type = seen.type;
-        size = { width: seen.width, height: seen.height };
-      } else {
-        // Rendering a large picture takes a noticeable fraction of a second: off the HTTP thread.
-        const rendered = await ctx.services.pool.run("renderImage", { prompt, width, height, seed });
-        bytes = Buffer.from(rendered.bytes.buffer, rendered.bytes.byteOffset, rendered.bytes.byteLength);
-        sha256 = rendered.sha256;
-      }
+      const drawn = remote && model === remote.model ? await drawRemote(ctx, remote) : await drawBuiltin(ctx);
       return storeImage(ctx, {
-        filename: generatedFilename(prompt).replace(/\.png$/, `.${extensionOf(type as ImageType)}`),
-        type,
-        width: size.width,
-        height: size.height,
+        filename: generatedFilename(prompt, drawn.type),
+        type: drawn.type,
+        width: drawn.width,
+        height: drawn.height,
         source: "generated",
         prompt,
-        bytes,
-        sha256,
+        bytes: drawn.bytes,
+        sha256: drawn.sha256,
       });
     },
   }),
@@ -452,7 +414,7 @@ export const imageRoutes = [
       ...NOT_FOUND("Image"),
     },
     handler(ctx: Ctx<{ id: number }>) {
-      return { body: imageView(findImage(ctx)) };
+      return { body: imageView(findImage(ctx.services.store, ctx.principal.accountId, ctx.params.id)) };
     },
   }),
   route({
@@ -483,7 +445,7 @@ export const imageRoutes = [
     },
     handler(ctx: Ctx<{ id: number }>) {
       const image = ctx.services.store.images.content(ctx.principal.accountId, ctx.params.id);
-      if (!image) throw new ApiError("image_not_found", `No image ${ctx.params.id}.`, { image_id: ctx.params.id });
+      if (!image) throw imageNotFound(ctx.params.id);
       const etag = `"${image.sha256}"`;
       const headers: Record<string, string> = {
         etag,
@@ -524,7 +486,7 @@ export const imageRoutes = [
     async handler(ctx: Ctx<{ id: number }>) {
       // On the writer thread: an image's bytes (up to 10 MiB) free that many pages.
       if (!(await ctx.services.writer.run("imageRemove", { accountId: ctx.principal.accountId, id: ctx.params.id })))
-        throw new ApiError("image_not_found", `No image ${ctx.params.id}.`, { image_id: ctx.params.id });
+        throw imageNotFound(ctx.params.id);
       return { body: { id: ctx.params.id, deleted: true } };
     },
   }),

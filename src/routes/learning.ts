@@ -1,8 +1,8 @@
 /** Learning jobs (workspace-aware) and voice profiles (account-level). */
 import * as v from "valibot";
-import type { LearningJobRow } from "../db/learning.js";
-import { voiceProfileView } from "../domain/contents.js";
 import { ApiError } from "../domain/errors.js";
+import { learningJobView, voiceProfileView } from "../domain/views/learning.js";
+import { findVoiceProfile } from "../domain/voice-profiles.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import { described, Integer, named, PageQuery, pageOf, RecordWorkspaceId, Timestamp } from "../http/schemas.js";
@@ -84,24 +84,10 @@ const PROFILE_EXAMPLE = {
   updated_at: "2026-03-02T10:02:09.000Z",
 };
 
-function jobView(j: LearningJobRow) {
-  return {
-    id: j.id,
-    content_id: j.content_id,
-    workspace_id: j.workspace_id,
-    status: j.status,
-    result: j.result ? JSON.parse(j.result) : null,
-    error: j.error,
-    attempts: j.attempts,
-    next_attempt_at: j.status === "failed" ? j.next_attempt_at : null,
-    created_at: j.created_at,
-    finished_at: j.finished_at,
-  };
-}
-
 const IdParam = (prefix: string) =>
   v.pipe(v.string(), v.regex(new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`), `must be an id starting ${prefix}_`));
 
+/** The learning routes: learning jobs and voice profiles. */
 export const learningRoutes = [
   route({
     method: "GET",
@@ -154,7 +140,7 @@ export const learningRoutes = [
             learning_job_id: ctx.params.jobId,
           }),
       );
-      return { body: jobView(job) };
+      return { body: learningJobView(job) };
     },
   }),
   route({
@@ -202,12 +188,7 @@ export const learningRoutes = [
       ...NOT_FOUND("Voice profile"),
     },
     handler(ctx: Ctx<{ id: string }>) {
-      const p = ctx.services.store.learning.profile(ctx.params.id);
-      if (!p || p.account_id !== ctx.account.id)
-        throw new ApiError("voice_profile_not_found", `No voice profile ${ctx.params.id}.`, {
-          voice_profile_id: ctx.params.id,
-        });
-      return { body: voiceProfileView(p) };
+      return { body: voiceProfileView(findVoiceProfile(ctx.services.store, ctx.account.id, ctx.params.id)) };
     },
   }),
 ];

@@ -1,8 +1,9 @@
 /** Memories (DESIGN §6, beta, workspace-aware): voice and context notes that generation injects. */
 import * as v from "valibot";
-import { MEMORY_KINDS, type MemoryRow, memoryView } from "../db/memories.js";
+import { MEMORY_KINDS, type MemoryRow } from "../db/memories.js";
 import { iso } from "../domain/clock.js";
 import { ApiError } from "../domain/errors.js";
+import { memoryView } from "../domain/views/memories.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import {
@@ -107,6 +108,7 @@ function findMemory(ctx: ById): MemoryRow {
 
 const common = { tag: "Memories", stability: "beta", access: "any" } as const;
 
+/** The memory routes: create, list, read, change and delete memories. */
 export const memoryRoutes = [
   route({
     ...common,

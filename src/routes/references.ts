@@ -4,10 +4,19 @@
  * into passages.
  */
 import * as v from "valibot";
-import { type ReferenceRow, referenceSummaryView, referenceView, SOURCE_TYPES } from "../db/references.js";
+import { type ReferenceRow, SOURCE_TYPES } from "../db/references.js";
 import { iso } from "../domain/clock.js";
-import { ApiError, invalidInput } from "../domain/errors.js";
-import type { TextFormat } from "../domain/text.js";
+import { ApiError } from "../domain/errors.js";
+import {
+  type Ingested,
+  REFERENCE_FORMATS,
+  REFERENCE_LIMITS,
+  type ReferenceSource,
+  referenceRecord,
+  referenceSource,
+  unreadableSource,
+} from "../domain/references.js";
+import { referenceSummaryView, referenceView } from "../domain/views/references.js";
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
@@ -25,7 +34,6 @@ import {
   Timestamp,
   WorkspaceQuery,
 } from "../http/schemas.js";
-import { charLength, sliceWhole } from "../runtime/chars.js";
 import { TaskLimitError } from "../runtime/task-pool.js";
 import {
   AUTH_ERRORS,
@@ -37,30 +45,6 @@ import {
   page,
   TASK_ERRORS,
 } from "./common.js";
-
-/** Limits of a reference material: the request body (JSON or multipart), its plain text and its title. */
-export const REFERENCE_LIMITS = { bodyBytes: 5 * 1024 * 1024, contentChars: 500_000, titleChars: 200 } as const;
-
-const FORMATS = ["text", "markdown", "html"] as const satisfies readonly TextFormat[];
-
-/** How an uploaded file's format is told: by its extension, else by the type the client claimed. */
-const FORMAT_BY_EXTENSION: Record<string, TextFormat> = {
-  txt: "text",
-  md: "markdown",
-  markdown: "markdown",
-  html: "html",
-  htm: "html",
-};
-const FORMAT_BY_TYPE: Record<string, TextFormat> = {
-  "text/plain": "text",
-  "text/markdown": "markdown",
-  "text/x-markdown": "markdown",
-  "text/html": "html",
-  "application/xhtml+xml": "html",
-};
-
-/** Longest title made up from a material's first line. */
-const FIRST_LINE_TITLE_CHARS = 100;
 
 /** A source document generation draws facts from (named ReferenceMaterial in the description). */
 const Reference = named(
@@ -111,7 +95,7 @@ const CreateFields = v.object({
   content: v.optional(v.pipe(v.string(), v.description("The material (JSON), in the given format."))),
   format: v.optional(
     v.pipe(
-      v.picklist(FORMATS),
+      v.picklist(REFERENCE_FORMATS),
       v.description(
         "The format of content (required with it, here or as source_type). With a file, overrides its extension " +
           "and type.",
@@ -120,7 +104,7 @@ const CreateFields = v.object({
   ),
   source_type: v.optional(
     v.pipe(
-      v.picklist(FORMATS),
+      v.picklist(REFERENCE_FORMATS),
       v.description(
         "Another name for format (records name their format source_type). Send either, or both alike. A record's " +
           "content is plain text already: sent again, it is read as text.",
@@ -137,7 +121,8 @@ const CreateFields = v.object({
 });
 const CreateBody = v.pipe(
   CreateFields,
-  // With content, its format (or source_type) is required too: the handler says so (body.format), the description here.
+  // With content, its format (or source_type) is required too: domain/references.ts says so (body.format), the
+  // description here.
   exactlyOneOf(["content", "file"], "Send exactly one of content (with format) or file (multipart/form-data).", {
     content: {
       anyOf: [
@@ -153,7 +138,7 @@ const CreateBody = v.pipe(
       {
         anyOf: [
           { not: { properties: { format: true, source_type: true }, required: ["format", "source_type"] } },
-          ...FORMATS.map((f) => ({ properties: { format: { const: f }, source_type: { const: f } } })),
+          ...REFERENCE_FORMATS.map((f) => ({ properties: { format: { const: f }, source_type: { const: f } } })),
         ],
       },
     ),
@@ -170,45 +155,15 @@ const ReferenceParams = v.object({
 });
 type ById = Ctx<{ referenceId: number }>;
 
-function unsupportedFile(file: UploadedFile, why: string): ApiError {
-  return new ApiError("unsupported_media_type", `The file ${JSON.stringify(file.filename)} ${why}.`, {
-    filename: file.filename,
-    type: file.type,
-    accepted_extensions: Object.keys(FORMAT_BY_EXTENSION).map((e) => `.${e}`),
-    accepted_types: Object.keys(FORMAT_BY_TYPE),
-  });
-}
-
-/** The file's name without any folder a client may have sent with it. */
-function baseName(filename: string): string {
-  return filename.split(/[\\/]/).pop()!.trim();
-}
-
-/** The format and text of an uploaded file: a text, Markdown or HTML file of valid UTF-8, else 415. */
-function readFile(file: UploadedFile, format: TextFormat | undefined): { format: TextFormat; text: string } {
-  const extension = /\.([^.]+)$/.exec(baseName(file.filename))?.[1]?.toLowerCase() ?? "";
-  const claimed = file.type.split(";")[0].trim().toLowerCase();
-  const chosen = format ?? FORMAT_BY_EXTENSION[extension] ?? FORMAT_BY_TYPE[claimed];
-  if (!chosen) throw unsupportedFile(file, "is not a text, Markdown or HTML file");
-  let text: string;
+/** The converted text of a material, on the worker pool: a failure other than the processing limit is a 400. */
+async function ingestOnPool(ctx: Ctx, source: ReferenceSource): Promise<Ingested> {
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(file.bytes);
-  } catch {
-    throw unsupportedFile(file, "is not UTF-8 text");
+    // Conversion and passage splitting of a large document take long enough to run on the worker pool.
+    return await ctx.services.pool.run("ingestText", { format: source.format, text: source.text });
+  } catch (e) {
+    if (e instanceof TaskLimitError) throw e;
+    throw unreadableSource(source);
   }
-  // NUL never occurs in text, and always occurs in binary formats of any length.
-  if (text.includes("\u0000")) throw unsupportedFile(file, "is binary, not text");
-  return { format: chosen, text };
-}
-
-/** A title from the first line of the text, cut at a word boundary. */
-function firstLineTitle(text: string): string {
-  const line = (text.split("\n").find((l) => l.trim() !== "") ?? "").replace(/\s+/g, " ").trim();
-  if (line.length <= FIRST_LINE_TITLE_CHARS) return line;
-  // Not through a surrogate pair (half an emoji would be stored as U+FFFD).
-  const cut = sliceWhole(line, FIRST_LINE_TITLE_CHARS);
-  const space = cut.lastIndexOf(" ");
-  return `${(space > FIRST_LINE_TITLE_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "")}…`;
 }
 
 function referenceNotFound(id: number): ApiError {
@@ -236,6 +191,7 @@ function findReference(ctx: ById): ReferenceRow {
 
 const common = { tag: "Reference materials", stability: "beta", access: "any" } as const;
 
+/** The reference-material routes: add, list, read and delete materials. */
 export const referenceRoutes = [
   route({
     ...common,
@@ -301,56 +257,16 @@ export const referenceRoutes = [
       ...TASK_ERRORS,
     },
     async handler(ctx: Ctx<Record<string, string>, unknown, CreateInput>) {
-      const body = ctx.body;
-      // source_type is another name for format (the records name theirs so); the schema refused the two differing.
-      const format = body.format ?? body.source_type;
-      let source: { format: TextFormat; text: string };
-      if (body.file) source = readFile(body.file, format);
-      else if (format === undefined)
-        throw invalidInput(
-          "body.format",
-          "format is required with content (or give source_type): text, markdown or html",
-        );
-      else source = { format, text: body.content! };
-
-      const where = body.file ? "body.file" : "body.content";
-      const field = where.slice("body.".length);
-      let ingested: { content: string; wordCount: number; passages: { text: string; wordCount: number }[] };
-      try {
-        // Conversion and passage splitting of a large document take long enough to run on the worker pool.
-        ingested = await ctx.services.pool.run("ingestText", source);
-      } catch (e) {
-        if (e instanceof TaskLimitError) throw e;
-        // No input may cause a 5xx (DESIGN §3); the converters are bounded, this is the last guard.
-        throw invalidInput(where, `${field} cannot be read as ${source.format}`);
-      }
-      // Stored, and answered, as well-formed UTF-8 (a lone surrogate becomes U+FFFD).
-      const content = ingested.content.toWellFormed();
-      if (content === "") throw invalidInput(where, `${field} has no text`);
-      const chars = content.length > REFERENCE_LIMITS.contentChars ? charLength(content) : content.length;
-      if (chars > REFERENCE_LIMITS.contentChars)
-        throw invalidInput(
-          where,
-          `${field} must be at most ${REFERENCE_LIMITS.contentChars} characters as plain text (got ${chars})`,
-        );
-      // Cut by characters, not UTF-16 units: a cut through an emoji would leave half of it (U+FFFD).
-      const fileTitle = body.file
-        ? [...baseName(body.file.filename)].slice(0, REFERENCE_LIMITS.titleChars).join("").trim()
-        : "";
-      const title = (body.title || fileTitle || firstLineTitle(content)).toWellFormed();
-
+      const source = referenceSource(ctx.body);
+      const record = referenceRecord(ctx.body, source, await ingestOnPool(ctx, source));
       // On the writer thread (domain/writer.ts): up to 500,000 characters and their passages.
       const stored = await ctx.services.writer.run("referenceCreate", {
         accountId: ctx.principal.accountId,
         workspaceId: ctx.workspace.id,
-        title,
-        content,
-        sourceType: body.file ? "file" : source.format,
-        wordCount: ingested.wordCount,
-        passages: ingested.passages,
+        ...record,
         now: iso(ctx.services.clock.now()),
       });
-      const row = { ...stored, content };
+      const row = { ...stored, content: record.content };
       ctx.services.graph.touch(row.workspace_id, { kind: "reference", id: row.id, version: 0 });
       return { status: 201, body: referenceView(row) };
     },

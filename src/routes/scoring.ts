@@ -4,10 +4,11 @@
  */
 import * as v from "valibot";
 import type { WorkspaceRow } from "../db/workspaces.js";
-import { findContent } from "../domain/contents.js";
-import { ApiError, workspaceNotFound } from "../domain/errors.js";
+import { findContent, workingText } from "../domain/contents.js";
+import { workspaceNotFound } from "../domain/errors.js";
 import { parseTraits, type VoiceTraits } from "../domain/generation/voice.js";
 import { COMPONENT_WEIGHTS } from "../domain/scoring.js";
+import { findVoiceProfile } from "../domain/voice-profiles.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import { described, exactlyOneOf, Integer, maxChars, minChars, named } from "../http/schemas.js";
@@ -37,7 +38,7 @@ const ScoreBody = v.pipe(
     workspace_id: v.optional(
       v.pipe(
         v.string(),
-        // Empty is no workspace id (as on the workspace-aware operations): it had been 403 workspace_mismatch naming "".
+        // An empty workspace_id names no workspace: a 400, as on the workspace-aware operations, not a binding check.
         v.regex(/\S/, "must be a workspace id (ws_…); leave workspace_id out for none"),
         maxChars(64),
         v.description("With content_id: the workspace the content must be in (checked against a key's binding)."),
@@ -178,6 +179,7 @@ function namedWorkspace(ctx: Ctx<unknown, unknown, ScoreInput>): WorkspaceRow | 
   return ws;
 }
 
+/** The scoring route: a text scored for readability, keywords and voice. */
 export const scoringRoutes = [
   route({
     method: "POST",
@@ -258,17 +260,12 @@ export const scoringRoutes = [
           { account: ctx.account, workspace, checkRecordWorkspace: ctx.checkRecordWorkspace },
           ctx.body.content_id,
         );
-        text = content.finalized_content ?? content.content;
+        text = workingText(content);
       } else namedWorkspace(ctx);
       let traits: VoiceTraits | null = null;
       if (ctx.body.voice_profile_id !== undefined) {
         // Voice profiles are account-level (spec §5): a key's binding does not apply.
-        const profile = store.learning.profile(ctx.body.voice_profile_id);
-        if (!profile || profile.account_id !== ctx.account.id)
-          throw new ApiError("voice_profile_not_found", `No voice profile ${ctx.body.voice_profile_id}.`, {
-            voice_profile_id: ctx.body.voice_profile_id,
-          });
-        traits = parseTraits(profile.traits);
+        traits = parseTraits(findVoiceProfile(store, ctx.account.id, ctx.body.voice_profile_id).traits);
       }
       const result = await ctx.services.pool.run("scoreText", {
         text: text ?? "",

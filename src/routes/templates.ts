@@ -1,7 +1,8 @@
 /** Templates (DESIGN §6, stable, account-level): browse the built-in templates and the account's own. */
 import * as v from "valibot";
-import { SECTION_ROLES, TEMPLATE_FORMATS, TEMPLATE_TONES, type TemplateRow, templateView } from "../db/templates.js";
-import { ApiError } from "../domain/errors.js";
+import { SECTION_ROLES, TEMPLATE_FORMATS, TEMPLATE_TONES } from "../db/templates.js";
+import { findTemplate } from "../domain/templates.js";
+import { templateView } from "../domain/views/templates.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import { described, Integer, intString, named, PageQuery, pageOf, TextFilter, Timestamp } from "../http/schemas.js";
@@ -60,14 +61,7 @@ type ListInput = v.InferOutput<typeof ListQuery>;
 
 const TemplateParams = v.object({ id: intString(1, Number.MAX_SAFE_INTEGER, "The template's id (template_id).") });
 
-/** A template the caller's account may use: a built-in one or its own; anything else is 404. */
-export function findTemplate(ctx: Ctx, id: number): TemplateRow {
-  const t = ctx.services.store.templates.byId(id);
-  if (!t || (t.account_id !== null && t.account_id !== ctx.principal.accountId))
-    throw new ApiError("template_not_found", `No template ${id}.`, { template_id: id });
-  return t;
-}
-
+/** The template routes: list and read templates. */
 export const templateRoutes = [
   route({
     method: "GET",
@@ -119,7 +113,7 @@ export const templateRoutes = [
       ...NOT_FOUND("Template"),
     },
     handler(ctx: Ctx<{ id: number }>) {
-      return { body: templateView(findTemplate(ctx, ctx.params.id)) };
+      return { body: templateView(findTemplate(ctx.services.store, ctx.principal.accountId, ctx.params.id)) };
     },
   }),
 ];

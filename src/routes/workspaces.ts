@@ -1,8 +1,9 @@
 /** Workspaces: reads for keys and sessions (spec §4.5), create/update/delete for web sessions only. */
 import * as v from "valibot";
-import { type WorkspaceRow, workspaceView } from "../db/workspaces.js";
+import type { WorkspaceRow } from "../db/workspaces.js";
 import { createWorkspace, updateWorkspace } from "../domain/admin.js";
 import { workspaceNotFound } from "../domain/errors.js";
+import { workspaceView } from "../domain/views/workspaces.js";
 import { RecordName } from "../http/admin-rules.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
@@ -60,6 +61,7 @@ function findWorkspace(ctx: Ctx<{ workspaceId: string }>): WorkspaceRow {
   return ws;
 }
 
+/** The workspace routes: create, list, read, change and delete workspaces. */
 export const workspaceRoutes = [
   route({
     method: "GET",

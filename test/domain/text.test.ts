@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { EXCERPT_CHARS, excerptOf } from "../../src/db/references.js";
 import {
   countWords,
   HTML_MAX_DEPTH,
@@ -12,6 +11,7 @@ import {
   splitSentences,
   toPlainText,
 } from "../../src/domain/text.js";
+import { EXCERPT_CHARS, excerptOf } from "../../src/domain/views/references.js";
 import { sliceWhole } from "../../src/runtime/chars.js";
 
 /** A paragraph of `words` words in sentences of `per` words each. */

@@ -1,6 +1,6 @@
 /** `keys`: issue, list, revoke and rotate API keys; a key is named by its id or by its secret. */
 import { type Command, Option } from "commander";
-import { type ApiKeyRow, apiKeyView } from "../../db/apikeys.js";
+import type { ApiKeyRow } from "../../db/apikeys.js";
 import type { Store } from "../../db/store.js";
 import { issueKey, revokeKey, rotateKey } from "../../domain/admin.js";
 import {
@@ -11,6 +11,7 @@ import {
   KEY_ID_PATTERN,
   KEY_PREFIX,
 } from "../../domain/apikeys.js";
+import { apiKeyView } from "../../domain/views/apikeys.js";
 import { idArg, nameArg, positiveInt, readStdinIfPiped } from "../args.js";
 import { withReadStore, withStore } from "../database.js";
 import { CliError, UsageError } from "../errors.js";

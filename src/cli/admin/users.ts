@@ -1,9 +1,9 @@
 /** `users`: create and list the users who sign in with an email and a password. */
 import { type Command, Option } from "commander";
 import type { Role } from "../../db/users.js";
-import { userView } from "../../db/users.js";
 import { checkNewUser, createUser } from "../../domain/admin.js";
 import { generatePassword, hashPassword } from "../../domain/passwords.js";
+import { userView } from "../../domain/views/users.js";
 import { checkEmail, checkPassword, positiveInt, readStdinIfPiped } from "../args.js";
 import { withReadStore, withStore } from "../database.js";
 import { printable, printingSecret, printJson, printTable, refuseSecretToNull, wantsJson } from "../output.js";

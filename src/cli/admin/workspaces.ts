@@ -1,8 +1,9 @@
 /** `workspaces`: create, list, make default and delete an account's workspaces. */
 import type { Command } from "commander";
-import { type WorkspaceHoldings, workspaceView } from "../../db/workspaces.js";
+import type { WorkspaceHoldings } from "../../db/workspaces.js";
 import { createWorkspace, deleteWorkspace, updateWorkspace } from "../../domain/admin.js";
 import { ApiError } from "../../domain/errors.js";
+import { workspaceView } from "../../domain/views/workspaces.js";
 import { idArg, nameArg, positiveInt } from "../args.js";
 import { withReadStore, withStore } from "../database.js";
 import { CliError } from "../errors.js";
