@@ -3,6 +3,7 @@ import type { Db } from "./open.js";
 
 /** The formats a content converts to (DESIGN §6). */
 export const TARGET_FORMATS = ["html", "markdown", "plain_text", "social_thread", "email"] as const;
+/** One of TARGET_FORMATS. */
 export type TargetFormat = (typeof TARGET_FORMATS)[number];
 
 /** A stored conversion; `posts` is JSON text (social_thread only). */

@@ -3,8 +3,10 @@ import type { Db } from "./open.js";
 
 /** What a memory carries: how to sound (voice) or what to know (context). */
 export const MEMORY_KINDS = ["voice", "context"] as const;
+/** One of MEMORY_KINDS. */
 export type MemoryKind = (typeof MEMORY_KINDS)[number];
 
+/** One stored memory of a workspace: its kind, title and text. */
 export interface MemoryRow {
   id: number;
   account_id: number;

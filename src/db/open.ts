@@ -20,6 +20,7 @@ import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { loadSqliteAddon, sqliteNativeBinding } from "../runtime/assets.js";
 
+/** A connection to the data directory's SQLite database. */
 export type Db = Database.Database;
 
 // better-sqlite3 is built without URI filenames (SQLITE_USE_URI=0) and turns them on when this variable is "1" as its

@@ -13,6 +13,7 @@
 import type { Statement } from "better-sqlite3";
 import type { Db } from "./open.js";
 
+/** Rows read by key and kept until the database changes, so that a hot read skips its query. */
 export class RowCache {
   private rows = new Map<string, unknown>();
   private changes = -1;

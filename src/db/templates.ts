@@ -3,10 +3,12 @@ import type { Db } from "./open.js";
 
 /** The layouts a template can produce. */
 export const TEMPLATE_FORMATS = ["article", "post", "thread", "email", "page", "release", "product"] as const;
+/** One of TEMPLATE_FORMATS. */
 export type TemplateFormat = (typeof TEMPLATE_FORMATS)[number];
 
 /** The voices a template asks for. */
 export const TEMPLATE_TONES = ["conversational", "professional", "persuasive", "informative", "enthusiastic"] as const;
+/** One of TEMPLATE_TONES. */
 export type TemplateTone = (typeof TEMPLATE_TONES)[number];
 
 /** What a section does in the piece; the generation engine writes each section from its role. */
@@ -24,6 +26,7 @@ export const SECTION_ROLES = [
   "summary",
   "signoff",
 ] as const;
+/** One of SECTION_ROLES. */
 export type SectionRole = (typeof SECTION_ROLES)[number];
 
 /** One section of a template, in the order the piece is written. */

@@ -1,8 +1,10 @@
 /** Queries on web-session users. */
 import type { Db } from "./open.js";
 
+/** What a web-session user may do: an admin also manages the account's users and sees its audit log. */
 export type Role = "admin" | "member";
 
+/** One stored web-session user; the password is kept only as its hash. */
 export interface UserRow {
   id: number;
   account_id: number;

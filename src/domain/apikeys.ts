@@ -3,12 +3,16 @@ import crypto, { createHash } from "node:crypto";
 import type { Scope } from "../db/apikeys.js";
 import { base62 } from "../runtime/ids.js";
 
+/** What every API key secret begins with, so that a leaked one is recognised by scanners and by the server. */
 export const KEY_PREFIX = "svc_live_";
 
 /** What a key's id looks like (`key_` and up to 64 base62 characters). */
 export const KEY_ID_PATTERN = /^key_[0-9A-Za-z]{1,64}$/;
+/** The lifetimes a new key can be given, as the specification lists them: 30, 90 or 365 days, or never. */
 export const EXPIRY_CHOICES = ["30d", "90d", "365d", "never"] as const;
+/** One of EXPIRY_CHOICES. */
 export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];
+/** The lifetime of a key created without one: 90 days, as the specification preselects. */
 export const DEFAULT_EXPIRY: ExpiryChoice = "90d";
 
 /** A new secret: the prefix and 32 base62 characters from the CSPRNG. */

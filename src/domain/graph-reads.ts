@@ -30,6 +30,7 @@ export interface EntitiesQuery {
   related: number;
 }
 
+/** The knowledge graph's overview: its strongest nodes and the edges between them. */
 export interface Overview {
   nodes: GraphNodeRow[];
   edges: GraphEdgeRow[];
@@ -38,10 +39,12 @@ export interface Overview {
   updatedAt: string | null;
 }
 
+/** An entity a search found, with the entities most often mentioned beside it. */
 export type FoundEntity = FoundNodeRow & {
   related: { id: string; label: string; type: EntityType; weight: number }[];
 };
 
+/** Reads the overview or an entity search of a workspace's graph from the store. */
 export function readGraph(store: Store, query: OverviewQuery): Overview;
 export function readGraph(store: Store, query: EntitiesQuery): FoundEntity[];
 export function readGraph(store: Store, query: OverviewQuery | EntitiesQuery): Overview | FoundEntity[] {

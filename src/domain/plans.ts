@@ -10,6 +10,7 @@ export interface PlanLimits {
   analysesPerMonth: number;
 }
 
+/** What each plan allows: API access, its rate limits per minute and hour, and its analyses a month. */
 export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
   starter: { apiAccess: false, perMinute: 0, perHour: 0, analysesPerMonth: 0 },
   pro: { apiAccess: false, perMinute: 0, perHour: 0, analysesPerMonth: 0 },
@@ -29,6 +30,7 @@ export const UPGRADE_PATH = "/api/v1/billing/checkout-session";
 /** Where a read-only key's owner gets a read+write key: the key-issuing operation (web session only). */
 export const REISSUE_KEY_PATH = "/api/v1/api-keys";
 
+/** Whether a string names one of the plans. */
 export function isPlan(value: string): value is Plan {
   return (PLANS as readonly string[]).includes(value);
 }

@@ -136,7 +136,9 @@ export const writeOps = {
   },
 };
 
+/** The operations the writer runs, by name. */
 export type WriteOps = typeof writeOps;
+/** The name of one of the writer's operations. */
 export type WriteOpName = keyof WriteOps;
 type InputOf<N extends WriteOpName> = Parameters<WriteOps[N]>[1];
 type OutputOf<N extends WriteOpName> = ReturnType<WriteOps[N]>;

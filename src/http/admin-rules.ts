@@ -13,6 +13,7 @@ export const MAX_NAME_LENGTH = 100;
 export const MAX_RATE_LIMIT = 1_000_000_000;
 /** A password's shortest and longest length. */
 export const MIN_PASSWORD_LENGTH = 8;
+/** The longest password accepted, which bounds the work of hashing it. */
 export const MAX_PASSWORD_LENGTH = 1024;
 
 /** The name of an account, workspace or API key: trimmed, 1 to 100 characters. */

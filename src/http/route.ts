@@ -4,6 +4,7 @@ import type { ApiError } from "../domain/errors.js";
 import type { Ctx } from "./context.js";
 import type { ErrorBody } from "./errors.js";
 
+/** The HTTP methods a route can answer. */
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**

@@ -331,6 +331,7 @@ export const ignoredTimestamp = (field: string) =>
       v.metadata({ readOnly: true, description: `The record's ${field}, as read: accepted and ignored.` }),
     ),
   );
+/** A record's updated_at sent back with it: accepted and ignored. */
 export const IgnoredUpdatedAt = ignoredTimestamp("updated_at");
 
 /** A whole number in a response (ids, counts): `integer` in the description, not `number`. */

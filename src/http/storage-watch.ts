@@ -24,6 +24,7 @@ export interface FsStats {
   bsize: number | bigint;
 }
 
+/** fs.statfs as the watch calls it (a fake in tests). */
 export type Statfs = (dir: string) => Promise<FsStats>;
 
 /** A file's size in bytes, 0 where there is no such file (fs.stat's, or a fake in tests). */
@@ -48,6 +49,7 @@ export interface StorageState {
   requiredFreeBytes: number;
 }
 
+/** Whether the disk counts as full, marked by a failed write or checkpoint and cleared once there is room again. */
 export class StorageWatch {
   private full = false;
   /** Whether a checkpoint met the full disk since the mark was last cleared: the room needed then counts the -wal. */

@@ -18,6 +18,7 @@ const BillingBody = named(
   v.pipe(v.optional(v.looseObject({})), v.description("Not read: any JSON object, or no body.")),
 );
 
+/** The billing operations of a hosted service: each answers 409 billing_managed_locally, as plans are set here by the administrator. */
 export const billingRoutes = OPERATIONS.map(([path, operationId, summary, purpose]) =>
   route({
     method: "POST",

@@ -77,6 +77,7 @@ const Thesis = named(
   }),
 );
 
+/** GET /models: the generation engines this server offers. */
 export const modelRoutes = [
   route({
     method: "GET",

@@ -7,6 +7,7 @@ import { route } from "../http/route.js";
 /** Set by the server while it drains on shutdown, so readiness answers 503. */
 export const lifecycle = { draining: false };
 
+/** Health, readiness and the machine-readable description of the API. */
 export const systemRoutes = [
   route({
     method: "GET",

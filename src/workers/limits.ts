@@ -39,6 +39,7 @@ export interface TaskStarted {
   cpuNs?: number;
 }
 
+/** Whether a message from a worker is the notice that a task has started on it. */
 export function isTaskStarted(message: unknown): message is TaskStarted {
   return typeof (message as TaskStarted | null)?.csTaskStarted === "number";
 }

@@ -74,5 +74,7 @@ export const tasks = {
   syncBackup: (input: { file: string }) => fsyncFile(input.file),
 };
 
+/** The task table's type: what each task takes and answers. */
 export type Tasks = typeof tasks;
+/** The name of one task of the table. */
 export type TaskName = keyof Tasks;

@@ -83,6 +83,7 @@ export interface TaskMessage {
   finished?: Int32Array;
 }
 
+/** Runs one task on a worker thread: the entry the pool calls with each message. */
 export default function runTask(message: TaskMessage): unknown {
   const task = tasks[message.name] as ((input: unknown) => unknown) | undefined;
   if (!task) throw new Error(`unknown task ${String(message.name)}`);
