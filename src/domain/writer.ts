@@ -1,24 +1,17 @@
 /**
- * Heavy write transactions on a thread of their own. Writing to the WAL is a write() system call; while the group
- * commit's fsync of the same file runs (durability.ts), ext4 makes such calls wait for its journal commit, 5–15 ms.
- * On the HTTP thread every GET arriving meanwhile waited too (README "Performance"). The writes that carry large texts
- * (finalizations, generations, reference materials, images), the stored responses of Idempotency-Key requests and those
- * made in the background (learning jobs' claims and results, the knowledge graph, the usage, key-use and session
- * flushes) run instead on the writer thread: a
- * connection of its own to the same database, one transaction at a time, begun in the order asked. The HTTP thread
- * parses, checks and answers; the answer still waits for the group commit's fsync, which covers the writer's commits
- * as well (it syncs the WAL file, whoever wrote it). Every write of a content record runs here too (drafts, edits,
- * schedules, publication), in the order asked, and so do the deletions that free many pages (contents, reference
- * materials, images, and workspaces with every record in them), conversions (their output is up to 8,000,000
- * characters) and every write of a memory. The HTTP thread's remaining writes (user settings, learning preferences,
- * sessions and the other administrative ones, all short and rare) stay on its own connection; one of them that finds
- * the writer's transaction in progress waits, blocking the event loop, for its commit (db/open.ts writeSignal):
- * generations and references did that under a mixed load.
+ * The writer thread: heavy and background write transactions run on a connection of their own, one transaction at a
+ * time, in the order asked, so that the HTTP thread never waits in a write() to the WAL while the group commit's fsync
+ * of the same file runs (ext4 holds such calls for its journal commit, 5–15 ms; db/durability.ts).
  *
- * Operations asked for while the thread is busy go to it together, when it is free, and run in one transaction,
- * each in a savepoint of its own: one that fails rolls back alone. Under a finalize load several finalizations then
- * share one commit: the pages they all touch (the tables' and indexes' last pages, the learning queue, the quota)
- * go to the WAL once instead of once each, and the thread is handed work, and wakes the HTTP thread, once a batch.
+ * What runs here: every write that carries large texts or bytes (generations, finalizations, every write of a content
+ * record or a memory, reference materials, images, conversions), deletions that free many pages, stored
+ * Idempotency-Key answers, and the background writes (learning jobs, the knowledge graph, the usage, key-use and
+ * session flushes). The HTTP thread keeps the short, rare writes (user settings, learning preferences, sessions, the
+ * administrative ones); one that finds the writer's transaction in progress waits for its commit (db/open.ts
+ * writeSignal). Either way the answer waits for the group commit's fsync, which covers both connections' commits.
+ *
+ * Operations asked for while the thread is busy run together in one transaction, each in a savepoint of its own, so
+ * that one failing rolls back alone and a batch shares one commit (test/domain/writer.test.ts).
  *
  * An operation is a function of a Store and a plain input with a plain output (both cross threads by structured
  * clone). An ApiError it throws comes back as one; another error keeps its message, name, code and stack.
