@@ -16,11 +16,14 @@ export interface AccountRow {
   created_at: string;
 }
 
+/** Whether the accounts table has a row, without reading one (accountQueries any, first-account.ts). */
+export const ANY_ACCOUNT_SQL = "SELECT 1 FROM accounts LIMIT 1";
+
 /** Prepared account statements of one connection. */
 export function accountQueries(db: Db) {
   const byId = db.prepare<[number], AccountRow>("SELECT * FROM accounts WHERE id = ?");
   const all = db.prepare<[], AccountRow>("SELECT * FROM accounts ORDER BY id");
-  const anyRow = db.prepare("SELECT 1 FROM accounts LIMIT 1");
+  const anyRow = db.prepare(ANY_ACCOUNT_SQL);
   const insert = db.prepare<[string, string, string]>("INSERT INTO accounts (name, plan, created_at) VALUES (?, ?, ?)");
   const setPlan = db.prepare<[string, number]>("UPDATE accounts SET plan = ? WHERE id = ?");
   const setLimits = db.prepare<[number | null, number | null, number]>(
