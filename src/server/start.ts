@@ -143,7 +143,8 @@ function startServices(options: ServeOptions): Started {
     writer,
     location,
     db,
-    pool: piscinaPool(options.workers),
+    // Generation and scoring use the language library: its threads load it as they start.
+    pool: piscinaPool(options.workers, { warm: true }),
     passwordPool,
     backgroundPool,
     logger,

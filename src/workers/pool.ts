@@ -5,7 +5,7 @@ import { restoreAssets, workerEntry } from "../runtime/assets.js";
 import { TaskLimitError, type TaskPool } from "../runtime/task-pool.js";
 import { isTaskStarted, LIMITED_TASKS, TASK_CPU_LIMIT_MS, type TaskStarted, threadCpuNs } from "./limits.js";
 import { type TaskName, type Tasks, tasks } from "./tasks.js";
-import { IDLE_ENV, NICENESS_ENV, WORKER_NICENESS } from "./worker.js";
+import { IDLE_ENV, NICENESS_ENV, WARM_ENV, WORKER_NICENESS } from "./worker.js";
 
 /** A pool that runs every task of the task table (tasks.ts); the layers below see it as the TaskPool they need. */
 export type WorkerPool = TaskPool<Tasks>;
@@ -16,11 +16,19 @@ export type WorkerPool = TaskPool<Tasks>;
  * thread answering requests and to the foreground pool's work for requests (generation, rendering, passwords).
  * `niceness` sets another priority (the writer's); `idle` also asks for SCHED_IDLE (worker.ts, idleThreadPolicy).
  * A limited task (limits.ts) that uses more than `cpuLimitMs` of its thread's CPU time is ended with its thread and
- * rejects with TaskLimitError; another thread takes the tasks behind it.
+ * rejects with TaskLimitError; another thread takes the tasks behind it. A `warm` pool's threads load the language
+ * library as they start (worker.ts WARM_ENV).
  */
 export function piscinaPool(
   threads: number,
-  options: { background?: boolean; lazy?: boolean; niceness?: number; idle?: boolean; cpuLimitMs?: number } = {},
+  options: {
+    background?: boolean;
+    lazy?: boolean;
+    niceness?: number;
+    idle?: boolean;
+    warm?: boolean;
+    cpuLimitMs?: number;
+  } = {},
 ): WorkerPool {
   const niceness = options.niceness ?? (options.background ? WORKER_NICENESS : 0);
   const entry = workerEntry();
@@ -37,7 +45,12 @@ export function piscinaPool(
     // back to the queue's tail: under a closed-loop load of generations on one thread, the one behind the task just
     // started went to the back each time, and some requests waited 2-3 s while hundreds behind them were answered.
     stricterFIFO: true,
-    env: { ...process.env, [NICENESS_ENV]: String(niceness), [IDLE_ENV]: options.idle ? "1" : "" },
+    env: {
+      ...process.env,
+      [NICENESS_ENV]: String(niceness),
+      [IDLE_ENV]: options.idle ? "1" : "",
+      [WARM_ENV]: options.warm ? "1" : "",
+    },
   });
   const watch = new TaskWatch(options.cpuLimitMs ?? TASK_CPU_LIMIT_MS, (threadId) => {
     const worker = pool.threads.find((w) => w.threadId === threadId);

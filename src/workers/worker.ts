@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { readlinkSync } from "node:fs";
 import os from "node:os";
 import { isMainThread, parentPort, threadId } from "node:worker_threads";
+import { warmUp } from "../domain/generation/nlp.js";
 import { type TaskStarted, threadCpuNs } from "./limits.js";
 import { type TaskName, tasks } from "./tasks.js";
 
@@ -11,6 +12,12 @@ export const NICENESS_ENV = "CONTENT_SERVICE_WORKER_NICENESS";
 
 /** Set ("1") in the worker threads of a pool that runs only on cores nothing else wants (see idleThreadPolicy). */
 export const IDLE_ENV = "CONTENT_SERVICE_WORKER_IDLE";
+
+/**
+ * Set ("1") in the worker threads of a pool whose tasks write text (generation, scoring): they load the language
+ * library as they start rather than with the first request they serve (about 250 ms of the thread's CPU).
+ */
+export const WARM_ENV = "CONTENT_SERVICE_WORKER_WARM";
 
 /** The niceness of background threads: background work gives way to the HTTP thread when both want a core. */
 export const WORKER_NICENESS = 10;
@@ -71,6 +78,7 @@ if (tid !== undefined && Number.isInteger(niceness) && niceness > 0) {
   lowerThreadPriority(tid, niceness);
   if (process.env[IDLE_ENV] === "1") idleThreadPolicy(tid);
 }
+if (!isMainThread && process.env[WARM_ENV] === "1") setImmediate(warmUp);
 
 /**
  * The message piscina hands a worker: which task, its input, and for a limited task its number (limits.ts) and the
