@@ -80,6 +80,13 @@ export function singularOf(noun: string): string {
   return transform().noun.toSingular(noun, world().model);
 }
 
+/** Whether a word is in compromise's lexicon (a dictionary word, not a name it would only guess at). */
+export function isLexiconWord(word: string): boolean {
+  const lexicon = (nlp().world() as unknown as { model: { one: { lexicon: Record<string, unknown> } } }).model.one
+    .lexicon;
+  return Object.hasOwn(lexicon, word.toLowerCase());
+}
+
 /** Whether a sentence has a verb (an imperative, an auxiliary or a finite verb): one without is a fragment. */
 export function hasVerb(sentence: string): boolean {
   return parse(sentence).has("#Verb");
