@@ -6,7 +6,7 @@
  * then holds no run of 8 of the memory's words; a claim that cannot be cut so is offered as a quotation instead.
  */
 import { pastedRuns } from "../writing-checks.js";
-import { hasVerb, isLexiconWord, parse } from "./nlp.js";
+import { type Doc, hasVerb, isLexiconWord, parse } from "./nlp.js";
 import { instructionSentences, type MemoryText } from "./voice-memory.js";
 
 /** What the context memories of a generation say. */
@@ -66,14 +66,14 @@ const COMMON =
  * Whether a lone capitalised word opening a sentence is a name: compromise reads it as one, or it is no word of its
  * lexicon and not a plural ("Northwind resells …", not "Teams ship …").
  */
-function isNameAtStart(sentence: string, word: string): boolean {
-  const doc = parse(sentence).match(word);
+function isNameAtStart(parsed: Doc, word: string): boolean {
+  const doc = parsed.match(word);
   if (doc.has("(#ProperNoun|#Organization|#Place|#Person)")) return true;
   return !isLexiconWord(word) && !doc.has("(#Plural|#Verb|#Adjective|#Adverb)");
 }
 
 /** The proper names of one sentence: runs of capitalised words, and quoted words that are capitalised. */
-function namesIn(sentence: string): string[] {
+function namesIn(sentence: string, doc: Doc): string[] {
   const out: string[] = [];
   for (const m of sentence.matchAll(
     /(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}&'’.-]*(?:\s+(?:\p{Lu}[\p{L}\p{N}&'’.-]*|&))*/gu,
@@ -86,7 +86,7 @@ function namesIn(sentence: string): string[] {
     if (words.length === 0) continue;
     const name = words.join(" ");
     // A lone capitalised word at the start of a sentence is a name only if compromise reads it as one.
-    if (m.index === 0 && words.length === 1 && !isNameAtStart(sentence, name)) continue;
+    if (m.index === 0 && words.length === 1 && !isNameAtStart(doc, name)) continue;
     out.push(name);
   }
   for (const m of sentence.matchAll(/[“"]([^”"]{2,40})[”"]/g)) if (/^\p{Lu}/u.test(m[1])) out.push(m[1]);
@@ -105,8 +105,8 @@ function coreClaim(sentence: string): string {
 }
 
 /** A sentence of two claims ("Acme was founded in 2012 and now employs 300 people") as two, the subject repeated. */
-function splitClaims(claim: string): string[] {
-  const verb = (parse(claim).verbs().out("array") as string[])[0]?.replace(/[.,!?]+$/, "");
+function splitClaims(claim: string, doc: Doc): string[] {
+  const verb = (doc.verbs().out("array") as string[])[0]?.replace(/[.,!?]+$/, "");
   const at = verb ? claim.indexOf(verb) : -1;
   if (at <= 0) return [claim];
   const subject = claim.slice(0, at).trim();
@@ -127,36 +127,35 @@ const CLOSING_PHRASE =
   /^(.{12,}?)\s+((?:in|across|at|on|for|since|during|from|over|by|within|throughout)\s+[^,;:]{2,40}?)([.!?])$/;
 
 /** A claim restated with its closing phrase put first, which breaks its run of the memory's words; or null. */
-function frontedClaim(claim: string): string | null {
+function frontedClaim(claim: string, doc: Doc): string | null {
   const m = CLOSING_PHRASE.exec(claim);
   if (!m) return null;
-  const body =
-    /^(?:[A-Z]{2}|\p{Lu}\p{Ll}*\p{Lu})/u.test(m[1]) || namesIn(m[1]).some((n) => m[1].startsWith(n))
-      ? m[1]
-      : m[1].charAt(0).toLowerCase() + m[1].slice(1);
+  // The first word keeps its capital only if it is a name ("Acme Cloud has …", not "the product has …").
+  const first = /^[\p{L}\p{N}'’&.-]+/u.exec(m[1])?.[0] ?? "";
+  const name = /^(?:[A-Z]{2}|\p{Lu}\p{Ll}*\p{Lu})/u.test(first) || (first !== "" && isNameAtStart(doc, first));
+  const body = name ? m[1] : m[1].charAt(0).toLowerCase() + m[1].slice(1);
   return `${m[2].charAt(0).toUpperCase()}${m[2].slice(1)}, ${body}${m[3]}`;
 }
 
 /** A claim as it may be written: itself if short enough, else fronted, else null. */
-function restated(claim: string, memory: string): string | null {
+function restated(claim: string, doc: Doc, memory: string): string | null {
   if (pastedRuns(memory, claim, RUN).length === 0) return claim;
-  const fronted = frontedClaim(claim);
+  const fronted = frontedClaim(claim, doc);
   return fronted && pastedRuns(memory, fronted, RUN).length === 0 ? fronted : null;
 }
 
 /** The facts a sentence gives, restated, or the sentence as a quotation when it cannot be restated shortly. */
-function factsOf(sentence: string, memory: string): { facts: string[]; quote: string | null } {
-  const claims = splitClaims(coreClaim(sentence)).map((c) => (/[.!?]$/.test(c) ? c : `${c}.`));
-  const short = claims.map((c) => restated(c, memory)).filter((c): c is string => c !== null);
+function factsOf(sentence: string, doc: Doc, memory: string): { facts: string[]; quote: string | null } {
+  const claims = splitClaims(coreClaim(sentence), doc).map((c) => (/[.!?]$/.test(c) ? c : `${c}.`));
+  const short = claims.map((c) => restated(c, doc, memory)).filter((c): c is string => c !== null);
   if (short.length === claims.length) return { facts: short, quote: null };
   return { facts: short, quote: sentence.replace(/[.!?]+$/, "") };
 }
 
 /** Whether a sentence states something: a fact has a verb and is not an instruction or a question. */
-function isStatement(sentence: string): boolean {
+function isStatement(sentence: string, doc: Doc): boolean {
   if (/\?$|^please\b/i.test(sentence) || sentence.split(/\s+/).length < 3 || sentence.split(/\s+/).length > 40)
     return false;
-  const doc = parse(sentence);
   return doc.has("#Verb") && !doc.has("^#Imperative");
 }
 
@@ -166,11 +165,13 @@ const cache = new Map<string, ContextNotes>();
 /** Adds one memory's audience, names and facts to the notes. */
 function readMemory(memory: ContextMemory, notes: ContextNotes): void {
   for (const sentence of instructionSentences(memory.content).slice(0, MAX_SENTENCES)) {
+    // One parse a sentence serves its names, whether it states something, and its claims.
+    const doc = parse(sentence);
     const audience = audienceOf(sentence);
     notes.audience ??= audience;
-    for (const name of namesIn(sentence)) if (!notes.names.includes(name)) notes.names.push(name);
-    if (audience || notes.facts.length >= MAX_FACTS || !isStatement(sentence)) continue;
-    const { facts, quote } = factsOf(sentence, memory.content);
+    for (const name of namesIn(sentence, doc)) if (!notes.names.includes(name)) notes.names.push(name);
+    if (audience || notes.facts.length >= MAX_FACTS || !isStatement(sentence, doc)) continue;
+    const { facts, quote } = factsOf(sentence, doc, memory.content);
     notes.facts.push(...facts.filter((f) => !notes.facts.includes(f)));
     if (quote) notes.quotedFacts.push({ quote, source: memory.title ?? "our notes" });
   }

@@ -4,7 +4,7 @@
  * own (each has a verb, the first is not a dependent clause); a sentence with no such joint stays whole: cutting it
  * mid-phrase would break it.
  */
-import { hasVerb } from "./nlp.js";
+import { hasVerb, verbSpans } from "./nlp.js";
 
 /** The words of a sentence as a reader counts them: what stands between spaces and holds a letter or digit. */
 export function sentenceWords(sentence: string): number {
@@ -72,7 +72,7 @@ function halves(sentence: string, joint: Joint): [string, string] | null {
   if (sentenceWords(first) < 3 || sentenceWords(rest) < 3) return null;
   if (SUBORDINATE.test(first) || (!joint.lead && SUBORDINATE.test(rest))) return null;
   if (!/[.!?]["”’)]*$/.test(second)) return null;
-  return hasVerb(first) && hasVerb(second) ? [first, second] : null;
+  return withVerb(first) && withVerb(second) ? [first, second] : null;
 }
 
 /** How far from even a split leaves its halves: the longer half's words. */
@@ -80,12 +80,31 @@ function balance(sentence: string, joint: Joint): number {
   return Math.max(sentenceWords(sentence.slice(0, joint.end)), sentenceWords(sentence.slice(joint.start)));
 }
 
-/** The most joints tried on one sentence: each try parses both halves. */
-const MAX_TRIES = 6;
+/** The most joints whose halves are parsed alone: each try parses both. */
+const MAX_TRIES = 3;
 
-/** A sentence split in two at its most even joint that leaves two sentences, or null. */
+/** Finite forms compromise always reads as verbs: a half holding one has a verb without a parse. */
+const SURE_VERB =
+  /\b(?:is|are|was|were|has|had|does|did|isn['’]t|aren['’]t|wasn['’]t|weren['’]t|hasn['’]t|doesn['’]t|didn['’]t|don['’]t)\b/i;
+
+/** Whether a sentence has a verb, parsing it only when no sure verb shows. */
+function withVerb(sentence: string): boolean {
+  return SURE_VERB.test(sentence) || hasVerb(sentence);
+}
+
+/**
+ * A sentence split in two at its most even joint that leaves two sentences, or null. With several joints, one parse
+ * of the whole sentence says which leave a verb on each side; only those halves are then checked alone.
+ */
 function splitOnce(sentence: string): [string, string] | null {
-  const joints = jointsOf(sentence).sort((a, b) => balance(sentence, a) - balance(sentence, b));
+  let joints = jointsOf(sentence);
+  if (joints.length === 0) return null;
+  if (joints.length > 1) {
+    const verbs = verbSpans(sentence);
+    const verbIn = (from: number, to: number) => verbs.some(([a, b]) => a >= from && b <= to);
+    joints = joints.filter((j) => verbIn(0, j.end) && (j.lead !== "" || verbIn(j.start, sentence.length)));
+  }
+  joints.sort((a, b) => balance(sentence, a) - balance(sentence, b));
   for (const joint of joints.slice(0, MAX_TRIES)) {
     const made = halves(sentence, joint);
     if (made) return made;

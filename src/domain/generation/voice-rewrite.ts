@@ -146,15 +146,23 @@ function tidy(sentence: string): string {
   return out.charAt(0).toUpperCase() + out.slice(1);
 }
 
+/** Modifiers a sentence always reads on without: no parse is needed to know they can go. */
+const MODIFIERS = new Set(
+  (
+    "seamless seamlessly innovative cutting-edge world-class best-in-class game-changing revolutionary disruptive " +
+    "holistic very really truly basically actually literally just simply incredibly extremely super quite totally " +
+    "absolutely unique amazing awesome exciting powerful"
+  ).split(" "),
+);
+
 /** Whether an avoided word stands where the sentence reads on without it: a modifier or one item of a list. */
 function removable(sentence: string, word: string): boolean {
+  if (MODIFIERS.has(word.toLowerCase())) return true;
+  const w = escapeRegExp(word);
+  if (new RegExp(`(?:,\\s*|\\s+(?:and|or)\\s+)${w}\\b|\\b${w}(?:,\\s*|\\s+(?:and|or)\\s+)`, "i").test(sentence))
+    return true;
   const doc = parse(sentence).match(word);
-  if (!doc.found) return false;
-  if (doc.has("#Adjective") || doc.has("#Adverb")) return true;
-  return new RegExp(
-    `(?:,\\s*|\\s+(?:and|or)\\s+)${escapeRegExp(word)}\\b|\\b${escapeRegExp(word)}(?:,\\s*|\\s+(?:and|or)\\s+)`,
-    "i",
-  ).test(sentence);
+  return doc.found && !doc.has("#Verb") && (doc.has("#Adjective") || doc.has("#Adverb"));
 }
 
 /** The sentence without an avoided word (and the conjunction or comma beside it), or null when it cannot go. */
@@ -166,7 +174,7 @@ function withoutWord(sentence: string, word: string): string | null {
     .replace(new RegExp(`(?<![\\p{L}])${w},?\\s+(?:and\\s+|or\\s+)?`, "iu"), "")
     .replace(wordPattern(word), "");
   const tidied = tidy(out);
-  return tidied.split(/\s+/).length >= 3 && hasVerb(tidied) ? tidied : null;
+  return tidied.split(/\s+/).length >= 3 ? tidied : null;
 }
 
 /** The sentence without its avoided words, or null when one of them cannot be left out cleanly. */
@@ -178,10 +186,11 @@ function avoidWords(sentence: string, c: Compiled): string | null {
     // An introductory phrase ("In today's fast-paced world, …") goes with its comma.
     const intro = new RegExp(`^${escapeRegExp(word)}\\s*,\\s*`, "i");
     const next = intro.test(out) ? tidy(out.replace(intro, "")) : withoutWord(out, word);
-    if (next === null || !hasVerb(next)) return null;
+    if (next === null) return null;
     out = next;
   }
-  return out;
+  // One parse for all the words taken out: what is left must still be a sentence.
+  return out === sentence || hasVerb(out) ? out : null;
 }
 
 /** The sentence with its person, contractions and exclamation marks as the rules ask. */
