@@ -74,7 +74,7 @@ function quotedIn(sentence: string): { text: string; index: number }[] {
 
 /** How a bound reads against a count: "under 12" allows 11, "at most 12" allows 12. */
 const LENGTH_BOUND =
-  /\b(under|below|fewer than|less than|no more than|not more than|at most|maximum of|max(?:imum)?|up to|within|over|more than|not exceed(?:ing)?)\s+(?:of\s+)?(\S+)\s+words?\b|\b(\S+)\s+words?\s+(?:or\s+(?:fewer|less)|max(?:imum)?|at most|tops)\b|\b(\S+)[- ]words?\s+(?:maximum|limit|cap)\b/i;
+  /\b(under|below|fewer than|less than|no more than|not more than|at most|maximum of|max(?:imum)?|up to|within|over|more than|longer than|not exceed(?:ing)?|to|at)\s+(?:of\s+)?(\S+)\s+words?\b|\b(\S+)\s+words?\s+(?:or\s+(?:fewer|less)|max(?:imum)?|at most|tops)\b|\b(\S+)[- ]words?\s+(?:maximum|limit|cap)\b/i;
 
 /** A number written in digits or, via compromise, in words ("twelve"). */
 function numberOf(text: string): number | null {
@@ -88,10 +88,14 @@ function numberOf(text: string): number | null {
 export function sentenceLimit(sentence: string): number | null {
   if (!/\bsentences?\b/i.test(sentence)) return null;
   const m = LENGTH_BOUND.exec(sentence);
-  if (!m) return /\bshort sentences\b|\bsentences (?:short|brief)\b/i.test(sentence) ? 20 : null;
+  if (!m) return /\bshort\b[^.]*\bsentences\b|\bsentences (?:short|brief)\b/i.test(sentence) ? 20 : null;
   const bound = m[1]?.toLowerCase();
   const n = numberOf((m[2] ?? m[3] ?? m[4]).replace(/[^\p{L}\p{N}-]/gu, ""));
-  if (n === null || n < 3 || n > 80 || bound === "over" || bound === "more than") return null;
+  if (n === null || n < 3 || n > 80) return null;
+  // "over 20 words" bounds a sentence only when forbidden: "no sentence over 20 words", "never longer than 20 words".
+  if (bound && /^(?:over|more than|longer than)$/.test(bound) && !NEGATION.test(sentence)) return null;
+  // "to 15 words", "at 15 words" bound only after a limit verb: "limit sentences to 15 words", "cap them at 15 words".
+  if ((bound === "to" || bound === "at") && !/\b(?:limit|cap|keep|hold|restrict|trim)\b/i.test(sentence)) return null;
   const strict = bound !== undefined && /^(?:under|below|fewer than|less than)$/.test(bound);
   return strict ? n - 1 : n;
 }
@@ -122,11 +126,19 @@ function listedWords(list: string): string[] {
 const AVOID_TRIGGER =
   /\b(?:avoid(?:ing)?|never (?:say|use|write)|don['’]t (?:say|use|write)|do not (?:say|use|write)|no more|ban|steer clear of|stay away from|refrain from(?: using)?|cut)\s+(.+)$/i;
 
+/** A list of words to avoid under a label: "Banned words: X, Y", "Words to avoid: X, Y". */
+const BANNED_LIST =
+  /\b(?:(?:banned|forbidden|blacklisted|blocked)\s+(?:words|phrases|terms)|(?:words|phrases|terms)\s+(?:to avoid|we avoid|we never use|not to use))\s*[:\-–—]\s*(.+)$/i;
+
 /** Words a sentence asks to avoid ("avoid the word 'leverage'", "never say synergy", "no jargon like X, Y"). */
 export function avoidedWords(sentence: string): string[] {
-  if (!NEGATION.test(sentence) || OTHER_RULE.test(sentence) || preferredWords(sentence).length > 0) return [];
+  const labelled = BANNED_LIST.test(sentence);
+  if ((!NEGATION.test(sentence) && !labelled) || OTHER_RULE.test(sentence) || preferredWords(sentence).length > 0)
+    return [];
   const quoted = quotedIn(sentence).map((q) => q.text);
   if (quoted.length > 0) return quoted.map((q) => q.toLowerCase());
+  const banned = BANNED_LIST.exec(sentence);
+  if (banned) return listedWords(banned[1]).map((w) => w.toLowerCase());
   const examples = /\b(?:like|such as|e\.g\.,?|including|for example,?)\s+(.+)$/i.exec(sentence);
   if (examples) return listedWords(examples[1]).map((w) => w.toLowerCase());
   const named = /\bthe (?:words?|phrases?|terms?)\s+(.+)$/i.exec(sentence) ?? AVOID_TRIGGER.exec(sentence);
@@ -141,7 +153,7 @@ const WORDS = "([\\p{L}][\\p{L}'’-]*(?:\\s[\\p{L}][\\p{L}'’-]*)?)";
 
 /** Preference shapes with the preferred word first: "say X instead of Y", "prefer X to Y", "X, not Y". */
 const TO_FIRST = new RegExp(
-  `(?:say|use|write|prefer|choose|pick|call (?:them|it|us)|go with)\\s+${WORDS}\\s*,?\\s+(?:instead of|rather than|over|to|and not|not|never|in place of)\\s+${WORDS}`,
+  `(?:say|use|write|prefer|choose|pick|call (?:them|it|us)|refer to (?:them|it|us|our \\p{L}+) as|go with)\\s+${WORDS}\\s*,?\\s+(?:instead of|rather than|over|to|and not|not|never|in place of)\\s+${WORDS}`,
   "iu",
 );
 
@@ -188,7 +200,11 @@ export function preferredWords(sentence: string): { from: string; to: string }[]
 export function personOf(sentence: string): "you" | "we" | null {
   const s = sentence.toLowerCase().replace(/[“”"‘’']/g, "");
   if (/\b(?:never|don't|do not|avoid)\b[^.]*\b(?:you|we)\b/.test(s) && !/\bnot\s+(?:i|they|one)\b/.test(s)) return null;
-  if (/\bsecond[- ]person\b|\b(?:address|speak to|talk to|write to|speak directly to)\b.*\byou\b|\bas you\b/.test(s))
+  if (
+    /\b(?:use|say)\s+you\b|\bsecond[- ]person\b|\b(?:address|speak to|talk to|write to|speak directly to)\b.*\byou\b|\bas you\b/.test(
+      s,
+    )
+  )
     return "you";
   if (
     /\b(?:address|speak to|talk to|speak directly to)\s+(?:the\s+)?(?:reader|readers|audience|customer|customers)\s+directly\b/.test(
@@ -242,7 +258,10 @@ export function signoffOf(sentence: string): string | null {
       sentence,
     ) ??
     /\b(?:sign[- ]?off|signature)\s*(?:is|should be|:)\s*(.+)$/i.exec(sentence) ??
-    /\bsign (?:every\s+\w+\s+|emails?\s+|posts?\s+)?['‘"“]([^'’"”]+)['’"”]/i.exec(sentence);
+    /\bsign (?:every\s+\w+\s+|emails?\s+|posts?\s+)?['‘"“]([^'’"”]+)['’"”]/i.exec(sentence) ??
+    /\bend (?:every|each|all|your)?\s*(?:emails?|posts?|letters?|messages?)?\s*with\s+['‘"“]([^'’"”]+)['’"”]/i.exec(
+      sentence,
+    );
   if (!m) return null;
   const text = m[1]
     .trim()
@@ -267,7 +286,7 @@ function readInstruction(sentence: string, rules: VoiceRules): void {
 
 /** A sentence that may state a rule: the cheap test before any parse. */
 const CUE =
-  /sentence|words?\b|avoid|never|\bnot\b|\bcall\b|\bover\b|don['’]t|do not|\bno\b|say|prefer|instead|rather|replace|use|write|address|reader|person|\bwe\b|\byou\b|exclamation|!|contraction|tone|sound|\bbe\b|keep|sign|signature|→|->/i;
+  /sentence|words?\b|avoid|never|\bnot\b|\bcall\b|\bover\b|don['’]t|do not|\bno\b|say|prefer|instead|rather|replace|use|write|address|reader|person|\bwe\b|\byou\b|exclamation|!|contraction|tone|sound|\bbe\b|keep|sign|signature|banned|forbidden|refer|\bend\b|limit|\bcap\b|→|->/i;
 
 /** Rules read from previous memories' texts: the writer reads the same memories at every generation. */
 const cache = new Map<string, VoiceRules>();

@@ -19,9 +19,14 @@ describe("voiceRules", () => {
     ["Keep sentences below 15 words.", 14],
     ["Sentences of at most 20 words.", 20],
     ["Keep every sentence to twelve words or fewer.", 12],
-    ["No sentence should run to more than 25 words; shorter is better.", null],
+    ["No sentence should run to more than 25 words; shorter is better.", 25],
     ["Sentences must be no more than 18 words long.", 18],
     ["- Max 10 words per sentence", 10],
+    ["Limit sentences to 15 words.", 15],
+    ["No sentence over 20 words.", 20],
+    ["Don't write sentences longer than 18 words.", 18],
+    ["Some sentences run over 30 words in our old posts.", null],
+    ["Write short, punchy sentences.", 20],
   ])("reads the sentence length of %j", (content, max) => {
     expect(voice(content).maxSentenceWords).toBe(max);
   });
@@ -33,6 +38,8 @@ describe("voiceRules", () => {
     ["Never say “synergy” or “seamless”.", ["synergy", "seamless"]],
     ["Avoid buzzwords such as disrupt, ideate.", ["disrupt", "ideate"]],
     ["Please do not use the words robust or holistic.", ["robust", "holistic"]],
+    ["Banned words: leverage, synergy, ecosystem.", ["leverage", "synergy", "ecosystem"]],
+    ["We never use the word 'disrupt'.", ["disrupt"]],
   ])("reads the words to avoid in %j", (content, words) => {
     expect(voice(content).avoid).toEqual(words);
   });
@@ -45,6 +52,9 @@ describe("voiceRules", () => {
     ["Say use rather than utilize.", "utilize", "use"],
     ["Instead of 'leverage', say 'use'.", "leverage", "use"],
     ["Call them customers, not clients.", "clients", "customers"],
+    ["'Customers', not 'users'.", "users", "customers"],
+    ["Always say team, never squad.", "squad", "team"],
+    ["Refer to them as members rather than users.", "users", "members"],
   ])("reads the preferred word of %j", (content, from, to) => {
     expect(voice(content).prefer).toEqual([{ from, to }]);
   });
@@ -55,6 +65,8 @@ describe("voiceRules", () => {
     ["Write in the second person.", "you"],
     ["Write in the first person plural.", "we"],
     ["Write as we, not I.", "we"],
+    ["Use 'you' and 'your'.", "you"],
+    ["We speak as a team: use 'we', not 'I'.", "we"],
   ])("reads the person of %j", (content, person) => {
     expect(voice(content).person).toBe(person);
   });
@@ -68,6 +80,10 @@ describe("voiceRules", () => {
     expect(voice("Our tone is warm and direct, never stuffy.").tone).toBe("warm and direct");
     expect(voice("Be formal.").tone).toBe("formal");
     expect(voice("Sign off as Dana from Acme.").signoff).toBe("Dana from Acme");
+    expect(voice("End every email with 'Cheers, Dana'.").signoff).toBe("Cheers, Dana");
+    expect(voice("Sound confident but humble.").tone).toBe("confident and humble");
+    expect(voice("Keep it casual.").tone).toBe("casual");
+    expect(voice("Contractions are fine.").contractions).toBe(true);
   });
 
   it("reads several rules from one memory and ignores sentences that state none", () => {
