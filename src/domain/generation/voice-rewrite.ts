@@ -59,6 +59,15 @@ const PLAIN: Record<string, string> = {
   methodology: "method",
   utilization: "use",
   robust: "strong",
+  "in order to": "to",
+  "circle back": "return",
+  "touch base": "talk",
+  "reach out": "write",
+  "deep dive": "close look",
+  "low-hanging fruit": "easy wins",
+  "game changer": "big change",
+  "game-changer": "big change",
+  "move the needle": "make a difference",
 };
 
 /** The forms of a word and of its replacement, paired: utilize → use, utilized → used, utilizes → uses. */
@@ -155,9 +164,22 @@ const MODIFIERS = new Set(
   ).split(" "),
 );
 
+/** Phrases that frame a sentence without adding to it: they go with the comma beside them. */
+const FRAMES = new Set([
+  "going forward",
+  "at the end of the day",
+  "needless to say",
+  "in today's fast-paced world",
+  "in today’s fast-paced world",
+  "to be honest",
+  "of course",
+  "as a matter of fact",
+  "at this point in time",
+]);
+
 /** Whether an avoided word stands where the sentence reads on without it: a modifier or one item of a list. */
 function removable(sentence: string, word: string): boolean {
-  if (MODIFIERS.has(word.toLowerCase())) return true;
+  if (MODIFIERS.has(word.toLowerCase()) || FRAMES.has(word.toLowerCase())) return true;
   const w = escapeRegExp(word);
   if (new RegExp(`(?:,\\s*|\\s+(?:and|or)\\s+)${w}\\b|\\b${w}(?:,\\s*|\\s+(?:and|or)\\s+)`, "i").test(sentence))
     return true;

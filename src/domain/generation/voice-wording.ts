@@ -136,23 +136,27 @@ const OBJECT_OF = "(?:lets|let|helps|help|gives|give|shows|show|tells|tell|asks|
 
 /**
  * The text addressing its readers as "you" where that is safe: a plural reader noun that starts a clause and is
- * followed by a verb ("Users can export" → "You can export"; a plural verb agrees with "you"), one that is the
+ * followed by a verb, in a sentence without a "they" that may point back at it, ("Users can export" → "You can export"; a plural verb agrees with "you"), one that is the
  * object of a verb or preposition ("helps users" → "helps you") unless a phrase qualifies it ("to users who …"),
  * and a plural possessive ("customers' data" → "your data"). A number before the noun ("10,000 users") is a fact and
  * is left whole; "their" and "they" after a replaced subject follow it.
  */
 export function addressReader(text: string, isVerb: (word: string) => boolean): string {
-  let out = text.replace(
-    new RegExp(
-      `(^|[,;:]\\s+|\\b(?:that|so|when|if|because|and|but|where|while)\\s+)(?:(?:the|our|all)\\s+)?${READERS}\\b(?![’'])(\\s+)(\\p{L}+)`,
-      "giu",
-    ),
-    (m, lead: string, gap: string, next: string) => {
-      if (!isVerb(next)) return m;
-      const you = lead === "" ? "You" : "you";
-      return `${lead}${you}${gap}${next}`;
-    },
-  );
+  // "They" or "them" in the sentence may point back at the readers: "you" then would leave it pointing nowhere.
+  const pointsBack = /\b(?:they|them|themselves)\b|\bthey['’]/i.test(text);
+  let out = pointsBack
+    ? text
+    : text.replace(
+        new RegExp(
+          `(^|[,;:]\\s+|\\b(?:that|so|when|if|because|and|but|where|while)\\s+)(?:(?:the|all)\\s+)?${READERS}\\b(?![’'])(\\s+)(\\p{L}+)`,
+          "giu",
+        ),
+        (m, lead: string, gap: string, next: string) => {
+          if (!isVerb(next)) return m;
+          const you = lead === "" ? "You" : "you";
+          return `${lead}${you}${gap}${next}`;
+        },
+      );
   out = out.replace(
     new RegExp(
       `\\b${OBJECT_OF}\\s+(?:(?:the|our|your)\\s+)?${READERS}\\b(?![’'])(?!\\s+(?:who|that|of|in|at|with|from|on|across|like|such)\\b)`,

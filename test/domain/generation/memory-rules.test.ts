@@ -139,6 +139,10 @@ describe("followVoiceRules", () => {
       "We sell tools and guides.",
     ]);
     expect(report.dropped).toEqual(["The widget ships today."]);
+    const phrases = rules({ avoid: ["circle back", "going forward", "in order to"] });
+    expect(
+      followVoiceRules(["We will circle back next week.", "Going forward, we ship in order to learn."], phrases),
+    ).toEqual(["We will return next week.", "We ship to learn."]);
   });
 
   it("addresses the reader as you only where the grammar stays right", () => {
@@ -257,7 +261,9 @@ describe("followVoiceRules over varied sentences and rules", () => {
         if (r.maxSentenceWords !== null && sentenceWords(s) > r.maxSentenceWords)
           expect(report.unsplit, `${label}: ${s}`).toContain(s);
       }
-      // Quoted words stay exact.
+      // Numbers and quoted words stay exact.
+      const kept = [...report.sentences, ...report.dropped].join(" ");
+      for (const n of SAMPLES.join(" ").match(/\d[\d,.]*\d|\d/g) ?? []) expect(kept, label).toContain(n);
       expect(report.sentences.join(" "), label).toContain("“We utilize it daily!”");
     }
   });
