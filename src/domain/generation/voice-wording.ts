@@ -136,10 +136,10 @@ const OBJECT_OF = "(?:lets|let|helps|help|gives|give|shows|show|tells|tell|asks|
 
 /**
  * The text addressing its readers as "you" where that is safe: a plural reader noun that starts a clause and is
- * followed by a verb, in a sentence without a "they" that may point back at it, ("Users can export" → "You can export"; a plural verb agrees with "you"), one that is the
- * object of a verb or preposition ("helps users" → "helps you") unless a phrase qualifies it ("to users who …"),
- * and a plural possessive ("customers' data" → "your data"). A number before the noun ("10,000 users") is a fact and
- * is left whole; "their" and "they" after a replaced subject follow it.
+ * followed by a verb ("Users can export" → "You can export": a plural verb agrees with "you"), unless a "they" or
+ * "them" in the sentence may point back at it; one that is the object of a verb or preposition ("helps users" →
+ * "helps you") unless a phrase qualifies it ("to users who …"); and a plural possessive ("customers' data" → "your
+ * data"). A number before the noun ("10,000 users") makes it a fact, left whole; "their" then follows the "you".
  */
 export function addressReader(text: string, isVerb: (word: string) => boolean): string {
   // "They" or "them" in the sentence may point back at the readers: "you" then would leave it pointing nowhere.
