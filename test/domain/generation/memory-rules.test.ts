@@ -4,8 +4,10 @@ import {
   followVoiceRules,
   followVoiceRulesReport,
   noVoiceRules,
+  pastedOutsideQuotes,
   sentenceWords,
   type VoiceRules,
+  voiceBreaches,
   voiceRules,
 } from "../../../src/domain/generation/memory-rules.js";
 import { doubledWords, isFragment, pastedRuns } from "../../../src/domain/writing-checks.js";
@@ -261,6 +263,16 @@ describe("followVoiceRules over varied sentences and rules", () => {
         if (r.maxSentenceWords !== null && sentenceWords(s) > r.maxSentenceWords)
           expect(report.unsplit, `${label}: ${s}`).toContain(s);
       }
+      // The only breaches left are the sentences it reported it could not split.
+      const breaches = voiceBreaches(report.sentences, r);
+      expect(
+        breaches.filter((b) => b.rule !== "length"),
+        label,
+      ).toEqual([]);
+      expect(
+        breaches.map((b) => b.sentence),
+        label,
+      ).toEqual(report.unsplit);
       // Numbers and quoted words stay exact.
       const kept = [...report.sentences, ...report.dropped].join(" ");
       for (const n of SAMPLES.join(" ").match(/\d[\d,.]*\d|\d/g) ?? []) expect(kept, label).toContain(n);
@@ -309,5 +321,33 @@ describe("contextNotes", () => {
       facts: [],
       quotedFacts: [],
     });
+  });
+});
+
+describe("the checks of a text against its memories", () => {
+  it("names each voice rule a text breaks, quotations aside", () => {
+    const r = rules({ maxSentenceWords: 6, avoid: ["synergy"], prefer: [{ from: "utilize", to: "use" }] });
+    const breaches = voiceBreaches(
+      ["We utilize synergy daily!", "“Synergy!” she said.", "This sentence runs on for well over six words."],
+      { ...r, exclamations: false, contractions: false },
+    );
+    expect(breaches.map((b) => [b.rule, b.detail])).toEqual([
+      ["avoid", "synergy"],
+      ["prefer", "utilize"],
+      ["exclamations", "!"],
+      ["length", "9 words"],
+    ]);
+    expect(voiceBreaches(["It's fine."], rules({ contractions: false }))[0]?.rule).toBe("contractions");
+    expect(voiceBreaches(["It is not fine."], rules({ contractions: true }))[0]?.rule).toBe("contractions");
+  });
+
+  it("finds a context memory's words pasted outside quotations only", () => {
+    const memory = "Acme Cloud has 4,000 customers in 30 countries across Europe and Asia.";
+    expect(
+      pastedOutsideQuotes(memory, "Today Acme Cloud has 4,000 customers in 30 countries across Europe."),
+    ).not.toEqual([]);
+    expect(
+      pastedOutsideQuotes(memory, "As the company puts it, “Acme Cloud has 4,000 customers in 30 countries.”"),
+    ).toEqual([]);
   });
 });
