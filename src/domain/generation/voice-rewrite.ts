@@ -109,11 +109,15 @@ function compile(rules: VoiceRules): Compiled {
   if (known) return known;
   const pairs: [string, string][] = [];
   for (const p of rules.prefer) pairs.push(...inflected(p.from, p.to));
-  for (const word of rules.avoid)
-    if (PLAIN[word] && !rules.avoid.includes(PLAIN[word])) pairs.push(...inflected(word, PLAIN[word]));
+  // An avoided word takes its plain synonym unless that is avoided too; then it is left out like any other.
+  const plain = (w: string) => (PLAIN[w] && !rules.avoid.includes(PLAIN[w]) ? PLAIN[w] : undefined);
+  for (const word of rules.avoid) {
+    const synonym = plain(word);
+    if (synonym) pairs.push(...inflected(word, synonym));
+  }
   pairs.sort((a, b) => b[0].length - a[0].length);
   const avoid = rules.avoid
-    .filter((w) => !PLAIN[w])
+    .filter((w) => !plain(w))
     .flatMap((w) => inflected(w, w).map(([form]) => form))
     .map((word) => ({ word, re: wordPattern(word) }));
   const made = { replace: pairs.map(([from, to]) => ({ re: wordPattern(from), to })), avoid };

@@ -145,6 +145,13 @@ describe("followVoiceRules", () => {
     expect(
       followVoiceRules(["We will circle back next week.", "Going forward, we ship in order to learn."], phrases),
     ).toEqual(["We will return next week.", "We ship to learn."]);
+    // A synonym that is avoided too is no way out: the word is left out where it can be.
+    expect(followVoiceRules(["We leverage tools, data and people."], rules({ avoid: ["leverage", "use"] }))).toEqual(
+      [],
+    );
+    expect(followVoiceRules(["We sell tools, leverage and guides."], rules({ avoid: ["leverage", "use"] }))).toEqual([
+      "We sell tools and guides.",
+    ]);
   });
 
   it("addresses the reader as you only where the grammar stays right", () => {
