@@ -64,9 +64,14 @@ export function builtinEngine(pool: GenerationPool): Engine {
  * the HTTP thread for 2 s.
  */
 export function llmEngine(cfg: LlmConfig, pool: GenerationPool): Engine {
-  // The voice only: the input's passages need not cross to the thread again.
+  // The voice and the voice memories only: the input's passages need not cross to the thread again.
   const finish = (text: string, generation: GenerationInput, sources: Source[]) =>
-    pool.run("llmFinish", { text, voice: generation.voice, sources });
+    pool.run("llmFinish", {
+      text,
+      voice: generation.voice,
+      sources,
+      memories: generation.memories.filter((m) => m.kind === "voice"),
+    });
   return {
     id: cfg.model,
     kind: "openai-compatible",

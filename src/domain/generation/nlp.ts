@@ -80,6 +80,25 @@ export function singularOf(noun: string): string {
   return transform().noun.toSingular(noun, world().model);
 }
 
+/** Whether a word is in compromise's lexicon (a dictionary word, not a name it would only guess at). */
+export function isLexiconWord(word: string): boolean {
+  const lexicon = (nlp().world() as unknown as { model: { one: { lexicon: Record<string, unknown> } } }).model.one
+    .lexicon;
+  return Object.hasOwn(lexicon, word.toLowerCase());
+}
+
+/** Where the verbs of a text stand, as character offsets [start, end): one parse for many questions about parts. */
+export function verbSpans(text: string): [number, number][] {
+  const sentences = parse(text).json({ offset: true }) as {
+    terms: { tags: string[]; offset: { start: number; length: number } }[];
+  }[];
+  return sentences.flatMap((s) =>
+    s.terms
+      .filter((t) => t.tags.includes("Verb"))
+      .map((t): [number, number] => [t.offset.start, t.offset.start + t.offset.length]),
+  );
+}
+
 /** Whether a sentence has a verb (an imperative, an auxiliary or a finite verb): one without is a fragment. */
 export function hasVerb(sentence: string): boolean {
   return parse(sentence).has("#Verb");

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { finishAnswer } from "../../../src/domain/generation/prompt.js";
 import { type FakeLlm, startFakeLlm } from "../../helpers/fake-llm.js";
 import { makeHarness } from "../../helpers/harness.js";
 import { hookedPool } from "../../helpers/pools.js";
@@ -125,6 +126,34 @@ describe("the on-prem model engine", () => {
     expect(prompt).toContain("23% more features");
     expect(prompt).toContain('never "utilize"');
     expect(prompt).toContain("In today's fast-paced world");
+    // Context memories are background facts, not copy.
+    expect(prompt).toContain("Use these facts; do not copy their sentences.");
+  });
+
+  it("states the voice memories' rules in the prompt and follows them in the model's answer", async () => {
+    const { h, key } = setup("plain");
+    const mem = await h.send("POST", "/api/v1/memories", {
+      auth: key,
+      body: {
+        kind: "voice",
+        title: "House style",
+        content: "Keep sentences under 12 words. Never use exclamation marks. Prefer 'groups' to 'teams'.",
+      },
+    });
+    const before = fake.requests.length;
+    const res = await h.send("POST", "/api/v1/generate", {
+      auth: key,
+      body: { template_id: 1, user_direction: "Planning reviews", model: "plain", memory_ids: [mem.body.id] },
+    });
+    expect(res.status).toBe(201);
+    const system = fake.requests[before].messages[0].content;
+    expect(system).toContain("Keep every sentence under 12 words.");
+    expect(system).toContain("Never use exclamation marks.");
+    expect(system).toContain('Write "groups", never "teams".');
+    expect(system).toContain('Voice note "House style": Keep sentences under 12 words.');
+    // The answer's heading is kept; its prose follows the preferred word, inflection and case kept.
+    expect(res.body.content).toMatch(/^# Written Planning Reviews\n\nRemote groups that hold a weekly written/);
+    expect(res.body.content).toContain("Groups can utilize the review to plan.");
   });
 
   it("streams the text as it arrives and stores the content once complete", async () => {
@@ -230,6 +259,20 @@ describe("the on-prem model engine", () => {
 });
 
 describe("the on-prem model engine's own work", () => {
+  it("follows the voice memories' word rules on every line of an answer, and splits only prose lines", () => {
+    const memories = [
+      { kind: "voice" as const, content: "Sentences of at most 8 words. No exclamation marks. Never say 'synergy'." },
+    ];
+    const text =
+      "# Synergy matters!\n\n- Teams that write decisions down ship sooner, and they meet less!\n\n" +
+      "Teams that write decisions down ship sooner, and they meet less!";
+    const out = finishAnswer({ text, voice: null, sources: [], memories });
+    expect(out.text).toBe(
+      "# Cooperation matters.\n\n- Teams that write decisions down ship sooner, and they meet less.\n\n" +
+        "Teams that write decisions down ship sooner. They meet less.",
+    );
+  });
+
   it("ranks passages, builds prompts and applies the voice on the worker pool, not the HTTP thread", async () => {
     const tasks: string[] = [];
     const pool = hookedPool((name) => {
