@@ -53,9 +53,28 @@ export function audienceOf(sentence: string): string | null {
       .split(/,\s*(?:who|which|that|and they|but)\b|;|\s+[—–]\s+/)[0]
       .replace(/^(?:mostly|mainly|primarily|largely|usually|typically|often|generally)\s+/i, "")
       .trim();
-    if (who && who.split(/\s+/).length <= 15) return who;
+    const core = coreAudience(who);
+    if (core) return core;
   }
   return null;
+}
+
+/** Words that begin a modifier of an audience ("… at companies of 50 to 500 people", "… in Europe"). */
+const AUDIENCE_MODIFIER = /\s+(?:at|in|across|from|with|within|working|based|who|whose)\s+/i;
+
+/**
+ * The head of an audience, short enough to name in a sentence without pasting the memory (fewer than RUN words):
+ * "heads of engineering and operations at companies of 50 to 500 people in Europe" → "heads of engineering and
+ * operations". Null when even the head is as long as a pasted run.
+ */
+function coreAudience(who: string): string | null {
+  let core = who;
+  while (core.split(/\s+/).length >= RUN) {
+    const cut = core.search(AUDIENCE_MODIFIER);
+    if (cut <= 0) return null;
+    core = core.slice(0, cut);
+  }
+  return core || null;
 }
 
 /** Capitalised words that start sentences, not names. */

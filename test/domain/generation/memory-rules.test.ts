@@ -310,6 +310,13 @@ describe("contextNotes", () => {
     ]);
   });
 
+  it("names a long audience by its head, so that naming it pastes no run of 8 of the memory's words", () => {
+    const content = "Our readers are heads of engineering and operations at companies of 50 to 500 people in Europe.";
+    expect(contextNotes([{ kind: "context", title: "Readers", content }]).audience).toBe(
+      "heads of engineering and operations",
+    );
+  });
+
   it("restates facts so that no run of 8 of the memory's words is pasted, quoting what it cannot restate", () => {
     const memories = [
       COMPANY,
