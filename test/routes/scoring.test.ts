@@ -14,12 +14,12 @@ describe("POST /api/v1/scoring", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.headers.get("x-api-stability")).toBe("beta");
     expect(Object.keys(res.body).sort()).toEqual(
-      ["components", "keywords", "readability", "score", "stats", "voice", "voice_match"].sort(),
+      ["components", "keywords", "prose", "readability", "score", "stats", "voice", "voice_match"].sort(),
     );
     expect(Number.isInteger(res.body.score)).toBe(true);
     expect(res.body.score).toBeGreaterThan(0);
     expect(res.body.score).toBeLessThanOrEqual(100);
-    expect(Object.keys(res.body.components).sort()).toEqual(["keywords", "readability", "structure"]);
+    expect(Object.keys(res.body.components).sort()).toEqual(["keywords", "prose", "readability", "structure"]);
     const weights = Object.values(res.body.components as Record<string, { weight: number }>).map((c) => c.weight);
     expect(weights.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 3);
     expect(Object.keys(res.body.readability).sort()).toEqual(["flesch_kincaid_grade", "flesch_reading_ease"]);
@@ -73,7 +73,7 @@ describe("POST /api/v1/scoring", () => {
     });
     for (const r of [neutral, avoided, preferred]) {
       expect(r.status).toBe(200);
-      expect(r.body.components.voice).toEqual({ score: expect.any(Number), weight: 0.25 });
+      expect(r.body.components.voice).toEqual({ score: expect.any(Number), weight: 0.2 });
       expect(r.body.voice_match).toBeGreaterThanOrEqual(0);
       expect(r.body.voice_match).toBeLessThanOrEqual(1);
     }
