@@ -33,6 +33,32 @@ describe("POST /api/v1/scoring", () => {
     expect((await score(h, h.key(), { text: TEXT, keywords: ["weekly plan", "budget"] })).body).toEqual(res.body);
   });
 
+  it("reports prose findings, and counts a restated direction only when one is sent", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const direction = "Why remote teams should write a weekly plan";
+    const text =
+      "# Why remote teams should write a weekly plan\n\nIn today's fast-paced world, remote teams should write a " +
+      "weekly plan. Plans take ten minutes on a Monday morning. Everyone reads them before the first call of the " +
+      "week, and questions go in the comments. Managers see blockers early. Nobody waits for a meeting to learn " +
+      "what changed, and the team in Singapore reads the plan before Leeds wakes up. Last quarter, missed " +
+      "handovers fell from nine to two.\n\nRemote teams should write a weekly plan. Short plans work best: " +
+      "five lines, one owner each. Remote teams should write a weekly plan.";
+    const plain = await score(h, key, { text });
+    const directed = await score(h, key, { text, direction });
+    for (const r of [plain, directed]) expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(plain.body.prose.direction_repeats).toBeNull();
+    expect(directed.body.prose.direction_repeats).toBe(4);
+    expect(directed.body.prose.filler).toEqual([{ phrase: "in today's fast-paced world", count: 1 }]);
+    expect(directed.body.prose.repeated_phrases[0]).toEqual({
+      phrase: "remote teams should write a weekly plan",
+      count: 3,
+    });
+    expect(directed.body.components.prose.score).toBeLessThan(plain.body.components.prose.score);
+    expect(directed.body.score).toBeLessThan(plain.body.score);
+    expectErrorBody(await score(h, key, { text, direction: "x".repeat(2_001) }), 400, "validation_failed");
+  });
+
   it("scores a content's current text like the same text sent directly", async () => {
     const h = makeHarness();
     const key = h.key();
