@@ -29,6 +29,7 @@ import {
   type Sample,
   simulateEdit,
   tableRows,
+  voiceRulesLine,
 } from "./lib/writing-figures.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -88,8 +89,9 @@ function main(): void {
   const seconds = (performance.now() - started) / 1000;
 
   console.log(`## Writing benchmark: ${cells.length} texts per round, seed fixed\n`);
-  console.log(`### First drafts\n\n${markdownTable(before)}\n`);
+  console.log(`### First drafts\n\n${markdownTable(before)}\n\n${voiceRulesLine(before.at(-1)!)}\n`);
   console.log(`### After a learning round on an ordinary edit\n\n${markdownTable(after)}\n`);
+  console.log(`${voiceRulesLine(after.at(-1)!)}\n`);
   console.log("### Targets\n");
   for (const t of targets) console.log(`- ${t.pass ? "pass" : "FAIL"}: ${t.name} (${t.value})`);
   console.log(`\n${seconds.toFixed(1)} s (generation ${((generated - started) / 1000).toFixed(1)} s)`);

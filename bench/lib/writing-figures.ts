@@ -86,6 +86,12 @@ export interface Row {
   voiceSamples: number;
   /** Share (0–1) of the texts with the voice memory that honour every rule. */
   voiceHonoured: number | null;
+  /** Share (0–1) of those texts that honour each rule. */
+  voiceRules: Record<Exclude<keyof VoiceCheck, "all">, number> | null;
+  /** Texts given the context memory, and those with a run of 8+ of its words. */
+  contextSamples: number;
+  pastedTexts: number;
+  /** Runs of 8+ words of the context memory, over all texts. */
   pasted: number;
 }
 
@@ -164,6 +170,18 @@ export function sharedAcrossDirections(samples: Sample[]): Map<string, number[]>
 const sum = (ns: number[]) => ns.reduce((n, x) => n + x, 0);
 const mean = (ns: number[]) => (ns.length === 0 ? 0 : sum(ns) / ns.length);
 
+/** The share (0–1) of the checks that honour each rule. */
+function ruleShares(checks: VoiceCheck[]): NonNullable<Row["voiceRules"]> {
+  const share = (k: keyof VoiceCheck) => checks.filter((c) => c[k]).length / checks.length;
+  return {
+    sentenceLength: share("sentenceLength"),
+    noExclamation: share("noExclamation"),
+    noAvoided: share("noAvoided"),
+    addressesYou: share("addressesYou"),
+    contractions: share("contractions"),
+  };
+}
+
 /** One row from a template's (or every) text's figures and its pairs' shared shares. */
 export function rowOf(template: string, figures: SampleFigures[], shared: number[]): Row {
   const long = figures.filter((f) => f.withinTarget !== null);
@@ -185,6 +203,9 @@ export function rowOf(template: string, figures: SampleFigures[], shared: number
     shared: mean(shared),
     voiceSamples: voiced.length,
     voiceHonoured: voiced.length === 0 ? null : voiced.filter((f) => f.voice?.all).length / voiced.length,
+    voiceRules: voiced.length === 0 ? null : ruleShares(voiced.map((f) => f.voice!)),
+    contextSamples: figures.filter((f) => f.pasted !== null).length,
+    pastedTexts: figures.filter((f) => (f.pasted ?? 0) > 0).length,
     pasted: sum(figures.map((f) => f.pasted ?? 0)),
   };
 }
@@ -203,7 +224,15 @@ export function tableRows(samples: Sample[], figures: SampleFigures[]): Row[] {
   return [...rows, rowOf("**Total**", figures, [...shared.values()].flat())];
 }
 
-const pct = (x: number | null) => (x === null ? "–" : `${(x * 100).toFixed(1)}%`);
+const pct = (x: number | null, digits = 1) => (x === null ? "–" : `${(x * 100).toFixed(digits)}%`);
+
+/** Each voice rule's share of the texts with the voice memory that keep it, as one line. */
+export function voiceRulesLine(r: Row): string {
+  if (!r.voiceRules) return "voice rules: no text with the voice memory";
+  return `voice rules kept, each: ${Object.entries(r.voiceRules)
+    .map(([k, v]) => `${k} ${pct(v)}`)
+    .join(", ")}`;
+}
 
 /** The rows as a Markdown table. */
 export function markdownTable(rows: Row[]): string {
@@ -214,7 +243,7 @@ export function markdownTable(rows: Row[]): string {
     (r) =>
       `| ${r.template} | ${r.texts} | ${r.doubled} | ${pct(r.fragmentShare)} (${r.fragments}/${r.sentences}) | ` +
       `${r.dangling} | ${pct(r.coverage)} | ${pct(r.withinTarget)} | ${r.shortWarned}/${r.shortTexts} | ` +
-      `${pct(r.shared)} | ${pct(r.voiceHonoured)} | ${r.pasted} |`,
+      `${pct(r.shared)} | ${pct(r.voiceHonoured)} | ${r.pastedTexts}/${r.contextSamples} (${r.pasted} runs) |`,
   );
   return [head, rule, ...lines].join("\n");
 }
@@ -223,7 +252,7 @@ export function markdownTable(rows: Row[]): string {
 export function checkTargets(before: Row, after: Row): TargetCheck[] {
   const each = (label: string, r: Row): TargetCheck[] => [
     { name: `${label}: 0 doubled words`, value: String(r.doubled), pass: r.doubled === 0 },
-    { name: `${label}: fragments ≤ 1%`, value: pct(r.fragmentShare), pass: r.fragmentShare <= 0.01 },
+    { name: `${label}: fragments ≤ 1%`, value: pct(r.fragmentShare, 2), pass: r.fragmentShare <= 0.01 },
     { name: `${label}: coverage ≥ 90%`, value: pct(r.coverage), pass: r.coverage >= 0.9 },
     {
       name: `${label}: ≥ 80% within ±15% with enough references`,

@@ -10,6 +10,7 @@ import {
   simulateEdit,
   tableRows,
   voiceCheck,
+  voiceRulesLine,
 } from "../../bench/lib/writing-figures.js";
 import { VOICE_RULES } from "../fixtures/writing/matrix.js";
 
@@ -133,7 +134,7 @@ describe("the rows and the table", () => {
     expect(r).toMatchObject({ texts: 2, doubled: 2, sentences: 40, fragments: 2, fragmentShare: 0.05 });
     expect(r.coverage).toBe(0.75);
     expect(r.shared).toBeCloseTo(0.2);
-    expect(r.pasted).toBe(4);
+    expect([r.pasted, r.pastedTexts, r.contextSamples]).toEqual([4, 1, 1]);
   });
 
   it("share on-target texts among those with long references, and count short texts that warn", () => {
@@ -159,6 +160,22 @@ describe("the rows and the table", () => {
       [],
     );
     expect([r.voiceSamples, r.voiceHonoured]).toEqual([2, 0.5]);
+    expect(
+      rowOf(
+        "Email",
+        [fig({ voice: { ...kept, contractions: false, all: false } }), fig({ voice: { ...kept, all: true } })],
+        [],
+      ).voiceRules,
+    ).toEqual({
+      sentenceLength: 1,
+      noExclamation: 1,
+      noAvoided: 1,
+      addressesYou: 1,
+      contractions: 0.5,
+    });
+    expect(voiceRulesLine(r)).toBe(
+      "voice rules kept, each: sentenceLength 100.0%, noExclamation 100.0%, noAvoided 100.0%, addressesYou 100.0%, contractions 100.0%",
+    );
   });
 
   it("compare only texts of one template with the same inputs but another direction", () => {
