@@ -71,15 +71,18 @@ export const FILLER_PHRASES: readonly string[] = [
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+/** Space between words of one sentence: the sentences are matched together, one a line. */
+const SPACE = "[^\\S\\n]+";
+
 /** A phrase as a pattern: whole words, any apostrophe, "…" a gap of one to eight words within the sentence. */
 function patternOf(phrase: string): RegExp {
   const atStart = phrase.startsWith("^");
   const body = (atStart ? phrase.slice(1) : phrase)
     .split("…")
-    .map((part) => escapeRegex(part.trim()).replace(/'/g, "['’]").replace(/ /g, "\\s+"))
-    .join("\\s+(?:[^\\s.!?]+\\s+){0,7}?[^\\s.!?]+\\s+");
+    .map((part) => escapeRegex(part.trim()).replace(/'/g, "['’]").replace(/ /g, SPACE))
+    .join(`${SPACE}(?:[^\\s.!?]+${SPACE}){0,7}?[^\\s.!?]+${SPACE}`);
   const end = /[\p{L}\p{N}]$/u.test(phrase) ? "(?![\\p{L}\\p{N}])" : "";
-  return new RegExp(`${atStart ? "^\\s*" : "(?<![\\p{L}\\p{N}])"}${body}${end}`, "giu");
+  return new RegExp(`${atStart ? "^[^\\S\\n]*" : "(?<![\\p{L}\\p{N}])"}${body}${end}`, "gimu");
 }
 
 const PATTERNS = FILLER_PHRASES.map((phrase) => ({ phrase, pattern: patternOf(phrase) }));
@@ -87,9 +90,10 @@ const PATTERNS = FILLER_PHRASES.map((phrase) => ({ phrase, pattern: patternOf(ph
 /** The filler phrases the sentences hold, with how often, in the list's order. */
 export function fillerIn(sentences: readonly string[]): { phrase: string; count: number }[] {
   const out: { phrase: string; count: number }[] = [];
+  // One line a sentence, so that each pattern runs once over the text and never across two sentences.
+  const lines = sentences.map((s) => s.replace(/\s+/g, " ")).join("\n");
   for (const { phrase, pattern } of PATTERNS) {
-    let count = 0;
-    for (const s of sentences) count += s.match(pattern)?.length ?? 0;
+    const count = lines.match(pattern)?.length ?? 0;
     if (count > 0) out.push({ phrase, count });
   }
   return out;

@@ -17,6 +17,7 @@ import {
 const TOP_REPEATS = 10;
 const FRAGMENT_EXAMPLES = 5;
 const MAX_FRAGMENT_CHECKS = 40;
+const MAX_FRAGMENT_WORDS = 40;
 
 /** A direction may appear in the title and once in the text before its repetition counts against the text. */
 const DIRECTION_ALLOWANCE = 2;
@@ -30,7 +31,7 @@ export interface ProseFindings {
   /** How often the direction (five or more of its words in a row) is restated; null without a direction. */
   direction_repeats: number | null;
   filler: { phrase: string; count: number }[];
-  /** Prose sentences without a verb, among those checked (all, or 40 spread over a longer text). */
+  /** Prose sentences without a verb, among those checked (those of up to 40 words; 40 spread over a longer text). */
   fragments: { count: number; checked: number; examples: string[] };
   variety: SentenceVariety;
 }
@@ -61,7 +62,11 @@ export function proseFindings(text: string, direction?: string): ProseFindings {
   const sentences = proseSentences(text);
   const words = sentences.reduce((n, s) => n + s.split(/\s+/).length, 0);
   const repeats = repeatedPhrases(sentences);
-  const checked = spread(sentences, MAX_FRAGMENT_CHECKS);
+  // A sentence past 40 words is not short of a verb but of a full stop, and its parse costs grow with its length.
+  const checked = spread(
+    sentences.filter((s) => s.split(/\s+/).length <= MAX_FRAGMENT_WORDS),
+    MAX_FRAGMENT_CHECKS,
+  );
   const fragments = checked.filter(isFragment);
   return {
     repeated_phrases: repeats.slice(0, TOP_REPEATS),

@@ -129,39 +129,100 @@ function carriesSubject(words: string[]): boolean {
   return words.filter((w) => !STOP_WORDS.has(w)).length >= 2;
 }
 
-/** How often each n-word run occurs in the sentences, for the runs whose (n-1)-word prefix repeats (or n = min). */
-function countRuns(sentences: string[][], n: number, prefixes: Set<string> | null): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const ws of sentences)
-    for (let i = 0; i + n <= ws.length; i++) {
-      if (prefixes && !prefixes.has(ws.slice(i, i + n - 1).join(" "))) continue;
-      const run = ws.slice(i, i + n).join(" ");
-      counts.set(run, (counts.get(run) ?? 0) + 1);
+/** The longest repeated phrase looked for: longer repetitions show as their runs of this length. */
+const MAX_REPEAT_WORDS = 24;
+
+/** The n-grams of one length: each window's n-gram id (-1 where it does not repeat), their counts and first places. */
+interface Grams {
+  at: number[][];
+  count: number[];
+  first: [number, number][];
+}
+
+/** The (n+1)-grams extending the repeated n-grams; `ids` are the sentences' word ids, `vocab` their number. */
+function extend(prev: Grams, ids: number[][], n: number, vocab: number): Grams {
+  const table = new Map<number, number>();
+  const next: Grams = { at: [], count: [], first: [] };
+  ids.forEach((ws, s) => {
+    const row: number[] = [];
+    for (let i = 0; i + n < ws.length; i++) {
+      const p = prev.at[s][i];
+      if (p < 0 || prev.at[s][i + 1] < 0) {
+        row.push(-1);
+        continue;
+      }
+      const key = p * vocab + ws[i + n];
+      let id = table.get(key);
+      if (id === undefined) {
+        id = next.count.length;
+        table.set(key, id);
+        next.count.push(0);
+        next.first.push([s, i]);
+      }
+      next.count[id] += 1;
+      row.push(id);
     }
-  return counts;
+    next.at.push(row);
+  });
+  for (const row of next.at) for (let i = 0; i < row.length; i++) if (next.count[row[i]] < 2) row[i] = -1;
+  return next;
 }
 
 /**
  * Phrases of `minWords` or more words (two of them content words) that the sentences repeat, each as long as the
  * repetition runs ("written decision logs when" is not listed beside a longer run it is part of as often), with how
- * often; most repeated words first, then alphabetically. Runs never cross a sentence boundary.
+ * often; most repeated words first, then alphabetically. Runs never cross a sentence boundary. Linear in the words
+ * for each length looked for: n-grams are numbered from their (n-1)-gram and next word, and only repeated ones
+ * extend.
  */
 export function repeatedPhrases(sentences: readonly string[], minWords = 3): { phrase: string; count: number }[] {
   const words = sentences.map((s) => tokens(s));
-  const found: { phrase: string; count: number; n: number }[] = [];
-  let prefixes: Set<string> | null = null;
-  for (let n = minWords; n <= 40; n++) {
-    const repeated: [string, number][] = [...countRuns(words, n, prefixes)].filter(([, c]) => c >= 2);
-    if (repeated.length === 0) break;
-    for (const [phrase, count] of repeated) if (carriesSubject(phrase.split(" "))) found.push({ phrase, count, n });
-    prefixes = new Set(repeated.map(([p]) => p));
+  const vocab = new Map<string, number>();
+  const idOf = (w: string) => {
+    const known = vocab.get(w);
+    if (known !== undefined) return known;
+    vocab.set(w, vocab.size);
+    return vocab.size - 1;
+  };
+  const ids = words.map((ws) => ws.map(idOf));
+  let grams: Grams = { at: ids.map((ws) => [...ws]), count: [], first: [] };
+  const unigramCount = new Array<number>(vocab.size).fill(0);
+  for (const ws of ids) for (const w of ws) unigramCount[w] += 1;
+  grams.count = unigramCount;
+  for (const row of grams.at) for (let i = 0; i < row.length; i++) if (unigramCount[row[i]] < 2) row[i] = -1;
+  const levels: Grams[] = [grams];
+  for (let n = 1; n < MAX_REPEAT_WORDS; n++) {
+    grams = extend(grams, ids, n, vocab.size);
+    if (!grams.at.some((row) => row.some((id) => id >= 0))) break;
+    levels.push(grams);
   }
-  // Longest first, so a run is dropped when a longer one that holds it repeats as often.
-  found.sort((a, b) => b.n - a.n);
-  const kept: typeof found = [];
-  for (const f of found)
-    if (!kept.some((k) => k.count >= f.count && ` ${k.phrase} `.includes(` ${f.phrase} `))) kept.push(f);
-  return kept
+  return maximalRepeats(levels, words, minWords);
+}
+
+/** The repeated n-grams of `minWords` or more that no (n+1)-gram repeated as often holds, sorted. */
+function maximalRepeats(levels: Grams[], words: string[][], minWords: number): { phrase: string; count: number }[] {
+  const out: { phrase: string; count: number; n: number }[] = [];
+  for (let k = minWords - 1; k < levels.length; k++) {
+    const level = levels[k];
+    const subsumed = new Set<number>();
+    const longer = levels[k + 1];
+    if (longer)
+      longer.at.forEach((row, s) => {
+        for (let i = 0; i < row.length; i++) {
+          if (row[i] < 0) continue;
+          const c = longer.count[row[i]];
+          if (level.count[level.at[s][i]] === c) subsumed.add(level.at[s][i]);
+          if (level.count[level.at[s][i + 1]] === c) subsumed.add(level.at[s][i + 1]);
+        }
+      });
+    level.count.forEach((count, id) => {
+      if (count < 2 || subsumed.has(id)) return;
+      const [s, i] = level.first[id];
+      const phrase = words[s].slice(i, i + k + 1);
+      if (carriesSubject(phrase)) out.push({ phrase: phrase.join(" "), count, n: k + 1 });
+    });
+  }
+  return out
     .sort((a, b) => (b.count - 1) * b.n - (a.count - 1) * a.n || (a.phrase < b.phrase ? -1 : 1))
     .map(({ phrase, count }) => ({ phrase, count }));
 }
