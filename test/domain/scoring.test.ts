@@ -252,6 +252,16 @@ describe("scoring what an editor cares about", () => {
     expect(r.components.prose.score).toBeLessThan(clean.components.prose.score);
   });
 
+  it("checks at most 40 sentences for a verb, spread over the text, and none past 40 words", () => {
+    const many = Array.from({ length: 100 }, (_, i) => (i % 10 === 0 ? "A year of remote work." : base[i % 8])).join(
+      " ",
+    );
+    // Every tenth sentence is a fragment, and every 2.5th sentence is checked: all ten fragments are among them.
+    expect(prose([many]).prose.fragments).toMatchObject({ checked: 40, count: 10 });
+    const runOn = `${Array.from({ length: 50 }, () => "plans").join(" and ")}.`;
+    expect(prose([runOn, ...base]).prose.fragments).toMatchObject({ checked: 8, count: 0 });
+  });
+
   it("lowers the score for sentences all of one length, or all starting with one word", () => {
     const alike = Array.from({ length: 8 }, (_, i) => `Team ${i + 1} shipped its weekly plan on time.`);
     const sameStart = base.map((s) => `Then ${s[0].toLowerCase()}${s.slice(1)}`);
