@@ -291,14 +291,23 @@ export function checkTargets(before: Row, after: Row): TargetCheck[] {
 const SYNONYMS: Record<string, string> = {
   important: "key",
   start: "begin",
+  began: "started",
   help: "support",
   shows: "reveals",
   quickly: "fast",
   big: "large",
+  large: "big",
   many: "numerous",
   often: "frequently",
   need: "require",
   get: "receive",
+  customers: "clients",
+  fell: "dropped",
+  rose: "climbed",
+  said: "noted",
+  cut: "reduced",
+  moved: "shifted",
+  results: "outcomes",
 };
 
 /** The title in sentence case: the first word capitalised; words capitalised in the direction keep their case. */
