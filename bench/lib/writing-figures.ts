@@ -4,6 +4,7 @@
  * table per template and in total, the sentences shared across directions, the editor's simulated edit of a
  * learning round, and the targets. Pure functions of the texts, so test/bench/ checks them without a run.
  */
+import { fillerIn } from "../../src/domain/filler.js";
 import { tokens } from "../../src/domain/generation/language.js";
 import {
   directionCoverage,
@@ -53,6 +54,8 @@ export interface SampleFigures {
   sentences: number;
   fragments: number;
   dangling: number;
+  /** Stock filler phrases (filler.ts) in its prose sentences. */
+  filler: number;
   coverage: number;
   /** Within ±15% of the target: counted for texts given the long references only (null otherwise). */
   withinTarget: boolean | null;
@@ -75,6 +78,7 @@ export interface Row {
   /** Fragments over prose sentences (0–1). */
   fragmentShare: number;
   dangling: number;
+  filler: number;
   /** Average direction coverage (0–1). */
   coverage: number;
   /** Share (0–1) of the texts with long references within ±15% of the target; null when there are none. */
@@ -138,6 +142,7 @@ export function measureSample(
     sentences: sentences.length,
     fragments: sentences.filter(fragment).length,
     dangling: sentences.filter(isDangling).length,
+    filler: fillerIn(sentences).reduce((n, f) => n + f.count, 0),
     coverage: directionCoverage(s.direction, s.text),
     withinTarget:
       s.refs === "long" ? Math.abs(s.word_count - s.target_words) <= s.target_words * LENGTH_TOLERANCE : null,
@@ -196,6 +201,7 @@ export function rowOf(template: string, figures: SampleFigures[], shared: number
     fragments,
     fragmentShare: sentences === 0 ? 0 : fragments / sentences,
     dangling: sum(figures.map((f) => f.dangling)),
+    filler: sum(figures.map((f) => f.filler)),
     coverage: mean(figures.map((f) => f.coverage)),
     withinTarget: long.length === 0 ? null : long.filter((f) => f.withinTarget).length / long.length,
     shortTexts: figures.filter((f) => f.short).length,
@@ -237,12 +243,12 @@ export function voiceRulesLine(r: Row): string {
 /** The rows as a Markdown table. */
 export function markdownTable(rows: Row[]): string {
   const head =
-    "| template | texts | doubled words | fragments | dangling | coverage | within ±15% | short texts warned | shared | voice rules kept | pasted context |";
-  const rule = `|${" --- |".repeat(11)}`;
+    "| template | texts | doubled words | fragments | dangling | filler | coverage | within ±15% | short texts warned | shared | voice rules kept | pasted context |";
+  const rule = `|${" --- |".repeat(12)}`;
   const lines = rows.map(
     (r) =>
       `| ${r.template} | ${r.texts} | ${r.doubled} | ${pct(r.fragmentShare)} (${r.fragments}/${r.sentences}) | ` +
-      `${r.dangling} | ${pct(r.coverage)} | ${pct(r.withinTarget)} | ${r.shortWarned}/${r.shortTexts} | ` +
+      `${r.dangling} | ${r.filler} | ${pct(r.coverage)} | ${pct(r.withinTarget)} | ${r.shortWarned}/${r.shortTexts} | ` +
       `${pct(r.shared)} | ${pct(r.voiceHonoured)} | ${r.pastedTexts}/${r.contextSamples} (${r.pasted} runs) |`,
   );
   return [head, rule, ...lines].join("\n");

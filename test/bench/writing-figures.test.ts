@@ -38,6 +38,7 @@ const fig = (over: Partial<SampleFigures>): SampleFigures => ({
   sentences: 10,
   fragments: 0,
   dangling: 0,
+  filler: 0,
   coverage: 1,
   withinTarget: null,
   short: false,
@@ -58,6 +59,7 @@ describe("one text's figures", () => {
     expect(f.doubled).toBe(1);
     expect(f.sentences).toBe(3);
     expect(f.dangling).toBe(1);
+    expect(measureSample(sample({ text: "Start small. Notably, the bill fell." }), options).filler).toBe(2);
     expect(measureSample(sample({ text: "The plan worked. Fast releases and small bills." }), options).fragments).toBe(
       1,
     );
@@ -128,10 +130,10 @@ describe("the rows and the table", () => {
   it("sum the defects, share the fragments over all sentences and average the coverage", () => {
     const r = rowOf(
       "Email",
-      [fig({ doubled: 2, fragments: 1, coverage: 0.5 }), fig({ sentences: 30, fragments: 1, pasted: 4 })],
+      [fig({ doubled: 2, fragments: 1, coverage: 0.5, filler: 3 }), fig({ sentences: 30, fragments: 1, pasted: 4 })],
       [0.1, 0.3],
     );
-    expect(r).toMatchObject({ texts: 2, doubled: 2, sentences: 40, fragments: 2, fragmentShare: 0.05 });
+    expect(r).toMatchObject({ texts: 2, doubled: 2, sentences: 40, fragments: 2, fragmentShare: 0.05, filler: 3 });
     expect(r.coverage).toBe(0.75);
     expect(r.shared).toBeCloseTo(0.2);
     expect([r.pasted, r.pastedTexts, r.contextSamples]).toEqual([4, 1, 1]);
