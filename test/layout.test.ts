@@ -34,8 +34,10 @@ function filesUnder(dir: string): string[] {
 /** Whether test/`folder` may hold files: the root, a named folder and what is under it, a src/ mirror, fixtures. */
 function isAllowedFolder(folder: string): boolean {
   const parts = folder.split("/").filter((part) => part !== "" && part !== ".");
-  // A fixtures/ folder belongs to the folder that holds it (test/http/fixtures/ to test/http/).
-  while (parts.at(-1) === "fixtures") parts.pop();
+  // A fixtures/ folder, with its own subfolders, belongs to the folder that holds it (test/http/fixtures/ to
+  // test/http/, test/fixtures/writing/ to test/).
+  const fixtures = parts.indexOf("fixtures");
+  if (fixtures >= 0) parts.length = fixtures;
   if (parts.length === 0 || NAMED_FOLDERS.has(parts[0])) return true;
   const mirrored = path.join(SRC, ...parts);
   try {
@@ -109,6 +111,8 @@ describe("the layout checks themselves", () => {
     expect(isAllowedFolder("domain/generation")).toBe(true);
     expect(isAllowedFolder("http/fixtures")).toBe(true);
     expect(isAllowedFolder("fuzz/fixtures")).toBe(true);
+    expect(isAllowedFolder("fixtures/writing")).toBe(true);
+    expect(isAllowedFolder("misc/fixtures")).toBe(false);
     expect(isAllowedFolder("helpers")).toBe(true);
     expect(isAllowedFolder("misc")).toBe(false);
     expect(isAllowedFolder("routes/misc")).toBe(false);

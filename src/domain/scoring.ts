@@ -1,26 +1,33 @@
 /**
- * Content scoring (DESIGN §6, §9): readability, structure, keyword use and the match with a learned voice,
- * each 0–100, weighed into one score. A pure function of its input, run on the worker pool.
+ * Content scoring (DESIGN §6, §9): readability, structure, keyword use, prose (repetition, filler, sentence variety,
+ * fragments: prose-score.ts) and the match with a learned voice, each 0–100, weighed into one score. A pure function
+ * of its input, run on the worker pool.
  */
 import { type Block, blocksToText, markdownBlocks } from "./conversions/markdown-blocks.js";
 import { STOP_WORDS, tokens } from "./generation/language.js";
 import type { VoiceTraits } from "./generation/voice.js";
 import { countPhrases, dropSubsumed, singular, wordsOf } from "./graph-extract.js";
+import { type ProseFindings, proseFindings, proseScore } from "./prose-score.js";
 import { readability } from "./readability.js";
 import { splitSentences } from "./text.js";
 
-/** The weight of each component; without a voice profile the others share its weight in proportion. */
-export const COMPONENT_WEIGHTS = { readability: 0.3, structure: 0.25, keywords: 0.2, voice: 0.25 } as const;
+/**
+ * The weight of each component; without a voice profile the others share its weight in proportion. Prose weighs
+ * most: a readable, well-structured text of stock sentences is still one an editor rewrites.
+ */
+export const COMPONENT_WEIGHTS = { readability: 0.2, structure: 0.2, keywords: 0.15, prose: 0.25, voice: 0.2 } as const;
 
 /** Key phrases reported, and the words per minute behind the reading time. */
 const TOP_PHRASES = 10;
 const READING_WORDS_PER_MINUTE = 238;
 
-/** What scoring is given: the text (Markdown or plain), keywords to check, and a voice profile's traits. */
+/** What scoring is given: the text (Markdown or plain), keywords to check, a voice profile's traits, its direction. */
 export interface ScoringInput {
   text: string;
   keywords: string[];
   traits: VoiceTraits | null;
+  /** What the text was asked to be about: its restatement counts as repetition. */
+  direction?: string;
 }
 
 /** One component: its score and the weight it has in the total. */
@@ -43,7 +50,13 @@ export interface VoiceFindings {
 /** The scoring response (DESIGN §9). */
 export interface ScoreResult {
   score: number;
-  components: { readability: Component; structure: Component; keywords: Component; voice?: Component };
+  components: {
+    readability: Component;
+    structure: Component;
+    keywords: Component;
+    prose: Component;
+    voice?: Component;
+  };
   readability: { flesch_reading_ease: number; flesch_kincaid_grade: number };
   stats: {
     words: number;
@@ -65,6 +78,7 @@ export interface ScoreResult {
   };
   voice_match: number | null;
   voice: VoiceFindings | null;
+  prose: ProseFindings;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -235,6 +249,7 @@ export function scoreText(input: ScoringInput): ScoreResult {
     keywords = stats.words < 50 ? 75 : !top || top.count < 2 ? 50 : d <= 4 ? 100 : Math.max(20, 100 - 15 * (d - 4));
   }
 
+  const prose = proseFindings(input.text, input.direction);
   // An empty text has no voice to match.
   const voice =
     input.traits && stats.words > 0
@@ -247,6 +262,7 @@ export function scoreText(input: ScoringInput): ScoreResult {
     readability: stats.words === 0 ? 0 : clamp(Math.round(r.flesch_reading_ease), 0, 100),
     structure: structureScore(stats),
     keywords: Math.round(keywords),
+    prose: stats.words === 0 ? 0 : proseScore(prose),
   };
   if (voice?.match !== null && voice?.match !== undefined) scores.voice = Math.round(voice.match * 100);
   const totalWeight = Object.keys(scores).reduce(
@@ -276,5 +292,6 @@ export function scoreText(input: ScoringInput): ScoreResult {
     keywords: { top: ranked, requested },
     voice_match: voice?.match ?? null,
     voice: voice && voice.match !== null ? voice.findings : null,
+    prose,
   };
 }

@@ -180,8 +180,8 @@ export const TOOLS: readonly ToolDef[] = [
     name: "score_content",
     title: "Score content",
     description:
-      "Scores a text or a content record from 0 to 100 on readability, structure, keywords and match with the " +
-      "workspace's learned voice.",
+      "Scores a text or a content record from 0 to 100 on readability, structure, keywords, prose (repetition, " +
+      "filler, sentence variety, fragments) and match with the workspace's learned voice.",
     method: "POST",
     path: "/api/v1/scoring",
     annotations: { ...read, idempotentHint: true },

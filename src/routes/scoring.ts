@@ -1,6 +1,7 @@
 /**
- * Scoring (DESIGN §6, beta, account-level): readability, structure, keyword use and voice match of a text
- * or of a content's current text, weighed into one 0–100 score. Nothing is stored.
+ * Scoring (DESIGN §6, beta, account-level): readability, structure, keyword use, prose (repetition, stock filler,
+ * sentence variety, fragments) and voice match of a text or of a content's current text, weighed into one 0–100
+ * score. Nothing is stored.
  */
 import * as v from "valibot";
 import type { WorkspaceRow } from "../db/workspaces.js";
@@ -32,6 +33,16 @@ const ScoreBody = v.pipe(
       ),
       [],
     ),
+    direction: v.optional(
+      v.pipe(
+        v.string(),
+        maxChars(2_000),
+        v.description(
+          "What the text was written to (a generation's user_direction): restating it, five or more of its words " +
+            "in a row, more than twice lowers the prose component.",
+        ),
+      ),
+    ),
     voice_profile_id: v.optional(
       v.pipe(v.string(), maxChars(100), v.description("A voice profile of the account to match against.")),
     ),
@@ -62,6 +73,46 @@ const Phrase = v.object({
 const count = (what: string) => described(Integer, `How many ${what} the text has.`);
 const habit = (what: string) => described(Integer, `How often the text has ${what}.`);
 
+const PhraseCount = v.object({ phrase: described(v.string(), "The phrase, in lower case."), count: habit("it") });
+
+/** The prose component's findings (prose-score.ts ProseFindings). */
+const ProseFindingsSchema = v.object({
+  repeated_phrases: described(
+    v.array(PhraseCount),
+    "Phrases of three or more words (two of them content words) the text repeats, each as long as the repetition " +
+      "runs, most repeated words first; at most 10.",
+  ),
+  repeated_share: described(v.number(), "Share (0–1) of the text's words that repeat an earlier phrase."),
+  direction_repeats: described(
+    v.nullable(Integer),
+    "How often the direction (five or more of its words in a row) is restated; null without a direction.",
+  ),
+  filler: described(v.array(PhraseCount), 'Stock filler phrases found ("in today\'s fast-paced world", …).'),
+  fragments: described(
+    v.object({
+      count: described(Integer, "Prose sentences without a verb, among those checked."),
+      checked: described(Integer, "Prose sentences checked: all, or 40 spread over a longer text."),
+      examples: described(v.array(v.string()), "Up to five of them, as written."),
+    }),
+    "Fragments: prose sentences without a verb.",
+  ),
+  variety: described(
+    v.object({
+      sentences: count("prose sentences"),
+      average_words: described(v.number(), "Mean words per prose sentence."),
+      length_spread: described(
+        v.number(),
+        "Standard deviation of the sentences' lengths over their mean: under about 0.25, they read as one length.",
+      ),
+      top_opener: described(
+        v.nullable(v.object({ word: described(v.string(), "The word."), share: described(v.number(), "0–1.") })),
+        "The word most sentences start with and the share that do; null without sentences.",
+      ),
+    }),
+    "How varied the sentences are.",
+  ),
+});
+
 /** What POST /scoring answers (named Scoring in the description). */
 const ScoreResponse = named(
   "Scoring",
@@ -74,6 +125,11 @@ const ScoreResponse = named(
         keywords: described(
           ComponentSchema,
           "Each requested keyword best between 0.5 % and 3 % of the words; with none requested, the text's focus.",
+        ),
+        prose: described(
+          ComponentSchema,
+          "What an editor would cut: repeated phrases and a restated direction, stock filler, sentences all of one " +
+            "length or starting with one word, and fragments lower it (see prose).",
         ),
         voice: v.optional(described(ComponentSchema, "The voice match, scaled to 0–100; left out without a profile.")),
       }),
@@ -166,6 +222,7 @@ const ScoreResponse = named(
       ),
       v.description("What the text contains of the profile's learned habits; null when voice_match is null."),
     ),
+    prose: described(ProseFindingsSchema, "What the prose component found: what an editor would cut or rewrite."),
   }),
 );
 
@@ -179,18 +236,19 @@ function namedWorkspace(ctx: Ctx<unknown, unknown, ScoreInput>): WorkspaceRow | 
   return ws;
 }
 
-/** The scoring route: a text scored for readability, keywords and voice. */
+/** The scoring route: a text scored for readability, structure, keywords, prose and voice. */
 export const scoringRoutes = [
   route({
     method: "POST",
     path: "/api/v1/scoring",
     operationId: "scoreContent",
     summary:
-      "Score a text or a content: readability, structure, keywords and voice match (0–100 each), weighed " +
-      "into one score, with readability figures, statistics and key phrases",
+      "Score a text or a content: readability, structure, keywords, prose and voice match (0–100 each), " +
+      "weighed into one score, with readability figures, statistics, key phrases and what an editor would cut",
     description:
       "Scores a text, or the current text of a content (its finalized text once finalized), before or after editing: " +
-      "readability, structure, keyword use and, with a voice profile, how well it matches the writers' learned " +
+      "readability, structure, keyword use, prose (repeated phrases and a restated direction, stock filler, " +
+      "sentence variety, fragments) and, with a voice profile, how well it matches the writers' learned " +
       "voice, weighed into one 0–100 score, with the figures behind it. Stores nothing and changes nothing. Send " +
       "exactly one of text or content_id; a content, voice profile or workspace that is not the caller's is 404.",
     bodyExamples: {
@@ -210,11 +268,12 @@ export const scoringRoutes = [
         schema: ScoreResponse,
         // The answer to the `text` example below, without a voice profile (voice left out, its weight shared).
         example: {
-          score: 72,
+          score: 81,
           components: {
-            readability: { score: 83, weight: 0.4 },
-            structure: { score: 100, weight: 0.3333 },
-            keywords: { score: 20, weight: 0.2667 },
+            readability: { score: 83, weight: 0.25 },
+            structure: { score: 100, weight: 0.25 },
+            keywords: { score: 20, weight: 0.1875 },
+            prose: { score: 100, weight: 0.3125 },
           },
           readability: { flesch_reading_ease: 83.32, flesch_kincaid_grade: 2.88 },
           stats: {
@@ -243,6 +302,19 @@ export const scoringRoutes = [
           },
           voice_match: null,
           voice: null,
+          prose: {
+            repeated_phrases: [],
+            repeated_share: 0,
+            direction_repeats: null,
+            filler: [],
+            fragments: { count: 0, checked: 2, examples: [] },
+            variety: {
+              sentences: 2,
+              average_words: 5.5,
+              length_spread: 0.091,
+              top_opener: { word: "ballast", share: 0.5 },
+            },
+          },
         },
       },
       ...AUTH_ERRORS,
@@ -271,6 +343,7 @@ export const scoringRoutes = [
         text: text ?? "",
         keywords: ctx.body.keywords,
         traits,
+        direction: ctx.body.direction,
       });
       return { body: result };
     },

@@ -1,6 +1,9 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { emptyTraits, type VoiceTraits } from "../../src/domain/generation/voice.js";
 import { COMPONENT_WEIGHTS, scoreText } from "../../src/domain/scoring.js";
+import { DIRECTIONS } from "../fixtures/writing/matrix.js";
 
 const SIMPLE =
   "The team met on Monday. We looked at the plan. It was short and clear. Each person read it first. " +
@@ -79,9 +82,13 @@ describe("scoring", () => {
     const r = score(SIMPLE);
     expect(r.voice_match).toBeNull();
     expect(r.voice).toBeNull();
-    expect(Object.keys(r.components).sort()).toEqual(["keywords", "readability", "structure"]);
+    expect(Object.keys(r.components).sort()).toEqual(["keywords", "prose", "readability", "structure"]);
     expect(weightSum(r.components)).toBeCloseTo(1, 3);
-    const total = COMPONENT_WEIGHTS.readability + COMPONENT_WEIGHTS.structure + COMPONENT_WEIGHTS.keywords;
+    const total =
+      COMPONENT_WEIGHTS.readability +
+      COMPONENT_WEIGHTS.structure +
+      COMPONENT_WEIGHTS.keywords +
+      COMPONENT_WEIGHTS.prose;
     expect(r.components.readability.weight).toBeCloseTo(COMPONENT_WEIGHTS.readability / total, 3);
     // A profile that has learned nothing says nothing either.
     expect(score(SIMPLE, [], emptyTraits()).voice_match).toBeNull();
@@ -137,5 +144,131 @@ describe("scoring", () => {
     const r = score("", ["x"]);
     expect(r.score).toBe(0);
     expect(r.stats.words).toBe(0);
+  });
+});
+
+const FIXTURES = path.join(import.meta.dirname, "..", "fixtures", "writing");
+const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), "utf8");
+
+describe("scoring what an editor cares about", () => {
+  // Texts of the builtin writer before issue 29 (blog post and LinkedIn post, long references, seed 29), and what an
+  // editor made of each: the same facts, without filler, restated directions or pasted headings.
+  const pairs = DIRECTIONS.slice(0, 2).flatMap((d) =>
+    ["blog", "linkedin"].map((template) => ({
+      name: `${template}-${d.key}`,
+      direction: d.direction,
+      before: fixture(`before-${template}-${d.key}.md`),
+      after: fixture(`rewrite-${template}-${d.key}.md`),
+    })),
+  );
+
+  it.each(pairs)("scores the $name draft well below its rewrite by a person", ({ direction, before, after }) => {
+    const original = scoreText({ text: before, keywords: [], traits: null, direction });
+    const rewrite = scoreText({ text: after, keywords: [], traits: null, direction });
+    // Seen: 70–78 against 88–97, a margin of 17–19 points; without the direction 72–79 against the same.
+    expect(rewrite.score - original.score).toBeGreaterThanOrEqual(12);
+    expect(rewrite.components.prose.score - original.components.prose.score).toBeGreaterThanOrEqual(35);
+    expect(original.prose.filler.length).toBeGreaterThan(3);
+    expect(rewrite.prose.filler).toEqual([]);
+    const undirected = scoreText({ text: before, keywords: [], traits: null });
+    expect(scoreText({ text: after, keywords: [], traits: null }).score - undirected.score).toBeGreaterThanOrEqual(10);
+  });
+
+  it("notices the direction restated, and reports it", () => {
+    const direction = "Why engineering managers should adopt written decision logs when going remote";
+    const r = scoreText({ text: fixture("before-blog-decision-logs.md"), keywords: [], traits: null, direction });
+    expect(r.prose.direction_repeats).toBeGreaterThanOrEqual(3);
+    expect(r.prose.repeated_phrases).toContainEqual({
+      phrase: "why engineering managers should adopt written decision logs when",
+      count: 2,
+    });
+    expect(scoreText({ text: "A text.", keywords: [], traits: null }).prose.direction_repeats).toBeNull();
+  });
+
+  const base = [
+    "Halden moved its 140 engineers to remote work in February 2025.",
+    "Within three months, managers counted 31 decisions that had to be reopened.",
+    "Each had been made on a call that half the team missed.",
+    "The platform group began writing every decision down in June.",
+    "Entries are short.",
+    "A 24-hour review window lets the Singapore team, eight hours ahead of Leeds, comment on every decision " +
+      "that affects it before anything takes effect.",
+    "Reopened decisions fell from 2.6 a week to 0.4.",
+    "New engineers now read the last 30 entries in their first week.",
+  ];
+  const prose = (sentences: string[], direction?: string) =>
+    scoreText({ text: sentences.join(" "), keywords: [], traits: null, direction });
+  const clean = prose(base);
+
+  it("gives a clean, varied text full prose marks", () => {
+    expect(clean.components.prose.score).toBe(100);
+    expect(clean.prose).toMatchObject({ repeated_phrases: [], filler: [], fragments: { count: 0, checked: 8 } });
+  });
+
+  it("lowers the score for a repeated phrase", () => {
+    const repeated = prose(
+      base.map((s, i) => (i % 2 === 0 ? `${s.slice(0, -1)}, and written decision logs kept it honest.` : s)),
+    );
+    expect(repeated.prose.repeated_phrases[0]).toEqual({
+      phrase: "and written decision logs kept it honest",
+      count: 4,
+    });
+    expect(repeated.components.prose.score).toBeLessThan(clean.components.prose.score);
+    expect(repeated.score).toBeLessThan(clean.score);
+  });
+
+  it("lowers the score for the direction restated", () => {
+    const direction = "Why managers should write decisions down when going remote";
+    const restated = [...base];
+    for (const i of [1, 3, 5, 7]) restated[i] = `Managers should write decisions down when going remote. ${base[i]}`;
+    const withDirection = prose(restated, direction);
+    expect(withDirection.prose.direction_repeats).toBe(4);
+    expect(withDirection.components.prose.score).toBeLessThan(prose(restated).components.prose.score);
+  });
+
+  it("lowers the score for stock filler", () => {
+    const filler = [...base];
+    filler[0] = `In today's fast-paced world, ${base[0][0].toLowerCase()}${base[0].slice(1)}`;
+    filler[4] = "The practical upshot is fewer surprises.";
+    const r = prose(filler);
+    expect(r.prose.filler).toEqual([
+      { phrase: "in today's fast-paced world", count: 1 },
+      { phrase: "the practical upshot", count: 1 },
+    ]);
+    expect(r.components.prose.score).toBeLessThan(clean.components.prose.score);
+    expect(r.score).toBeLessThan(clean.score);
+  });
+
+  it("lowers the score for fragments", () => {
+    const fragments = [...base];
+    fragments[2] = "A year of remote engineering management.";
+    fragments[6] = "The numbers in one place.";
+    const r = prose(fragments);
+    expect(r.prose.fragments).toEqual({
+      count: 2,
+      checked: 8,
+      examples: ["A year of remote engineering management.", "The numbers in one place."],
+    });
+    expect(r.components.prose.score).toBeLessThan(clean.components.prose.score);
+  });
+
+  it("checks at most 40 sentences for a verb, spread over the text, and none past 40 words", () => {
+    const many = Array.from({ length: 100 }, (_, i) => (i % 10 === 0 ? "A year of remote work." : base[i % 8])).join(
+      " ",
+    );
+    // Every tenth sentence is a fragment, and every 2.5th sentence is checked: all ten fragments are among them.
+    expect(prose([many]).prose.fragments).toMatchObject({ checked: 40, count: 10 });
+    const runOn = `${Array.from({ length: 50 }, () => "plans").join(" and ")}.`;
+    expect(prose([runOn, ...base]).prose.fragments).toMatchObject({ checked: 8, count: 0 });
+  });
+
+  it("lowers the score for sentences all of one length, or all starting with one word", () => {
+    const alike = Array.from({ length: 8 }, (_, i) => `Team ${i + 1} shipped its weekly plan on time.`);
+    const sameStart = base.map((s) => `Then ${s[0].toLowerCase()}${s.slice(1)}`);
+    const monotone = prose(alike);
+    expect(monotone.prose.variety.length_spread).toBe(0);
+    expect(monotone.components.prose.score).toBeLessThan(clean.components.prose.score);
+    expect(prose(sameStart).prose.variety.top_opener).toEqual({ word: "then", share: 1 });
+    expect(prose(sameStart).components.prose.score).toBeLessThan(clean.components.prose.score);
   });
 });

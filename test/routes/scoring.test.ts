@@ -14,12 +14,12 @@ describe("POST /api/v1/scoring", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.headers.get("x-api-stability")).toBe("beta");
     expect(Object.keys(res.body).sort()).toEqual(
-      ["components", "keywords", "readability", "score", "stats", "voice", "voice_match"].sort(),
+      ["components", "keywords", "prose", "readability", "score", "stats", "voice", "voice_match"].sort(),
     );
     expect(Number.isInteger(res.body.score)).toBe(true);
     expect(res.body.score).toBeGreaterThan(0);
     expect(res.body.score).toBeLessThanOrEqual(100);
-    expect(Object.keys(res.body.components).sort()).toEqual(["keywords", "readability", "structure"]);
+    expect(Object.keys(res.body.components).sort()).toEqual(["keywords", "prose", "readability", "structure"]);
     const weights = Object.values(res.body.components as Record<string, { weight: number }>).map((c) => c.weight);
     expect(weights.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 3);
     expect(Object.keys(res.body.readability).sort()).toEqual(["flesch_kincaid_grade", "flesch_reading_ease"]);
@@ -31,6 +31,32 @@ describe("POST /api/v1/scoring", () => {
     expect(res.body.voice_match).toBeNull();
     // Nothing about scoring is stored or workspace-bound: the same text scores the same.
     expect((await score(h, h.key(), { text: TEXT, keywords: ["weekly plan", "budget"] })).body).toEqual(res.body);
+  });
+
+  it("reports prose findings, and counts a restated direction only when one is sent", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    const direction = "Why remote teams should write a weekly plan";
+    const text =
+      "# Why remote teams should write a weekly plan\n\nIn today's fast-paced world, remote teams should write a " +
+      "weekly plan. Plans take ten minutes on a Monday morning. Everyone reads them before the first call of the " +
+      "week, and questions go in the comments. Managers see blockers early. Nobody waits for a meeting to learn " +
+      "what changed, and the team in Singapore reads the plan before Leeds wakes up. Last quarter, missed " +
+      "handovers fell from nine to two.\n\nRemote teams should write a weekly plan. Short plans work best: " +
+      "five lines, one owner each. Remote teams should write a weekly plan.";
+    const plain = await score(h, key, { text });
+    const directed = await score(h, key, { text, direction });
+    for (const r of [plain, directed]) expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(plain.body.prose.direction_repeats).toBeNull();
+    expect(directed.body.prose.direction_repeats).toBe(4);
+    expect(directed.body.prose.filler).toEqual([{ phrase: "in today's fast-paced world", count: 1 }]);
+    expect(directed.body.prose.repeated_phrases[0]).toEqual({
+      phrase: "remote teams should write a weekly plan",
+      count: 3,
+    });
+    expect(directed.body.components.prose.score).toBeLessThan(plain.body.components.prose.score);
+    expect(directed.body.score).toBeLessThan(plain.body.score);
+    expectErrorBody(await score(h, key, { text, direction: "x".repeat(2_001) }), 400, "validation_failed");
   });
 
   it("scores a content's current text like the same text sent directly", async () => {
@@ -73,7 +99,7 @@ describe("POST /api/v1/scoring", () => {
     });
     for (const r of [neutral, avoided, preferred]) {
       expect(r.status).toBe(200);
-      expect(r.body.components.voice).toEqual({ score: expect.any(Number), weight: 0.25 });
+      expect(r.body.components.voice).toEqual({ score: expect.any(Number), weight: 0.2 });
       expect(r.body.voice_match).toBeGreaterThanOrEqual(0);
       expect(r.body.voice_match).toBeLessThanOrEqual(1);
     }
