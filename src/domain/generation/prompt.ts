@@ -94,5 +94,5 @@ function followVoice(text: string, voice: VoiceTraits | null): string {
 /** A model's answer as the engine's output: in the workspace's voice, titled and counted. */
 export function finishAnswer(input: { text: string; voice: VoiceTraits | null; sources: Source[] }): GenerationOutput {
   const final = followVoice(input.text.trim(), input.voice);
-  return { title: titleOf(final), text: final, sources: input.sources, word_count: wordCount(final) };
+  return { title: titleOf(final), text: final, sources: input.sources, word_count: wordCount(final), warnings: [] };
 }
