@@ -5,6 +5,7 @@
 import { sliceWhole } from "../../runtime/chars.js";
 import { splitSentences } from "../text.js";
 import { followVoiceRules, type VoiceRules } from "./memory-rules.js";
+import { PARAGRAPH } from "./piece.js";
 import type { SectionBlock } from "./sections.js";
 import { applySubstitutions, fitSentenceLength, isOnlyAvoided, removeAvoided, type VoiceTraits } from "./voice.js";
 
@@ -35,11 +36,24 @@ function polishLine(line: string, traits: VoiceTraits | null, rules: VoiceRules)
   return marker + followVoiceRules([polished], rules).join(" ");
 }
 
+/** A block's sentences cut into paragraphs at the PARAGRAPH marks, empty ones left out. */
+function paragraphs(sentences: string[]): string[][] {
+  const out: string[][] = [[]];
+  for (const s of sentences) {
+    if (s === PARAGRAPH) out.push([]);
+    else if (s) out[out.length - 1].push(s);
+  }
+  return out.filter((para) => para.length > 0);
+}
+
 /** The blocks polished by the voice profile and the voice memories' rules. */
 export function polishBlocks(blocks: SectionBlock[], traits: VoiceTraits | null, rules: VoiceRules): Rendered[] {
   return blocks.map((b) => {
     const body = Array.isArray(b.body)
-      ? followVoiceRules(polish(b.body.filter(Boolean), traits), rules).join(" ")
+      ? paragraphs(b.body)
+          .map((sentences) => followVoiceRules(polish(sentences, traits), rules).join(" "))
+          .filter(Boolean)
+          .join("\n\n")
       : b.body
           .split("\n")
           .map((line) => polishLine(line, traits, rules))

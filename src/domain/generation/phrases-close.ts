@@ -183,22 +183,3 @@ export const ATTRIBUTIONS = [
   "In the words of {source}, ",
   "{source} points out that ",
 ];
-
-/** Connectives that may come before a passage's later sentences (most often none). */
-export const CONNECTIVES = [
-  "",
-  "",
-  "",
-  "",
-  "",
-  "",
-  "",
-  "",
-  "",
-  "",
-  "",
-  "",
-  "Also, ",
-  "What is more, ",
-  "In practice, ",
-];

@@ -8,7 +8,7 @@ import { type Direction, readDirection } from "./direction.js";
 import { type FrameGroup, type Frames, groupOf, pickFrame, type Slots, slotsOf } from "./frames.js";
 import { endSentence, hash32, Rng, STOP_WORDS, stem, wordCount } from "./language.js";
 import type { ContextNotes, VoiceRules } from "./memory-rules.js";
-import { ATTRIBUTIONS, CONNECTIVES } from "./phrases-close.js";
+import { ATTRIBUTIONS } from "./phrases-close.js";
 import type { Passage } from "./retrieval.js";
 import { type RankedPassage, rankPassages } from "./retrieval.js";
 
@@ -39,6 +39,8 @@ export interface Piece {
   lastSource: Passage | null;
   /** Whether no fact has been taken in the current section yet. */
   sectionStart: boolean;
+  /** Whether the piece has opened (a hook, or the first prose section written as one). */
+  opened: boolean;
   usedFrames: Set<string>;
   used: Map<string, Source>;
   /** Stems of the words the inputs write lower-case (lowerFirstWord). */
@@ -82,6 +84,7 @@ export function startPiece(input: PieceInput): Piece {
     factIndex: 0,
     lastSource: null,
     sectionStart: true,
+    opened: false,
     usedFrames: new Set(),
     used: new Map(),
     lowerStems,
@@ -105,9 +108,6 @@ function isFactSentence(sentence: string, words: number): boolean {
 /** A sentence about the reference itself ("This document describes …"): true of the reference, not of the piece. */
 const SELF_REFERENCE =
   /^(?:this|the present)\s+(?:document|brief|report|retrospective|article|page|guide|post|paper|note|sheet|account|case study|study|section)\b/i;
-
-/** A sentence that opens on a conjunction or a connective of its own takes no connective before it. */
-const OWN_LEAD = /^(?:and|but|or|so|yet|also|then|still|however|instead|meanwhile|first|second|third|finally)\b/i;
 
 /**
  * The sentences of the passages most relevant to the direction, enough of them for the target (with a margin for
@@ -156,10 +156,9 @@ export function lowerFirstWord(sentence: string, lowerStems: Set<string>): strin
 
 /**
  * The next fact as a sentence of the piece, cited: the first from a passage attributed to its source ("According
- * to …, …"), the next ones as the passage wrote them, now and then after a connective (never when `plain`: a list
- * item). Undefined when none is left.
+ * to …, …"), the next ones as the passage wrote them. Undefined when none is left.
  */
-export function takeFact(p: Piece, attribute = false, plain = false): string | undefined {
+export function takeFact(p: Piece, attribute = false): string | undefined {
   const f = p.facts[p.factIndex++];
   if (!f) return undefined;
   p.used.set(f.source.text, { reference_material_id: f.source.reference_material_id, passage: f.source.text });
@@ -175,9 +174,8 @@ export function takeFact(p: Piece, attribute = false, plain = false): string | u
     const lead = p.rng.pick(ATTRIBUTIONS).replace("{source}", f.source.reference_title);
     return lead.charAt(0).toUpperCase() + lead.slice(1) + lowerFirstWord(sentence, p.lowerStems);
   }
-  if (plain) return sentence;
-  const connective = OWN_LEAD.test(sentence) || /\balso\b/i.test(sentence) ? "" : p.rng.pick(CONNECTIVES);
-  return connective ? connective + lowerFirstWord(sentence, p.lowerStems) : sentence;
+  // No connective is added: "What is more" before a sentence that contrasts would change what the passage says.
+  return sentence;
 }
 
 /** The fact taken out of order: the next one (within a few) that holds a number, else the next one. */
@@ -199,11 +197,22 @@ export function frame(p: Piece, frames: Frames): string | undefined {
 export function fillWithFacts(first: (string | undefined)[], budget: number, p: Piece): string[] {
   const out = first.filter((s): s is string => s !== undefined);
   let words = wordCount(out.join(" "));
+  let run = out.length;
   while (hasFact(p) && words + nextFactWords(p) / 2 < budget) {
+    // A new paragraph where the next passage starts, or after five sentences, once this one has two or more.
+    const nextSource = p.facts[p.factIndex].source;
+    if (run >= 2 && (nextSource !== p.lastSource || run >= 5)) {
+      out.push(PARAGRAPH);
+      run = 0;
+    }
     const s = takeFact(p);
     if (!s) break;
     out.push(s);
+    run++;
     words += wordCount(s);
   }
   return out;
 }
+
+/** The mark between two paragraphs of a section's sentences. */
+export const PARAGRAPH = "\n";

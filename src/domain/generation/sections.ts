@@ -38,6 +38,9 @@ export interface SectionBlock {
   prefix?: string;
 }
 
+/** The roles written as prose paragraphs (any other is a set form: steps, a quotation, a call to action, a close). */
+const PROSE_ROLES = new Set(["context", "point", "evidence", "example", "summary"]);
+
 /** Writes a section by its role within its word budget; a role the writer does not know is written as a point. */
 export function writeSection(p: Piece, section: SectionSpec, budget: number): SectionBlock {
   const block = (body: string[] | string, prefix?: string): SectionBlock => ({
@@ -47,9 +50,13 @@ export function writeSection(p: Piece, section: SectionSpec, budget: number): Se
     prefix,
   });
   p.sectionStart = true;
+  // A template without a hook opens on its first prose section (a release's subheadline, an "at a glance").
+  const opening = section.role === "hook" || (!p.opened && PROSE_ROLES.has(section.role));
+  if (opening) {
+    p.opened = true;
+    return block(writeHook(p, budget), p.format === "email" && section.role === "hook" ? "Hi [Name]," : undefined);
+  }
   switch (section.role) {
-    case "hook":
-      return block(writeHook(p, budget), p.format === "email" ? "Hi [Name]," : undefined);
     case "context":
       return writeContext(p, budget, block);
     case "steps":
@@ -61,8 +68,6 @@ export function writeSection(p: Piece, section: SectionSpec, budget: number): Se
     case "example":
       return block(fillWithFacts(hasFact(p) ? [frame(p, EXAMPLES)] : [], budget, p));
     case "summary":
-      // A summary before anything else is a subheadline or an "at a glance": facts first, no recap.
-      if (p.factIndex === 0 && p.usedFrames.size === 0) return block(fillWithFacts([takeFigure(p)], budget, p));
       return block(fillWithFacts([frame(p, SUMMARIES)], budget, p));
     case "cta":
       return block([frame(p, p.format === "post" || p.format === "thread" ? QUESTIONS : CTAS) ?? ""]);
@@ -79,6 +84,7 @@ function writeHook(p: Piece, budget: number): string[] {
   const first = [frame(p, HOOKS)];
   if (p.slots.audience && budget >= 40) first.push(frame(p, AUDIENCE_LINES));
   if (p.direction.kind === "announce" && p.direction.details) first.push(`It brings ${p.direction.details}.`);
+  if (p.direction.kind === "announce" && p.direction.claim) first.push(fillFrame("{Claim}.", p.slots));
   return fillWithFacts(first, budget, p);
 }
 
@@ -116,10 +122,10 @@ function writeSteps(p: Piece, budget: number): string {
   while (hasFact(p) && steps.length < count && (steps.length < 3 || words < budget)) {
     // A step takes the next sentences of the same passage up to its share, so each reads as a short paragraph.
     const share = (budget - words) / (count - steps.length);
-    const parts = [takeFact(p, false, true) ?? ""];
+    const parts = [takeFact(p) ?? ""];
     let stepWords = wordCount(parts[0]);
     while (hasFact(p) && p.facts[p.factIndex].source === p.lastSource && stepWords + nextFactWords(p) / 2 < share) {
-      parts.push(takeFact(p, false, true) ?? "");
+      parts.push(takeFact(p) ?? "");
       stepWords += wordCount(parts[parts.length - 1]);
     }
     const text = parts.join(" ");
@@ -149,7 +155,7 @@ function writeBenefits(p: Piece, budget: number): string {
   let words = 0;
   while (hasFact(p) && lines.length < 5 && (lines.length < 3 || words < budget)) {
     const fact = p.facts[p.factIndex];
-    const sentence = takeFact(p, false, true) ?? "";
+    const sentence = takeFact(p) ?? "";
     words += wordCount(sentence);
     lines.push(`- **${labelOf(fact.sentence)}**: ${sentence}`);
   }
