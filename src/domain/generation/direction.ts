@@ -16,6 +16,8 @@ export interface Direction {
   kind: DirectionKind;
   /** What the piece is about, as a noun phrase ("written decision logs", "cutting cloud costs by 30%"). */
   subject: string;
+  /** The subject's core for later mentions, cut before its first clause or prepositional phrase ("cutting cloud costs"). */
+  short: string;
   /** Whether the subject takes a plural verb ("written decision logs are"). */
   plural: boolean;
   /** The claim as a clause, when the direction makes one ("engineering managers should adopt …"). */
@@ -181,14 +183,14 @@ function readUncached(raw: string): Direction {
   const tail = audience ? ` for ${audience}` : "";
   const subject =
     tail && read.subject.toLowerCase().endsWith(tail) ? read.subject.slice(0, -tail.length) : read.subject;
-  return { ...base, ...read, subject, audience };
+  return { ...base, ...read, subject, short: shortOf(subject), audience };
 }
 
 /** What the shape of the direction says: its kind, subject, claim, action and details. */
 function readByShape(
   body: string,
   words: Word[],
-): Omit<Direction, "text" | "entities" | "numbers" | "audience"> & { audience?: string | null } {
+): Omit<Direction, "text" | "entities" | "numbers" | "audience" | "short"> & { audience?: string | null } {
   const first = words[0]?.text.toLowerCase() ?? "";
   const rest = join(words, 1);
   if (first === "why" || first === "what" || (first === "how" && words[1]?.text.toLowerCase() !== "to"))
@@ -213,7 +215,7 @@ function readByShape(
 }
 
 /** A topic: the whole (rest of the) direction as the subject, the part after a colon as details. */
-function topicOf(words: Word[], from: number): Omit<Direction, "text" | "entities" | "numbers" | "audience"> {
+function topicOf(words: Word[], from: number): Omit<Direction, "text" | "entities" | "numbers" | "audience" | "short"> {
   const d = detailsStart(words);
   const end = d > from ? d : words.length;
   const subject = lowerLead(join(words, from, end), words[from]);
@@ -232,7 +234,7 @@ function topicOf(words: Word[], from: number): Omit<Direction, "text" | "entitie
 function readQuestion(
   kind: "why" | "what" | "how",
   words: Word[],
-): Omit<Direction, "text" | "entities" | "numbers" | "audience"> & { audience: string | null } {
+): Omit<Direction, "text" | "entities" | "numbers" | "audience" | "short"> & { audience: string | null } {
   const claim = lowerLead(join(words, 1), words[1]);
   const subjEnd = nounPhraseEnd(words, 1);
   const claimSubject = subjEnd > 1 ? join(words, 1, subjEnd).toLowerCase() : null;
@@ -252,7 +254,7 @@ function readQuestion(
 }
 
 /** "Announce X: details" or "Introduce X that does Y": X, its details, and the clause X does Y. */
-function readAnnouncement(words: Word[]): Omit<Direction, "text" | "entities" | "numbers" | "audience"> {
+function readAnnouncement(words: Word[]): Omit<Direction, "text" | "entities" | "numbers" | "audience" | "short"> {
   const end = nounPhraseEnd(words, 1);
   const subject = lowerLead(join(words, 1, end), words[1]);
   const d = detailsStart(words, true);
@@ -269,6 +271,22 @@ function readAnnouncement(words: Word[]): Omit<Direction, "text" | "entities" | 
     action: null,
     details,
   };
+}
+
+/** Words a subject's core ends before: a clause or a prepositional phrase begins. */
+const CORE_END =
+  /^(?:by|to|before|after|without|when|while|for|from|with|in|on|at|that|which|who|because|so|if|across|into|through)$/i;
+
+/** The core of a subject: its words up to the first clause or prepositional phrase after two words or more. */
+function shortOf(subject: string): string {
+  const words = subject.split(" ");
+  const cut = words.findIndex((w, i) => i >= 2 && CORE_END.test(w));
+  return cut > 0
+    ? words
+        .slice(0, cut)
+        .join(" ")
+        .replace(/[,;:]$/, "")
+    : subject;
 }
 
 /** A how-to's task as a gerund phrase ("cut cloud costs" → "cutting cloud costs"). */

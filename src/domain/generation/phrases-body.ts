@@ -74,8 +74,8 @@ export const AUDIENCE_LINES: Frames = {
 /** The first sentence of a context (background) section. */
 export const CONTEXTS: Frames = {
   claim: [
-    "Some background explains why {claim}.",
-    "To see why {claim}, it helps to start with the situation today.",
+    "Some background explains the case for {subject}.",
+    "To see why {subject} matter{s}, start with the situation today.",
     "The reasons are worth laying out before the advice.",
     "The case rests on what the evidence shows, so start there.",
     "It helps to look at what happens without {subject} first.",
@@ -84,8 +84,8 @@ export const CONTEXTS: Frames = {
   howto: [
     "A little background first, so the steps make sense.",
     "Before the steps, here is where most teams begin.",
-    "Knowing why this is hard makes it easier to {action}.",
-    "Most attempts to {action} fail for predictable reasons.",
+    "Knowing why this is hard makes {subject} easier.",
+    "Most attempts at {subject} fail for predictable reasons.",
     "Start with an honest look at the situation today.",
   ],
   announce: [
@@ -171,16 +171,16 @@ export const EXAMPLES: Frames = {
 /** The lead of a summary section (a recap or takeaways). */
 export const SUMMARIES: Frames = {
   claim: [
-    "To sum up the case: {claim}.",
-    "So the argument holds: {claim}.",
-    "The takeaway is that {claim}.",
-    "Put together, the evidence says {claim}.",
+    "So the case for {subject} holds.",
+    "The evidence for {subject} is consistent.",
+    "Put together, the evidence favours {subject}.",
+    "That is the case for {subject}, in brief.",
   ],
   howto: [
-    "That is how to {action}.",
-    "Those are the steps to {action}.",
-    "In short, you can {action} with the steps above.",
-    "Follow the steps above and you can {action}.",
+    "Those are the steps for {subject}.",
+    "In short, {subject} takes a handful of steps.",
+    "That is the whole method for {subject}.",
+    "Follow the steps above, and {subject} becomes routine.",
   ],
   announce: [
     "In short: {subject} {be} ready.",

@@ -18,10 +18,10 @@ export const CTAS: Frames = {
   howto: [
     "Pick the first step and do it this week.",
     "Start with the first step today, and measure before you change anything else.",
-    "Save this guide for the day you set out to {action}.",
+    "Save this guide for the day you start on {subject}.",
     "Try the steps on one small case first, then widen them.",
     "Book an hour this week to start; the first step needs no more.",
-    "Send this guide to whoever on your team will {action} with you.",
+    "Send this guide to whoever on your team will work on {subject} with you.",
   ],
   announce: [
     "Try {subject} today and tell us what you think.",
@@ -51,15 +51,15 @@ export const CTAS: Frames = {
 /** A closing question that invites replies (a LinkedIn post, a thread). */
 export const QUESTIONS: Frames = {
   claim: [
-    "Do you agree that {claim}?",
-    "Has your own experience shown that {claim}?",
+    "Do you agree with the case for {subject}?",
+    "Has your own experience with {subject} matched this?",
     "What would it take for your team to act on this?",
     "Where has this held true for you, and where has it not?",
     "What is the strongest argument against it?",
   ],
   howto: [
-    "How would you {action}?",
-    "What has worked for you when you tried to {action}?",
+    "How would you go about {subject}?",
+    "What has worked for you in {subject}?",
     "Which step would you try first?",
     "What did I miss?",
     "Which of these steps has worked for your team?",
@@ -95,15 +95,15 @@ export const QUOTES: Frames = {
     "Customers told us what they needed, and {subject} {be} our answer.",
   ],
   claim: [
-    "We have seen it ourselves: {claim}.",
-    "It is a simple idea, and it works: {claim}.",
+    "We have seen what {subject} can do ourselves.",
+    "{Subject} {be} a simple idea, and it works.",
     "The evidence convinced us, and we think it will convince others too.",
     "We did not expect results this clear.",
-    "Our experience is plain: {claim}.",
+    "Our experience with {subject} is plain: it pays off.",
   ],
   howto: [
-    "We wrote this guide because so many teams ask how to {action}.",
-    "Teams ask us every week how to {action}; this is our answer.",
+    "We wrote this guide because so many teams ask us about {subject}.",
+    "Teams ask us about {subject} every week; this is our answer.",
     "None of these steps is hard on its own, and together they add up.",
     "We tried most of the wrong ways first, so others can skip them.",
   ],
@@ -138,9 +138,9 @@ export const STEP_LEADS = ["First, ", "Next, ", "Then ", "After that, ", "", "Fi
 export const STEP_FALLBACKS: Frames[] = [
   {
     howto: [
-      "Write down where things stand today, so you can see later whether you managed to {action}.",
-      "Measure the starting point before you try to {action}.",
-      "Agree with your team on what it means to {action}, in numbers.",
+      "Write down where things stand today, so you can see later what {subject} changed.",
+      "Measure the starting point before you start on {subject}.",
+      "Agree with your team on the number that will say whether it worked.",
     ],
     announce: [
       "Sign up or sign in at [URL].",

@@ -54,7 +54,12 @@ export function writeSection(p: Piece, section: SectionSpec, budget: number): Se
   const opening = section.role === "hook" || (!p.opened && PROSE_ROLES.has(section.role));
   if (opening) {
     p.opened = true;
-    return block(writeHook(p, budget), p.format === "email" && section.role === "hook" ? "Hi [Name]," : undefined);
+    const hook = block(
+      writeHook(p, budget),
+      p.format === "email" && section.role === "hook" ? "Hi [Name]," : undefined,
+    );
+    laterMentions(p);
+    return hook;
   }
   switch (section.role) {
     case "context":
@@ -77,6 +82,15 @@ export function writeSection(p: Piece, section: SectionSpec, budget: number): Se
       if (p.format === "product") return block(writeBenefits(p, budget));
       return block(fillWithFacts(hasFact(p) ? [frame(p, POINTS)] : [], budget, p));
   }
+}
+
+/**
+ * After the opening states the direction whole, later frames name its subject by its core and restate neither its
+ * claim nor its task: a direction repeated in every section reads as filler.
+ */
+function laterMentions(p: Piece): void {
+  const short = p.direction.short;
+  p.slots = { ...p.slots, subject: short, about: short, claim: null, action: null };
 }
 
 /** The opening: a frame, a line for the audience when there is one, then facts. */
