@@ -58,7 +58,9 @@ export function polishBlocks(blocks: SectionBlock[], traits: VoiceTraits | null,
           .split("\n")
           .map((line) => polishLine(line, traits, rules))
           .join("\n");
-    return { heading: b.heading, role: b.role, body: b.prefix && body ? `${b.prefix} ${body}` : body };
+    // A greeting ("Hi [Name],") is a line of its own; a dateline runs into the paragraph it dates.
+    const joined = b.prefix && body ? `${b.prefix}${b.prefix.endsWith(",") ? "\n\n" : " "}${body}` : body;
+    return { heading: b.heading, role: b.role, body: joined };
   });
 }
 

@@ -20,12 +20,12 @@ export const HOOKS: Frames = {
   ],
   howto: [
     "You can {action}, and it takes fewer changes than most people expect.",
-    "This guide shows how to {action}, one step at a time.",
+    "Here is how to {action}, one step at a time.",
     "The goal is simple to state: {action}.",
     "If you need to {action}, start here.",
-    "Most teams that try to {action} stall at the same places; this guide walks past them.",
+    "Most teams that try to {action} stall at the same places; here is how to get past them.",
     "Here is a practical route to {subject}.",
-    "By the end of this guide you will know how to {action}.",
+    "By the end of this, you will know how to {action}.",
     "There is a reliable way to {action}, and it starts with knowing where you stand.",
   ],
   announce: [

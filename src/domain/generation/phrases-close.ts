@@ -1,6 +1,6 @@
 /**
  * The builtin writer's frames for the end of a piece and its set forms: calls to action, closing questions, a
- * press release's quotation and "About" paragraph, the ordinal leads of steps, and the leads that attribute a
+ * press release's quotation, the steps written without material, and the leads that attribute a
  * reference passage to its source. Slots as in phrases-body.ts.
  */
 import type { Frames } from "./frames.js";
@@ -18,10 +18,10 @@ export const CTAS: Frames = {
   howto: [
     "Pick the first step and do it this week.",
     "Start with the first step today, and measure before you change anything else.",
-    "Save this guide for the day you start on {subject}.",
+    "Save this for the day you start on {subject}.",
     "Try the steps on one small case first, then widen them.",
     "Book an hour this week to start; the first step needs no more.",
-    "Send this guide to whoever on your team will work on {subject} with you.",
+    "Send this to whoever on your team will work on {subject} with you.",
   ],
   announce: [
     "Try {subject} today and tell us what you think.",
@@ -130,9 +130,6 @@ export const CUSTOMER_QUOTES: Frames = {
     "We would make the same decision again tomorrow.",
   ],
 };
-
-/** Ordinal leads of numbered steps, in order (the last repeats), each before a step's sentence. */
-export const STEP_LEADS = ["First, ", "Next, ", "Then ", "After that, ", "", "Finally, "];
 
 /** Steps written when there is no reference material for them: the first, middle and last step's variants. */
 export const STEP_FALLBACKS: Frames[] = [

@@ -7,17 +7,8 @@
 import { fillFrame } from "./frames.js";
 import { STOP_WORDS, wordCount } from "./language.js";
 import { AUDIENCE_LINES, CONTEXTS, EXAMPLES, HOOKS, POINTS, SUMMARIES } from "./phrases-body.js";
-import { CTAS, CUSTOMER_QUOTES, QUESTIONS, QUOTES, STEP_FALLBACKS, STEP_LEADS } from "./phrases-close.js";
-import {
-  fillWithFacts,
-  frame,
-  hasFact,
-  lowerFirstWord,
-  nextFactWords,
-  type Piece,
-  takeFact,
-  takeFigure,
-} from "./piece.js";
+import { CTAS, CUSTOMER_QUOTES, QUESTIONS, QUOTES, STEP_FALLBACKS } from "./phrases-close.js";
+import { fillWithFacts, frame, hasFact, nextFactWords, type Piece, takeFact, takeFigure } from "./piece.js";
 
 /** A section of a template, as the writer reads it. */
 export interface SectionSpec {
@@ -142,9 +133,8 @@ function writeSteps(p: Piece, budget: number): string {
       parts.push(takeFact(p) ?? "");
       stepWords += wordCount(parts[parts.length - 1]);
     }
-    const text = parts.join(" ");
-    const lead = STEP_LEADS[Math.min(steps.length, STEP_LEADS.length - 1)];
-    steps.push(lead && !/^(?:According|As|In the words)/.test(text) ? lead + lowerFirstWord(text, p.lowerStems) : text);
+    // The passage's sentences as written: an ordinal before a sentence that is not an instruction reads wrong.
+    steps.push(parts.join(" "));
     words += stepWords;
   }
   // Without material, only a how-to or an announcement has steps the direction itself supports.

@@ -72,7 +72,7 @@ describe("generateBuiltin: each template's form", () => {
 
   it("gives an email a subject line, a greeting and a sign-off", () => {
     const out = generateBuiltin(inputOf(template("Email"), HOWTO, logs));
-    expect(out.text).toMatch(/^Subject: How to cut cloud costs by 30% without slowing releases\n\nHi \[Name\], /);
+    expect(out.text).toMatch(/^Subject: How to cut cloud costs by 30% without slowing releases\n\nHi \[Name\],\n\n\S/);
     expect(out.text).toMatch(/\n\nBest regards,\n\[Your name\]$/);
   });
 
