@@ -49,6 +49,8 @@ function paragraphs(sentences: string[]): string[][] {
 /** The blocks polished by the voice profile and the voice memories' rules. */
 export function polishBlocks(blocks: SectionBlock[], traits: VoiceTraits | null, rules: VoiceRules): Rendered[] {
   return blocks.map((b) => {
+    // A sign-off and a release's About lines are names and placeholders, not the voice's sentences.
+    if (b.role === "signoff") return { heading: b.heading, role: b.role, body: [b.body].flat().join("\n") };
     const body = Array.isArray(b.body)
       ? paragraphs(b.body)
           .map((sentences) => followVoiceRules(polish(sentences, traits), rules).join(" "))
