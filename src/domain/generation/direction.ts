@@ -37,6 +37,7 @@ export interface Direction {
 /** One word of a parsed direction: its text (punctuation apart) and compromise's tags. */
 interface Word {
   text: string;
+  pre: string;
   post: string;
   tags: Set<string>;
 }
@@ -67,18 +68,21 @@ export function readDirection(direction: string): Direction {
 /** The words of a text with their tags; compromise keeps a colon or comma in a word's post text. */
 function wordsOf(text: string): Word[] {
   // The parsed terms as they are (`docs`): building the JSON view would double the parse's cost.
-  const docs = (parse(text) as unknown as { docs: { text: string; post: string; tags: Set<string> }[][] }).docs;
-  return docs.flatMap((s) => s.map((t) => ({ text: t.text, post: t.post, tags: new Set(t.tags) })));
+  const docs = (parse(text) as unknown as { docs: { text: string; pre: string; post: string; tags: Set<string> }[][] })
+    .docs;
+  return docs.flatMap((s) => s.map((t) => ({ text: t.text, pre: t.pre, post: t.post, tags: new Set(t.tags) })));
 }
 
 /** The words joined back as written, from..to (exclusive), without the last word's trailing punctuation. */
 function join(words: Word[], from = 0, to = words.length): string {
   const part = words.slice(from, to);
-  return part
-    .map((w, i) => w.text + (i === part.length - 1 ? "" : w.post))
+  const joined = part
+    .map((w, i) => w.pre + w.text + (i === part.length - 1 ? "" : w.post))
     .join("")
     .replace(/\s+/g, " ")
     .trim();
+  // A quotation mark left without its pair where the words were cut goes.
+  return (joined.match(/["“”]/g) ?? []).length % 2 === 1 ? joined.replace(/["“”]/g, "") : joined;
 }
 
 /** Whether a word may be part of a noun phrase. */
@@ -182,8 +186,10 @@ function readUncached(raw: string): Direction {
   const audience = audienceOf(text, read.audience ?? null);
   // "X for remote engineering teams": the audience is who the piece is for, not part of its subject.
   const tail = audience ? ` for ${audience}` : "";
-  const subject =
-    tail && read.subject.toLowerCase().endsWith(tail) ? read.subject.slice(0, -tail.length) : read.subject;
+  const cut = tail && read.subject.toLowerCase().endsWith(tail) ? read.subject.slice(0, -tail.length) : "";
+  const chosen = cut.split(" ").length >= 2 ? cut : read.subject;
+  // A direction too short to read ("Why?", "Launch") is its own subject.
+  const subject = chosen.replace(/[?!.]+$/, "").trim() || text.replace(/[?!.]+$/, "").trim() || "this topic";
   return { ...base, ...read, subject, short: shortOf(subject), audience };
 }
 
@@ -194,9 +200,11 @@ function readByShape(
 ): Omit<Direction, "text" | "entities" | "numbers" | "audience" | "short"> & { audience?: string | null } {
   const first = words[0]?.text.toLowerCase() ?? "";
   const rest = join(words, 1);
-  if (first === "why" || first === "what" || (first === "how" && words[1]?.text.toLowerCase() !== "to"))
-    return readQuestion(first as "why" | "what" | "how", words);
-  if (first === "how") {
+  const question = first === "why" || first === "what" || (first === "how" && words[1]?.text.toLowerCase() !== "to");
+  // "What is RAG", "How does X work": a question about a thing, not a claim.
+  if (question && words[1]?.tags.has("Verb") && !words[1].tags.has("Gerund")) return topicOf(words, 2);
+  if (question) return readQuestion(first as "why" | "what" | "how", words);
+  if (first === "how" && words.length > 2) {
     const action = join(words, 2);
     return { kind: "howto", subject: gerundPhrase(action), plural: false, claim: null, action, details: null };
   }
@@ -206,13 +214,25 @@ function readByShape(
     return { kind: "lesson", subject, plural: false, claim: null, action: null, details: null };
   }
   const imperative = words[0]?.tags.has("Imperative") || words[0]?.tags.has("Infinitive");
-  if (imperative && ANNOUNCE.test(first)) return readAnnouncement(words);
-  if (imperative && ABOUT.test(first)) {
+  // At a direction's start these verbs are instructions, however the tagger reads them.
+  if (ANNOUNCE.test(first) && words.length > 1) return readAnnouncement(words);
+  if (ABOUT.test(first) && words.length > 1) {
     const from = /^(?:about|on|how|why|what)$/i.test(words[1]?.text ?? "") ? 2 : 1;
     if (/^(?:how|why|what)$/i.test(words[1]?.text ?? "")) return readByShape(join(words, 1), words.slice(1));
     return topicOf(words, from);
   }
+  // Any other instruction ("Convince the board to …"): the task as a gerund phrase.
+  if (imperative && words.length > 1 && words[0].tags.has("Verb")) {
+    const topic = topicOf(words, 0);
+    return { ...topic, subject: gerundPhrase(join(words, 0, detailsOr(words))), plural: false };
+  }
   return topicOf(words, 0);
+}
+
+/** The index where a direction's details start, or its length. */
+function detailsOr(words: Word[]): number {
+  const d = detailsStart(words);
+  return d > 0 ? d : words.length;
 }
 
 /** A topic: the whole (rest of the) direction as the subject, the part after a colon as details. */

@@ -17,9 +17,10 @@ export function headlineCase(text: string): string {
       const afterColon = i > 0 && /[:—–]$/.test(words[i - 1]);
       if (i > 0 && !afterColon && i < words.length - 1 && SMALL.has(w.toLowerCase())) return w.toLowerCase();
       if (/\p{Lu}|\p{N}/u.test(w)) return w;
+      // The first letter, after any opening quotation mark or bracket.
       return w
         .split("-")
-        .map((part) => capitalise(part))
+        .map((part) => part.replace(/^(\P{L}*)(\p{L})/u, (_, lead: string, c: string) => lead + c.toUpperCase()))
         .join("-");
     })
     .join(" ");
@@ -31,7 +32,7 @@ function headlinePhrase(d: Direction, rng: Rng): string {
     case "why":
     case "how":
     case "what":
-      return `${d.kind} ${d.claim ?? d.subject}`;
+      return d.claim ? `${d.kind} ${d.claim}` : d.text;
     case "howto":
       return `how to ${d.action}`;
     case "lesson":
@@ -43,6 +44,8 @@ function headlinePhrase(d: Direction, rng: Rng): string {
       return d.details ? `${lead} ${d.subject}: ${d.details}` : `${lead} ${d.subject}`;
     }
     default:
+      // A question ("What is RAG") is its own headline.
+      if (/^(?:why|how|what|when|where|who|which)\b/i.test(d.text)) return d.text;
       return d.details ? `${d.subject}: ${d.details}` : d.subject;
   }
 }

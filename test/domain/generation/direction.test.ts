@@ -83,6 +83,14 @@ const CASES: {
     kind: "topic",
     subject: "insulating an old house before it gets a heat pump",
   },
+  {
+    direction: "Convince the board to fund a four-day week pilot",
+    kind: "topic",
+    subject: "convincing the board to fund a four-day week pilot",
+  },
+  { direction: "What is RAG", kind: "topic", subject: "RAG" },
+  { direction: "Tips for new managers", kind: "topic", subject: "tips for new managers", audience: "new managers" },
+  { direction: "Launch", kind: "topic", subject: "launch" },
 ];
 
 describe("readDirection", () => {
