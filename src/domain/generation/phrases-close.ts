@@ -171,12 +171,15 @@ export const STEP_FALLBACKS: Frames[] = [
   },
 ];
 
-/** The leads that attribute a reference passage's sentence to its source ({source} is its title). */
+/**
+ * The leads that attribute a reference passage's sentence to its source ({source} is its title; {s} the verb's
+ * ending, none after a title that reads as a plural, such as "Field notes").
+ */
 export const ATTRIBUTIONS = [
   "According to {source}, ",
-  "As {source} puts it, ",
-  "{source} observes that ",
-  "{source} reports that ",
+  "As {source} put{s} it, ",
+  "{source} observe{s} that ",
+  "{source} report{s} that ",
   "In the words of {source}, ",
-  "{source} points out that ",
+  "{source} point{s} out that ",
 ];

@@ -48,7 +48,7 @@ describe("generateBuiltin: determinism and sources", () => {
     expect(out.text).toMatch(/fell from 2\.6 per week to 0\.4 per week/);
     // Woven in with attribution, not pasted as a block.
     expect(out.text).toMatch(
-      /(?:According to|As|In the words of) the Halden notes|the Halden notes (?:observes|reports|points out)/i,
+      /(?:According to|As|In the words of) the Halden notes|the Halden notes (?:observe|report|point out)/i,
     );
   });
 
