@@ -197,7 +197,10 @@ export function takeFact(p: Piece, attribute = false): string | undefined {
     const title = f.source.reference_title;
     // A title ending on a plural ("Field notes") takes a plural verb; "… Report", "… study" a singular one.
     const plural = /[^su]s$/i.test(title.trim());
-    const lead = p.rng.pick(ATTRIBUTIONS).replace("{source}", title).replace("{s}", plural ? "" : "s");
+    const lead = p.rng
+      .pick(ATTRIBUTIONS)
+      .replace("{source}", title)
+      .replace("{s}", plural ? "" : "s");
     return lead.charAt(0).toUpperCase() + lead.slice(1) + lowerFirstWord(sentence, p);
   }
   // No connective is added: "What is more" before a sentence that contrasts would change what the passage says.

@@ -89,7 +89,7 @@ function writeHook(p: Piece, budget: number): string[] {
   const first = [frame(p, HOOKS)];
   if (p.slots.audience && budget >= 40) first.push(frame(p, AUDIENCE_LINES));
   if (p.direction.kind === "announce" && p.direction.details) first.push(`It brings ${p.direction.details}.`);
-  if (p.direction.kind === "announce" && p.direction.claim) first.push(fillFrame("{Claim}.", p.slots));
+  if (p.direction.kind === "announce" && p.direction.claim) first.push(restateClaim(p));
   return fillWithFacts(first, budget, p);
 }
 
@@ -101,6 +101,13 @@ const RELEASE_LEADS: Record<string, string> = {
   claim: "[Company] today published its view on {about}.",
   topic: "[Company] today published new guidance on {subject}.",
 };
+
+/** An announcement's claim after the subject was just named: "It keeps drinks cold …", not the subject again. */
+function restateClaim(p: Piece): string {
+  const { claim, subject, plural } = p.direction;
+  if (claim?.startsWith(`${subject} `)) return `${plural ? "They" : "It"} ${claim.slice(subject.length + 1)}.`;
+  return fillFrame("{Claim}.", p.slots);
+}
 
 /** The background: a frame and the context memories' facts, then passages; a release's lead has a dateline. */
 function writeContext(
