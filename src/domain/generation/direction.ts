@@ -97,13 +97,44 @@ function inNounPhrase(w: Word): boolean {
 /** The end (exclusive) of the noun phrase from `from`: up to a clause word, a verb or a colon. */
 function nounPhraseEnd(words: Word[], from: number): number {
   let i = from;
-  while (i < words.length && inNounPhrase(words[i])) {
+  while (i < words.length && (inNounPhrase(words[i]) || isPluralHead(words, from, i))) {
     i++;
     if (/[:;,—–]|\s-\s/.test(words[i - 1].post)) break;
   }
   // A participle or gerund ends no noun phrase ("written" in "written decision logs" is fine inside).
-  while (i > from + 1 && words[i - 1].tags.has("Verb")) i--;
+  while (i > from + 1 && words[i - 1].tags.has("Verb") && !isPluralHead(words, from, i - 1)) i--;
   return i;
+}
+
+/**
+ * Whether words[i], tagged a verb ("times" in "support response times from …"), is the plural noun that ends the
+ * noun phrase begun at `from`: it ends in s, follows a noun, and a preposition or the end comes next.
+ */
+function isPluralHead(words: Word[], from: number, i: number): boolean {
+  const w = words[i];
+  const next = words[i + 1];
+  return (
+    i > from &&
+    w.tags.has("PresentTense") &&
+    /[^s]s$/.test(w.text) &&
+    words[i - 1].tags.has("Noun") &&
+    (!next || next.tags.has("Preposition") || next.tags.has("Conjunction"))
+  );
+}
+
+/**
+ * Retags, in place, a word the tagger read as a noun right after a name ("Northwind cut support …") when it is a
+ * verb whose past tense is itself (cut, put, set): the name is then the clause's subject.
+ */
+function verbAfterName(words: Word[]): void {
+  for (let i = 2; i < words.length - 1; i++) {
+    const w = words[i];
+    if (!words[i - 1].tags.has("ProperNoun") || w.tags.has("Verb") || w.tags.has("ProperNoun")) continue;
+    if (conjugate(w.text).past === w.text.toLowerCase() && conjugate(w.text).infinitive === w.text.toLowerCase()) {
+      w.tags = new Set(["Verb", "PastTense"]);
+      return;
+    }
+  }
 }
 
 /** Whether words[from, to) hold a noun (or a gerund standing for one). */
@@ -116,6 +147,7 @@ function isPlural(words: Word[], from: number, to: number): boolean {
   const head = words[to - 1];
   if (!head) return false;
   if (/\band\b/i.test(join(words, from, to))) return true;
+  if (head.tags.has("PresentTense") && /[^s]s$/.test(head.text)) return true;
   return head.tags.has("Plural") && !head.tags.has("Uncountable");
 }
 
@@ -257,8 +289,11 @@ function readQuestion(
   words: Word[],
 ): Omit<Direction, "text" | "entities" | "numbers" | "audience" | "short"> & { audience: string | null } {
   const claim = lowerLead(join(words, 1), words[1]);
+  verbAfterName(words);
   const subjEnd = nounPhraseEnd(words, 1);
-  const claimSubject = subjEnd > 1 ? join(words, 1, subjEnd).toLowerCase() : null;
+  // Who the claim is about is an audience only when it is a group ("engineering managers"), not a name.
+  const group = subjEnd > 1 && words[subjEnd - 1].tags.has("Plural") && !words[1].tags.has("ProperNoun");
+  const claimSubject = group ? join(words, 1, subjEnd).toLowerCase() : null;
   // The object: the first noun phrase with a noun after the clause's main verb, past adverbs and prepositions.
   let v = subjEnd;
   while (v < words.length && words[v].tags.has("Verb") && !words[v].tags.has("Participle")) v++;
@@ -268,7 +303,8 @@ function readQuestion(
     v = Math.max(v + 1, objEnd);
     objEnd = nounPhraseEnd(words, v);
   }
-  const hasObject = objEnd > v && v > subjEnd && hasNoun(words, v, objEnd);
+  // A number alone ("from 9 hours") is a detail of the claim, not what it is about.
+  const hasObject = objEnd > v && v > subjEnd && hasNoun(words, v, objEnd) && !words[v].tags.has("Value");
   const subject = hasObject ? lowerLead(join(words, v, objEnd), words[v]) : (claimSubject ?? claim);
   const plural = hasObject ? isPlural(words, v, objEnd) : isPlural(words, 1, subjEnd);
   return { kind, subject, plural, claim, action: null, details: null, audience: hasObject ? claimSubject : null };

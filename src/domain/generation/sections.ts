@@ -4,8 +4,8 @@
  * release's dateline and quotation, an email's greeting and sign-off, a how-to's numbered steps, a product's
  * benefit bullets). With no passage left a section says only what the direction supports, rather than padding.
  */
-import { fillFrame } from "./frames.js";
-import { STOP_WORDS, wordCount } from "./language.js";
+import { fillFrame, slotsOf } from "./frames.js";
+import { capitalise, STOP_WORDS, wordCount } from "./language.js";
 import { AUDIENCE_LINES, CONTEXTS, EXAMPLES, HOOKS, POINTS, SUMMARIES } from "./phrases-body.js";
 import { CTAS, CUSTOMER_QUOTES, QUESTIONS, QUOTES, STEP_FALLBACKS } from "./phrases-close.js";
 import { fillWithFacts, frame, hasFact, nextFactWords, type Piece, takeFact, takeFigure } from "./piece.js";
@@ -106,7 +106,7 @@ const RELEASE_LEADS: Record<string, string> = {
 function restateClaim(p: Piece): string {
   const { claim, subject, plural } = p.direction;
   if (claim?.startsWith(`${subject} `)) return `${plural ? "They" : "It"} ${claim.slice(subject.length + 1)}.`;
-  return fillFrame("{Claim}.", p.slots);
+  return claim ? `${capitalise(claim)}.` : "";
 }
 
 /** The background: a frame and the context memories' facts, then passages; a release's lead has a dateline. */
@@ -118,7 +118,9 @@ function writeContext(
   const notes = p.notes.facts.map((f) => (/[.!?]$/.test(f) ? f : `${f}.`));
   if (p.format === "release") {
     const claims = ["{Claim}.", "[Company] said today that {claim}.", "According to [Company], {claim}."];
-    const lead = fillFrame(p.direction.claim ? p.rng.pick(claims) : RELEASE_LEADS[p.group], p.slots);
+    // The lead states the news whole, as the direction does, whatever the opening said.
+    const full = slotsOf(p.direction, p.slots.audience);
+    const lead = fillFrame(p.direction.claim ? p.rng.pick(claims) : RELEASE_LEADS[p.group], full);
     const body = fillWithFacts([lead, ...notes], budget, p);
     return { ...block(body), prefix: "[City], [Date] —" };
   }
@@ -170,7 +172,7 @@ function writeBenefits(p: Piece, budget: number): string {
     words += wordCount(sentence);
     lines.push(`- **${labelOf(fact.sentence)}**: ${sentence}`);
   }
-  if (lines.length === 0 && p.direction.claim) lines.push(`- **What it does**: ${fillFrame("{Claim}.", p.slots)}`);
+  if (lines.length === 0 && p.direction.claim) lines.push(`- **What it does**: ${capitalise(p.direction.claim)}.`);
   return lines.join("\n");
 }
 

@@ -145,8 +145,9 @@ describe("generateBuiltin: the prose over a matrix of templates and directions",
     ]),
   );
 
-  it("doubles no word and leaves no sentence dangling", () => {
+  it("doubles no word, leaves no slot empty and no sentence dangling", () => {
     for (const { t, d, refs, out } of cells) {
+      expect(out.text, `${t.name} / ${d} / ${refs}`).not.toMatch(/ [.,;:?]|\*\*: \.|how to \./);
       expect(doubledWords(out.text), `${t.name} / ${d} / ${refs}`).toEqual([]);
       expect(doubledWords(out.title)).toEqual([]);
       for (const s of proseSentences(out.text)) expect(isDangling(s), s).toBe(false);

@@ -89,6 +89,14 @@ const CASES: {
     subject: "convincing the board to fund a four-day week pilot",
   },
   { direction: "What is RAG", kind: "topic", subject: "RAG" },
+  {
+    direction: "How Northwind cut support response times from 9 hours to 40 minutes",
+    kind: "how",
+    subject: "support response times",
+    claim: "Northwind cut support response times from 9 hours to 40 minutes",
+    numbers: ["9 hours", "40 minutes"],
+    entities: ["Northwind"],
+  },
   { direction: "Tips for new managers", kind: "topic", subject: "tips for new managers", audience: "new managers" },
   { direction: "Launch", kind: "topic", subject: "launch" },
 ];
