@@ -75,6 +75,11 @@ const GenerateResponse = named(
       "The reference passages the text draws on.",
     ),
     word_count: described(Integer, "Words in the generated text."),
+    warnings: described(
+      v.array(v.string()),
+      "What the engine could not do as asked, in plain sentences: for example a text shorter than the template's " +
+        "target because the references hold too few words. Empty when there is nothing to say.",
+    ),
   }),
 );
 
@@ -83,6 +88,9 @@ const GENERATE_EXAMPLE = {
   model: "builtin",
   sources: [{ reference_material_id: 7, passage: "Flat roofs need ballast mounts." }],
   word_count: 15,
+  warnings: [
+    "The references hold 6 words; the text is 15 words of the 1,000 the template asks for. Add reference material for a fuller draft.",
+  ],
 };
 
 const FinalizeBody = v.object({

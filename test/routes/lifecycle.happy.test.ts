@@ -9,8 +9,6 @@ const REFERENCE = [
   "The most common failure is a review that nobody reads: the surveyed teams that succeeded kept each written update under 200 words and linked to the details.",
 ].join("\n\n");
 
-const STOCK = "In today's fast-paced world";
-
 async function setup(h: Harness) {
   const key = h.key({ workspaceId: h.a.ws1 });
   const ref = await h.send("POST", "/api/v1/reference-materials", {
@@ -50,33 +48,28 @@ describe("the content lifecycle over HTTP", () => {
           seed,
         },
       });
-    let seed = 0;
-    let gen = await generate(seed);
-    // Pick a seed whose piece shows the engine's stock habits, so the edit below has something to teach.
-    while (!(gen.body.content.includes(STOCK) && /\butilize\b/.test(gen.body.content)) && seed < 50) {
-      seed++;
-      gen = await generate(seed);
-    }
+    const seed = 0;
+    const gen = await generate(seed);
     expect(gen.status).toBe(201);
     expect(gen.body).toMatchObject({ status: "generated", model: "builtin", version_count: 1, workspace_id: h.a.ws1 });
-    expect(gen.body.content).toContain(STOCK);
+    // The reference's words, which the edit below changes.
+    expect(gen.body.content).toMatch(/\bagenda\b/);
     expect(gen.body.content).toMatch(/^# /);
     expect(gen.body.content).toMatch(/23% more features/);
     expect(gen.body.content).not.toMatch(/\{\w+\}/);
     expect(gen.body.sources.length).toBeGreaterThan(0);
     expect(gen.body.sources[0].reference_material_id).toBe(refId);
-    expect(gen.body.word_count).toBeGreaterThan(150);
+    expect(gen.body.word_count).toBeGreaterThan(100);
+    // The reference holds far fewer words than the blog post's 1,000: the answer says so.
+    expect(gen.body.warnings).toEqual([expect.stringMatching(/^The references hold \d+ words; the text is \d+ words/)]);
 
     // Same inputs and seed → the same text.
     const again = await generate(seed);
     expect(again.body.content).toBe(gen.body.content);
 
-    // The writer edits: "utilize" → "use", the stock opener goes.
+    // The writer edits: the reference's "agenda" becomes "outline" wherever the piece says it.
     const contentId = gen.body.content_id;
-    const edited = (gen.body.content as string)
-      .replace(/\butilize\b/g, "use")
-      .replace(`${STOCK}, `, "")
-      .replace(/(\n\n)(\p{Ll})/u, (_, br: string, c: string) => br + c.toUpperCase());
+    const edited = (gen.body.content as string).replace(/\bagenda\b/g, "outline");
     const fin = await h.send("POST", "/api/v1/finalizeContent", {
       auth: key,
       body: { content_id: contentId, finalized_content: edited, edit_seconds: 240 },
@@ -99,19 +92,17 @@ describe("the content lifecycle over HTTP", () => {
     const job = await h.send("GET", `/api/v1/learning-jobs/${fin.body.learning_job_id}`, { auth: key });
     expect(job.status).toBe(200);
     expect(job.body.status).toBe("succeeded");
-    expect(job.body.result.substitutions).toContainEqual(expect.objectContaining({ from: "utilize", to: "use" }));
-    expect(job.body.result.removed_phrases.join("|")).toContain("In today's fast-paced world");
+    expect(job.body.result.substitutions).toContainEqual(expect.objectContaining({ from: "agenda", to: "outline" }));
     const profiles = await h.send("GET", "/api/v1/voice-profiles", { auth: key });
     expect(profiles.body.data).toHaveLength(1);
     expect(profiles.body.data[0]).toMatchObject({ workspace_id: h.a.ws1, sample_count: 1 });
     const one = await h.send("GET", `/api/v1/voice-profiles/${profiles.body.data[0].id}`, { auth: key });
-    expect(one.body.traits.substitutions).toContainEqual(expect.objectContaining({ from: "utilize", to: "use" }));
+    expect(one.body.traits.substitutions).toContainEqual(expect.objectContaining({ from: "agenda", to: "outline" }));
 
     // The next generation in the workspace follows the profile.
     const next = await generate(seed);
-    expect(next.body.content).not.toMatch(/\butilize\b/i);
-    expect(next.body.content).toMatch(/\buse\b/);
-    expect(next.body.content).not.toContain(STOCK);
+    expect(next.body.content).not.toMatch(/\bagenda\b/i);
+    expect(next.body.content).toMatch(/\boutline\b/);
 
     // Plan: the day as sent, status unchanged.
     const planned = await h.send("PATCH", `/api/v1/contents/${contentId}/schedule`, {

@@ -54,7 +54,8 @@ describe("GET /usage: what is counted", () => {
     const gen = await generate(h, writer);
     expect(gen.status).toBe(201);
     const words = gen.body.word_count as number;
-    expect(words).toBeGreaterThan(50);
+    // Without references the builtin writer writes only what the direction supports: a short piece.
+    expect(words).toBeGreaterThan(20);
     const regen = await generate(h, writer, { content_id: gen.body.content_id, seed: 7 });
     expect(regen.status).toBe(200);
     const fin = await h.send("POST", "/api/v1/finalizeContent", {

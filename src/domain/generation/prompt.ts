@@ -173,5 +173,5 @@ export function finishAnswer(input: {
   let final = followVoice(input.text.trim(), input.voice);
   const rules = voiceRules(input.memories ?? []);
   if (asksAnything(rules)) final = followRules(final, rules);
-  return { title: titleOf(final), text: final, sources: input.sources, word_count: wordCount(final) };
+  return { title: titleOf(final), text: final, sources: input.sources, word_count: wordCount(final), warnings: [] };
 }

@@ -47,6 +47,7 @@ export function generationView(row: ContentRow, output: GenerationOutput, model:
     model,
     sources: output.sources,
     word_count: output.word_count,
+    warnings: output.warnings,
   };
 }
 

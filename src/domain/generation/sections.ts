@@ -1,0 +1,210 @@
+/**
+ * The builtin writer's sections, one function per role: each opens with a frame that fits the direction's angle
+ * and carries the reference passages' sentences up to its word budget, in the form its template expects (a
+ * release's dateline and quotation, an email's greeting and sign-off, a how-to's numbered steps, a product's
+ * benefit bullets). With no passage left a section says only what the direction supports, rather than padding.
+ */
+import { fillFrame, slotsOf } from "./frames.js";
+import { capitalise, STOP_WORDS, wordCount } from "./language.js";
+import { AUDIENCE_LINES, CONTEXTS, EXAMPLES, HOOKS, POINTS, SUMMARIES } from "./phrases-body.js";
+import { CTAS, CUSTOMER_QUOTES, QUESTIONS, QUOTES, STEP_FALLBACKS } from "./phrases-close.js";
+import { fillWithFacts, frame, hasFact, nextFactWords, type Piece, takeFact, takeFigure } from "./piece.js";
+
+/** A section of a template, as the writer reads it. */
+export interface SectionSpec {
+  key: string;
+  heading: string | null;
+  role: string;
+  words: number;
+  instruction?: string;
+}
+
+/** A section's text as written, before the voice's polish: prose sentences, or lines laid out as they are. */
+export interface SectionBlock {
+  heading: string | null;
+  role: string;
+  /** Prose sentences, or layout lines (a list, a quotation, a sign-off) kept as lines. */
+  body: string[] | string;
+  /** Lines before the prose that the voice leaves alone (a greeting, a dateline). */
+  prefix?: string;
+}
+
+/** The roles written as prose paragraphs (any other is a set form: steps, a quotation, a call to action, a close). */
+const PROSE_ROLES = new Set(["context", "point", "evidence", "example", "summary"]);
+
+/** Writes a section by its role within its word budget; a role the writer does not know is written as a point. */
+export function writeSection(p: Piece, section: SectionSpec, budget: number): SectionBlock {
+  const block = (body: string[] | string, prefix?: string): SectionBlock => ({
+    heading: section.heading,
+    role: section.role,
+    body,
+    prefix,
+  });
+  p.sectionStart = true;
+  // A template without a hook opens on its first prose section (a release's subheadline, an "at a glance").
+  const opening = section.role === "hook" || (!p.opened && PROSE_ROLES.has(section.role));
+  if (opening) {
+    p.opened = true;
+    const hook = block(
+      writeHook(p, budget),
+      p.format === "email" && section.role === "hook" ? "Hi [Name]," : undefined,
+    );
+    laterMentions(p);
+    return hook;
+  }
+  switch (section.role) {
+    case "context":
+      return writeContext(p, budget, block);
+    case "steps":
+      return block(writeSteps(p, budget));
+    case "quote":
+      return block(writeQuote(p));
+    case "evidence":
+      return block(fillWithFacts([takeFigure(p)], budget, p));
+    case "example":
+      return block(fillWithFacts(hasFact(p) ? [frame(p, EXAMPLES)] : [], budget, p));
+    case "summary":
+      return block(fillWithFacts([frame(p, SUMMARIES)], budget, p));
+    case "cta":
+      return block([frame(p, p.format === "post" || p.format === "thread" ? QUESTIONS : CTAS) ?? ""]);
+    case "signoff":
+      return writeSignoff(p, section);
+    default:
+      if (p.format === "product") return block(writeBenefits(p, budget));
+      return block(fillWithFacts(hasFact(p) ? [frame(p, POINTS)] : [], budget, p));
+  }
+}
+
+/**
+ * After the opening states the direction whole, later frames name its subject by its core and restate neither its
+ * claim nor its task: a direction repeated in every section reads as filler.
+ */
+function laterMentions(p: Piece): void {
+  const short = p.direction.short;
+  p.slots = { ...p.slots, subject: short, about: short, claim: null, action: null };
+}
+
+/** The opening: a frame, a line for the audience when there is one, then facts. */
+function writeHook(p: Piece, budget: number): string[] {
+  const first = [frame(p, HOOKS)];
+  if (p.slots.audience && budget >= 40) first.push(frame(p, AUDIENCE_LINES));
+  if (p.direction.kind === "announce" && p.direction.details) first.push(`It brings ${p.direction.details}.`);
+  if (p.direction.kind === "announce" && p.direction.claim) first.push(restateClaim(p));
+  return fillWithFacts(first, budget, p);
+}
+
+/** A release's first sentence after its dateline, when the direction makes no claim of its own. */
+const RELEASE_LEADS: Record<string, string> = {
+  announce: "[Company] today announced {subject}.",
+  howto: "[Company] today published a guide on how to {action}.",
+  lesson: "[Company] today shared what {subject} taught its team.",
+  claim: "[Company] today published its view on {about}.",
+  topic: "[Company] today published new guidance on {subject}.",
+};
+
+/** An announcement's claim after the subject was just named: "It keeps drinks cold …", not the subject again. */
+function restateClaim(p: Piece): string {
+  const { claim, subject, plural } = p.direction;
+  if (claim?.startsWith(`${subject} `)) return `${plural ? "They" : "It"} ${claim.slice(subject.length + 1)}.`;
+  return claim ? `${capitalise(claim)}.` : "";
+}
+
+/** The background: a frame and the context memories' facts, then passages; a release's lead has a dateline. */
+function writeContext(
+  p: Piece,
+  budget: number,
+  block: (body: string[] | string, prefix?: string) => SectionBlock,
+): SectionBlock {
+  const notes = p.notes.facts.map((f) => (/[.!?]$/.test(f) ? f : `${f}.`));
+  if (p.format === "release") {
+    const claims = ["{Claim}.", "[Company] said today that {claim}.", "According to [Company], {claim}."];
+    // The lead states the news whole, as the direction does, whatever the opening said.
+    const full = slotsOf(p.direction, p.slots.audience);
+    const lead = fillFrame(p.direction.claim ? p.rng.pick(claims) : RELEASE_LEADS[p.group], full);
+    const body = fillWithFacts([lead, ...notes], budget, p);
+    return { ...block(body), prefix: "[City], [Date] —" };
+  }
+  const first = hasFact(p) || notes.length ? [frame(p, CONTEXTS), ...notes] : [];
+  return block(fillWithFacts(first, budget, p));
+}
+
+/** A numbered list of steps: the passages' sentences behind ordinal leads, or short steps from the direction. */
+function writeSteps(p: Piece, budget: number): string {
+  const count = Math.min(8, Math.max(3, Math.round(budget / 60)));
+  const steps: string[] = [];
+  let words = 0;
+  while (hasFact(p) && steps.length < count && (steps.length < 3 || words < budget)) {
+    // A step takes the next sentences of the same passage up to its share, so each reads as a short paragraph.
+    const share = (budget - words) / (count - steps.length);
+    const parts = [takeFact(p) ?? ""];
+    let stepWords = wordCount(parts[0]);
+    while (hasFact(p) && p.facts[p.factIndex].source === p.lastSource && stepWords + nextFactWords(p) / 2 < share) {
+      parts.push(takeFact(p) ?? "");
+      stepWords += wordCount(parts[parts.length - 1]);
+    }
+    // The passage's sentences as written: an ordinal before a sentence that is not an instruction reads wrong.
+    steps.push(parts.join(" "));
+    words += stepWords;
+  }
+  // Without material, only a how-to or an announcement has steps the direction itself supports.
+  if (steps.length === 0 && (p.group === "howto" || p.group === "announce"))
+    for (const frames of STEP_FALLBACKS) steps.push(frame(p, frames) ?? "");
+  return steps.map((s, i) => `${i + 1}. ${s}`).join("\n");
+}
+
+/** A quotation with placeholders for who said it: a spokesperson's in a release, a customer's in a case study. */
+function writeQuote(p: Piece): string {
+  if (p.format === "release") {
+    const words = frame(p, QUOTES) ?? "";
+    return `“${words.replace(/\.$/, ",")}” said [Name], [Title] at [Company].`;
+  }
+  const words = frame(p, CUSTOMER_QUOTES) ?? "";
+  return `> “${words}”\n>\n> — [Customer name], [Title], [Company]`;
+}
+
+/** A product's benefits as bullets, "- **Label**: the sentence", the label the sentence's first content words. */
+function writeBenefits(p: Piece, budget: number): string {
+  const lines: string[] = [];
+  let words = 0;
+  while (hasFact(p) && lines.length < 5 && (lines.length < 3 || words < budget)) {
+    const fact = p.facts[p.factIndex];
+    const sentence = takeFact(p) ?? "";
+    words += wordCount(sentence);
+    lines.push(`- **${labelOf(fact.sentence)}**: ${sentence}`);
+  }
+  if (lines.length === 0 && p.direction.claim) lines.push(`- **What it does**: ${capitalise(p.direction.claim)}.`);
+  return lines.join("\n");
+}
+
+/** A short label for a sentence: its first run of content words with a number, else its first of two or more. */
+function labelOf(sentence: string): string {
+  const words = sentence
+    .replace(/[^\p{L}\p{N}\s'’-]/gu, " ")
+    .split(/\s+/)
+    .filter(Boolean);
+  const runs: string[][] = [[]];
+  for (const w of words) {
+    if (STOP_WORDS.has(w.toLowerCase()) || w.length < 2) runs.push([]);
+    else runs[runs.length - 1].push(w);
+  }
+  const found = runs.filter((r) => r.length > 0);
+  const run = found.find((r) => r.some((w) => /\p{N}/u.test(w)) && r.length > 1) ??
+    found.find((r) => r.length > 1) ??
+    found[0] ?? ["Details"];
+  const label = run.slice(0, 3).join(" ");
+  return label.charAt(0).toUpperCase() + label.slice(1);
+}
+
+/** A release's boilerplate as lines to fill in: what the organisation is, where and since when, whom to call. */
+const ABOUT_LINES = ["{name}: [what it does, for whom]", "Founded: [year], [City]", "Media contact: [Name], [Email]"];
+
+/** The close of an email (a sign-off, the voice's or a placeholder) or a release's "About" paragraph. */
+function writeSignoff(p: Piece, section: SectionSpec): SectionBlock {
+  if (p.format === "release") {
+    const name = p.notes.names[0] ?? "[Company]";
+    const body = ABOUT_LINES.map((line) => fillFrame(line, { name })).join("\n");
+    return { heading: section.heading ?? `About ${name}`, role: section.role, body };
+  }
+  const signoff = p.rules.signoff ?? "[Your name]";
+  return { heading: null, role: section.role, body: `Best regards,\n${signoff}` };
+}
