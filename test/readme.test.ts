@@ -94,8 +94,9 @@ describe("README", () => {
       const prelude = 'set -euo pipefail\ncurl() { command curl --fail-with-body "$@"; }\n';
       const run = spawnSync("bash", ["-c", prelude + script], { encoding: "utf8", timeout: 90_000 });
       expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-      expect(run.stdout).toContain('"from": "utilize"');
-      expect(run.stdout).toContain('"says_utilize": false');
+      expect(run.stdout).toContain('"from": "attic"');
+      expect(run.stdout).toContain('"says_attic": false');
+      expect(run.stdout).toContain('"says_loft": true');
       expect(run.stdout).toContain('"status": "published"');
       expect(run.stdout).toContain('"1/');
     });
