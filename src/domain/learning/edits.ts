@@ -23,6 +23,15 @@ export const MAX_SUBSTITUTION_WORDS = 3;
 /** The most words an opening clause may have to be learned as one. */
 export const MAX_CLAUSE_WORDS = 8;
 
+/** The most edits a paired group's word diff looks for before it gives up (analyze.ts MAX_EDITS, for one pair). */
+export const MAX_PAIR_EDITS = 2_000;
+
+/**
+ * The most replacements of one analysis whose parts of speech are compared (two parses of a few words each, about
+ * a millisecond): past them an edit is a rewrite, and its further replacements are not learned.
+ */
+export const MAX_TAGGED_REPLACEMENTS = 200;
+
 /** A word of a paired group: where it sits and whether a sentence starts at it or ends after it. */
 interface Placed extends Word {
   unit: Unit;
@@ -48,7 +57,9 @@ function placed(units: Unit[]): Placed[] {
 
 /** The runs of changes of a paired group, each with the unchanged runs around it. */
 function hunksOf(before: Placed[], after: Placed[]): { hunks: Hunk[]; kept: number } {
-  const parts = diffArrays(before, after, { comparator: (x, y) => x.lower === y.lower });
+  // A pair rewritten past MAX_EDITS (one long line of a text) has no replacements worth learning.
+  const parts =
+    diffArrays(before, after, { comparator: (x, y) => x.lower === y.lower, maxEditLength: MAX_PAIR_EDITS }) ?? [];
   const hunks: Hunk[] = [];
   let a = 0;
   let b = 0;
@@ -150,7 +161,12 @@ function openingClause(run: Placed[]): string | null {
 }
 
 /** What one paired group teaches, added to the lists. */
-function learnFromPair(pair: Alignment["pairs"][number], out: LearnedEdits, subs: Map<string, number>): void {
+function learnFromPair(
+  pair: Alignment["pairs"][number],
+  out: LearnedEdits,
+  subs: Map<string, number>,
+  budget: { tags: number },
+): void {
   const before = placed(pair.before);
   const { hunks, kept } = hunksOf(before, placed(pair.after));
   let clauseWords = 0;
@@ -169,8 +185,10 @@ function learnFromPair(pair: Alignment["pairs"][number], out: LearnedEdits, subs
   for (const h of replacements) {
     const from = h.removed.map((w) => w.lower);
     const to = h.added.map((w) => w.lower);
-    if (!steadyLeft(h) || !steadyRight(h) || !isSubstitution(from, to) || !keepsGrammar(h)) continue;
+    if (!steadyLeft(h) || !steadyRight(h) || !isSubstitution(from, to)) continue;
     const key = `${from.join(" ")}→${to.join(" ")}`;
+    // A replacement already found whole in this edit is not tagged again: its words keep their class.
+    if (!subs.has(key) && (budget.tags-- <= 0 || !keepsGrammar(h))) continue;
     subs.set(key, (subs.get(key) ?? 0) + 1);
   }
 }
@@ -187,7 +205,8 @@ function sentencePhrase(u: Unit): string {
 export function learnEdits(alignment: Alignment, phrases: boolean): LearnedEdits {
   const out: LearnedEdits = { substitutions: [], removed_phrases: [], added_phrases: [] };
   const subs = new Map<string, number>();
-  for (const pair of alignment.pairs) learnFromPair(pair, out, subs);
+  const budget = { tags: MAX_TAGGED_REPLACEMENTS };
+  for (const pair of alignment.pairs) learnFromPair(pair, out, subs, budget);
   if (phrases) {
     for (const u of alignment.removed) if (u.kind === "prose") out.removed_phrases.push(sentencePhrase(u));
     for (const u of alignment.added) if (u.kind === "prose") out.added_phrases.push(sentencePhrase(u));
