@@ -4,6 +4,7 @@
  * way generation applies them, leaves sentences that writing-checks.ts finds whole.
  */
 import { describe, expect, it } from "vitest";
+import { type GenerationInput, generateBuiltin } from "../../../src/domain/generation/builtin.js";
 import {
   applySubstitutions,
   emptyTraits,
@@ -162,5 +163,57 @@ describe("traits applied to later drafts", () => {
     }
     // Neither the clause-cutting substitution, nor a phrase from the middle of a clause, is applied.
     expect(polish(DRAFTS[6], LEGACY)).toBe(DRAFTS[6]);
+  });
+});
+
+/** A blog post's input, as learning.test.ts makes it. */
+const input = (direction: string, seed: number, voice: VoiceTraits | null): GenerationInput => ({
+  template: {
+    id: 1,
+    name: "Blog post",
+    format: "article",
+    tone: "professional",
+    target_words: 300,
+    sections: [
+      { key: "title", heading: null, role: "headline", words: 10 },
+      { key: "intro", heading: null, role: "hook", words: 60 },
+      { key: "body", heading: "Why it matters", role: "point", words: 120 },
+      { key: "close", heading: "Next steps", role: "cta", words: 30 },
+    ],
+  },
+  direction,
+  memories: [],
+  passages: [],
+  voice,
+  seed,
+});
+
+/** An ordinary edit: the second prose sentence deleted, the first word of length 8 or more replaced by a plainer one. */
+function ordinaryEdit(text: string): string {
+  const second = proseSentences(text)[1];
+  const deleted = second ? text.replace(`${second} `, "").replace(` ${second}`, "") : text;
+  return deleted.replace(/\b(?:utilize|leverage|important|significant)\b/gi, (w) =>
+    w[0] === w[0].toUpperCase() ? "Useful" : "useful",
+  );
+}
+
+describe("a learning round on generated drafts", () => {
+  it.each([
+    "Why engineering managers should adopt written decision logs when going remote",
+    "Share a lesson from shipping our first product to 10,000 users",
+    "How installers can fit solar panels on flat roofs without drilling",
+  ])("never adds a defect to the next generation: %s", (direction) => {
+    let learned = 0;
+    for (const seed of [1, 2, 3]) {
+      const before = generateBuiltin(input(direction, seed, null)).text;
+      const result = analyzeEdit({ generated: before, finalized: ordinaryEdit(before), edit_seconds: 60 });
+      const traits = foldAnalysis(emptyTraits(), result, 0, { contentId: seed });
+      const after = generateBuiltin(input(direction, seed, traits)).text;
+      expect(defects(after).length, `${before}\n---\n${after}`).toBeLessThanOrEqual(defects(before).length);
+      for (const d of doubledWords(after)) expect(doubledWords(before)).toContain(d);
+      learned += traits.substitutions.length + traits.avoided_phrases.length;
+    }
+    // The round learned something to apply.
+    expect(learned).toBeGreaterThan(0);
   });
 });
