@@ -193,12 +193,8 @@ function article(written: string, next: string): string {
 }
 
 /** One substitution applied to a text: whole words, case kept, the article before it agreed, never breaking it. */
-function substitute(text: string, s: LearnedSubstitution): string {
+function substitute(text: string, s: LearnedSubstitution, re: RegExp): string {
   const to = tokens(s.to);
-  const re = new RegExp(
-    `(?<![\\p{L}\\p{N}'’-])(?:(an?)(\\s+))?(${escapeRegExp(s.from)})(?![\\p{L}\\p{N}]|['’-][\\p{L}\\p{N}])`,
-    "giu",
-  );
   let out = "";
   let last = 0;
   for (const m of text.matchAll(re)) {
@@ -220,8 +216,41 @@ function substitute(text: string, s: LearnedSubstitution): string {
  */
 export function applySubstitutions(text: string, traits: VoiceTraits): string {
   let out = text;
-  for (const s of onePerFrom(traits.substitutions)) if (isApplicable(s)) out = substitute(out, s);
+  for (const [s, re] of compiled(traits).substitutions) out = substitute(out, s, re);
   return out;
+}
+
+/**
+ * What applying a profile matches with, built once for a traits object: a draft applies it to each of its sentences,
+ * and building 50 expressions per sentence cost more than the rest of a generation. Traits are not changed once
+ * applied (each fold and correction makes a new object).
+ */
+interface Compiled {
+  substitutions: [LearnedSubstitution, RegExp][];
+  whole: Set<string>;
+  clauses: RegExp[];
+}
+const COMPILED = new WeakMap<VoiceTraits, Compiled>();
+
+function compiled(traits: VoiceTraits): Compiled {
+  let c = COMPILED.get(traits);
+  if (c) return c;
+  const substitutions = onePerFrom(traits.substitutions)
+    .filter(isApplicable)
+    .map((s): [LearnedSubstitution, RegExp] => [
+      s,
+      new RegExp(
+        `(?<![\\p{L}\\p{N}'’-])(?:(an?)(\\s+))?(${escapeRegExp(s.from)})(?![\\p{L}\\p{N}]|['’-][\\p{L}\\p{N}])`,
+        "giu",
+      ),
+    ]);
+  const clauses = traits.avoided_phrases
+    .map((a) => a.phrase.trim().replace(/[\s,;:.!?]+$/u, ""))
+    .filter((clause) => tokens(clause).length >= 2)
+    .map((clause) => new RegExp(`^["“]?${escapeRegExp(clause)}\\s*,\\s+(.+)$`, "iu"));
+  c = { substitutions, whole: new Set(traits.avoided_phrases.map((a) => wordsOf(a.phrase))), clauses };
+  COMPILED.set(traits, c);
+  return c;
 }
 
 /**
@@ -250,9 +279,9 @@ const LINE_MARKER = /^(\s*(?:#{1,6}\s+|\d{1,3}[.)]\s+|[-*•>]\s+)?)([\s\S]*)$/;
  * A sentence without an avoided opening clause ("In today's fast-paced world, teams …" → "Teams …"), or as it was when
  * none opens it or what would be left is not a sentence of at least three words.
  */
-function withoutOpeningClause(sentence: string, clauses: string[]): string {
+function withoutOpeningClause(sentence: string, clauses: RegExp[]): string {
   for (const clause of clauses) {
-    const m = new RegExp(`^["“]?${escapeRegExp(clause)}\\s*,\\s+(.+)$`, "iu").exec(sentence);
+    const m = clause.exec(sentence);
     if (m && tokens(m[1]).length >= 3) return m[1].charAt(0).toUpperCase() + m[1].slice(1);
   }
   return sentence;
@@ -266,10 +295,7 @@ function withoutOpeningClause(sentence: string, clauses: string[]): string {
  */
 export function removeAvoided(sentence: string, traits: VoiceTraits): string {
   if (traits.avoided_phrases.length === 0) return sentence;
-  const whole = new Set(traits.avoided_phrases.map((a) => wordsOf(a.phrase)));
-  const clauses = traits.avoided_phrases
-    .map((a) => a.phrase.trim().replace(/[\s,;:.!?]+$/u, ""))
-    .filter((c) => tokens(c).length >= 2);
+  const { whole, clauses } = compiled(traits);
   const [, marker, body] = LINE_MARKER.exec(sentence) ?? ["", "", sentence];
   const sentences = splitSentences(body);
   const kept = sentences.filter((s) => !whole.has(wordsOf(s))).map((s) => withoutOpeningClause(s, clauses));
