@@ -232,10 +232,24 @@ interface Compiled {
 }
 const COMPILED = new WeakMap<VoiceTraits, Compiled>();
 
+/**
+ * When a list holds a trait seen in MATURE_SAMPLES finalizations or more, the profile has learned from many edits, and
+ * an entry of that list seen in a single one is not applied yet (it is shown, and applies once another edit shows it):
+ * one edit does not outweigh many.
+ */
+export const MATURE_SAMPLES = 5;
+
+/** The entries of a list with the evidence to be applied (see MATURE_SAMPLES). */
+export function evidenced<T extends TraitEvidence>(list: T[]): T[] {
+  const mature = list.some((e) => samplesOf(e) >= MATURE_SAMPLES);
+  return mature ? list.filter((e) => samplesOf(e) >= 2) : list;
+}
+
 function compiled(traits: VoiceTraits): Compiled {
   let c = COMPILED.get(traits);
   if (c) return c;
-  const substitutions = onePerFrom(traits.substitutions)
+  const avoided = evidenced(traits.avoided_phrases);
+  const substitutions = evidenced(onePerFrom(traits.substitutions))
     .filter(isApplicable)
     .map((s): [LearnedSubstitution, RegExp] => [
       s,
@@ -244,11 +258,11 @@ function compiled(traits: VoiceTraits): Compiled {
         "giu",
       ),
     ]);
-  const clauses = traits.avoided_phrases
+  const clauses = avoided
     .map((a) => a.phrase.trim().replace(/[\s,;:.!?]+$/u, ""))
     .filter((clause) => tokens(clause).length >= 2)
     .map((clause) => new RegExp(`^["“]?${escapeRegExp(clause)}\\s*,\\s+(.+)$`, "iu"));
-  c = { substitutions, whole: new Set(traits.avoided_phrases.map((a) => wordsOf(a.phrase))), clauses };
+  c = { substitutions, whole: new Set(avoided.map((a) => wordsOf(a.phrase))), clauses };
   COMPILED.set(traits, c);
   return c;
 }

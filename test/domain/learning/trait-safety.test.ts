@@ -217,3 +217,21 @@ describe("a learning round on generated drafts", () => {
     expect(learned).toBeGreaterThan(0);
   });
 });
+
+describe("evidence in application", () => {
+  it("a profile that learned from many edits does not apply what a single edit showed", () => {
+    const traits: VoiceTraits = {
+      ...emptyTraits(),
+      substitutions: [
+        { from: "utilize", to: "use", count: 9, samples: 6 },
+        { from: "leverage", to: "exploit", count: 1, samples: 1 },
+      ],
+      avoided_phrases: [{ phrase: "Needless to say", count: 1, samples: 1 }],
+    };
+    expect(applySubstitutions("We utilize and leverage it.", traits)).toBe("We use and leverage it.");
+    // Avoided phrases hold no mature entry: the one seen once applies.
+    expect(removeAvoided("Needless to say, the release ships on Monday.", traits)).toBe("The release ships on Monday.");
+    const young = { ...traits, substitutions: [{ from: "leverage", to: "exploit", count: 1, samples: 1 }] };
+    expect(applySubstitutions("We leverage it.", young)).toBe("We exploit it.");
+  });
+});
