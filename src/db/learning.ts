@@ -28,6 +28,8 @@ export interface VoiceProfileRow {
   workspace_id: string;
   traits: string;
   sample_count: number;
+  /** What a person removed, with the contents that had taught it (JSON text, learning/removals.ts). */
+  removed: string;
   created_at: string;
   updated_at: string;
 }
@@ -70,10 +72,10 @@ export function learningQueries(db: Db) {
     "SELECT * FROM voice_profiles WHERE account_id = ? ORDER BY created_at, id",
   );
   const upsertProfile = db.prepare(
-    `INSERT INTO voice_profiles (id, account_id, workspace_id, traits, sample_count, created_at, updated_at)
-     VALUES (@id, @accountId, @workspaceId, @traits, @sampleCount, @now, @now)
+    `INSERT INTO voice_profiles (id, account_id, workspace_id, traits, sample_count, removed, created_at, updated_at)
+     VALUES (@id, @accountId, @workspaceId, @traits, @sampleCount, COALESCE(@removed, '{}'), @now, @now)
      ON CONFLICT(workspace_id) DO UPDATE SET traits = excluded.traits, sample_count = excluded.sample_count,
-       updated_at = excluded.updated_at`,
+       removed = COALESCE(@removed, voice_profiles.removed), updated_at = excluded.updated_at`,
   );
   return {
     job: (id: string) => byId.get(id),
@@ -103,15 +105,19 @@ export function learningQueries(db: Db) {
     profileOfWorkspace: (workspaceId: string) => profileByWs.get(workspaceId),
     profile: (id: string) => profileById.get(id),
     profilesOf: (accountId: number) => profilesOf.all(accountId),
+    /** Saves a workspace's profile (the learning job's fold, a person's correction). */
     saveProfile(p: {
       id: string;
       accountId: number;
       workspaceId: string;
       traits: unknown;
       sampleCount: number;
+      /** What a person removed; left out, the stored removals stay. */
+      removed?: unknown;
       now: string;
     }) {
-      upsertProfile.run({ ...p, traits: JSON.stringify(p.traits) });
+      const removed = p.removed === undefined ? null : JSON.stringify(p.removed);
+      upsertProfile.run({ ...p, traits: JSON.stringify(p.traits), removed });
       return profileByWs.get(p.workspaceId)!;
     },
   };

@@ -41,6 +41,7 @@ import {
 import { ApiError, type ErrorCode, workspaceNotFound } from "./errors.js";
 import { saveExtraction } from "./graph-sources.js";
 import { completeJob } from "./learning/complete.js";
+import { correctVoiceProfile, resetVoiceProfile } from "./voice-profiles.js";
 
 /** The operations the writer runs, by name. */
 export const writeOps = {
@@ -69,6 +70,10 @@ export const writeOps = {
     store.learning.fail(i.id, i.error, i.retryAt, i.now);
     return null;
   },
+  /** A person's correction of a voice profile, in turn with the learning jobs' folds; null when it is gone. */
+  voiceProfileCorrect: correctVoiceProfile,
+  /** Empties a voice profile; null when it is gone. */
+  voiceProfileReset: resetVoiceProfile,
   graphSave: saveExtraction,
   graphRemoveStale: (store: Store, i: { workspaceId: string }) => store.graph.removeStale(i.workspaceId),
   graphRemoveStaleOf: (store: Store, i: { workspaceId: string; contentId: number }) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type GenerationInput, generateBuiltin } from "../../src/domain/generation/builtin.js";
 import { tokens } from "../../src/domain/generation/language.js";
-import { emptyTraits } from "../../src/domain/generation/voice.js";
+import { applySubstitutions, emptyTraits, parseTraits } from "../../src/domain/generation/voice.js";
 import { analyzeEdit, certainEdits } from "../../src/domain/learning/analyze.js";
 import { foldAnalysis } from "../../src/domain/learning/fold.js";
 import { readability } from "../../src/domain/readability.js";
@@ -49,15 +49,55 @@ describe("learning analysis", () => {
     expect(r.words_changed_per_minute).toBeGreaterThan(0);
   });
 
-  it("folds results into traits that accumulate and let a contrary substitution win", () => {
+  it("folds results into traits that carry their evidence, and a contrary substitution wins only with as much", () => {
     const first = analyzeEdit({ generated: "We utilize it.", finalized: "We use it.", edit_seconds: 10 });
-    let traits = foldAnalysis(emptyTraits(), first, 0);
-    traits = foldAnalysis(traits, first, 1);
-    expect(traits.substitutions).toEqual([{ from: "utilize", to: "use", count: 2 }]);
+    let traits = foldAnalysis(emptyTraits(), first, 0, { contentId: 1 });
+    traits = foldAnalysis(traits, first, 1, { contentId: 2 });
+    expect(traits.substitutions).toEqual([{ from: "utilize", to: "use", count: 2, samples: 2, content_ids: [1, 2] }]);
+    // The same content again is the same sample: it does not count twice.
+    traits = foldAnalysis(traits, first, 2, { contentId: 2 });
+    expect(traits.substitutions[0]).toMatchObject({ count: 2, samples: 2 });
+    // One contrary sample does not outweigh two: it waits, contested, and is not applied.
     const contrary = analyzeEdit({ generated: "We utilize it.", finalized: "We employ it.", edit_seconds: 10 });
-    traits = foldAnalysis(traits, contrary, 2);
-    expect(traits.substitutions).toEqual([{ from: "utilize", to: "employ", count: 1 }]);
+    traits = foldAnalysis(traits, contrary, 3, { contentId: 3 });
+    expect(traits.substitutions).toMatchObject([{ from: "utilize", to: "use", samples: 2 }]);
+    expect(traits.contested_substitutions).toMatchObject([{ from: "utilize", to: "employ", samples: 1 }]);
+    expect(applySubstitutions("We utilize it.", traits)).toBe("We use it.");
+    // A second one makes as many: the newer takes its place, and the older waits in turn.
+    traits = foldAnalysis(traits, contrary, 4, { contentId: 4 });
+    expect(traits.substitutions).toMatchObject([{ from: "utilize", to: "employ", samples: 2, content_ids: [3, 4] }]);
+    expect(traits.contested_substitutions).toMatchObject([{ from: "utilize", to: "use", samples: 2 }]);
+    expect(applySubstitutions("We utilize it.", traits)).toBe("We employ it.");
     expect(traits.average_edit_seconds).toBe(10);
+  });
+
+  it("reads traits stored without evidence as one sample each, and weighs them so", () => {
+    const stored = JSON.stringify({ ...emptyTraits(), substitutions: [{ from: "utilize", to: "use", count: 4 }] });
+    const traits = parseTraits(stored);
+    expect(traits.substitutions).toEqual([{ from: "utilize", to: "use", count: 4, samples: 1, content_ids: [] }]);
+    const contrary = analyzeEdit({ generated: "We utilize it.", finalized: "We employ it.", edit_seconds: 10 });
+    // One sample against one: the newer wins the tie.
+    expect(foldAnalysis(traits, contrary, 1, { contentId: 9 }).substitutions).toMatchObject([{ to: "employ" }]);
+  });
+
+  it("keeps a phrase on the side with more samples when it is both deleted and added", () => {
+    const kept = "Written plans help remote teams decide. Teams that write decisions down ship sooner.";
+    const remove = analyzeEdit({
+      generated: `${kept} Start small, measure what changes.`,
+      finalized: kept,
+      edit_seconds: 10,
+    });
+    expect(remove.removed_phrases).toEqual(["Start small, measure what changes"]);
+    let traits = foldAnalysis(emptyTraits(), remove, 0, { contentId: 1 });
+    traits = foldAnalysis(traits, remove, 1, { contentId: 2 });
+    const add = analyzeEdit({
+      generated: kept,
+      finalized: `${kept} Start small, measure what changes.`,
+      edit_seconds: 10,
+    });
+    traits = foldAnalysis(traits, add, 2, { contentId: 3 });
+    expect(traits.avoided_phrases.map((p) => p.phrase)).toEqual(["Start small, measure what changes"]);
+    expect(traits.preferred_phrases).toEqual([]);
   });
 
   it("makes the next generation follow the learned voice", () => {

@@ -46,7 +46,9 @@ describe("learned substitutions and phrases", () => {
       edit_seconds: 10,
     });
     const traits = foldAnalysis(emptyTraits(), result, 0);
-    expect(traits.substitutions).toContainEqual({ from: "ai", to: "generative artificial intelligence", count: 1 });
+    expect(traits.substitutions).toContainEqual(
+      expect.objectContaining({ from: "ai", to: "generative artificial intelligence", count: 1, samples: 1 }),
+    );
   });
 
   it("phrases over MAX_PHRASE_CHARS are not kept", () => {
@@ -81,7 +83,10 @@ describe("a profile stored before the bounds", () => {
       sampleCount: 1,
       now: new Date(h.clock.now()).toISOString(),
     });
-    expect(parseTraits(JSON.stringify(stored)).substitutions).toEqual([{ from: "utilize", to: "use", count: 1 }]);
+    // Stored before evidence was kept: read as one sample, with no contents behind it.
+    expect(parseTraits(JSON.stringify(stored)).substitutions).toEqual([
+      { from: "utilize", to: "use", count: 1, samples: 1, content_ids: [] },
+    ]);
 
     const gen = await h.send("POST", "/api/v1/generate", {
       auth: key,
@@ -92,7 +97,9 @@ describe("a profile stored before the bounds", () => {
     expect(gen.body.content.length).toBeLessThan(50_000);
 
     const profile = await h.send("GET", "/api/v1/voice-profiles/vp_legacy", { auth: key });
-    expect(profile.body.traits.substitutions).toEqual([{ from: "utilize", to: "use", count: 1 }]);
+    expect(profile.body.traits.substitutions).toEqual([
+      { from: "utilize", to: "use", count: 1, samples: 1, content_ids: [] },
+    ]);
     expect(profile.body.traits.preferred_phrases).toEqual([]);
   });
 });

@@ -174,6 +174,14 @@ const ARRANGE: Record<string, Arrange> = {
     return {};
   },
   updateWorkspace: async (h) => ({ path: { workspaceId: h.a.ws2 } }),
+  // A profile that learned what the examples name (a substitution of "technicians").
+  updateVoiceProfile: async (h) => {
+    const traits = ROUTES.find((r) => r.operationId === "getVoiceProfile")!.responses[200].example as Json;
+    const now = new Date(h.clock.now()).toISOString();
+    const p = { id: "vp_example", accountId: h.a.id, workspaceId: h.a.ws1, sampleCount: 4, now };
+    h.services.store.learning.saveProfile({ ...p, traits: traits.traits });
+    return { path: { id: "vp_example" } };
+  },
   adminUpdateAccount: async (h) => ({ path: { id: String(h.a.id) } }),
   approveDeviceAuthorization: async (h) => ({ body: { user_code: (await deviceCode(h)).user_code } }),
   pollDeviceAuthorization: async (h) => {

@@ -1,7 +1,9 @@
 /** Learning analysis: what a writer changed between the generated text and the finalized one. */
-import { diffArrays, diffWords } from "diff";
+import { diffWords } from "diff";
 import { tokens } from "../generation/language.js";
 import { type Readability, readability } from "../readability.js";
+import { alignSentences } from "./align.js";
+import { learnEdits } from "./edits.js";
 
 /** What a learning job is given. */
 export interface AnalysisInput {
@@ -37,6 +39,12 @@ export interface AnalysisResult {
  */
 export const MAX_EDITS = 2_000;
 
+/**
+ * The share of the generated words an edit must keep for the sentences it deleted and added to be learned as avoided
+ * and preferred phrases: a writer who rewrote most of a text did not choose its sentences one by one.
+ */
+export const MIN_RETAINED_FOR_PHRASES = 0.5;
+
 /** How many words two texts share, ignoring order and case (a count, linear in the lengths). */
 function sharedWords(a: string[], b: string[]): number {
   const counts = new Map<string, number>();
@@ -50,49 +58,6 @@ function sharedWords(a: string[], b: string[]): number {
     }
   }
   return shared;
-}
-
-/** Words with their original case and inner punctuation ("today's", "fast-paced"). */
-function surfaceWords(text: string): string[] {
-  return text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? [];
-}
-
-/** Sorts the changed runs of one region into substitutions and removed/added phrases. */
-function classify(
-  removedText: string,
-  addedText: string,
-  subs: Map<string, { from: string; to: string; count: number }>,
-  removed: string[],
-  added: string[],
-): void {
-  // Align the two sides word by word, ignoring case, so that "and we utilize" → "we use" yields utilize → use.
-  const parts = diffArrays(surfaceWords(removedText), surfaceWords(addedText), {
-    comparator: (a, b) => a.toLowerCase() === b.toLowerCase(),
-    maxEditLength: MAX_EDITS,
-  });
-  // A region rewritten past the bound: nothing to pair.
-  if (!parts) return;
-  for (let i = 0; i < parts.length; i++) {
-    const p = parts[i];
-    if (!p.added && !p.removed) continue;
-    const next = parts[i + 1];
-    if (p.removed && next?.added) {
-      i++;
-      if (p.value.length <= 3 && next.value.length <= 3) {
-        const from = p.value.join(" ").toLowerCase();
-        const to = next.value.join(" ").toLowerCase();
-        const key = `${from}→${to}`;
-        const entry = subs.get(key) ?? { from, to, count: 0 };
-        entry.count++;
-        subs.set(key, entry);
-      } else {
-        if (p.value.length >= 2) removed.push(p.value.join(" "));
-        if (next.value.length >= 2) added.push(next.value.join(" "));
-      }
-      continue;
-    }
-    if (p.value.length >= 2) (p.removed ? removed : added).push(p.value.join(" "));
-  }
 }
 
 /**
@@ -112,9 +77,6 @@ export function analyzeEdit(input: AnalysisInput): AnalysisResult {
   const certain = certainEdits(before, after);
   const parts =
     certain > MAX_EDITS ? [] : (diffWords(input.generated, input.finalized, { maxEditLength: MAX_EDITS }) ?? []);
-  const subs = new Map<string, { from: string; to: string; count: number }>();
-  const removed: string[] = [];
-  const added: string[] = [];
   let wordsAdded = 0;
   let wordsRemoved = 0;
   let wordsKept = 0;
@@ -132,19 +94,15 @@ export function analyzeEdit(input: AnalysisInput): AnalysisResult {
       wordsKept += n;
       continue;
     }
-    if (p.removed && parts[i + 1]?.added) {
-      const next = parts[++i];
-      wordsRemoved += n;
-      wordsAdded += tokens(next.value).length;
-      classify(p.value, next.value, subs, removed, added);
-    } else if (p.removed) {
-      wordsRemoved += n;
-      classify(p.value, "", subs, removed, added);
-    } else {
-      wordsAdded += n;
-      classify("", p.value, subs, removed, added);
-    }
+    if (p.removed) wordsRemoved += n;
+    else wordsAdded += n;
   }
+  const retained = wordsKept / Math.max(before.length, 1);
+  // A rewrite past MAX_EDITS teaches nothing; one that kept less than half the words teaches no whole sentences.
+  const learned =
+    parts.length === 0
+      ? { substitutions: [], removed_phrases: [], added_phrases: [] }
+      : learnEdits(alignSentences(input.generated, input.finalized), retained >= MIN_RETAINED_FOR_PHRASES);
   const readBefore = readability(input.generated);
   const readAfter = readability(input.finalized);
   const changed = wordsAdded + wordsRemoved;
@@ -155,10 +113,8 @@ export function analyzeEdit(input: AnalysisInput): AnalysisResult {
     words_after: after.length,
     words_added: wordsAdded,
     words_removed: wordsRemoved,
-    retained_ratio: r2(wordsKept / Math.max(before.length, 1)),
-    substitutions: [...subs.values()],
-    removed_phrases: [...new Set(removed)],
-    added_phrases: [...new Set(added)],
+    retained_ratio: r2(retained),
+    ...learned,
     sentence_length: {
       before: readBefore.average_sentence_words,
       after: readAfter.average_sentence_words,

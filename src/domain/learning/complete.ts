@@ -4,6 +4,7 @@ import { prefixedId } from "../../runtime/ids.js";
 import { emptyTraits, parseTraits } from "../generation/voice.js";
 import type { AnalysisResult } from "./analyze.js";
 import { foldAnalysis } from "./fold.js";
+import { parseRemovals } from "./removals.js";
 
 /**
  * Stores a job's result and folds it into its workspace's profile, in one transaction (the writer's operation);
@@ -21,7 +22,11 @@ export function completeJob(store: Store, input: { id: string; result: AnalysisR
       id: profile?.id ?? prefixedId("vp"),
       accountId: job.account_id,
       workspaceId: job.workspace_id,
-      traits: foldAnalysis(traits, result, samples),
+      // The content is the sample: a trait a person removed is not taken again from the same content's edit.
+      traits: foldAnalysis(traits, result, samples, {
+        contentId: job.content_id,
+        removed: parseRemovals(profile?.removed),
+      }),
       sampleCount: samples + 1,
       now,
     });

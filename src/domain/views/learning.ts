@@ -1,6 +1,7 @@
 /** The views of the learning records: a learning job and a voice profile, as the JSON of an answer shows them. */
 import type { LearningJobRow } from "../../db/learning.js";
 import { parseTraits } from "../generation/voice.js";
+import { parseRemovals } from "../learning/removals.js";
 
 /** A learning job as the API shows it: its result parsed, and a retry time only while it is failed and waiting. */
 export function learningJobView(j: LearningJobRow) {
@@ -18,18 +19,20 @@ export function learningJobView(j: LearningJobRow) {
   };
 }
 
-/** A voice profile as the API shows it. */
+/** A voice profile as the API shows it: each trait with its evidence, and what a person removed. */
 export function voiceProfileView(p: {
   id: string;
   workspace_id: string;
   traits: string;
   sample_count: number;
+  removed?: string;
   updated_at: string;
 }) {
   return {
     id: p.id,
     workspace_id: p.workspace_id,
     traits: parseTraits(p.traits),
+    removed: parseRemovals(p.removed),
     sample_count: p.sample_count,
     updated_at: p.updated_at,
   };
