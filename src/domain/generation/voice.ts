@@ -1,6 +1,8 @@
 /** The learned voice of a workspace and how a text is made to follow it without breaking its sentences. */
+
 import { splitSentences } from "../text.js";
 import { STOP_WORDS, tokens } from "./language.js";
+import { splitToLimit } from "./sentence-split.js";
 
 /**
  * What stands behind one learned trait: how often it was seen, in how many finalizations, and which contents those
@@ -322,23 +324,14 @@ export function isOnlyAvoided(sentence: string, traits: VoiceTraits): boolean {
   return removeAvoided(sentence, traits).replace(/[^\p{L}\p{N}]/gu, "").length === 0;
 }
 
-/** What may open the second sentence of a split at ", and ": a subject, so that it is a sentence of its own. */
-const SUBJECT_START = /^(?:we|you|they|it|this|that|these|those|the|a|an|our|their|your|its|i|he|she|there|\p{Lu})\b/u;
-
 /**
- * Splits a sentence that is much longer than the preferred length at a natural joint: "; ", ", but " and ", and "
- * before a subject, and ", which " (the second sentence then opens "This"), so that both halves stay sentences.
+ * Splits a sentence that is much longer than the preferred length (over 1.6 times it) at natural joints, with the
+ * splitter a voice memory's length rule uses (sentence-split.ts), so that every piece stays a sentence with a verb:
+ * "The median first response time for email, which carried 64 per cent of all requests, was 9 hours" is not cut
+ * at its ", which" (test/domain/learning/trait-safety.test.ts).
  */
 export function fitSentenceLength(sentence: string, traits: VoiceTraits): string[] {
   const target = traits.target_sentence_words;
-  const words = sentence.split(/\s+/).length;
-  if (!target || words <= target * 1.6) return [sentence];
-  const m = /^(.{20,}?)(, and |; |, but |, which )(.{12,})$/u.exec(sentence);
-  if (!m) return [sentence];
-  const [, head, joint, tail] = m;
-  if (joint !== ", which " && !SUBJECT_START.test(tail)) return [sentence];
-  if (DANGLING_WORDS.has(tokens(head).at(-1) ?? "")) return [sentence];
-  const first = `${head.replace(/[,;]$/, "")}.`;
-  const second = joint === ", which " ? `This ${tail}` : tail.charAt(0).toUpperCase() + tail.slice(1);
-  return [first, ...fitSentenceLength(second, traits)];
+  if (!target) return [sentence];
+  return splitToLimit(sentence, Math.ceil(target * 1.6)).sentences;
 }
