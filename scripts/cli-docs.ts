@@ -51,6 +51,11 @@ const PLAIN_VARIABLES: PlainVariable[] = [
     sets: "internal: set by the server for its background worker threads (idle scheduling class); do not set it",
     default: "set by the server",
   },
+  {
+    name: "CONTENT_SERVICE_WORKER_WARM",
+    sets: "internal: set by the server for its generation threads (load the language library as they start); do not set it",
+    default: "set by the server",
+  },
 ];
 
 /** The command's name as typed: `content-service keys create`. */
