@@ -121,15 +121,18 @@ function blockWords(block: SectionBlock): number {
 /** Polishes and lays out the piece, counts it and says when it falls short of the template's target. */
 function finishPiece(input: GenerationInput, piece: Piece, title: string, blocks: SectionBlock[]): GenerationOutput {
   const finalTitle = polishTitle(title, input.voice);
-  const text = renderFormat(input.template.format, finalTitle, polishBlocks(blocks, input.voice, piece.rules));
+  const cut = { count: 0 };
+  const text = renderFormat(input.template.format, finalTitle, polishBlocks(blocks, input.voice, piece.rules, cut));
   const words = wordCount(text);
-  return {
-    title: finalTitle,
-    text,
-    sources: [...piece.used.values()],
-    word_count: words,
-    warnings: lengthWarnings(words, input.template.target_words, piece.referenceWords),
-  };
+  const warnings = lengthWarnings(words, input.template.target_words, piece.referenceWords);
+  const leftOut = piece.leftOut + cut.count;
+  if (warnings.length > 0 && leftOut > 0 && piece.rules.maxSentenceWords !== null)
+    warnings.push(
+      `${leftOut} reference sentence${leftOut === 1 ? " was" : "s were"} left out: ` +
+        `${leftOut === 1 ? "it runs" : "they run"} past the voice memory's limit of ${piece.rules.maxSentenceWords} words ` +
+        "and could not be split.",
+    );
+  return { title: finalTitle, text, sources: [...piece.used.values()], word_count: words, warnings };
 }
 
 /** A warning when the text is more than 15% short of the target: the material did not hold enough. */

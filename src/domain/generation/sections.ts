@@ -6,7 +6,7 @@
  */
 import { fillFrame, slotsOf } from "./frames.js";
 import { capitalise, STOP_WORDS, wordCount } from "./language.js";
-import { AUDIENCE_LINES, CONTEXTS, EXAMPLES, HOOKS, POINTS, SUMMARIES } from "./phrases-body.js";
+import { AUDIENCE_LINES, CONTEXTS, EXAMPLES, HOOKS, POINTS, READER_LINES, SUMMARIES } from "./phrases-body.js";
 import { CTAS, CUSTOMER_QUOTES, QUESTIONS, QUOTES, STEP_FALLBACKS } from "./phrases-close.js";
 import { fillWithFacts, frame, hasFact, nextFactWords, type Piece, takeFact, takeFigure } from "./piece.js";
 
@@ -87,6 +87,8 @@ function laterMentions(p: Piece): void {
 /** The opening: a frame, a line for the audience when there is one, then facts. */
 function writeHook(p: Piece, budget: number): string[] {
   const first = [frame(p, HOOKS)];
+  // A voice memory that asks for "you" or contractions has both in the piece's own words from the start.
+  if (p.rules.person === "you" || p.rules.contractions === true) first.push(frame(p, READER_LINES));
   if (p.slots.audience && budget >= 40) first.push(frame(p, AUDIENCE_LINES));
   if (p.direction.kind === "announce" && p.direction.details) first.push(`It brings ${p.direction.details}.`);
   if (p.direction.kind === "announce" && p.direction.claim) first.push(restateClaim(p));
@@ -156,6 +158,8 @@ function writeSteps(p: Piece, budget: number): string {
 function writeQuote(p: Piece): string {
   if (p.format === "release") {
     const words = frame(p, QUOTES) ?? "";
+    // Under a sentence limit the speaker goes on a line of their own, so the quotation keeps its words.
+    if (p.rules.maxSentenceWords !== null) return `“${words}”\n— [Name], [Title] at [Company]`;
     return `“${words.replace(/\.$/, ",")}” said [Name], [Title] at [Company].`;
   }
   const words = frame(p, CUSTOMER_QUOTES) ?? "";
