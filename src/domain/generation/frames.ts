@@ -52,7 +52,8 @@ function fits(frame: string, slots: Slots): boolean {
 
 /**
  * A frame of the group (or "any"), one whose slots are filled and not in `used`; undefined when none is left. With
- * `suits` (a voice memory's sentence limit), only a frame whose filled text suits it is picked.
+ * `suits` (a voice memory's sentence limit), only a frame whose filled text suits it is picked, one that names the
+ * direction first.
  */
 export function pickFrame(
   frames: Frames,
@@ -63,8 +64,11 @@ export function pickFrame(
   suits?: (filled: string) => boolean,
 ): string | undefined {
   const open = [...(frames[group] ?? []), ...(frames.any ?? [])].filter((f) => fits(f, slots) && !used.has(f));
-  // A frame that breaks the voice memory's limit would be split or cut: none is better.
-  const pool = suits ? open.filter((f) => suits(fillFrame(f, slots))) : open;
+  // A frame that breaks the voice memory's limit would be split or cut: none is better. The few short frames left
+  // would recur across pieces, so those that name the direction's subject go first.
+  const suited = suits ? open.filter((f) => suits(fillFrame(f, slots))) : open;
+  const topical = suits ? suited.filter((f) => /\{(?:short|subject|claim|action|about|details)\}/i.test(f)) : [];
+  const pool = topical.length > 0 ? topical : suited;
   if (pool.length === 0) return undefined;
   const frame = rng.pick(pool);
   used.add(frame);

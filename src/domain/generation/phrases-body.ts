@@ -83,6 +83,9 @@ export const AUDIENCE_LINES: Frames = {
     "For {audience}, the stakes are practical.",
     "If you are among the {audience} this concerns, read on.",
     "The notes below are for {audience} in particular.",
+    "{Short} matter{s} most to {audience}.",
+    "For {audience}, {short} {be} practical.",
+    "{Short} {be} a question for {audience}.",
   ],
 };
 

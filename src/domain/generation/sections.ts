@@ -150,7 +150,11 @@ function writeSteps(p: Piece, budget: number): string {
   }
   // Without material, only a how-to or an announcement has steps the direction itself supports.
   if (steps.length === 0 && (p.group === "howto" || p.group === "announce"))
-    for (const frames of STEP_FALLBACKS) steps.push(frame(p, frames) ?? "");
+    for (const frames of STEP_FALLBACKS) {
+      // A step no frame can write within the voice memory's limit is left out, not numbered empty.
+      const step = frame(p, frames);
+      if (step) steps.push(step);
+    }
   return steps.map((s, i) => `${i + 1}. ${s}`).join("\n");
 }
 

@@ -35,6 +35,10 @@ const JOINTS: { re: RegExp; lead: string; shared?: boolean }[] = [
   { re: /,\s+so\s+/g, lead: "So " },
   { re: /,\s+yet\s+/g, lead: "Yet " },
   { re: /,\s+which\s+/g, lead: "This " },
+  { re: /,?\s+so\s+that\s+/g, lead: "That way, " },
+  { re: /,\s+after\s+which\s+/g, lead: "After that, " },
+  { re: /,\s+meaning\s+(?:that\s+)?/g, lead: "This means " },
+  { re: /\s+but\s+(?=(?:we|they|it|you|he|she|this|there|i|the|our|their)\s)/gi, lead: "But " },
   { re: /\s+because\s+/g, lead: "This is because " },
   { re: /\s+and\s+(?=(?:we|they|it|you|he|she|this|there|i)\s)/gi, lead: "" },
   {
