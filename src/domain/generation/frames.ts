@@ -52,8 +52,8 @@ function fits(frame: string, slots: Slots): boolean {
 
 /**
  * A frame of the group (or "any"), one whose slots are filled and not in `used`; undefined when none is left. With
- * `suits` (a voice memory's sentence limit), only a frame whose filled text suits it is picked, one that names the
- * direction first.
+ * `suits` (a voice memory's sentence limit), only a frame whose filled text suits it is picked, and one that names
+ * the direction when the set has such frames.
  */
 export function pickFrame(
   frames: Frames,
@@ -67,8 +67,9 @@ export function pickFrame(
   // A frame that breaks the voice memory's limit would be split or cut: none is better. The few short frames left
   // would recur across pieces, so those that name the direction's subject go first.
   const suited = suits ? open.filter((f) => suits(fillFrame(f, slots))) : open;
-  const topical = suits ? suited.filter((f) => /\{(?:short|subject|claim|action|about|details)\}/i.test(f)) : [];
-  const pool = topical.length > 0 ? topical : suited;
+  const names = (f: string) => /\{(?:short|subject|claim|action|about|details)\}/i.test(f);
+  // A set with frames that name the subject uses only those under a limit, or none: its generic ones would recur.
+  const pool = suits && open.some(names) ? suited.filter(names) : suited;
   if (pool.length === 0) return undefined;
   const frame = rng.pick(pool);
   used.add(frame);

@@ -57,6 +57,8 @@ export interface Piece {
   leftOut: number;
   /** Whether the passage now being drawn from still owes its attribution (it would have run past the limit). */
   owesAttribution: boolean;
+  /** The content words of the direction and the reference sentences, read once when a context fact is weighed. */
+  pieceTerms?: Set<string>;
 }
 
 /** What a piece starts from. */

@@ -5,7 +5,7 @@
  * benefit bullets). With no passage left a section says only what the direction supports, rather than padding.
  */
 import { fillFrame, slotsOf } from "./frames.js";
-import { capitalise, STOP_WORDS, wordCount } from "./language.js";
+import { capitalise, STOP_WORDS, terms, wordCount } from "./language.js";
 import { AUDIENCE_LINES, CONTEXTS, EXAMPLES, HOOKS, POINTS, READER_LINES, SUMMARIES } from "./phrases-body.js";
 import { CTAS, CUSTOMER_QUOTES, QUESTIONS, QUOTES, STEP_FALLBACKS } from "./phrases-close.js";
 import { fillWithFacts, frame, hasFact, nextFactWords, type Piece, takeFact, takeFigure } from "./piece.js";
@@ -117,7 +117,7 @@ function writeContext(
   budget: number,
   block: (body: string[] | string, prefix?: string) => SectionBlock,
 ): SectionBlock {
-  const notes = p.notes.facts.map((f) => (/[.!?]$/.test(f) ? f : `${f}.`));
+  const notes = p.notes.facts.filter((f) => bearsOn(p, f)).map((f) => (/[.!?]$/.test(f) ? f : `${f}.`));
   if (p.format === "release") {
     const claims = ["{Claim}.", "[Company] said today that {claim}.", "According to [Company], {claim}."];
     // The lead states the news whole, as the direction does, whatever the opening said.
@@ -128,6 +128,20 @@ function writeContext(
   }
   const first = hasFact(p) || notes.length ? [frame(p, CONTEXTS), ...notes] : [];
   return block(fillWithFacts(first, budget, p));
+}
+
+/**
+ * Whether a context memory's fact bears on the piece: it shares a word (not a number) with the direction or the
+ * reference sentences drawn on, or there are no references and the memory is what the piece has to go on. A
+ * company's headcount in a piece about a water bottle is a sentence about nothing, and the same in every piece.
+ */
+function bearsOn(p: Piece, fact: string): boolean {
+  if (p.facts.length === 0) return true;
+  const words = terms(fact).filter((t) => !/^\p{N}+$/u.test(t));
+  if (words.length === 0) return false;
+  p.pieceTerms ??= new Set(terms(`${p.direction.text} ${p.facts.map((f) => f.sentence).join(" ")}`));
+  const known = p.pieceTerms;
+  return words.some((t) => known.has(t));
 }
 
 /** A numbered list of steps: the passages' sentences behind ordinal leads, or short steps from the direction. */
