@@ -121,8 +121,14 @@ function isFactSentence(sentence: string, words: number): boolean {
 const SELF_REFERENCE =
   /^(?:this|the present)\s+(?:document|brief|report|retrospective|article|page|guide|post|paper|note|sheet|account|case study|study|section)\b/i;
 
+/**
+ * The most long reference sentences a piece tries to split: each try may parse (~0.3 ms), and references run to
+ * thousands of words. Those past it are left out like any other that cannot be split.
+ */
+const MAX_SPLITS = 40;
+
 /** A passage's sentences that can stand in a piece, each within `max` words (split, or left out and counted). */
-function factsOf(p: Passage, max: number | null): { facts: Fact[]; leftOut: number } {
+function factsOf(p: Passage, max: number | null, tries: { left: number }): { facts: Fact[]; leftOut: number } {
   const facts: Fact[] = [];
   let leftOut = 0;
   for (const s of splitSentences(p.text)) {
@@ -133,7 +139,7 @@ function factsOf(p: Passage, max: number | null): { facts: Fact[]; leftOut: numb
       continue;
     }
     // Split only what is long: the rest of the passage is never parsed.
-    const split = splitToLimit(s, max);
+    const split = tries.left-- > 0 ? splitToLimit(s, max) : { sentences: [s], whole: false };
     if (split.whole)
       for (const part of split.sentences) facts.push({ sentence: part, words: wordCount(part), source: p });
     else leftOut++;
@@ -159,9 +165,10 @@ function gatherFacts(
   const chosen: { p: RankedPassage; facts: Fact[] }[] = [];
   let words = 0;
   let leftOut = 0;
+  const tries = { left: MAX_SPLITS };
   for (const p of order) {
     if (words >= targetWords * 1.3) break;
-    const made = factsOf(p, max);
+    const made = factsOf(p, max, tries);
     chosen.push({ p, facts: made.facts });
     leftOut += made.leftOut;
     words += max === null ? wordCount(p.text) : made.facts.reduce((n, f) => n + f.words, 0);

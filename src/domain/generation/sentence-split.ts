@@ -5,7 +5,16 @@
  * mid-phrase would break it.
  */
 import { tokens } from "./language.js";
-import { hasVerb, verbSpans } from "./nlp.js";
+import { hasVerb, verbSpans as parseVerbSpans } from "./nlp.js";
+
+/** The last sentence whose verbs were read, and its verbs: one parse serves every joint tried in it. */
+let lastSpans: { sentence: string; spans: [number, number][] } | null = null;
+
+/** A sentence's verb spans, parsed once however many joints of it are tried. */
+function verbSpans(sentence: string): [number, number][] {
+  if (lastSpans?.sentence !== sentence) lastSpans = { sentence, spans: parseVerbSpans(sentence) };
+  return lastSpans.spans;
+}
 
 /** The words of a sentence as the length rule counts them: "10,000" and "A/B" are two, as a word counter reads them. */
 export function sentenceWords(sentence: string): number {
@@ -180,7 +189,10 @@ function splitAppositive(sentence: string): [string, string] | null {
  * within the limit, false when some piece had no joint to split at (it is kept as it was).
  */
 export function splitToLimit(sentence: string, max: number): { sentences: string[]; whole: boolean } {
-  if (sentenceWords(sentence) <= max) return { sentences: [sentence], whole: true };
+  const words = sentenceWords(sentence);
+  if (words <= max) return { sentences: [sentence], whole: true };
+  // A sentence three times the limit would need three clean joints or more; it is not parsed to find they are lacking.
+  if (words > max * 3) return { sentences: [sentence], whole: false };
   // A question split in two reads as a statement and a question: it stays whole.
   const made = sentence.trim().endsWith("?") ? null : (splitAppositive(sentence) ?? splitOnce(sentence));
   if (!made) return { sentences: [sentence], whole: false };
