@@ -112,7 +112,13 @@ function secondHalf(sentence: string, joint: Joint, rest: string): string | null
   if (joint.shared) {
     const verbs = verbSpans(sentence);
     const startsOnVerb = verbs.some(([a]) => a === joint.start || a === joint.start + (/^then\s/.test(rest) ? 5 : 0));
-    if (startsOnVerb) return `${subjectFor(sentence.slice(0, joint.end), verbs)} ${rest}`;
+    if (startsOnVerb) {
+      const first = sentence.slice(0, joint.end);
+      // A passive's second participle keeps its auxiliary: "It was reopened", not "It reopened".
+      const passive = /\b(was|were|is|are)\s+\p{L}+(?:ed|en|wn|ne)\b/iu.exec(first);
+      const aux = passive && /^\p{Ll}+ed\s/u.test(rest) ? `${passive[1].toLowerCase()} ` : "";
+      return `${subjectFor(first, verbs)} ${aux}${rest}`;
+    }
   }
   return capitalFirst(rest);
 }

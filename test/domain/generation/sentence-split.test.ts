@@ -44,6 +44,17 @@ describe("splitToLimit", () => {
     ]);
   });
 
+  it("keeps a passive's auxiliary for a second participle", () => {
+    const { sentences } = splitToLimit(
+      "The choice was taken on a video call with four people, and reopened two weeks later by a fifth engineer.",
+      11,
+    );
+    expect(sentences).toEqual([
+      "The choice was taken on a video call with four people.",
+      "The choice was reopened two weeks later by a fifth engineer.",
+    ]);
+  });
+
   it("opens a 'which' clause with 'This' and a 'because' clause with 'This is because'", () => {
     expect(
       splitToLimit("The team wrote every decision down, which cut repeated meetings by half.", 9).sentences,
