@@ -98,6 +98,9 @@ function subjectFor(first: string, verbs: [number, number][]): string {
   const words = before.split(/\s+/).filter(Boolean);
   if (words.length === 1 && PRONOUN.test(words[0])) return words[0] === "i" ? "I" : capitalFirst(words[0]);
   if (words.length > 0 && words.length <= 3 && !PREPOSITION.test(words[0]) && !/[,;:]/.test(before)) return before;
+  // After a leading phrase ("In February 2025 Halden Systems"), a name that ends it is the subject.
+  const name = /(?:^|\s)((?:\p{Lu}[\p{L}'’-]*\s+){0,2}\p{Lu}[\p{L}'’-]*)$/u.exec(before)?.[1];
+  if (name && PREPOSITION.test(words[0]) && !before.startsWith(name)) return name;
   const last = words[words.length - 1] ?? "";
   return /[^s]s$/i.test(last) ? "They" : "It";
 }

@@ -44,6 +44,17 @@ describe("splitToLimit", () => {
     ]);
   });
 
+  it("repeats the name that ends a leading phrase rather than guessing a pronoun", () => {
+    const { sentences } = splitToLimit(
+      "In February 2025 Halden Systems closed its office in Leeds and moved its 140 engineers to remote work.",
+      11,
+    );
+    expect(sentences).toEqual([
+      "In February 2025 Halden Systems closed its office in Leeds.",
+      "Halden Systems moved its 140 engineers to remote work.",
+    ]);
+  });
+
   it("keeps a passive's auxiliary for a second participle", () => {
     const { sentences } = splitToLimit(
       "The choice was taken on a video call with four people, and reopened two weeks later by a fifth engineer.",
