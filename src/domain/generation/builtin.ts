@@ -121,15 +121,23 @@ function blockWords(block: SectionBlock): number {
 /** Polishes and lays out the piece, counts it and says when it falls short of the template's target. */
 function finishPiece(input: GenerationInput, piece: Piece, title: string, blocks: SectionBlock[]): GenerationOutput {
   const finalTitle = polishTitle(title, input.voice);
-  const text = renderFormat(input.template.format, finalTitle, polishBlocks(blocks, input.voice, piece.rules));
+  const cut = { count: 0 };
+  const text = renderFormat(input.template.format, finalTitle, polishBlocks(blocks, input.voice, piece.rules, cut));
   const words = wordCount(text);
-  return {
-    title: finalTitle,
-    text,
-    sources: [...piece.used.values()],
-    word_count: words,
-    warnings: lengthWarnings(words, input.template.target_words, piece.referenceWords),
-  };
+  const warnings = lengthWarnings(words, input.template.target_words, piece.referenceWords);
+  const limit = limitWarning(piece.leftOut + cut.count, piece.rules.maxSentenceWords);
+  if (warnings.length > 0 && limit) warnings.push(limit);
+  return { title: finalTitle, text, sources: [...piece.used.values()], word_count: words, warnings };
+}
+
+/** Why a text under a voice memory's sentence limit is short: the sentences it left out, or null when none. */
+function limitWarning(leftOut: number, max: number | null): string | null {
+  if (max === null || leftOut === 0) return null;
+  const one = leftOut === 1;
+  return (
+    `${leftOut} reference sentence${one ? " was" : "s were"} left out: ${one ? "it runs" : "they run"} past ` +
+    `the voice memory's limit of ${max} words and could not be split.`
+  );
 }
 
 /** A warning when the text is more than 15% short of the target: the material did not hold enough. */

@@ -31,6 +31,7 @@ export function slotsOf(d: Direction, audience: string | null): Slots {
           : d.subject;
   return {
     subject: d.subject,
+    short: d.short,
     claim: d.claim,
     action: d.action,
     details: d.details,
@@ -49,15 +50,26 @@ function fits(frame: string, slots: Slots): boolean {
   return true;
 }
 
-/** A frame of the group (or "any"), one whose slots are filled and not in `used`; undefined when none is left. */
+/**
+ * A frame of the group (or "any"), one whose slots are filled and not in `used`; undefined when none is left. With
+ * `suits` (a voice memory's sentence limit), only a frame whose filled text suits it is picked, and one that names
+ * the direction when the set has such frames.
+ */
 export function pickFrame(
   frames: Frames,
   group: FrameGroup,
   slots: Slots,
   rng: Rng,
   used: Set<string>,
+  suits?: (filled: string) => boolean,
 ): string | undefined {
-  const pool = [...(frames[group] ?? []), ...(frames.any ?? [])].filter((f) => fits(f, slots) && !used.has(f));
+  const open = [...(frames[group] ?? []), ...(frames.any ?? [])].filter((f) => fits(f, slots) && !used.has(f));
+  // A frame that breaks the voice memory's limit would be split or cut: none is better. The few short frames left
+  // would recur across pieces, so those that name the direction's subject go first.
+  const suited = suits ? open.filter((f) => suits(fillFrame(f, slots))) : open;
+  const names = (f: string) => /\{(?:short|subject|claim|action|about|details)\}/i.test(f);
+  // A set with frames that name the subject uses only those under a limit, or none: its generic ones would recur.
+  const pool = suits && open.some(names) ? suited.filter(names) : suited;
   if (pool.length === 0) return undefined;
   const frame = rng.pick(pool);
   used.add(frame);

@@ -7,6 +7,7 @@ import { splitSentences } from "../text.js";
 import { followVoiceRules, type VoiceRules } from "./memory-rules.js";
 import { PARAGRAPH } from "./piece.js";
 import type { SectionBlock } from "./sections.js";
+import { sentenceWords } from "./sentence-split.js";
 import { applySubstitutions, fitSentenceLength, isOnlyAvoided, removeAvoided, type VoiceTraits } from "./voice.js";
 
 /** A block as laid out: its heading, role and text. */
@@ -26,14 +27,34 @@ function polish(sentences: string[], traits: VoiceTraits | null): string[] {
     .map((s) => applySubstitutions(s, traits));
 }
 
+/**
+ * The sentences within the voice memory's limit, the others left out and counted in `cut`: a sentence no joint
+ * could split is not kept past a limit a person set. `lead` words stand before the first sentence kept (a dateline,
+ * a bullet's label) and count with it.
+ */
+function withinLimit(sentences: string[], rules: VoiceRules, cut: { count: number }, lead = 0): string[] {
+  const max = rules.maxSentenceWords;
+  if (max === null) return sentences;
+  const out: string[] = [];
+  for (const s of sentences) {
+    if (s === PARAGRAPH || sentenceWords(s) + (out.length === 0 ? lead : 0) <= max) out.push(s);
+    else cut.count++;
+  }
+  return out;
+}
+
 /** A layout line's text after its marker ("1. ", "- ", "> "), polished and made to follow the rules. */
-function polishLine(line: string, traits: VoiceTraits | null, rules: VoiceRules): string {
+function polishLine(line: string, traits: VoiceTraits | null, rules: VoiceRules, cut: { count: number }): string {
   const m = /^((?:\d+\.|-|>)\s+(?:\*\*[^*]+\*\*:\s+)?)?(.*)$/s.exec(line);
   const marker = m?.[1] ?? "";
   const text = m?.[2] ?? line;
   if (!text.trim()) return line;
   const polished = traits ? applySubstitutions(removeAvoided(text, traits), traits) : text;
-  return marker + followVoiceRules([polished], rules).join(" ");
+  // A bullet's bold label reads as the start of its first sentence.
+  const label = sentenceWords(marker.replace(/^(?:\d+\.|-|>)\s+/, ""));
+  if (rules.maxSentenceWords === null) return marker + followVoiceRules([polished], rules).join(" ");
+  const kept = withinLimit(followVoiceRules(splitSentences(polished), rules), rules, cut, label);
+  return kept.length > 0 ? marker + kept.join(" ") : "";
 }
 
 /** A block's sentences cut into paragraphs at the PARAGRAPH marks, empty ones left out. */
@@ -46,19 +67,33 @@ function paragraphs(sentences: string[]): string[][] {
   return out.filter((para) => para.length > 0);
 }
 
-/** The blocks polished by the voice profile and the voice memories' rules. */
-export function polishBlocks(blocks: SectionBlock[], traits: VoiceTraits | null, rules: VoiceRules): Rendered[] {
+/**
+ * The blocks polished by the voice profile and the voice memories' rules; `cut` counts the sentences left out
+ * because they ran past the voice memory's sentence limit.
+ */
+export function polishBlocks(
+  blocks: SectionBlock[],
+  traits: VoiceTraits | null,
+  rules: VoiceRules,
+  cut: { count: number } = { count: 0 },
+): Rendered[] {
   return blocks.map((b) => {
     // A sign-off and a release's About lines are names and placeholders, not the voice's sentences.
     if (b.role === "signoff") return { heading: b.heading, role: b.role, body: [b.body].flat().join("\n") };
+    // A dateline runs into the first sentence and counts with it.
+    const lead = b.prefix && !b.prefix.endsWith(",") ? sentenceWords(b.prefix) : 0;
     const body = Array.isArray(b.body)
       ? paragraphs(b.body)
-          .map((sentences) => followVoiceRules(polish(sentences, traits), rules).join(" "))
+          .map((sentences, i) =>
+            withinLimit(followVoiceRules(polish(sentences, traits), rules), rules, cut, i === 0 ? lead : 0).join(" "),
+          )
           .filter(Boolean)
           .join("\n\n")
       : b.body
           .split("\n")
-          .map((line) => polishLine(line, traits, rules))
+          .map((line) => polishLine(line, traits, rules, cut))
+          // A line whose every sentence ran past the limit goes.
+          .filter((line) => line !== "" || rules.maxSentenceWords === null)
           .join("\n");
     // A greeting ("Hi [Name],") is a line of its own; a dateline runs into the paragraph it dates.
     const joined = b.prefix && body ? `${b.prefix}${b.prefix.endsWith(",") ? "\n\n" : " "}${body}` : body;

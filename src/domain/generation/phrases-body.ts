@@ -6,6 +6,21 @@
  */
 import type { Frames } from "./frames.js";
 
+/**
+ * A line after the opening for a voice memory that asks to address the reader as "you" or to use contractions:
+ * short, so that it keeps a sentence limit, and naming the subject's core, so that two pieces do not share it.
+ */
+export const READER_LINES: Frames = {
+  any: [
+    "Here's what you should know about {short}.",
+    "Here's what {short} means for you.",
+    "You don't need long to read about {short}.",
+    "Here's why you should care about {short}.",
+    "Here's what your team can take from {short}.",
+    "Here's what you can expect from {short}.",
+  ],
+};
+
 /** Opening sentences of a piece. */
 export const HOOKS: Frames = {
   claim: [
@@ -68,6 +83,9 @@ export const AUDIENCE_LINES: Frames = {
     "For {audience}, the stakes are practical.",
     "If you are among the {audience} this concerns, read on.",
     "The notes below are for {audience} in particular.",
+    "{Short} matter{s} most to {audience}.",
+    "For {audience}, {short} {be} practical.",
+    "{Short} {be} a question for {audience}.",
   ],
 };
 

@@ -119,6 +119,8 @@ export const QUOTES: Frames = {
     "There is more to {subject} than most people expect, and the details are worth it.",
     "We wanted to put the facts about {subject} in one place.",
   ],
+  // Short enough for a voice memory's sentence limit.
+  any: ["We're proud of {short}.", "We've learned a lot from {short}.", "We built {short} with our customers."],
 };
 
 /** A customer's words in a case study (placeholders stand for the person). */

@@ -7,10 +7,12 @@ import { splitSentences } from "../text.js";
 import { type Direction, readDirection } from "./direction.js";
 import { type FrameGroup, type Frames, groupOf, pickFrame, type Slots, slotsOf } from "./frames.js";
 import { endSentence, hash32, Rng, STOP_WORDS, stem, wordCount } from "./language.js";
-import type { ContextNotes, VoiceRules } from "./memory-rules.js";
+import { type ContextNotes, sentenceWords, type VoiceRules } from "./memory-rules.js";
 import { ATTRIBUTIONS } from "./phrases-close.js";
 import type { Passage } from "./retrieval.js";
 import { type RankedPassage, rankPassages } from "./retrieval.js";
+import { splitToLimit } from "./sentence-split.js";
+import { contract } from "./voice-wording.js";
 
 /** A sentence of a reference passage, with the passage it is from. */
 export interface Fact {
@@ -51,6 +53,12 @@ export interface Piece {
   rules: VoiceRules;
   /** Words in every passage given. */
   referenceWords: number;
+  /** Reference sentences left out: longer than the voice memory's limit, and no joint brought them within it. */
+  leftOut: number;
+  /** Whether the passage now being drawn from still owes its attribution (it would have run past the limit). */
+  owesAttribution: boolean;
+  /** The content words of the direction and the reference sentences, read once when a context fact is weighed. */
+  pieceTerms?: Set<string>;
 }
 
 /** What a piece starts from. */
@@ -82,8 +90,9 @@ export function startPiece(input: PieceInput): Piece {
     rng: new Rng(hash32(`${input.seed}|${input.templateId}|${input.direction}`)),
     format: input.format,
     templateId: input.templateId,
-    facts: gatherFacts(input.passages, input.direction, input.targetWords),
+    ...gatherFacts(input.passages, input.direction, input.targetWords, input.rules.maxSentenceWords),
     factIndex: 0,
+    owesAttribution: false,
     lastSource: null,
     sectionStart: true,
     opened: false,
@@ -113,30 +122,60 @@ const SELF_REFERENCE =
   /^(?:this|the present)\s+(?:document|brief|report|retrospective|article|page|guide|post|paper|note|sheet|account|case study|study|section)\b/i;
 
 /**
+ * The most long reference sentences a piece tries to split: each try may parse (~0.3 ms), and references run to
+ * thousands of words. Those past it are left out like any other that cannot be split.
+ */
+const MAX_SPLITS = 40;
+
+/** A passage's sentences that can stand in a piece, each within `max` words (split, or left out and counted). */
+function factsOf(p: Passage, max: number | null, tries: { left: number }): { facts: Fact[]; leftOut: number } {
+  const facts: Fact[] = [];
+  let leftOut = 0;
+  for (const s of splitSentences(p.text)) {
+    const n = wordCount(s);
+    if (!isFactSentence(s, n)) continue;
+    if (max === null || sentenceWords(s) <= max) {
+      facts.push({ sentence: s, words: n, source: p });
+      continue;
+    }
+    // Split only what is long: the rest of the passage is never parsed.
+    const split = tries.left-- > 0 ? splitToLimit(s, max) : { sentences: [s], whole: false };
+    if (split.whole)
+      for (const part of split.sentences) facts.push({ sentence: part, words: wordCount(part), source: p });
+    else leftOut++;
+  }
+  return { facts, leftOut };
+}
+
+/**
  * The sentences of the passages most relevant to the direction, enough of them for the target (with a margin for
  * the sections' own rounding): a passage's sentences stay together and in order, so they read as it wrote them.
+ * With a sentence limit, only sentences within it count towards the target, so more passages are drawn on.
  */
-function gatherFacts(passages: Passage[], direction: string, targetWords: number): Fact[] {
+function gatherFacts(
+  passages: Passage[],
+  direction: string,
+  targetWords: number,
+  max: number | null,
+): { facts: Fact[]; leftOut: number } {
   const ranked = rankPassages(passages, direction);
   const relevant = ranked.some((p) => p.score > 0) ? ranked.filter((p) => p.score > 0) : ranked;
   // Passages that share nothing with the direction come after the relevant ones, not never.
   const order = [...relevant, ...ranked.filter((p) => p.score <= 0 && relevant.length < ranked.length)];
-  const chosen: RankedPassage[] = [];
+  const chosen: { p: RankedPassage; facts: Fact[] }[] = [];
   let words = 0;
+  let leftOut = 0;
+  const tries = { left: MAX_SPLITS };
   for (const p of order) {
     if (words >= targetWords * 1.3) break;
-    chosen.push(p);
-    words += wordCount(p.text);
+    const made = factsOf(p, max, tries);
+    chosen.push({ p, facts: made.facts });
+    leftOut += made.leftOut;
+    words += max === null ? wordCount(p.text) : made.facts.reduce((n, f) => n + f.words, 0);
   }
   // The chosen passages in the references' own order, so the piece follows their story.
-  chosen.sort((a, b) => a.index - b.index);
-  const facts: Fact[] = [];
-  for (const p of chosen)
-    for (const s of splitSentences(p.text)) {
-      const n = wordCount(s);
-      if (isFactSentence(s, n)) facts.push({ sentence: s, words: n, source: p });
-    }
-  return facts;
+  chosen.sort((a, b) => a.p.index - b.p.index);
+  return { facts: chosen.flatMap((c) => c.facts), leftOut };
 }
 
 /** Whether a fact is left. */
@@ -193,7 +232,7 @@ export function takeFact(p: Piece, attribute = false): string | undefined {
   // Attributed where a new material starts, and at a section's first passage now and then: cited, not on every line.
   const newMaterial = last?.reference_material_id !== f.source.reference_material_id;
   const newPassage = last !== f.source && sectionStart && p.rng.next() < 0.5;
-  if (attribute || newMaterial || newPassage) {
+  if (attribute || newMaterial || newPassage || p.owesAttribution) {
     const title = f.source.reference_title;
     // A title ending on a plural ("Field notes") takes a plural verb; "… Report", "… study" a singular one.
     const plural = /[^su]s$/i.test(title.trim());
@@ -201,7 +240,11 @@ export function takeFact(p: Piece, attribute = false): string | undefined {
       .pick(ATTRIBUTIONS)
       .replace("{source}", title)
       .replace("{s}", plural ? "" : "s");
-    return lead.charAt(0).toUpperCase() + lead.slice(1) + lowerFirstWord(sentence, p);
+    const attributed = lead.charAt(0).toUpperCase() + lead.slice(1) + lowerFirstWord(sentence, p);
+    // Past the voice memory's limit, the passage's next sentence that has room carries the attribution.
+    const max = p.rules.maxSentenceWords;
+    p.owesAttribution = max !== null && sentenceWords(attributed) > max;
+    if (!p.owesAttribution) return attributed;
   }
   // No connective is added: "What is more" before a sentence that contrasts would change what the passage says.
   return sentence;
@@ -217,9 +260,16 @@ export function takeFigure(p: Piece): string | undefined {
   return takeFact(p, true);
 }
 
-/** A frame of the piece's group, filled with its slots, used at most once a piece. */
+/** A frame of the piece's group, filled with its slots, used at most once a piece; one within the voice's limit. */
 export function frame(p: Piece, frames: Frames): string | undefined {
-  return pickFrame(frames, p.group, p.slots, p.rng, p.usedFrames);
+  return pickFrame(frames, p.group, p.slots, p.rng, p.usedFrames, suitsVoice(p.rules));
+}
+
+/** Whether a sentence the writer makes keeps the voice memory's sentence limit once contracted, when it sets one. */
+export function suitsVoice(rules: VoiceRules): ((sentence: string) => boolean) | undefined {
+  const max = rules.maxSentenceWords;
+  if (max === null) return undefined;
+  return (sentence) => sentenceWords(rules.contractions === true ? contract(sentence) : sentence) <= max;
 }
 
 /** Sentences from `first`, then facts while the section stays under its budget (a fact counts half past it). */

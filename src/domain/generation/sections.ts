@@ -5,8 +5,8 @@
  * benefit bullets). With no passage left a section says only what the direction supports, rather than padding.
  */
 import { fillFrame, slotsOf } from "./frames.js";
-import { capitalise, STOP_WORDS, wordCount } from "./language.js";
-import { AUDIENCE_LINES, CONTEXTS, EXAMPLES, HOOKS, POINTS, SUMMARIES } from "./phrases-body.js";
+import { capitalise, STOP_WORDS, terms, wordCount } from "./language.js";
+import { AUDIENCE_LINES, CONTEXTS, EXAMPLES, HOOKS, POINTS, READER_LINES, SUMMARIES } from "./phrases-body.js";
 import { CTAS, CUSTOMER_QUOTES, QUESTIONS, QUOTES, STEP_FALLBACKS } from "./phrases-close.js";
 import { fillWithFacts, frame, hasFact, nextFactWords, type Piece, takeFact, takeFigure } from "./piece.js";
 
@@ -87,6 +87,8 @@ function laterMentions(p: Piece): void {
 /** The opening: a frame, a line for the audience when there is one, then facts. */
 function writeHook(p: Piece, budget: number): string[] {
   const first = [frame(p, HOOKS)];
+  // A voice memory that asks for "you" or contractions has both in the piece's own words from the start.
+  if (p.rules.person === "you" || p.rules.contractions === true) first.push(frame(p, READER_LINES));
   if (p.slots.audience && budget >= 40) first.push(frame(p, AUDIENCE_LINES));
   if (p.direction.kind === "announce" && p.direction.details) first.push(`It brings ${p.direction.details}.`);
   if (p.direction.kind === "announce" && p.direction.claim) first.push(restateClaim(p));
@@ -115,7 +117,7 @@ function writeContext(
   budget: number,
   block: (body: string[] | string, prefix?: string) => SectionBlock,
 ): SectionBlock {
-  const notes = p.notes.facts.map((f) => (/[.!?]$/.test(f) ? f : `${f}.`));
+  const notes = p.notes.facts.filter((f) => bearsOn(p, f)).map((f) => (/[.!?]$/.test(f) ? f : `${f}.`));
   if (p.format === "release") {
     const claims = ["{Claim}.", "[Company] said today that {claim}.", "According to [Company], {claim}."];
     // The lead states the news whole, as the direction does, whatever the opening said.
@@ -126,6 +128,20 @@ function writeContext(
   }
   const first = hasFact(p) || notes.length ? [frame(p, CONTEXTS), ...notes] : [];
   return block(fillWithFacts(first, budget, p));
+}
+
+/**
+ * Whether a context memory's fact bears on the piece: it shares a word (not a number) with the direction or the
+ * reference sentences drawn on, or there are no references and the memory is what the piece has to go on. A
+ * company's headcount in a piece about a water bottle is a sentence about nothing, and the same in every piece.
+ */
+function bearsOn(p: Piece, fact: string): boolean {
+  if (p.facts.length === 0) return true;
+  const words = terms(fact).filter((t) => !/^\p{N}+$/u.test(t));
+  if (words.length === 0) return false;
+  p.pieceTerms ??= new Set(terms(`${p.direction.text} ${p.facts.map((f) => f.sentence).join(" ")}`));
+  const known = p.pieceTerms;
+  return words.some((t) => known.has(t));
 }
 
 /** A numbered list of steps: the passages' sentences behind ordinal leads, or short steps from the direction. */
@@ -148,7 +164,11 @@ function writeSteps(p: Piece, budget: number): string {
   }
   // Without material, only a how-to or an announcement has steps the direction itself supports.
   if (steps.length === 0 && (p.group === "howto" || p.group === "announce"))
-    for (const frames of STEP_FALLBACKS) steps.push(frame(p, frames) ?? "");
+    for (const frames of STEP_FALLBACKS) {
+      // A step no frame can write within the voice memory's limit is left out, not numbered empty.
+      const step = frame(p, frames);
+      if (step) steps.push(step);
+    }
   return steps.map((s, i) => `${i + 1}. ${s}`).join("\n");
 }
 
@@ -156,6 +176,8 @@ function writeSteps(p: Piece, budget: number): string {
 function writeQuote(p: Piece): string {
   if (p.format === "release") {
     const words = frame(p, QUOTES) ?? "";
+    // Under a sentence limit the speaker goes on a line of their own, so the quotation keeps its words.
+    if (p.rules.maxSentenceWords !== null) return `“${words}”\n— [Name], [Title] at [Company]`;
     return `“${words.replace(/\.$/, ",")}” said [Name], [Title] at [Company].`;
   }
   const words = frame(p, CUSTOMER_QUOTES) ?? "";

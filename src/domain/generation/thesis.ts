@@ -2,6 +2,7 @@
 import { ApiError } from "../errors.js";
 import { splitSentences } from "../text.js";
 import { extractTopic, type GenerationInput } from "./builtin.js";
+import { readDirection } from "./direction.js";
 import { capitalise, endSentence, terms, wordCount } from "./language.js";
 import { type ChatMessage, chatComplete, type LlmConfig } from "./llm.js";
 import { type Passage, rankPassages } from "./retrieval.js";
@@ -37,6 +38,8 @@ function relevant(input: ThesisInput): { passages: Passage[]; query: string } {
 /** The builtin thesis: no model, deterministic. */
 export function builtinThesis(input: ThesisInput): ThesisOutput {
   const topic = extractTopic(input.direction);
+  // The topic is a noun phrase: its verb agrees with it ("decision logs deserve", "a decision log deserves").
+  const deserve = readDirection(input.direction).plural ? "deserve" : "deserves";
   const { passages, query } = relevant(input);
   const q = new Set(terms(query));
   const candidates = passages.flatMap((p, rank) =>
@@ -61,8 +64,8 @@ export function builtinThesis(input: ThesisInput): ThesisOutput {
       points.push({ text: endSentence(m.content), reference_material_id: null, passage: null });
   const lead = points[0]?.text.replace(/[.!?]$/, "");
   const thesis = lead
-    ? `${capitalise(topic)} deserves attention: ${lead.charAt(0).toLowerCase()}${lead.slice(1)}.`
-    : `${capitalise(topic)} deserves attention, though the case still needs evidence.`;
+    ? `${capitalise(topic)} ${deserve} attention: ${lead.charAt(0).toLowerCase()}${lead.slice(1)}.`
+    : `${capitalise(topic)} ${deserve} attention, though the case still needs evidence.`;
   const counterpoints = contrasting.slice(0, Math.max(1, Math.ceil(input.max_points / 2))).map((c) => c.s);
   if (counterpoints.length === 0)
     counterpoints.push(

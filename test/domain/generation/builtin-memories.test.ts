@@ -56,12 +56,22 @@ describe("generateBuiltin with memories", () => {
   });
 
   it("uses the context's audience, names and facts without pasting the memory", () => {
-    const blog = generateBuiltin(inputOf(template("Blog post"), DIRECTIONS[1], logs, 7, { memories }));
+    const blog = generateBuiltin(inputOf(template("Blog post"), DIRECTIONS[1], [], 7, { memories }));
     expect(blog.text).toContain("heads of engineering");
     expect(blog.text).toContain("Fernhill Labs has 11 staff.");
     const release = generateBuiltin(inputOf(template("Press release"), DIRECTIONS[2], logs, 7, { memories }));
     expect(release.text).toMatch(/^Fernhill Labs: \[what it does, for whom\]$/m);
     for (const out of [blog, release]) expect(pastedRuns(CONTEXT.content, out.text)).toEqual([]);
+  });
+
+  it("leaves out a context fact that bears on neither the direction nor the references", () => {
+    const blog = generateBuiltin(inputOf(template("Blog post"), DIRECTIONS[1], logs, 7, { memories }));
+    expect(blog.text).toContain("heads of engineering");
+    expect(blog.text).not.toContain("11 staff");
+    const bristol = generateBuiltin(
+      inputOf(template("Blog post"), "Why Fernhill Labs hires its staff in Bristol", logs, 7, { memories }),
+    );
+    expect(bristol.text).toContain("Fernhill Labs has 11 staff.");
   });
 
   it("writes the same text without memories as the rules' neutral answer gives", () => {
