@@ -43,18 +43,33 @@ function withinLimit(sentences: string[], rules: VoiceRules, cut: { count: numbe
   return out;
 }
 
-/** A layout line's text after its marker ("1. ", "- ", "> "), polished and made to follow the rules. */
-function polishLine(line: string, traits: VoiceTraits | null, rules: VoiceRules, cut: { count: number }): string {
+/**
+ * A layout line's text after its marker ("1. ", "- ", "> "), polished and made to follow the rules; null when the
+ * line goes: it was nothing but avoided sentences, or every sentence ran past the voice's limit.
+ */
+function polishLine(
+  line: string,
+  traits: VoiceTraits | null,
+  rules: VoiceRules,
+  cut: { count: number },
+): string | null {
   const m = /^((?:\d+\.|-|>)\s+(?:\*\*[^*]+\*\*:\s+)?)?(.*)$/s.exec(line);
   const marker = m?.[1] ?? "";
   const text = m?.[2] ?? line;
   if (!text.trim()) return line;
   const polished = traits ? applySubstitutions(removeAvoided(text, traits), traits) : text;
+  if (!polished.trim()) return null;
   // A bullet's bold label reads as the start of its first sentence.
   const label = sentenceWords(marker.replace(/^(?:\d+\.|-|>)\s+/, ""));
   if (rules.maxSentenceWords === null) return marker + followVoiceRules([polished], rules).join(" ");
   const kept = withinLimit(followVoiceRules(splitSentences(polished), rules), rules, cut, label);
-  return kept.length > 0 ? marker + kept.join(" ") : "";
+  return kept.length > 0 ? marker + kept.join(" ") : null;
+}
+
+/** A numbered list's items numbered 1, 2, 3 … in order, after items were left out. */
+function renumber(text: string): string {
+  let n = 0;
+  return text.replace(/^\d+\. /gm, () => `${++n}. `);
 }
 
 /** A block's sentences cut into paragraphs at the PARAGRAPH marks, empty ones left out. */
@@ -89,12 +104,13 @@ export function polishBlocks(
           )
           .filter(Boolean)
           .join("\n\n")
-      : b.body
-          .split("\n")
-          .map((line) => polishLine(line, traits, rules, cut))
-          // A line whose every sentence ran past the limit goes.
-          .filter((line) => line !== "" || rules.maxSentenceWords === null)
-          .join("\n");
+      : renumber(
+          b.body
+            .split("\n")
+            .map((line) => polishLine(line, traits, rules, cut))
+            .filter((line) => line !== null)
+            .join("\n"),
+        );
     // A greeting ("Hi [Name],") is a line of its own; a dateline runs into the paragraph it dates.
     const joined = b.prefix && body ? `${b.prefix}${b.prefix.endsWith(",") ? "\n\n" : " "}${body}` : body;
     return { heading: b.heading, role: b.role, body: joined };

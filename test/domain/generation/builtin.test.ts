@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { generateBuiltin } from "../../../src/domain/generation/builtin.js";
 import { wordCount } from "../../../src/domain/generation/language.js";
+import { emptyTraits } from "../../../src/domain/generation/voice.js";
 import {
   directionCoverage,
   doubledWords,
@@ -84,6 +85,18 @@ describe("generateBuiltin: each template's form", () => {
     // Without references, a how-to still has steps, written from its task.
     const bare = generateBuiltin(inputOf(template("How-to guide"), HOWTO, []));
     expect(bare.text).toMatch(/^1\. .+\n2\. .+\n3\. .+$/m);
+  });
+
+  it("leaves out a step the voice profile avoids, and numbers the steps left anew", () => {
+    const input = inputOf(template("How-to guide"), HOWTO, []);
+    const steps = (text: string) => text.match(/^\d+\. .*$/gm) ?? [];
+    const before = steps(generateBuiltin(input).text);
+    const avoided = before[1].replace(/^\d+\. /, "").replace(/\.$/, "");
+    const voice = { ...emptyTraits(), avoided_phrases: [{ phrase: avoided, count: 1, samples: 1, content_ids: [1] }] };
+    const after = steps(generateBuiltin({ ...input, voice }).text);
+    expect(after).toHaveLength(before.length - 1);
+    expect(after.map((s) => Number.parseInt(s, 10))).toEqual(after.map((_, i) => i + 1));
+    expect(after.every((s) => /^\d+\. \S/.test(s))).toBe(true);
   });
 
   it("lists a product's benefits as bullets of a label and a feature", () => {
