@@ -124,8 +124,9 @@ function finishPiece(input: GenerationInput, piece: Piece, title: string, blocks
   const cut = { count: 0 };
   const text = renderFormat(input.template.format, finalTitle, polishBlocks(blocks, input.voice, piece.rules, cut));
   const words = wordCount(text);
-  const warnings = lengthWarnings(words, input.template.target_words, piece.referenceWords);
-  const limit = limitWarning(piece.leftOut + cut.count, piece.rules.maxSentenceWords);
+  const leftOut = piece.leftOut + cut.count;
+  const warnings = lengthWarnings(words, input.template.target_words, piece.referenceWords, leftOut > 0);
+  const limit = limitWarning(leftOut, piece.rules.maxSentenceWords);
   if (warnings.length > 0 && limit) warnings.push(limit);
   return { title: finalTitle, text, sources: [...piece.used.values()], word_count: words, warnings };
 }
@@ -140,14 +141,20 @@ function limitWarning(leftOut: number, max: number | null): string | null {
   );
 }
 
-/** A warning when the text is more than 15% short of the target: the material did not hold enough. */
-function lengthWarnings(words: number, target: number, referenceWords: number): string[] {
+/**
+ * A warning when the text is more than 15% short of the target: the material did not hold enough, or (`leftOut`,
+ * references as long as the target) the voice memory's sentence limit left too much of it out.
+ */
+function lengthWarnings(words: number, target: number, referenceWords: number, leftOut: boolean): string[] {
   if (words >= target * 0.85) return [];
   const n = (x: number) => x.toLocaleString("en-US");
+  const short = `the text is ${n(words)} words of the ${n(target)} the template asks for`;
+  if (leftOut && referenceWords >= target)
+    return [
+      `The references hold ${n(referenceWords)} words, but too few of their sentences fit the voice memory's ` +
+        `sentence limit: ${short}. A looser limit, or references in shorter sentences, give a fuller draft.`,
+    ];
   const material =
     referenceWords === 0 ? "No reference material was given" : `The references hold ${n(referenceWords)} words`;
-  return [
-    `${material}; the text is ${n(words)} words of the ${n(target)} the template asks for. ` +
-      "Add reference material for a fuller draft.",
-  ];
+  return [`${material}; ${short}. Add reference material for a fuller draft.`];
 }
