@@ -2,7 +2,12 @@
 import * as v from "valibot";
 import { iso } from "../domain/clock.js";
 import { ApiError } from "../domain/errors.js";
-import { MAX_PHRASE_CHARS, MAX_SUBSTITUTION_CHARS, MAX_TRAIT_ENTRIES } from "../domain/generation/voice.js";
+import {
+  emptyTraits,
+  MAX_PHRASE_CHARS,
+  MAX_SUBSTITUTION_CHARS,
+  MAX_TRAIT_ENTRIES,
+} from "../domain/generation/voice.js";
 import { learningJobView, voiceProfileView } from "../domain/views/learning.js";
 import { findVoiceProfile } from "../domain/voice-profiles.js";
 import type { Ctx } from "../http/context.js";
@@ -393,15 +398,7 @@ export const learningRoutes = [
         schema: ProfileSchema,
         example: {
           ...PROFILE_EXAMPLE,
-          traits: {
-            substitutions: [],
-            avoided_phrases: [],
-            preferred_phrases: [],
-            target_sentence_words: null,
-            readability_target: null,
-            average_edit_seconds: null,
-            contested_substitutions: [],
-          },
+          traits: emptyTraits(),
           sample_count: 0,
         },
       },

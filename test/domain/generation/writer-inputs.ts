@@ -1,33 +1,12 @@
 /** Inputs of the builtin writer's tests: the built-in templates, directions and small reference texts, inline. */
-import { migrate } from "../../../src/db/migrate.js";
-import { openDb } from "../../../src/db/open.js";
-import { createStore } from "../../../src/db/store.js";
 import type { GenerationInput } from "../../../src/domain/generation/builtin.js";
 import type { Passage } from "../../../src/domain/generation/retrieval.js";
 import { ingestText } from "../../../src/domain/text.js";
 
-/** A built-in template as the engine takes it. */
-export type Template = GenerationInput["template"];
+import type { Template } from "../../fixtures/writing/matrix.js";
 
-/** The built-in templates (sql/0002_library.sql), read from a fresh in-memory database. */
-export function builtInTemplates(): Template[] {
-  const db = openDb(":memory:");
-  try {
-    migrate(db);
-    return createStore(db)
-      .templates.list({ accountId: 0, afterId: 0, limit: 100 })
-      .map((t) => ({
-        id: t.id,
-        name: t.name,
-        format: t.format,
-        tone: t.tone,
-        target_words: t.target_words,
-        sections: t.sections as Template["sections"],
-      }));
-  } finally {
-    db.close();
-  }
-}
+/** The built-in templates and their type, from the writing matrix's fixtures (one reader of the migration). */
+export { builtInTemplates, type Template } from "../../fixtures/writing/matrix.js";
 
 /** Varied directions: an argument, a lesson, an announcement with details, a how-to with a number, a product. */
 export const DIRECTIONS = [

@@ -18,7 +18,7 @@ import { analyzeEdit } from "../../../src/domain/learning/analyze.js";
 import { foldAnalysis } from "../../../src/domain/learning/fold.js";
 import { splitSentences } from "../../../src/domain/text.js";
 import { doubledWords, isDangling, isFragment, proseSentences } from "../../../src/domain/writing-checks.js";
-import { DIRECTIONS, type Direction, passagesOf } from "../../fixtures/writing/matrix.js";
+import { builtInTemplates, DIRECTIONS, type Direction, matrixInput } from "../../fixtures/writing/matrix.js";
 
 /** Ordinary edits: (generated, finalized). */
 const EDITS: [string, string][] = [
@@ -168,25 +168,10 @@ describe("traits applied to later drafts", () => {
   });
 });
 
-/** A blog post's input on a direction of the writing matrix, with its long reference. */
+/** The blog post template's input on a direction of the writing matrix, with its long reference. */
+const blogPost = builtInTemplates()[0];
 const input = (d: Direction, seed: number, voice: VoiceTraits | null): GenerationInput => ({
-  template: {
-    id: 1,
-    name: "Blog post",
-    format: "article",
-    tone: "professional",
-    target_words: 300,
-    sections: [
-      { key: "title", heading: null, role: "headline", words: 10 },
-      { key: "intro", heading: null, role: "hook", words: 60 },
-      { key: "body", heading: "Why it matters", role: "point", words: 120 },
-      { key: "close", heading: "Next steps", role: "cta", words: 30 },
-    ],
-  },
-  direction: d.direction,
-  memories: [],
-  passages: passagesOf(d, "long"),
-  voice,
+  ...matrixInput(blogPost, d, "long", [], voice),
   seed,
 });
 
