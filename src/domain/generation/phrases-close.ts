@@ -27,7 +27,7 @@ export const CTAS: Frames = {
     "Try {subject} today and tell us what you think.",
     "See {subject} for yourself: [URL].",
     "Find out more about {subject} at [URL].",
-    "{Subject} {be} waiting in your account; give it a try.",
+    "{Subject} {be} ready when you are; give it a try.",
     "Get started with {subject} at [URL].",
     "Reply with your questions about {subject}, and we will answer each one.",
   ],
