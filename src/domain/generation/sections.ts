@@ -6,6 +6,7 @@
  */
 import { fillFrame, slotsOf } from "./frames.js";
 import { capitalise, STOP_WORDS, terms, wordCount } from "./language.js";
+import { parse } from "./nlp.js";
 import { AUDIENCE_LINES, CONTEXTS, EXAMPLES, HOOKS, POINTS, READER_LINES, SUMMARIES } from "./phrases-body.js";
 import { CTAS, CUSTOMER_QUOTES, QUESTIONS, QUOTES, STEP_FALLBACKS } from "./phrases-close.js";
 import { fillWithFacts, frame, hasFact, nextFactWords, type Piece, takeFact, takeFigure } from "./piece.js";
@@ -198,8 +199,35 @@ function writeBenefits(p: Piece, budget: number): string {
   return lines.join("\n");
 }
 
-/** A short label for a sentence: its first run of content words with a number, else its first of two or more. */
+/**
+ * A short label for a benefit: what its sentence says the product does, from its verb (a copula or an auxiliary
+ * skipped: "It is made by Kestrel Outdoor, …" → "Made by Kestrel Outdoor"), at most four words up to the first
+ * comma; a sentence without a verb falls back to its first run of content words.
+ */
 function labelOf(sentence: string): string {
+  const label = predicateLabel(sentence) ?? contentRunLabel(sentence);
+  return label.charAt(0).toUpperCase() + label.slice(1);
+}
+
+/** The words from a sentence's first main verb, up to four and the first punctuation, or null without a verb. */
+function predicateLabel(sentence: string): string | null {
+  const terms = (parse(sentence).json() as { terms: { text: string; tags: string[]; post: string }[] }[]).flatMap(
+    (s) => s.terms,
+  );
+  let i = terms.findIndex((t) => t.tags.includes("Verb"));
+  if (i < 0) return null;
+  while (i < terms.length - 1 && (terms[i].tags.includes("Copula") || terms[i].tags.includes("Auxiliary"))) i++;
+  const out: string[] = [];
+  for (let k = i; k < terms.length && out.length < 4; k++) {
+    out.push(terms[k].text);
+    if (/[,;:.!?]/.test(terms[k].post)) break;
+  }
+  while (out.length > 1 && STOP_WORDS.has(out[out.length - 1].toLowerCase())) out.pop();
+  return out.length > 0 && out.some((w) => !STOP_WORDS.has(w.toLowerCase())) ? out.join(" ") : null;
+}
+
+/** A sentence's first run of content words with a number, else its first of two or more, at most three words. */
+function contentRunLabel(sentence: string): string {
   const words = sentence
     .replace(/[^\p{L}\p{N}\s'’-]/gu, " ")
     .split(/\s+/)
@@ -213,8 +241,7 @@ function labelOf(sentence: string): string {
   const run = found.find((r) => r.some((w) => /\p{N}/u.test(w)) && r.length > 1) ??
     found.find((r) => r.length > 1) ??
     found[0] ?? ["Details"];
-  const label = run.slice(0, 3).join(" ");
-  return label.charAt(0).toUpperCase() + label.slice(1);
+  return run.slice(0, 3).join(" ");
 }
 
 /** A release's boilerplate as lines to fill in: what the organisation is, where and since when, whom to call. */

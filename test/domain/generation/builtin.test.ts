@@ -104,6 +104,11 @@ describe("generateBuiltin: each template's form", () => {
     const bullets = out.text.match(/^- \*\*[^*]+\*\*: \S.*$/gm) ?? [];
     expect(bullets.length).toBeGreaterThanOrEqual(3);
     expect(out.text).toContain("**Why you will love it**");
+    // A label says what the sentence says the product does, from its verb: not a run of its first nouns.
+    expect(bullets).toContain(
+      "- **Holds 750 millilitres**: It holds 750 millilitres, weighs 340 grams empty and stands 26 centimetres tall.",
+    );
+    expect(out.text).toContain("- **Made of recycled polypropylene**: The lid is made of recycled polypropylene");
   });
 
   it("opens a LinkedIn post on its hook, without a title, and closes it with a question", () => {
