@@ -97,13 +97,21 @@ export function sentenceShape(sentence: string, direction: string): string {
     .join(" ");
 }
 
-/** Share (0–1) of the prose sentences of `a` whose shape (sentenceShape) is also a sentence's shape in `b`. */
+/** A placeholder the person fills in ("[City]", "[Name]"): a sentence holding one is a form's, not stock prose. */
+const PLACEHOLDER = /\[[\p{Lu}][^\]]{0,40}\]/u;
+
+/**
+ * Share (0–1) of the prose sentences of `a` whose shape (sentenceShape) is also a sentence's shape in `b`. A
+ * sentence with a placeholder ("It was founded in [year] and is based in [City].") is the template's form, the
+ * same in every piece by design, and is not counted.
+ */
 export function sharedSentences(
   a: { text: string; direction: string },
   b: { text: string; direction: string },
 ): number {
   const shapesOf = (t: { text: string; direction: string }) =>
     proseSentences(t.text)
+      .filter((s) => !PLACEHOLDER.test(s))
       .map((s) => sentenceShape(s, t.direction))
       .filter((s) => s.split(" ").length >= 4);
   const mine = shapesOf(a);

@@ -244,15 +244,30 @@ function contentRunLabel(sentence: string): string {
   return run.slice(0, 3).join(" ");
 }
 
-/** A release's boilerplate as lines to fill in: what the organisation is, where and since when, whom to call. */
-const ABOUT_LINES = ["{name}: [what it does, for whom]", "Founded: [year], [City]", "Media contact: [Name], [Email]"];
+/**
+ * The organisation a release is about, among the context memories' names: one the language library reads as an
+ * organisation ("Fernhill Labs"), else the first that is not a place ("Europe" is not the company), else none.
+ */
+function organisationOf(names: string[]): string | undefined {
+  const notPlaces = names.filter((n) => !parse(n).has("#Place"));
+  return notPlaces.find((n) => parse(n).has("#Organization")) ?? notPlaces[0];
+}
+
+/**
+ * A release's boilerplate: a paragraph saying what the organisation is (a context fact naming it, else a
+ * placeholder to fill in), since when and where, then the media contact line.
+ */
+function aboutParagraph(p: Piece, name: string): string {
+  const fact = p.notes.facts.find((f) => f.includes(name));
+  const what = fact ? (/[.!?]$/.test(fact) ? fact : `${fact}.`) : `${name} [does what, for whom].`;
+  return `${what} It was founded in [year] and is based in [City].\n\nMedia contact: [Name], [Email]`;
+}
 
 /** The close of an email (a sign-off, the voice's or a placeholder) or a release's "About" paragraph. */
 function writeSignoff(p: Piece, section: SectionSpec): SectionBlock {
   if (p.format === "release") {
-    const name = p.notes.names[0] ?? "[Company]";
-    const body = ABOUT_LINES.map((line) => fillFrame(line, { name })).join("\n");
-    return { heading: section.heading ?? `About ${name}`, role: section.role, body };
+    const name = organisationOf(p.notes.names) ?? "[Company]";
+    return { heading: section.heading ?? `About ${name}`, role: section.role, body: aboutParagraph(p, name) };
   }
   const signoff = p.rules.signoff ?? "[Your name]";
   return { heading: null, role: section.role, body: `Best regards,\n${signoff}` };

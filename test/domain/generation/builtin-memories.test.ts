@@ -60,7 +60,11 @@ describe("generateBuiltin with memories", () => {
     expect(blog.text).toContain("heads of engineering");
     expect(blog.text).toContain("Fernhill Labs has 11 staff.");
     const release = generateBuiltin(inputOf(template("Press release"), DIRECTIONS[2], logs, 7, { memories }));
-    expect(release.text).toMatch(/^Fernhill Labs: \[what it does, for whom\]$/m);
+    // The release's About paragraph names the organisation the context names, not a place it names ("Europe",
+    // "Bristol"), and states a context fact about it.
+    expect(release.text).toMatch(
+      /^## About the organisation\n\nFernhill Labs has 11 staff\. It was founded in \[year\]/m,
+    );
     for (const out of [blog, release]) expect(pastedRuns(CONTEXT.content, out.text)).toEqual([]);
   });
 

@@ -67,7 +67,9 @@ describe("generateBuiltin: each template's form", () => {
     expect(out.text.startsWith("FOR IMMEDIATE RELEASE\n\n# ")).toBe(true);
     expect(out.text).toMatch(/^\[City\], \[Date\] — \S/m);
     expect(out.text).toMatch(/^“[^”]+” said \[Name\], \[Title\] at \[Company\]\.$/m);
-    expect(out.text).toMatch(/^## About the organisation\n\n\[Company\]: /m);
+    expect(out.text).toMatch(
+      /^## About the organisation\n\n\[Company\] \[does what, for whom\]\. It was founded in \[year\] and is based in \[City\]\.\n\nMedia contact: /m,
+    );
     expect(out.text.endsWith("###")).toBe(true);
   });
 
