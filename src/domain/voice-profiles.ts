@@ -46,6 +46,8 @@ const samePair = (a: { from: string; to: string }, b: { from: string; to: string
 function removeSubstitutions(traits: VoiceTraits, removed: Removals, pairs: { from: string; to: string }[]): void {
   for (const pair of pairs) {
     const all = [...traits.substitutions, ...(traits.contested_substitutions ?? [])].filter((s) => samePair(s, pair));
+    // One the profile does not hold changes nothing: recording it would push real removals out of the bounded list.
+    if (all.length === 0) continue;
     const content_ids = all.flatMap((s) => s.content_ids ?? []);
     const entry = { from: pair.from.toLowerCase(), to: pair.to.toLowerCase(), content_ids };
     removed.substitutions = withRemoval(removed.substitutions, entry, samePair);
@@ -59,7 +61,9 @@ function removePhrases(list: LearnedPhrase[], removed: Removals["avoided_phrases
   let kept = list;
   let record = removed;
   for (const phrase of phrases) {
-    const content_ids = kept.filter((p) => same(p.phrase, phrase)).flatMap((p) => p.content_ids ?? []);
+    const held = kept.filter((p) => same(p.phrase, phrase));
+    if (held.length === 0) continue;
+    const content_ids = held.flatMap((p) => p.content_ids ?? []);
     record = withRemoval(record, { phrase, content_ids }, (a, b) => same(a.phrase, b.phrase));
     kept = kept.filter((p) => !same(p.phrase, phrase));
   }
@@ -75,12 +79,14 @@ function editSubstitutions(traits: VoiceTraits, removed: Removals, edits: { from
     const old = traits.substitutions.find((s) => same(s.from, edit.from));
     if (!old)
       throw invalidInput(`body.edit.substitutions[${i}].from`, `the profile has no substitution of "${edit.from}"`);
-    if (!isVoiceSubstitution(edit))
+    // Checked as stored: lower-casing can lengthen a string ("İ" is two code units lower-cased).
+    const to = edit.to.toLowerCase();
+    if (!isVoiceSubstitution({ from: old.from, to }))
       throw invalidInput(`body.edit.substitutions[${i}].to`, "is too long for a replacement of that word");
-    if (same(old.to, edit.to)) return;
+    if (same(old.to, to)) return;
     const entry = { from: old.from, to: old.to, content_ids: old.content_ids ?? [] };
     removed.substitutions = withRemoval(removed.substitutions, entry, samePair);
-    const edited: LearnedSubstitution = { ...old, to: edit.to.toLowerCase() };
+    const edited: LearnedSubstitution = { ...old, to };
     traits.substitutions = traits.substitutions.map((s) => (s === old ? edited : s));
     traits.contested_substitutions = (traits.contested_substitutions ?? []).filter((s) => !samePair(s, edited));
   });

@@ -183,7 +183,8 @@ const CorrectionBody = v.object({
             from: described(v.pipe(v.string(), minChars(1), maxChars(MAX_SUBSTITUTION_CHARS)), "A learned from."),
             to: described(
               v.pipe(v.string(), v.trim(), minChars(1), maxChars(MAX_SUBSTITUTION_CHARS)),
-              "What generation is to write for it from now on.",
+              "What generation is to write for it from now on: at most 60 characters, and at most 8 times as long as " +
+                "`from` plus 40, lower-cased as stored (a longer one is 400).",
             ),
           }),
           "Learned substitutions to give another replacement; a from the profile has not learned is 400.",

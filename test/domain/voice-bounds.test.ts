@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  applySubstitutions,
   emptyTraits,
   isVoiceSubstitution,
   MAX_PHRASE_CHARS,
@@ -24,6 +25,15 @@ describe("learned substitutions and phrases", () => {
     expect(isVoiceSubstitution({ from: "compost", to: HUGE })).toBe(false);
     expect(isVoiceSubstitution({ from: "b", to: "b".repeat(49) })).toBe(false);
     expect(isVoiceSubstitution({ from: "y".repeat(MAX_SUBSTITUTION_CHARS + 1), to: "z" })).toBe(false);
+  });
+
+  it("applies a substitution along a 440,000-character line in one pass, not once per match over all before it", () => {
+    // A model's answer may be one line of up to 500,000 characters. Looking back over the whole line for each match
+    // took minutes of a generation thread (past the suite's test timeout); one pass takes milliseconds.
+    const line = "We utilize it. ".repeat(30_000);
+    const traits = { ...emptyTraits(), substitutions: [{ from: "utilize", to: "use", count: 3, samples: 3 }] };
+    const out = applySubstitutions(line, traits);
+    expect(out).toBe("We use it. ".repeat(30_000));
   });
 
   it("a finalization that swaps a word for a huge one teaches nothing of it", () => {

@@ -169,5 +169,7 @@ describe("correcting a voice profile", () => {
     });
     expect(none.status).toBe(200);
     expect(none.body.traits).toEqual(profile.traits);
+    // Nor is it recorded: 50 made-up removals would otherwise push the real ones out of the bounded record.
+    expect(none.body.removed).toEqual(profile.removed);
   });
 });

@@ -47,7 +47,16 @@ export function noVoiceRules(): VoiceRules {
   };
 }
 
-/** The instruction sentences of a memory: its lines (bullets stripped), their sentences, split again at ";". */
+/**
+ * The longest instruction sentence read, in characters: a rule is said in a line, and the patterns below backtrack
+ * over a sentence's length (a 20,000-character sentence took about a second of a generation thread).
+ */
+const MAX_INSTRUCTION_CHARS = 500;
+
+/**
+ * The instruction sentences of a memory: its lines (bullets stripped), their sentences, split again at ";", each
+ * at most MAX_INSTRUCTION_CHARS.
+ */
 export function instructionSentences(content: string): string[] {
   return content
     .slice(0, 20_000)
@@ -56,7 +65,7 @@ export function instructionSentences(content: string): string[] {
     .filter(Boolean)
     .flatMap((line) => splitSentences(line))
     .flatMap((s) => s.split(/;\s+/))
-    .map((s) => s.trim())
+    .map((s) => s.slice(0, MAX_INSTRUCTION_CHARS).trim())
     .filter(Boolean);
 }
 
@@ -74,7 +83,7 @@ function quotedIn(sentence: string): { text: string; index: number }[] {
 
 /** How a bound reads against a count: "under 12" allows 11, "at most 12" allows 12. */
 const LENGTH_BOUND =
-  /\b(under|below|fewer than|less than|no more than|not more than|at most|maximum of|max(?:imum)?|up to|within|over|more than|longer than|not exceed(?:ing)?|to|at)\s+(?:of\s+)?(\S+)\s+words?\b|\b(\S+)\s+words?\s+(?:or\s+(?:fewer|less)|max(?:imum)?|at most|tops)\b|\b(\S+)[- ]words?\s+(?:maximum|limit|cap)\b/i;
+  /\b(under|below|fewer than|less than|no more than|not more than|at most|maximum of|max(?:imum)?|up to|within|over|more than|longer than|not exceed(?:ing)?|to|at)\s+(?:of\s+)?(\S{1,20})\s+words?\b|\b(\S{1,20})\s+words?\s+(?:or\s+(?:fewer|less)|max(?:imum)?|at most|tops)\b|\b(\S{1,20})[- ]words?\s+(?:maximum|limit|cap)\b/i;
 
 /** A number written in digits or, via compromise, in words ("twelve"). */
 function numberOf(text: string): number | null {

@@ -168,9 +168,17 @@ const DANGLING_WORDS = new Set(
   "a an the and or but of to for with from when if that which our their your its is are".split(" "),
 );
 
-/** The word just before `end` in a text, lower-cased, or "". */
+/** How far back the word before a match is looked for: a word and its blanks, not the whole text before it. */
+const WORD_WINDOW = 200;
+
+/**
+ * The word just before `end` in a text, lower-cased, or "". Read from a window before `end`: an end-anchored
+ * pattern over the whole text before each match made one substitution quadratic in a line's length (a 100,000-
+ * character line of a model's answer took 6 s; test/domain/voice-bounds.test.ts).
+ */
 function wordBefore(text: string, end: number): string {
-  return /([\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*)[ \t]*$/u.exec(text.slice(0, end))?.[1].toLowerCase() ?? "";
+  const window = text.slice(Math.max(0, end - WORD_WINDOW), end);
+  return /([\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*)[ \t]*$/u.exec(window)?.[1].toLowerCase() ?? "";
 }
 
 /** The word just after `start` in a text, lower-cased, or "". */
