@@ -5,7 +5,7 @@
  * and directions repeated, and how varied the sentences are.
  */
 
-import { STOP_WORDS, stem, tokens } from "./generation/language.js";
+import { DANGLING_WORDS, STOP_WORDS, stem, tokens } from "./generation/language.js";
 import { hasVerb, parse } from "./generation/nlp.js";
 import { splitSentences } from "./text.js";
 
@@ -55,13 +55,13 @@ export function isFragment(sentence: string): boolean {
   return !hasVerb(sentence);
 }
 
-/** Words a sentence cannot end on: it was cut short ("… decision logs when."). */
-const DANGLING =
-  /\b(?:a|an|the|and|or|but|of|to|for|with|from|when|if|that|which|our|their|your|its|is|are)[.!?]["”')]?$/i;
+/** A sentence's last word before its end mark (and a closing quote or bracket). */
+const LAST_WORD = /(\p{L}+)[.!?]["”')]?$/u;
 
-/** Whether a sentence ends on a word that leaves it unfinished. */
+/** Whether a sentence ends on a word that leaves it unfinished (DANGLING_WORDS). */
 export function isDangling(sentence: string): boolean {
-  return DANGLING.test(sentence.trim());
+  const last = LAST_WORD.exec(sentence.trim())?.[1];
+  return last !== undefined && DANGLING_WORDS.has(last.toLowerCase());
 }
 
 /** Words and numbers, a number kept whole with its separators ("10,000", "2.5"), lower-cased. */

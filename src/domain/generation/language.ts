@@ -95,6 +95,14 @@ export function endSentence(text: string): string {
   return /[.!?:]["')\]]?$/.test(t) ? t : `${t}.`;
 }
 
+/**
+ * Words a sentence cannot end on: one ending so was cut short ("… decision logs when."). writing-checks.ts counts
+ * such sentences, and a learned substitution is not applied where it would leave one (voice.ts).
+ */
+export const DANGLING_WORDS: ReadonlySet<string> = new Set(
+  "a an the and or but of to for with from when if that which our their your its is are".split(" "),
+);
+
 /** Words in a text. */
 export function wordCount(text: string): number {
   return tokens(text).length;

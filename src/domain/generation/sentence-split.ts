@@ -4,7 +4,7 @@
  * own (each has a verb, the first is not a dependent clause); a sentence with no such joint stays whole: cutting it
  * mid-phrase would break it.
  */
-import { tokens } from "./language.js";
+import { wordCount } from "./language.js";
 import { hasVerb, verbSpans as parseVerbSpans } from "./nlp.js";
 
 /** The last sentence whose verbs were read, and its verbs: one parse serves every joint tried in it. */
@@ -16,10 +16,8 @@ function verbSpans(sentence: string): [number, number][] {
   return lastSpans.spans;
 }
 
-/** The words of a sentence as the length rule counts them: "10,000" and "A/B" are two, as a word counter reads them. */
-export function sentenceWords(sentence: string): number {
-  return tokens(sentence).length;
-}
+/** The words of a sentence as the length rule counts them: wordCount's ("10,000" and "A/B" are two). */
+export const sentenceWords: (sentence: string) => number = wordCount;
 
 /** A place a sentence may be split, and how the second half then starts. */
 interface Joint {

@@ -1,7 +1,7 @@
 /** The learned voice of a workspace and how a text is made to follow it without breaking its sentences. */
 
 import { splitSentences } from "../text.js";
-import { STOP_WORDS, tokens } from "./language.js";
+import { DANGLING_WORDS, STOP_WORDS, tokens } from "./language.js";
 import { splitToLimit } from "./sentence-split.js";
 
 /**
@@ -162,11 +162,6 @@ function matchCase(found: string, replacement: string): string {
   if (found[0] === found[0].toUpperCase()) return replacement.charAt(0).toUpperCase() + replacement.slice(1);
   return replacement;
 }
-
-/** Words a sentence may not end on (writing-checks.ts isDangling's list). */
-const DANGLING_WORDS = new Set(
-  "a an the and or but of to for with from when if that which our their your its is are".split(" "),
-);
 
 /** How far back the word before a match is looked for: a word and its blanks, not the whole text before it. */
 const WORD_WINDOW = 200;
