@@ -131,9 +131,9 @@ export function boundTraits(traits: VoiceTraits): VoiceTraits {
 }
 
 /**
- * A stored profile's traits, bounded and with their evidence: profiles learned before the bounds or before evidence
- * was kept are read as if they had been learned with them (a missing `samples` is one), so a workspace a runaway
- * substitution broke writes normally again.
+ * A stored profile's traits, bounded and with their evidence: an entry past the bounds is left out and one without
+ * `samples` counts as one sample, whenever it was stored, so a workspace a runaway substitution broke writes
+ * normally again (test/domain/voice-bounds.test.ts).
  */
 export function parseTraits(json: string): VoiceTraits {
   return boundTraits({ ...emptyTraits(), ...(JSON.parse(json) as Partial<VoiceTraits>) });

@@ -8,24 +8,21 @@ import { generateBuiltin } from "../../../src/domain/generation/builtin.js";
 import { pastedRuns } from "../../../src/domain/writing-checks.js";
 import { builtInTemplates, DIRECTIONS, inputOf, LOGS_REFERENCE, passagesOf } from "./writer-inputs.js";
 
-vi.mock("../../../src/domain/generation/memory-rules.js", () => ({
-  voiceRules: (memories: { content: string }[]) => ({
-    maxSentenceWords: null,
-    avoid: [],
-    prefer: [],
-    person: null,
-    exclamations: null,
-    contractions: null,
-    tone: null,
-    signoff: memories.length ? "Dana Whitfield" : null,
-  }),
-  // A visible rule: every sentence it is given gains a mark, so the test sees which sentences went through it.
-  followVoiceRules: (sentences: string[]) => sentences.map((s) => `${s} ✓`),
-  contextNotes: (memories: { content: string }[]) =>
-    memories.length
-      ? { audience: "heads of engineering", names: ["Fernhill Labs"], facts: ["Fernhill Labs has 11 staff"] }
-      : { audience: null, names: [], facts: [] },
-}));
+vi.mock("../../../src/domain/generation/memory-rules.js", async (importOriginal) => {
+  const { noVoiceRules } = await importOriginal<typeof import("../../../src/domain/generation/memory-rules.js")>();
+  return {
+    voiceRules: (memories: { content: string }[]) => ({
+      ...noVoiceRules(),
+      signoff: memories.length ? "Dana Whitfield" : null,
+    }),
+    // A visible rule: every sentence it is given gains a mark, so the test sees which sentences went through it.
+    followVoiceRules: (sentences: string[]) => sentences.map((s) => `${s} ✓`),
+    contextNotes: (memories: { content: string }[]) =>
+      memories.length
+        ? { audience: "heads of engineering", names: ["Fernhill Labs"], facts: ["Fernhill Labs has 11 staff"] }
+        : { audience: null, names: [], facts: [] },
+  };
+});
 
 const templates = builtInTemplates();
 const template = (name: string) => templates.find((t) => t.name === name) ?? templates[0];
