@@ -21,6 +21,8 @@ const LAYERS = {
   domain: ["db", "runtime"],
   db: ["runtime"],
   runtime: [],
+  // The web app runs in the browser: it reaches the server through HTTP only (its typed client), never its code.
+  dashboard: [],
 };
 
 const layerPath = (name) => (name === "main" ? "^src/main\\.ts$" : `^src/${name}/`);

@@ -25,7 +25,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import * as esbuild from "esbuild";
-import { SERVED_ASSETS } from "./src/runtime/assets.js";
+import { buildDashboard } from "./scripts/build-dashboard.js";
+import {
+  DASHBOARD_DIR,
+  DASHBOARD_INDEX_ASSET,
+  dashboardAssetKey,
+  dashboardFileNames,
+  SERVED_ASSETS,
+} from "./src/runtime/assets.js";
 
 // The embedded Node: the newest 24.x binary. Integrity values are the registry's `dist.integrity`, pinned here so
 // that a changed or substituted package fails the build.
@@ -327,6 +334,23 @@ function servedAssetFiles(): Record<string, string> {
   return Object.fromEntries(Object.entries(SERVED_ASSETS).map(([key, file]) => [key, require.resolve(file)]));
 }
 
+/**
+ * Builds the dashboard and lists its files as SEA assets (src/runtime/assets.ts dashboardFiles): each file under its
+ * key, and an index naming them all, written to the work folder.
+ */
+async function dashboardAssets(work: string): Promise<Record<string, string>> {
+  await buildDashboard();
+  const dir = path.join(root, DASHBOARD_DIR);
+  const names = dashboardFileNames(dir);
+  const index = path.join(work, DASHBOARD_INDEX_ASSET);
+  writeFileSync(index, JSON.stringify(names));
+  step(`built the dashboard (${names.length} files)`);
+  return {
+    [DASHBOARD_INDEX_ASSET]: index,
+    ...Object.fromEntries(names.map((name) => [dashboardAssetKey(name), path.join(dir, name)])),
+  };
+}
+
 function kib(file: string): string {
   const size = statSync(file).size;
   return size > 1024 * 1024 ? `${(size / 1024 / 1024).toFixed(1)} MiB` : `${Math.round(size / 1024)} KiB`;
@@ -350,6 +374,7 @@ async function main(): Promise<void> {
   for (const file of [addon, worker]) hash.update(readFileSync(file));
   const buildId = hash.digest("hex").slice(0, 16);
   const mainBundle = await bundleMain(work, buildId);
+  const dashboard = await dashboardAssets(work);
 
   const blob = path.join(work, "sea-prep.blob");
   const seaConfig = {
@@ -359,7 +384,7 @@ async function main(): Promise<void> {
     useSnapshot: false,
     useCodeCache: true,
     execArgv: SEA_EXEC_ARGV,
-    assets: { "better_sqlite3.node": addon, "worker.cjs": worker, ...servedAssetFiles() },
+    assets: { "better_sqlite3.node": addon, "worker.cjs": worker, ...servedAssetFiles(), ...dashboard },
   };
   writeFileSync(path.join(work, "sea-config.json"), `${JSON.stringify(seaConfig, null, 2)}\n`);
   run(nodeBin, ["--experimental-sea-config", "sea-config.json"], { cwd: work, env: cleanEnv() });

@@ -21,15 +21,6 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
 /** Plans that have API access, for the upgrade prompt. */
 export const API_PLANS: Plan[] = PLANS.filter((p) => PLAN_LIMITS[p].apiAccess);
 
-/**
- * Where a starter or pro account goes to upgrade: the checkout operation, which on this server answers 409
- * billing_managed_locally and names the administrator's command (plans are set locally).
- */
-export const UPGRADE_PATH = "/api/v1/billing/checkout-session";
-
-/** Where a read-only key's owner gets a read+write key: the key-issuing operation (web session only). */
-export const REISSUE_KEY_PATH = "/api/v1/api-keys";
-
 /** Whether a string names one of the plans. */
 export function isPlan(value: string): value is Plan {
   return (PLANS as readonly string[]).includes(value);

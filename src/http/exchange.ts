@@ -46,11 +46,11 @@ export function tooLarge(limit: number): ApiError {
 /** A status whose answer has no body (the Fetch Response constructor refuses one). */
 export const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
-/** A JSON answer. */
+/** A JSON answer; nosniff, so that no browser reads it as anything but JSON (a script, a page). */
 export function jsonOutgoing(status: number, body: unknown, headers: Record<string, string> = {}): Outgoing {
   return {
     status,
-    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+    headers: { "content-type": "application/json; charset=utf-8", "x-content-type-options": "nosniff", ...headers },
     body: body === undefined ? null : JSON.stringify(body),
   };
 }

@@ -121,6 +121,11 @@ export interface RouteDef {
    */
   shownOnce?: readonly string[];
   /**
+   * The answer carries a secret (a session token; a route with `shownOnce` fields is one too): it goes with
+   * Cache-Control: no-store, so that no browser or proxy keeps a copy (runOperation).
+   */
+  secret?: boolean;
+  /**
    * The body of this route's error answers, given the coded body (DESIGN §3) every other route answers with: a
    * protocol of its own may carry it in its own envelope (POST /mcp answers its 400s as JSON-RPC errors). Its
    * `responses` describe what it returns.

@@ -52,6 +52,7 @@ export const authRoutes = [
     method: "POST",
     path: "/api/v1/auth/login",
     operationId: "login",
+    secret: true,
     summary: "Sign in with email and password; returns a session token (not available to API keys)",
     description:
       "Signs a user in and answers a web-session token, valid for 12 hours, to send as the Bearer credential. A web " +

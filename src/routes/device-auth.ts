@@ -4,6 +4,7 @@ import { DEVICE_POLL_SECONDS } from "../domain/device-auth.js";
 import { ApiError } from "../domain/errors.js";
 import { userView } from "../domain/views/users.js";
 import type { Ctx } from "../http/context.js";
+import { DEVICE_PAGE } from "../http/dashboard-paths.js";
 import { publicUrlOf } from "../http/public-url.js";
 import { route } from "../http/route.js";
 import { Integer, maxChars, named } from "../http/schemas.js";
@@ -22,7 +23,14 @@ const DeviceCode = named(
         v.string(),
         v.description("The code to show the person, who approves it from a web session (BCDF-GHJK)."),
       ),
-      verification_uri: v.pipe(v.string(), v.description("Where the person approves the user code.")),
+      verification_uri: v.pipe(
+        v.string(),
+        v.description("The dashboard's page where the person, signed in, types the user code and approves it."),
+      ),
+      verification_uri_complete: v.pipe(
+        v.string(),
+        v.description("The same page with the user code filled in (RFC 8628 §3.3.1), for a link or a QR code."),
+      ),
       expires_in: v.pipe(Integer, v.description("Seconds the codes stay valid (600).")),
       interval: v.pipe(Integer, v.description("Seconds to wait between two polls of the token operation.")),
     }),
@@ -49,11 +57,12 @@ export const deviceAuthRoutes = [
     method: "POST",
     path: "/api/v1/auth/device/code",
     operationId: "startDeviceAuthorization",
+    secret: true,
     summary: "Command-line sign-in, step 1: get a device code and a user code (not available to API keys)",
     description:
       "Starts a sign-in for a program that cannot ask for a password (a command line, a build job): it answers a " +
       "device code, which the program keeps, and a user code, which it shows to the person. The person approves the " +
-      "user code from a web session (step 2, POST /api/v1/auth/device/approve); meanwhile the program polls step 3 " +
+      "user code at verification_uri, the dashboard's page, which calls step 2 (POST /api/v1/auth/device/approve); meanwhile the program polls step 3 " +
       "(POST /api/v1/auth/device/token) every `interval` seconds until it answers a session token. The codes expire " +
       "after 10 minutes. Needs no credentials; a request carrying an API key gets 401.",
     tag: "Auth",
@@ -79,7 +88,8 @@ export const deviceAuthRoutes = [
         example: {
           device_code: "Zk3lq7VxT0wqYw1rG9mB2nP4sA8dE6fHq2Lr9XcN",
           user_code: "BCDF-GHJK",
-          verification_uri: "http://127.0.0.1:8080/api/v1/auth/device/approve",
+          verification_uri: "http://127.0.0.1:8080/device",
+          verification_uri_complete: "http://127.0.0.1:8080/device?user_code=BCDF-GHJK",
           expires_in: 600,
           interval: 5,
         },
@@ -93,8 +103,12 @@ export const deviceAuthRoutes = [
         body: {
           device_code: deviceCode,
           user_code: userCode,
-          // Joined as upgrade_action is: a public URL given with a trailing slash had made `…//api/v1/…`.
-          verification_uri: publicUrlOf(ctx.services.config.publicUrl, "/api/v1/auth/device/approve"),
+          // Joined as upgrade_action is, so that a public URL with a trailing slash makes no `//`.
+          verification_uri: publicUrlOf(ctx.services.config.publicUrl, DEVICE_PAGE),
+          verification_uri_complete: publicUrlOf(
+            ctx.services.config.publicUrl,
+            `${DEVICE_PAGE}?${new URLSearchParams({ user_code: userCode })}`,
+          ),
           expires_in: expiresIn,
           interval: DEVICE_POLL_SECONDS,
         },
@@ -146,6 +160,7 @@ export const deviceAuthRoutes = [
     method: "POST",
     path: "/api/v1/auth/device/token",
     operationId: "pollDeviceAuthorization",
+    secret: true,
     summary: "Command-line sign-in, step 3: exchange an approved device code for a session token (not for API keys)",
     description:
       "Polled by the program with its device code: until the person approves, it answers 400 authorization_pending " +

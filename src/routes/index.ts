@@ -12,6 +12,7 @@ import { authRoutes } from "./auth.js";
 import { billingRoutes } from "./billing.js";
 import { contentRoutes } from "./contents.js";
 import { conversionRoutes } from "./conversions.js";
+import { dashboardRoutes } from "./dashboard.js";
 import { deviceAuthRoutes } from "./device-auth.js";
 import { docsRoutes } from "./docs.js";
 import { generateRoutes } from "./generate.js";
@@ -30,6 +31,7 @@ import { workspaceRoutes } from "./workspaces.js";
 export const ROUTES: RouteDef[] = [
   ...systemRoutes,
   ...docsRoutes,
+  ...dashboardRoutes,
   ...authRoutes,
   ...deviceAuthRoutes,
   ...apiKeyRoutes,

@@ -238,6 +238,41 @@ export function servedAsset(key: ServedAsset): Uint8Array {
   return readFileSync(createRequire(import.meta.url).resolve(SERVED_ASSETS[key]));
 }
 
+/** The dashboard's folder, built by `npm run build:dashboard` (scripts/build-dashboard.ts), under the source root. */
+export const DASHBOARD_DIR = "dist/dashboard";
+
+/** The asset listing the dashboard's files inside the executable (a JSON array of their paths in DASHBOARD_DIR). */
+export const DASHBOARD_INDEX_ASSET = "dashboard.json";
+
+/** The asset key of one dashboard file inside the executable. */
+export function dashboardAssetKey(file: string): string {
+  return `dashboard/${file}`;
+}
+
+/** Every file of a folder, as paths relative to it with forward slashes; dot files (the build's hash) left out. */
+export function dashboardFileNames(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.name.startsWith(".")) return [];
+    if (!entry.isDirectory()) return [entry.name];
+    return dashboardFileNames(path.join(dir, entry.name)).map((name) => `${entry.name}/${name}`);
+  });
+}
+
+/**
+ * The dashboard's built files by path (index.html, assets/…): the executable's embedded copies, or the build folder's
+ * when run from source; undefined when it has not been built there.
+ */
+export function dashboardFiles(): Map<string, Uint8Array> | undefined {
+  const s = sea();
+  if (s?.isSea()) {
+    const names = JSON.parse(Buffer.from(s.getAsset(DASHBOARD_INDEX_ASSET)).toString("utf8")) as string[];
+    return new Map(names.map((name) => [name, new Uint8Array(s.getAsset(dashboardAssetKey(name)))]));
+  }
+  const dir = path.join(sourceRoot(), DASHBOARD_DIR);
+  if (!existsSync(path.join(dir, "index.html"))) return undefined;
+  return new Map(dashboardFileNames(dir).map((name) => [name, readFileSync(path.join(dir, name))]));
+}
+
 let addon: unknown;
 
 /** The better-sqlite3 addon to hand to its `nativeBinding` option, or undefined to let it find its own. */

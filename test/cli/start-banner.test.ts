@@ -1,4 +1,4 @@
-/** serve's start lines on standard error: where it listens, then where its API reference page is (/docs). */
+/** serve's start lines on standard error: where it listens, then where its dashboard (/) and API reference (/docs) are. */
 import { describe, expect, it } from "vitest";
 import { startServe, tempDir } from "../helpers/cli.js";
 
@@ -16,14 +16,16 @@ async function bannerOf(extra: string[]): Promise<{ url: string; output: string 
 }
 
 describe("the start banner", () => {
-  it("links the API reference page on the address it listens on", async () => {
+  it("links the dashboard and the API reference page on the address it listens on", async () => {
     const { url, output } = await bannerOf([]);
-    expect(output).toMatch(/content-service listening on \S+ \(data: .*\)\nAPI reference: \S+\n/);
+    expect(output).toMatch(/content-service listening on \S+ \(data: .*\)\nDashboard: \S+\nAPI reference: \S+\n/);
+    expect(output).toContain(`\nDashboard: ${url}/\n`);
     expect(output).toContain(`\nAPI reference: ${url}/docs\n`);
   });
 
   it("links it under --public-url, whose path the page is served at", async () => {
     const { output } = await bannerOf(["--public-url", "https://docs.example.test/content/"]);
+    expect(output).toContain("\nDashboard: https://docs.example.test/content/\n");
     expect(output).toContain("\nAPI reference: https://docs.example.test/content/docs\n");
   });
 });

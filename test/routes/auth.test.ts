@@ -16,6 +16,18 @@ describe("login", () => {
     expect((await h.send("GET", "/api/v1/users/me", { auth: res.body.token })).body.user.email).toBe("member@a.test");
   });
 
+  it("keeps the answers carrying a secret (a session token, a new key) out of every cache", async () => {
+    const h = makeHarness();
+    const login = await h.send("POST", "/api/v1/auth/login", { body: { email: "admin@a.test", password: PASSWORD } });
+    expect(login.headers.get("cache-control")).toBe("no-store");
+    const key = await h.send("POST", "/api/v1/api-keys", { auth: login.body.token, body: { name: "ci" } });
+    expect(key.status).toBe(201);
+    expect(key.headers.get("cache-control")).toBe("no-store");
+    const listed = await h.send("GET", "/api/v1/api-keys", { auth: login.body.token });
+    expect(listed.headers.get("cache-control")).toBeNull();
+    expect(listed.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
   it("refuses an API key in Authorization with 401, even with a right password", async () => {
     const h = makeHarness();
     const res = await h.send("POST", "/api/v1/auth/login", {

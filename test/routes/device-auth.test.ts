@@ -29,18 +29,29 @@ describe("command-line device authorization", () => {
     expect(again.body.details.error_code).toBe("device_code_expired");
   });
 
-  // Found by review: the verification_uri was the public URL and the path joined as given, so a public URL with a
-  // trailing slash (or a path prefix and one) made `…//api/v1/…`; upgrade_action trimmed it already.
-  it("gives a verification_uri under the public URL, with one slash between them", async () => {
+  // A public URL with a trailing slash (or a path prefix and one) must not make `…//device`.
+  it("gives the dashboard's page as verification_uri under the public URL, with one slash between them", async () => {
     for (const [publicUrl, uri] of [
-      ["https://api.example.com/", "https://api.example.com/api/v1/auth/device/approve"],
-      ["https://api.example.com/content/", "https://api.example.com/content/api/v1/auth/device/approve"],
-      ["https://api.example.com/content", "https://api.example.com/content/api/v1/auth/device/approve"],
+      ["https://api.example.com/", "https://api.example.com/device"],
+      ["https://api.example.com/content/", "https://api.example.com/content/device"],
+      ["https://api.example.com/content", "https://api.example.com/content/device"],
     ]) {
       const h = makeHarness({ config: { publicUrl } });
       const start = await h.send("POST", "/api/v1/auth/device/code", { body: {} });
       expect(start.body.verification_uri, publicUrl).toBe(uri);
+      expect(start.body.verification_uri_complete, publicUrl).toBe(
+        `${uri}?user_code=${encodeURIComponent(start.body.user_code)}`,
+      );
     }
+  });
+
+  it("opens the approval form at verification_uri_complete, with the user code in the page's address", async () => {
+    const h = makeHarness();
+    const start = await h.send("POST", "/api/v1/auth/device/code", { body: {} });
+    const { pathname, search } = new URL(start.body.verification_uri_complete);
+    const page = await h.send("GET", `${pathname}${search}`);
+    expect(page.status).toBe(303);
+    expect(page.headers.get("location")).toBe(`./#/device?user_code=${encodeURIComponent(start.body.user_code)}`);
   });
 
   // Found by review: a second approval by another user took the sign-in over from the first.

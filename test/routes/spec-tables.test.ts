@@ -258,35 +258,24 @@ describe("spec §7: error table", () => {
     expect(res.body.error).toBe("FORBIDDEN");
     expect(details.required_scope).toBe("write");
     expect(details.current_scopes).toEqual(["read"]);
-    // A URL for re-issuing the key: absolute, under the server's public address, and it does what it says.
-    expect(details.upgrade_action).toBe("http://127.0.0.1:8080/api/v1/api-keys");
-    const { pathname } = new URL(details.upgrade_action as string);
-    const issued = await h.send("POST", pathname, {
-      auth: await sessionOf(h, "admin@a.test"),
-      body: { name: "writer", scopes: ["read", "write"] },
-    });
-    expect(issued.status).toBe(201);
-    expect(issued.body.scopes).toEqual(["read", "write"]);
+    // A URL for re-issuing the key: absolute, under the server's public address, and a page a browser opens (the
+    // dashboard's key-creation form, filled in for read+write), which the server answers.
+    expect(details.upgrade_action).toBe("http://127.0.0.1:8080/#/keys/new?scopes=read,write");
+    const page = await h.send("GET", new URL(details.upgrade_action as string).pathname);
+    expect(page.status).not.toBe(404);
   });
 
-  it("upgrade_action follows --public-url, and a plan's points to the checkout operation", async () => {
+  it("upgrade_action follows --public-url, and a plan's points to the dashboard's plan page", async () => {
     const h = makeHarness({ config: { publicUrl: "https://content.example.com/" } });
     const p = probeApp(h);
     const res = await p.send("POST", "/api/v1/__probe/write", { auth: h.key({ scopes: ["read"] }), body: {} });
     expect(expectErrorBody(res, 403, "insufficient_scope").upgrade_action).toBe(
-      "https://content.example.com/api/v1/api-keys",
+      "https://content.example.com/#/keys/new?scopes=read,write",
     );
     const starter = h.accountWithPlan("starter");
     const refused = await h.send("GET", "/api/v1/users/me", { auth: starter.key });
     const details = expectErrorBody(refused, 403, "plan_upgrade_required");
-    expect(details.upgrade_action).toBe("https://content.example.com/api/v1/billing/checkout-session");
-    // Followed with a web session, it names how plans change on this server.
-    const token = await sessionOf(h, "admin@a.test");
-    const checkout = await h.send("POST", new URL(details.upgrade_action as string).pathname, {
-      auth: token,
-      body: {},
-    });
-    expectErrorBody(checkout, 409, "billing_managed_locally");
+    expect(details.upgrade_action).toBe("https://content.example.com/#/plan");
   });
 
   it("403 FORBIDDEN workspace_mismatch: bound_workspace_id, requested_workspace_id", async () => {

@@ -80,7 +80,9 @@ export async function serveUntilStopped(
     process.stderr.write("standard output closed: request log lines are dropped from now on; still serving\n"),
   );
   process.stderr.write(`content-service listening on ${server.url} (data: ${dataDir}; version ${versionText()})\n`);
-  // The reference page at the address clients use (--public-url), which serves it at that address's own path.
+  // The dashboard and the reference page at the address clients use (--public-url), which serves them at that
+  // address's own path.
+  process.stderr.write(`Dashboard: ${publicUrlOf(server.services.config.publicUrl, "/")}\n`);
   process.stderr.write(`API reference: ${publicUrlOf(server.services.config.publicUrl, "/docs")}\n`);
   const failure = await stopped;
   if (failure !== undefined) throw new CliError(`stopping failed: ${failure}`);

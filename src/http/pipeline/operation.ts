@@ -71,7 +71,7 @@ function operateOnce(services: Services, state: RoutedState): Promise<Outgoing> 
  * The operation stage: the answer of the route's handler. A write is answered once it is on disk
  * (db/durability.ts); reads wait for nothing. A stream acknowledges what it stores in its own last event, after its
  * own sync (the generate stream's done): its start waits for nothing. The answer carries X-RateLimit-*, X-Trace-Id
- * and, on a beta route, X-API-Stability (DESIGN §3).
+ * and, on a beta route, X-API-Stability (DESIGN §3); one carrying a secret, Cache-Control: no-store.
  */
 export function runOperation(services: Services): (state: RoutedState) => Promise<Outgoing> {
   return async function runOperation(state) {
@@ -80,6 +80,7 @@ export function runOperation(services: Services): (state: RoutedState) => Promis
     rereadBucket(services, state);
     const extra: Record<string, string> = { ...rateHeaders(state.decision), "x-trace-id": state.traceId };
     if (state.route.stability === "beta") extra["x-api-stability"] = "beta";
+    if (state.route.secret || state.route.shownOnce) extra["cache-control"] = "no-store";
     Object.assign(response.headers, extra);
     return response;
   };

@@ -1,14 +1,15 @@
 /** The plan stage (DESIGN §5): API access needs a Business or Agency plan. */
 import type { AccountRow } from "../../db/accounts.js";
 import { ApiError } from "../../domain/errors.js";
-import { API_PLANS, PLAN_LIMITS, UPGRADE_PATH } from "../../domain/plans.js";
+import { API_PLANS, PLAN_LIMITS } from "../../domain/plans.js";
 import type { Services } from "../context.js";
+import { PLAN_PAGE } from "../dashboard-paths.js";
 import { publicUrlOf } from "../public-url.js";
 import type { RoutedState, Stage } from "./state.js";
 
 /**
  * The 403 plan_upgrade_required of an account whose plan has no API access. Its upgrade_action is an absolute URL
- * under the server's public address (spec §7), so that a client can follow it as given.
+ * under the server's public address (spec §7), so that a client can follow it as given: the dashboard's plan page.
  */
 export function planForbidden(services: Services, account: AccountRow): ApiError {
   return new ApiError(
@@ -17,7 +18,7 @@ export function planForbidden(services: Services, account: AccountRow): ApiError
     {
       current_plan: account.plan,
       required_plans: API_PLANS,
-      upgrade_action: publicUrlOf(services.config.publicUrl, UPGRADE_PATH),
+      upgrade_action: publicUrlOf(services.config.publicUrl, PLAN_PAGE),
     },
   );
 }

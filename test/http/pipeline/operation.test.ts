@@ -31,6 +31,17 @@ describe("runOperation", () => {
     });
   });
 
+  it("keeps an answer carrying a secret out of every cache, and marks each JSON answer nosniff", async () => {
+    const h = makeHarness();
+    const plain = await runOperation(h.services)(await ready(h, testRoute(), { auth: h.key() }));
+    expect(plain.headers["x-content-type-options"]).toBe("nosniff");
+    expect(plain.headers["cache-control"]).toBeUndefined();
+    for (const secret of [testRoute({ secret: true }), testRoute({ shownOnce: ["key"] })]) {
+      const response = await runOperation(h.services)(await ready(h, secret, { auth: h.key() }));
+      expect(response.headers["cache-control"]).toBe("no-store");
+    }
+  });
+
   it("names a created record in Location, under the public address's path", async () => {
     const h = makeHarness({ config: { publicUrl: "https://host.example/content" } });
     const route = testRoute({

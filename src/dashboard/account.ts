@@ -1,0 +1,53 @@
+/**
+ * What every page needs to know about the signed-in account: its entitlements (plan, API access, the analysis quota)
+ * and its workspaces, with the one the pages work in (the default until the person picks another in the header).
+ */
+import { api, ok } from "./api/client.js";
+import type { components } from "./api/schema.js";
+import { createStore } from "./store.js";
+
+export type Entitlements = components["schemas"]["Entitlements"];
+export type Workspace = components["schemas"]["Workspace"];
+
+interface AccountState {
+  entitlements: Entitlements | null;
+  workspaces: Workspace[];
+  /** The workspace the pages list and create in. */
+  workspaceId: string | null;
+  error: unknown;
+}
+
+const store = createStore<AccountState>({ entitlements: null, workspaces: [], workspaceId: null, error: null });
+
+/** Reads the entitlements and the workspaces again (after a sign-in, or a change on the workspaces page). */
+export async function loadAccount(): Promise<void> {
+  try {
+    const [entitlements, workspaces] = await Promise.all([
+      ok(api.GET("/api/v1/users/me/entitlements")),
+      ok(api.GET("/api/v1/workspaces")),
+    ]);
+    const kept = workspaces.data.find((w) => w.id === store.get().workspaceId);
+    const chosen = kept ?? workspaces.data.find((w) => w.is_default) ?? workspaces.data[0];
+    store.update({ entitlements, workspaces: workspaces.data, workspaceId: chosen?.id ?? null, error: null });
+  } catch (error) {
+    store.update({ error });
+  }
+}
+
+/** Picks the workspace the pages work in. */
+export function chooseWorkspace(id: string): void {
+  store.update({ workspaceId: id });
+}
+
+/** Forgets the account (at sign-out). */
+export function clearAccount(): void {
+  store.update({ entitlements: null, workspaces: [], workspaceId: null, error: null });
+}
+
+/** Whether the plan has API access: starter and pro accounts see the upgrade prompt instead of the key pages. */
+export function hasApiAccess(entitlements: Entitlements | null): boolean {
+  return entitlements?.api_access ?? true;
+}
+
+/** The account state, re-rendering the component when it changes. */
+export const useAccount = store.use;

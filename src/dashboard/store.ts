@@ -1,0 +1,33 @@
+/** A value shared by components: read it, change it, and re-render the components that use it when it changes. */
+import { useEffect, useState } from "preact/hooks";
+
+export interface Store<T> {
+  get(): T;
+  /** Merges the given fields into the value and tells every component using it. */
+  update(next: Partial<T>): void;
+  /** The value, in a component: it re-renders when the value changes. */
+  use(): T;
+}
+
+export function createStore<T extends object>(initial: T): Store<T> {
+  let value = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => value,
+    update(next) {
+      value = { ...value, ...next };
+      for (const listener of listeners) listener();
+    },
+    use() {
+      const [, setTick] = useState(0);
+      useEffect(() => {
+        const listener = () => setTick((n) => n + 1);
+        listeners.add(listener);
+        return () => {
+          listeners.delete(listener);
+        };
+      }, []);
+      return value;
+    },
+  };
+}
