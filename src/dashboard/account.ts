@@ -6,7 +6,9 @@ import { api, ok } from "./api/client.js";
 import type { components } from "./api/schema.js";
 import { createStore } from "./store.js";
 
+/** The plan's entitlements, as GET /users/me/entitlements answers them. */
 export type Entitlements = components["schemas"]["Entitlements"];
+/** A workspace, as GET /workspaces lists it. */
 export type Workspace = components["schemas"]["Workspace"];
 
 interface AccountState {

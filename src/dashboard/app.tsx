@@ -89,6 +89,7 @@ function Content({ session, location }: { session: Session; location: Location }
   return <Component params={found.params} query={location.query} />;
 }
 
+/** The whole app: the sign-in page, or the signed-in frame with the page the address names. */
 export function App() {
   const { session, expired } = useSession();
   const location = useLocation();

@@ -1,6 +1,7 @@
-/** A value shared by components: read it, change it, and re-render the components that use it when it changes. */
+/** A value shared by components (the session, the account), with the components that use it re-rendered on change. */
 import { useEffect, useState } from "preact/hooks";
 
+/** A value shared by components: read it, change it, and re-render the components that use it when it changes. */
 export interface Store<T> {
   get(): T;
   /** Merges the given fields into the value and tells every component using it. */
@@ -9,6 +10,7 @@ export interface Store<T> {
   use(): T;
 }
 
+/** A store holding `initial` until it is updated. */
 export function createStore<T extends object>(initial: T): Store<T> {
   let value = initial;
   const listeners = new Set<() => void>();

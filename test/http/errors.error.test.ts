@@ -413,7 +413,8 @@ describe("validation errors", () => {
 
 describe("paths and methods", () => {
   const unknown = [
-    "/",
+    "/nope",
+    "/assets",
     "/api",
     "/api/v1",
     "/api/v1/",

@@ -17,6 +17,7 @@ import { LibraryPage } from "./library/index.js";
 import { UsagePage } from "./usage/index.js";
 import { VoicePage } from "./voice/index.js";
 
+/** One page: its path pattern, its component, and who may see it. */
 export interface PageDef {
   pattern: string;
   component: FunctionComponent<PageProps>;
@@ -25,6 +26,7 @@ export interface PageDef {
   apiAccess?: boolean;
 }
 
+/** Every page of the dashboard. */
 export const PAGES: PageDef[] = [
   { pattern: "/contents", component: ContentsPage, nav: "Content" },
   { pattern: "/contents/new", component: EditorPage },

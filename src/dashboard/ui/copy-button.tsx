@@ -18,6 +18,7 @@ async function copyText(text: string, field?: HTMLInputElement | null): Promise<
   return document.execCommand("copy");
 }
 
+/** A button copying `text`, and a line saying whether it did (`field`: the text's own input, for the older way). */
 export function CopyButton({
   text,
   label,

@@ -5,6 +5,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 
+/** A modal dialog, open while `open`; without `onClose`, Escape does not close it (the sign-in the page waits for). */
 export function Dialog({
   open,
   title,

@@ -3,6 +3,7 @@ import type { ComponentChildren } from "preact";
 import { cloneElement, isValidElement } from "preact";
 import { useId } from "preact/hooks";
 
+/** A label, its control (given as the child, which gets the id) and an optional hint. */
 export function Field({ label, hint, children }: { label: string; hint?: string; children: ComponentChildren }) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;

@@ -2,6 +2,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect } from "preact/hooks";
 
+/** A page with its heading and actions; the browser's title follows the heading. */
 export function Page({
   title,
   actions,

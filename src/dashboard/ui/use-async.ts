@@ -1,6 +1,7 @@
 /** Data a page reads from the API: loading, the data or the error, and a way to read it again. */
 import { useCallback, useEffect, useState } from "preact/hooks";
 
+/** What useAsync answers: the data or the error of the last load, whether one runs, and how to run it again. */
 export interface Async<T> {
   data: T | undefined;
   error: unknown;
