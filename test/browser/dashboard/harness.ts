@@ -7,6 +7,7 @@
  * Without /usr/bin/chromium the tests are skipped, with the reason in their name, except in CI (CI set), where that is
  * a failure: .ci/run installs the package.
  */
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -14,22 +15,9 @@ import path from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { type ServerProcess, startServe, tempDir, untilListening } from "../../helpers/cli.js";
+import { CHROMIUM, CHROMIUM_ARGS } from "../chromium.js";
 
-export const CHROMIUM = "/usr/bin/chromium";
-
-/**
- * Flags the machine's closed network needs (/work/.library/env/machines/node.md): without the background-networking
- * ones chromium's own connections are refused many at a time.
- */
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+export { CHROMIUM };
 
 /** Where screenshots go: DASHBOARD_SCREENSHOTS (docs/screenshots/ to refresh the docs' pictures), else the temp folder. */
 export const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS ?? path.join(os.tmpdir(), "content-service-dashboard");
@@ -70,14 +58,14 @@ function firstStartOf(output: string): { admin: Person; apiKey: string } {
 }
 
 /**
- * Starts a server on a new data folder (from source; `executable` runs that file instead) and chromium. The first
- * start's credentials are on standard error, printed after the listening line.
+ * Starts a server on a new data folder: from source, or the executable at `executable`, run as the end-to-end tests
+ * run it (its own folder, nothing of this repository in reach). Resolves once its start lines are all printed (the
+ * first start's credentials come after the listening line).
  */
-export async function startDashboard(options: { executable?: string; extra?: string[] } = {}): Promise<Dashboard> {
+export async function startServer(options: { executable?: string; extra?: string[] } = {}): Promise<ServerProcess> {
   const dir = tempDir("cs-dashboard-");
   let server: ServerProcess;
   if (options.executable) {
-    const { spawn } = await import("node:child_process");
     const child = spawn(options.executable, ["serve", "--data-dir", dir, "--port", "0", ...(options.extra ?? [])], {
       cwd: dir,
       env: { PATH: "/usr/bin:/bin", HOME: dir, CONTENT_SERVICE_CACHE_DIR: path.join(dir, "cache") },
@@ -87,6 +75,12 @@ export async function startDashboard(options: { executable?: string; extra?: str
   } else server = await startServe(dir, options.extra ?? []);
   for (let i = 0; i < 200 && !server.output().includes("API reference:"); i++)
     await new Promise((r) => setTimeout(r, 25));
+  return server;
+}
+
+/** Starts a server (startServer) and chromium, with the first start's admin and key. */
+export async function startDashboard(options: { executable?: string; extra?: string[] } = {}): Promise<Dashboard> {
+  const server = await startServer(options);
   const { admin, apiKey } = firstStartOf(server.output());
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   return {
