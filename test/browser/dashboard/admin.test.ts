@@ -38,7 +38,11 @@ describeInBrowser("the admin page", () => {
   }
 
   /** Opens the change dialog of the team's account, sets what is given, and saves. */
-  async function changeTeam(page: Page, change: { plan?: string; perMinute?: string; perHour?: string }) {
+  async function changeTeam(
+    page: Page,
+    change: { plan?: string; perMinute?: string; perHour?: string },
+    shot?: string,
+  ) {
     await page
       .locator(`tr[data-account='${team.accountId}']`)
       .getByRole("button", { name: /^Change/ })
@@ -49,6 +53,7 @@ describeInBrowser("the admin page", () => {
     if (change.perMinute !== undefined) await dialog.getByLabel("Requests per key per minute").fill(change.perMinute);
     if (change.perHour !== undefined) await dialog.getByLabel("Requests per key per hour").fill(change.perHour);
     expect(await axeViolations(page)).toEqual([]);
+    if (shot) console.log(`${shot}: ${await screenshot(page, shot)}`);
     await dialog.getByRole("button", { name: "Save" }).click();
     await dialog.waitFor({ state: "hidden" });
     await page.getByRole("status").filter({ hasText: "saved: plan" }).waitFor();
@@ -85,7 +90,7 @@ describeInBrowser("the admin page", () => {
     const visit = await openPage(d);
     const { page } = visit;
     await signIn(d, visit, d.admin, "#/admin");
-    await changeTeam(page, { plan: "business", perMinute: "200", perHour: "2000" });
+    await changeTeam(page, { plan: "business", perMinute: "200", perHour: "2000" }, "admin-change");
     expect(await accountOnServer(team.accountId)).toMatchObject({ rate_per_minute: 200, rate_per_hour: 2000 });
     const entitled = await call(d, "GET", "/api/v1/users/me/entitlements", { auth: await sessionOf(d, team) });
     expect(entitled.body.rate_limits).toEqual({ per_minute: 200, per_hour: 2000, overridden: true });
@@ -139,6 +144,47 @@ describeInBrowser("the admin page", () => {
     expect(await planChange.innerText()).toContain("starter");
     expect(await page.getByRole("rowheader", { name: "account.set_limits" }).count()).toBe(2);
     expect(await axeViolations(page)).toEqual([]);
+    console.log(`admin-audit: ${await screenshot(page, "admin-audit")}`);
+    expect(visit.errors).toEqual([]);
+    await visit.context.close();
+  });
+
+  it("pages through a long audit log with its cursor", async () => {
+    // 60 renames of the operator's default workspace: 60 workspace.update entries, more than a page (50).
+    const token = await sessionOf(d);
+    const workspaces = await call(d, "GET", "/api/v1/workspaces", { auth: token });
+    const workspace = workspaces.body.data.find((w: { is_default: boolean }) => w.is_default);
+    for (let i = 0; i < 60; i++) {
+      const renamed = await call(d, "PUT", `/api/v1/workspaces/${workspace.id}`, {
+        auth: token,
+        body: { name: `Renamed ${i}` },
+      });
+      expect(renamed.status).toBe(200);
+    }
+    let onServer = 0;
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+      const page = await call(d, "GET", `/api/v1/admin/audit-log?limit=100${query}`, { auth: token });
+      onServer += page.body.data.length;
+      cursor = page.body.has_more ? page.body.next_cursor : null;
+    } while (cursor);
+    expect(onServer).toBeGreaterThan(60);
+
+    const visit = await openPage(d);
+    const { page } = visit;
+    await signIn(d, visit, d.admin, "#/admin?tab=audit");
+    const rows = page.locator("tr[data-entry]");
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(50);
+    // The newest first: the last rename heads the log.
+    expect(await rows.first().innerText()).toContain("Renamed 59");
+    await page.getByRole("button", { name: "Older entries" }).click();
+    await page.waitForFunction((n) => document.querySelectorAll("tr[data-entry]").length === n, onServer);
+    expect(await page.getByRole("button", { name: "Older entries" }).count()).toBe(0);
+    const ids = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute("data-entry"))));
+    expect(new Set(ids).size).toBe(onServer);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(visit.errors).toEqual([]);
     await visit.context.close();
   });

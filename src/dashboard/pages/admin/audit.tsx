@@ -64,7 +64,7 @@ function AccountChooser({ account }: { account: string }) {
         navigate("/admin", value ? { tab: "audit", account: value } : { tab: "audit" });
       }}
     >
-      <Field label="Account id" hint="Empty: your own account.">
+      <Field label="Account id (empty: your own)">
         <input type="number" min={1} value={value} onInput={(e) => setValue(e.currentTarget.value)} />
       </Field>
       <button type="submit">Show its log</button>
