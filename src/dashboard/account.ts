@@ -21,13 +21,19 @@ interface AccountState {
 
 const store = createStore<AccountState>({ entitlements: null, workspaces: [], workspaceId: null, error: null });
 
-/** Reads the entitlements and the workspaces again (after a sign-in, or a change on the workspaces page). */
+/**
+ * Reads the entitlements and the workspaces again (after a sign-in, or a change on the workspaces page). An account
+ * whose plan has no API access reads no workspaces: a web session of such a plan reaches only the account's own
+ * reads, its keys, the device approval and /admin (the routes' planExempt), and the pages show the upgrade prompt.
+ */
 export async function loadAccount(): Promise<void> {
   try {
-    const [entitlements, workspaces] = await Promise.all([
-      ok(api.GET("/api/v1/users/me/entitlements")),
-      ok(api.GET("/api/v1/workspaces")),
-    ]);
+    const entitlements = await ok(api.GET("/api/v1/users/me/entitlements"));
+    if (!entitlements.api_access) {
+      store.update({ entitlements, workspaces: [], workspaceId: null, error: null });
+      return;
+    }
+    const workspaces = await ok(api.GET("/api/v1/workspaces"));
     const kept = workspaces.data.find((w) => w.id === store.get().workspaceId);
     const chosen = kept ?? workspaces.data.find((w) => w.is_default) ?? workspaces.data[0];
     store.update({ entitlements, workspaces: workspaces.data, workspaceId: chosen?.id ?? null, error: null });
@@ -46,7 +52,7 @@ export function clearAccount(): void {
   store.update({ entitlements: null, workspaces: [], workspaceId: null, error: null });
 }
 
-/** Whether the plan has API access: starter and pro accounts see the upgrade prompt instead of the key pages. */
+/** Whether the plan has API access: starter and pro accounts see the upgrade prompt instead of most pages. */
 export function hasApiAccess(entitlements: Entitlements | null): boolean {
   return entitlements?.api_access ?? true;
 }

@@ -80,7 +80,7 @@ function Content({ session, location }: { session: Session; location: Location }
   if (location.path === "/") return null;
   if (!found) return <p>There is no page at {location.path}.</p>;
   if (found.page.admin && session.user.role !== "admin") return <p>This page is for the account's administrators.</p>;
-  if (found.page.apiAccess) {
+  if (!found.page.anyPlan) {
     if (!account.entitlements)
       return account.error ? <ErrorNote error={account.error} /> : <Busy label="Reading the plan…" />;
     if (!hasApiAccess(account.entitlements)) return <UpgradePrompt plan={account.entitlements.plan} />;

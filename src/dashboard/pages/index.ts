@@ -1,7 +1,8 @@
 /**
  * The dashboard's pages, by the fragment path that opens them (router.ts), in the order the navigation lists them.
- * `nav` names a page in the navigation; `admin` pages are listed and opened for the admin role only; `apiAccess` pages
- * (the key pages) show the upgrade prompt instead to an account whose plan has no API access (starter, pro).
+ * `nav` names a page in the navigation; `admin` pages are listed and opened for the admin role only. Every page but
+ * those marked `anyPlan` shows the upgrade prompt instead to an account whose plan has no API access (starter, pro):
+ * its web session reaches only the plan, the device approval and /admin (the routes' planExempt).
  */
 import type { FunctionComponent } from "preact";
 import type { PageProps } from "../router.js";
@@ -23,7 +24,7 @@ export interface PageDef {
   component: FunctionComponent<PageProps>;
   nav?: string;
   admin?: boolean;
-  apiAccess?: boolean;
+  anyPlan?: boolean;
 }
 
 /** Every page of the dashboard. */
@@ -35,12 +36,12 @@ export const PAGES: PageDef[] = [
   { pattern: "/library", component: LibraryPage, nav: "Library" },
   { pattern: "/voice", component: VoicePage, nav: "Voice profile" },
   { pattern: "/usage", component: UsagePage, nav: "Usage" },
-  { pattern: "/keys", component: KeysPage, nav: "API keys", apiAccess: true },
-  { pattern: "/keys/new", component: NewKeyPage, apiAccess: true },
+  { pattern: "/keys", component: KeysPage, nav: "API keys" },
+  { pattern: "/keys/new", component: NewKeyPage },
   { pattern: "/workspaces", component: WorkspacesPage, nav: "Workspaces" },
-  { pattern: "/plan", component: PlanPage, nav: "Plan" },
-  { pattern: "/device", component: DevicePage },
-  { pattern: "/admin", component: AdminPage, nav: "Admin", admin: true },
+  { pattern: "/plan", component: PlanPage, nav: "Plan", anyPlan: true },
+  { pattern: "/device", component: DevicePage, anyPlan: true },
+  { pattern: "/admin", component: AdminPage, nav: "Admin", admin: true, anyPlan: true },
 ];
 
 /** The page shown at / and for an address that names no page. */
