@@ -9,6 +9,7 @@ import {
   call,
   type Dashboard,
   describeInBrowser,
+  newAccount,
   openPage,
   type Person,
   screenshot,
@@ -29,15 +30,10 @@ describeInBrowser("the editorial calendar", () => {
   let token: string;
   beforeAll(async () => {
     d = await startDashboard();
-    person = await newAccountFor(d);
+    person = await newAccount(d, "business");
     token = await sessionOf(d, person);
   }, 120_000);
   afterAll(() => d?.close());
-
-  async function newAccountFor(dash: Dashboard) {
-    const { newAccount } = await import("./harness.js");
-    return newAccount(dash, "business");
-  }
 
   /** A content planned on a day (or none), made through the API. */
   async function planned(title: string, day: string | null): Promise<number> {
@@ -69,7 +65,11 @@ describeInBrowser("the editorial calendar", () => {
     await planned("Someday piece", null);
     const visit = await openPage(d);
     const { page } = visit;
-    await signIn(d, visit, person, "#/calendar");
+    // The browser is 14 hours ahead of UTC: a day read through its Date would shift the late-night post by a day.
+    const cdp = await visit.context.newCDPSession(page);
+    await cdp.send("Emulation.setTimezoneOverride", { timezoneId: "Pacific/Kiritimati" });
+    await signIn(d, visit, person, `#/calendar?month=${thisMonth}`);
+    expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe("Pacific/Kiritimati");
     const day = (key: string) => page.locator(`li[data-day="${key}"]`);
     await day(`${thisMonth}-20`).getByText("Roof checklist").waitFor();
     await day(`${thisMonth}-21`).getByText("Late night post").waitFor();

@@ -1,7 +1,7 @@
 /**
  * The voice profile in a real browser: a profile learned as README.md's walkthrough teaches one (generate, finalize an
- * edited draft, wait for the learning job) is shown with its evidence; a trait removed through the page is gone on
- * the server; a reset, after its confirmation, empties the profile; an account with no profile is told how it fills.
+ * edited draft, wait for the learning job) is shown with its evidence; a substitution given another replacement, a
+ * trait removed and a target set through the page are so on the server; a reset, after its confirmation, empties the profile; an account with no profile is told how it fills.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import {
@@ -75,7 +75,7 @@ describeInBrowser("the voice profile", () => {
   const profileOf = async (token: string) =>
     (await call(d, "GET", "/api/v1/voice-profiles", { auth: token })).body.data[0];
 
-  it("shows the learned traits with their evidence, removes one, and resets after a confirmation", async () => {
+  it("shows the learned traits with their evidence, corrects them, and resets after a confirmation", async () => {
     const person: Person = await newAccount(d, "business");
     const token = await sessionOf(d, person);
     await learnLoft(token);
@@ -95,13 +95,34 @@ describeInBrowser("the voice profile", () => {
     expect(await axeViolations(page)).toEqual([]);
     console.log(`voice: ${await screenshot(page, "voice")}`);
 
-    await row.getByRole("button", { name: "Remove “attic” → “loft”" }).click();
-    await page.getByRole("region", { name: "Removed by a person" }).getByText("“loft” instead of “attic”").waitFor();
+    // Another replacement: the substitution keeps its evidence, the old one is recorded as removed.
+    await row.getByRole("button", { name: "Change “loft”" }).click();
+    const change = page.getByRole("dialog", { name: "Replace “attic” with" });
+    await change.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await change.getByLabel("Replacement").fill("Garret");
+    await change.getByRole("button", { name: "Save the replacement" }).click();
+    const garret = words.getByRole("row").filter({ hasText: "garret" });
+    await garret.waitFor();
+    const edited = await profileOf(token);
+    expect(edited.traits.substitutions.map((s: { from: string; to: string }) => [s.from, s.to])).toEqual([
+      ["attic", "garret"],
+    ]);
+
+    await garret.getByRole("button", { name: "Remove “attic” → “garret”" }).click();
+    await page.getByRole("region", { name: "Removed by a person" }).getByText("“garret” instead of “attic”").waitFor();
+    expect(await words.count()).toBe(0);
     const corrected = await profileOf(token);
-    expect(corrected.traits.substitutions.some((s: { to: string }) => s.to === "loft")).toBe(false);
+    expect(corrected.traits.substitutions).toEqual([]);
     expect(corrected.removed.substitutions.map((s: { from: string; to: string }) => [s.from, s.to])).toEqual([
       ["attic", "loft"],
+      ["attic", "garret"],
     ]);
+
+    await page.getByLabel("Sentence length, in words").fill("12");
+    await page.getByRole("button", { name: "Set the targets" }).click();
+    await page.getByText("Sentences of about 12 words.").waitFor();
+    expect((await profileOf(token)).traits.target_sentence_words).toBe(12);
 
     // What else the edit taught (the sentence length, the editing time) stays until the reset.
     expect(corrected.sample_count).toBe(1);

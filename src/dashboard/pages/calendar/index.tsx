@@ -71,9 +71,14 @@ function MonthNavigation({ month }: { month: Month }) {
   );
 }
 
-export function CalendarPage({ query }: PageProps) {
-  const month = parseMonth(query.get("month"));
+export function CalendarPage(props: PageProps) {
   const { workspaceId } = useAccount();
+  // A workspace of its own each: the confirmed moves of one never show in another.
+  return <WorkspaceCalendar key={workspaceId ?? ""} workspaceId={workspaceId} {...props} />;
+}
+
+function WorkspaceCalendar({ query, workspaceId }: PageProps & { workspaceId: string | null }) {
+  const month = parseMonth(query.get("month"));
   const calendar = useCalendar(month, workspaceId);
   const moves = useMoves(calendar.confirm);
   const [moving, setMoving] = useState<Content | null>(null);
