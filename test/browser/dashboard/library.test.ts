@@ -1,7 +1,7 @@
 /**
  * The library in a real browser: a pasted reference is listed and stored, an uploaded file too (with its progress
- * shown while it runs), a reference's `<script>` is shown as text, a reference is deleted after a confirmation, and a
- * memory is added, edited and deleted, each checked on the server.
+ * shown while it runs), a refused file is shown in the server's words, a reference's `<script>` is shown as text, a
+ * reference is deleted after a confirmation, and a memory is added, edited and deleted, each checked on the server.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import {
@@ -84,6 +84,19 @@ describeInBrowser("the library", () => {
     ).toBe(1);
     expect(uploaded?.content).toContain("Flat roofs need ballast mounts.");
 
+    // A file the server does not take: its refusal is shown, in its words and code, and nothing is stored.
+    await upload.getByLabel("File", { exact: true }).setInputFiles({
+      name: "scan.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.from("%PDF-1.4 not text"),
+    });
+    await upload.getByRole("button", { name: "Upload" }).click();
+    const refusal = upload.getByRole("alert");
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toContain("is not a text, Markdown or HTML file.");
+    expect(await refusal.textContent()).toMatch(/415 unsupported_media_type · trace_id \S+/);
+    expect((await references()).length).toBe(2);
+
     // What the reference's text holds is shown as text: the <script> is read, never run.
     await page.getByRole("button", { name: "View “Field notes”" }).click();
     const view = page.getByRole("dialog", { name: "Field notes" });
@@ -103,7 +116,8 @@ describeInBrowser("the library", () => {
     await confirm.getByRole("button", { name: "Delete" }).click();
     await table.getByText("roof-notes.md").waitFor({ state: "detached" });
     expect((await references()).map((r: { title: string }) => r.title)).toEqual(["Field notes"]);
-    expect(visit.errors).toEqual([]);
+    // The browser logs the refused upload's 415 itself; nothing else.
+    expect(visit.errors.filter((e) => !e.includes("415"))).toEqual([]);
     await visit.context.close();
   });
 

@@ -96,7 +96,10 @@ export function MemoriesSection({ workspaceId }: { workspaceId: string | undefin
         title="Delete this memory?"
         confirmLabel="Delete"
         busy={remove.busy}
-        onCancel={() => setDeleting(null)}
+        onCancel={() => {
+          remove.clear();
+          setDeleting(null);
+        }}
         onConfirm={async () => {
           if (deleting && done(await remove.run(deleting))) setDeleting(null);
         }}
