@@ -92,6 +92,9 @@ describeInBrowser("the editorial calendar", () => {
     await dialog.getByLabel("Planned day").fill(`${thisMonth}-27`);
     await page.keyboard.press("Enter");
     await day(`${thisMonth}-27`).getByText("Roof checklist").waitFor();
+    // The keyboard's focus is back on the item, on its new day.
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute("aria-label"));
+    await expect.poll(focused).toBe("Move “Roof checklist”");
     expect(await day(`${thisMonth}-20`).getByText("Roof checklist").count()).toBe(0);
     expect(await dayOf(first)).toBe(`${thisMonth}-27`);
 

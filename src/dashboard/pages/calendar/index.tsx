@@ -5,7 +5,7 @@
  * where it was, marked as being saved; a refusal leaves it there and is shown.
  */
 import "./calendar.css";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { useAccount } from "../../account.js";
 import { href, type PageProps } from "../../router.js";
 import { ErrorNote } from "../../ui/error-note.js";
@@ -39,10 +39,24 @@ function useCalendar(month: Month, workspaceId: string | null) {
   };
 }
 
+/**
+ * Gives the keyboard's focus back to a content's button once its move is settled: while saving, the button is
+ * replaced by the saving note, and the focus would be lost to the page. A focus the person put elsewhere is kept.
+ */
+function useFocusAfterMove() {
+  const [settled, setSettled] = useState<{ id: number } | null>(null);
+  useEffect(() => {
+    if (!settled || (document.activeElement && document.activeElement !== document.body)) return;
+    document.querySelector<HTMLButtonElement>(`[data-content-id="${settled.id}"] button`)?.focus();
+  }, [settled]);
+  return (id: number) => setSettled({ id });
+}
+
 /** Moves: the requests running, and the last refusal. */
 function useMoves(confirm: (c: Content) => void) {
   const [pending, setPending] = useState<Pending>({});
   const [refusal, setRefusal] = useState<{ title: string; error: unknown } | null>(null);
+  const settle = useFocusAfterMove();
   const move = async (content: Content, day: string | null) => {
     setRefusal(null);
     setPending((p) => ({ ...p, [content.content_id]: day }));
@@ -52,6 +66,7 @@ function useMoves(confirm: (c: Content) => void) {
       setRefusal({ title: content.title || `Untitled content ${content.content_id}`, error });
     } finally {
       setPending(({ [content.content_id]: _, ...rest }) => rest);
+      settle(content.content_id);
     }
   };
   return { pending, refusal, move };
