@@ -1,10 +1,20 @@
+/**
+ * The library (#/library): what generation draws on in the current workspace — reference materials (facts to cite,
+ * pasted or uploaded) and memories (voice and context notes). Everything a person wrote is shown as text.
+ */
+import "./library.css";
+import { useAccount } from "../../account.js";
 import type { PageProps } from "../../router.js";
 import { Page } from "../../ui/page.js";
+import { MemoriesSection } from "./memories.js";
+import { ReferencesSection } from "./references.js";
 
 export function LibraryPage(_props: PageProps) {
+  const workspaceId = useAccount().workspaceId ?? undefined;
   return (
     <Page title="Library">
-      <p>To be written.</p>
+      <ReferencesSection workspaceId={workspaceId} />
+      <MemoriesSection workspaceId={workspaceId} />
     </Page>
   );
 }
