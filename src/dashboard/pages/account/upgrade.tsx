@@ -1,10 +1,25 @@
+/** Shown instead of the key pages to an account whose plan has no API access (starter, pro: DESIGN §5). */
+import { href } from "../../router.js";
 import { Page } from "../../ui/page.js";
+import "./account.css";
+import { HowPlansChange, PLAN_TABLE } from "./plan-table.js";
 
-/** Shown instead of the key pages to an account whose plan has no API access (starter, pro). */
+const API_PLANS = PLAN_TABLE.filter((p) => p.apiAccess).map((p) => p.plan);
+
 export function UpgradePrompt({ plan }: { plan: string }) {
   return (
     <Page title="API keys">
-      <p>To be written ({plan}).</p>
+      <div class="panel account-panel">
+        <h2>API keys need a Business or Agency plan</h2>
+        <p>
+          This account is on the <strong>{plan}</strong> plan, which has no API access: its keys would be refused. API
+          keys come with the {API_PLANS.join(" and ")} plans.
+        </p>
+        <HowPlansChange />
+        <p>
+          <a href={href("/plan")}>See what each plan allows</a>
+        </p>
+      </div>
     </Page>
   );
 }

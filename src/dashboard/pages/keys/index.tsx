@@ -1,18 +1,212 @@
-import type { PageProps } from "../../router.js";
-import { Page } from "../../ui/page.js";
+/**
+ * The account's API keys (#/keys): every key with its name, prefix, scopes, binding, dates and status; revoking one
+ * (after a confirmation: its requests get 401 from then on) and rotating one as the specification describes (§5):
+ * a replacement with the same choices is issued and shown once, and the old key is revoked only when the person
+ * says the new one is deployed. Issuing a key is new.tsx.
+ */
+import { useState } from "preact/hooks";
+import { useAccount } from "../../account.js";
+import { api, ok } from "../../api/client.js";
+import { href, type PageProps } from "../../router.js";
+import { Confirm } from "../../ui/dialog.js";
+import { ErrorNote } from "../../ui/error-note.js";
+import { dateTime } from "../../ui/format.js";
+import { Busy, Page } from "../../ui/page.js";
+import { useAction, useAsync } from "../../ui/use-async.js";
+import { type ApiKey, bindingName, keyStatus, replacementOf, scopesText } from "./key-rules.js";
+import { SecretOnce } from "./secret.js";
+import "./keys.css";
 
-export function KeysPage(_props: PageProps) {
+export { NewKeyPage } from "./new.js";
+
+/** Every key of the account, a page of 100 at a time until the last. */
+async function listKeys(): Promise<ApiKey[]> {
+  const keys: ApiKey[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await ok(api.GET("/api/v1/api-keys", { params: { query: { limit: 100, cursor } } }));
+    keys.push(...page.data);
+    cursor = page.has_more ? (page.next_cursor ?? undefined) : undefined;
+  } while (cursor);
+  return keys;
+}
+
+function StatusBadge({ keyRecord }: { keyRecord: ApiKey }) {
+  const status = keyStatus(keyRecord);
+  return <span class={`badge ${status === "active" ? "ok" : "bad"}`}>{status}</span>;
+}
+
+interface RowActions {
+  onRevoke(key: ApiKey): void;
+  onRotate(key: ApiKey): void;
+  busy: boolean;
+}
+
+/**
+ * A row's buttons stay focusable while a rotation is open (aria-disabled, not disabled): they are what makes the
+ * table, scrolled sideways on a narrow screen, reachable by the keyboard. A click on them then does nothing, so that a
+ * second rotation cannot replace the secret shown.
+ */
+function KeyRow({ k, actions }: { k: ApiKey; actions: RowActions }) {
+  const account = useAccount();
+  const active = keyStatus(k) === "active";
   return (
-    <Page title="API keys">
-      <p>To be written.</p>
-    </Page>
+    <tr>
+      <td>{k.name}</td>
+      <td>
+        <code>{k.prefix}…</code>
+      </td>
+      <td>{scopesText(k.scopes)}</td>
+      <td>{bindingName(k.workspace_id, account.workspaces)}</td>
+      <td>{dateTime(k.created_at)}</td>
+      <td>{k.expires_at ? dateTime(k.expires_at) : "Never"}</td>
+      <td>{dateTime(k.last_used_at)}</td>
+      <td>
+        <StatusBadge keyRecord={k} />
+      </td>
+      <td>
+        {active ? (
+          <div class="key-actions">
+            <button
+              type="button"
+              aria-disabled={actions.busy}
+              aria-label={`Rotate ${k.name}`}
+              onClick={() => !actions.busy && actions.onRotate(k)}
+            >
+              Rotate
+            </button>
+            <button
+              type="button"
+              aria-disabled={actions.busy}
+              aria-label={`Revoke ${k.name}`}
+              onClick={() => !actions.busy && actions.onRevoke(k)}
+            >
+              Revoke
+            </button>
+          </div>
+        ) : null}
+      </td>
+    </tr>
   );
 }
 
-export function NewKeyPage(_props: PageProps) {
+function KeyTable({ keys, actions }: { keys: ApiKey[]; actions: RowActions }) {
+  if (keys.length === 0) return <p>The account has no API keys yet.</p>;
   return (
-    <Page title="New API key">
-      <p>To be written.</p>
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            {["Name", "Prefix", "Scopes", "Workspace", "Created", "Expires", "Last used", "Status", "Actions"].map(
+              (h) => (
+                <th key={h} scope="col">
+                  {h}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((k) => (
+            <KeyRow key={k.id} k={k} actions={actions} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A rotation under way: the replacement's secret (shown once) and the old key, revoked when the person says so. */
+interface Rotation {
+  old: ApiKey;
+  secret: string;
+}
+
+function RotationPanel({ rotation, onDone }: { rotation: Rotation; onDone: () => void }) {
+  const revoke = useAction(async () => {
+    await ok(api.DELETE("/api/v1/api-keys/{id}", { params: { path: { id: rotation.old.id } } }));
+    onDone();
+  });
+  return (
+    <section class="rotation" aria-label={`Rotating ${rotation.old.name}`}>
+      <SecretOnce secret={rotation.secret} name={rotation.old.name} />
+      <p>
+        The old key ({rotation.old.prefix}…) still works. Put the new key where the old one is used, then revoke the old
+        one.
+      </p>
+      <ErrorNote error={revoke.error} />
+      {revoke.busy ? <Busy label="Revoking the old key…" /> : null}
+      <div class="actions">
+        <button type="button" class="primary" disabled={revoke.busy} onClick={() => revoke.run()}>
+          The new key is deployed: revoke the old one
+        </button>
+      </div>
+    </section>
+  );
+}
+
+export function KeysPage(_props: PageProps) {
+  const keys = useAsync(listKeys, []);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [rotation, setRotation] = useState<Rotation | null>(null);
+  const revoke = useAction(async (key: ApiKey) => {
+    await ok(api.DELETE("/api/v1/api-keys/{id}", { params: { path: { id: key.id } } }));
+    setRevoking(null);
+    keys.reload();
+  });
+  const rotate = useAction(async (key: ApiKey) => {
+    const created = await ok(api.POST("/api/v1/api-keys", { body: replacementOf(key) }));
+    if (created.key) setRotation({ old: key, secret: created.key });
+    keys.reload();
+  });
+  const actions: RowActions = {
+    onRevoke: (k) => {
+      revoke.clear();
+      setRevoking(k);
+    },
+    onRotate: (k) => rotate.run(k),
+    busy: rotate.busy || rotation !== null,
+  };
+  return (
+    <Page
+      title="API keys"
+      actions={
+        <a class="button primary" href={href("/keys/new")}>
+          New key
+        </a>
+      }
+    >
+      {rotation ? (
+        <RotationPanel
+          rotation={rotation}
+          onDone={() => {
+            setRotation(null);
+            keys.reload();
+          }}
+        />
+      ) : null}
+      <ErrorNote error={rotate.error} />
+      {rotate.busy ? <Busy label="Issuing the replacement key…" /> : null}
+      <ErrorNote error={keys.error} />
+      {keys.data ? (
+        <KeyTable keys={keys.data} actions={actions} />
+      ) : keys.loading ? (
+        <Busy label="Reading the keys…" />
+      ) : null}
+      <Confirm
+        open={revoking !== null}
+        title={`Revoke “${revoking?.name ?? ""}”?`}
+        confirmLabel="Revoke the key"
+        busy={revoke.busy}
+        onConfirm={() => revoking && revoke.run(revoking)}
+        onCancel={() => setRevoking(null)}
+      >
+        <p>
+          Every request with this key ({revoking?.prefix}…) will be refused (401) within seconds. This cannot be undone:
+          a program that still uses it needs a new key.
+        </p>
+        <ErrorNote error={revoke.error} />
+      </Confirm>
     </Page>
   );
 }
