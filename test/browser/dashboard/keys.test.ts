@@ -175,10 +175,9 @@ describeInBrowser("the API key pages", () => {
     await visit.context.close();
   });
 
-  // Known failure, to be turned into `it` when fixed: a starter or pro web session is refused GET /api/v1/workspaces
-  // (403 plan_upgrade_required, the route is not planExempt), so account.ts's loadAccount fails as a whole, keeps no
-  // entitlements, and app.tsx shows that error instead of the upgrade prompt. The first check below pins the cause.
-  it.fails("shows a starter account the upgrade prompt instead of the keys", async () => {
+  // A starter or pro web session reaches only the account's reads, its keys, the approval and /admin (planExempt):
+  // the dashboard shows the prompt in place of the other pages.
+  it("shows a starter account the upgrade prompt instead of the keys", async () => {
     const person = await newAccount(d, "starter");
     const listed = await call(d, "GET", "/api/v1/workspaces", { auth: await sessionOf(d, person) });
     expect(listed.body.details?.error_code).toBe("plan_upgrade_required");
@@ -192,6 +191,11 @@ describeInBrowser("the API key pages", () => {
       expect(await page.getByRole("link", { name: "See what each plan allows" }).getAttribute("href")).toBe("#/plan");
       expect(await page.getByRole("button", { name: "Create the key" }).count()).toBe(0);
       expect(await axeViolations(page)).toEqual([]);
+      await page.goto(`${d.url}/#/contents`);
+      await page.getByRole("heading", { name: "API keys need a Business or Agency plan" }).waitFor();
+      await page.goto(`${d.url}/#/plan`);
+      await page.getByRole("heading", { name: "Plan", exact: true }).waitFor();
+      expect(visit.errors).toEqual([]);
     } finally {
       console.log(`upgrade: ${await screenshot(page, "upgrade")}`);
       await visit.context.close();

@@ -1,4 +1,4 @@
-/** Shown instead of the key pages to an account whose plan has no API access (starter, pro: DESIGN §5). */
+/** Shown instead of every page but the plan, the approval and Admin to an account whose plan has no API access. */
 import { href } from "../../router.js";
 import { Page } from "../../ui/page.js";
 import "./account.css";
@@ -6,14 +6,15 @@ import { HowPlansChange, PLAN_TABLE } from "./plan-table.js";
 
 const API_PLANS = PLAN_TABLE.filter((p) => p.apiAccess).map((p) => p.plan);
 
+/** The upgrade prompt (starter, pro: DESIGN §5): what the plan lacks, and how plans change on this server. */
 export function UpgradePrompt({ plan }: { plan: string }) {
   return (
-    <Page title="API keys">
+    <Page title="Upgrade the plan">
       <div class="panel account-panel">
         <h2>API keys need a Business or Agency plan</h2>
         <p>
-          This account is on the <strong>{plan}</strong> plan, which has no API access: its keys would be refused. API
-          keys come with the {API_PLANS.join(" and ")} plans.
+          This account is on the <strong>{plan}</strong> plan, which has no API access: its keys would be refused, and
+          the content, library and usage pages read through the API. They come with the {API_PLANS.join(" and ")} plans.
         </p>
         <HowPlansChange />
         <p>
