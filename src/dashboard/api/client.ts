@@ -95,3 +95,27 @@ export async function ok<T>(pending: Promise<Answer<T>>): Promise<T> {
   if (answer.response.ok) return answer.data as T;
   throw failureOf(answer.response, answer.error);
 }
+
+/** One page of a cursor-paged list as the API answers it (DESIGN §3: data, has_more, next_cursor). */
+export interface PageOf<T> {
+  data: T[];
+  has_more: boolean;
+  next_cursor?: string | null;
+}
+
+/** The cursor of the page after `page`, or undefined when it is the last. */
+export function nextCursorOf(page: PageOf<unknown>): string | undefined {
+  return page.has_more ? (page.next_cursor ?? undefined) : undefined;
+}
+
+/** Every item of a cursor-paged list: `read` is called with each next_cursor in turn until has_more is false. */
+export async function allPages<T>(read: (cursor: string | undefined) => Promise<PageOf<T>>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await read(cursor);
+    items.push(...page.data);
+    cursor = nextCursorOf(page);
+  } while (cursor);
+  return items;
+}

@@ -9,6 +9,7 @@ import {
   call,
   type Dashboard,
   describeInBrowser,
+  holdRequests,
   newAccount,
   openPage,
   type Person,
@@ -63,11 +64,9 @@ describeInBrowser("the editorial calendar", () => {
     });
     const overdue = await planned("Forgotten announcement", `${lastMonth}-15`);
     await planned("Someday piece", null);
-    const visit = await openPage(d);
-    const { page } = visit;
     // The browser is 14 hours ahead of UTC: a day read through its Date would shift the late-night post by a day.
-    const cdp = await visit.context.newCDPSession(page);
-    await cdp.send("Emulation.setTimezoneOverride", { timezoneId: "Pacific/Kiritimati" });
+    const visit = await openPage(d, { timezoneId: "Pacific/Kiritimati" });
+    const { page } = visit;
     await signIn(d, visit, person, `#/calendar?month=${thisMonth}`);
     expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe("Pacific/Kiritimati");
     const day = (key: string) => page.locator(`li[data-day="${key}"]`);
@@ -120,24 +119,17 @@ describeInBrowser("the editorial calendar", () => {
     await day(`${thisMonth}-10`).getByText("Held post").waitFor();
 
     // Held: the request waits until the test lets it go.
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(`**/api/v1/contents/${id}/schedule`, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const held = await holdRequests(page, `**/api/v1/contents/${id}/schedule`);
     await page.getByRole("button", { name: "Move “Held post”" }).click();
     await page.getByRole("dialog").getByLabel("Planned day").fill(`${thisMonth}-12`);
     await page.getByRole("button", { name: "Save the day" }).click();
     await day(`${thisMonth}-10`).getByText(`Saving the move to ${thisMonth}-12…`).waitFor();
     expect(await day(`${thisMonth}-12`).getByText("Held post").count()).toBe(0);
     expect(await dayOf(id)).toBe(`${thisMonth}-10`);
-    release();
+    held.release();
     await day(`${thisMonth}-12`).getByText("Held post").waitFor();
     expect(await dayOf(id)).toBe(`${thisMonth}-12`);
-    await page.unroute(`**/api/v1/contents/${id}/schedule`);
+    await held.stop();
 
     // Refused: a coded 409 as the server gives for published content.
     await page.route(`**/api/v1/contents/${id}/schedule`, (route) =>

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page, type Route } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { type ServerProcess, startServe, tempDir, untilListening } from "../../helpers/cli.js";
 import { CHROMIUM, CHROMIUM_ARGS } from "../chromium.js";
@@ -158,9 +158,21 @@ export interface Visit {
   errors: string[];
 }
 
+/** How openPage opens a page: its viewport (1440 × 900 unless given) and the browser's time zone (the machine's). */
+export interface PageOptions {
+  width?: number;
+  height?: number;
+  /** An IANA zone (`Pacific/Kiritimati`), for pages that must not read a day through the browser's own zone. */
+  timezoneId?: string;
+}
+
 /** A new page (its own context: no shared state) at a size, recording its requests and errors. */
-export async function openPage(d: Dashboard, size = { width: 1440, height: 900 }): Promise<Visit> {
-  const context = await d.browser.newContext({ viewport: size, permissions: ["clipboard-read", "clipboard-write"] });
+export async function openPage(d: Dashboard, options: PageOptions = {}): Promise<Visit> {
+  const context = await d.browser.newContext({
+    viewport: { width: options.width ?? 1440, height: options.height ?? 900 },
+    timezoneId: options.timezoneId,
+    permissions: ["clipboard-read", "clipboard-write"],
+  });
   const page = await context.newPage();
   const visit: Visit = { page, context, requests: [], errors: [] };
   page.on("request", (request) => visit.requests.push(request.url()));
@@ -169,6 +181,29 @@ export async function openPage(d: Dashboard, size = { width: 1440, height: 900 }
   });
   page.on("pageerror", (error) => visit.errors.push(error.message));
   return visit;
+}
+
+/** Requests a test holds back: `release` lets them reach the server, `stop` takes the hold off the page. */
+export interface HeldRequests {
+  release(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Holds the page's requests to `url` (a glob, `**\/api/v1/contents`), those of `method` alone when it is given, until
+ * the test calls `release`: what a page shows while its request runs is then seen for certain, not raced.
+ */
+export async function holdRequests(page: Page, url: string, method?: string): Promise<HeldRequests> {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const hold = async (route: Route) => {
+    if (!method || route.request().method() === method) await held;
+    await route.continue();
+  };
+  await page.route(url, hold);
+  return { release, stop: () => page.unroute(url, hold) };
 }
 
 /** The requests of a visit that went anywhere but the server (none should: the page loads nothing from elsewhere). */

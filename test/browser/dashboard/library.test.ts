@@ -9,6 +9,7 @@ import {
   call,
   type Dashboard,
   describeInBrowser,
+  holdRequests,
   newAccount,
   openPage,
   type Person,
@@ -52,14 +53,7 @@ describeInBrowser("the library", () => {
     ]);
 
     // The upload is held until the test lets it go: its progress is shown meanwhile.
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route("**/api/v1/reference-materials", async (route) => {
-      if (route.request().method() === "POST") await held;
-      await route.continue();
-    });
+    const held = await holdRequests(page, "**/api/v1/reference-materials", "POST");
     const upload = page.getByRole("form", { name: "Upload a file" });
     await upload.getByLabel("File", { exact: true }).setInputFiles({
       name: "roof-notes.md",
@@ -70,10 +64,10 @@ describeInBrowser("the library", () => {
     const progress = upload.getByRole("status").filter({ hasText: "Uploading roof-notes.md…" });
     await progress.waitFor();
     expect(await progress.locator("progress").count()).toBe(1);
-    release();
+    held.release();
     await table.getByText("roof-notes.md").waitFor();
     await progress.waitFor({ state: "hidden" });
-    await page.unroute("**/api/v1/reference-materials");
+    await held.stop();
     const uploaded = (await references()).find((r: { title: string }) => r.title === "roof-notes.md");
     expect(uploaded?.source_type).toBe("file");
     expect(

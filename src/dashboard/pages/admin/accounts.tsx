@@ -14,9 +14,9 @@ import { ErrorNote } from "../../ui/error-note.js";
 import { Field } from "../../ui/field.js";
 import { count, date } from "../../ui/format.js";
 import { Busy } from "../../ui/page.js";
+import { TableWrap } from "../../ui/table-wrap.js";
 import { useAction } from "../../ui/use-async.js";
-import { TableWrap } from "../usage/table-wrap.js";
-import { usePaged } from "./paged.js";
+import { usePaged } from "../../ui/use-paged.js";
 
 type Account = components["schemas"]["Account"];
 type Plan = Account["plan"];
@@ -186,6 +186,10 @@ function CreateAccount({ onCreated }: { onCreated: (a: Account) => void }) {
   );
 }
 
+/**
+ * The accounts section: every account with its plan and override, the dialog that changes them, and the form that
+ * creates one.
+ */
 export function AccountsSection() {
   const accounts = usePaged(
     (cursor) => ok(api.GET("/api/v1/admin/accounts", { params: { query: { cursor, limit: 100 } } })),

@@ -11,8 +11,8 @@ import { ErrorNote } from "../../ui/error-note.js";
 import { Field } from "../../ui/field.js";
 import { dateTime } from "../../ui/format.js";
 import { Busy } from "../../ui/page.js";
-import { TableWrap } from "../usage/table-wrap.js";
-import { usePaged } from "./paged.js";
+import { TableWrap } from "../../ui/table-wrap.js";
+import { usePaged } from "../../ui/use-paged.js";
 
 type Entry = components["schemas"]["AuditLogEntry"];
 
@@ -72,6 +72,10 @@ function AccountChooser({ account }: { account: string }) {
   );
 }
 
+/**
+ * The audit-log section of `account` (an id from the address; the admin's own account for none), older entries on
+ * request.
+ */
 export function AuditSection({ account }: { account: string | null }) {
   const accountId = account && /^[1-9]\d*$/.test(account) ? Number(account) : undefined;
   const log = usePaged(

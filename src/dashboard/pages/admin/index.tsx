@@ -16,6 +16,7 @@ const SECTIONS = [
   { tab: "audit", label: "Audit log" },
 ] as const;
 
+/** The Admin page (#/admin): the tab links, and the section the address's `tab` names (accounts by default). */
 export function AdminPage({ query }: PageProps) {
   const tab = SECTIONS.find((s) => s.tab === query.get("tab"))?.tab ?? "accounts";
   return (

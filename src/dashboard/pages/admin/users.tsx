@@ -11,9 +11,9 @@ import { ErrorNote } from "../../ui/error-note.js";
 import { Field } from "../../ui/field.js";
 import { date } from "../../ui/format.js";
 import { Busy } from "../../ui/page.js";
+import { TableWrap } from "../../ui/table-wrap.js";
 import { useAction } from "../../ui/use-async.js";
-import { TableWrap } from "../usage/table-wrap.js";
-import { usePaged } from "./paged.js";
+import { usePaged } from "../../ui/use-paged.js";
 
 type User = components["schemas"]["User"];
 type Created = components["schemas"]["UserCreated"];
@@ -28,7 +28,7 @@ function NewPassword({ user, password, onDone }: { user: Created; password: stri
         leave, nobody can see it again.
       </p>
       <div class="secret">
-        <label class="visually-hidden-label" for="new-password">
+        <label class="visually-hidden" for="new-password">
           Password of {user.email}
         </label>
         <input id="new-password" ref={field} readOnly value={password} onFocus={(e) => e.currentTarget.select()} />
@@ -156,6 +156,7 @@ function CreateUser({ onCreated }: { onCreated: (user: Created) => void }) {
   );
 }
 
+/** The users section: every user who signs in, and the form that creates one (its generated password shown once). */
 export function UsersSection() {
   const users = usePaged(
     (cursor) => ok(api.GET("/api/v1/admin/users", { params: { query: { cursor, limit: 100 } } })),

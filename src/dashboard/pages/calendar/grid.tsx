@@ -6,6 +6,7 @@ import type { Content } from "./data.js";
 import { ContentItem, type Pending } from "./items.js";
 import { dayKey, daysIn, firstWeekday, type Month, WEEKDAYS, weekdayOf } from "./month.js";
 
+/** The month's grid of days, each listing its contents (and the moves being saved), with a Move button on each. */
 export function MonthGrid({
   month,
   contents,

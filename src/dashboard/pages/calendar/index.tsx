@@ -86,6 +86,7 @@ function MonthNavigation({ month }: { month: Month }) {
   );
 }
 
+/** The Calendar page (#/calendar?month=YYYY-MM) of the current workspace. */
 export function CalendarPage(props: PageProps) {
   const { workspaceId } = useAccount();
   // A workspace of its own each: the confirmed moves of one never show in another.

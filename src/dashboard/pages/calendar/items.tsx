@@ -5,6 +5,10 @@ import type { Content } from "./data.js";
 /** A move waiting for the server's answer: the day asked for (null: the planned day removed). */
 export type Pending = Record<number, string | null>;
 
+/**
+ * One content on the calendar: its title (a link to it), status, overdue mark, the move being saved, and its Move
+ * button.
+ */
 export function ContentItem({
   content,
   pending,

@@ -46,6 +46,7 @@ export function firstWeekday(m: Month): number {
   return (new Date(Date.UTC(m.year, m.month - 1, 1)).getUTCDay() + 6) % 7;
 }
 
+/** The weekdays' names in the grid's order, Monday first. */
 export const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
 /** The weekday's name of a day of the month. */

@@ -6,6 +6,7 @@ import type { Content } from "./data.js";
 
 type Save = (content: Content, day: string | null) => void;
 
+/** The dialog that moves `content` to another day or removes its planned day; open while `content` is set. */
 export function MoveDialog({
   content,
   suggestedDay,

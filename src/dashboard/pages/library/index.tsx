@@ -9,6 +9,7 @@ import { Page } from "../../ui/page.js";
 import { MemoriesSection } from "./memories.js";
 import { ReferencesSection } from "./references.js";
 
+/** The Library page (#/library): the current workspace's reference materials, then its memories. */
 export function LibraryPage(_props: PageProps) {
   const workspaceId = useAccount().workspaceId ?? undefined;
   return (

@@ -43,6 +43,9 @@ function MemoryList({
   );
 }
 
+/**
+ * The memories section of a workspace: the list, the form that adds one, editing and deleting (after a confirmation).
+ */
 export function MemoriesSection({ workspaceId }: { workspaceId: string | undefined }) {
   const list = useAsync(() => listMemories(workspaceId), [workspaceId]);
   const [editing, setEditing] = useState<Memory | null>(null);

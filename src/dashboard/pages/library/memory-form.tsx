@@ -11,6 +11,7 @@ const KINDS: { value: MemoryKind; label: string; hint: string }[] = [
   { value: "context", label: "Context", hint: "what to know: facts, audience" },
 ];
 
+/** The form of a memory's fields, starting from `initial`, which hands what was typed to `onSubmit`. */
 export function MemoryForm({
   initial,
   submitLabel,

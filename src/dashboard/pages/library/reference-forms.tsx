@@ -6,6 +6,7 @@ import { Busy } from "../../ui/page.js";
 import { useAction } from "../../ui/use-async.js";
 import { FORMATS, pasteReference, type ReferenceFormat, UPLOAD_ACCEPT, uploadReference } from "./data.js";
 
+/** The form that adds a reference from pasted text, with its title and format; `onAdded` once the server has it. */
 export function PasteForm({ workspaceId, onAdded }: { workspaceId: string | undefined; onAdded: () => void }) {
   const [title, setTitle] = useState("");
   const [format, setFormat] = useState<ReferenceFormat>("markdown");
@@ -48,6 +49,7 @@ export function PasteForm({ workspaceId, onAdded }: { workspaceId: string | unde
   );
 }
 
+/** The form that uploads a file as a reference, showing its progress; `onAdded` once the server has it. */
 export function UploadForm({ workspaceId, onAdded }: { workspaceId: string | undefined; onAdded: () => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [title, setTitle] = useState("");

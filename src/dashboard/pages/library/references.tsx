@@ -4,6 +4,7 @@ import { Confirm, Dialog } from "../../ui/dialog.js";
 import { ErrorNote } from "../../ui/error-note.js";
 import { count, dateTime } from "../../ui/format.js";
 import { Busy } from "../../ui/page.js";
+import { TableWrap } from "../../ui/table-wrap.js";
 import { useAction, useAsync } from "../../ui/use-async.js";
 import { deleteReference, listReferences, type Reference, sourceLabel } from "./data.js";
 import { PasteForm, UploadForm } from "./reference-forms.js";
@@ -19,9 +20,9 @@ function ReferenceTable({
 }) {
   if (references.length === 0) return <p class="muted">No reference material yet: paste one or upload a file below.</p>;
   return (
-    <div class="table-wrap lib-refs">
+    <TableWrap label="Reference materials" class="lib-refs">
       <table>
-        <caption class="lib-caption">Reference materials</caption>
+        <caption class="visually-hidden">Reference materials</caption>
         <thead>
           <tr>
             <th scope="col">Title</th>
@@ -55,10 +56,11 @@ function ReferenceTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
+/** The reference-materials section of a workspace: the table, the two forms that add one, reading and deleting one. */
 export function ReferencesSection({ workspaceId }: { workspaceId: string | undefined }) {
   const list = useAsync(() => listReferences(workspaceId), [workspaceId]);
   const [viewing, setViewing] = useState<Reference | null>(null);

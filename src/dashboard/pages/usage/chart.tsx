@@ -5,6 +5,7 @@
  */
 import { count, date } from "../../ui/format.js";
 
+/** One bar of the chart: a UTC day (YYYY-MM-DD) and its count. */
 export interface DayValue {
   day: string;
   value: number;

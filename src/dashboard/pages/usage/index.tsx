@@ -88,6 +88,7 @@ function UsageReport({ usage }: { usage: Usage }) {
   );
 }
 
+/** The Usage page (#/usage?from=&to=): the period's charts, tables and totals, and the analysis quota. */
 export function UsagePage({ query }: PageProps) {
   const from = query.get("from") ?? undefined;
   const to = query.get("to") ?? undefined;

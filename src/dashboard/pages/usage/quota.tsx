@@ -6,6 +6,7 @@ import { count, date } from "../../ui/format.js";
 import { Busy } from "../../ui/page.js";
 import { useAsync } from "../../ui/use-async.js";
 
+/** The month's learning-analysis quota as a meter, or a line saying the plan has none. */
 export function QuotaMeter() {
   const id = useId();
   const quota = useAsync(() => ok(api.GET("/api/v1/analysis/quota")), []);

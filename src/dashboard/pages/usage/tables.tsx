@@ -2,9 +2,10 @@
 
 import type { components } from "../../api/schema.js";
 import { count } from "../../ui/format.js";
+import { TableWrap } from "../../ui/table-wrap.js";
 import { shortDay } from "./chart.js";
-import { TableWrap } from "./table-wrap.js";
 
+/** What GET /usage answers: the period, its totals, its days and each key's share. */
 export type Usage = components["schemas"]["Usage"];
 type Counts = Usage["totals"];
 
@@ -18,6 +19,7 @@ const COUNTERS: { field: keyof Counts; label: string }[] = [
   { field: "images", label: "Images" },
 ];
 
+/** The period's totals, one labelled number each. */
 export function TotalsList({ totals }: { totals: Counts }) {
   return (
     <dl class="totals">
@@ -89,6 +91,7 @@ export function DaysTable({ usage }: { usage: Usage }) {
   );
 }
 
+/** Each API key's share of the period, or a line saying no key was used. */
 export function KeysTable({ keys }: { keys: Usage["keys"] }) {
   if (keys.length === 0) return <p class="muted">No API key was used in this period.</p>;
   return (

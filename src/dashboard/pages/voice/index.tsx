@@ -94,6 +94,7 @@ function ProfileView({ profile, onCorrect }: { profile: Profile; onCorrect: (c: 
   );
 }
 
+/** The Voice page (#/voice): the current workspace's profile, its corrections and its reset. */
 export function VoicePage(_props: PageProps) {
   const { workspaceId } = useAccount();
   const loaded = useAsync(() => profileOf(workspaceId), [workspaceId]);

@@ -2,6 +2,7 @@
 import type { Profile } from "./data.js";
 import { ContentLinks } from "./evidence.js";
 
+/** The traits a person removed, each with the contents that had taught it; nothing for none. */
 export function RemovedList({ removed }: { removed: Profile["removed"] }) {
   const lines = [
     ...removed.substitutions.map((s) => ({

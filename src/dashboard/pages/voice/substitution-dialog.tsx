@@ -4,6 +4,7 @@ import { Dialog } from "../../ui/dialog.js";
 import { Field } from "../../ui/field.js";
 import type { Substitution } from "./data.js";
 
+/** The dialog that gives `substitution` another replacement; open while `substitution` is set. */
 export function SubstitutionDialog({
   substitution,
   onSave,

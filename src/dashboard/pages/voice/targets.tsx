@@ -13,6 +13,7 @@ function editTime(seconds: number | null): string {
 /** A number field's value, or null when it is empty (null forgets the target: the next edit teaches it again). */
 const numberOrNull = (text: string) => (text.trim() === "" ? null : Number(text));
 
+/** The profile's targets in words, and the form that sets them by hand (an empty field clears one). */
 export function Targets({
   traits,
   busy,

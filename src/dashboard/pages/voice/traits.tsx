@@ -3,6 +3,7 @@
  * removed, a phrase removed. Contested substitutions are shown as what they are: seen, but not applied yet.
  */
 import type { ComponentChildren } from "preact";
+import { TableWrap } from "../../ui/table-wrap.js";
 import type { Phrase, Substitution } from "./data.js";
 import { Evidence } from "./evidence.js";
 
@@ -16,9 +17,9 @@ function TraitTable({
   children: ComponentChildren;
 }) {
   return (
-    <div class="table-wrap">
+    <TableWrap label={caption}>
       <table>
-        <caption class="voice-caption">{caption}</caption>
+        <caption class="visually-hidden">{caption}</caption>
         <thead>
           <tr>
             {columns.map((c) => (
@@ -30,10 +31,11 @@ function TraitTable({
         </thead>
         <tbody>{children}</tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
+/** The applied substitutions, each with its evidence and its Edit and Remove buttons. */
 export function SubstitutionTable({
   items,
   busy,
@@ -80,6 +82,7 @@ export function SubstitutionTable({
   );
 }
 
+/** A table of learned phrases (avoided or preferred), each with its evidence and a Remove button. */
 export function PhraseTable({
   caption,
   empty,
@@ -115,6 +118,7 @@ export function PhraseTable({
   );
 }
 
+/** The substitutions seen but not applied yet, under their own heading; nothing for none. */
 export function ContestedList({ items }: { items: Substitution[] }) {
   if (items.length === 0) return null;
   return (

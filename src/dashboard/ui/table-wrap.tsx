@@ -4,10 +4,19 @@
  */
 import type { ComponentChildren } from "preact";
 
-export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {
+/** The named, focusable `.table-wrap` a table scrolls in; `class` adds a page's own classes to it. */
+export function TableWrap({
+  label,
+  class: extra,
+  children,
+}: {
+  label: string;
+  class?: string;
+  children: ComponentChildren;
+}) {
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus for the keyboard to scroll it.
-    <section class="table-wrap" aria-label={label} tabIndex={0}>
+    <section class={extra ? `table-wrap ${extra}` : "table-wrap"} aria-label={label} tabIndex={0}>
       {children}
     </section>
   );

@@ -1,14 +1,9 @@
 /** A list the API answers a page at a time (data, has_more, next_cursor): the pages read so far, and the next one. */
 import { useEffect, useState } from "preact/hooks";
-import { useAction, useAsync } from "../../ui/use-async.js";
+import { nextCursorOf, type PageOf } from "../api/client.js";
+import { useAction, useAsync } from "./use-async.js";
 
-export interface PageOf<T> {
-  data: T[];
-  has_more: boolean;
-  next_cursor?: string | null;
-}
-
-/** The first page whenever `deps` change (or `reload`), then each next page appended by `more`. */
+/** The first page whenever `deps` change (or `reload`), then each next page appended by `more` ("Older entries"). */
 export function usePaged<T>(load: (cursor: string | undefined) => Promise<PageOf<T>>, deps: unknown[]) {
   const [items, setItems] = useState<T[]>([]);
   const [next, setNext] = useState<string | null>(null);
@@ -16,12 +11,12 @@ export function usePaged<T>(load: (cursor: string | undefined) => Promise<PageOf
   useEffect(() => {
     if (!first.data) return;
     setItems(first.data.data);
-    setNext(first.data.has_more ? (first.data.next_cursor ?? null) : null);
+    setNext(nextCursorOf(first.data) ?? null);
   }, [first.data]);
   const nextPage = useAction(async () => {
     const page = await load(next ?? undefined);
     setItems((read) => [...read, ...page.data]);
-    setNext(page.has_more ? (page.next_cursor ?? null) : null);
+    setNext(nextCursorOf(page) ?? null);
   });
   return {
     items,
