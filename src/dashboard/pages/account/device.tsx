@@ -14,6 +14,7 @@ import { Busy, Page } from "../../ui/page.js";
 import { useAction } from "../../ui/use-async.js";
 import "./account.css";
 
+/** The approval form of a command-line sign-in (the device flow's verification_uri), its code from the address. */
 export function DevicePage({ query }: PageProps) {
   const { session } = useSession();
   const [code, setCode] = useState(query.get("user_code") ?? "");

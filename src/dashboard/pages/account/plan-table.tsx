@@ -11,6 +11,10 @@ export interface PlanRow {
   analysesPerMonth: number;
 }
 
+/**
+ * What each plan allows, as src/domain/plans.ts defines it: the dashboard imports no server code and no operation lists
+ * the plans, so test/browser/dashboard/account.test.ts compares this table, cell by cell, with the server's.
+ */
 export const PLAN_TABLE: PlanRow[] = [
   { plan: "starter", apiAccess: false, perMinute: 0, perHour: 0, analysesPerMonth: 0 },
   { plan: "pro", apiAccess: false, perMinute: 0, perHour: 0, analysesPerMonth: 0 },

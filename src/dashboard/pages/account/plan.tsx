@@ -9,6 +9,7 @@ import type { PageProps } from "../../router.js";
 import { ErrorNote } from "../../ui/error-note.js";
 import { count, date } from "../../ui/format.js";
 import { Busy, Page } from "../../ui/page.js";
+import { TableWrap } from "../../ui/table-wrap.js";
 import { useAsync } from "../../ui/use-async.js";
 import { HowPlansChange, PLAN_TABLE } from "./plan-table.js";
 import "./account.css";
@@ -40,10 +41,7 @@ function EntitlementList({ e }: { e: Entitlements }) {
 
 function PlanComparison({ current }: { current: string | undefined }) {
   return (
-    // A table wider than a narrow screen scrolls; with no control inside, its frame takes the focus so that the
-    // keyboard can scroll it (axe's scrollable-region-focusable).
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by the keyboard.
-    <section class="table-wrap" tabIndex={0} aria-label="Plans">
+    <TableWrap label="Plans">
       <table aria-label="What each plan allows">
         <thead>
           <tr>
@@ -69,10 +67,11 @@ function PlanComparison({ current }: { current: string | undefined }) {
           ))}
         </tbody>
       </table>
-    </section>
+    </TableWrap>
   );
 }
 
+/** The account's plan and entitlements, what each plan allows, and how plans change on this server. */
 export function PlanPage(_props: PageProps) {
   const entitlements = useAsync(() => ok(api.GET("/api/v1/users/me/entitlements")), []);
   return (

@@ -6,26 +6,20 @@
  */
 import { useState } from "preact/hooks";
 import { loadAccount, type Workspace } from "../../account.js";
-import { api, ok } from "../../api/client.js";
+import { allPages, api, ok } from "../../api/client.js";
 import type { PageProps } from "../../router.js";
 import { Confirm } from "../../ui/dialog.js";
 import { ErrorNote } from "../../ui/error-note.js";
 import { Field } from "../../ui/field.js";
 import { dateTime } from "../../ui/format.js";
 import { Busy, Page } from "../../ui/page.js";
+import { TableWrap } from "../../ui/table-wrap.js";
 import { useAction, useAsync } from "../../ui/use-async.js";
 import "./account.css";
 
 /** Every workspace of the account, a page of 100 at a time until the last. */
-async function listWorkspaces(): Promise<Workspace[]> {
-  const all: Workspace[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await ok(api.GET("/api/v1/workspaces", { params: { query: { limit: 100, cursor } } }));
-    all.push(...page.data);
-    cursor = page.has_more ? (page.next_cursor ?? undefined) : undefined;
-  } while (cursor);
-  return all;
+function listWorkspaces(): Promise<Workspace[]> {
+  return allPages((cursor) => ok(api.GET("/api/v1/workspaces", { params: { query: { limit: 100, cursor } } })));
 }
 
 function CreateForm({ onChanged }: { onChanged: () => Promise<void> }) {
@@ -152,6 +146,7 @@ interface DeleteProps {
   onCancel: () => void;
 }
 
+/** The account's workspaces: list, create, rename, make default and delete. */
 export function WorkspacesPage(_props: PageProps) {
   const workspaces = useAsync(listWorkspaces, []);
   const [deleting, setDeleting] = useState<Workspace | null>(null);
@@ -164,7 +159,7 @@ export function WorkspacesPage(_props: PageProps) {
     <Page title="Workspaces">
       <ErrorNote error={workspaces.error} />
       {workspaces.data ? (
-        <div class="table-wrap">
+        <TableWrap label="Workspaces">
           <table class="workspace-table" aria-label="The account's workspaces">
             <thead>
               <tr>
@@ -180,7 +175,7 @@ export function WorkspacesPage(_props: PageProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       ) : (
         <Busy label="Reading the workspaces…" />
       )}

@@ -6,12 +6,13 @@
  */
 import { useState } from "preact/hooks";
 import { useAccount } from "../../account.js";
-import { api, ok } from "../../api/client.js";
+import { allPages, api, ok } from "../../api/client.js";
 import { href, type PageProps } from "../../router.js";
 import { Confirm } from "../../ui/dialog.js";
 import { ErrorNote } from "../../ui/error-note.js";
 import { dateTime } from "../../ui/format.js";
 import { Busy, Page } from "../../ui/page.js";
+import { TableWrap } from "../../ui/table-wrap.js";
 import { useAction, useAsync } from "../../ui/use-async.js";
 import { type ApiKey, bindingName, keyStatus, replacementOf, scopesText } from "./key-rules.js";
 import { SecretOnce } from "./secret.js";
@@ -20,15 +21,8 @@ import "./keys.css";
 export { NewKeyPage } from "./new.js";
 
 /** Every key of the account, a page of 100 at a time until the last. */
-async function listKeys(): Promise<ApiKey[]> {
-  const keys: ApiKey[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await ok(api.GET("/api/v1/api-keys", { params: { query: { limit: 100, cursor } } }));
-    keys.push(...page.data);
-    cursor = page.has_more ? (page.next_cursor ?? undefined) : undefined;
-  } while (cursor);
-  return keys;
+function listKeys(): Promise<ApiKey[]> {
+  return allPages((cursor) => ok(api.GET("/api/v1/api-keys", { params: { query: { limit: 100, cursor } } })));
 }
 
 function StatusBadge({ keyRecord }: { keyRecord: ApiKey }) {
@@ -93,7 +87,7 @@ function KeyRow({ k, actions }: { k: ApiKey; actions: RowActions }) {
 function KeyTable({ keys, actions }: { keys: ApiKey[]; actions: RowActions }) {
   if (keys.length === 0) return <p>The account has no API keys yet.</p>;
   return (
-    <div class="table-wrap">
+    <TableWrap label="API keys">
       <table>
         <thead>
           <tr>
@@ -112,7 +106,7 @@ function KeyTable({ keys, actions }: { keys: ApiKey[]; actions: RowActions }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
@@ -145,6 +139,7 @@ function RotationPanel({ rotation, onDone }: { rotation: Rotation; onDone: () =>
   );
 }
 
+/** The account's API keys, with revoke and rotate. */
 export function KeysPage(_props: PageProps) {
   const keys = useAsync(listKeys, []);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);

@@ -4,8 +4,11 @@
  */
 import type { components } from "../../api/schema.js";
 
+/** A key as GET /api-keys lists it. */
 export type ApiKey = components["schemas"]["ApiKey"];
+/** The body of POST /api-keys. */
 export type CreateKeyRequest = components["schemas"]["CreateApiKeyRequest"];
+/** One of the expiration choices POST /api-keys takes. */
 export type ExpiryChoice = NonNullable<CreateKeyRequest["expires"]>;
 
 /** The expiration choices of the specification, in its order; 90 days is the default (preselected). */
@@ -15,6 +18,7 @@ export const EXPIRY_CHOICES: { value: ExpiryChoice; label: string; days: number 
   { value: "365d", label: "365 days", days: 365 },
   { value: "never", label: "Never", days: null },
 ];
+/** The expiry preselected on the form (spec §5: 90 days by default). */
 export const DEFAULT_EXPIRY: ExpiryChoice = "90d";
 
 const DAY_MS = 86_400_000;

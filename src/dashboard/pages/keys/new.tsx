@@ -120,6 +120,7 @@ function KeyForm({ query, onIssued }: { query: URLSearchParams; onIssued: (secre
   );
 }
 
+/** The key form, with the specification's choices (`?scopes=` fills the scopes), and the new secret shown once. */
 export function NewKeyPage({ query }: PageProps) {
   const [issued, setIssued] = useState<{ secret: string; name: string } | null>(null);
   return (

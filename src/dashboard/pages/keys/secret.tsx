@@ -5,6 +5,7 @@
 import { useId, useRef } from "preact/hooks";
 import { CopyButton } from "../../ui/copy-button.js";
 
+/** A new key's secret, with a copy button and the warning that it is not shown again. */
 export function SecretOnce({ secret, name }: { secret: string; name: string }) {
   const field = useRef<HTMLInputElement>(null);
   const id = useId();
