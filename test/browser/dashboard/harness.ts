@@ -8,7 +8,7 @@
  * a failure: .ci/run installs the package.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -19,8 +19,28 @@ import { CHROMIUM, CHROMIUM_ARGS } from "../chromium.js";
 
 export { CHROMIUM };
 
-/** Where screenshots go: DASHBOARD_SCREENSHOTS (docs/screenshots/ to refresh the docs' pictures), else the temp folder. */
-export const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS ?? path.join(os.tmpdir(), "content-service-dashboard");
+/** Where every screenshot goes, for a person to look at. */
+export const SCREENSHOTS = path.join(os.tmpdir(), "content-service-dashboard");
+
+/**
+ * The screenshots docs/dashboard.md shows: with DASHBOARD_SCREENSHOTS set (to docs/screenshots), these are written
+ * there too, so that a run of the browser tests refreshes the docs' pictures and adds nothing else.
+ */
+const DOCUMENTED = new Set([
+  "sign-in",
+  "content-list",
+  "content-editor",
+  "content-learning",
+  "content-editor-375",
+  "calendar",
+  "library",
+  "voice",
+  "usage",
+  "keys",
+  "keys-secret",
+  "workspaces",
+  "admin",
+]);
 
 /** A describe block that runs in the browser, or a skip (a failure in CI) saying chromium is missing. */
 export function describeInBrowser(title: string, body: () => void): void {
@@ -258,10 +278,15 @@ export async function axeViolations(page: Page): Promise<Violation[]> {
   return found.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
-/** Saves a screenshot of the page under SCREENSHOTS and answers its path (printed, for a person to look at). */
+/** Saves a screenshot of the page under SCREENSHOTS (and the docs' folder: DOCUMENTED) and answers its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const file = path.join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
+  const docs = process.env.DASHBOARD_SCREENSHOTS;
+  if (docs && DOCUMENTED.has(name)) {
+    mkdirSync(docs, { recursive: true });
+    copyFileSync(file, path.join(docs, `${name}.png`));
+  }
   return file;
 }
