@@ -1,10 +1,149 @@
-import type { PageProps } from "../../router.js";
-import { Page } from "../../ui/page.js";
+/**
+ * The content list (#/contents): the current workspace's contents, oldest first as the server lists them, filtered by
+ * status on the server and by a search of the titles and texts on the pages read (GET /contents has no text search),
+ * a page of 50 at a time.
+ */
+import { useState } from "preact/hooks";
+import { useAccount } from "../../account.js";
+import { api, ok } from "../../api/client.js";
+import type { components } from "../../api/schema.js";
+import { href } from "../../router.js";
+import { ErrorNote } from "../../ui/error-note.js";
+import { Field } from "../../ui/field.js";
+import { dateTime } from "../../ui/format.js";
+import { Busy, Page } from "../../ui/page.js";
+import { useAsync } from "../../ui/use-async.js";
+import "./content.css";
 
-export function ContentsPage(_props: PageProps) {
+type Content = components["schemas"]["Content"];
+export type ContentStatus = Content["status"];
+export const STATUSES: ContentStatus[] = ["draft", "generated", "finalized", "published"];
+
+/** Reads a page of the workspace's contents in a status (all for none), after a cursor. */
+async function readPage(workspaceId: string, status: ContentStatus | "", cursor?: string) {
+  return ok(
+    api.GET("/api/v1/contents", {
+      params: { query: { workspace_id: workspaceId, limit: 50, cursor, ...(status ? { status } : {}) } },
+    }),
+  );
+}
+
+/** Whether a content's title or text holds the search words (case folded). */
+function matches(content: Content, search: string): boolean {
+  const wanted = search.trim().toLowerCase();
+  if (!wanted) return true;
+  return `${content.title}\n${content.content}`.toLowerCase().includes(wanted);
+}
+
+export function StatusBadge({ status }: { status: ContentStatus }) {
+  const tone = status === "published" || status === "finalized" ? "badge ok" : "badge";
+  return <span class={tone}>{status}</span>;
+}
+
+function ContentRows({ rows }: { rows: Content[] }) {
   return (
-    <Page title="Content">
-      <p>To be written.</p>
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Title</th>
+            <th scope="col">Status</th>
+            <th scope="col">Updated</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((c) => (
+            <tr key={c.content_id}>
+              <td>
+                <a href={href(`/contents/${c.content_id}`)}>{c.title || `Untitled #${c.content_id}`}</a>
+              </td>
+              <td>
+                <StatusBadge status={c.status} />
+              </td>
+              <td>{dateTime(c.updated_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Filters(props: {
+  status: ContentStatus | "";
+  search: string;
+  onStatus: (s: ContentStatus | "") => void;
+  onSearch: (s: string) => void;
+}) {
+  return (
+    <div class="panel content-filters">
+      <Field label="Status">
+        <select
+          value={props.status}
+          onChange={(e) => props.onStatus((e.target as HTMLSelectElement).value as ContentStatus | "")}
+        >
+          <option value="">All</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="Search" hint="Searches the titles and texts listed.">
+        <input
+          type="search"
+          value={props.search}
+          onInput={(e) => props.onSearch((e.target as HTMLInputElement).value)}
+        />
+      </Field>
+    </div>
+  );
+}
+
+export function ContentsPage() {
+  const { workspaceId } = useAccount();
+  const [status, setStatus] = useState<ContentStatus | "">("");
+  const [search, setSearch] = useState("");
+  const [more, setMore] = useState<{ rows: Content[]; cursor: string | null; error: unknown }>();
+  const first = useAsync(async () => {
+    setMore(undefined);
+    return workspaceId ? readPage(workspaceId, status) : undefined;
+  }, [workspaceId, status]);
+  const rows = [...(first.data?.data ?? []), ...(more?.rows ?? [])];
+  const cursor = more ? more.cursor : (first.data?.next_cursor ?? null);
+  const loadMore = async () => {
+    if (!workspaceId || !cursor) return;
+    try {
+      const next = await readPage(workspaceId, status, cursor);
+      setMore({ rows: [...(more?.rows ?? []), ...next.data], cursor: next.next_cursor, error: null });
+    } catch (error) {
+      setMore({ rows: more?.rows ?? [], cursor, error });
+    }
+  };
+  const shown = rows.filter((c) => matches(c, search));
+  return (
+    <Page
+      title="Content"
+      actions={
+        <a class="button primary" href={href("/contents/new")}>
+          New content
+        </a>
+      }
+    >
+      <Filters status={status} search={search} onStatus={setStatus} onSearch={setSearch} />
+      <ErrorNote error={first.error} />
+      {first.loading ? <Busy label="Reading the contents" /> : null}
+      {!first.loading && shown.length === 0 ? <p class="muted">No contents match.</p> : null}
+      {shown.length > 0 ? <ContentRows rows={shown} /> : null}
+      <ErrorNote error={more?.error} />
+      {cursor ? (
+        <div class="actions">
+          <button type="button" onClick={loadMore}>
+            Show more
+          </button>
+        </div>
+      ) : null}
     </Page>
   );
 }
