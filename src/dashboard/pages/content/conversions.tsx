@@ -17,6 +17,7 @@ const FORMATS: { value: Format; label: string }[] = [
   { value: "email", label: "Email" },
 ];
 
+/** A content's conversions: convert to a target format, and each stored output shown as text. */
 export function Conversions({ contentId, workspaceId }: { contentId: number; workspaceId: string }) {
   const [format, setFormat] = useState<Format>("html");
   const list = useAsync(

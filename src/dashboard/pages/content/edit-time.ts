@@ -6,6 +6,7 @@
  */
 import { useRef } from "preact/hooks";
 
+/** The seconds the person has spent with the text focused since the editor opened, for finalize's edit_seconds. */
 export function useEditTime() {
   const total = useRef(0);
   const since = useRef<number | null>(null);

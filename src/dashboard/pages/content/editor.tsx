@@ -25,6 +25,7 @@ import "./content.css";
 
 type Content = components["schemas"]["Content"];
 
+/** The editor of one content (`#/contents/:id`), or the generation form for a new one (`#/contents/new`). */
 export function EditorPage({ params, query }: PageProps) {
   if (!params.id) return <GenerateForm />;
   const warnings = query.get("warnings");

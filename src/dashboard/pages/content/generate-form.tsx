@@ -84,6 +84,7 @@ function requestOf(form: Form, workspaceId: string): GenerateRequest {
   };
 }
 
+/** The generation form: template, direction, memories and references, with the text shown as it is written. */
 export function GenerateForm() {
   const { workspaceId } = useAccount();
   const sources = useSources(workspaceId);

@@ -69,6 +69,7 @@ function LearnedList({ learned }: { learned: Learned }) {
   );
 }
 
+/** A learning job's progress, polled until it ends, then what it learned in words. */
 export function LearningJob({ jobId }: { jobId: string }) {
   const { job, error } = useJob(jobId);
   return (

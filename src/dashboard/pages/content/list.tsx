@@ -16,7 +16,9 @@ import { useAsync } from "../../ui/use-async.js";
 import "./content.css";
 
 type Content = components["schemas"]["Content"];
+/** A content's status in its lifecycle. */
 export type ContentStatus = Content["status"];
+/** The statuses, in lifecycle order, for the list's filter. */
 export const STATUSES: ContentStatus[] = ["draft", "generated", "finalized", "published"];
 
 /** Reads a page of the workspace's contents in a status (all for none), after a cursor. */
@@ -35,6 +37,7 @@ function matches(content: Content, search: string): boolean {
   return `${content.title}\n${content.content}`.toLowerCase().includes(wanted);
 }
 
+/** A content's status as a badge. */
 export function StatusBadge({ status }: { status: ContentStatus }) {
   const tone = status === "published" || status === "finalized" ? "badge ok" : "badge";
   return <span class={tone}>{status}</span>;
@@ -101,6 +104,7 @@ function Filters(props: {
   );
 }
 
+/** The workspace's contents, filtered by status or text, each opening in the editor. */
 export function ContentsPage() {
   const { workspaceId } = useAccount();
   const [status, setStatus] = useState<ContentStatus | "">("");

@@ -17,6 +17,7 @@ const NAMES: Record<string, string> = {
   voice: "Voice match",
 };
 
+/** Scores a text (POST /scoring) and shows the score with each of its components. */
 export function Score({ text }: { text: string }) {
   const [scoring, setScoring] = useState<Scoring>();
   const score = useAction(async () => setScoring(await ok(api.POST("/api/v1/scoring", { body: { text } }))));

@@ -6,7 +6,9 @@
 import { ApiFailure, api, failureOf } from "../../api/client.js";
 import type { components } from "../../api/schema.js";
 
+/** The body of POST /generate. */
 export type GenerateRequest = components["schemas"]["GenerateRequest"];
+/** What a generation stores and answers. */
 export type Generated = components["schemas"]["GenerateResponse"];
 
 interface ServerEvent {

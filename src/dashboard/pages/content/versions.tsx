@@ -6,6 +6,7 @@ import { dateTime } from "../../ui/format.js";
 import { Busy } from "../../ui/page.js";
 import { useAsync } from "../../ui/use-async.js";
 
+/** A content's versions, each viewable as text. */
 export function Versions({ contentId, revision }: { contentId: number; revision: number }) {
   const versions = useAsync(
     () =>
