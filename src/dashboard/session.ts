@@ -47,11 +47,11 @@ export function currentSession(): Session | null {
 /** Starts a session: the first sign-in, or the sign-in again that lets waiting requests go. */
 export function startSession(session: Session): void {
   const previous = store.get().session;
-  const sameUser = !previous || previous.user.id === session.user.id;
+  const sameUser = previous !== null && previous.user.id === session.user.id;
   store.update({ session, expired: false });
   const pending = waiting;
   waiting = [];
-  // Requests refused for another person's session must not be sent again as this one.
+  // Requests refused for another person's session (or for none) must not be sent again as this one.
   for (const w of pending) sameUser ? w.resolve(session.token) : w.reject(new Error("signed in as someone else"));
 }
 

@@ -41,26 +41,30 @@ export function failureOf(response: Response, body: unknown): ApiFailure {
   return new ApiFailure(response.status, coded.details?.error_code ?? "unknown", message, traceId, coded.details);
 }
 
-/** The copies of requests sent with the session, to send again once the person has signed in again. */
-const retries = new WeakMap<Request, Request>();
+/** The copies of requests sent with the session, with the token each went with, to send again after a sign-in. */
+const retries = new WeakMap<Request, { copy: Request; token: string }>();
 
-/** Adds the session's token; on its 401, asks the person to sign in again and sends the request once more. */
+/**
+ * Adds the session's token; on its 401, asks the person to sign in again and sends the request once more. Only a
+ * request refused for the session still open here waits: one that went before a sign-out, or under a session since
+ * replaced, answers its 401 as it is, so that it never runs as whoever signs in next (session.ts startSession).
+ */
 const withSession: Middleware = {
   onRequest({ request }) {
     const token = sessionToken();
     if (!token || request.headers.has("authorization")) return request;
     request.headers.set("authorization", `Bearer ${token}`);
-    retries.set(request, request.clone());
+    retries.set(request, { copy: request.clone(), token });
     return request;
   },
   async onResponse({ request, response }) {
-    const copy = retries.get(request);
-    if (response.status !== 401 || !copy) return response;
+    const sent = retries.get(request);
+    if (response.status !== 401 || !sent || sent.token !== sessionToken()) return response;
     // The session ended (expired or signed out elsewhere): the page stays as it is, with what was typed, while the
     // sign-in dialog is open (app.tsx); the request goes again with the new token.
     const token = await reauthenticate();
-    copy.headers.set("authorization", `Bearer ${token}`);
-    return fetch(copy);
+    sent.copy.headers.set("authorization", `Bearer ${token}`);
+    return fetch(sent.copy);
   },
 };
 

@@ -58,6 +58,8 @@ describeInBrowser("the account pages", () => {
     await signInHere(page, person);
     await page.getByRole("heading", { name: "Command-line sign-in" }).waitFor();
     expect(await page.getByLabel("Code shown by the program").inputValue()).toBe(start.body.user_code);
+    // A code that came in a link is said to have (RFC 8628 §5.4: a link is how a phisher's code would come).
+    await page.getByText("This code came filled in by the link you opened.").waitFor();
     expect(await axeViolations(page)).toEqual([]);
     console.log(`device: ${await screenshot(page, "device")}`);
     await page.getByRole("button", { name: "Approve the sign-in" }).click();

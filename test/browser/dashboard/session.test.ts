@@ -10,6 +10,8 @@ import {
   type Dashboard,
   describeInBrowser,
   foreignRequests,
+  holdRequests,
+  newPerson,
   openPage,
   screenshot,
   sessionOf,
@@ -77,6 +79,31 @@ describeInBrowser("the dashboard's session", () => {
     const admin = await sessionOf(d);
     const stored = await call(d, "GET", "/api/v1/reference-materials", { auth: admin });
     expect(stored.body.data.map((r: { title: string }) => r.title)).toContain("Typed before the end");
+    await visit.context.close();
+  });
+
+  // Found by review: a request refused after its sign-out was queued, then sent again as whoever signed in next.
+  it("never sends a request refused after a sign-out again, as the next person to sign in", async () => {
+    const visit = await openPage(d);
+    const { page } = visit;
+    await signIn(d, visit, d.admin, "#/library");
+    const paste = page.getByRole("form", { name: "Paste a reference" });
+    await paste.getByLabel("Title").fill("Sent before the sign-out");
+    await paste.getByLabel("Content").fill("Words that must not be stored in the next person's name.");
+    const held = await holdRequests(page, "**/api/v1/reference-materials", "POST");
+    await paste.getByRole("button", { name: "Add the reference" }).click();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in to content-service" }).waitFor();
+    const refused = page.waitForResponse((r) => r.url().endsWith("/api/v1/reference-materials") && r.status() === 401);
+    held.release();
+    await refused;
+    const next = await newPerson(d, 1, "admin");
+    await signIn(d, visit, next, "#/library");
+    await page.getByRole("form", { name: "Paste a reference" }).waitFor();
+    await page.waitForLoadState("networkidle");
+    const stored = await call(d, "GET", "/api/v1/reference-materials", { auth: await sessionOf(d, next) });
+    expect(stored.body.data.map((r: { title: string }) => r.title)).not.toContain("Sent before the sign-out");
+    await held.stop();
     await visit.context.close();
   });
 });

@@ -17,7 +17,8 @@ import "./account.css";
 /** The approval form of a command-line sign-in (the device flow's verification_uri), its code from the address. */
 export function DevicePage({ query }: PageProps) {
   const { session } = useSession();
-  const [code, setCode] = useState(query.get("user_code") ?? "");
+  const linked = query.get("user_code");
+  const [code, setCode] = useState(linked ?? "");
   const [approved, setApproved] = useState(false);
   const approve = useAction(async () => {
     await ok(api.POST("/api/v1/auth/device/approve", { body: { user_code: code.trim() } }));
@@ -48,6 +49,12 @@ export function DevicePage({ query }: PageProps) {
           A program (the command line, a build job) asks to sign in as you, {session?.user.email}. Approve it only if
           you started it and the code below is the one it shows.
         </p>
+        {linked ? (
+          <p class="notice">
+            This code came filled in by the link you opened. Someone who sends you such a link gets a session as you if
+            you approve it: approve only a sign-in you started yourself, in a program that shows this same code.
+          </p>
+        ) : null}
         <Field label="Code shown by the program" hint="Eight letters, such as BCDF-GHJK.">
           <input
             required
