@@ -123,6 +123,8 @@ export async function call(
   method: string,
   apiPath: string,
   options: { auth?: string; body?: unknown } = {},
+  // The tests read the fields they set up and check; the contract of every answer is the route suites' to check.
+  // biome-ignore lint/suspicious/noExplicitAny: a JSON answer of any operation.
 ): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = {};
   if (options.auth) headers.authorization = `Bearer ${options.auth}`;
@@ -266,13 +268,19 @@ export interface Violation {
 export async function axeViolations(page: Page): Promise<Violation[]> {
   await page.evaluate(axeSource);
   const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: any[] }> } }).axe;
+    interface AxeViolation {
+      id: string;
+      impact?: string;
+      help: string;
+      nodes: { target: string[] }[];
+    }
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run();
     return result.violations.map((v) => ({
       id: v.id,
       impact: v.impact ?? "",
       help: v.help,
-      targets: v.nodes.map((n: { target: string[] }) => n.target.join(" ")),
+      targets: v.nodes.map((n) => n.target.join(" ")),
     }));
   });
   return found.filter((v) => v.impact === "serious" || v.impact === "critical");
