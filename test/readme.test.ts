@@ -52,7 +52,13 @@ describe("docs/api.md's list of the operations kept from API keys", () => {
 });
 
 describe("the guide's pages", () => {
-  const pages = ["README.md", "CHANGELOG.md", ...readdirSync(path.join(ROOT, "docs")).map((f) => `docs/${f}`)];
+  const pages = [
+    "README.md",
+    "CHANGELOG.md",
+    ...readdirSync(path.join(ROOT, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => `docs/${f}`),
+  ];
 
   it.each(pages)("%s links only to pages that exist", (page) => {
     for (const [, link] of read(page).matchAll(/\]\(([\w./-]+\.md)(#[\w-]*)?\)/g)) {
