@@ -12,7 +12,7 @@ import { ErrorNote } from "../../ui/error-note.js";
 import { Field } from "../../ui/field.js";
 import { dateTime } from "../../ui/format.js";
 import { Busy, Page } from "../../ui/page.js";
-import { useAsync } from "../../ui/use-async.js";
+import { usePaged } from "../../ui/use-paged.js";
 import "./content.css";
 
 type Content = components["schemas"]["Content"];
@@ -109,22 +109,14 @@ export function ContentsPage() {
   const { workspaceId } = useAccount();
   const [status, setStatus] = useState<ContentStatus | "">("");
   const [search, setSearch] = useState("");
-  const [more, setMore] = useState<{ rows: Content[]; cursor: string | null; error: unknown }>();
-  const first = useAsync(async () => {
-    setMore(undefined);
-    return workspaceId ? readPage(workspaceId, status) : undefined;
-  }, [workspaceId, status]);
-  const rows = [...(first.data?.data ?? []), ...(more?.rows ?? [])];
-  const cursor = more ? more.cursor : (first.data?.next_cursor ?? null);
-  const loadMore = async () => {
-    if (!workspaceId || !cursor) return;
-    try {
-      const next = await readPage(workspaceId, status, cursor);
-      setMore({ rows: [...(more?.rows ?? []), ...next.data], cursor: next.next_cursor, error: null });
-    } catch (error) {
-      setMore({ rows: more?.rows ?? [], cursor, error });
-    }
-  };
+  const list = usePaged(
+    (cursor) =>
+      workspaceId
+        ? readPage(workspaceId, status, cursor)
+        : Promise.resolve({ data: [], has_more: false, next_cursor: null }),
+    [workspaceId, status],
+  );
+  const rows = list.items;
   const shown = rows.filter((c) => matches(c, search));
   return (
     <Page
@@ -136,14 +128,13 @@ export function ContentsPage() {
       }
     >
       <Filters status={status} search={search} onStatus={setStatus} onSearch={setSearch} />
-      <ErrorNote error={first.error} />
-      {first.loading ? <Busy label="Reading the contents" /> : null}
-      {!first.loading && shown.length === 0 ? <p class="muted">No contents match.</p> : null}
+      <ErrorNote error={list.error} />
+      {list.loading ? <Busy label="Reading the contents" /> : null}
+      {!list.loading && shown.length === 0 ? <p class="muted">No contents match.</p> : null}
       {shown.length > 0 ? <ContentRows rows={shown} /> : null}
-      <ErrorNote error={more?.error} />
-      {cursor ? (
+      {list.hasMore ? (
         <div class="actions">
-          <button type="button" onClick={loadMore}>
+          <button type="button" disabled={list.loadingMore} onClick={list.more}>
             Show more
           </button>
         </div>
