@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import * as v from "valibot";
 import {
   Email,
+  KeyCap,
   localPartBytes,
   localPartFits,
   MAX_EMAIL_LENGTH,
@@ -14,6 +15,7 @@ import {
   Password,
   RateLimit,
   RecordName,
+  StorageQuota,
 } from "../http/admin-rules.js";
 import { charLength } from "../runtime/chars.js";
 import { UsageError } from "./errors.js";
@@ -80,6 +82,34 @@ export function limitArg(name: string) {
     const r = /^\d+$/.test(value) ? v.safeParse(RateLimit, Number(value)) : undefined;
     if (!r?.success)
       throw new UsageError(`${name} must be a whole number from 1 to 1000000000, got "${printable(value)}"`);
+    return r.output;
+  };
+}
+
+/** An active-key cap: a whole number from 1 to 100,000, as the HTTP admin API accepts. */
+export function keyCapArg(name: string) {
+  return (value: string): number => {
+    const r = /^\d+$/.test(value) ? v.safeParse(KeyCap, Number(value)) : undefined;
+    if (!r?.success) throw new UsageError(`${name} must be a whole number from 1 to 100000, got "${printable(value)}"`);
+    return r.output;
+  };
+}
+
+const BYTE_UNITS: Record<string, number> = { "": 1, B: 1, KiB: 2 ** 10, MiB: 2 ** 20, GiB: 2 ** 30, TiB: 2 ** 40 };
+
+/**
+ * A size in bytes, whole or with a binary unit (`500MiB`, `10GiB`), from 1 byte to 1 PiB. Decimal units (MB, GB)
+ * are refused rather than guessed at, since a quota off by 7% is a surprise found late.
+ */
+export function sizeArg(name: string) {
+  return (value: string): number => {
+    const m = /^(\d+(?:\.\d+)?)\s*(B|KiB|MiB|GiB|TiB)?$/.exec(value.trim());
+    const bytes = m ? Math.round(Number(m[1]) * BYTE_UNITS[m[2] ?? ""]) : Number.NaN;
+    const r = v.safeParse(StorageQuota, bytes);
+    if (!r.success)
+      throw new UsageError(
+        `${name} must be a size from 1 byte to 1 PiB, in bytes or with KiB, MiB, GiB or TiB (e.g. 10GiB), got "${printable(value)}"`,
+      );
     return r.output;
   };
 }

@@ -6,13 +6,15 @@ export const PLANS = ["starter", "pro", "business", "agency"] as const;
 /** One of PLANS. */
 export type Plan = (typeof PLANS)[number];
 
-/** One row of accounts; the rate limits are null where the plan's apply. */
+/** One row of accounts; the rate limits and quotas are null where the plan's apply. */
 export interface AccountRow {
   id: number;
   name: string;
   plan: Plan;
   rate_per_minute: number | null;
   rate_per_hour: number | null;
+  max_active_keys: number | null;
+  storage_bytes: number | null;
   created_at: string;
 }
 
@@ -29,6 +31,9 @@ export function accountQueries(db: Db) {
   const setLimits = db.prepare<[number | null, number | null, number]>(
     "UPDATE accounts SET rate_per_minute = ?, rate_per_hour = ? WHERE id = ?",
   );
+  const setQuotas = db.prepare<[number | null, number | null, number]>(
+    "UPDATE accounts SET max_active_keys = ?, storage_bytes = ? WHERE id = ?",
+  );
   return {
     byId: (id: number) => byId.get(id),
     list: () => all.all(),
@@ -41,5 +46,7 @@ export function accountQueries(db: Db) {
     setPlan: (id: number, plan: Plan) => setPlan.run(plan, id).changes > 0,
     setLimits: (id: number, perMinute: number | null, perHour: number | null) =>
       setLimits.run(perMinute, perHour, id).changes > 0,
+    setQuotas: (id: number, maxActiveKeys: number | null, storageBytes: number | null) =>
+      setQuotas.run(maxActiveKeys, storageBytes, id).changes > 0,
   };
 }

@@ -80,6 +80,23 @@ export function setLimits(
   return store.accounts.byId(accountId)!;
 }
 
+/** Overrides (or, with nulls, resets) an account's quotas: active keys and storage bytes. */
+export function setQuotas(
+  store: Store,
+  actor: Actor,
+  accountId: number,
+  maxActiveKeys: number | null,
+  storageBytes: number | null,
+) {
+  requireAccount(store, accountId);
+  store.accounts.setQuotas(accountId, maxActiveKeys, storageBytes);
+  store.misc.audit(accountId, actor, "account.set_quotas", String(accountId), {
+    max_active_keys: maxActiveKeys,
+    storage_bytes: storageBytes,
+  });
+  return store.accounts.byId(accountId)!;
+}
+
 /** Creates a workspace in an account. */
 export function createWorkspace(
   store: Store,

@@ -1,4 +1,4 @@
-/** Plans, their API access, rate limits and monthly analysis quota (DESIGN §5). */
+/** Plans, their API access, rate limits, monthly analysis quota, key cap and storage quota (DESIGN §5). */
 
 import { PLANS, type Plan } from "../db/accounts.js";
 
@@ -8,14 +8,42 @@ export interface PlanLimits {
   perMinute: number;
   perHour: number;
   analysesPerMonth: number;
+  /** API keys the account may have active (not revoked, not expired) at once: the per-key limits are not multiplied at will. */
+  maxActiveKeys: number;
+  /** Bytes the account's records may hold (texts, references, images, conversions). */
+  storageBytes: number;
 }
 
-/** What each plan allows: API access, its rate limits per minute and hour, and its analyses a month. */
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+
+/** What each plan allows: API access, rate limits per minute and hour, analyses a month, active keys, storage. */
 export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
-  starter: { apiAccess: false, perMinute: 0, perHour: 0, analysesPerMonth: 0 },
-  pro: { apiAccess: false, perMinute: 0, perHour: 0, analysesPerMonth: 0 },
-  business: { apiAccess: true, perMinute: 100, perHour: 1000, analysesPerMonth: 500 },
-  agency: { apiAccess: true, perMinute: 300, perHour: 5000, analysesPerMonth: 2000 },
+  starter: {
+    apiAccess: false,
+    perMinute: 0,
+    perHour: 0,
+    analysesPerMonth: 0,
+    maxActiveKeys: 5,
+    storageBytes: 256 * MiB,
+  },
+  pro: { apiAccess: false, perMinute: 0, perHour: 0, analysesPerMonth: 0, maxActiveKeys: 10, storageBytes: 2 * GiB },
+  business: {
+    apiAccess: true,
+    perMinute: 100,
+    perHour: 1000,
+    analysesPerMonth: 500,
+    maxActiveKeys: 50,
+    storageBytes: 10 * GiB,
+  },
+  agency: {
+    apiAccess: true,
+    perMinute: 300,
+    perHour: 5000,
+    analysesPerMonth: 2000,
+    maxActiveKeys: 200,
+    storageBytes: 50 * GiB,
+  },
 };
 
 /** Plans that have API access, for the upgrade prompt. */
@@ -40,5 +68,18 @@ export function effectiveRateLimits(account: {
   return {
     perMinute: account.rate_per_minute ?? plan.perMinute,
     perHour: account.rate_per_hour ?? plan.perHour,
+  };
+}
+
+/** The quotas in force for an account, each on its own: its override when set, else its plan's. */
+export function effectiveQuotas(account: {
+  plan: Plan;
+  max_active_keys: number | null;
+  storage_bytes: number | null;
+}): { maxActiveKeys: number; storageBytes: number } {
+  const plan = PLAN_LIMITS[account.plan];
+  return {
+    maxActiveKeys: account.max_active_keys ?? plan.maxActiveKeys,
+    storageBytes: account.storage_bytes ?? plan.storageBytes,
   };
 }

@@ -11,6 +11,10 @@ import { describedAs, describedCheck, maxBytes, maxChars, minChars } from "./sch
 export const MAX_NAME_LENGTH = 100;
 /** The highest rate-limit override (requests per minute or per hour). */
 export const MAX_RATE_LIMIT = 1_000_000_000;
+/** The highest override of an account's active-key cap. */
+export const MAX_KEY_CAP = 100_000;
+/** The highest storage quota an account may be given, in bytes (1 PiB). */
+export const MAX_STORAGE_BYTES = 2 ** 50;
 /** A password's shortest and longest length. */
 export const MIN_PASSWORD_LENGTH = 8;
 /** The longest password accepted, which bounds the work of hashing it. */
@@ -20,6 +24,10 @@ export const MAX_PASSWORD_LENGTH = 1024;
 export const RecordName = v.pipe(v.string(), v.trim(), minChars(1), maxChars(MAX_NAME_LENGTH));
 /** A rate-limit override: a whole number from 1 to 1,000,000,000. */
 export const RateLimit = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_RATE_LIMIT));
+/** An active-key cap override: a whole number from 1 to 100,000. */
+export const KeyCap = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_KEY_CAP));
+/** A storage quota override in bytes: a whole number from 1 to 2^50 (1 PiB). */
+export const StorageQuota = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_STORAGE_BYTES));
 /**
  * The longest email address, in bytes of UTF-8: RFC 5321's path limit (§4.5.3.1.3, 256 octets) less its angle
  * brackets. Octets, not characters: an address in UTF-8 (RFC 6531) of 200 characters may be over it.

@@ -1,12 +1,12 @@
 /** /admin/*: accounts, users and the audit log, for web sessions of admin users (spec §4.11). */
 import * as v from "valibot";
 import { PLANS } from "../db/accounts.js";
-import { createAccount, createUser, operatorAccountId, setLimits, setPlan } from "../domain/admin.js";
+import { createAccount, createUser, operatorAccountId, setLimits, setPlan, setQuotas } from "../domain/admin.js";
 import { ApiError, invalidInput } from "../domain/errors.js";
 import { generatePassword } from "../domain/passwords.js";
 import { auditEntryView } from "../domain/views/audit.js";
 import { userView } from "../domain/views/users.js";
-import { Email, MAX_NAME_LENGTH, Password, RateLimit, RecordName } from "../http/admin-rules.js";
+import { Email, KeyCap, MAX_NAME_LENGTH, Password, RateLimit, RecordName, StorageQuota } from "../http/admin-rules.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import {
@@ -29,6 +29,11 @@ const PLAN =
 const OVERRIDE = (window: string) =>
   `Requests per key per ${window} set for this account instead of the plan's; null: the plan's.`;
 
+const KEY_CAP =
+  "API keys this account may have active at once, set instead of the plan's (business 50, agency 200); null: the plan's.";
+const STORAGE =
+  "Bytes this account's records may hold, set instead of the plan's (business 10 GiB, agency 50 GiB); null: the plan's.";
+
 const Account = named(
   "Account",
   v.pipe(
@@ -38,6 +43,8 @@ const Account = named(
       plan: v.pipe(v.picklist(PLANS), v.description(`The account's plan: ${PLAN}`)),
       rate_per_minute: v.pipe(v.nullable(Integer), v.description(OVERRIDE("minute"))),
       rate_per_hour: v.pipe(v.nullable(Integer), v.description(OVERRIDE("hour"))),
+      max_active_keys: v.pipe(v.nullable(Integer), v.description(KEY_CAP)),
+      storage_bytes: v.pipe(v.nullable(Integer), v.description(STORAGE)),
       created_at: v.pipe(Timestamp, v.description("When the account was created.")),
     }),
     v.description("An account: its plan and any rate-limit override, as administrators see it."),
@@ -49,6 +56,8 @@ const ACCOUNT_EXAMPLE = {
   plan: "business",
   rate_per_minute: null,
   rate_per_hour: null,
+  max_active_keys: null,
+  storage_bytes: null,
   created_at: "2026-12-01T09:30:00.000Z",
 };
 const USER_EXAMPLE = {
@@ -68,6 +77,18 @@ const UpdateAccount = v.strictObject({
   plan: v.optional(v.pipe(v.picklist(PLANS), v.description(`The new plan: ${PLAN}`))),
   rate_per_minute: v.optional(Limit("minute")),
   rate_per_hour: v.optional(Limit("hour")),
+  max_active_keys: v.optional(
+    v.pipe(
+      v.nullable(KeyCap),
+      v.description(`${KEY_CAP} A whole number from 1 to 100,000; null returns to the plan's.`),
+    ),
+  ),
+  storage_bytes: v.optional(
+    v.pipe(
+      v.nullable(StorageQuota),
+      v.description(`${STORAGE} A whole number of bytes from 1 to 2^50; null returns to the plan's.`),
+    ),
+  ),
   // The record's other fields, as in an account read and written back: accepted only as the account has them.
   id: v.optional(
     v.pipe(
@@ -253,10 +274,10 @@ export const adminRoutes = [
     method: "PUT",
     path: "/api/v1/admin/accounts/{id}",
     operationId: "adminUpdateAccount",
-    summary: "Change an account's plan or rate-limit override (null returns to the plan's) (admin)",
+    summary: "Change an account's plan, rate limits or quotas (null returns to the plan's) (admin)",
     description:
-      "Sets an account's plan, or its own requests per minute or per hour in place of the plan's (null returns to " +
-      "the plan's). Plans are set here by the operator, not bought: billing operations answer 409. A field left out " +
+      "Sets an account's plan, or its own requests per minute or per hour, active-key cap or storage quota in place " +
+      "of the plan's (null returns to the plan's). Plans are set here by the operator, not bought: billing operations answer 409. A field left out " +
       "keeps its value; an account read from the list may be sent back with its changes (its id, name and " +
       "created_at are accepted only as they are). Each change is written to the audit log. Only the server " +
       "operator's administrators change plans and limits (others get 403 admin_required). " +
@@ -270,6 +291,7 @@ export const adminRoutes = [
     bodyExamples: {
       upgrade: { plan: "agency" },
       override: { rate_per_minute: 200, rate_per_hour: 2000 },
+      quotas: { max_active_keys: 100, storage_bytes: 21474836480 },
       planLimits: { rate_per_minute: null, rate_per_hour: null },
     },
     responses: {
@@ -298,6 +320,10 @@ export const adminRoutes = [
       const perHour = ctx.body.rate_per_hour === undefined ? account.rate_per_hour : ctx.body.rate_per_hour;
       if (perMinute !== account.rate_per_minute || perHour !== account.rate_per_hour)
         setLimits(store, actorOf(ctx), account.id, perMinute, perHour);
+      const maxKeys = ctx.body.max_active_keys === undefined ? account.max_active_keys : ctx.body.max_active_keys;
+      const storage = ctx.body.storage_bytes === undefined ? account.storage_bytes : ctx.body.storage_bytes;
+      if (maxKeys !== account.max_active_keys || storage !== account.storage_bytes)
+        setQuotas(store, actorOf(ctx), account.id, maxKeys, storage);
       return { body: store.accounts.byId(account.id) };
     },
   }),

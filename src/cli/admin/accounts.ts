@@ -1,10 +1,11 @@
 /** `accounts`: create and list accounts, change their plan and rate limits. */
 import { Argument, type Command, Option } from "commander";
-import { PLANS, type Plan } from "../../db/accounts.js";
-import { createAccount, setLimits, setPlan } from "../../domain/admin.js";
+import { type AccountRow, PLANS, type Plan } from "../../db/accounts.js";
+import type { Store } from "../../db/store.js";
+import { createAccount, setLimits, setPlan, setQuotas } from "../../domain/admin.js";
 import { keyRefusal } from "../../domain/apikeys.js";
-import { effectiveRateLimits, PLAN_LIMITS } from "../../domain/plans.js";
-import { limitArg, nameArg, positiveInt } from "../args.js";
+import { effectiveQuotas, effectiveRateLimits, PLAN_LIMITS } from "../../domain/plans.js";
+import { keyCapArg, limitArg, nameArg, positiveInt, sizeArg } from "../args.js";
 import { withReadStore, withStore } from "../database.js";
 import { UsageError } from "../errors.js";
 import { printable, printJson, printTable, wantsJson } from "../output.js";
@@ -58,6 +59,8 @@ function addAccountsList(accounts: Command): void {
           "plan",
           "rate_per_minute",
           "rate_per_hour",
+          "max_active_keys",
+          "storage_bytes",
           "created_at",
         ]);
       }),
@@ -86,45 +89,73 @@ function addAccountsSetPlan(accounts: Command): void {
     );
 }
 
-/** Adds `accounts set-limits`: the account's own rate limits, or the plan's again. */
+interface LimitOptions {
+  perMinute?: number;
+  perHour?: number;
+  maxKeys?: number;
+  storage?: number;
+  reset?: boolean;
+}
+
+/** Adds `accounts set-limits`: the account's own rate limits and quotas, or the plan's again. */
 function addAccountsSetLimits(accounts: Command): void {
   accounts
     .command("set-limits")
-    .description("Override an account's per-minute and per-hour rate limits (--reset returns to the plan's)")
+    .description("Override an account's rate limits, active-key cap or storage quota (--reset returns to the plan's)")
     .argument("<id>", "account id", positiveInt("account id"))
     .option("--per-minute <n>", "requests per minute per key (1 to 1000000000)", limitArg("--per-minute"))
     .option("--per-hour <n>", "requests per hour per key (1 to 1000000000)", limitArg("--per-hour"))
-    .option("--reset", "use the plan's limits again")
+    .option("--max-keys <n>", "API keys active at once (1 to 100000)", keyCapArg("--max-keys"))
+    .option("--storage <size>", "bytes its records may hold, e.g. 10GiB (KiB, MiB, GiB, TiB)", sizeArg("--storage"))
+    .option("--reset", "use the plan's limits and quotas again")
     .option("--json", "print the account as JSON")
-    .action((id: number, opts: { perMinute?: number; perHour?: number; reset?: boolean }, cmd: Command) => {
-      if (!opts.reset && opts.perMinute === undefined && opts.perHour === undefined)
-        throw new UsageError("give --per-minute and/or --per-hour, or --reset");
-      if (opts.reset && (opts.perMinute !== undefined || opts.perHour !== undefined))
-        throw new UsageError("--reset cannot be combined with --per-minute or --per-hour");
+    .action((id: number, opts: LimitOptions, cmd: Command) => {
+      const given = [opts.perMinute, opts.perHour, opts.maxKeys, opts.storage].some((o) => o !== undefined);
+      if (!opts.reset && !given)
+        throw new UsageError("give --per-minute, --per-hour, --max-keys or --storage, or --reset");
+      if (opts.reset && given) throw new UsageError("--reset cannot be combined with a limit");
       return withStore(cmd, (store) => {
         const current = accountOf(cmd, store, id);
-        const account = opts.reset
-          ? setLimits(store, ACTOR, id, null, null)
-          : setLimits(
-              store,
-              ACTOR,
-              id,
-              opts.perMinute ?? current.rate_per_minute,
-              opts.perHour ?? current.rate_per_hour,
-            );
-        // Allowed (each window is enforced on its own), but the smaller one is the one that binds.
-        const limits = effectiveRateLimits(account);
-        // A plan without API access has no key that works: its limits hold its users' web sessions.
-        const who = PLAN_LIMITS[account.plan].apiAccess ? "key" : "web session";
-        if (limits.perMinute > limits.perHour)
-          process.stderr.write(
-            `note: ${limits.perMinute}/min is more than ${limits.perHour}/hour: no ${who} can use more than ` +
-              `${limits.perHour} requests in an hour\n`,
-          );
+        const account = opts.reset ? resetLimits(store, id) : applyLimits(store, current, opts);
+        noteBindingWindow(account);
         if (wantsJson(cmd)) return printJson(account);
+        const quotas = effectiveQuotas(account);
         process.stdout.write(
-          `account ${account.id} limits: ${account.rate_per_minute ?? "plan"}/min, ${account.rate_per_hour ?? "plan"}/hour\n`,
+          `account ${account.id} limits: ${account.rate_per_minute ?? "plan"}/min, ${account.rate_per_hour ?? "plan"}/hour, ` +
+            `${quotas.maxActiveKeys} active keys${account.max_active_keys === null ? " (plan)" : ""}, ` +
+            `${quotas.storageBytes} bytes${account.storage_bytes === null ? " (plan)" : ""}\n`,
         );
       });
     });
+}
+
+/** Returns an account to its plan's rate limits and quotas. */
+function resetLimits(store: Store, id: number): AccountRow {
+  setLimits(store, ACTOR, id, null, null);
+  return setQuotas(store, ACTOR, id, null, null);
+}
+
+/** Sets what the options name, keeping the rest; changes (and audits) only what differs. */
+function applyLimits(store: Store, current: AccountRow, opts: LimitOptions): AccountRow {
+  const perMinute = opts.perMinute ?? current.rate_per_minute;
+  const perHour = opts.perHour ?? current.rate_per_hour;
+  if (perMinute !== current.rate_per_minute || perHour !== current.rate_per_hour)
+    setLimits(store, ACTOR, current.id, perMinute, perHour);
+  const maxKeys = opts.maxKeys ?? current.max_active_keys;
+  const storage = opts.storage ?? current.storage_bytes;
+  if (maxKeys !== current.max_active_keys || storage !== current.storage_bytes)
+    setQuotas(store, ACTOR, current.id, maxKeys, storage);
+  return store.accounts.byId(current.id)!;
+}
+
+/** Notes a per-minute limit past the per-hour one: allowed (each window is enforced on its own), but the hour binds. */
+function noteBindingWindow(account: AccountRow): void {
+  const limits = effectiveRateLimits(account);
+  // A plan without API access has no key that works: its limits hold its users' web sessions.
+  const who = PLAN_LIMITS[account.plan].apiAccess ? "key" : "web session";
+  if (limits.perMinute > limits.perHour)
+    process.stderr.write(
+      `note: ${limits.perMinute}/min is more than ${limits.perHour}/hour: no ${who} can use more than ` +
+        `${limits.perHour} requests in an hour\n`,
+    );
 }
