@@ -315,7 +315,7 @@ export interface RotateOptions {
  * valid until revoked, unless `revokeOldAfterMs`: 0 revokes it in the same transaction, before the new key is counted
  * against the cap (a rotation that frees its own place is never refused at the cap); more brings its expiry forward
  * to the end of that grace (never later than it was), so that it stops working then without a job to run.
- * Held by test/cli/keys-rotate.test.ts.
+ * Held by test/routes/apikeys.roles.test.ts and test/cli/keys.test.ts.
  */
 export function rotateKey(
   store: Store,
