@@ -98,17 +98,16 @@ export function keyRefusal(
   return undefined;
 }
 
-/** Who asks to change a key: a web session's user and role, or the command line (the operator). */
-export type KeyManager = { userId: number; role: "admin" | "member" } | "cli";
+/** A web session's user asking to change a key (the command line changes every key without asking). */
+export type KeyManager = { userId: number; role: "admin" | "member" };
 
 /**
- * Whether a caller may rename, revoke or rotate a key (DESIGN §10): the command line and an account's admins manage
- * all its keys; a member only those its own session issued. A key of the command line (created_by_user_id null)
- * belongs to the account, so to its admins. Held by test/routes/apikeys.roles.test.ts and the route matrix (g).
+ * Whether a user may rename, revoke or rotate a key of its account (DESIGN §10): admins every key; a member only
+ * those its own session issued. A key of the command line (created_by_user_id null) belongs to the account, so to
+ * its admins. Held by test/routes/apikeys.roles.test.ts and the route matrix (g).
  */
 export function mayManageKey(manager: KeyManager, key: { created_by_user_id: number | null }): boolean {
-  if (manager === "cli" || manager.role === "admin") return true;
-  return key.created_by_user_id === manager.userId;
+  return manager.role === "admin" || key.created_by_user_id === manager.userId;
 }
 
 /** 403 admin_required for a member changing a key it did not issue. */
