@@ -13,6 +13,7 @@ import {
   type ExpiryChoice,
   expiryFrom,
   hashKey,
+  keyLimitReached,
   keyStatus,
   newKeySecret,
   normaliseScopes,
@@ -20,7 +21,7 @@ import {
 } from "./apikeys.js";
 import { iso } from "./clock.js";
 import { ApiError, invalidInput, invalidStatus, workspaceNotFound } from "./errors.js";
-import { isPlan } from "./plans.js";
+import { effectiveQuotas, isPlan } from "./plans.js";
 import { oneOf } from "./wording.js";
 
 /** Who did an administrative change, for the audit log. */
@@ -187,6 +188,10 @@ export interface KeyRequest {
   /** undefined: automatic (bound when the account has exactly one workspace); null: unbound. */
   workspaceId?: string | null;
   expires?: ExpiryChoice;
+  /** The user whose web session issues it; left out or null: the command line's, the account's (DESIGN §10). */
+  createdByUserId?: number | null;
+  /** The key it replaces (a rotation). */
+  replacesKeyId?: string | null;
 }
 
 /** A freshly issued key: the row and the secret, which is never available again. */
@@ -195,7 +200,12 @@ export interface IssuedKey {
   secret: string;
 }
 
-/** Issues a key following spec §2: read always included, admin refused, auto-binding for one-workspace accounts. */
+/**
+ * Issues a key following spec §2: read always included, admin refused, auto-binding for one-workspace accounts; and
+ * refused at the account's cap of active keys (409 api_key_limit_reached), counted in the insert's transaction, which
+ * takes the write lock as it begins (db/open.ts), so that two issues at the cap's last place admit one
+ * (test/routes/apikeys.roles.test.ts "cap").
+ */
 export function issueKey(store: Store, actor: Actor, req: KeyRequest, nowMs = Date.now()): IssuedKey {
   requireAccount(store, req.accountId);
   let scopes: string[];
@@ -220,6 +230,7 @@ export function issueKey(store: Store, actor: Actor, req: KeyRequest, nowMs = Da
   const expiresMs = expiryFrom(req.expires ?? DEFAULT_EXPIRY, nowMs);
   const secret = newKeySecret();
   const row = store.transaction(() => {
+    refuseAtKeyCap(store, req.accountId, nowMs);
     const created = store.apiKeys.create({
       id: prefixedId("key"),
       accountId: req.accountId,
@@ -230,16 +241,36 @@ export function issueKey(store: Store, actor: Actor, req: KeyRequest, nowMs = Da
       workspaceId,
       expiresAt: expiresMs === null ? null : iso(expiresMs),
       createdAt: iso(nowMs),
+      createdByUserId: req.createdByUserId ?? null,
+      replacesKeyId: req.replacesKeyId ?? null,
     });
     store.misc.audit(req.accountId, actor, "api_key.create", created.id, {
       name: req.name,
       scopes,
       workspace_id: workspaceId,
       expires_at: created.expires_at,
+      ...(created.replaces_key_id ? { replaces_key_id: created.replaces_key_id } : {}),
     });
     return created;
   });
   return { row, secret };
+}
+
+/** 409 api_key_limit_reached when the account already has its cap of active keys. */
+function refuseAtKeyCap(store: Store, accountId: number, nowMs: number): void {
+  const account = requireAccount(store, accountId);
+  const limit = effectiveQuotas(account).maxActiveKeys;
+  const active = store.apiKeys.countActive(accountId, iso(nowMs));
+  if (active >= limit) throw keyLimitReached(account, limit, active);
+}
+
+/** The account's cap of active keys and how many it has, as the entitlements report them. */
+export function keyAllowance(
+  store: Store,
+  account: Parameters<typeof effectiveQuotas>[0] & { id: number },
+  nowMs: number,
+) {
+  return { limit: effectiveQuotas(account).maxActiveKeys, active: store.apiKeys.countActive(account.id, iso(nowMs)) };
 }
 
 /** Looks a key up by id within an account (or any account when accountId is undefined). */
@@ -274,23 +305,54 @@ export function renameKey(store: Store, actor: Actor, row: ApiKeyRow, name: stri
   return store.apiKeys.byId(row.id)!;
 }
 
-/** Issues a replacement with the same name, scopes and binding; the old key stays valid until revoked. */
-export function rotateKey(store: Store, actor: Actor, row: ApiKeyRow, nowMs = Date.now()): IssuedKey {
+/** When a rotation takes the old key out of use: at once (0) or after this many milliseconds; undefined: never. */
+export interface RotateOptions {
+  revokeOldAfterMs?: number;
+}
+
+/**
+ * Issues a replacement with the same name, scopes and binding, recording the key it replaces. The old key stays
+ * valid until revoked, unless `revokeOldAfterMs`: 0 revokes it in the same transaction, before the new key is counted
+ * against the cap (a rotation that frees its own place is never refused at the cap); more brings its expiry forward
+ * to the end of that grace (never later than it was), so that it stops working then without a job to run.
+ * Held by test/routes/apikeys.roles.test.ts and test/cli/keys.test.ts.
+ */
+export function rotateKey(
+  store: Store,
+  actor: Actor,
+  row: ApiKeyRow,
+  nowMs = Date.now(),
+  options: RotateOptions = {},
+): IssuedKey {
   let expires: ExpiryChoice = "never";
   if (row.expires_at !== null) {
     const days = Math.round((Date.parse(row.expires_at) - Date.parse(row.created_at)) / 86_400_000);
     expires = days <= 30 ? "30d" : days <= 90 ? "90d" : "365d";
   }
-  return issueKey(
-    store,
-    actor,
-    {
-      accountId: row.account_id,
-      name: row.name,
-      scopes: storedScopes(row.scopes),
-      workspaceId: row.workspace_id ?? null,
-      expires,
-    },
-    nowMs,
-  );
+  const after = options.revokeOldAfterMs;
+  return store.transaction(() => {
+    if (after === 0) revokeKey(store, actor, row, nowMs);
+    const issued = issueKey(
+      store,
+      actor,
+      {
+        accountId: row.account_id,
+        name: row.name,
+        scopes: storedScopes(row.scopes),
+        workspaceId: row.workspace_id ?? null,
+        expires,
+        createdByUserId: row.created_by_user_id,
+        replacesKeyId: row.id,
+      },
+      nowMs,
+    );
+    if (after !== undefined && after > 0) scheduleRevocation(store, actor, row, nowMs + after);
+    return issued;
+  });
+}
+
+/** Makes a key stop working at `atMs` (its expiry brought forward), audited as a scheduled revocation. */
+function scheduleRevocation(store: Store, actor: Actor, row: ApiKeyRow, atMs: number): void {
+  if (store.apiKeys.expireBy(row.id, iso(atMs)))
+    store.misc.audit(row.account_id, actor, "api_key.revoke_scheduled", row.id, { expires_at: iso(atMs) });
 }

@@ -2,6 +2,7 @@
 import crypto, { createHash } from "node:crypto";
 import type { Scope } from "../db/apikeys.js";
 import { base62 } from "../runtime/ids.js";
+import { ApiError } from "./errors.js";
 
 /** What every API key secret begins with, so that a leaked one is recognised by scanners and by the server. */
 export const KEY_PREFIX = "svc_live_";
@@ -95,4 +96,40 @@ export function keyRefusal(
   if (status === "revoked") return "This API key has been revoked.";
   if (status === "expired") return "This API key has expired.";
   return undefined;
+}
+
+/** A web session's user asking to change a key (the command line changes every key without asking). */
+export type KeyManager = { userId: number; role: "admin" | "member" };
+
+/**
+ * Whether a user may rename, revoke or rotate a key of its account (DESIGN §10): admins every key; a member only
+ * those its own session issued. A key of the command line (created_by_user_id null) belongs to the account, so to
+ * its admins. Held by test/routes/apikeys.roles.test.ts and the route matrix (g).
+ */
+export function mayManageKey(manager: KeyManager, key: { created_by_user_id: number | null }): boolean {
+  return manager.role === "admin" || key.created_by_user_id === manager.userId;
+}
+
+/** 403 admin_required for a member changing a key it did not issue. */
+export function keyNotManageable(key: { id: string }): ApiError {
+  return new ApiError(
+    "admin_required",
+    `API key ${key.id} was not issued by you: members change only the keys they issued, administrators every key of ` +
+      "the account.",
+    { required_role: "admin", api_key_id: key.id },
+  );
+}
+
+/**
+ * 409 api_key_limit_reached: the account has as many active keys as its cap (domain/plans.ts effectiveQuotas), so
+ * that the per-key rate limits of spec §8 are not multiplied at will. Names the cap and the ways to room.
+ */
+export function keyLimitReached(account: { id: number; plan: string }, limit: number, active: number): ApiError {
+  return new ApiError(
+    "api_key_limit_reached",
+    `The account has ${active} active API keys, its limit of ${limit}: revoke one it no longer needs (DELETE ` +
+      "/api/v1/api-keys/{id}), or have the server operator raise the limit (content-service accounts set-limits " +
+      `--account ${account.id} --max-keys N) or the plan (${account.plan}).`,
+    { limit, active, account_id: account.id },
+  );
 }

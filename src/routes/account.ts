@@ -1,5 +1,6 @@
 /** Account-level reads (spec §4.6, §4.8) and the caller's settings; user-scoped, they ignore workspace binding. */
 import * as v from "valibot";
+import { keyAllowance } from "../domain/admin.js";
 import { analysisQuota, learningPreferences } from "../domain/learning-settings.js";
 import { effectiveRateLimits, PLAN_LIMITS } from "../domain/plans.js";
 import { accountView } from "../domain/views/accounts.js";
@@ -83,6 +84,13 @@ const Entitlements = named(
         v.description("The limits in force for each API key of the account."),
       ),
       analysis_quota: Quota,
+      api_keys: v.pipe(
+        v.object({
+          limit: v.pipe(Integer, v.description("Active keys the account may have at once (the plan's, or its own).")),
+          active: v.pipe(Integer, v.description("Its keys active now: neither revoked nor expired.")),
+        }),
+        v.description("The cap on active API keys: at it, issuing another is 409 api_key_limit_reached."),
+      ),
       scopes_available: v.pipe(v.array(v.string()), v.description("The scopes a new API key may be given.")),
     }),
     v.description("What the account's plan allows: API access, rate limits, the analysis quota and key scopes."),
@@ -253,6 +261,7 @@ export const accountRoutes = [
             used: 12,
             remaining: 488,
           },
+          api_keys: { limit: 50, active: 3 },
           scopes_available: ["read", "write"],
         },
       },
@@ -271,6 +280,7 @@ export const accountRoutes = [
             overridden: ctx.account.rate_per_minute !== null || ctx.account.rate_per_hour !== null,
           },
           analysis_quota: analysisQuota(ctx.services.store, ctx.account, ctx.services.clock.now()),
+          api_keys: keyAllowance(ctx.services.store, ctx.account, ctx.services.clock.now()),
           scopes_available: ["read", "write"],
         },
       };

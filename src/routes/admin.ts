@@ -185,6 +185,23 @@ function operatorOnly(ctx: Ctx, what: string): void {
     });
 }
 
+/**
+ * 400 for an email a user has (emails are unique on the server). Checked here too so that the 400 lists its issue like
+ * every validation_failed (DESIGN §4). An administrator of another account than the operator's gets the same words
+ * whichever account holds it, and no more (issue 31 L2: cross-account facts are the operator's); the existence of the
+ * email itself cannot be hidden from someone who must choose another (docs/roles.md). Held by
+ * test/routes/admin.test.ts "a taken email".
+ */
+function refuseTakenEmail(ctx: Ctx, email: string): void {
+  const holder = ctx.services.store.users.byEmail(email);
+  if (!holder) return;
+  const whose = isOperator(ctx) ? { user_id: holder.id, account_id: holder.account_id } : {};
+  throw new ApiError("validation_failed", `The email ${email} is taken: choose another.`, {
+    issues: [{ path: "body.email", message: "This email is taken: choose another." }],
+    ...whose,
+  });
+}
+
 /** Another account's id is not found for a non-operator. */
 function ownAccount(ctx: Ctx, accountId: number): void {
   if (!isOperator(ctx) && accountId !== ctx.principal.accountId)
@@ -366,7 +383,9 @@ export const adminRoutes = [
     summary: "Create a user; a generated password is returned once when none is given (admin)",
     description:
       "Creates a user who signs in with POST /api/v1/auth/login. Without a password, one is generated and answered " +
-      "in this response only: hand it to the user then. An email already taken, by any account, is 400; an account " +
+      "in this response only: hand it to the user then. An email already taken is 400, worded alike whether its user is " +
+      "in this account or another (emails are unique on the server; only the operator's administrators are told " +
+      "whose it is, user_id and account_id); an account " +
       "that does not exist (or, for an administrator of another account, is not theirs) is 404. The creation is " +
       "written to the audit log. " +
       ADMIN,
@@ -407,11 +426,7 @@ export const adminRoutes = [
     },
     async handler(ctx: Ctx<Record<string, string>, unknown, v.InferOutput<typeof CreateUser>>) {
       ownAccount(ctx, ctx.body.account_id);
-      // Checked here too so that the 400 lists its issue like every validation_failed (DESIGN §4).
-      if (ctx.services.store.users.byEmail(ctx.body.email))
-        throw new ApiError("validation_failed", `A user with email ${ctx.body.email} exists.`, {
-          issues: [{ path: "body.email", message: "A user with this email exists." }],
-        });
+      refuseTakenEmail(ctx, ctx.body.email);
       const generated = ctx.body.password === undefined ? generatePassword() : undefined;
       const hash = await ctx.services.passwords.run("hashPassword", { password: ctx.body.password ?? generated! });
       const user = createUser(

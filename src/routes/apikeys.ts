@@ -1,7 +1,7 @@
 /** API keys: introspection of the calling key (spec §4.9) and session-side management (spec §4.11). */
 import * as v from "valibot";
 import { findKey, issueKey, renameKey, revokeKey } from "../domain/admin.js";
-import { EXPIRY_CHOICES, KEY_ID_PATTERN, normaliseScopes } from "../domain/apikeys.js";
+import { EXPIRY_CHOICES, KEY_ID_PATTERN, keyNotManageable, mayManageKey, normaliseScopes } from "../domain/apikeys.js";
 import { ApiError, invalidInput } from "../domain/errors.js";
 import { apiKeyView, callerKeyView } from "../domain/views/apikeys.js";
 import { RecordName } from "../http/admin-rules.js";
@@ -57,6 +57,22 @@ const KeyRecord = named(
       last_used_at: KeyFields.last_used_at,
       revoked_at: v.pipe(v.nullable(Timestamp), v.description("When the key was revoked; null: not revoked.")),
       created_at: KeyFields.created_at,
+      created_by: v.pipe(
+        v.nullable(
+          v.object({
+            user_id: v.pipe(Integer, v.description("The user's id.")),
+            email: v.pipe(v.nullable(v.string()), v.description("The user's email.")),
+          }),
+        ),
+        v.description(
+          "The user whose web session issued the key: members change only theirs, administrators every key. null: " +
+            "issued by the command line, the account's key (its administrators manage it).",
+        ),
+      ),
+      replaces_key_id: v.pipe(
+        v.nullable(v.string()),
+        v.description("The key this one was issued to replace (content-service keys rotate); null: none."),
+      ),
     }),
     v.description("An API key of the account, as listed: never its secret."),
   ),
@@ -74,6 +90,8 @@ const KEY_EXAMPLE = {
   last_used_at: "2026-12-01T10:02:13.000Z",
   revoked_at: null,
   created_at: "2026-12-01T09:00:00.000Z",
+  created_by: { user_id: 2, email: "editor@example.com" },
+  replaces_key_id: null,
 };
 
 const CreatedKey = named(
@@ -179,6 +197,30 @@ function actorOf(ctx: Ctx): string {
   return ctx.principal.kind === "session" ? `user:${ctx.principal.userId}` : `key:${ctx.principal.key.id}`;
 }
 
+/**
+ * A key of the caller's account that the caller may change (DESIGN §10): 404 when it is not the account's, 403
+ * admin_required when a member did not issue it. These routes are session-only, so the caller is a user.
+ */
+function manageableKey(ctx: Ctx, keyId: string) {
+  const row = findKey(ctx.services.store, keyId, ctx.principal.accountId);
+  const p = ctx.principal;
+  if (p.kind === "session" && !mayManageKey({ userId: p.userId, role: p.role }, row)) throw keyNotManageable(row);
+  return row;
+}
+
+/** The user issuing a key from a web session, recorded as its owner. */
+function issuerOf(ctx: Ctx): number | null {
+  return ctx.principal.kind === "session" ? ctx.principal.userId : null;
+}
+
+/** The 403 a member gets for another's key, with the pipeline's. */
+const MEMBER_REFUSED = {
+  403: err(
+    "Plan without API access, or (admin_required) a member changing a key it did not issue: members change only " +
+      "their own keys, administrators every key of the account.",
+  ),
+};
+
 /** The API key routes: issue, list, read, rename and revoke keys, and introspect the calling key. */
 export const apiKeyRoutes = [
   route({
@@ -232,7 +274,8 @@ export const apiKeyRoutes = [
     description:
       "Lists every API key of the account, revoked and expired ones included (see revoked_at and expires_at), oldest " +
       "first, a page at a time: pass next_cursor as cursor for the next page. Secrets are never shown; prefix tells " +
-      "keys apart. It changes nothing. " +
+      "keys apart; created_by names the user who issued each (null: the account's, issued by the command line). Members " +
+      "see every key of the account too, and change only those they issued. It changes nothing. " +
       SESSION_ONLY,
     tag: "API keys",
     stability: "beta",
@@ -264,8 +307,9 @@ export const apiKeyRoutes = [
       "Choose its scopes (default read and write), its workspace (a workspace_id binds it to that workspace; null or " +
       "none leaves it unbound on an account with several workspaces, while an account with one binds it to that one) " +
       "and its lifetime (default 90 days). Scopes and binding cannot change later: to change them, issue a new key, " +
-      "deploy it, then revoke the old one. A workspace_id of no workspace of the account is 404. The issue is written " +
-      "to the audit log. " +
+      "deploy it, then revoke the old one. A workspace_id of no workspace of the account is 404. The key is the calling " +
+      "user's (created_by). An account has at most its limit of active keys (GET /api/v1/users/me/entitlements " +
+      "api_keys): past it, 409 api_key_limit_reached. The issue is written to the audit log. " +
       SESSION_ONLY,
     tag: "API keys",
     stability: "beta",
@@ -285,6 +329,10 @@ export const apiKeyRoutes = [
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
       ...NOT_FOUND("Workspace"),
+      ...CONFLICT(
+        "The account has as many active keys as its limit (api_key_limit_reached: limit, active): revoke one, or " +
+          "have the operator raise the limit. GET /api/v1/users/me/entitlements shows both (api_keys).",
+      ),
     },
     handler(ctx: Ctx<Record<string, string>, unknown, v.InferOutput<typeof CreateKeyBody>>) {
       const { row, secret } = issueKey(
@@ -298,6 +346,7 @@ export const apiKeyRoutes = [
           // for them it is what automatic binding gives anyway; a one-workspace account's key is bound.
           workspaceId: ctx.body.workspace_id ?? undefined,
           expires: ctx.body.expires,
+          createdByUserId: issuerOf(ctx),
         },
         ctx.services.clock.now(),
       );
@@ -312,7 +361,8 @@ export const apiKeyRoutes = [
     description:
       "Gives a key a new name; the key keeps working as before. A key read from the list may be sent back with its " +
       "new name: scopes and workspace_id are accepted only as the key has them, and a body that would change them is " +
-      "refused (400), as they are fixed at creation. A revoked or expired key is not renamed (409 invalid_status). " +
+      "refused (400), as they are fixed at creation. A revoked or expired key is not renamed (409 invalid_status). A " +
+      "member renames only the keys it issued (403 admin_required for another's). " +
       "The rename is written to the audit log. " +
       SESSION_ONLY,
     tag: "API keys",
@@ -328,6 +378,7 @@ export const apiKeyRoutes = [
         example: { ...KEY_EXAMPLE, name: "CI publisher (staging)" },
       },
       ...AUTH_ERRORS,
+      ...MEMBER_REFUSED,
       ...INPUT_ERRORS,
       ...NOT_FOUND("API key"),
       ...CONFLICT(
@@ -336,7 +387,7 @@ export const apiKeyRoutes = [
       ),
     },
     handler(ctx: Ctx<{ id: string }, unknown, v.InferOutput<typeof RenameKeyBody>>) {
-      const row = findKey(ctx.services.store, ctx.params.id, ctx.principal.accountId);
+      const row = manageableKey(ctx, ctx.params.id);
       refuseFixedChanges(apiKeyView(row, null), ctx.body);
       const renamed = renameKey(ctx.services.store, actorOf(ctx), row, ctx.body.name, ctx.services.clock.now());
       return { body: apiKeyView(renamed, ctx.services.keyUsage.lastUsed(row.id, renamed.last_used_at)) };
@@ -350,7 +401,8 @@ export const apiKeyRoutes = [
     description:
       "Revokes a key: from this moment every request with it gets 401. The key stays in the list with its " +
       "revoked_at; revoking it again changes nothing and answers it as it is. To rotate a key, issue the new one " +
-      "first, deploy it, then revoke the old one. The revocation is written to the audit log. " +
+      "first, deploy it, then revoke the old one. A member revokes only the keys it issued (403 admin_required for " +
+      "another's). The revocation is written to the audit log. " +
       SESSION_ONLY,
     tag: "API keys",
     stability: "beta",
@@ -364,10 +416,11 @@ export const apiKeyRoutes = [
         example: { ...KEY_EXAMPLE, revoked_at: "2026-12-01T11:00:00.000Z" },
       },
       ...AUTH_ERRORS,
+      ...MEMBER_REFUSED,
       ...NOT_FOUND("API key"),
     },
     handler(ctx: Ctx<{ id: string }>) {
-      const row = findKey(ctx.services.store, ctx.params.id, ctx.principal.accountId);
+      const row = manageableKey(ctx, ctx.params.id);
       const revoked = revokeKey(ctx.services.store, actorOf(ctx), row, ctx.services.clock.now());
       // The last use not yet flushed (every 5 s, http/key-usage.ts) too, as the list shows it.
       return { body: apiKeyView(revoked, ctx.services.keyUsage.lastUsed(row.id, revoked.last_used_at)) };

@@ -1,4 +1,4 @@
-/** Workspaces: reads for keys and sessions (spec §4.5), create/update/delete for web sessions only. */
+/** Workspaces: reads for keys and sessions (spec §4.5), create/update/delete for administrators' web sessions. */
 import * as v from "valibot";
 import type { WorkspaceRow } from "../db/workspaces.js";
 import { createWorkspace, updateWorkspace } from "../domain/admin.js";
@@ -20,6 +20,13 @@ import {
   page,
   SESSION_ONLY,
 } from "./common.js";
+
+/**
+ * Who changes workspaces (DESIGN §10): an account's administrators; members list and read them. Held by the route
+ * matrix (g) and test/routes/workspaces.test.ts "members".
+ */
+const ADMINS_ONLY =
+  " Administrators only: a member's session gets 403 admin_required; members list and read workspaces.";
 
 const Workspace = named(
   "Workspace",
@@ -128,16 +135,17 @@ export const workspaceRoutes = [
     path: "/api/v1/workspaces",
     operationId: "createWorkspace",
     created: (body: { id: string }) => `/api/v1/workspaces/${body.id}`,
-    summary: "Create a workspace (web session only)",
+    summary: "Create a workspace (web session of an admin)",
     description:
       "Creates an empty workspace in the account, for a client, a brand or a project whose references, memories and " +
       "contents stay apart from the others'. With `is_default: true` it becomes the default workspace (the one " +
       "that was stops being it). The Location header names the new workspace. The creation is written to the audit " +
       "log. " +
-      SESSION_ONLY,
+      SESSION_ONLY +
+      ADMINS_ONLY,
     tag: "Workspaces",
     stability: "beta",
-    access: "session",
+    access: "admin",
     body: named(
       "CreateWorkspaceRequest",
       v.pipe(
@@ -176,15 +184,16 @@ export const workspaceRoutes = [
     method: "PUT",
     path: "/api/v1/workspaces/{workspaceId}",
     operationId: "updateWorkspace",
-    summary: "Rename a workspace or make it the default (web session only)",
+    summary: "Rename a workspace or make it the default (web session of an admin)",
     description:
       "Renames a workspace, or with `is_default: true` makes it the account's default (the one that was stops being " +
       "it). An account always keeps a default: `is_default: false` on the default workspace is 409 and nothing of " +
       "the body is applied; on another workspace it changes nothing. The change is written to the audit log. " +
-      SESSION_ONLY,
+      SESSION_ONLY +
+      ADMINS_ONLY,
     tag: "Workspaces",
     stability: "beta",
-    access: "session",
+    access: "admin",
     params: WorkspaceParams,
     body: named(
       "UpdateWorkspaceRequest",
@@ -225,16 +234,17 @@ export const workspaceRoutes = [
     method: "DELETE",
     path: "/api/v1/workspaces/{workspaceId}",
     operationId: "deleteWorkspace",
-    summary: "Delete a workspace, its records and the keys bound to it (web session only)",
+    summary: "Delete a workspace, its records and the keys bound to it (web session of an admin)",
     description:
       "Deletes a workspace and everything in it, for good: its reference materials, memories, contents and their " +
       "versions, conversions, images and knowledge graph, and the API keys bound to it (their requests get 401 " +
       "from then on). The default workspace cannot be deleted while the account has others (409): make another the " +
       "default first. The deletion is written to the audit log. " +
-      SESSION_ONLY,
+      SESSION_ONLY +
+      ADMINS_ONLY,
     tag: "Workspaces",
     stability: "beta",
-    access: "session",
+    access: "admin",
     params: WorkspaceParams,
     responses: {
       200: {

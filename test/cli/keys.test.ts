@@ -126,6 +126,53 @@ describe("keys commands", () => {
     }
   });
 
+  it("rotates with --revoke-old: the old key revoked now, or after a grace period; the new one names it", async () => {
+    const listed = () => cli(["keys", "list", "--account", "1", "--json", ...d]).json() as Record<string, unknown>[];
+    const now = cli(["keys", "create", "--account", "1", "--name", "rot-now", "--json", ...d]).json();
+    const replacedNow = cli(["keys", "rotate", now.id, "--revoke-old", "--json", ...d]);
+    expect(replacedNow.status, replacedNow.stderr).toBe(0);
+    const later = cli(["keys", "create", "--account", "1", "--name", "rot-later", "--json", ...d]).json();
+    const replacedLater = cli(["keys", "rotate", later.id, "--revoke-old=24h", "--json", ...d]);
+    expect(replacedLater.status, replacedLater.stderr).toBe(0);
+    const rows = listed();
+    const row = (id: string) => rows.find((r) => r.id === id)!;
+    expect(row(now.id)).toMatchObject({ status: "revoked" });
+    expect(row(replacedNow.json().id)).toMatchObject({ status: "active", replaces_key_id: now.id });
+    expect(row(later.id)).toMatchObject({ status: "active", revoked_at: null });
+    const graceEnd = Date.parse(row(later.id).expires_at as string) - Date.now();
+    expect(graceEnd).toBeGreaterThan(23 * 3_600_000);
+    expect(graceEnd).toBeLessThanOrEqual(24 * 3_600_000);
+    expect(row(replacedLater.json().id)).toMatchObject({ replaces_key_id: later.id });
+    const table = cli(["keys", "list", "--account", "1", ...d]).stdout.split("\n");
+    expect(table[0].split(/\s+/)).toEqual([
+      "id",
+      "acct",
+      "name",
+      "scope",
+      "workspace",
+      "status",
+      "expires",
+      "replaces",
+    ]);
+    expect(table.find((l) => l.startsWith(now.id))).toMatch(/\brevoked\b/);
+    expect(table.find((l) => l.startsWith(replacedNow.json().id))).toContain(now.id);
+    const bad = cli(["keys", "rotate", later.id, "--revoke-old=soon", ...d]);
+    expect(bad.status).toBe(2);
+  });
+
+  it("lists keys in lines of at most 120 columns, the longest names cut (--json keeps them whole)", () => {
+    const name = "a rather long key name, for a deployment that needs explaining".slice(0, 60);
+    const k = cli(["keys", "create", "--account", "1", "--name", name, "--expires", "never", "--json", ...d]).json();
+    cli(["keys", "rotate", k.id, ...d]);
+    const lines = cli(["keys", "list", ...d])
+      .stdout.trimEnd()
+      .split("\n");
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(120);
+    expect(lines.find((l) => l.startsWith(k.id))).toContain("a rather long k…");
+    const json = cli(["keys", "list", "--json", ...d]).json() as { id: string; name: string }[];
+    expect(json.find((r) => r.id === k.id)!.name).toBe(name);
+  });
+
   it("revokes or rotates a key given by its secret (a leaked key), never printing the secret back", async () => {
     const leaked = cli(["keys", "create", "--account", "1", "--name", "leaked", "--json", ...d]).json();
     const rotated = cli(["keys", "rotate", leaked.key, "--json", ...d]);

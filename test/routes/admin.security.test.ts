@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makeHarness } from "../helpers/harness.js";
+import { expectErrorBody, sessionOf } from "../helpers/http.js";
 
 describe("/admin/* across accounts", () => {
   it("lets the operator account's admins act on every account", async () => {
@@ -79,6 +80,32 @@ describe("/admin/* across accounts", () => {
       body: { account_id: h.b.id, email: "m2@b.test" },
     });
     expect(own.status).toBe(201);
+  });
+});
+
+describe("a taken email (issue 31 L2)", () => {
+  it("is answered alike whichever account holds it, and only the operator is told whose it is", async () => {
+    const h = makeHarness();
+    const other = await sessionOf(h, "admin@b.test");
+    const taken = async (auth: string, email: string) => {
+      const res = await h.send("POST", "/api/v1/admin/users", { auth, body: { account_id: h.b.id, email } });
+      expectErrorBody(res, 400, "validation_failed");
+      return JSON.stringify({ ...res.body, trace_id: null, detail: null }).replaceAll(email, "EMAIL");
+    };
+    const inAnother = await taken(other, "member@a.test");
+    const inOwn = await taken(other, "admin@b.test");
+    expect(inAnother).toBe(inOwn);
+    expect(inAnother).not.toMatch(/account|user_id|Account A/i);
+    const op = await sessionOf(h, "admin@a.test");
+    const res = await h.send("POST", "/api/v1/admin/users", {
+      auth: op,
+      body: { account_id: h.b.id, email: "member@a.test" },
+    });
+    const details = expectErrorBody(res, 400, "validation_failed");
+    expect(details).toMatchObject({
+      account_id: h.a.id,
+      user_id: h.services.store.users.byEmail("member@a.test")!.id,
+    });
   });
 });
 

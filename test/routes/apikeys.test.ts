@@ -74,7 +74,7 @@ describe("API keys from a session", () => {
 
   it("renames a key (PUT) and revokes it (DELETE); the revoked key then gets 401", async () => {
     const h = makeHarness();
-    const token = await sessionOf(h, "member@a.test");
+    const token = await sessionOf(h, "admin@a.test");
     const key = h.key();
     const id = keyRow(h, key).id;
     const renamed = await h.send("PUT", `/api/v1/api-keys/${id}`, { auth: token, body: { name: "  renamed  " } });
@@ -128,7 +128,7 @@ describe("API keys from a session", () => {
     const id = keyRow(h, key).id;
     h.clock.advance(30 * 86_400_000);
     // The session is signed in after the clock moved: a session does not last 30 days.
-    const token = await sessionOf(h, "member@a.test");
+    const token = await sessionOf(h, "admin@a.test");
     expectErrorBody(await h.send("GET", "/api/v1/api-keys/current", { auth: key }), 401);
     const res = await h.send("PUT", `/api/v1/api-keys/${id}`, { auth: token, body: { name: "later" } });
     expectErrorBody(res, 409, "invalid_status");
@@ -139,7 +139,7 @@ describe("API keys from a session", () => {
 
   it("rotation: a replacement works while the old key stays valid until revoked", async () => {
     const h = makeHarness();
-    const token = await sessionOf(h, "member@a.test");
+    const token = await sessionOf(h, "admin@a.test");
     const old = h.key();
     const replacement = await h.send("POST", "/api/v1/api-keys", { auth: token, body: { name: "replacement" } });
     expect((await h.send("GET", "/api/v1/users/me", { auth: old })).status).toBe(200);

@@ -1,8 +1,9 @@
 /**
  * Security checks that walk the route table (STYLE "Tests"): every protected route without credentials,
  * every write route with a read-only key, every workspace-aware route with a key bound elsewhere, every
- * session-only route with a key, every route with a key of a plan without API access, and the headers
- * every response carries. Nothing here is hand-picked: a route added to ROUTES joins every matrix.
+ * session-only route with a key, every route with a key of a plan without API access, the headers every
+ * response carries, and every route with a member's session (DESIGN §10 roles). Nothing here is hand-picked:
+ * a route added to ROUTES joins every matrix.
  */
 import { readdirSync } from "node:fs";
 import path from "node:path";
@@ -245,6 +246,47 @@ describe("(f) every response carries X-Trace-Id, X-RateLimit-* and, on beta rout
       expect(res.headers.get("x-trace-id")).toMatch(/^[0-9a-f-]{36}$/);
     }
   });
+});
+
+/**
+ * DESIGN §10's roles, written here rather than read from the route table so that a route that forgets its check
+ * fails: a member is refused the administrators' routes and changes to a key it did not issue; everything else
+ * answers it as it answers an admin.
+ */
+const memberRefusal = (def: RouteDef) =>
+  def.access === "admin" || (def.path.startsWith("/api/v1/api-keys/{") && isWriteMethod(def.method));
+
+describe("(g) every protected route with a member's session: refused only what DESIGN §10 reserves", () => {
+  it.each(cases(protectedRoutes))("$name", async ({ def }) => {
+    const h = makeHarness();
+    // The first key of the account (realPath's) is the command line's: the account's, not the member's.
+    h.key();
+    const member = await sessionOf(h, "member@a.test");
+    // A valid rename, so that the refusal is the role's, not the body's.
+    const body = def.body && def.path.startsWith("/api/v1/api-keys/{") ? { name: "taken over" } : bodyFor(def);
+    const res = await h.send(def.method, realPath(h, def), { auth: member, body });
+    if (memberRefusal(def)) {
+      const details = expectErrorBodyOf(def, res, 403, "admin_required");
+      expect(details.required_role).toBe("admin");
+    } else {
+      expect(res.status, JSON.stringify(res.body)).not.toBe(401);
+      expect(res.body?.details?.error_code, JSON.stringify(res.body)).not.toBe("admin_required");
+    }
+  });
+
+  it.each(cases(protectedRoutes.filter((r) => r.path.startsWith("/api/v1/api-keys/{"))))(
+    "$name on the member's own key is allowed",
+    async ({ def }) => {
+      const h = makeHarness();
+      const member = await sessionOf(h, "member@a.test");
+      const own = await h.send("POST", "/api/v1/api-keys", { auth: member, body: { name: "own" } });
+      const res = await h.send(def.method, def.path.replace("{id}", own.body.id), {
+        auth: member,
+        body: def.body ? { name: "renamed" } : undefined,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    },
+  );
 });
 
 describe("order of checks (DESIGN §3)", () => {

@@ -9,7 +9,7 @@ import { expectErrorBody, sessionOf } from "../helpers/http.js";
 describe("workspaces from a session", () => {
   it("creates, renames, makes default and deletes a workspace", async () => {
     const h = makeHarness();
-    const token = await sessionOf(h, "member@a.test");
+    const token = await sessionOf(h, "admin@a.test");
     const created = await h.send("POST", "/api/v1/workspaces", { auth: token, body: { name: " Marketing " } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
@@ -33,7 +33,7 @@ describe("workspaces from a session", () => {
 
   it("takes a workspace read and written back: is_default false changes nothing, but the default keeps it (409)", async () => {
     const h = makeHarness();
-    const token = await sessionOf(h, "member@a.test");
+    const token = await sessionOf(h, "admin@a.test");
     const second = (await h.send("GET", `/api/v1/workspaces/${h.a.ws2}`, { auth: token })).body;
     expect(second.is_default).toBe(false);
     const renamed = await h.send("PUT", `/api/v1/workspaces/${h.a.ws2}`, {
@@ -61,12 +61,31 @@ describe("workspaces from a session", () => {
 
   it("deleting a workspace takes the keys bound to it", async () => {
     const h = makeHarness();
-    const token = await sessionOf(h, "member@a.test");
+    const token = await sessionOf(h, "admin@a.test");
     const bound = h.key({ workspaceId: h.a.ws2 });
     const unbound = h.key();
     await h.send("DELETE", `/api/v1/workspaces/${h.a.ws2}`, { auth: token });
     expectErrorBody(await h.send("GET", "/api/v1/users/me", { auth: bound }), 401);
     expect((await h.send("GET", "/api/v1/users/me", { auth: unbound })).status).toBe(200);
+  });
+
+  it("members list and read workspaces but cannot create, rename, make default or delete one (403)", async () => {
+    const h = makeHarness();
+    const member = await sessionOf(h, "member@a.test");
+    expect((await h.send("GET", "/api/v1/workspaces", { auth: member })).body.data).toHaveLength(2);
+    expect((await h.send("GET", `/api/v1/workspaces/${h.a.ws2}`, { auth: member })).body.name).toBe("Second");
+    const refusals = [
+      await h.send("POST", "/api/v1/workspaces", { auth: member, body: { name: "x" } }),
+      await h.send("PUT", `/api/v1/workspaces/${h.a.ws2}`, { auth: member, body: { name: "x" } }),
+      await h.send("PUT", `/api/v1/workspaces/${h.a.ws2}`, { auth: member, body: { is_default: true } }),
+      await h.send("DELETE", `/api/v1/workspaces/${h.a.ws2}`, { auth: member }),
+    ];
+    for (const res of refusals) expect(expectErrorBody(res, 403, "admin_required").required_role).toBe("admin");
+    const kept = h.services.store.workspaces.listByAccount(h.a.id);
+    expect(kept.map((w) => [w.name, w.is_default]).sort()).toEqual([
+      ["Default", 1],
+      ["Second", 0],
+    ]);
   });
 
   it("API keys cannot create, update or delete workspaces (401), whatever their scopes", async () => {

@@ -1,6 +1,6 @@
 /** `keys`: issue, list, revoke and rotate API keys; a key is named by its id or by its secret. */
 import { type Command, Option } from "commander";
-import type { ApiKeyRow } from "../../db/apikeys.js";
+import { type ApiKeyRow, storedScopes } from "../../db/apikeys.js";
 import type { Store } from "../../db/store.js";
 import { issueKey, revokeKey, rotateKey } from "../../domain/admin.js";
 import {
@@ -10,6 +10,7 @@ import {
   hashKey,
   KEY_ID_PATTERN,
   KEY_PREFIX,
+  keyStatus,
 } from "../../domain/apikeys.js";
 import { apiKeyView } from "../../domain/views/apikeys.js";
 import { idArg, nameArg, positiveInt, readStdinIfPiped } from "../args.js";
@@ -75,21 +76,36 @@ function addKeysList(keys: Command): void {
     .action((opts: { account?: number }, cmd: Command) =>
       withReadStore(cmd, (store) => {
         requireListedAccount(cmd, store, opts.account);
-        const rows = store.apiKeys.list(opts.account).map((k) => apiKeyView(k));
-        if (wantsJson(cmd)) return printJson(rows);
-        printTable(rows, [
-          "id",
-          "account_id",
-          "name",
-          "prefix",
-          "scopes",
-          "workspace_id",
-          "expires_at",
-          "last_used_at",
-          "revoked_at",
-        ]);
+        const rows = store.apiKeys.list(opts.account);
+        if (wantsJson(cmd)) return printJson(rows.map((k) => ({ ...apiKeyView(k), status: keyStatus(k, Date.now()) })));
+        printTable(
+          rows.map((k) => keyListRow(k, Date.now())),
+          ["id", "acct", "name", "scope", "workspace", "status", "expires", "replaces"],
+        );
       }),
     );
+}
+
+/** Characters of a name `keys list` shows before an ellipsis; --json has the whole name. */
+const LISTED_NAME_CHARS = 16;
+
+/**
+ * A key as a line of `keys list`, made to fit 120 columns with the longest ids (test/cli/keys.test.ts "120
+ * columns"): scopes as r or rw, the expiry's date only, names cut at 16 characters; the prefix, last use and
+ * revocation time are left to --json, which prints every field and the status.
+ */
+function keyListRow(k: ApiKeyRow, nowMs: number): Record<string, string> {
+  const name = [...k.name];
+  return {
+    id: k.id,
+    acct: String(k.account_id),
+    name: name.length > LISTED_NAME_CHARS ? `${name.slice(0, LISTED_NAME_CHARS - 1).join("")}…` : k.name,
+    scope: storedScopes(k.scopes).includes("write") ? "rw" : "r",
+    workspace: k.workspace_id ?? "all",
+    status: keyStatus(k, nowMs),
+    expires: k.expires_at?.slice(0, 10) ?? "never",
+    replaces: k.replaces_key_id ?? "-",
+  };
 }
 
 /** Adds `keys revoke`. */
@@ -109,21 +125,30 @@ function addKeysRevoke(keys: Command): void {
     });
 }
 
-/** Adds `keys rotate`: a replacement, the old key valid until revoked. */
+/** Adds `keys rotate`: a replacement recording the key it replaces; the old key valid until revoked, or --revoke-old. */
 function addKeysRotate(keys: Command): void {
   keys
     .command("rotate")
-    .description("Issue a replacement with the same name, scopes and binding; the old key stays valid until revoked")
+    .description(
+      "Issue a replacement with the same name, scopes and binding, which records the key it replaces; the old key " +
+        "stays valid until revoked, or --revoke-old",
+    )
     .argument("<key>", KEY_ARGUMENT, idArg("the key"))
+    .option(
+      "--revoke-old [after]",
+      "revoke the old key now, or after a grace period (30m, 24h, 7d: its expiry is brought forward to then)",
+      graceArg,
+    )
     .option("--json", "print the new key as JSON")
-    .action(async (given: string, _opts, cmd: Command) => {
+    .action(async (given: string, opts: { revokeOld?: number | true }, cmd: Command) => {
       const id = await keyArgument(given);
       return withStore(cmd, (store) => {
         const old = keyByIdOrSecret(cmd, store, id);
         // A revoked key was taken out of use on purpose: rotating it would put a live copy back.
         if (old.revoked_at !== null) throw new CliError(`key ${old.id} is revoked: issue a new one with keys create`);
         refuseSecretToNull("the new key's secret");
-        const { row, secret } = rotateKey(store, ACTOR, old);
+        const revokeOldAfterMs = opts.revokeOld === true ? 0 : opts.revokeOld;
+        const { row, secret } = rotateKey(store, ACTOR, old, Date.now(), { revokeOldAfterMs });
         noteRefusedKeys(store.accounts.byId(row.account_id)!, "the new key is");
         printIssued(cmd, apiKeyView(row), secret);
       });
@@ -153,6 +178,17 @@ function printIssued(cmd: Command, row: ReturnType<typeof apiKeyView>, secret: s
     `key ${row.id} "${printable(row.name)}" scopes=${row.scopes.join(",")} workspace=${row.workspace_id ?? "all"} expires=${row.expires_at ?? "never"}\n` +
       `secret (shown once, store it now): ${secret}\n`,
   );
+}
+
+const GRACE_UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A --revoke-old grace period: a whole number of minutes, hours or days (30m, 24h, 7d), up to 365 days. */
+function graceArg(value: string): number {
+  const m = /^(\d{1,6})([mhd])$/.exec(value.trim());
+  const ms = m ? Number(m[1]) * GRACE_UNITS[m[2]] : Number.NaN;
+  if (!(ms >= 0 && ms <= 365 * GRACE_UNITS.d))
+    throw new UsageError(`--revoke-old takes a grace period such as 30m, 24h or 7d (up to 365d), not "${value}"`);
+  return ms;
 }
 
 /** A --scopes value: read, or read,write; admin is reserved. */

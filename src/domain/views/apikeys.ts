@@ -2,8 +2,14 @@
 import type { ApiKeyRow } from "../../db/apikeys.js";
 import { storedScopes } from "../../db/apikeys.js";
 
-/** A key as listings show it: never the secret nor its hash. */
-export function apiKeyView(k: ApiKeyRow, lastUsedAt: string | null = k.last_used_at) {
+/**
+ * A key as listings show it: never the secret nor its hash. created_by: the user whose session issued it (null: the
+ * command line's, the account's key, DESIGN §10); replaces_key_id: the key a rotation issued it for.
+ */
+export function apiKeyView(
+  k: ApiKeyRow & { created_by_email?: string | null },
+  lastUsedAt: string | null = k.last_used_at,
+) {
   return {
     id: k.id,
     account_id: k.account_id,
@@ -15,6 +21,9 @@ export function apiKeyView(k: ApiKeyRow, lastUsedAt: string | null = k.last_used
     last_used_at: lastUsedAt,
     revoked_at: k.revoked_at,
     created_at: k.created_at,
+    created_by:
+      k.created_by_user_id === null ? null : { user_id: k.created_by_user_id, email: k.created_by_email ?? null },
+    replaces_key_id: k.replaces_key_id,
   };
 }
 

@@ -13,6 +13,7 @@ import {
   describeInBrowser,
   foreignRequests,
   newAccount,
+  newPerson,
   openPage,
   type Person,
   screenshot,
@@ -141,6 +142,36 @@ describeInBrowser("the API key pages", () => {
     expect((await call(d, "GET", "/api/v1/api-keys/current", { auth: fresh })).status).toBe(200);
     await page.getByLabel("Secret key").waitFor({ state: "detached" });
     expect(await page.textContent("body")).not.toContain(fresh);
+    expect(visit.errors).toEqual([]);
+    await visit.context.close();
+  });
+
+  it("shows a member every key with who issued it, buttons on its own only, and the cap once reached", async () => {
+    const owner = await newAccount(d);
+    const member = await newPerson(d, owner.accountId, "member");
+    const theirs = await call(d, "POST", "/api/v1/api-keys", {
+      auth: await sessionOf(d, owner),
+      body: { name: "Owner's key" },
+    });
+    const mine = await call(d, "POST", "/api/v1/api-keys", {
+      auth: await sessionOf(d, member),
+      body: { name: "Member's key" },
+    });
+    expect([theirs.status, mine.status]).toEqual([201, 201]);
+    const cap = await call(d, "PUT", `/api/v1/admin/accounts/${owner.accountId}`, {
+      auth: await sessionOf(d),
+      body: { max_active_keys: 2 },
+    });
+    expect(cap.status).toBe(200);
+    const visit = await openPage(d);
+    const { page } = visit;
+    await signIn(d, visit, member, "#/keys");
+    await page.getByRole("button", { name: "Revoke Member's key" }).waitFor();
+    expect(await page.getByRole("button", { name: "Revoke Owner's key" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Rotate Owner's key" }).count()).toBe(0);
+    const rows = await page.locator("tbody tr").allTextContents();
+    expect(rows.find((r) => r.includes("Owner's key"))).toContain(owner.email);
+    expect(await page.getByText("The account has 2 active keys, its limit").count()).toBe(1);
     expect(visit.errors).toEqual([]);
     await visit.context.close();
   });

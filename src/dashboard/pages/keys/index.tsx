@@ -8,13 +8,23 @@ import { useState } from "preact/hooks";
 import { useAccount } from "../../account.js";
 import { allPages, api, ok } from "../../api/client.js";
 import { href, type PageProps } from "../../router.js";
+import { useSession } from "../../session.js";
 import { Confirm } from "../../ui/dialog.js";
 import { ErrorNote } from "../../ui/error-note.js";
 import { dateTime } from "../../ui/format.js";
 import { Busy, Page } from "../../ui/page.js";
 import { TableWrap } from "../../ui/table-wrap.js";
 import { useAction, useAsync } from "../../ui/use-async.js";
-import { type ApiKey, bindingName, keyStatus, replacementOf, scopesText } from "./key-rules.js";
+import {
+  type ApiKey,
+  bindingName,
+  issuerName,
+  keyStatus,
+  mayManage,
+  reachedLimit,
+  replacementOf,
+  scopesText,
+} from "./key-rules.js";
 import { SecretOnce } from "./secret.js";
 import "./keys.css";
 
@@ -43,7 +53,9 @@ interface RowActions {
  */
 function KeyRow({ k, actions }: { k: ApiKey; actions: RowActions }) {
   const account = useAccount();
-  const active = keyStatus(k) === "active";
+  const user = useSession().session?.user;
+  // A member sees the others' keys without their buttons: the server refuses it their changes (403).
+  const active = keyStatus(k) === "active" && mayManage(k, user);
   return (
     <tr>
       <td>{k.name}</td>
@@ -52,6 +64,7 @@ function KeyRow({ k, actions }: { k: ApiKey; actions: RowActions }) {
       </td>
       <td>{scopesText(k.scopes)}</td>
       <td>{bindingName(k.workspace_id, account.workspaces)}</td>
+      <td>{issuerName(k)}</td>
       <td>{dateTime(k.created_at)}</td>
       <td>{k.expires_at ? dateTime(k.expires_at) : "Never"}</td>
       <td>{dateTime(k.last_used_at)}</td>
@@ -91,13 +104,22 @@ function KeyTable({ keys, actions }: { keys: ApiKey[]; actions: RowActions }) {
       <table>
         <thead>
           <tr>
-            {["Name", "Prefix", "Scopes", "Workspace", "Created", "Expires", "Last used", "Status", "Actions"].map(
-              (h) => (
-                <th key={h} scope="col">
-                  {h}
-                </th>
-              ),
-            )}
+            {[
+              "Name",
+              "Prefix",
+              "Scopes",
+              "Workspace",
+              "Issued by",
+              "Created",
+              "Expires",
+              "Last used",
+              "Status",
+              "Actions",
+            ].map((h) => (
+              <th key={h} scope="col">
+                {h}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -142,6 +164,7 @@ function RotationPanel({ rotation, onDone }: { rotation: Rotation; onDone: () =>
 /** The account's API keys, with revoke and rotate. */
 export function KeysPage(_props: PageProps) {
   const keys = useAsync(listKeys, []);
+  const limit = reachedLimit(keys.data ?? [], useAccount().entitlements?.api_keys?.limit);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [rotation, setRotation] = useState<Rotation | null>(null);
   const revoke = useAction(async (key: ApiKey) => {
@@ -183,6 +206,12 @@ export function KeysPage(_props: PageProps) {
       <ErrorNote error={rotate.error} />
       {rotate.busy ? <Busy label="Issuing the replacement key…" /> : null}
       <ErrorNote error={keys.error} />
+      {limit !== null ? (
+        <p class="key-limit" role="status">
+          The account has {limit} active keys, its limit: revoke one before issuing another, or ask the administrator of
+          the server to raise it.
+        </p>
+      ) : null}
       {keys.data ? (
         <KeyTable keys={keys.data} actions={actions} />
       ) : keys.loading ? (

@@ -59,3 +59,23 @@ export function replacementOf(key: ApiKey): CreateKeyRequest {
     expires: expiryChoiceOf(key),
   };
 }
+
+/**
+ * Whether the signed-in person may rotate or revoke a key (DESIGN §10, as the server decides it): admins every key
+ * of the account, members those their own session issued.
+ */
+export function mayManage(key: ApiKey, user: { id: number; role: "admin" | "member" } | undefined): boolean {
+  if (!user) return false;
+  return user.role === "admin" || key.created_by?.user_id === user.id;
+}
+
+/** Who issued a key, in words: a user's email, or the account's (the command line issued it). */
+export function issuerName(key: ApiKey): string {
+  return key.created_by ? (key.created_by.email ?? `user ${key.created_by.user_id}`) : "Account (command line)";
+}
+
+/** The account's cap on active keys when the listed keys reach it, else null (no more can be issued until one goes). */
+export function reachedLimit(keys: ApiKey[], limit: number | undefined, now = Date.now()): number | null {
+  if (limit === undefined) return null;
+  return keys.filter((k) => keyStatus(k, now) === "active").length >= limit ? limit : null;
+}
