@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   output_too_large: 422,
   request_headers_too_large: 431,
   rate_limit_exceeded: 429,
+  sign_in_backoff: 429,
   internal_error: 500,
   upstream_unavailable: 502,
   upstream_error: 502,

@@ -41,6 +41,7 @@ import {
 import { ApiError, type ErrorCode, workspaceNotFound } from "./errors.js";
 import { saveExtraction } from "./graph-sources.js";
 import { completeJob } from "./learning/complete.js";
+import { purgeSignInBackoff } from "./sign-in-backoff.js";
 import { correctVoiceProfile, resetVoiceProfile } from "./voice-profiles.js";
 
 /** The operations the writer runs, by name. */
@@ -86,7 +87,11 @@ export const writeOps = {
     store.usage.addMany(rows);
     return null;
   },
-  sessionsPurge: (store: Store, i: { now: string }) => store.misc.purgeRevokedSessions(i.now),
+  /** Purges the revoked sessions past their expiry, and the sign-in failures forgotten (sign-in-backoff.ts). */
+  sessionsPurge: (store: Store, i: { now: string }) => {
+    purgeSignInBackoff(store, Date.parse(i.now));
+    return store.misc.purgeRevokedSessions(i.now);
+  },
   /** Deletes a content with its versions; whether it was still there. */
   contentRemove: (store: Store, i: { id: number }) => store.contents.remove(i.id),
   /** Deletes a reference material with its passages; whether it was still there. */
