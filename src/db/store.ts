@@ -11,6 +11,7 @@ import { libraryQueries } from "./library.js";
 import { miscQueries } from "./misc.js";
 import type { Db } from "./open.js";
 import { signInBackoffQueries } from "./sign-in-backoff.js";
+import { storageQueries } from "./storage.js";
 import { usageQueries } from "./usage.js";
 import { userQueries } from "./users.js";
 import { workspaceQueries } from "./workspaces.js";
@@ -42,6 +43,7 @@ export function createStore(db: Db) {
     usage: usageQueries(db),
     idempotency: idempotencyQueries(db),
     signInBackoff: signInBackoffQueries(db),
+    storage: storageQueries(db),
   };
 }
 

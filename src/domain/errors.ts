@@ -52,6 +52,7 @@ export const ERROR_CODES = {
   upstream_timeout: 504,
   service_busy: 503,
   storage_full: 507,
+  storage_quota_exceeded: 507,
 } as const;
 
 /** One of the error codes of ERROR_CODES. */

@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { analysisQuota, learningPreferences } from "../domain/learning-settings.js";
 import { effectiveRateLimits, PLAN_LIMITS } from "../domain/plans.js";
+import { storageOf } from "../domain/storage.js";
 import { accountView } from "../domain/views/accounts.js";
 import { userView } from "../domain/views/users.js";
 import type { Ctx } from "../http/context.js";
@@ -65,6 +66,17 @@ const Quota = named(
   ),
 );
 
+const StorageQuota = v.pipe(
+  v.object({
+    limit_bytes: v.pipe(Integer, v.description("Bytes the account's records may hold (the plan's, or its own).")),
+    used_bytes: v.pipe(
+      Integer,
+      v.description("Bytes they hold now: texts, references, images, conversions, memories."),
+    ),
+  }),
+  v.description("The storage quota (beta, additive): a write past it is 507 storage_quota_exceeded."),
+);
+
 const Entitlements = named(
   "Entitlements",
   v.pipe(
@@ -83,6 +95,7 @@ const Entitlements = named(
         v.description("The limits in force for each API key of the account."),
       ),
       analysis_quota: Quota,
+      storage: v.optional(StorageQuota),
       scopes_available: v.pipe(v.array(v.string()), v.description("The scopes a new API key may be given.")),
     }),
     v.description("What the account's plan allows: API access, rate limits, the analysis quota and key scopes."),
@@ -253,6 +266,7 @@ export const accountRoutes = [
             used: 12,
             remaining: 488,
           },
+          storage: { limit_bytes: 10737418240, used_bytes: 5242880 },
           scopes_available: ["read", "write"],
         },
       },
@@ -271,6 +285,7 @@ export const accountRoutes = [
             overridden: ctx.account.rate_per_minute !== null || ctx.account.rate_per_hour !== null,
           },
           analysis_quota: analysisQuota(ctx.services.store, ctx.account, ctx.services.clock.now()),
+          storage: storageOf(ctx.services.store, ctx.account),
           scopes_available: ["read", "write"],
         },
       };

@@ -9,6 +9,7 @@ import { findContent, workingText } from "../domain/contents.js";
 import { MAX_OUTPUT_CHARS } from "../domain/conversions/output-limit.js";
 import { POST_LIMIT } from "../domain/conversions/thread.js";
 import { ApiError } from "../domain/errors.js";
+import { checkStorage, textBytes } from "../domain/storage.js";
 import { conversionView } from "../domain/views/conversions.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
@@ -182,6 +183,7 @@ export const conversionRoutes = [
       // The content may have been deleted while the pool worked: it must still be there to be referred to, also
       // when the writer thread stores the conversion (it deletes contents too).
       const current = findContent(store, ctx, content.id);
+      checkStorage(store, ctx.account, textBytes(converted.output, converted.subject, ...(converted.posts ?? [])));
       const stored = await ctx.services.writer.run("conversionCreate", {
         accountId: ctx.account.id,
         workspaceId: current.workspace_id,
