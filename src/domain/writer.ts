@@ -100,12 +100,14 @@ export const writeOps = {
   imageRemove: (store: Store, i: { accountId: number; id: number }) => store.images.remove(i.accountId, i.id),
   /**
    * Stores a conversion of a content that must still be there (it may have been deleted, on this thread, while the
-   * pool converted it); the row crosses back without its output (the caller has it).
+   * pool converted it), or finds the identical one stored before (test/routes/storage-quota.test.ts); the row
+   * crosses back without its output (the caller has it).
    */
   conversionCreate: (store: Store, c: NewConversion) =>
     store.transaction(() => {
       if (!store.contents.byId(c.contentId)) throw contentNotFound(c.contentId);
-      return { ...store.conversions.create(c), output: "" };
+      const stored = store.conversions.sameAs(c) ?? store.conversions.create(c);
+      return { ...stored, output: "" };
     }),
   /** Stores a memory in a workspace that must still be there. */
   memoryCreate: (store: Store, m: NewMemory) =>

@@ -58,32 +58,38 @@ describe("storage quota", () => {
     expect(again.status).toBe(201);
   });
 
-  it("counts conversions against the quota, and gives their bytes back with their content", async () => {
+  it("reuses the conversion of an unchanged text, counts a changed one, and gives bytes back with the content", async () => {
     const h = makeHarness();
     const key = h.key();
     const text = "A paragraph of **text** for the converter. ".repeat(200);
     const content = await h.send("POST", "/api/v1/contents", { auth: key, body: { title: "c", content: text } });
+    const id = content.body.content_id;
+    const convert = () =>
+      h.send("POST", "/api/v1/conversions", { auth: key, body: { content_id: id, target_format: "html" } });
     const base = (await storage(h, key)).used_bytes;
-    const one = await h.send("POST", "/api/v1/conversions", {
-      auth: key,
-      body: { content_id: content.body.content_id, target_format: "html" },
-    });
+    const one = await convert();
     expect(one.status).toBe(201);
     const perConversion = (await storage(h, key)).used_bytes - base;
-    expect(perConversion).toBeGreaterThanOrEqual(Buffer.byteLength(one.body.output));
-    setQuota(h, base + 2 * perConversion + 10);
-    const statuses: number[] = [];
-    for (let i = 0; i < 2; i++)
-      statuses.push(
-        (
-          await h.send("POST", "/api/v1/conversions", {
-            auth: key,
-            body: { content_id: content.body.content_id, target_format: "html" },
-          })
-        ).status,
-      );
-    expect(statuses).toEqual([201, 507]);
-    expect((await h.send("DELETE", `/api/v1/contents/${content.body.content_id}`, { auth: key })).status).toBe(200);
+    expect(perConversion).toBe(Buffer.byteLength(one.body.output));
+    // The same text to the same format, five times: one stored conversion, answered again.
+    for (let i = 0; i < 5; i++) {
+      const again = await convert();
+      expect(again.status).toBe(201);
+      expect(again.body.id).toBe(one.body.id);
+    }
+    expect((await storage(h, key)).used_bytes).toBe(base + perConversion);
+    expect((await h.send("GET", "/api/v1/conversions", { auth: key })).body.data).toHaveLength(1);
+    // A changed text is another conversion, and counts: past the quota, 507.
+    const edited = await h.send("PATCH", `/api/v1/contents/${id}`, { auth: key, body: { content: `${text} More.` } });
+    expect(edited.status).toBe(200);
+    const used = (await storage(h, key)).used_bytes;
+    setQuota(h, used + perConversion - 10);
+    expectErrorBody(await convert(), 507, "storage_quota_exceeded");
+    setQuota(h, null);
+    const two = await convert();
+    expect(two.status).toBe(201);
+    expect(two.body.id).not.toBe(one.body.id);
+    expect((await h.send("DELETE", `/api/v1/contents/${id}`, { auth: key })).status).toBe(200);
     expect((await storage(h, key)).used_bytes).toBe(0);
   });
 
