@@ -1,5 +1,5 @@
 /**
- * The bytes each account's records hold (sql/0018_storage_usage.sql keeps the counter with triggers, in the
+ * The bytes each account's records hold (sql/0019_storage_usage.sql keeps the counter with triggers, in the
  * writing transaction); here the same sizes summed over the tables, to count what is not counted yet (NULL, after
  * the migration) and to recount on demand (`storage recount`). test/db/storage.test.ts holds the triggers and these
  * sums together.
@@ -9,7 +9,7 @@ import type { Db } from "./open.js";
 /** The UTF-8 bytes of a nullable text column, as the triggers count them. */
 const bytes = (column: string) => `coalesce(octet_length(${column}), 0)`;
 
-/** What each table's rows hold for an account `@id`, as the triggers of sql/0018_storage_usage.sql count them. */
+/** What each table's rows hold for an account `@id`, as the triggers of sql/0019_storage_usage.sql count them. */
 export const STORAGE_SIZES: Record<string, string> = {
   contents: `SELECT sum(${bytes("title")} + ${bytes("content")} + ${bytes("finalized_content")}) FROM contents
     WHERE account_id = @id`,

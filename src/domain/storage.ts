@@ -1,6 +1,6 @@
 /**
  * The storage quota (issue 31 L5): the bytes an account's records hold, counted by the database in the writing
- * transaction (sql/0018_storage_usage.sql, db/storage.ts), checked before a write that would pass the account's
+ * transaction (sql/0019_storage_usage.sql, db/storage.ts), checked before a write that would pass the account's
  * quota (effectiveQuotas: its own, else its plan's). Each write names the bytes it adds (textBytes): the check is
  * one call, at no cost beyond reading one row. Tests: test/routes/storage-quota.test.ts.
  */

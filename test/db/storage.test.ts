@@ -1,5 +1,5 @@
 /**
- * The storage counter (sql/0018_storage_usage.sql's triggers) against the recount from the rows (db/storage.ts
+ * The storage counter (sql/0019_storage_usage.sql's triggers) against the recount from the rows (db/storage.ts
  * STORAGE_SIZES): after every kind of write and deletion, cascades included, both say the same; an account not
  * counted yet (as after the migration) is counted by recountUnknownStorage.
  */
