@@ -59,7 +59,36 @@ export function conversionQueries(db: Db) {
      ORDER BY id LIMIT @limit`,
   );
 
+  const same = db.prepare<
+    {
+      contentId: number;
+      workspaceId: string;
+      targetFormat: string;
+      output: string;
+      posts: string | null;
+      subject: string | null;
+    },
+    ConversionRow
+  >(
+    `SELECT * FROM conversions WHERE content_id = @contentId AND workspace_id = @workspaceId
+       AND target_format = @targetFormat AND output = @output AND posts IS @posts AND subject IS @subject
+     ORDER BY id DESC LIMIT 1`,
+  );
+
   return {
+    /**
+     * The stored conversion identical to one about to be stored (same content, format and result), if any: the
+     * same text converted again is answered with it rather than stored twice (issue 31 L5).
+     */
+    sameAs: (c: NewConversion) =>
+      same.get({
+        contentId: c.contentId,
+        workspaceId: c.workspaceId,
+        targetFormat: c.targetFormat,
+        output: c.output,
+        posts: c.posts === null ? null : JSON.stringify(c.posts),
+        subject: c.subject,
+      }),
     /** Any conversion by id: the caller checks the account and the workspace. */
     byId: (id: number) => byId.get(id),
     /** A workspace's conversions in id order, optionally of one content. */

@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sourceRoot } from "../runtime/assets.js";
 import type { Db } from "./open.js";
+import { recountUnknownStorage } from "./storage.js";
 
 /** One migration file: its number, name and SQL text. */
 export interface Migration {
@@ -94,5 +95,7 @@ export function migrate(db: Db, known: Migration[] = knownMigrations()): string[
       record.run(m.version, m.name, checksum(m.sql), new Date().toISOString());
     }).immediate();
   }
+  // What a migration adds as "not counted yet" is counted once its schema is in place (storage.ts).
+  if (pending.length > 0) recountUnknownStorage(db);
   return pending.map((m) => m.name);
 }

@@ -10,6 +10,8 @@ import { learningQueries } from "./learning.js";
 import { libraryQueries } from "./library.js";
 import { miscQueries } from "./misc.js";
 import type { Db } from "./open.js";
+import { signInBackoffQueries } from "./sign-in-backoff.js";
+import { storageQueries } from "./storage.js";
 import { usageQueries } from "./usage.js";
 import { userQueries } from "./users.js";
 import { workspaceQueries } from "./workspaces.js";
@@ -40,6 +42,8 @@ export function createStore(db: Db) {
     graph: graphQueries(db),
     usage: usageQueries(db),
     idempotency: idempotencyQueries(db),
+    signInBackoff: signInBackoffQueries(db),
+    storage: storageQueries(db),
   };
 }
 

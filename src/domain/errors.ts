@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   output_too_large: 422,
   request_headers_too_large: 431,
   rate_limit_exceeded: 429,
+  sign_in_backoff: 429,
   internal_error: 500,
   upstream_unavailable: 502,
   upstream_error: 502,
@@ -52,6 +53,7 @@ export const ERROR_CODES = {
   upstream_timeout: 504,
   service_busy: 503,
   storage_full: 507,
+  storage_quota_exceeded: 507,
 } as const;
 
 /** One of the error codes of ERROR_CODES. */

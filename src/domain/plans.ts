@@ -71,6 +71,21 @@ export function effectiveRateLimits(account: {
   };
 }
 
+/**
+ * The rate limits of an account's web sessions: its keys' (effectiveRateLimits), but never below its plan's, so
+ * that an admin who sets their own account's limits to 1 an hour cannot lock their own session out of undoing it
+ * (issue 31). Tests: test/routes/session-limits.test.ts.
+ */
+export function sessionRateLimits(account: {
+  plan: Plan;
+  rate_per_minute: number | null;
+  rate_per_hour: number | null;
+}): { perMinute: number; perHour: number } {
+  const own = effectiveRateLimits(account);
+  const plan = effectiveRateLimits({ plan: account.plan, rate_per_minute: null, rate_per_hour: null });
+  return { perMinute: Math.max(own.perMinute, plan.perMinute), perHour: Math.max(own.perHour, plan.perHour) };
+}
+
 /** The quotas in force for an account, each on its own: its override when set, else its plan's. */
 export function effectiveQuotas(account: {
   plan: Plan;

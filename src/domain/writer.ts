@@ -41,6 +41,7 @@ import {
 import { ApiError, type ErrorCode, workspaceNotFound } from "./errors.js";
 import { saveExtraction } from "./graph-sources.js";
 import { completeJob } from "./learning/complete.js";
+import { purgeSignInBackoff } from "./sign-in-backoff.js";
 import { correctVoiceProfile, resetVoiceProfile } from "./voice-profiles.js";
 
 /** The operations the writer runs, by name. */
@@ -86,7 +87,11 @@ export const writeOps = {
     store.usage.addMany(rows);
     return null;
   },
-  sessionsPurge: (store: Store, i: { now: string }) => store.misc.purgeRevokedSessions(i.now),
+  /** Purges the revoked sessions past their expiry, and the sign-in failures forgotten (sign-in-backoff.ts). */
+  sessionsPurge: (store: Store, i: { now: string }) => {
+    purgeSignInBackoff(store, Date.parse(i.now));
+    return store.misc.purgeRevokedSessions(i.now);
+  },
   /** Deletes a content with its versions; whether it was still there. */
   contentRemove: (store: Store, i: { id: number }) => store.contents.remove(i.id),
   /** Deletes a reference material with its passages; whether it was still there. */
@@ -95,12 +100,14 @@ export const writeOps = {
   imageRemove: (store: Store, i: { accountId: number; id: number }) => store.images.remove(i.accountId, i.id),
   /**
    * Stores a conversion of a content that must still be there (it may have been deleted, on this thread, while the
-   * pool converted it); the row crosses back without its output (the caller has it).
+   * pool converted it), or finds the identical one stored before (test/routes/storage-quota.test.ts); the row
+   * crosses back without its output (the caller has it).
    */
   conversionCreate: (store: Store, c: NewConversion) =>
     store.transaction(() => {
       if (!store.contents.byId(c.contentId)) throw contentNotFound(c.contentId);
-      return { ...store.conversions.create(c), output: "" };
+      const stored = store.conversions.sameAs(c) ?? store.conversions.create(c);
+      return { ...stored, output: "" };
     }),
   /** Stores a memory in a workspace that must still be there. */
   memoryCreate: (store: Store, m: NewMemory) =>

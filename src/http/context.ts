@@ -99,6 +99,8 @@ export interface Services {
 // biome-ignore lint/suspicious/noExplicitAny: defaults let helpers take any route's context.
 export interface Ctx<P = any, Q = any, B = any> {
   request: Incoming;
+  /** The client's address as the transport saw it (the sign-in backoff's: no proxy header is read). */
+  remoteAddress?: string;
   traceId: string;
   services: Services;
   /** Undefined on public routes. */

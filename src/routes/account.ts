@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { keyAllowance } from "../domain/admin.js";
 import { analysisQuota, learningPreferences } from "../domain/learning-settings.js";
 import { effectiveRateLimits, PLAN_LIMITS } from "../domain/plans.js";
+import { storageOf } from "../domain/storage.js";
 import { accountView } from "../domain/views/accounts.js";
 import { userView } from "../domain/views/users.js";
 import type { Ctx } from "../http/context.js";
@@ -66,6 +67,17 @@ const Quota = named(
   ),
 );
 
+const StorageQuota = v.pipe(
+  v.object({
+    limit_bytes: v.pipe(Integer, v.description("Bytes the account's records may hold (the plan's, or its own).")),
+    used_bytes: v.pipe(
+      Integer,
+      v.description("Bytes they hold now: texts, references, images, conversions, memories."),
+    ),
+  }),
+  v.description("The storage quota (beta, additive): a write past it is 507 storage_quota_exceeded."),
+);
+
 const Entitlements = named(
   "Entitlements",
   v.pipe(
@@ -91,6 +103,7 @@ const Entitlements = named(
         }),
         v.description("The cap on active API keys: at it, issuing another is 409 api_key_limit_reached."),
       ),
+      storage: v.optional(StorageQuota),
       scopes_available: v.pipe(v.array(v.string()), v.description("The scopes a new API key may be given.")),
     }),
     v.description("What the account's plan allows: API access, rate limits, the analysis quota and key scopes."),
@@ -262,6 +275,7 @@ export const accountRoutes = [
             remaining: 488,
           },
           api_keys: { limit: 50, active: 3 },
+          storage: { limit_bytes: 10737418240, used_bytes: 5242880 },
           scopes_available: ["read", "write"],
         },
       },
@@ -281,6 +295,7 @@ export const accountRoutes = [
           },
           analysis_quota: analysisQuota(ctx.services.store, ctx.account, ctx.services.clock.now()),
           api_keys: keyAllowance(ctx.services.store, ctx.account, ctx.services.clock.now()),
+          storage: storageOf(ctx.services.store, ctx.account),
           scopes_available: ["read", "write"],
         },
       };

@@ -27,7 +27,8 @@ const PLAN =
   "business and agency have API access (100 and 1,000, or 300 and 5,000 requests per key per minute and hour); " +
   "starter and pro reach the API by web session only.";
 const OVERRIDE = (window: string) =>
-  `Requests per key per ${window} set for this account instead of the plan's; null: the plan's.`;
+  `Requests per key per ${window} set for this account instead of the plan's; null: the plan's. Web sessions ` +
+  "are never limited below the plan's, so a lower limit cannot lock an administrator's own session out.";
 
 const KEY_CAP =
   "API keys this account may have active at once, set instead of the plan's (business 50, agency 200); null: the plan's.";

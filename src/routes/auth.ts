@@ -1,5 +1,6 @@
 /** Web-session sign-in and sign-out (DESIGN §3); password checks run on the password pool. */
 import * as v from "valibot";
+import { checkSignInBackoff, recordSignInAttempt, recordSignInSuccess, subjectsOf } from "../domain/sign-in-backoff.js";
 import { userView } from "../domain/views/users.js";
 import { LoginEmail } from "../http/admin-rules.js";
 import { unauthorized } from "../http/auth.js";
@@ -7,7 +8,7 @@ import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
 import { maxChars, minChars, named, Timestamp } from "../http/schemas.js";
 import { User } from "./account.js";
-import { AUTH_ERRORS, INPUT_ERRORS, SESSION_ONLY } from "./common.js";
+import { AUTH_ERRORS, err, INPUT_ERRORS, SESSION_ONLY } from "./common.js";
 
 const LoginBody = named(
   "LoginRequest",
@@ -59,7 +60,10 @@ export const authRoutes = [
       "session is the only way to reach the operations API keys may not use: issuing and revoking keys, creating, " +
       "changing and deleting workspaces, settings, learning preferences, billing and the /admin operations. It acts for its user with read " +
       "and write, unbound to any workspace. A wrong email or password is 401 (the same answer for both); a request " +
-      "carrying an API key is 401 too. The first start of the server prints an administrator's email and password.",
+      "carrying an API key is 401 too. Failed sign-ins back off per email (known or not) and per client address: after " +
+      "5 failures of an email (20 of an address) each further one makes it wait, 1 s doubling up to 15 minutes, and " +
+      "an attempt meanwhile is 429 sign_in_backoff with Retry-After, its password unchecked; a right password " +
+      "afterwards clears the email's failures. The first start of the server prints an administrator's email and password.",
     tag: "Auth",
     stability: "beta",
     access: "public",
@@ -73,15 +77,21 @@ export const authRoutes = [
         example: LOGIN_EXAMPLE,
       },
       ...AUTH_ERRORS,
+      429: err("Rate limit exceeded (rate_limit_exceeded), or too many failed sign-ins (sign_in_backoff)."),
       ...INPUT_ERRORS,
     },
     async handler(ctx: Ctx<Record<string, string>, unknown, v.InferOutput<typeof LoginBody>>) {
-      const user = ctx.services.store.users.byEmail(ctx.body.email);
+      const { store, clock } = ctx.services;
+      const subjects = subjectsOf(ctx.body.email, ctx.remoteAddress);
+      checkSignInBackoff(store, subjects, clock.now());
+      recordSignInAttempt(store, subjects, clock.now());
+      const user = store.users.byEmail(ctx.body.email);
       const ok = await ctx.services.passwords.run("verifyPassword", {
         password: ctx.body.password,
         hash: user?.password_hash ?? DUMMY_HASH,
       });
       if (!user || !ok) throw unauthorized("Wrong email or password.");
+      recordSignInSuccess(store, subjects);
       const { token, exp } = await ctx.services.sessions.issue(user);
       return { body: { token, expires_at: new Date(exp * 1000).toISOString(), user: userView(user) } };
     },

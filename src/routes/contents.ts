@@ -4,6 +4,7 @@ import type { VersionRow } from "../db/contents.js";
 import { contentFilter } from "../domain/content-lists.js";
 import { type CallerRows, contentNotFound, findContent, serverToday } from "../domain/contents.js";
 import { CALENDAR_DAY_PATTERN, isCalendarDay, PLANNED_DATE_PATTERN, plannedDay } from "../domain/planning.js";
+import { checkStorage, textBytes } from "../domain/storage.js";
 import { requireTemplate } from "../domain/templates.js";
 import { contentView, versionView } from "../domain/views/contents.js";
 import type { Ctx } from "../http/context.js";
@@ -258,6 +259,7 @@ export const contentRoutes = [
       // wait, blocking every request, for the writer's transaction in progress. The body's strings are already as
       // stored (http/body.ts: a lone surrogate is U+FFFD).
       const { title, content } = ctx.body;
+      checkStorage(ctx.services.store, ctx.account, textBytes(title, content));
       const row = await ctx.services.writer.run("draftCreate", {
         accountId: ctx.account.id,
         workspaceId: ctx.workspace.id,
@@ -324,6 +326,7 @@ export const contentRoutes = [
     async handler(ctx: Ctx<{ contentId: number }, unknown, v.InferOutput<typeof UpdateBody>>) {
       // On the writer thread, as a new draft (above).
       const content = ctx.body.content;
+      checkStorage(ctx.services.store, ctx.account, textBytes(ctx.body.title, content));
       const saved = await ctx.services.writer.run("contentEdit", {
         ...callerRows(ctx),
         id: ctx.params.contentId,

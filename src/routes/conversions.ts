@@ -9,6 +9,7 @@ import { findContent, workingText } from "../domain/contents.js";
 import { MAX_OUTPUT_CHARS } from "../domain/conversions/output-limit.js";
 import { POST_LIMIT } from "../domain/conversions/thread.js";
 import { ApiError } from "../domain/errors.js";
+import { checkStorage, textBytes } from "../domain/storage.js";
 import { conversionView } from "../domain/views/conversions.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
@@ -145,7 +146,9 @@ export const conversionRoutes = [
       "Converts a content's text, read as Markdown, and stores the result: html (raw HTML escaped, no javascript: " +
       "links), markdown (tidied), plain_text (marks removed, links as text and address), social_thread (numbered " +
       "posts of at most 280 characters, whole sentences) or email (a subject and a plain-text body). Use it to " +
-      "publish the piece elsewhere. The content is not changed. An output longer than 8,000,000 characters is " +
+      "publish the piece elsewhere. The content is not changed. Converting the same text to the same format again " +
+      "stores nothing new: the conversion stored before is answered again, with its id; a changed text is a new " +
+      "conversion, counted against the account's storage quota (507 storage_quota_exceeded). An output longer than 8,000,000 characters is " +
       "refused with 422 output_too_large.",
     bodyExamples: {
       thread: { content_id: 1, target_format: "social_thread" },
@@ -182,6 +185,7 @@ export const conversionRoutes = [
       // The content may have been deleted while the pool worked: it must still be there to be referred to, also
       // when the writer thread stores the conversion (it deletes contents too).
       const current = findContent(store, ctx, content.id);
+      checkStorage(store, ctx.account, textBytes(converted.output, converted.subject, ...(converted.posts ?? [])));
       const stored = await ctx.services.writer.run("conversionCreate", {
         accountId: ctx.account.id,
         workspaceId: current.workspace_id,

@@ -4,6 +4,7 @@ import { findContent, generationInput, requireStatus } from "../domain/contents.
 import { ApiError } from "../domain/errors.js";
 import type { GenerationOutput } from "../domain/generation/builtin.js";
 import { type GenerationStream, pickEngine } from "../domain/generation/engines.js";
+import { checkStorage, textBytes } from "../domain/storage.js";
 import { finalizationView, generationView } from "../domain/views/contents.js";
 import type { Ctx } from "../http/context.js";
 import { errorBody, toApiError } from "../http/errors.js";
@@ -267,6 +268,8 @@ export const generateRoutes = [
       const save = async (generated: GenerationOutput) => {
         // Answered as stored: a lone surrogate in a model's answer is stored as U+FFFD (the body's are already).
         const output = { ...generated, title: generated.title.toWellFormed(), text: generated.text.toWellFormed() };
+        // The text is stored twice: the content's and its version's.
+        checkStorage(store, ctx.account, 2 * textBytes(output.title, output.text));
         const { row, created } = await ctx.services.writer.run("saveGeneration", {
           ...callerRows(ctx),
           target: workspace,
@@ -331,6 +334,8 @@ export const generateRoutes = [
       // On the writer thread: its write() calls to the WAL can wait for the disk (domain/writer.ts).
       // Already as stored: the body parser made a lone surrogate U+FFFD (http/body.ts).
       const text = ctx.body.finalized_content;
+      // Stored twice: the finalized text and its version.
+      checkStorage(ctx.services.store, ctx.account, 2 * textBytes(text));
       const done = await ctx.services.writer.run("finalize", {
         ...callerRows(ctx),
         req: { content_id: ctx.body.content_id, finalized_content: text, edit_seconds: ctx.body.edit_seconds },

@@ -17,6 +17,7 @@ import {
 } from "../domain/image-records.js";
 import { IMAGE_TYPES, type ImageType, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE } from "../domain/images/formats.js";
 import { RENDER_LIMITS } from "../domain/images/render.js";
+import { checkStorage } from "../domain/storage.js";
 import { imageView } from "../domain/views/images.js";
 import { oneOf } from "../domain/wording.js";
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
@@ -179,6 +180,7 @@ async function storeImage(
   },
 ) {
   const data = image.bytes;
+  checkStorage(ctx.services.store, ctx.account, data.byteLength);
   const row = await ctx.services.writer.run(
     "imageCreate",
     {

@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { MEMORY_KINDS, type MemoryRow } from "../db/memories.js";
 import { iso } from "../domain/clock.js";
 import { ApiError } from "../domain/errors.js";
+import { checkStorage, textBytes } from "../domain/storage.js";
 import { memoryView } from "../domain/views/memories.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
@@ -166,6 +167,7 @@ export const memoryRoutes = [
       ...NOT_FOUND("Workspace"),
     },
     async handler(ctx: Ctx<Record<string, string>, unknown, CreateInput>) {
+      checkStorage(ctx.services.store, ctx.account, textBytes(ctx.body.title, ctx.body.content));
       // On the writer thread, as every write of a memory, so that they run in the order asked.
       const m = await ctx.services.writer.run("memoryCreate", {
         accountId: ctx.principal.accountId,
@@ -225,6 +227,7 @@ export const memoryRoutes = [
       const { kind, title, content } = ctx.body;
       // An empty change leaves the memory, and its updated_at, as it is.
       if (kind === undefined && title === undefined && content === undefined) return { body: memoryView(m) };
+      checkStorage(ctx.services.store, ctx.account, textBytes(title, content));
       const updated = await ctx.services.writer.run("memoryUpdate", {
         id: m.id,
         changes: { kind, title, content },

@@ -16,6 +16,7 @@ import {
   referenceSource,
   unreadableSource,
 } from "../domain/references.js";
+import { checkStorage, textBytes } from "../domain/storage.js";
 import { referenceSummaryView, referenceView } from "../domain/views/references.js";
 import { isUploadedFile, type UploadedFile } from "../http/body.js";
 import type { Ctx } from "../http/context.js";
@@ -259,6 +260,8 @@ export const referenceRoutes = [
     async handler(ctx: Ctx<Record<string, string>, unknown, CreateInput>) {
       const source = referenceSource(ctx.body);
       const record = referenceRecord(ctx.body, source, await ingestOnPool(ctx, source));
+      // Stored twice: the text and its passages.
+      checkStorage(ctx.services.store, ctx.account, 2 * textBytes(record.title, record.content));
       // On the writer thread (domain/writer.ts): up to 500,000 characters and their passages.
       const stored = await ctx.services.writer.run("referenceCreate", {
         accountId: ctx.principal.accountId,

@@ -674,6 +674,9 @@ describe("the error-code list (DESIGN §4)", () => {
     request_headers_too_large: 431,
     // A write that found the disk full (SQLITE_FULL): nothing of it stored, and writes work again once there is room.
     storage_full: 507,
+    // A write that would take the account's records past its storage quota (domain/storage.ts): the account is
+    // out of room, not the request too large (so not 413).
+    storage_quota_exceeded: 507,
   };
 
   it("has every code DESIGN §4 names, with DESIGN's status", () => {

@@ -1,7 +1,8 @@
-/** `accounts`, `users`, `workspaces` and `keys`: the administrator's commands. */
+/** `accounts`, `users`, `workspaces`, `keys` and `storage`: the administrator's commands. */
 import type { Command } from "commander";
 import { registerAccountsCommands } from "./accounts.js";
 import { registerKeysCommands } from "./keys.js";
+import { registerStorageCommands } from "./storage.js";
 import { registerUsersCommands } from "./users.js";
 import { registerWorkspacesCommands } from "./workspaces.js";
 
@@ -11,4 +12,5 @@ export function registerAdminCommands(program: Command): void {
   registerUsersCommands(program);
   registerWorkspacesCommands(program);
   registerKeysCommands(program);
+  registerStorageCommands(program);
 }

@@ -8,12 +8,14 @@ import { checkEmail, checkPassword, positiveInt, readStdinIfPiped } from "../arg
 import { withReadStore, withStore } from "../database.js";
 import { printable, printingSecret, printJson, printTable, refuseSecretToNull, wantsJson } from "../output.js";
 import { ACTOR, accountOf, requireListedAccount } from "./lookup.js";
+import { addSignInBackoffCommands } from "./sign-in.js";
 
 /** Adds `users` and its subcommands to the program. */
 export function registerUsersCommands(program: Command): void {
   const users = program.command("users").description("Users who sign in with an email and a password (web sessions)");
   addUsersCreate(users);
   addUsersList(users);
+  addSignInBackoffCommands(users);
 }
 
 /** Adds `users create`: the password from standard input, else generated and printed once. */

@@ -42,6 +42,7 @@ export function validateInput(services: Services): Stage<RoutedState> {
     const queryObject = queryObjectOf(state.url.searchParams, route.query);
     const ctx: Ctx = {
       request: state.request,
+      remoteAddress: state.env.remoteAddress,
       traceId: state.traceId,
       services,
       principal: principal as Principal,

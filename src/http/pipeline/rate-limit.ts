@@ -1,7 +1,7 @@
 /** The rate-limit stage (DESIGN §5): two buckets per key or session user, one per client address without one. */
 import type { AccountRow } from "../../db/accounts.js";
 import { ApiError } from "../../domain/errors.js";
-import { effectiveRateLimits } from "../../domain/plans.js";
+import { effectiveRateLimits, sessionRateLimits } from "../../domain/plans.js";
 import { unauthorized } from "../auth.js";
 import type { Principal, Services } from "../context.js";
 import { ANONYMOUS_PER_MINUTE, type RateDecision } from "../ratelimit.js";
@@ -57,8 +57,10 @@ export function limitRate(services: Services): Stage {
       const account = accountOf(services, principal);
       state.account = account;
       const id = principal.kind === "key" ? principal.key.id : `user:${principal.userId}`;
-      // Plans without API access: their sessions get the business limits (see effectiveRateLimits).
-      state.bucket = { id, limits: effectiveRateLimits(account) };
+      // Plans without API access: their sessions get the business limits (see effectiveRateLimits); sessions never
+      // get less than the plan's, whatever the account's own limits (sessionRateLimits).
+      const limits = principal.kind === "key" ? effectiveRateLimits(account) : sessionRateLimits(account);
+      state.bucket = { id, limits };
       if (!state.covered) state.decision = services.limiter.take(id, state.bucket.limits);
     } else if (!state.covered) state.decision = takeByAddress(services, state.env);
     if (state.decision && !state.decision.allowed) throw rateLimited(state.decision);

@@ -1,0 +1,144 @@
+/**
+ * The backoff of failed sign-ins (issue 31 L4), per email and per client address, kept in the database so that a
+ * restart does not reset it and `users clear-backoff` can clear it. Each subject signs in freely for its first
+ * failures, then waits 1 s after the next one, doubling up to 15 minutes; a refused attempt checks no password and
+ * counts nothing. An email counts whether or not a user has it, so the answers never say which exist. The address
+ * allows more failures than an email (ADDRESS_FREE_FAILURES): a burst against one account backs that account off
+ * long before its address, so that the address's other users (behind one proxy) still sign in.
+ * Tests: test/routes/sign-in-backoff.test.ts.
+ */
+import type { BackoffRow } from "../db/sign-in-backoff.js";
+import type { Store } from "../db/store.js";
+import { ApiError } from "./errors.js";
+
+/** Failures an email may have before each further one makes it wait. */
+export const EMAIL_FREE_FAILURES = 5;
+/** Failures a client address may have before each further one makes it wait: several people may share one. */
+export const ADDRESS_FREE_FAILURES = 20;
+/** The wait after the first failure past the free ones; each further failure doubles it. */
+export const FIRST_WAIT_MS = 1000;
+/** The longest wait. */
+export const MAX_WAIT_MS = 15 * 60_000;
+/** Failures are forgotten a day after the last one (and the row purged). */
+export const FORGET_AFTER_MS = 24 * 3600_000;
+
+/** The subjects of one sign-in attempt: its email's and its client address's. */
+export interface SignInSubjects {
+  email: string;
+  address: string;
+}
+
+/** The backoff subject of an email: NFC and lower case, as a person would type it either way. */
+export function emailSubject(email: string): string {
+  return `email:${email.trim().normalize("NFC").toLowerCase()}`;
+}
+
+/** The backoff subject of a client address ("unknown" when the transport knows none). */
+export function addressSubject(address: string | undefined): string {
+  return `addr:${address ?? "unknown"}`;
+}
+
+/** The subjects of an attempt with this email from this address. */
+export function subjectsOf(email: string, address: string | undefined): SignInSubjects {
+  return { email: emailSubject(email), address: addressSubject(address) };
+}
+
+/** How long a subject waits after its `failures`-th failure. */
+export function waitAfter(failures: number, free: number): number {
+  if (failures <= free) return 0;
+  return Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.min(30, failures - free - 1));
+}
+
+/** A row's failures as still counted at `now` (none once forgotten). */
+function liveRow(row: BackoffRow | undefined, now: number): BackoffRow | undefined {
+  return row && now - row.last_failure_ms < FORGET_AFTER_MS ? row : undefined;
+}
+
+/** The 429 of a sign-in refused by its backoff, with Retry-After. */
+function backedOff(waitMs: number, subject: "email" | "address"): ApiError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new ApiError(
+    "sign_in_backoff",
+    `Too many failed sign-ins for this ${subject === "email" ? "email" : "client address"}; retry in ${seconds} s.`,
+    { backoff: subject, retry_after_seconds: seconds },
+    { "retry-after": String(seconds) },
+  );
+}
+
+/** Throws 429 sign_in_backoff when the email or the address is still waiting; checks before any password is. */
+export function checkSignInBackoff(store: Store, subjects: SignInSubjects, now: number): void {
+  const waits = (["email", "address"] as const).map((kind) => {
+    const row = liveRow(store.signInBackoff.get(subjects[kind]), now);
+    return { kind, wait: row ? row.blocked_until_ms - now : 0 };
+  });
+  const longest = waits.reduce((a, b) => (b.wait > a.wait ? b : a));
+  if (longest.wait > 0) throw backedOff(longest.wait, longest.kind);
+}
+
+/**
+ * Counts an attempt as failed against its email and its address, before its password is checked: attempts sent
+ * together each see the ones before them, so that a hundred parallel guesses are not all let through by one check.
+ * A right password takes it back (recordSignInSuccess).
+ */
+export function recordSignInAttempt(store: Store, subjects: SignInSubjects, now: number): void {
+  store.transaction(() => {
+    countFailure(store, subjects.email, EMAIL_FREE_FAILURES, now);
+    countFailure(store, subjects.address, ADDRESS_FREE_FAILURES, now);
+  });
+}
+
+function countFailure(store: Store, subject: string, free: number, now: number): void {
+  const failures = (liveRow(store.signInBackoff.get(subject), now)?.failures ?? 0) + 1;
+  store.signInBackoff.put({
+    subject,
+    failures,
+    last_failure_ms: now,
+    blocked_until_ms: now + waitAfter(failures, free),
+  });
+}
+
+/**
+ * A right password clears its email's failures, and takes back the one its attempt counted against its address.
+ * Not the address's others: one valid account must not let an address guess others' passwords without end.
+ */
+export function recordSignInSuccess(store: Store, subjects: SignInSubjects): void {
+  store.transaction(() => {
+    store.signInBackoff.clear(subjects.email);
+    const row = store.signInBackoff.get(subjects.address);
+    if (!row) return;
+    if (row.failures <= 1) store.signInBackoff.clear(subjects.address);
+    else {
+      const failures = row.failures - 1;
+      const blocked = row.last_failure_ms + waitAfter(failures, ADDRESS_FREE_FAILURES);
+      store.signInBackoff.put({ ...row, failures, blocked_until_ms: blocked });
+    }
+  });
+}
+
+/** Clears the backoff of an email (`users clear-backoff EMAIL`); whether it had failures. */
+export function clearEmailBackoff(store: Store, email: string): boolean {
+  return store.signInBackoff.clear(emailSubject(email));
+}
+
+/** Clears the backoff of a client address (`users clear-backoff --address`); whether it had failures. */
+export function clearAddressBackoff(store: Store, address: string): boolean {
+  return store.signInBackoff.clear(addressSubject(address));
+}
+
+/** What the command line lists: each subject still counted, with its failures and its wait. */
+export function listSignInBackoff(store: Store, now: number) {
+  return store.signInBackoff
+    .list()
+    .filter((row) => liveRow(row, now))
+    .map((row) => ({
+      subject: row.subject,
+      failures: row.failures,
+      last_failure_at: new Date(row.last_failure_ms).toISOString(),
+      blocked_until: row.blocked_until_ms > now ? new Date(row.blocked_until_ms).toISOString() : null,
+    }));
+}
+
+/** Forgets failures older than FORGET_AFTER_MS (run with the expired sessions' purge). */
+export function purgeSignInBackoff(store: Store, now: number): number {
+  return store.signInBackoff.purge(now - FORGET_AFTER_MS);
+}
