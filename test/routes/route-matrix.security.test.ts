@@ -236,7 +236,7 @@ describe("(f) every response carries X-Trace-Id, X-RateLimit-* and, on beta rout
   // are never rate limited, so an orchestrator polling them from one address is never refused.
   // The dashboard's files are named by their hash (test/routes/dashboard.test.ts); /device answers a redirect.
   const asset = readdirSync(path.resolve(import.meta.dirname, "../../dist/dashboard/assets"))[0];
-  it.each(cases(ROUTES.filter((r) => r.stability === "internal")))("internal $name", async ({ def }) => {
+  it.each(cases(ROUTES.filter((r) => r.stability === "outside")))("outside the API: $name", async ({ def }) => {
     const h = makeHarness();
     const concrete = def.path.replace("{file}", asset);
     for (let i = 0; i < 70; i++) {
