@@ -70,13 +70,16 @@ export function createApp(services: Services, routes: RouteDef[]): App {
     } catch (err) {
       response = renderError(services, state, err); // the error body of DESIGN §3, for every refusal
     }
+    // Every answer, whatever stage or handler made it (JSON, errors, the dashboard's files, /docs, 404s, 405s): no
+    // browser reads it as another type than it says (test/http/node-edge.test.ts).
+    response.headers["x-content-type-options"] = "nosniff";
     recordAnswer(services, state, response);
     return response;
   }
 
   function refuse(apiError: ApiError, env: RequestEnv = {}): Outgoing {
     const traceId = randomUUID();
-    const response = renderRefusal(services, apiError, traceId, env);
+    const response = renderRefusal(services, apiError, traceId, env); // a JSON answer: with nosniff
     logAnswer(services, {
       method: "-",
       path: "-",
