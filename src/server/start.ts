@@ -151,6 +151,8 @@ function startServices(options: ServeOptions): Started {
     config: options.config,
     durability: walSync,
   });
+  // A server's metrics also report its process (CPU, memory, event-loop lag); the harness's keep to the requests'.
+  services.metrics?.collectProcessMetrics();
   // Checkpoints have a thread of their own: behind learning analyses they would fall behind a write load.
   const checkpointPool = options.checkpointPool ?? piscinaPool(1, { background: true });
   const checkpointer = checkpointerOf(checkpointPool, location, logger, services, writer);

@@ -43,6 +43,7 @@ export function validateInput(services: Services): Stage<RoutedState> {
     const ctx: Ctx = {
       request: state.request,
       traceId: state.traceId,
+      remoteAddress: state.env.remoteAddress,
       services,
       principal: principal as Principal,
       account: state.account as AccountRow,
