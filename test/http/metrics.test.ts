@@ -33,6 +33,10 @@ describe("GET /metrics", () => {
         'content_service_http_request_duration_seconds_count{route="/api/v1/memories/{id}",method="GET"}',
       ),
     ).toBe(2);
+    const inf =
+      'content_service_http_request_duration_seconds_bucket{route="/api/v1/memories/{id}",method="GET",le="+Inf"}';
+    expect(seriesValue(text, inf)).toBe(2);
+    expect(text).toContain("# TYPE content_service_http_request_duration_seconds histogram");
   });
 
   it("reports rate-limit refusals, the learning backlog and the worker pools' tasks in flight", async () => {
