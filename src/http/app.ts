@@ -51,8 +51,12 @@ function answerPreflight(services: Services, cors: Cors, state: RequestState, al
   return out;
 }
 
-/** Counts an answer in the metrics (GET /metrics): by its route's pattern, never by the path as sent. */
+/**
+ * Counts an answer in the metrics (GET /metrics): by its route's pattern, never by the path as sent. An MCP tool call
+ * made inside its POST /mcp is no HTTP request of its own: the POST is counted.
+ */
 function countAnswer(services: Services, state: RequestState, response: Outgoing): void {
+  if (state.env.enclosing !== undefined) return;
   const route = state.route?.path ?? UNMATCHED_ROUTE;
   const seconds = (performance.now() - state.started) / 1000;
   const refused = state.errorCode === "rate_limit_exceeded";

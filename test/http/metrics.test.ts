@@ -66,6 +66,22 @@ describe("GET /metrics", () => {
     expect(seriesValue(text, "content_service_learning_backlog")).toBe(1);
   });
 
+  it("counts a POST /mcp once, not its tool calls as requests of their own", async () => {
+    const h = makeHarness();
+    const res = await h.send("POST", "/api/v1/mcp", {
+      auth: h.key(),
+      headers: { "mcp-protocol-version": "2025-06-18" },
+      body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_templates", arguments: {} } },
+    });
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(res.body)).not.toContain('"isError":true');
+    const text = (await h.send("GET", "/metrics")).body as string;
+    expect(
+      seriesValue(text, 'content_service_http_requests_total{route="/api/v1/mcp",method="POST",status="200"}'),
+    ).toBe(1);
+    expect(text).not.toContain('route="/api/v1/templates"');
+  });
+
   it("answers loopback clients only by default", async () => {
     const h = makeHarness();
     expect((await h.send("GET", "/metrics", { remoteAddress: "::1" })).status).toBe(200);
