@@ -1,6 +1,7 @@
 /**
- * Generates the dashboard's API types, src/dashboard/api/schema.d.ts (git-ignored), from the description the server
- * serves (buildOpenApi over the route table, as `content-service openapi` prints it), so that the web app is typed by
+ * Generates the dashboard's API types, src/dashboard/api/schema.d.ts (git-ignored), from the internal description
+ * (buildOpenApi over the route table, as `content-service openapi --internal` prints it: the admin page calls the
+ * internal /admin/* operations, spec §9.3), so that the web app is typed by
  * the same schemas that validate its requests: a route that changes shape fails the dashboard's type check (`npm
  * test`) rather than a person's click. Run by `npm run build:dashboard` and by `npm test` before they type-check.
  */
@@ -17,7 +18,7 @@ const typesFile = path.join(root, "src/dashboard/api/schema.d.ts");
 
 /** Writes the types file; returns the number of operations it describes. */
 export async function writeDashboardTypes(): Promise<number> {
-  const document = buildOpenApi(ROUTES, defaultServerUrls(DEFAULT_HOST, DEFAULT_PORT)) as {
+  const document = buildOpenApi(ROUTES, defaultServerUrls(DEFAULT_HOST, DEFAULT_PORT), { internal: true }) as {
     paths: Record<string, object>;
   };
   // A field with a default is optional in a request (as for the end-to-end client, scripts/e2e-client.ts).

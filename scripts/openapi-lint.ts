@@ -1,4 +1,4 @@
-/** Lints the OpenAPI description with Redocly's recommended rules (run by `npm test`). */
+/** Lints the OpenAPI descriptions, the public and the internal one, with Redocly's recommended rules (`npm test`). */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -8,10 +8,13 @@ import { ROUTES } from "../src/routes/index.js";
 import { DEFAULT_CONFIG } from "../src/server/services.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "cs-openapi-"));
-const file = path.join(dir, "openapi.json");
-writeFileSync(file, JSON.stringify(buildOpenApi(ROUTES, DEFAULT_CONFIG), null, 2));
+const files = [false, true].map((internal) => {
+  const file = path.join(dir, internal ? "openapi-internal.json" : "openapi.json");
+  writeFileSync(file, JSON.stringify(buildOpenApi(ROUTES, DEFAULT_CONFIG, { internal }), null, 2));
+  return file;
+});
 const bin = path.resolve(import.meta.dirname, "../node_modules/.bin/redocly");
-const run = spawnSync(bin, ["lint", file, "--extends=recommended", "--format=summary"], {
+const run = spawnSync(bin, ["lint", ...files, "--extends=recommended", "--format=summary"], {
   stdio: "inherit",
   env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
 });

@@ -16,6 +16,7 @@ interface OpenApiOptions {
   port: number;
   publicUrl?: string;
   stagingUrl?: string;
+  internal?: boolean;
 }
 
 /**
@@ -50,6 +51,7 @@ export function registerOpenApiCommand(program: Command): void {
     .command("openapi")
     .description("Print the OpenAPI description of the HTTP API (as GET /api/v1/openapi.json serves it)")
     .option("--out <file>", "write it to a file instead of stdout (- is stdout)")
+    .option("--internal", "the internal description: also the operations of stability internal (/api/v1/admin/*)")
     .option("--json", "accepted for symmetry with the other commands: the description is JSON already")
     // serve's address, as its description names it when no URL is given (the same options and variables).
     .addOption(
@@ -89,7 +91,7 @@ export function registerOpenApiCommand(program: Command): void {
         publicUrl: opts.publicUrl ?? defaults.publicUrl,
         stagingUrl: opts.stagingUrl ?? defaults.stagingUrl,
       };
-      const doc = buildOpenApi(ROUTES, urls);
+      const doc = buildOpenApi(ROUTES, urls, { internal: opts.internal === true });
       if (out !== undefined) writeDescription(out, `${JSON.stringify(doc, null, 2)}\n`);
       else printJson(doc);
     });

@@ -55,6 +55,9 @@ export function learningQueries(db: Db) {
     "UPDATE learning_jobs SET status = 'failed', error = ?, next_attempt_at = ?, finished_at = ? WHERE id = ?",
   );
   const requeueInterrupted = db.prepare("UPDATE learning_jobs SET status = 'queued' WHERE status = 'running'");
+  const backlog = db.prepare<[], { n: number }>(
+    "SELECT count(*) AS n FROM learning_jobs WHERE status IN ('queued', 'running')",
+  );
   const requeueFailed = db.prepare<[string, number]>(
     `UPDATE learning_jobs SET status = 'queued', finished_at = NULL
      WHERE status = 'failed' AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND attempts < ?`,
@@ -92,6 +95,8 @@ export function learningQueries(db: Db) {
     fail(id: string, error: string, retryAt: string | null, now: string): void {
       fail.run(error, retryAt, now, id);
     },
+    /** Jobs queued or running: the learning backlog (GET /metrics). */
+    backlog: () => backlog.get()!.n,
     /** After a crash: jobs that were running go back to the queue. */
     requeueInterrupted: () => requeueInterrupted.run().changes,
     /** Failed jobs whose backoff has passed go back to the queue while attempts remain. */

@@ -5,19 +5,28 @@
 import { randomUUID } from "node:crypto";
 import type { ApiError } from "../domain/errors.js";
 import type { Services } from "./context.js";
+import { type Cors, corsFor } from "./cors.js";
 import { type Incoming, incomingOf, type Outgoing, responseOf } from "./exchange.js";
+import { UNMATCHED_ROUTE } from "./metrics.js";
 import { requireAccess } from "./pipeline/access.js";
 import { authenticateCaller, refuseUnauthenticated } from "./pipeline/authenticate.js";
 import { receiveBody, validateInput } from "./pipeline/input.js";
 import { matchRoute, requireRoute } from "./pipeline/match.js";
 import { runOperation } from "./pipeline/operation.js";
 import { requirePlan } from "./pipeline/plan.js";
-import { limitRate } from "./pipeline/rate-limit.js";
+import { limitRate, rateHeaders, takeByAddress } from "./pipeline/rate-limit.js";
 import { recheckWrite } from "./pipeline/recheck.js";
 import { logAnswer, recordAnswer } from "./pipeline/record.js";
 import { renderError, renderRefusal } from "./pipeline/render-error.js";
 import { requireScope } from "./pipeline/scope.js";
-import { openRequest, type RequestEnv, type RoutedState, runStages, type Stage } from "./pipeline/state.js";
+import {
+  openRequest,
+  type RequestEnv,
+  type RequestState,
+  type RoutedState,
+  runStages,
+  type Stage,
+} from "./pipeline/state.js";
 import { resolveBodyWorkspace, resolveQueryWorkspace } from "./pipeline/workspace.js";
 import type { Method, RouteDef } from "./route.js";
 
@@ -35,12 +44,32 @@ export interface App {
   routes: RouteDef[];
 }
 
+/** A preflight's 204, with the X-Trace-Id and the peeked X-RateLimit-* of its address every answer carries. */
+function answerPreflight(services: Services, cors: Cors, state: RequestState, allowed: readonly string[]): Outgoing {
+  const out = cors.preflight(state.request, allowed);
+  Object.assign(out.headers, rateHeaders(takeByAddress(services, state.env, true)), { "x-trace-id": state.traceId });
+  return out;
+}
+
+/**
+ * Counts an answer in the metrics (GET /metrics): by its route's pattern, never by the path as sent. An MCP tool call
+ * made inside its POST /mcp is no HTTP request of its own: the POST is counted.
+ */
+function countAnswer(services: Services, state: RequestState, response: Outgoing): void {
+  if (state.env.enclosing !== undefined) return;
+  const route = state.route?.path ?? UNMATCHED_ROUTE;
+  const seconds = (performance.now() - state.started) / 1000;
+  const refused = state.errorCode === "rate_limit_exceeded";
+  services.metrics?.observe(route, state.request.method, response.status, seconds, refused);
+}
+
 /** Builds the application over its services and route table. */
 export function createApp(services: Services, routes: RouteDef[]): App {
+  const match = matchRoute(routes); // the route of the method and path; its 404 or 405 waits for requireRoute
+  const cors = corsFor(services.config.corsOrigins);
   // DESIGN §3's order of checks, which decides the error a request gets. The caller and its bucket come before the
   // route's 404 and 405, so that every request is rate limited and counted, routed or not.
   const beforeRoute: Stage[] = [
-    matchRoute(routes), // the route of the method and path; its 404 or 405 waits for requireRoute
     authenticateCaller(services), // authenticate (DESIGN §3, spec §5): its 401 waits for the route's 404 and 405
     limitRate(services), // rate limit (DESIGN §5): 429 per key, session user or client address
   ];
@@ -57,26 +86,40 @@ export function createApp(services: Services, routes: RouteDef[]): App {
   ];
   const operation = runOperation(services); // the operation (DESIGN §3), with Idempotency-Key and durability
 
-  async function serve(request: Incoming, env: RequestEnv = {}): Promise<Outgoing> {
-    const state = openRequest(request, env);
-    let response: Outgoing;
+  /** The answer of the pipeline: a preflight's 204 (cors.ts), or the stages of DESIGN §3 and the operation. */
+  async function answer(state: RequestState): Promise<Outgoing> {
     try {
+      const matching = match(state);
+      if (matching) await matching;
+      // A preflight from a configured origin, at a path some route answers, takes no token and needs no credentials.
+      if (state.match.kind === "method" && cors.isPreflight(state.request))
+        return answerPreflight(services, cors, state, state.match.allowed);
       const routing = runStages(beforeRoute, state);
       if (routing) await routing;
       const routed = requireRoute(state); // 404 route_not_found, 405 method_not_allowed (DESIGN §3)
       const checking = runStages(onRoute, routed);
       if (checking) await checking;
-      response = await operation(routed);
+      return await operation(routed);
     } catch (err) {
-      response = renderError(services, state, err); // the error body of DESIGN §3, for every refusal
+      return renderError(services, state, err); // the error body of DESIGN §3, for every refusal
     }
+  }
+
+  async function serve(request: Incoming, env: RequestEnv = {}): Promise<Outgoing> {
+    const state = openRequest(request, env);
+    const response = await answer(state);
+    // Every answer, whatever stage or handler made it (JSON, errors, the dashboard's files, /docs, 404s, 405s): no
+    // browser reads it as another type than it says (test/http/node-edge.test.ts).
+    response.headers["x-content-type-options"] = "nosniff";
+    cors.decorate(request, response);
     recordAnswer(services, state, response);
+    countAnswer(services, state, response);
     return response;
   }
 
   function refuse(apiError: ApiError, env: RequestEnv = {}): Outgoing {
     const traceId = randomUUID();
-    const response = renderRefusal(services, apiError, traceId, env);
+    const response = renderRefusal(services, apiError, traceId, env); // a JSON answer: with nosniff
     logAnswer(services, {
       method: "-",
       path: "-",

@@ -22,6 +22,7 @@ import type { WorkerPool } from "../workers/pool.js";
 import type { Incoming } from "./exchange.js";
 import type { IdempotencyKeys } from "./idempotency.js";
 import type { KeyUsageTracker } from "./key-usage.js";
+import type { ServerMetrics } from "./metrics.js";
 import type { RateLimiter } from "./ratelimit.js";
 import type { StorageWatch } from "./storage-watch.js";
 import type { WriteTurns } from "./turns.js";
@@ -51,6 +52,10 @@ export interface ServerConfig {
   stagingUrl: string;
   /** The time zone of "today" for planning dates; undefined: this machine's (resolved on first use). */
   timezone?: string;
+  /** The origins a browser front end may call from (`serve --cors-origin`, http/cors.ts); none by default. */
+  corsOrigins?: readonly string[];
+  /** The bearer token GET /metrics takes from any client (`serve --metrics-token`); without it, loopback only. */
+  metricsToken?: string;
   /** The on-prem model server, when `serve --llm-base-url --llm-model` configured one. */
   llm?: LlmConfig;
   /** The OpenAI-compatible images endpoint, when `serve --image-model` configured one. */
@@ -91,6 +96,8 @@ export interface Services {
   /** Whether a write found the disk full, until the file system has room again (/readyz). */
   storage: StorageWatch;
   config: ServerConfig;
+  /** The Prometheus metrics GET /metrics serves (http/metrics.ts); undefined where no one built them. */
+  metrics?: ServerMetrics;
   /** The database for the pool's threads to open (a server's); undefined for an in-memory one (tests). */
   location?: DbLocation;
 }
@@ -99,9 +106,12 @@ export interface Services {
 // biome-ignore lint/suspicious/noExplicitAny: defaults let helpers take any route's context.
 export interface Ctx<P = any, Q = any, B = any> {
   request: Incoming;
-  /** The client's address as the transport saw it (the sign-in backoff's: no proxy header is read). */
-  remoteAddress?: string;
   traceId: string;
+  /**
+   * The client's address as the transport saw it, no proxy header read (the sign-in backoff's); undefined in
+   * process: tests, MCP tool calls.
+   */
+  remoteAddress?: string;
   services: Services;
   /** Undefined on public routes. */
   principal: Principal;

@@ -240,6 +240,24 @@ function endOfTurn(): Promise<void> {
   return turnEnd;
 }
 
+/**
+ * An HTTP/1.1 request without a Host header (RFC 9112 §3.2 requires one): refused with the coded 400 here, since node's
+ * own check (requireHostHeader, off in createHttpServer) answers a bare one (test/http/node-edge.test.ts).
+ */
+function lacksHost(req: http.IncomingMessage): boolean {
+  return req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1;
+}
+
+/** The coded 400 of a request without a Host header; its connection closes after it, its body unread. */
+function refuseHostless(app: App, req: http.IncomingMessage, res: http.ServerResponse): void {
+  const error = invalidInput("headers.host", "An HTTP/1.1 request must send a Host header (RFC 9112 §3.2).");
+  const out = app.refuse(error, { remoteAddress: req.socket.remoteAddress });
+  const body = typeof out.body === "string" ? out.body : "";
+  res
+    .writeHead(out.status, { ...out.headers, "content-length": String(Buffer.byteLength(body)), connection: "close" })
+    .end(body);
+}
+
 /** The request listener of an HTTP server answering through `app`. */
 export function nodeListener(
   app: App,
@@ -247,6 +265,10 @@ export function nodeListener(
 ): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   const stallMs = options.streamStallMs ?? STREAM_STALL_MS;
   return (req, res) => {
+    if (lacksHost(req)) {
+      refuseHostless(app, req, res);
+      return;
+    }
     const incoming = new NodeIncoming(req, res);
     app
       .serve(incoming, { remoteAddress: req.socket.remoteAddress })
@@ -303,4 +325,29 @@ export function clientErrorListener(app: App): (err: NodeJS.ErrnoException, sock
     // Nothing after the refusal is read: the connection goes once the answer is written.
     socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`, "latin1"), body]), () => socket.destroy());
   };
+}
+
+/**
+ * The server's limits on slow clients, as docs/api.md (408 request_timeout) and the README state them: headers within
+ * 20 s, the whole request within 60 s. Node checks them every `connectionsCheckingInterval` (30 s by default, which
+ * made them about 30 s and 88 s): once a second, they hold to within a second (test/http/node-edge.test.ts).
+ */
+export const SERVER_LIMITS = {
+  headersTimeout: 20_000,
+  requestTimeout: 60_000,
+  connectionsCheckingInterval: 1_000,
+  // Longer than clients' own idle timeouts (undici's is 4 s, load balancers' often 60 s), so that a client never
+  // sends a request on a connection the server is closing at that moment.
+  keepAliveTimeout: 65_000,
+} as const;
+
+/** The node:http server of the app: its listener, its refusals of what the parser rejects, and its limits. */
+export function createHttpServer(app: App): http.Server {
+  const { keepAliveTimeout, ...created } = SERVER_LIMITS;
+  // requireHostHeader off: the listener refuses a request without Host with the coded 400 (lacksHost).
+  const server = http.createServer({ ...created, requireHostHeader: false }, nodeListener(app));
+  // What node's HTTP parser refuses gets the API's coded error and headers, not a bare status line.
+  server.on("clientError", clientErrorListener(app));
+  server.keepAliveTimeout = keepAliveTimeout;
+  return server;
 }

@@ -31,7 +31,7 @@ export function pipelineErrors(r: RouteDef): Record<number, string[]> {
   const add = (status: number, ...codes: string[]) => {
     out[status] = [...new Set([...(out[status] ?? []), ...codes])];
   };
-  if (r.stability === "internal") return out;
+  if (r.stability === "outside") return out;
   add(429, "rate_limit_exceeded");
   if (r.access !== "public") {
     add(401, "unauthorized");
@@ -316,14 +316,34 @@ function requestBodyOf(r: RouteDef & { body: GenericSchema }, schemas: Converted
   return { required: true, content };
 }
 
-/** Builds the document for a server configuration. */
+/** Which description to build: the public one (served, `openapi`), or the internal one with /admin/* too. */
+export interface DescriptionOptions {
+  /** Include the internal operations (spec §9.3), as `openapi --internal` and the dashboard's types do. */
+  internal?: boolean;
+}
+
+/**
+ * The routes a description lists: never those outside the API; the internal ones (spec §9.3: excluded from the
+ * public description) only in the internal description (test/http/openapi-internal.test.ts).
+ */
+export function describedRoutes(routes: RouteDef[], options: DescriptionOptions = {}): RouteDef[] {
+  return routes.filter((r) => r.stability !== "outside" && (options.internal === true || r.stability !== "internal"));
+}
+
+const PUBLIC_SUMMARY = "Generate, edit, finalize, learn from and plan written content. Served by content-service.";
+const INTERNAL_SUMMARY =
+  `${PUBLIC_SUMMARY} This internal description also lists the operations of stability internal (spec §9.3: ` +
+  "the administrators' /admin/*), which are no part of the API's contract and may change in any release.";
+
+/** Builds the document for a server configuration: the public description, or with `internal` the internal one. */
 export function buildOpenApi(
   routes: RouteDef[],
   config: Pick<ServerConfig, "publicUrl" | "stagingUrl"> & Partial<Pick<ServerConfig, "llm" | "imageModel">>,
+  options: DescriptionOptions = {},
 ) {
   const models = offeredModels(config);
   const paths: Record<string, Record<string, unknown>> = {};
-  const described = routes.filter((r) => r.stability !== "internal");
+  const described = describedRoutes(routes, options);
   const schemas = convertRoutes(described, models);
   for (const r of described) {
     const op: Record<string, unknown> = {
@@ -353,7 +373,7 @@ export function buildOpenApi(
     info: {
       title: "Content Generation Service API",
       version: "1.0.0",
-      description: "Generate, edit, finalize, learn from and plan written content. Served by content-service.",
+      description: options.internal ? INTERNAL_SUMMARY : PUBLIC_SUMMARY,
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
     servers: [

@@ -59,7 +59,13 @@ export interface RouteDef {
    */
   description?: string;
   tag: string;
-  stability: "stable" | "beta" | "internal";
+  /**
+   * Spec §9.3: stable and beta operations are in the public description; internal ones (the administrators' /admin/*)
+   * only in the internal one (`openapi --internal`) and are no part of the contract. `outside`: served beside the API
+   * and no part of it (the health probes, the dashboard, /docs, /metrics: DESIGN §10): no credentials read, never
+   * refused by the rate limit, in no description.
+   */
+  stability: "stable" | "beta" | "internal" | "outside";
   access: Access;
   /**
    * Workspace awareness (spec §5): `required` resolves the request's workspace (bound, explicit or the

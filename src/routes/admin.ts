@@ -222,7 +222,7 @@ export const adminRoutes = [
       "cursor for the next page). It changes nothing. " +
       ADMIN,
     tag: "Admin",
-    stability: "beta",
+    stability: "internal",
     access: "admin",
     planExempt: true,
     query: ListQuery,
@@ -254,7 +254,7 @@ export const adminRoutes = [
       "accounts (others get 403 admin_required). The creation is written to the audit log. " +
       ADMIN,
     tag: "Admin",
-    stability: "beta",
+    stability: "internal",
     access: "admin",
     planExempt: true,
     body: named(
@@ -301,7 +301,7 @@ export const adminRoutes = [
       "operator's administrators change plans and limits (others get 403 admin_required). " +
       ADMIN,
     tag: "Admin",
-    stability: "beta",
+    stability: "internal",
     access: "admin",
     planExempt: true,
     params: AccountParams,
@@ -356,7 +356,7 @@ export const adminRoutes = [
       "for the next page). Passwords are never shown. It changes nothing. " +
       ADMIN,
     tag: "Admin",
-    stability: "beta",
+    stability: "internal",
     access: "admin",
     planExempt: true,
     query: ListQuery,
@@ -391,7 +391,7 @@ export const adminRoutes = [
       "written to the audit log. " +
       ADMIN,
     tag: "Admin",
-    stability: "beta",
+    stability: "internal",
     access: "admin",
     planExempt: true,
     body: CreateUserBody,
@@ -454,7 +454,7 @@ export const adminRoutes = [
       "to see who changed what and when. It changes nothing. " +
       ADMIN,
     tag: "Admin",
-    stability: "beta",
+    stability: "internal",
     access: "admin",
     planExempt: true,
     query: AuditQuery,

@@ -101,7 +101,7 @@ function deviceHandler(ctx: Ctx) {
   return { status: 303, headers: { location: `./#/device${query}`, "cache-control": "no-store" } };
 }
 
-const common = { tag: "System", stability: "internal", access: "public" } as const;
+const common = { tag: "System", stability: "outside", access: "public" } as const;
 
 /** The page, its files, and the device approval's address. */
 export const dashboardRoutes: RouteDef[] = [

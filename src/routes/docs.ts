@@ -88,7 +88,7 @@ function assetRoute(key: ServedAsset, operationId: string, contentType: string, 
     operationId,
     summary,
     tag: "System",
-    stability: "internal",
+    stability: "outside",
     access: "public",
     responses: { 200: { description: summary }, 304: { description: "Not modified." } },
     handler: (ctx: Ctx) =>
@@ -104,7 +104,7 @@ export const docsRoutes: RouteDef[] = [
     operationId: "docs",
     summary: "The API reference, rendered in the browser from the description",
     tag: "System",
-    stability: "internal",
+    stability: "outside",
     access: "public",
     responses: {
       200: { description: "The page (HTML)." },

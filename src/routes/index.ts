@@ -21,6 +21,7 @@ import { imageRoutes } from "./images.js";
 import { learningRoutes } from "./learning.js";
 import { libraryRoutes } from "./library.js";
 import { mcpRoutes } from "./mcp.js";
+import { metricsRoutes } from "./metrics.js";
 import { modelRoutes } from "./models.js";
 import { scoringRoutes } from "./scoring.js";
 import { openApiProvider, systemRoutes } from "./system.js";
@@ -30,6 +31,7 @@ import { workspaceRoutes } from "./workspaces.js";
 /** Every route of the server, in registration order. */
 export const ROUTES: RouteDef[] = [
   ...systemRoutes,
+  ...metricsRoutes,
   ...docsRoutes,
   ...dashboardRoutes,
   ...authRoutes,

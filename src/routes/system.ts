@@ -1,4 +1,4 @@
-/** Health and readiness (internal, outside /api/v1) and the machine-readable description. */
+/** Health and readiness (outside the API and /api/v1) and the machine-readable description. */
 import * as v from "valibot";
 import type { Ctx } from "../http/context.js";
 import { type FixedBody, fixedBody, replyFixed } from "../http/fixed-body.js";
@@ -15,7 +15,7 @@ export const systemRoutes = [
     operationId: "healthz",
     summary: "Liveness",
     tag: "System",
-    stability: "internal",
+    stability: "outside",
     access: "public",
     responses: { 200: { description: "Alive." } },
     handler: () => ({ body: { status: "ok" } }),
@@ -26,7 +26,7 @@ export const systemRoutes = [
     operationId: "readyz",
     summary: "Readiness: the database answers, the server is not draining and its disk is not full",
     tag: "System",
-    stability: "internal",
+    stability: "outside",
     access: "public",
     responses: { 200: { description: "Ready." }, 503: { description: "Not ready." } },
     async handler(ctx: Ctx) {

@@ -1,6 +1,8 @@
 /** The services of a server over a migrated database: the store, the pools, the background runners, the caches. */
+import { statSync } from "node:fs";
+import path from "node:path";
 import { alreadyDurable, type Durability } from "../db/durability.js";
-import type { Db } from "../db/open.js";
+import { DB_FILE, type Db } from "../db/open.js";
 import { RowCache } from "../db/row-cache.js";
 import { createStore } from "../db/store.js";
 import type { DbLocation } from "../db/thread-store.js";
@@ -16,6 +18,7 @@ import { inlineWriter, type StoreWriter } from "../domain/writer.js";
 import type { ServerConfig, Services } from "../http/context.js";
 import { IdempotencyKeys } from "../http/idempotency.js";
 import { KeyUsageTracker } from "../http/key-usage.js";
+import { ServerMetrics } from "../http/metrics.js";
 import { RateLimiter } from "../http/ratelimit.js";
 import { noticingFullDisk, StorageWatch } from "../http/storage-watch.js";
 import { WriteTurns } from "../http/turns.js";
@@ -50,12 +53,26 @@ export interface ServiceOptions {
   storage?: StorageWatch;
 }
 
+/** The bytes of a data directory's database file and its WAL; undefined for an in-memory database. */
+function databaseBytes(location: DbLocation | undefined): number | undefined {
+  if (!location) return undefined;
+  const file = path.join(location.dataDir, DB_FILE);
+  const size = (name: string) => statSync(name, { throwIfNoEntry: false })?.size ?? 0;
+  return size(file) + size(`${file}-wal`);
+}
+
 /** Builds the services over a migrated database. */
 export function createServices(options: ServiceOptions): Services {
   const store = createStore(options.db);
   const clock = options.clock ?? systemClock;
-  const pool = options.pool ?? inlinePool();
-  const background = options.backgroundPool ?? pool;
+  const metrics = new ServerMetrics({
+    learningBacklog: () => store.learning.backlog(),
+    databaseBytes: () => databaseBytes(options.location),
+  });
+  // Each pool's tasks in flight are counted (the worker-queue depth of GET /metrics).
+  const given = options.pool ?? inlinePool();
+  const pool = metrics.counted("foreground", given);
+  const background = metrics.counted("background", options.backgroundPool ?? given);
   const logger = options.logger ?? jsonLogger();
   const config = { ...DEFAULT_CONFIG, ...options.config };
   const usage = new UsageCounter(store, clock);
@@ -72,7 +89,7 @@ export function createServices(options: ServiceOptions): Services {
     writer,
     clock,
     pool,
-    passwords: options.passwordPool ?? pool,
+    passwords: metrics.counted("passwords", options.passwordPool ?? given),
     learning: new LearningRunner(store, background, clock, logger, usage, undefined, watched, options.location),
     graph: new GraphService(store, background, clock, logger, watched, options.location),
     graphReads: new GraphReadCache(),
@@ -87,6 +104,7 @@ export function createServices(options: ServiceOptions): Services {
     config,
     engines: enginesOf(pool, config.llm),
     location: options.location,
+    metrics,
   };
   return services;
 }

@@ -3,7 +3,7 @@
  * listening socket, the periodic jobs and the graceful shutdown, composed in startServer in that order.
  */
 import { stat } from "node:fs/promises";
-import http from "node:http";
+import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Checkpointer } from "../db/checkpoints.js";
@@ -14,7 +14,7 @@ import type { DbLocation } from "../db/thread-store.js";
 import { type ThreadWriter, threadWriter } from "../domain/writer.js";
 import { type App, createApp } from "../http/app.js";
 import type { ServerConfig, Services } from "../http/context.js";
-import { clientErrorListener, nodeListener } from "../http/node.js";
+import { createHttpServer } from "../http/node.js";
 import { takeBackup } from "../jobs/backups.js";
 import { type PeriodicJob, startSchedules } from "../jobs/schedules.js";
 import { ROUTES } from "../routes/index.js";
@@ -91,7 +91,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   await stat(options.dataDir).catch(() => {});
   const started = startServices(options);
   const app = createApp(started.services, ROUTES);
-  const server = httpServer(app);
+  const server = createHttpServer(app);
   await listenOrUndo(server, started);
   started.services.learning.start();
   started.checkpointer.start();
@@ -151,6 +151,8 @@ function startServices(options: ServeOptions): Started {
     config: options.config,
     durability: walSync,
   });
+  // A server's metrics also report its process (CPU, memory, event-loop lag); the harness's keep to the requests'.
+  services.metrics?.collectProcessMetrics();
   // Checkpoints have a thread of their own: behind learning analyses they would fall behind a write load.
   const checkpointPool = options.checkpointPool ?? piscinaPool(1, { background: true });
   const checkpointer = checkpointerOf(checkpointPool, location, logger, services, writer);
@@ -201,19 +203,6 @@ function checkpointerOf(
     // One that copied the whole WAL needs no more room for it.
     done: (result) => services.storage.noteCheckpointDone(result),
   });
-}
-
-/** The Node HTTP server of the app, with its timeouts. */
-function httpServer(app: App): http.Server {
-  const server = http.createServer(nodeListener(app));
-  // What node's HTTP parser refuses gets the API's coded error and headers, not a bare status line.
-  server.on("clientError", clientErrorListener(app));
-  // Longer than clients' own idle timeouts (undici's is 4 s, load balancers' often 60 s), so that a client never
-  // sends a request on a connection the server is closing at that moment.
-  server.keepAliveTimeout = 65_000;
-  server.requestTimeout = 60_000;
-  server.headersTimeout = 20_000;
-  return server;
 }
 
 /** Listens on the options' host and port; when it cannot, closes what was started and throws why. */

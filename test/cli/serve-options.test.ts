@@ -255,3 +255,16 @@ describe("streams and empty arguments", () => {
     expect(run(["keys", "list", "--json", ...d]).json()).toEqual([]);
   });
 });
+
+describe("serve --cors-origin", () => {
+  it.each([
+    [["--cors-origin", "https://app.example/path"], {}],
+    [["--cors-origin", "*"], {}],
+    [["--cors-origin", "https://ok.example", "ftp://files.example"], {}],
+    [[], { CONTENT_SERVICE_CORS_ORIGINS: "https://ok.example app.example" }],
+  ] as const)("refuses %j %j with exit 2 naming the value", (args, env) => {
+    const res = run(["serve", "--data-dir", tempDir(), "--port", "0", ...args], env);
+    expect(res.status).toBe(2);
+    expect(res.stderr).toMatch(/--cors-origin: ".*" is not an origin/);
+  });
+});

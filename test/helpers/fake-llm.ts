@@ -62,7 +62,8 @@ const MiB = 1024 * 1024;
  * Models: `plain` (JSON answer), `stream` (SSE with [DONE]), `error-object` (200 with {error}), `stream-error`
  * (an error object inside the stream), `cut` (stream ends without [DONE] or finish_reason), `slow` (answers after
  * 3 s), `slow-stream` (stalls after the first piece), `http-500`, `not-json`, `empty` (no choices),
- * `thesis` (a JSON thesis). Misbehaving ones: `stall-stream` (one piece, then nothing, never ending),
+ * `thesis` (a JSON thesis), `leaky` (a 401 whose text echoes the URL with its query, the Authorization header
+ * and a URL with a password). Misbehaving ones: `stall-stream` (one piece, then nothing, never ending),
  * `no-newline` (4 MiB of one stream line), `endless-events` (valid events, 8 MB of them, then a stall),
  * `huge-body` (16 MiB of a JSON answer, then a stall), `cut-body` (part of the declared body, then the
  * connection closes), `null` (JSON null), `null-stream` (a stream event of JSON null); images: `image-huge` (16 MiB
@@ -149,6 +150,13 @@ export async function startFakeLlm(): Promise<FakeLlm> {
           return json(200, { error: { message: "model overloaded", type: "server_error" } });
         case "http-500":
           return json(500, { error: { message: "CUDA out of memory" } });
+        case "leaky":
+          return res
+            .writeHead(401, { "content-type": "text/plain" })
+            .end(
+              `denied for http://${req.headers.host}${req.url} (Authorization: ${req.headers.authorization}); ` +
+                "retry at https://ops:hunter2@gw.example/v1?token=tok_123",
+            );
         case "not-json":
           return res.writeHead(200, { "content-type": "text/plain" }).end("<html>gateway</html>");
         case "empty":

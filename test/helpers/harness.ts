@@ -61,8 +61,13 @@ export interface Harness {
 
 const PASSWORD = "correct horse battery staple";
 
-/** The description, built from the same route table the harness serves. */
-export const contract = new Contract(buildOpenApi(ROUTES, DEFAULT_CONFIG) as unknown as OpenApiDocument);
+/**
+ * The internal description (the public one and /admin/*), built from the same route table the harness serves: every
+ * answer of an internal operation is checked against it as the public ones are.
+ */
+export const contract = new Contract(
+  buildOpenApi(ROUTES, DEFAULT_CONFIG, { internal: true }) as unknown as OpenApiDocument,
+);
 
 /**
  * The contract check every in-process response goes through: a documented operation must answer a documented

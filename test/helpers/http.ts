@@ -39,8 +39,8 @@ const OTHER_STATUS_WORDS: Record<number, string> = {
   507: "INSUFFICIENT_STORAGE",
 };
 
-/** Routes of the public contract (everything but the internal health probes). */
-export const API_ROUTES: RouteDef[] = ROUTES.filter((r) => r.stability !== "internal");
+/** Routes of the API, public and internal (everything but the health probes, the dashboard and /docs). */
+export const API_ROUTES: RouteDef[] = ROUTES.filter((r) => r.stability !== "outside");
 
 /** Whether a method needs the write scope (DESIGN §3: every method other than GET and HEAD). */
 export function isWriteMethod(method: string): boolean {

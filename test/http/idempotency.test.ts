@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.js";
 import type { Ctx } from "../../src/http/context.js";
 import { IDEMPOTENCY_TTL_MS, MAX_KEPT_BYTES, PURGE_BATCH } from "../../src/http/idempotency.js";
+import { describedRoutes } from "../../src/http/openapi.js";
 import { type RouteDef, route } from "../../src/http/route.js";
 import { ROUTES } from "../../src/routes/index.js";
 import { type Answer, type Harness, makeHarness, type Send } from "../helpers/harness.js";
@@ -637,7 +638,7 @@ describe("Idempotency-Key: the pipeline's checks come first", () => {
   it("is described on every authenticated POST of the OpenAPI description", async () => {
     const h = makeHarness();
     const doc = (await h.send("GET", "/api/v1/openapi.json")).body;
-    const posts = ROUTES.filter((r) => r.method === "POST" && r.stability !== "internal");
+    const posts = describedRoutes(ROUTES).filter((r) => r.method === "POST");
     expect(posts.length).toBeGreaterThan(5);
     for (const r of posts) {
       const names = doc.paths[r.path].post.parameters.map((p: { name: string }) => p.name);

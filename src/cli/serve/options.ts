@@ -6,6 +6,7 @@ import os from "node:os";
 import { type Command, Option } from "commander";
 import cron from "node-cron";
 import { withoutUserinfo } from "../../domain/generation/llm.js";
+import { originOf } from "../../http/cors.js";
 import { givenOption, hostArg, intInRange, portArg, positiveInt, serverUrlArg } from "../args.js";
 import { UsageError } from "../errors.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../server-urls.js";
@@ -26,6 +27,8 @@ export interface ServeCommandOptions {
   backupSchedule?: string;
   backupKeep: number;
   backupDir?: string;
+  corsOrigin?: string[];
+  metricsToken?: string;
 }
 
 /** The upper bound of --workers: more threads than any machine this serves has cores, each with its own heap. */
@@ -33,8 +36,8 @@ const MAX_WORKERS = 64;
 
 /** Adds `serve`'s options to its command. */
 export function addServeOptions(command: Command): void {
-  for (const option of [...listenOptions(), ...descriptionOptions(), ...modelOptions(), ...backupOptions()])
-    command.addOption(option);
+  const groups = [listenOptions(), descriptionOptions(), edgeOptions(), modelOptions(), backupOptions()];
+  for (const option of groups.flat()) command.addOption(option);
 }
 
 /** Where the server listens and how many worker threads it runs. */
@@ -74,6 +77,39 @@ function descriptionOptions(): Option[] {
       // needs; a start leaves it to the first request that asks (planning.ts machineTimezone).
       .argParser(validTimezone),
   ];
+}
+
+/** CORS for a browser front end elsewhere, and who may read GET /metrics (docs/operations.md). */
+function edgeOptions(): Option[] {
+  return [
+    new Option(
+      "--cors-origin <origin...>",
+      "let pages of this origin (https://app.example) call the API from a browser; repeatable (variable: space-separated)",
+    )
+      .env("CONTENT_SERVICE_CORS_ORIGINS")
+      .argParser(corsOriginsArg),
+    new Option(
+      "--metrics-token <token>",
+      "bearer token GET /metrics requires from every client (without it: loopback clients only); prefer the variable",
+    ).env("CONTENT_SERVICE_METRICS_TOKEN"),
+  ];
+}
+
+/**
+ * A --cors-origin value (one origin; the variable may hold several, space-separated) added to those before: each an
+ * origin as browsers send it, `*` refused (answers carry bearer credentials to named pages only).
+ */
+function corsOriginsArg(value: string, previous: string[] | undefined): string[] {
+  const origins = [...(previous ?? [])];
+  for (const given of value.split(/[\s,]+/).filter(Boolean)) {
+    const origin = given === "*" ? undefined : originOf(given);
+    if (origin === undefined)
+      throw new UsageError(
+        `--cors-origin: "${withoutUserinfo(given)}" is not an origin (scheme://host[:port], no path; * is not taken)`,
+      );
+    if (!origins.includes(origin)) origins.push(origin);
+  }
+  return origins;
 }
 
 /** The on-prem model servers: text generation and images. */

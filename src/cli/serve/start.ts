@@ -127,6 +127,8 @@ function serverOptions(dataDir: string, opts: ServeCommandOptions, backupDir: st
       ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
       ...(opts.stagingUrl ? { stagingUrl: opts.stagingUrl } : {}),
       timezone: opts.timezone,
+      corsOrigins: opts.corsOrigin ?? [],
+      metricsToken: opts.metricsToken || undefined,
       ...modelConfig(opts),
     },
   };

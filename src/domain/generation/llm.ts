@@ -56,12 +56,30 @@ export function withoutUserinfo(text: string): string {
   return text.replace(/\/\/[^/?#\s]*@/g, "//");
 }
 
+/** A credential header or field named in text (`Authorization: Bearer …`, `"api-key": "…"`, `api_key=…`): its value. */
+const CREDENTIAL_VALUE =
+  /\b((?:proxy-)?authorization|x-api-key|api[-_]?key|access[-_]?token)(["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',;&}]+/gi;
+
+/** A bearer credential quoted anywhere (`Bearer sk-…`). */
+const BEARER_VALUE = /\bbearer\s+[\w.~+/=-]+/gi;
+
 /**
- * Text quoting the model server's URL as any read key may see it (GET /models, a 502's message): without a URL's user
- * name and password, and without its query and fragment, where a gateway's token (`?key=…`) would stand.
+ * Text quoting the model server's URL as any read key may see it (GET /models, a 502's message, the model server's
+ * own error text): without a URL's user name and password, without its query and fragment, where a gateway's token
+ * (`?key=…`) would stand, and without the value of an `Authorization`, `api-key` or bearer credential the text
+ * echoes. The one rule for both the server's words and the model server's (test/domain/generation/redaction.test.ts).
  */
 export function shownServerText(text: string): string {
-  return withoutUserinfo(text).replace(/(https?:\/\/[^\s?#]*)[?#][^\s]*/gi, "$1");
+  return withoutUserinfo(text)
+    .replace(/(https?:\/\/[^\s?#]*)[?#][^\s]*/gi, "$1")
+    .replace(CREDENTIAL_VALUE, "$1$2[redacted]")
+    .replace(BEARER_VALUE, "Bearer [redacted]");
+}
+
+/** The model server's own text as a caller may see it: shownServerText, and the configured key wherever it appears. */
+function shownUpstreamText(cfg: LlmConfig, text: string): string {
+  const shown = shownServerText(text);
+  return cfg.apiKey ? shown.replaceAll(cfg.apiKey, "[redacted]") : shown;
 }
 
 function sizeOf(bytes: number): string {
@@ -97,7 +115,10 @@ function timedOut(cfg: LlmConfig): ApiError {
 }
 
 function upstreamError(cfg: LlmConfig, message: string, status?: number): ApiError {
-  return new ApiError("upstream_error", `The model server answered with an error: ${message.slice(0, 500)}`, {
+  // Redacted before its cut to 500 characters (a cut token would escape the patterns), from its first 2,000 only,
+  // which bounds the patterns' work on a long text.
+  const shown = shownUpstreamText(cfg, message.slice(0, 2_000)).slice(0, 500);
+  return new ApiError("upstream_error", `The model server answered with an error: ${shown}`, {
     model: cfg.model,
     ...(status ? { upstream_status: status } : {}),
   });

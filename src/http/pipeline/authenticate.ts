@@ -8,7 +8,7 @@ export const SESSION_ONLY_MESSAGE = "This operation is not available to API keys
 
 /**
  * The authenticate stage: settles the caller, or why its credentials were refused. Public routes ignore credentials
- * (those that refuse API keys note the key) and internal ones (the health probes) read none. A refusal waits for
+ * (those that refuse API keys note the key) and those outside the API (the health probes) read none. A refusal waits for
  * the rate limit (refuseUnauthenticated), so that it is counted and carries X-RateLimit-* like every answer; a
  * request to no route is limited as its credentials allow, and answered 404 or 405.
  */
@@ -22,7 +22,7 @@ export function authenticateCaller(services: Services): Stage {
       }
       return;
     }
-    if (route?.stability === "internal") return;
+    if (route?.stability === "outside") return;
     // Synchronous for API keys (the hot path); a session token's signature is checked asynchronously.
     const authenticated = authenticate(state.request, services);
     if (authenticated instanceof Promise) return authenticated.then((auth) => settleCaller(state, auth));

@@ -42,8 +42,8 @@ export function validateInput(services: Services): Stage<RoutedState> {
     const queryObject = queryObjectOf(state.url.searchParams, route.query);
     const ctx: Ctx = {
       request: state.request,
-      remoteAddress: state.env.remoteAddress,
       traceId: state.traceId,
+      remoteAddress: state.env.remoteAddress,
       services,
       principal: principal as Principal,
       account: state.account as AccountRow,

@@ -48,7 +48,7 @@ function accountOf(services: Services, principal: Principal): AccountRow {
  */
 export function limitRate(services: Services): Stage {
   return function limitRate(state) {
-    if (state.route?.stability === "internal") {
+    if (state.route?.stability === "outside") {
       state.decision = takeByAddress(services, state.env, true);
       return;
     }

@@ -53,7 +53,7 @@ describe("authenticateCaller", () => {
 
   it("reads no credentials on internal routes", async () => {
     const h = makeHarness();
-    const state = routedOf(testRoute({ stability: "internal" }), "/healthz", { auth: "svc_live_wrong" });
+    const state = routedOf(testRoute({ stability: "outside" }), "/healthz", { auth: "svc_live_wrong" });
     await authenticateCaller(h.services)(state);
     expect(state.principal).toBeNull();
     expect(state.authFailure).toBeUndefined();

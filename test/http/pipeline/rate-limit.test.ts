@@ -41,7 +41,7 @@ describe("limitRate", () => {
   it("never refuses the health probes: it peeks at the client address's bucket", () => {
     const h = makeHarness();
     const env = { remoteAddress: "10.9.8.5" };
-    const state = routedOf(testRoute({ stability: "internal" }), "/healthz", { env });
+    const state = routedOf(testRoute({ stability: "outside" }), "/healthz", { env });
     limitRate(h.services)(state);
     limitRate(h.services)(state);
     expect(state.decision).toMatchObject({ allowed: true, remaining: ANONYMOUS_PER_MINUTE });
