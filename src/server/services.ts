@@ -89,7 +89,8 @@ export function createServices(options: ServiceOptions): Services {
     writer,
     clock,
     pool,
-    passwords: metrics.counted("passwords", options.passwordPool ?? given),
+    // Without a pool of their own, password checks run on (and are counted as) the foreground pool.
+    passwords: options.passwordPool ? metrics.counted("passwords", options.passwordPool) : pool,
     learning: new LearningRunner(store, background, clock, logger, usage, undefined, watched, options.location),
     graph: new GraphService(store, background, clock, logger, watched, options.location),
     graphReads: new GraphReadCache(),

@@ -53,7 +53,7 @@ describe("a data directory this user cannot write", () => {
     // The table output too.
     const table = reader(["keys", "list", ...d]);
     expect(table.status, table.stderr).toBe(0);
-    expect(table.stdout).toMatch(/^id\s+account_id\s+name/);
+    expect(table.stdout).toMatch(/^id\s+acct\s+name\s+scope\s+workspace\s+status/);
     expect(readdirSync(dir).sort()).toEqual(before);
   });
 
