@@ -1,7 +1,7 @@
 /** Queries on failed sign-ins per email and per client address (the rules: domain/sign-in-backoff.ts). */
 import type { Db } from "./open.js";
 
-/** The failures of one subject (`email:…` or `addr:…`); times in milliseconds since the epoch. */
+/** The failures of one subject (`email:…`, `addr:…`, or `email:… addr:…`); times in milliseconds since the epoch. */
 export interface BackoffRow {
   subject: string;
   failures: number;
@@ -19,6 +19,9 @@ export function signInBackoffQueries(db: Db) {
        blocked_until_ms = excluded.blocked_until_ms`,
   );
   const clear = db.prepare<[string]>("DELETE FROM sign_in_backoff WHERE subject = ?");
+  const clearStartingWith = db.prepare<[string, string]>(
+    "DELETE FROM sign_in_backoff WHERE substr(subject, 1, length(?)) = ?",
+  );
   const all = db.prepare<[], BackoffRow>("SELECT * FROM sign_in_backoff ORDER BY subject");
   const purge = db.prepare<[number]>("DELETE FROM sign_in_backoff WHERE last_failure_ms < ?");
   return {
@@ -28,6 +31,8 @@ export function signInBackoffQueries(db: Db) {
     },
     /** Forgets one subject's failures; whether it had any. */
     clear: (subject: string) => clear.run(subject).changes > 0,
+    /** Forgets the failures of every subject that starts with `prefix`; whether there were any. */
+    clearStartingWith: (prefix: string) => clearStartingWith.run(prefix, prefix).changes > 0,
     list: () => all.all(),
     /** Forgets the subjects whose last failure is older than `beforeMs`. */
     purge: (beforeMs: number) => purge.run(beforeMs).changes,

@@ -1,18 +1,26 @@
 /**
- * The backoff of failed sign-ins (issue 31 L4), per email and per client address, kept in the database so that a
- * restart does not reset it and `users clear-backoff` can clear it. Each subject signs in freely for its first
- * failures, then waits 1 s after the next one, doubling up to 15 minutes; a refused attempt checks no password and
- * counts nothing. An email counts whether or not a user has it, so the answers never say which exist. The address
- * allows more failures than an email (ADDRESS_FREE_FAILURES): a burst against one account backs that account off
- * long before its address, so that the address's other users (behind one proxy) still sign in.
+ * The backoff of failed sign-ins (issue 31 L4), kept in the database so that a restart does not reset it and
+ * `users clear-backoff` can clear it. Three subjects count each failure: the email from this address, the address,
+ * and the email from anywhere. Each signs in freely for its first failures, then waits 1 s after the next one,
+ * doubling up to its longest wait; a refused attempt checks no password and counts nothing. An email counts whether
+ * or not a user has it, so the answers never say which exist.
+ * - The email from one address backs off first (EMAIL_FREE_FAILURES, up to 15 minutes): a burst against one account
+ *   from one address stops there, and the account's owner still signs in from their own address.
+ * - The address allows more (ADDRESS_FREE_FAILURES): several people may share one, behind one proxy.
+ * - The email from anywhere allows many (EMAIL_WIDE_FREE_FAILURES) and waits at most a minute: it slows guessing
+ *   spread over many addresses without letting anyone lock the owner out for long.
  * Tests: test/routes/sign-in-backoff.test.ts.
  */
 import type { BackoffRow } from "../db/sign-in-backoff.js";
 import type { Store } from "../db/store.js";
 import { ApiError } from "./errors.js";
 
-/** Failures an email may have before each further one makes it wait. */
+/** Failures an email may have from one address before each further one makes it wait there. */
 export const EMAIL_FREE_FAILURES = 5;
+/** Failures an email may have from all addresses together before each further one makes it wait everywhere. */
+export const EMAIL_WIDE_FREE_FAILURES = 50;
+/** The longest wait of an email from all addresses together. */
+export const EMAIL_WIDE_MAX_WAIT_MS = 60_000;
 /** Failures a client address may have before each further one makes it wait: several people may share one. */
 export const ADDRESS_FREE_FAILURES = 20;
 /** The wait after the first failure past the free ones; each further failure doubles it. */
@@ -22,15 +30,28 @@ export const MAX_WAIT_MS = 15 * 60_000;
 /** Failures are forgotten a day after the last one (and the row purged). */
 export const FORGET_AFTER_MS = 24 * 3600_000;
 
-/** The subjects of one sign-in attempt: its email's and its client address's. */
+/** The subjects of one sign-in attempt: its email from its address, its address, its email from anywhere. */
 export interface SignInSubjects {
   email: string;
   address: string;
+  emailWide: string;
 }
 
-/** The backoff subject of an email: NFC and lower case, as a person would type it either way. */
+/** How each kind of subject counts: its free failures and its longest wait. */
+const RULES: Record<keyof SignInSubjects, { free: number; maxWait: number }> = {
+  email: { free: EMAIL_FREE_FAILURES, maxWait: MAX_WAIT_MS },
+  address: { free: ADDRESS_FREE_FAILURES, maxWait: MAX_WAIT_MS },
+  emailWide: { free: EMAIL_WIDE_FREE_FAILURES, maxWait: EMAIL_WIDE_MAX_WAIT_MS },
+};
+
+/** The backoff subject of an email from anywhere: NFC and lower case, as a person would type it either way. */
 export function emailSubject(email: string): string {
   return `email:${email.trim().normalize("NFC").toLowerCase()}`;
+}
+
+/** The backoff subject of an email from one address: the email's subject, a space, the address's. */
+function emailFromSubject(email: string, address: string | undefined): string {
+  return `${emailSubject(email)} ${addressSubject(address)}`;
 }
 
 /** The backoff subject of a client address ("unknown" when the transport knows none). */
@@ -40,13 +61,17 @@ export function addressSubject(address: string | undefined): string {
 
 /** The subjects of an attempt with this email from this address. */
 export function subjectsOf(email: string, address: string | undefined): SignInSubjects {
-  return { email: emailSubject(email), address: addressSubject(address) };
+  return {
+    email: emailFromSubject(email, address),
+    address: addressSubject(address),
+    emailWide: emailSubject(email),
+  };
 }
 
 /** How long a subject waits after its `failures`-th failure. */
-export function waitAfter(failures: number, free: number): number {
+export function waitAfter(failures: number, free: number, maxWait = MAX_WAIT_MS): number {
   if (failures <= free) return 0;
-  return Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.min(30, failures - free - 1));
+  return Math.min(maxWait, FIRST_WAIT_MS * 2 ** Math.min(30, failures - free - 1));
 }
 
 /** A row's failures as still counted at `now` (none once forgotten). */
@@ -67,12 +92,12 @@ function backedOff(waitMs: number, subject: "email" | "address"): ApiError {
 
 /** Throws 429 sign_in_backoff when the email or the address is still waiting; checks before any password is. */
 export function checkSignInBackoff(store: Store, subjects: SignInSubjects, now: number): void {
-  const waits = (["email", "address"] as const).map((kind) => {
+  const waits = (["email", "address", "emailWide"] as const).map((kind) => {
     const row = liveRow(store.signInBackoff.get(subjects[kind]), now);
     return { kind, wait: row ? row.blocked_until_ms - now : 0 };
   });
   const longest = waits.reduce((a, b) => (b.wait > a.wait ? b : a));
-  if (longest.wait > 0) throw backedOff(longest.wait, longest.kind);
+  if (longest.wait > 0) throw backedOff(longest.wait, longest.kind === "address" ? "address" : "email");
 }
 
 /**
@@ -82,28 +107,30 @@ export function checkSignInBackoff(store: Store, subjects: SignInSubjects, now: 
  */
 export function recordSignInAttempt(store: Store, subjects: SignInSubjects, now: number): void {
   store.transaction(() => {
-    countFailure(store, subjects.email, EMAIL_FREE_FAILURES, now);
-    countFailure(store, subjects.address, ADDRESS_FREE_FAILURES, now);
+    for (const kind of ["email", "address", "emailWide"] as const)
+      countFailure(store, subjects[kind], RULES[kind], now);
   });
 }
 
-function countFailure(store: Store, subject: string, free: number, now: number): void {
+function countFailure(store: Store, subject: string, rule: { free: number; maxWait: number }, now: number): void {
   const failures = (liveRow(store.signInBackoff.get(subject), now)?.failures ?? 0) + 1;
   store.signInBackoff.put({
     subject,
     failures,
     last_failure_ms: now,
-    blocked_until_ms: now + waitAfter(failures, free),
+    blocked_until_ms: now + waitAfter(failures, rule.free, rule.maxWait),
   });
 }
 
 /**
- * A right password clears its email's failures, and takes back the one its attempt counted against its address.
- * Not the address's others: one valid account must not let an address guess others' passwords without end.
+ * A right password clears its email's failures (from this address and from anywhere), and takes back the one its
+ * attempt counted against its address. Not the address's others: one valid account must not let an address guess
+ * others' passwords without end.
  */
 export function recordSignInSuccess(store: Store, subjects: SignInSubjects): void {
   store.transaction(() => {
     store.signInBackoff.clear(subjects.email);
+    store.signInBackoff.clear(subjects.emailWide);
     const row = store.signInBackoff.get(subjects.address);
     if (!row) return;
     if (row.failures <= 1) store.signInBackoff.clear(subjects.address);
@@ -115,9 +142,10 @@ export function recordSignInSuccess(store: Store, subjects: SignInSubjects): voi
   });
 }
 
-/** Clears the backoff of an email (`users clear-backoff EMAIL`); whether it had failures. */
+/** Clears the backoff of an email, from every address (`users clear-backoff EMAIL`); whether it had failures. */
 export function clearEmailBackoff(store: Store, email: string): boolean {
-  return store.signInBackoff.clear(emailSubject(email));
+  const wide = store.signInBackoff.clear(emailSubject(email));
+  return store.signInBackoff.clearStartingWith(`${emailSubject(email)} `) || wide;
 }
 
 /** Clears the backoff of a client address (`users clear-backoff --address`); whether it had failures. */

@@ -105,13 +105,38 @@ describe("sign-in backoff", () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(6);
   });
 
+  it("lets the owner sign in from their own address while another address is backed off for their email", async () => {
+    const h = makeHarness();
+    await fail(h, "member@a.test", 6, X);
+    expectErrorBody(await signIn(h, "member@a.test", PASSWORD, X), 429, "sign_in_backoff");
+    // One wrong attempt from each further address, round after round, does not keep the owner out.
+    for (let round = 0; round < 8; round++) {
+      h.clock.advance(15 * 60_000);
+      await fail(h, "member@a.test", 1, `198.51.100.${round + 10}`);
+    }
+    expect((await signIn(h, "member@a.test", PASSWORD, Y)).status).toBe(200);
+  });
+
+  it("slows an email's guesses spread over many addresses, for a minute at most", async () => {
+    const h = makeHarness();
+    for (let i = 0; i < 50; i++) await fail(h, "member@a.test", 1, `198.51.${Math.floor(i / 4)}.${i % 4}`);
+    expect((await signIn(h, "member@a.test", "wrong", "192.0.2.200")).status).toBe(401);
+    for (let i = 0; i < 20; i++) await signIn(h, "member@a.test", "wrong", "192.0.2.201");
+    const refused = await signIn(h, "member@a.test", PASSWORD, Y);
+    expectErrorBody(refused, 429, "sign_in_backoff");
+    expect(refused.body.details.backoff).toBe("email");
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    h.clock.advance(60_000);
+    expect((await signIn(h, "member@a.test", PASSWORD, Y)).status).toBe(200);
+  });
+
   it("keeps the backoff in the database: a new server over it still refuses", async () => {
     const h = makeHarness();
     await fail(h, "member@a.test", 6);
     const restarted = createApp(createServices({ db: h.db, clock: h.clock, logger: h.logger }), ROUTES);
     const res = await sendTo(restarted, "POST", "/api/v1/auth/login", {
       body: { email: "Member@A.test", password: PASSWORD },
-      remoteAddress: Y,
+      remoteAddress: X,
     });
     expectErrorBody(res, 429, "sign_in_backoff");
   });
