@@ -56,12 +56,18 @@ export function withoutUserinfo(text: string): string {
   return text.replace(/\/\/[^/?#\s]*@/g, "//");
 }
 
-/** A credential header or field named in text (`Authorization: Bearer …`, `"api-key": "…"`, `api_key=…`): its value. */
+/**
+ * A credential header or field named in text (`Authorization: Bearer …`, `"api-key": "…"`, `api_key=…`,
+ * `"token": "…"`, `Cookie: …`, `Ocp-Apim-Subscription-Key: …`, `client_secret=…`, `password=…`): its value.
+ */
 const CREDENTIAL_VALUE =
-  /\b((?:proxy-)?authorization|x-api-key|api[-_]?key|access[-_]?token)(["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',;&}]+/gi;
+  /\b((?:proxy-)?authorization|x-api-key|api[-_]?key|(?:ocp-apim-)?subscription-key|(?:x-)?(?:access[-_]|auth[-_]|refresh[-_]|id[-_])?token|(?:client[-_])?secret|password|passwd|(?:set-)?cookie)(["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',;&}]+/gi;
 
-/** A bearer credential quoted anywhere (`Bearer sk-…`). */
-const BEARER_VALUE = /\bbearer\s+[\w.~+/=-]+/gi;
+/** A bearer credential quoted anywhere (`Bearer sk-…`, `Bearer%20sk-…` in a URL). */
+const BEARER_VALUE = /\bbearer(?:\s+|%20)[\w.~+/=%-]+/gi;
+
+/** A query (and fragment) after a URL or a bare path (`/v1/chat?key=…`), where a gateway's token would stand. */
+const QUERY = /((?:https?:\/\/|\/)[^\s?#]*)[?#][^\s]*/gi;
 
 /**
  * Text quoting the model server's URL as any read key may see it (GET /models, a 502's message, the model server's
@@ -71,7 +77,7 @@ const BEARER_VALUE = /\bbearer\s+[\w.~+/=-]+/gi;
  */
 export function shownServerText(text: string): string {
   return withoutUserinfo(text)
-    .replace(/(https?:\/\/[^\s?#]*)[?#][^\s]*/gi, "$1")
+    .replace(QUERY, "$1")
     .replace(CREDENTIAL_VALUE, "$1$2[redacted]")
     .replace(BEARER_VALUE, "Bearer [redacted]");
 }

@@ -13,6 +13,17 @@ describe("shownServerText", () => {
     ["an api_key parameter", "bad api_key=zz9&model=m", "bad api_key=[redacted]&model=m"],
     ["an x-api-key header", "x-api-key: abc", "x-api-key: [redacted]"],
     ["a bearer value alone", "token Bearer abc.def-ghi rejected", "token Bearer [redacted] rejected"],
+    ["a bare path's query", "POST /v1/chat/completions?key=AIza99 failed", "POST /v1/chat/completions failed"],
+    ["a quoted token field", '{"token":"t-1","x":1}', '{"token":"[redacted]","x":1}'],
+    ["an X-Auth-Token header", "X-Auth-Token: s3cr3t", "X-Auth-Token: [redacted]"],
+    ["an Azure subscription key", "Ocp-Apim-Subscription-Key: abc", "Ocp-Apim-Subscription-Key: [redacted]"],
+    ["a cookie", "Cookie: sid=abc", "Cookie: [redacted]"],
+    [
+      "a client secret and a password",
+      "client_secret=cs1 password=pw1",
+      "client_secret=[redacted] password=[redacted]",
+    ],
+    ["an encoded bearer value", "auth=Bearer%20sk-abc end", "auth=Bearer [redacted] end"],
   ])("removes %s", (_what, text, shown) => {
     expect(shownServerText(text)).toBe(shown);
   });
