@@ -433,11 +433,12 @@ export const accountRoutes = [
       "Switches learning on or off for the whole account: `enabled: false` stops finalization from starting " +
       "learning analyses (finalizing still saves the text); `apply_to_generation: false` makes generation ignore " +
       "the voice profile already learned. A field left out keeps its value; the record read by GET may be sent " +
-      "back whole (its updated_at is ignored). The change is written to the audit log. " +
+      "back whole (its updated_at is ignored). The change is written to the audit log. Administrators only: a " +
+      "member's session gets 403 admin_required. " +
       SESSION_ONLY,
     tag: "Account",
     stability: "beta",
-    access: "session",
+    access: "admin",
     planExempt: true,
     body: PreferencesBody,
     bodyExamples: {

@@ -44,11 +44,18 @@ describe("settings and learning preferences", () => {
     expect((await h.send("GET", "/api/v1/me/settings", { auth: token })).body.locale).toBe("fr-FR");
   });
 
-  it("learning-preferences: GET with a key or a session; PUT with a session only", async () => {
+  it("learning-preferences: GET with a key or a session; PUT with an administrator's session only", async () => {
     const h = makeHarness();
     const key = h.key({ scopes: ["read"] });
     const writeKey = h.key();
-    const token = await sessionOf(h, "member@a.test");
+    const member = await sessionOf(h, "member@a.test");
+    expect((await h.send("GET", "/api/v1/learning-preferences", { auth: member })).status).toBe(200);
+    expectErrorBody(
+      await h.send("PUT", "/api/v1/learning-preferences", { auth: member, body: { enabled: false } }),
+      403,
+      "admin_required",
+    );
+    const token = await sessionOf(h, "admin@a.test");
     expect((await h.send("GET", "/api/v1/learning-preferences", { auth: key })).body).toEqual({
       enabled: true,
       apply_to_generation: true,
@@ -66,8 +73,7 @@ describe("settings and learning preferences", () => {
     });
     expect((await h.send("GET", "/api/v1/learning-preferences", { auth: key })).body.enabled).toBe(false);
     // Account-wide: another user of the account sees the same.
-    const admin = await sessionOf(h, "admin@a.test");
-    expect((await h.send("GET", "/api/v1/learning-preferences", { auth: admin })).body.enabled).toBe(false);
+    expect((await h.send("GET", "/api/v1/learning-preferences", { auth: member })).body.enabled).toBe(false);
     expect(
       (await h.send("GET", "/api/v1/learning-preferences", { auth: h.key({ account: h.b.id }) })).body.enabled,
     ).toBe(true);
@@ -94,19 +100,20 @@ describe("settings read and written back", () => {
       expect.objectContaining({ path: "body.local" }),
     ]);
 
-    const prefs = (await h.send("GET", "/api/v1/learning-preferences", { auth: token })).body;
+    const admin = await sessionOf(h, "admin@a.test");
+    const prefs = (await h.send("GET", "/api/v1/learning-preferences", { auth: admin })).body;
     expect(prefs.updated_at).toBeNull();
     const off = await h.send("PUT", "/api/v1/learning-preferences", {
-      auth: token,
+      auth: admin,
       body: { ...prefs, enabled: false },
     });
     expect(off.status, JSON.stringify(off.body)).toBe(200);
     expect(off.body).toEqual({ enabled: false, apply_to_generation: true, updated_at: now });
     h.clock.advance(1000);
-    const again = await h.send("PUT", "/api/v1/learning-preferences", { auth: token, body: off.body });
+    const again = await h.send("PUT", "/api/v1/learning-preferences", { auth: admin, body: off.body });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body).toMatchObject({ enabled: false, apply_to_generation: true });
-    const unknown = await h.send("PUT", "/api/v1/learning-preferences", { auth: token, body: { ...off.body, on: 1 } });
+    const unknown = await h.send("PUT", "/api/v1/learning-preferences", { auth: admin, body: { ...off.body, on: 1 } });
     expectErrorBody(unknown, 400, "validation_failed");
   });
 });
