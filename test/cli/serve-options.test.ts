@@ -268,3 +268,15 @@ describe("serve --cors-origin", () => {
     expect(res.stderr).toMatch(/--cors-origin: ".*" is not an origin/);
   });
 });
+
+describe("serve --metrics-token", () => {
+  it.each([
+    [["--metrics-token", "short-token"], {}],
+    [["--metrics-token", `${"a".repeat(20)} ${"b".repeat(20)}`], {}],
+    [[], { CONTENT_SERVICE_METRICS_TOKEN: "x".repeat(31) }],
+  ] as const)("refuses %j %j, a token anyone could guess, with exit 2", (args, env) => {
+    const res = run(["serve", "--data-dir", tempDir(), "--port", "0", ...args], env);
+    expect(res.status).toBe(2);
+    expect(res.stderr).toMatch(/--metrics-token: give at least 32 characters without spaces/);
+  });
+});

@@ -90,9 +90,24 @@ function edgeOptions(): Option[] {
       .argParser(corsOriginsArg),
     new Option(
       "--metrics-token <token>",
-      "bearer token GET /metrics requires from every client (without it: loopback clients only); prefer the variable",
-    ).env("CONTENT_SERVICE_METRICS_TOKEN"),
+      "bearer token (32+ characters) GET /metrics requires from every client (without it: loopback only); prefer the variable",
+    )
+      .env("CONTENT_SERVICE_METRICS_TOKEN")
+      .argParser(metricsTokenArg),
   ];
+}
+
+/** The fewest characters a metrics token may have: any client may try it, so it must not be guessable. */
+export const METRICS_TOKEN_MIN_CHARS = 32;
+
+/** A --metrics-token value: at least METRICS_TOKEN_MIN_CHARS characters, none of them spaces (empty: none). */
+function metricsTokenArg(value: string): string {
+  if (value !== "" && (value.length < METRICS_TOKEN_MIN_CHARS || /\s/.test(value)))
+    throw new UsageError(
+      `--metrics-token: give at least ${METRICS_TOKEN_MIN_CHARS} characters without spaces (got ${value.length}); ` +
+        "for example: openssl rand -hex 24",
+    );
+  return value;
 }
 
 /**
