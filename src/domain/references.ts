@@ -11,6 +11,21 @@ import type { TextFormat } from "./text.js";
 /** Limits of a reference material: the request body (JSON or multipart), its plain text and its title. */
 export const REFERENCE_LIMITS = { bodyBytes: 5 * 1024 * 1024, contentChars: 500_000, titleChars: 200 } as const;
 
+/**
+ * How many characters of its format a material may have for each character of plain text it may become: the text
+ * before conversion is held to REFERENCE_LIMITS.contentChars times this, checked before the conversion runs, so that
+ * no input that could only be refused afterwards holds a worker thread (a 5 MiB Markdown upload did for 25 s).
+ * Plain text loses only CR of CRLF, control characters, trailing spaces and blank lines; Markdown's markup (links'
+ * targets, emphasis, inline HTML) seldom triples a text; an HTML page may carry ten times its text in tags and
+ * attributes, so HTML is held to the request body's limit. Held by test/routes/reference-bounds.test.ts.
+ */
+export const RAW_CHARS_PER_TEXT_CHAR: Record<TextFormat, number> = { text: 2, markdown: 4, html: 11 };
+
+/** The characters of `format` a material may have before conversion: never more than the body limit allows. */
+export function rawCharLimit(format: TextFormat): number {
+  return Math.min(REFERENCE_LIMITS.contentChars * RAW_CHARS_PER_TEXT_CHAR[format], REFERENCE_LIMITS.bodyBytes);
+}
+
 /** The formats a material may be sent in. */
 export const REFERENCE_FORMATS = ["text", "markdown", "html"] as const satisfies readonly TextFormat[];
 
@@ -113,10 +128,23 @@ function firstLineTitle(text: string): string {
  */
 export function referenceSource(input: ReferenceInput): ReferenceSource {
   const format = input.format ?? input.source_type;
-  if (input.file) return { ...readFile(input.file, format), where: "body.file" };
+  if (input.file) return withinRawLimit({ ...readFile(input.file, format), where: "body.file" });
   if (format === undefined)
     throw invalidInput("body.format", "format is required with content (or give source_type): text, markdown or html");
-  return { format, text: input.content!, where: "body.content" };
+  return withinRawLimit({ format, text: input.content!, where: "body.content" });
+}
+
+/** The source, if its text is within its format's limit before conversion (rawCharLimit); 400 otherwise. */
+function withinRawLimit(source: ReferenceSource): ReferenceSource {
+  const limit = rawCharLimit(source.format);
+  const chars = source.text.length > limit ? charLength(source.text) : source.text.length;
+  if (chars <= limit) return source;
+  const field = source.where.slice("body.".length);
+  throw invalidInput(
+    source.where,
+    `${field} must be at most ${limit} characters of ${source.format} (got ${chars}): its plain text may hold at ` +
+      `most ${REFERENCE_LIMITS.contentChars}`,
+  );
 }
 
 /** 400 for a text the conversion failed on: no input may cause a 5xx (DESIGN §3), this is the converters' last guard. */

@@ -12,6 +12,7 @@ import {
   REFERENCE_FORMATS,
   REFERENCE_LIMITS,
   type ReferenceSource,
+  rawCharLimit,
   referenceRecord,
   referenceSource,
   unreadableSource,
@@ -238,7 +239,10 @@ export const referenceRoutes = [
       "name for format), or upload a file as multipart/form-data (its format told by its extension, else its type). " +
       "The material is stored as plain text, split into passages, and taken into the workspace's knowledge graph " +
       "after the answer. Sending both content and a file, or neither, is refused with 400; a file that is not UTF-8 " +
-      "text, Markdown or HTML with 415.",
+      "text, Markdown or HTML with 415. Before conversion, text is held to " +
+      `${rawCharLimit("text").toLocaleString("en-US")} characters and Markdown to ` +
+      `${rawCharLimit("markdown").toLocaleString("en-US")} (400 past them, unconverted): more could not become ` +
+      `${REFERENCE_LIMITS.contentChars.toLocaleString("en-US")} characters of plain text.`,
     bodyExamples: {
       markdown: {
         title: "Roof mounting notes",
