@@ -140,20 +140,35 @@ export function updateWorkspace(
 }
 
 /**
- * Deletes a workspace with everything in it and the keys bound to it (the cascade); the default one cannot go while
- * others remain. Answers what it held, counted in the same transaction.
+ * Refuses to delete an account's last workspace (409 last_workspace: an account keeps one, where its unbound keys and
+ * sessions work) and its default one (409 workspace_not_empty: make another the default first). One rule for the API
+ * and the command line (test/routes/workspaces.test.ts "last", test/cli/workspaces-delete.test.ts).
  */
-export function deleteWorkspace(store: Store, actor: Actor, ws: WorkspaceRow): WorkspaceHoldings {
-  if (ws.is_default === 1 && store.workspaces.count(ws.account_id) > 1)
+export function checkWorkspaceDeletable(store: Store, ws: WorkspaceRow): void {
+  if (store.workspaces.count(ws.account_id) <= 1)
     throw new ApiError(
-      "workspace_not_empty",
-      "The default workspace cannot be deleted while the account has others; make another the default first.",
+      "last_workspace",
+      "An account's only workspace cannot be deleted: an account keeps one. Delete the account instead.",
       { workspace_id: ws.id },
     );
+  if (ws.is_default === 1)
+    throw new ApiError(
+      "workspace_not_empty",
+      "The default workspace cannot be deleted; make another the default first.",
+      { workspace_id: ws.id },
+    );
+}
+
+/**
+ * Deletes a workspace with everything in it and the keys bound to it (the cascade: a bound key is removed, never made
+ * unbound, which would widen it), after checkWorkspaceDeletable. Answers what it held, counted in the same transaction.
+ */
+export function deleteWorkspace(store: Store, actor: Actor, ws: WorkspaceRow): WorkspaceHoldings {
   return store.transaction(() => {
+    checkWorkspaceDeletable(store, ws);
     const held = store.workspaces.holdings(ws.id);
     store.workspaces.remove(ws.id);
-    store.misc.audit(ws.account_id, actor, "workspace.delete", ws.id);
+    store.misc.audit(ws.account_id, actor, "workspace.delete", ws.id, held);
     return held;
   });
 }

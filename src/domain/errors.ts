@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   idempotency_response_not_kept: 409,
   billing_managed_locally: 409,
   workspace_not_empty: 409,
+  last_workspace: 409,
   api_key_limit_reached: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

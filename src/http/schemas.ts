@@ -42,7 +42,7 @@ const NOT_FOUND_IDS = {
   workspace_id: v.optional(
     described(
       v.string(),
-      "workspace_not_found: the id that was looked for; workspace_not_empty, and invalid_status for is_default " +
+      "workspace_not_found: the id that was looked for; workspace_not_empty, last_workspace, and invalid_status for is_default " +
         "false on the default workspace: the workspace.",
     ),
   ),

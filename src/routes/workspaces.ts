@@ -238,8 +238,8 @@ export const workspaceRoutes = [
     description:
       "Deletes a workspace and everything in it, for good: its reference materials, memories, contents and their " +
       "versions, conversions, images and knowledge graph, and the API keys bound to it (their requests get 401 " +
-      "from then on). The default workspace cannot be deleted while the account has others (409): make another the " +
-      "default first. The deletion is written to the audit log. " +
+      "from then on). The default workspace cannot be deleted (409 workspace_not_empty): make another the default " +
+      "first; nor can the account's only workspace (409 last_workspace). The deletion is written to the audit log. " +
       SESSION_ONLY +
       ADMINS_ONLY,
     tag: "Workspaces",
@@ -257,7 +257,7 @@ export const workspaceRoutes = [
       },
       ...AUTH_ERRORS,
       ...NOT_FOUND("Workspace"),
-      ...CONFLICT("The default workspace cannot be deleted while others exist."),
+      ...CONFLICT("The default workspace (workspace_not_empty), or the account's only one (last_workspace)."),
     },
     async handler(ctx: Ctx<{ workspaceId: string }>) {
       const ws = findWorkspace(ctx);

@@ -90,7 +90,7 @@ describe("admin CLI", () => {
     const bound = cli(["keys", "create", "--account", id, "--name", "b", "--workspace", ws.id, "--json", ...d]).json();
     expect(bound.workspace_id).toBe(ws.id);
     // What went with it is said: here the one key bound to it.
-    const deleted = cli(["workspaces", "delete", ws.id, "--json", ...d]);
+    const deleted = cli(["workspaces", "delete", ws.id, "--yes", "--json", ...d]);
     expect(deleted.status).toBe(0);
     expect(deleted.json()).toEqual({
       id: ws.id,

@@ -31,6 +31,19 @@ describe("workspaces from a session", () => {
     expectErrorBody(await h.send("GET", `/api/v1/workspaces/${h.a.ws2}`, { auth: token }), 404, "workspace_not_found");
   });
 
+  it("refuses the account's last workspace (409 last_workspace), which is also its default", async () => {
+    const h = makeHarness();
+    const token = await sessionOf(h, "admin@a.test");
+    expect((await h.send("DELETE", `/api/v1/workspaces/${h.a.ws2}`, { auth: token })).status).toBe(200);
+    const last = expectErrorBody(
+      await h.send("DELETE", `/api/v1/workspaces/${h.a.ws1}`, { auth: token }),
+      409,
+      "last_workspace",
+    );
+    expect(last.workspace_id).toBe(h.a.ws1);
+    expect((await h.send("GET", `/api/v1/workspaces/${h.a.ws1}`, { auth: token })).status).toBe(200);
+  });
+
   it("takes a workspace read and written back: is_default false changes nothing, but the default keeps it (409)", async () => {
     const h = makeHarness();
     const token = await sessionOf(h, "admin@a.test");

@@ -1,10 +1,11 @@
 /** `workspaces`: create, list, make default and delete an account's workspaces. */
 import type { Command } from "commander";
-import type { WorkspaceHoldings } from "../../db/workspaces.js";
-import { createWorkspace, deleteWorkspace, updateWorkspace } from "../../domain/admin.js";
+import type { WorkspaceHoldings, WorkspaceRow } from "../../db/workspaces.js";
+import { checkWorkspaceDeletable, createWorkspace, deleteWorkspace, updateWorkspace } from "../../domain/admin.js";
 import { ApiError } from "../../domain/errors.js";
 import { workspaceView } from "../../domain/views/workspaces.js";
 import { idArg, nameArg, positiveInt } from "../args.js";
+import { confirmDeletion } from "../confirm.js";
 import { withReadStore, withStore } from "../database.js";
 import { CliError } from "../errors.js";
 import { printable, printJson, printTable, wantsJson } from "../output.js";
@@ -80,33 +81,65 @@ function addWorkspacesSetDefault(workspaces: Command): void {
     );
 }
 
-/** Adds `workspaces delete`, which says what went with the workspace. */
+/**
+ * Adds `workspaces delete`: refused for the default and the only workspace (domain checkWorkspaceDeletable, the API's
+ * rule); one holding records or bound keys is deleted once confirmed (confirm.ts); says what went with it.
+ * Tests: test/cli/admin-delete.test.ts.
+ */
 function addWorkspacesDelete(workspaces: Command): void {
   workspaces
     .command("delete")
-    .description("Delete a workspace with its records and the keys bound to it")
+    .description(
+      "Delete a workspace with its records and the keys bound to it (not the default or the only one; " +
+        "asks first when it holds any, --yes for scripts)",
+    )
     .argument("<id>", "workspace id", idArg("the workspace id"))
+    .option("--yes", "delete without asking, records and bound keys included")
     .option("--json", "print the result as JSON")
-    .action((id: string, _opts, cmd: Command) =>
-      withStore(cmd, (store) => {
+    .action(async (id: string, opts: { yes?: boolean }, cmd: Command) => {
+      // Checked and counted first, then asked with the database closed, then checked again as it is deleted.
+      const held = await withReadStore(cmd, (store) => {
         const ws = workspaceOf(cmd, store, id);
-        let removed: WorkspaceHoldings;
-        try {
-          removed = deleteWorkspace(store, ACTOR, ws);
-        } catch (e) {
-          // The domain's refusal, with the command that lifts it.
-          if (e instanceof ApiError && e.code === "workspace_not_empty")
-            throw new CliError(
-              `workspace ${id} is the default of account ${ws.account_id}, which has others: make another the default first (workspaces set-default ID)`,
-            );
-          throw e;
-        }
+        refusedDeletion(ws, () => checkWorkspaceDeletable(store, ws));
+        return { ws, held: store.workspaces.holdings(ws.id) };
+      });
+      if (Object.values(held.held).some((n) => n > 0))
+        await confirmDeletion(`delete workspace ${id} "${printable(held.ws.name)}" with ${holdingsText(held.held)}`, {
+          yes: opts.yes,
+          declined: `workspace ${id} was not deleted`,
+        });
+      return withStore(cmd, (store) => {
+        const ws = workspaceOf(cmd, store, id);
+        const removed = refusedDeletion(ws, () => deleteWorkspace(store, ACTOR, ws));
         if (wantsJson(cmd)) return printJson({ id, deleted: true, removed });
-        process.stdout.write(
-          `deleted workspace ${id} with ${removed.contents} content(s), ${removed.memories} memory(ies), ` +
-            `${removed.reference_materials} reference material(s), ${removed.conversions} conversion(s) and ` +
-            `${removed.api_keys} API key(s) bound to it\n`,
-        );
-      }),
-    );
+        process.stdout.write(`deleted workspace ${id} with ${holdingsText(removed)}\n`);
+      });
+    });
+}
+
+/** What a workspace holds, as the confirmation and the result say it; its bound keys are deleted with it. */
+function holdingsText(h: WorkspaceHoldings): string {
+  return (
+    `${h.contents} content(s), ${h.memories} memory(ies), ${h.reference_materials} reference material(s), ` +
+    `${h.conversions} conversion(s) and ${h.api_keys} API key(s) bound to it`
+  );
+}
+
+/** Runs `fn`, turning the domain's refusals into one line naming the command that lifts them. */
+function refusedDeletion<T>(ws: WorkspaceRow, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    if (e.code === "workspace_not_empty")
+      throw new CliError(
+        `workspace ${ws.id} is the default of account ${ws.account_id}: make another the default first (workspaces set-default ID)`,
+      );
+    if (e.code === "last_workspace")
+      throw new CliError(
+        `workspace ${ws.id} is the only workspace of account ${ws.account_id}, which keeps one: ` +
+          `create another first, or delete the account (accounts delete ${ws.account_id})`,
+      );
+    throw e;
+  }
 }
