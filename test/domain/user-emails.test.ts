@@ -118,7 +118,11 @@ describe("emails of users", () => {
     ]);
     expect(h.services.store.users.list(h.a.id).map((u) => u.email)).not.toContain(over);
     // The description keeps maxLength (a true bound: a character is at least one byte) and says bytes in words.
-    const schema = requestSchemaOf(buildOpenApi(ROUTES, DEFAULT_CONFIG, { internal: true }), "/api/v1/admin/users", "post");
+    const schema = requestSchemaOf(
+      buildOpenApi(ROUTES, DEFAULT_CONFIG, { internal: true }),
+      "/api/v1/admin/users",
+      "post",
+    );
     const email: EmailSchema = schema.properties.email;
     expect(email.maxLength).toBe(254);
     expect(email.description).toMatch(/254 bytes of UTF-8/);
