@@ -273,11 +273,18 @@ export function saveGeneration(
   });
 }
 
+/** A finalization as asked: the text, and the editing time in seconds, null when the caller did not say it. */
+export interface FinalizeRequest {
+  content_id: number;
+  finalized_content: string;
+  edit_seconds: number | null;
+}
+
 /** Finalizes generated content (spec §4.2): saves the text and queues learning, all before answering. */
 export function finalizeContent(
   store: Store,
   caller: Caller,
-  req: { content_id: number; finalized_content: string; edit_seconds: number },
+  req: FinalizeRequest,
   nowMs: number,
 ): { row: ContentRow; jobId: string | null } {
   const now = iso(nowMs);
@@ -350,7 +357,7 @@ function callerOf(rows: CallerRows): Caller {
 
 /** A finalization as the writer thread receives it. */
 export interface FinalizeTask extends CallerRows {
-  req: { content_id: number; finalized_content: string; edit_seconds: number };
+  req: FinalizeRequest;
   nowMs: number;
 }
 

@@ -29,6 +29,9 @@ export function rawCharLimit(format: TextFormat): number {
 /** The formats a material may be sent in. */
 export const REFERENCE_FORMATS = ["text", "markdown", "html"] as const satisfies readonly TextFormat[];
 
+/** The format of JSON content sent without one (issue 31: a caller sending a title and a text means plain text). */
+export const DEFAULT_FORMAT: TextFormat = "text";
+
 /** How an uploaded file's format is told: by its extension, else by the type the client claimed. */
 const FORMAT_BY_EXTENSION: Record<string, TextFormat> = {
   txt: "text",
@@ -123,15 +126,13 @@ function firstLineTitle(text: string): string {
 
 /**
  * The text to convert and its format: a file's, told by its extension or type (415 when it is not UTF-8 text), or
- * the JSON content's, whose format is required (400). source_type is another name for format (the records name
- * theirs so); the request schema refuses the two differing.
+ * the JSON content's, in the format sent, else DEFAULT_FORMAT (test/routes/references.test.ts "defaults"). source_type
+ * is another name for format (the records name theirs so); the request schema refuses the two differing.
  */
 export function referenceSource(input: ReferenceInput): ReferenceSource {
   const format = input.format ?? input.source_type;
   if (input.file) return withinRawLimit({ ...readFile(input.file, format), where: "body.file" });
-  if (format === undefined)
-    throw invalidInput("body.format", "format is required with content (or give source_type): text, markdown or html");
-  return withinRawLimit({ format, text: input.content!, where: "body.content" });
+  return withinRawLimit({ format: format ?? DEFAULT_FORMAT, text: input.content!, where: "body.content" });
 }
 
 /** The source, if its text is within its format's limit before conversion (rawCharLimit); 400 otherwise. */

@@ -20,8 +20,8 @@ export interface ToolDef {
   /** Fields of the operation the tool leaves out on purpose (checked against the route table). */
   omits?: readonly string[];
   /**
-   * Arguments the tool requires that its route's schema makes one choice among others (format, or source_type, which
-   * the tool omits): listed as required in its input schema.
+   * Arguments the tool requires that its route's schema makes one choice among others (content, or the file the tool
+   * omits): listed as required in its input schema.
    */
   requires?: readonly string[];
 }
@@ -213,7 +213,7 @@ export const TOOLS: readonly ToolDef[] = [
     annotations: create,
     // source_type is format's other name in the HTTP body (the records' name); a tool needs only one.
     omits: ["file", "source_type"],
-    requires: ["content", "format"],
+    requires: ["content"],
   },
   {
     name: "delete_reference_material",

@@ -100,9 +100,12 @@ const FinalizeBody = v.object({
     v.pipe(v.string(), minChars(1), maxChars(500_000)),
     "The text as the writer left it after editing, 1 to 500,000 characters.",
   ),
-  edit_seconds: described(
-    v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(30 * 86_400)),
-    "How long the writer spent editing, in seconds (0 to 30 days): learning weighs the edits by it.",
+  edit_seconds: v.optional(
+    described(
+      v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(30 * 86_400)),
+      "How long the writer spent editing, in seconds (0 to 30 days). Left out: unknown, and learning leaves this " +
+        "finalization out of the editing time and speed (the edits themselves are learned all the same).",
+    ),
   ),
   workspace_id: v.optional(WorkspaceIdField),
 });
@@ -338,7 +341,7 @@ export const generateRoutes = [
       checkStorage(ctx.services.store, ctx.account, 2 * textBytes(text));
       const done = await ctx.services.writer.run("finalize", {
         ...callerRows(ctx),
-        req: { content_id: ctx.body.content_id, finalized_content: text, edit_seconds: ctx.body.edit_seconds },
+        req: { content_id: ctx.body.content_id, finalized_content: text, edit_seconds: ctx.body.edit_seconds ?? null },
         nowMs: ctx.services.clock.now(),
       });
       ctx.services.usage.countFor(ctx.principal, { finalizations: 1 });

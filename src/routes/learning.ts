@@ -89,7 +89,10 @@ const Traits = v.object({
   ),
   target_sentence_words: described(v.nullable(v.number()), "The sentence length, in words, the writers edit towards."),
   readability_target: described(v.nullable(v.number()), "The reading ease (Flesch) the writers edit towards."),
-  average_edit_seconds: described(v.nullable(v.number()), "The mean editing time of the finalizations learned from."),
+  average_edit_seconds: described(
+    v.nullable(v.number()),
+    "The mean editing time, in seconds, of the finalizations that said it (edit_seconds); null when none did.",
+  ),
   contested_substitutions: described(
     v.array(Substitution),
     "Substitutions that contradict an applied one (the same `from`) seen in fewer finalizations so far: not " +

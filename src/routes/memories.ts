@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { MEMORY_KINDS, type MemoryRow } from "../db/memories.js";
 import { iso } from "../domain/clock.js";
 import { ApiError } from "../domain/errors.js";
+import { FIRST_WORDS, firstWords } from "../domain/first-words.js";
 import { checkStorage, textBytes } from "../domain/storage.js";
 import { memoryView } from "../domain/views/memories.js";
 import type { Ctx } from "../http/context.js";
@@ -79,7 +80,18 @@ const ListQuery = v.object({
 });
 type ListInput = v.InferOutput<typeof ListQuery>;
 
-const CreateBody = v.object({ kind: Kind, title: Title, content: Content, ...WorkspaceQuery });
+const CreateBody = v.object({
+  kind: Kind,
+  title: v.optional(
+    described(
+      Title,
+      `A name for the memory, trimmed, 1 to 200 characters. Default: the content's first words (up to ` +
+        `${FIRST_WORDS.words} words or ${FIRST_WORDS.chars} characters, "…" where cut).`,
+    ),
+  ),
+  content: Content,
+  ...WorkspaceQuery,
+});
 type CreateInput = v.InferOutput<typeof CreateBody>;
 
 const UpdateBody = v.object({ kind: v.optional(Kind), title: v.optional(Title), content: v.optional(Content) });
@@ -145,7 +157,7 @@ export const memoryRoutes = [
     path: "/api/v1/memories",
     operationId: "createMemory",
     created: (body: { id: number }) => `/api/v1/memories/${body.id}`,
-    summary: "Create a memory in a workspace (title up to 200 characters, content up to 20,000)",
+    summary: "Create a memory in a workspace (content up to 20,000 characters; title up to 200, else its first words)",
     description:
       "Writes down something generation is to apply when a request names it in memory_ids: a voice memory says how " +
       "to sound (style, words to use or avoid), a context memory what to know (facts, audience). It changes no " +
@@ -157,6 +169,7 @@ export const memoryRoutes = [
         content: "Short sentences. Say 'installers', never 'technicians'. No exclamation marks.",
       },
       context: { kind: "context", title: "Audience", content: "Owners of commercial buildings with flat roofs." },
+      untitled: { kind: "context", content: "Owners of commercial buildings with flat roofs." },
     },
     workspace: "required",
     body: CreateBody,
@@ -167,13 +180,14 @@ export const memoryRoutes = [
       ...NOT_FOUND("Workspace"),
     },
     async handler(ctx: Ctx<Record<string, string>, unknown, CreateInput>) {
-      checkStorage(ctx.services.store, ctx.account, textBytes(ctx.body.title, ctx.body.content));
+      const title = ctx.body.title ?? firstWords(ctx.body.content);
+      checkStorage(ctx.services.store, ctx.account, textBytes(title, ctx.body.content));
       // On the writer thread, as every write of a memory, so that they run in the order asked.
       const m = await ctx.services.writer.run("memoryCreate", {
         accountId: ctx.principal.accountId,
         workspaceId: ctx.workspace.id,
         kind: ctx.body.kind,
-        title: ctx.body.title,
+        title,
         content: ctx.body.content,
         now: iso(ctx.services.clock.now()),
       });

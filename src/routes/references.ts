@@ -99,8 +99,8 @@ const CreateFields = v.object({
     v.pipe(
       v.picklist(REFERENCE_FORMATS),
       v.description(
-        "The format of content (required with it, here or as source_type). With a file, overrides its extension " +
-          "and type.",
+        "The format of content; default: text. With a file, overrides its extension and type (default: told by " +
+          "them).",
       ),
     ),
   ),
@@ -123,16 +123,8 @@ const CreateFields = v.object({
 });
 const CreateBody = v.pipe(
   CreateFields,
-  // With content, its format (or source_type) is required too: domain/references.ts says so (body.format), the
-  // description here.
-  exactlyOneOf(["content", "file"], "Send exactly one of content (with format) or file (multipart/form-data).", {
-    content: {
-      anyOf: [
-        { properties: { format: true }, required: ["format"] },
-        { properties: { source_type: true }, required: ["source_type"] },
-      ],
-    },
-  }),
+  // Content without a format is text (domain/references.ts referenceSource, DEFAULT_FORMAT).
+  exactlyOneOf(["content", "file"], "Send exactly one of content or file (multipart/form-data)."),
   v.forward(
     describedCheck<v.InferOutput<typeof CreateFields>>(
       (b) => b.format === undefined || b.source_type === undefined || b.format === b.source_type,
@@ -231,12 +223,12 @@ export const referenceRoutes = [
     operationId: "createReferenceMaterial",
     created: (body: { id: number }) => `/api/v1/reference-materials/${body.id}`,
     summary:
-      "Add a reference material: JSON {content, format: text|markdown|html} or a multipart/form-data file " +
+      "Add a reference material: JSON {content, format: text (default)|markdown|html} or a multipart/form-data file " +
       "(.txt, .md, .markdown, .html, .htm; UTF-8), up to 5 MiB; stored as plain text of at most 500,000 characters",
     description:
       "Adds a source document to a workspace: the facts generation draws on and cites when a request names it in " +
-      "reference_material_ids. Send JSON with content and its format (text, markdown or html; source_type is another " +
-      "name for format), or upload a file as multipart/form-data (its format told by its extension, else its type). " +
+      "reference_material_ids. Send JSON with content and its format (text, markdown or html; text when left out; " +
+      "source_type is another name for format), or upload a file as multipart/form-data (its format told by its extension, else its type). " +
       "The material is stored as plain text, split into passages, and taken into the workspace's knowledge graph " +
       "after the answer. Sending both content and a file, or neither, is refused with 400; a file that is not UTF-8 " +
       "text, Markdown or HTML with 415. Before conversion, text is held to " +

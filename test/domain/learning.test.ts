@@ -71,6 +71,19 @@ describe("learning analysis", () => {
     expect(traits.average_edit_seconds).toBe(10);
   });
 
+  it("weighs an unknown editing time as no sample: no speed, and the mean editing time stays as it was", () => {
+    const unknown = analyzeEdit({ generated: "We utilize it.", finalized: "We use it.", edit_seconds: null });
+    expect(unknown).toMatchObject({ edit_seconds: null, words_changed_per_minute: null, words_added: 1 });
+    expect(unknown.substitutions).toMatchObject([{ from: "utilize", to: "use" }]);
+    const first = foldAnalysis(emptyTraits(), unknown, 0, { contentId: 1 });
+    expect(first.average_edit_seconds).toBeNull();
+    expect(first.substitutions).toMatchObject([{ from: "utilize", to: "use", samples: 1 }]);
+    const timed = analyzeEdit({ generated: "We utilize it.", finalized: "We use it.", edit_seconds: 40 });
+    const second = foldAnalysis(first, timed, 1, { contentId: 2 });
+    expect(second.average_edit_seconds).toBe(40);
+    expect(foldAnalysis(second, unknown, 2, { contentId: 3 }).average_edit_seconds).toBe(40);
+  });
+
   it("reads traits stored without evidence as one sample each, and weighs them so", () => {
     const stored = JSON.stringify({ ...emptyTraits(), substitutions: [{ from: "utilize", to: "use", count: 4 }] });
     const traits = parseTraits(stored);

@@ -34,7 +34,7 @@ describe("the tools' input schemas, derived from their routes", () => {
   });
 
   it("requires what a tool requires among its route's alternatives, and lifts a nullable field's description", () => {
-    expect(tool("create_reference_material").inputSchema.required).toEqual(["content", "format"]);
+    expect(tool("create_reference_material").inputSchema.required).toEqual(["content"]);
     expect(property("schedule_content", "scheduled_publish_at").description).toMatch(/ISO 8601/);
   });
 

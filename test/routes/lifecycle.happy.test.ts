@@ -278,12 +278,39 @@ describe("finalize", () => {
     expect(missing.status).toBe(404);
     const invalid = await h.send("POST", "/api/v1/finalizeContent", {
       auth: key,
-      body: { content_id: "1", finalized_content: 5 },
+      body: { content_id: "1", finalized_content: 5, edit_seconds: -1 },
     });
     expect(invalid.status).toBe(400);
     expect(invalid.body.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(
       ["body.content_id", "body.edit_seconds", "body.finalized_content"].sort(),
     );
+  });
+
+  it("finalizes without edit_seconds: the editing time is unknown, and learning leaves it out", async () => {
+    const h = makeHarness();
+    const { key } = await setup(h);
+    const gen = await h.send("POST", "/api/v1/generate", {
+      auth: key,
+      body: { template_id: 6, user_direction: "An email about the offsite" },
+    });
+    const text = gen.body.content as string;
+    const fin = await h.send("POST", "/api/v1/finalizeContent", {
+      auth: key,
+      body: { content_id: gen.body.content_id, finalized_content: `${text}\n\nSigned off.` },
+    });
+    expect(fin.status, JSON.stringify(fin.body)).toBe(200);
+    expect(fin.body).toMatchObject({ status: "finalized", learning_triggered: true });
+    await h.services.learning.idle();
+    const job = await h.send("GET", `/api/v1/learning-jobs/${fin.body.learning_job_id}`, { auth: key });
+    expect(job.body.status).toBe("succeeded");
+    expect(job.body.result).toMatchObject({ edit_seconds: null, words_changed_per_minute: null });
+    expect(job.body.result.words_added).toBeGreaterThan(0);
+    const profiles = await h.send("GET", "/api/v1/voice-profiles", { auth: key });
+    expect(profiles.body.data[0]).toMatchObject({ sample_count: 1 });
+    const profile = await h.send("GET", `/api/v1/voice-profiles/${profiles.body.data[0].id}`, { auth: key });
+    expect(profile.body.traits.average_edit_seconds).toBeNull();
+    const versions = await h.send("GET", `/api/v1/contents/${gen.body.content_id}/versions`, { auth: key });
+    expect(versions.body.data.at(-1)).toMatchObject({ kind: "finalized", details: { edit_seconds: null } });
   });
 
   it("does not trigger learning when it is switched off or the month's quota is spent", async () => {

@@ -343,6 +343,19 @@ describe("the tools over memories, contents, references, conversions, voice prof
     expect(gone.data.details.error_code).toBe("content_not_found");
   });
 
+  it("create_memory and create_reference_material take the HTTP defaults: the first words, format text", async () => {
+    const client = await connect(key());
+    const memory = await call(client, "create_memory", { kind: "context", content: "Owners of flat roofs." });
+    expect(memory.isError, memory.text).toBe(false);
+    expect(memory.data.title).toBe("Owners of flat roofs.");
+    const tools = await client.listTools();
+    const createMemory = tools.tools.find((t) => t.name === "create_memory")!;
+    expect(createMemory.inputSchema.required).not.toContain("title");
+    const reference = await call(client, "create_reference_material", { content: "# Kept as text." });
+    expect(reference.isError, reference.text).toBe(false);
+    expect(reference.data).toMatchObject({ source_type: "text", content: "# Kept as text." });
+  });
+
   it("delete_reference_material deletes the material", async () => {
     const client = await connect(key());
     const made = await call(client, "create_reference_material", { content: "Facts to cite.", format: "text" });

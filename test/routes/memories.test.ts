@@ -109,7 +109,6 @@ describe("creating memories", () => {
   const invalid: [string, Record<string, unknown>, string][] = [
     ["no kind", { kind: undefined }, "body.kind"],
     ["an unknown kind", { kind: "tone" }, "body.kind"],
-    ["no title", { title: undefined }, "body.title"],
     ["an empty title", { title: "" }, "body.title"],
     ["a blank title", { title: "   " }, "body.title"],
     ["a title of 201 characters", { title: "t".repeat(201) }, "body.title"],
@@ -126,6 +125,18 @@ describe("creating memories", () => {
     });
     expectCode(res, 400, "validation_failed");
     expect(res.body.details.issues.map((i: { path: string }) => i.path)).toContain(path);
+  });
+
+  it("titles a memory sent without one with its content's first words", async () => {
+    const h = makeHarness();
+    const short = await createMemory(h, h.key(), { title: undefined, content: "  Short sentences.\n No jargon.  " });
+    expect(short.title).toBe("Short sentences. No jargon.");
+    const long = await createMemory(h, h.key(), {
+      title: undefined,
+      content: "Say installers, never technicians, and address the reader as you, always.",
+    });
+    expect(long.title).toBe("Say installers, never technicians, and address the reader…");
+    expect(h.services.store.memories.byId(long.id)?.title).toBe(long.title);
   });
 
   it("accepts the limits exactly: a 200-character title and 20,000 characters of content", async () => {

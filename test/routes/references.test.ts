@@ -149,9 +149,19 @@ describe("creating reference materials from JSON", () => {
     expect(t).toMatch(/^word word .*word…$/);
   });
 
+  it("defaults: content without a format is text, with the title from its first line", async () => {
+    const h = makeHarness();
+    const res = await h.send("POST", BASE, {
+      auth: h.key(),
+      body: { title: "Notes", content: "# Not a heading\n\n**kept** as written." },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ title: "Notes", source_type: "text" });
+    expect(res.body.content).toBe("# Not a heading\n\n**kept** as written.");
+  });
+
   const invalid: { name: string; body: Record<string, unknown>; path: string }[] = [
     { name: "no content and no file", body: { format: "text" }, path: "body" },
-    { name: "content without format", body: { content: "x" }, path: "body.format" },
     { name: "an unknown format", body: { content: "x", format: "pdf" }, path: "body.format" },
     {
       name: "format and source_type that differ",

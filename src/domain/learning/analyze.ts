@@ -5,11 +5,11 @@ import { type Readability, readability } from "../readability.js";
 import { alignSentences } from "./align.js";
 import { learnEdits } from "./edits.js";
 
-/** What a learning job is given. */
+/** What a learning job is given: the two texts, and the editing time in seconds (null: the caller did not say). */
 export interface AnalysisInput {
   generated: string;
   finalized: string;
-  edit_seconds: number;
+  edit_seconds: number | null;
 }
 
 /** What it finds. */
@@ -25,8 +25,9 @@ export interface AnalysisResult {
   added_phrases: string[];
   sentence_length: { before: number; after: number; change: number };
   readability: { before: Readability; after: Readability; change: number };
-  edit_seconds: number;
-  words_changed_per_minute: number;
+  /** null when the editing time is unknown: no speed is made up from it (test/domain/learning.test.ts "unknown"). */
+  edit_seconds: number | null;
+  words_changed_per_minute: number | null;
 }
 
 /**
@@ -106,7 +107,7 @@ export function analyzeEdit(input: AnalysisInput): AnalysisResult {
   const readBefore = readability(input.generated);
   const readAfter = readability(input.finalized);
   const changed = wordsAdded + wordsRemoved;
-  const minutes = Math.max(input.edit_seconds, 1) / 60;
+  const minutes = input.edit_seconds === null ? null : Math.max(input.edit_seconds, 1) / 60;
   const r2 = (x: number) => Math.round(x * 100) / 100;
   return {
     words_before: before.length,
@@ -126,6 +127,6 @@ export function analyzeEdit(input: AnalysisInput): AnalysisResult {
       change: r2(readAfter.flesch_reading_ease - readBefore.flesch_reading_ease),
     },
     edit_seconds: input.edit_seconds,
-    words_changed_per_minute: r2(changed / minutes),
+    words_changed_per_minute: minutes === null ? null : r2(changed / minutes),
   };
 }

@@ -137,7 +137,11 @@ export function foldAnalysis(
     readability_target: result.readability.after.words
       ? blend(traits.readability_target, result.readability.after.flesch_reading_ease, samples)
       : traits.readability_target,
-    average_edit_seconds: blend(traits.average_edit_seconds, result.edit_seconds, samples),
+    // An unknown editing time is no sample of it: the mean stays as it was (test/domain/learning.test.ts "unknown").
+    average_edit_seconds:
+      result.edit_seconds === null
+        ? traits.average_edit_seconds
+        : blend(traits.average_edit_seconds, result.edit_seconds, samples),
     contested_substitutions: contested,
   });
 }

@@ -9,11 +9,11 @@ import type { UsageCounter } from "../usage.js";
 import { inlineWriter, type StoreWriter } from "../writer.js";
 import { type AnalysisInput, type AnalysisResult, analyzeEdit } from "./analyze.js";
 
-/** What a job stores (JSON): the versions of its content to compare, and the editing time. */
+/** What a job stores (JSON): the versions of its content to compare, and the editing time (null: unknown). */
 export interface JobInput {
   generated_version: number;
   finalized_version: number;
-  edit_seconds: number;
+  edit_seconds: number | null;
 }
 
 /** Attempts before a job stays failed. */

@@ -18,7 +18,7 @@ interface Learned {
   words_added?: number;
   words_removed?: number;
   sentence_length?: { before: number; after: number };
-  edit_seconds?: number;
+  edit_seconds?: number | null;
 }
 
 /** A failed job is tried again while next_attempt_at is set: only then is its failure final. */
