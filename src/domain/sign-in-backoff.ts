@@ -44,6 +44,9 @@ const RULES: Record<keyof SignInSubjects, { free: number; maxWait: number }> = {
   emailWide: { free: EMAIL_WIDE_FREE_FAILURES, maxWait: EMAIL_WIDE_MAX_WAIT_MS },
 };
 
+/** Every kind of subject an attempt counts against, in the order their waits are compared. */
+const KINDS = Object.keys(RULES) as (keyof SignInSubjects)[];
+
 /** The backoff subject of an email from anywhere: NFC and lower case, as a person would type it either way. */
 export function emailSubject(email: string): string {
   return `email:${email.trim().normalize("NFC").toLowerCase()}`;
@@ -92,7 +95,7 @@ function backedOff(waitMs: number, subject: "email" | "address"): ApiError {
 
 /** Throws 429 sign_in_backoff when the email or the address is still waiting; checks before any password is. */
 export function checkSignInBackoff(store: Store, subjects: SignInSubjects, now: number): void {
-  const waits = (["email", "address", "emailWide"] as const).map((kind) => {
+  const waits = KINDS.map((kind) => {
     const row = liveRow(store.signInBackoff.get(subjects[kind]), now);
     return { kind, wait: row ? row.blocked_until_ms - now : 0 };
   });
@@ -107,8 +110,7 @@ export function checkSignInBackoff(store: Store, subjects: SignInSubjects, now: 
  */
 export function recordSignInAttempt(store: Store, subjects: SignInSubjects, now: number): void {
   store.transaction(() => {
-    for (const kind of ["email", "address", "emailWide"] as const)
-      countFailure(store, subjects[kind], RULES[kind], now);
+    for (const kind of KINDS) countFailure(store, subjects[kind], RULES[kind], now);
   });
 }
 
