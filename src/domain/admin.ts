@@ -142,7 +142,7 @@ export function updateWorkspace(
 /**
  * Refuses to delete an account's last workspace (409 last_workspace: an account keeps one, where its unbound keys and
  * sessions work) and its default one (409 workspace_not_empty: make another the default first). One rule for the API
- * and the command line (test/routes/workspaces.test.ts "last", test/cli/workspaces-delete.test.ts).
+ * and the command line (test/routes/workspaces.test.ts "last", test/cli/admin-delete.test.ts).
  */
 export function checkWorkspaceDeletable(store: Store, ws: WorkspaceRow): void {
   if (store.workspaces.count(ws.account_id) <= 1)
