@@ -26,8 +26,13 @@ export function accountQueries(db: Db) {
   const byId = db.prepare<[number], AccountRow>("SELECT * FROM accounts WHERE id = ?");
   const all = db.prepare<[], AccountRow>("SELECT * FROM accounts ORDER BY id");
   const anyRow = db.prepare(ANY_ACCOUNT_SQL);
-  const insert = db.prepare<[string, string, string]>("INSERT INTO accounts (name, plan, created_at) VALUES (?, ?, ?)");
+  const insert = db.prepare<[string, string, string]>(
+    // The id from id_sequences: never one a deleted account had (sql/0020_user_sessions_and_ids.sql).
+    `INSERT INTO accounts (id, name, plan, created_at)
+     VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'accounts'), ?, ?, ?)`,
+  );
   const setPlan = db.prepare<[string, number]>("UPDATE accounts SET plan = ? WHERE id = ?");
+  const remove = db.prepare<[number]>("DELETE FROM accounts WHERE id = ?");
   const setLimits = db.prepare<[number | null, number | null, number]>(
     "UPDATE accounts SET rate_per_minute = ?, rate_per_hour = ? WHERE id = ?",
   );
@@ -37,6 +42,8 @@ export function accountQueries(db: Db) {
   return {
     byId: (id: number) => byId.get(id),
     list: () => all.all(),
+    /** Deletes an account and, by the schema's cascades, everything in it. */
+    remove: (id: number) => remove.run(id).changes > 0,
     /** Whether the database holds an account: asked in a transaction, the answer holds until it ends. */
     any: () => anyRow.get() !== undefined,
     create(name: string, plan: Plan, now: string): AccountRow {

@@ -12,6 +12,8 @@ export interface UserRow {
   password_hash: string;
   role: Role;
   created_at: string;
+  /** Moved by each password change; a session token of an older generation is refused (domain/sessions.ts). */
+  session_generation: number;
 }
 
 /** Prepared user statements of one connection. */
@@ -23,8 +25,14 @@ export function userQueries(db: Db) {
   const all = db.prepare<[], UserRow>("SELECT * FROM users ORDER BY id");
   const byAccount = db.prepare<[number], UserRow>("SELECT * FROM users WHERE account_id = ? ORDER BY id");
   const insert = db.prepare<[number, string, string, string, string]>(
-    "INSERT INTO users (account_id, email, password_hash, role, created_at) VALUES (?, ?, ?, ?, ?)",
+    // The id from id_sequences: never one a deleted user had (sql/0020_user_sessions_and_ids.sql).
+    `INSERT INTO users (id, account_id, email, password_hash, role, created_at)
+     VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'users'), ?, ?, ?, ?, ?)`,
   );
+  const setPassword = db.prepare<[string, number]>(
+    "UPDATE users SET password_hash = ?, session_generation = session_generation + 1 WHERE id = ?",
+  );
+  const remove = db.prepare<[number]>("DELETE FROM users WHERE id = ?");
   return {
     byId: (id: number) => byId.get(id),
     /**
@@ -45,5 +53,8 @@ export function userQueries(db: Db) {
       const id = Number(insert.run(accountId, email, passwordHash, role, now).lastInsertRowid);
       return byId.get(id)!;
     },
+    /** Stores a new password hash and moves the session generation: the user's sessions end. */
+    setPassword: (id: number, passwordHash: string) => setPassword.run(passwordHash, id).changes > 0,
+    remove: (id: number) => remove.run(id).changes > 0,
   };
 }

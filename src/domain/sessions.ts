@@ -36,10 +36,15 @@ export class SessionTokens {
   }
 
   /** A signed token for a user, with its expiry as seconds since the epoch. */
-  async issue(user: { id: number; account_id: number; role: Role }): Promise<{ token: string; exp: number }> {
+  async issue(user: {
+    id: number;
+    account_id: number;
+    role: Role;
+    session_generation: number;
+  }): Promise<{ token: string; exp: number }> {
     const iat = Math.floor(this.nowMs() / 1000);
     const exp = iat + SESSION_TTL_SECONDS;
-    const token = await new SignJWT({ acc: user.account_id, role: user.role })
+    const token = await new SignJWT({ acc: user.account_id, role: user.role, gen: user.session_generation })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
       .setIssuer(ISSUER)
       .setSubject(String(user.id))
@@ -50,7 +55,11 @@ export class SessionTokens {
     return { token, exp };
   }
 
-  /** The claims of a valid, unrevoked token whose user still exists; null otherwise. */
+  /**
+   * The claims of a valid, unrevoked token whose user still exists with the session generation the token was issued
+   * at (a token from before generations has none: 0); null otherwise. A password change moves the generation, and so
+   * ends every session of its user (test/cli/user-passwords.test.ts).
+   */
   async verify(token: string): Promise<SessionClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
@@ -63,7 +72,7 @@ export class SessionTokens {
       if (!Number.isInteger(userId) || typeof jti !== "string" || typeof payload.exp !== "number") return null;
       if (this.store.misc.isSessionRevoked(jti)) return null;
       const user = this.store.users.byId(userId);
-      if (!user) return null;
+      if (!user || (payload.gen ?? 0) !== user.session_generation) return null;
       return { userId, accountId: user.account_id, role: user.role, jti, exp: payload.exp };
     } catch (e) {
       if (e instanceof errors.JOSEError || e instanceof TypeError) return null;

@@ -75,11 +75,14 @@ describe("ids after deletes", () => {
           (1, 'ws_1', 'voice', 'c', 'c', 'x', 'x')`);
     migrate(db, known);
     const seq = db.prepare("SELECT name, seq FROM id_sequences ORDER BY name").all();
+    // Accounts and users have theirs since 0020 (test/cli/admin-delete.test.ts deletes and creates them).
     expect(seq).toEqual([
+      { name: "accounts", seq: 1 },
       { name: "contents", seq: 0 },
       { name: "conversions", seq: 0 },
       { name: "memories", seq: 3 },
       { name: "reference_materials", seq: 0 },
+      { name: "users", seq: 0 },
     ]);
     db.exec("DELETE FROM memories WHERE id = 3");
     db.exec(`INSERT INTO memories (id, account_id, workspace_id, kind, title, content, created_at, updated_at)

@@ -1,13 +1,15 @@
-/** `accounts`: create and list accounts, change their plan and rate limits. */
+/** `accounts`: create, list and delete accounts, change their plan and rate limits. */
 import { Argument, type Command, Option } from "commander";
 import { type AccountRow, PLANS, type Plan } from "../../db/accounts.js";
 import type { Store } from "../../db/store.js";
+import { accountDeletionRefusal, activeKeysOf, deleteAccount } from "../../domain/accounts.js";
 import { createAccount, setLimits, setPlan, setQuotas } from "../../domain/admin.js";
 import { keyRefusal } from "../../domain/apikeys.js";
 import { effectiveQuotas, effectiveRateLimits, PLAN_LIMITS } from "../../domain/plans.js";
 import { keyCapArg, limitArg, nameArg, positiveInt, sizeArg } from "../args.js";
+import { confirmDeletion } from "../confirm.js";
 import { withReadStore, withStore } from "../database.js";
-import { UsageError } from "../errors.js";
+import { CliError, UsageError } from "../errors.js";
 import { printable, printJson, printTable, wantsJson } from "../output.js";
 import { ACTOR, accountOf, noteRefusedKeys } from "./lookup.js";
 
@@ -18,6 +20,7 @@ export function registerAccountsCommands(program: Command): void {
   addAccountsList(accounts);
   addAccountsSetPlan(accounts);
   addAccountsSetLimits(accounts);
+  addAccountsDelete(accounts);
 }
 
 /** Adds `accounts create`: an account with its default workspace. */
@@ -158,4 +161,53 @@ function noteBindingWindow(account: AccountRow): void {
       `note: ${limits.perMinute}/min is more than ${limits.perHour}/hour: no ${who} can use more than ` +
         `${limits.perHour} requests in an hour\n`,
     );
+}
+
+/**
+ * Adds `accounts delete`: never the operator account; refused while the account has active keys unless --force, which
+ * revokes them with it; asks on a terminal, --yes for scripts (confirm.ts). Checked, asked with the database closed,
+ * then checked again as it is deleted (domain/accounts.ts). Tests: test/cli/admin-delete.test.ts.
+ */
+function addAccountsDelete(accounts: Command): void {
+  accounts
+    .command("delete")
+    .description(
+      "Delete an account with its workspaces, records, users and keys (refused while it has active keys unless " +
+        "--force; asks first, --yes for scripts)",
+    )
+    .argument("<id>", "account id", positiveInt("account id"))
+    .option("--force", "revoke the account's active API keys and delete it")
+    .option("--yes", "delete without asking")
+    .option("--json", "print the result as JSON")
+    .action(async (id: number, opts: { force?: boolean; yes?: boolean }, cmd: Command) => {
+      const { account, held } = await withReadStore(cmd, (store) => deletableAccount(cmd, store, id, opts.force));
+      await confirmDeletion(
+        `delete account ${id} "${printable(account.name)}" with its ${held.workspaces} workspace(s) and their ` +
+          `records, ${held.users} user(s)${held.active > 0 ? `, and revoke its ${held.active} active API key(s)` : ""}`,
+        { yes: opts.yes, declined: `account ${id} was not deleted` },
+      );
+      return withStore(cmd, (store) => {
+        const current = deletableAccount(cmd, store, id, opts.force).account;
+        const removed = deleteAccount(store, ACTOR, current);
+        if (wantsJson(cmd)) return printJson({ id, deleted: true, ...removed });
+        process.stdout.write(
+          `deleted account ${id} "${printable(current.name)}" with ${removed.workspaces} workspace(s) and their ` +
+            `records and ${removed.users} user(s); revoked ${removed.api_keys_revoked} active API key(s)\n`,
+        );
+      });
+    });
+}
+
+/** The account when it may be deleted, with what it holds; else the line that says why not and what lifts it. */
+function deletableAccount(cmd: Command, store: Store, id: number, force?: boolean) {
+  const account = accountOf(cmd, store, id);
+  const refusal = accountDeletionRefusal(store, account);
+  if (refusal) throw new CliError(refusal);
+  const active = activeKeysOf(store, id).length;
+  if (active > 0 && !force)
+    throw new CliError(
+      `account ${id} has ${active} active API key(s): revoke them first (keys revoke ID), or give --force to revoke ` +
+        "them with the account",
+    );
+  return { account, held: { active, workspaces: store.workspaces.count(id), users: store.users.list(id).length } };
 }

@@ -2,11 +2,12 @@
 import type { Command } from "commander";
 import type { AccountRow, Plan } from "../../db/accounts.js";
 import type { Store } from "../../db/store.js";
+import type { UserRow } from "../../db/users.js";
 import type { WorkspaceRow } from "../../db/workspaces.js";
 import { PLAN_LIMITS } from "../../domain/plans.js";
 import { dataDirOf } from "../data-dir.js";
 import { CliError } from "../errors.js";
-import { shellWord } from "../output.js";
+import { printable, shellWord } from "../output.js";
 
 /** The actor the audit log records for a change made from the command line. */
 export const ACTOR = "cli";
@@ -26,6 +27,13 @@ export function accountOf(cmd: Command, store: Store, id: number): AccountRow {
   const account = store.accounts.byId(id);
   if (!account) throw notFound(cmd, `account ${id} in this data directory`, "accounts list", "the accounts");
   return account;
+}
+
+/** A user by id (all digits) or by email, or the CLI's not-found line. */
+export function userOf(cmd: Command, store: Store, ref: string): UserRow {
+  const user = /^\d+$/.test(ref) ? store.users.byId(Number(ref)) : store.users.byEmail(ref.trim());
+  if (!user) throw notFound(cmd, `user ${printable(ref)} in this data directory`, "users list", "the users");
+  return user;
 }
 
 /** A workspace by id (of the given account, when one is), or the CLI's not-found line. */
