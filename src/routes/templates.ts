@@ -117,7 +117,7 @@ const SectionBody = v.object({
 });
 
 /** An account's own template as POST and PUT /templates take it: every field, those left out their defaults. */
-const TemplateBody = v.object({
+export const TemplateBody = v.object({
   name: described(
     trimmed(1, L.nameChars),
     "The template's name, 1 to 100 characters, unique (case-insensitive) among the account's own.",
