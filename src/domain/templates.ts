@@ -2,7 +2,7 @@
  * Templates (DESIGN §6): an account may use the built-in templates (no account) and its own, and no other account's;
  * a template it may not use is answered as one that does not exist. It creates, replaces and deletes its own (the
  * HTTP routes and `content-service templates`, one set of rules); the built-in ones change only by a migration.
- * Tests: test/routes/templates.test.ts, test/cli/templates.test.ts.
+ * Tests: test/routes/templates.test.ts, test/routes/templates.own.test.ts, test/cli/templates.test.ts.
  */
 import type { Store } from "../db/store.js";
 import type { SectionRole, TemplateFormat, TemplateRow, TemplateSection, TemplateTone } from "../db/templates.js";
