@@ -29,6 +29,9 @@ export type InitResult =
       adminEmail: string;
       generatedPassword?: string;
       key?: string;
+      /** When that key expires (ISO 8601), null for never; it was issued at `keyCreatedAt`. */
+      keyExpiresAt?: string | null;
+      keyCreatedAt?: string;
     };
 
 /** Initialises the data directory's database; does nothing on one that has an account. */
@@ -44,8 +47,8 @@ export function initStore(store: Store, opts: InitOptions): InitResult {
     const { account, workspace } = createAccount(store, "cli:init", opts.accountName, opts.plan);
     setOperatorAccount(store, account.id);
     createUser(store, "cli:init", account.id, opts.adminEmail, hash, "admin");
-    const key = opts.withKey
-      ? issueKey(store, "cli:init", { accountId: account.id, name: "first key", scopes: ["read", "write"] }).secret
+    const issued = opts.withKey
+      ? issueKey(store, "cli:init", { accountId: account.id, name: "first key", scopes: ["read", "write"] })
       : undefined;
     return {
       created: true,
@@ -53,7 +56,9 @@ export function initStore(store: Store, opts: InitOptions): InitResult {
       workspaceId: workspace.id,
       adminEmail: opts.adminEmail,
       generatedPassword: generated,
-      key,
+      key: issued?.secret,
+      keyExpiresAt: issued?.row.expires_at,
+      keyCreatedAt: issued?.row.created_at,
     };
   });
 }

@@ -72,6 +72,9 @@ export interface NewTemplate {
   createdAt: string;
 }
 
+/** What replacing an account template changes: everything but its id, account and creation time. */
+export type TemplateChanges = Omit<NewTemplate, "accountId" | "createdAt">;
+
 /** Filters and page of a template listing. */
 export interface TemplateListQuery {
   accountId: number;
@@ -102,6 +105,16 @@ export function templateQueries(db: Db) {
        AND (@q IS NULL OR instr(lower(name || ' ' || description || ' ' || category), lower(@q)) > 0)
      ORDER BY id LIMIT @limit`,
   );
+  const byName = db.prepare<[number, string], StoredTemplate>(
+    "SELECT * FROM templates WHERE account_id = ? AND name = ? COLLATE NOCASE ORDER BY id LIMIT 1",
+  );
+  const countOwn = db.prepare<[number], { n: number }>("SELECT count(*) AS n FROM templates WHERE account_id = ?");
+  const update = db.prepare(
+    `UPDATE templates SET name = @name, category = @category, description = @description, format = @format,
+       sections = @sections, target_words = @targetWords, tone = @tone
+     WHERE id = @id AND account_id IS NOT NULL`,
+  );
+  const remove = db.prepare("DELETE FROM templates WHERE id = ? AND account_id IS NOT NULL");
   const insert = db.prepare(
     `INSERT INTO templates (account_id, name, category, description, format, sections, target_words, tone, created_at)
      VALUES (@accountId, @name, @category, @description, @format, @sections, @targetWords, @tone, @createdAt)`,
@@ -124,10 +137,29 @@ export function templateQueries(db: Db) {
         })
         .map(parse);
     },
+    /** The account's own template of this name (case-insensitive), if it has one; never a built-in one. */
+    ownByName(accountId: number, name: string): TemplateRow | undefined {
+      const row = byName.get(accountId, name);
+      return row && parse(row);
+    },
+    /** How many templates of its own the account has. */
+    countOwn(accountId: number): number {
+      return countOwn.get(accountId)!.n;
+    },
     /** Adds an account's own template. */
     create(t: NewTemplate): TemplateRow {
       const id = insert.run({ ...t, sections: JSON.stringify(t.sections) }).lastInsertRowid;
       return parse(byId.get(Number(id))!);
+    },
+    /** Replaces an account template's fields (never a built-in one's); the row as it now is, if there is one. */
+    update(id: number, t: TemplateChanges): TemplateRow | undefined {
+      update.run({ ...t, id, sections: JSON.stringify(t.sections) });
+      const row = byId.get(id);
+      return row && parse(row);
+    },
+    /** Deletes an account template (never a built-in one); whether there was one. */
+    remove(id: number): boolean {
+      return remove.run(id).changes > 0;
     },
   };
 }

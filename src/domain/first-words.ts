@@ -1,4 +1,7 @@
-/** A title made up from a text's first words, for a record sent without one (a memory: DESIGN §7 defaults). */
+/**
+ * A title made up from a text's first words, for a record sent without one: a memory (DESIGN §10, the defaults a
+ * newcomer can leave out).
+ */
 import { charLength } from "../runtime/chars.js";
 
 /** The most words and characters such a title holds (the "…" that marks a cut aside). */

@@ -174,6 +174,14 @@ const ARRANGE: Record<string, Arrange> = {
     return {};
   },
   updateWorkspace: async (h) => ({ path: { workspaceId: h.a.ws2 } }),
+  updateTemplate: async (h, auth) => {
+    const made = await h.send("POST", "/api/v1/templates", {
+      auth,
+      body: { name: "To replace", sections: [{ role: "hook", words: 40 }] },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    return { path: { id: String(made.body.id) } };
+  },
   // A profile that learned what the examples name (a substitution of "technicians").
   updateVoiceProfile: async (h) => {
     const traits = ROUTES.find((r) => r.operationId === "getVoiceProfile")!.responses[200].example as Json;

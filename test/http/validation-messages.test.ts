@@ -161,6 +161,7 @@ describe("every validation message names its field in plain words", () => {
 
 describe("the messages a client meets most, word for word", () => {
   it.each([
+    ["POST", "/api/v1/memories", { kind: "voice", title: "t" }, "body.content", "content is required"],
     [
       "POST",
       "/api/v1/memories",

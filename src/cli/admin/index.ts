@@ -1,8 +1,9 @@
-/** `accounts`, `users`, `workspaces`, `keys` and `storage`: the administrator's commands. */
+/** `accounts`, `users`, `workspaces`, `keys`, `storage` and `templates`: the administrator's commands. */
 import type { Command } from "commander";
 import { registerAccountsCommands } from "./accounts.js";
 import { registerKeysCommands } from "./keys.js";
 import { registerStorageCommands } from "./storage.js";
+import { registerTemplatesCommands } from "./templates.js";
 import { registerUsersCommands } from "./users.js";
 import { registerWorkspacesCommands } from "./workspaces.js";
 
@@ -13,4 +14,5 @@ export function registerAdminCommands(program: Command): void {
   registerWorkspacesCommands(program);
   registerKeysCommands(program);
   registerStorageCommands(program);
+  registerTemplatesCommands(program);
 }

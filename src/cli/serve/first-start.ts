@@ -5,17 +5,33 @@
 import { closeSync, fchmodSync, fsyncSync, openSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "../../runtime/log.js";
-import { isNullDevice } from "../output.js";
+import { isNullDevice, shellWord } from "../output.js";
 import type { InitResult } from "../setup.js";
 
-/** Writes what a first start made (nothing for a directory initialised already) through `out`. */
-export function printFirstStart(result: InitResult, out: (s: string) => void): void {
+/**
+ * Writes what a first start made (nothing for a directory initialised already) through `out`; a key's line says when
+ * it expires and the command that makes one that does not (test/cli/start-banner.test.ts "expires").
+ */
+export function printFirstStart(result: InitResult, out: (s: string) => void, dataDir: string): void {
   if (!result.created) return;
   out("content-service initialised:\n");
   out(`  account ${result.accountId}, default workspace ${result.workspaceId}\n`);
   out(`  admin login: ${result.adminEmail}`);
   out(result.generatedPassword ? ` / password ${result.generatedPassword} (shown once)\n` : " (password from stdin)\n");
-  if (result.key) out(`  API key (read, write; shown once): ${result.key}\n`);
+  if (!result.key) return;
+  out(`  API key (read, write; shown once): ${result.key}\n`);
+  out(`  ${keyExpiry(result.keyExpiresAt ?? null, result.keyCreatedAt)}\n`);
+  out(
+    `  a key that never expires: content-service keys create --data-dir ${shellWord(dataDir)} ` +
+      `--account ${result.accountId} --name NAME --expires never\n`,
+  );
+}
+
+/** "it expires 2027-03-03 (90 days)", or "it never expires". */
+function keyExpiry(expiresAt: string | null, createdAt: string | undefined): string {
+  if (expiresAt === null) return "it never expires";
+  const days = createdAt ? Math.round((Date.parse(expiresAt) - Date.parse(createdAt)) / 86_400_000) : null;
+  return `it expires ${expiresAt.slice(0, 10)}${days === null ? "" : ` (${days} days)`}`;
 }
 
 /** Where a first start's credentials go when standard error cannot take them, in the data directory. */
@@ -36,9 +52,13 @@ export function showFirstStart(
 ): void {
   if (!result.created) return;
   let text = heading ?? "";
-  printFirstStart(result, (s) => {
-    text += s;
-  });
+  printFirstStart(
+    result,
+    (s) => {
+      text += s;
+    },
+    dataDir,
+  );
   let error: string;
   try {
     writeAllSync(2, text);

@@ -65,7 +65,7 @@ async function init(opts: InitCommandOptions, cmd: Command): Promise<void> {
     return;
   }
   if (!result.created) process.stdout.write(`already initialised: ${dataDir}\n`);
-  else printFirstStart(result, (s) => process.stdout.write(s));
+  else printFirstStart(result, (s) => process.stdout.write(s), dataDir);
 }
 
 /**
