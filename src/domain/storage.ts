@@ -70,3 +70,14 @@ export function withinStorage<T>(store: Store, accountId: number, write: () => T
     return result;
   });
 }
+
+/**
+ * Whether storing `addBytes` more keeps the account within its quota, read in the caller's transaction (an answer
+ * kept for an Idempotency-Key replay, which is kept without its body when it does not fit: domain/writer.ts).
+ */
+export function fitsStorage(store: Store, accountId: number, addBytes: number): boolean {
+  const account = store.accounts.byId(accountId);
+  if (addBytes <= 0 || account === undefined) return true;
+  const { limit_bytes, used_bytes } = storageOf(store, account);
+  return used_bytes + addBytes <= limit_bytes;
+}

@@ -18,7 +18,7 @@
  */
 
 import type { NewConversion } from "../db/conversions.js";
-import type { IdempotencyRow } from "../db/idempotency.js";
+import { type IdempotencyRow, withoutBody } from "../db/idempotency.js";
 import type { NewImage } from "../db/images.js";
 import type { MemoryChanges, NewMemory } from "../db/memories.js";
 import { lowerFlag } from "../db/open.js";
@@ -42,7 +42,7 @@ import { ApiError, type ErrorCode, workspaceNotFound } from "./errors.js";
 import { saveExtraction } from "./graph-sources.js";
 import { completeJob } from "./learning/complete.js";
 import { purgeSignInBackoff } from "./sign-in-backoff.js";
-import { withinStorage } from "./storage.js";
+import { fitsStorage, withinStorage } from "./storage.js";
 import { correctVoiceProfile, resetVoiceProfile } from "./voice-profiles.js";
 
 /**
@@ -152,8 +152,12 @@ export const writeOps = {
   },
   /** Deletes a memory; whether it was still there. */
   memoryRemove: (store: Store, i: { id: number }) => store.memories.remove(i.id),
+  /**
+   * Stores an answer for Idempotency-Key replays; one whose body would take the account past its storage quota is
+   * recorded without it, as one too large is (test/routes/storage-quota-replays.test.ts).
+   */
   idempotencySave: (store: Store, row: IdempotencyRow) => {
-    store.idempotency.save(row);
+    store.idempotency.save(fitsStorage(store, row.account_id, row.body.byteLength) ? row : withoutBody(row));
     return null;
   },
   idempotencyPurge: (store: Store, i: { now: string; limit: number }) => store.idempotency.purgeExpired(i.now, i.limit),
