@@ -16,18 +16,27 @@ export interface IdempotencyRow {
   expires_at: string;
 }
 
+/** The row of a response recorded without its body (too large, or past the storage quota): no headers either. */
+export function withoutBody(row: IdempotencyRow): IdempotencyRow {
+  return { ...row, headers: "{}", body: Buffer.alloc(0), body_kept: 0 };
+}
+
 /** Prepared idempotency statements of one connection. */
 export function idempotencyQueries(db: Db) {
   const find = db.prepare<[number, string, string, string], IdempotencyRow>(
     `SELECT * FROM idempotency_keys
      WHERE account_id = ? AND caller = ? AND idempotency_key = ? AND expires_at > ?`,
   );
-  // An expired row that the purge has not reached yet is replaced.
+  // An expired row that the purge has not reached yet is replaced. An upsert, not INSERT OR REPLACE, so that the
+  // storage counter's UPDATE trigger sees the body replaced (sql/0020_storage_idempotency.sql).
   const save = db.prepare(
-    `INSERT OR REPLACE INTO idempotency_keys
+    `INSERT INTO idempotency_keys
        (account_id, caller, idempotency_key, fingerprint, status, headers, body, body_kept, created_at, expires_at)
      VALUES (@account_id, @caller, @idempotency_key, @fingerprint, @status, @headers, @body, @body_kept, @created_at,
-       @expires_at)`,
+       @expires_at)
+     ON CONFLICT (account_id, caller, idempotency_key) DO UPDATE SET fingerprint = excluded.fingerprint,
+       status = excluded.status, headers = excluded.headers, body = excluded.body, body_kept = excluded.body_kept,
+       created_at = excluded.created_at, expires_at = excluded.expires_at`,
   );
   // In bounded batches: a day's expiry at once would be one long transaction.
   const purge = db.prepare<[string, number]>(

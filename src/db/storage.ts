@@ -1,6 +1,6 @@
 /**
  * The bytes each account's records hold (sql/0019_storage_usage.sql keeps the counter with triggers, in the
- * writing transaction); here the same sizes summed over the tables, to count what is not counted yet (NULL, after
+ * writing transaction, and sql/0020_storage_idempotency.sql adds the answers kept for replay); here the same sizes summed over the tables, to count what is not counted yet (NULL, after
  * the migration) and to recount on demand (`storage recount`). test/db/storage.test.ts holds the triggers and these
  * sums together.
  */
@@ -9,7 +9,7 @@ import type { Db } from "./open.js";
 /** The UTF-8 bytes of a nullable text column, as the triggers count them. */
 const bytes = (column: string) => `coalesce(octet_length(${column}), 0)`;
 
-/** What each table's rows hold for an account `@id`, as the triggers of sql/0019_storage_usage.sql count them. */
+/** What each table's rows hold for an account `@id`, as the triggers of sql/0019 and 0020 count them. */
 export const STORAGE_SIZES: Record<string, string> = {
   contents: `SELECT sum(${bytes("title")} + ${bytes("content")} + ${bytes("finalized_content")}) FROM contents
     WHERE account_id = @id`,
@@ -23,6 +23,7 @@ export const STORAGE_SIZES: Record<string, string> = {
   conversions: `SELECT sum(${bytes("output")} + ${bytes("posts")} + ${bytes("subject")}) FROM conversions
     WHERE account_id = @id`,
   memories: `SELECT sum(${bytes("title")} + ${bytes("content")}) FROM memories WHERE account_id = @id`,
+  idempotency_keys: "SELECT sum(octet_length(body)) FROM idempotency_keys WHERE account_id = @id",
 };
 
 const RECOUNT_SQL = `UPDATE storage_usage SET used_bytes = ${Object.values(STORAGE_SIZES)

@@ -18,7 +18,7 @@
  */
 
 import type { NewConversion } from "../db/conversions.js";
-import type { IdempotencyRow } from "../db/idempotency.js";
+import { type IdempotencyRow, withoutBody } from "../db/idempotency.js";
 import type { NewImage } from "../db/images.js";
 import type { MemoryChanges, NewMemory } from "../db/memories.js";
 import { lowerFlag } from "../db/open.js";
@@ -42,29 +42,44 @@ import { ApiError, type ErrorCode, workspaceNotFound } from "./errors.js";
 import { saveExtraction } from "./graph-sources.js";
 import { completeJob } from "./learning/complete.js";
 import { purgeSignInBackoff } from "./sign-in-backoff.js";
+import { fitsStorage, withinStorage } from "./storage.js";
 import { correctVoiceProfile, resetVoiceProfile } from "./voice-profiles.js";
+
+/**
+ * An operation that stores an account's records, refused in its own transaction when what it added takes the account
+ * past its storage quota (storage.ts withinStorage): the request's early check cannot hold against the writes queued
+ * with it, this one can.
+ */
+function counted<I, R>(accountOf: (input: I) => number, op: (store: Store, input: I) => R) {
+  return (store: Store, input: I): R => withinStorage(store, accountOf(input), () => op(store, input));
+}
 
 /** The operations the writer runs, by name. */
 export const writeOps = {
   /** Opens the thread's connection (at start). */
   open: () => null,
-  finalize: finalizeTask,
-  saveGeneration: saveGenerationTask,
+  finalize: counted((t) => t.account.id, finalizeTask),
+  saveGeneration: counted((t) => t.account.id, saveGenerationTask),
   // Every write of a content record runs here, so that they run in the order asked: an edit queued behind the
   // writer's batch must not be overtaken by a schedule written on the HTTP thread meanwhile.
-  draftCreate: draftCreateTask,
-  contentEdit: contentEditTask,
+  draftCreate: counted((t) => t.accountId, draftCreateTask),
+  contentEdit: counted((t) => t.account.id, contentEditTask),
   contentSchedule: contentScheduleTask,
   contentPublish: contentPublishTask,
   /** Stores an image (up to 10 MiB of bytes, handed over to the thread); its record, without the bytes. */
-  imageCreate: (store: Store, i: { accountId: number; image: Omit<NewImage, "account_id">; now: string }) =>
-    store.images.create(i.accountId, i.image, i.now),
+  imageCreate: counted(
+    (i) => i.accountId,
+    (store: Store, i: { accountId: number; image: Omit<NewImage, "account_id">; now: string }) =>
+      store.images.create(i.accountId, i.image, i.now),
+  ),
   /** Stores a reference material with its passages; the row crosses back without its text (the caller has it). */
-  referenceCreate: (store: Store, r: NewReference) =>
-    store.transaction(() => {
+  referenceCreate: counted(
+    (r) => r.accountId,
+    (store: Store, r: NewReference) => {
       requireWorkspaceStill(store, r.workspaceId);
       return { ...store.references.create(r), content: "" };
-    }),
+    },
+  ),
   learningClaim: (store: Store, i: { id: string; now: string }) => store.learning.claim(i.id, i.now),
   learningComplete: completeJob,
   learningFail: (store: Store, i: { id: string; error: string; retryAt: string | null; now: string }) => {
@@ -103,21 +118,28 @@ export const writeOps = {
    * pool converted it), or finds the identical one stored before (test/routes/storage-quota.test.ts); the row
    * crosses back without its output (the caller has it).
    */
-  conversionCreate: (store: Store, c: NewConversion) =>
-    store.transaction(() => {
+  conversionCreate: counted(
+    (c) => c.accountId,
+    (store: Store, c: NewConversion) => {
       if (!store.contents.byId(c.contentId)) throw contentNotFound(c.contentId);
       const stored = store.conversions.sameAs(c) ?? store.conversions.create(c);
       return { ...stored, output: "" };
-    }),
+    },
+  ),
   /** Stores a memory in a workspace that must still be there. */
-  memoryCreate: (store: Store, m: NewMemory) =>
-    store.transaction(() => {
+  memoryCreate: counted(
+    (m) => m.accountId,
+    (store: Store, m: NewMemory) => {
       requireWorkspaceStill(store, m.workspaceId);
       return store.memories.create(m);
-    }),
-  /** Changes a memory; undefined when it was deleted meanwhile. */
-  memoryUpdate: (store: Store, i: { id: number; changes: MemoryChanges; now: string }) =>
-    store.memories.update(i.id, i.changes, i.now),
+    },
+  ),
+  /** Changes a memory of the account; undefined when it was deleted meanwhile. */
+  memoryUpdate: counted(
+    (i) => i.accountId,
+    (store: Store, i: { accountId: number; id: number; changes: MemoryChanges; now: string }) =>
+      store.memories.update(i.id, i.changes, i.now),
+  ),
   /**
    * Deletes a workspace with every record in it and the keys bound to it (the cascade frees as many pages as the
    * workspace holds), with its audit row; the HTTP thread then forgets the rows it keeps (db/row-cache.ts).
@@ -130,8 +152,12 @@ export const writeOps = {
   },
   /** Deletes a memory; whether it was still there. */
   memoryRemove: (store: Store, i: { id: number }) => store.memories.remove(i.id),
+  /**
+   * Stores an answer for Idempotency-Key replays; one whose body would take the account past its storage quota is
+   * recorded without it, as one too large is (test/routes/storage-quota-replays.test.ts).
+   */
   idempotencySave: (store: Store, row: IdempotencyRow) => {
-    store.idempotency.save(row);
+    store.idempotency.save(fitsStorage(store, row.account_id, row.body.byteLength) ? row : withoutBody(row));
     return null;
   },
   idempotencyPurge: (store: Store, i: { now: string; limit: number }) => store.idempotency.purgeExpired(i.now, i.limit),

@@ -15,7 +15,7 @@
  * the replay has null in its place (spec §2: a key is displayed only once, and only its hash is kept).
  */
 import { createHash, type Hash } from "node:crypto";
-import type { IdempotencyRow } from "../db/idempotency.js";
+import { type IdempotencyRow, withoutBody } from "../db/idempotency.js";
 import type { Store } from "../db/store.js";
 import { type Clock, iso } from "../domain/clock.js";
 import { ApiError, invalidInput } from "../domain/errors.js";
@@ -31,6 +31,8 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
  * The largest response body kept for replay. A larger one (a long conversion, an MCP batch of reads) is recorded
  * without its body, and a duplicate gets 409 idempotency_response_not_kept with the status the operation completed
  * with: stored responses cost disk for 24 h, and a batch of reads could otherwise store tens of megabytes a request.
+ * A kept body counts against the account's storage quota until it is purged, and one that does not fit is recorded
+ * without its body alike (domain/writer.ts idempotencySave).
  */
 export const MAX_KEPT_BYTES = 1024 * 1024;
 
@@ -259,8 +261,8 @@ function notKept(key: string, status: number): ApiError {
   return new ApiError(
     "idempotency_response_not_kept",
     `The request under the Idempotency-Key "${key}" already ran and completed with status ${status}, but its ` +
-      `response was larger than ${MAX_KEPT_BYTES} bytes and was not kept for replay. Read the result with the ` +
-      "resource's GET; use a new key to run the request again.",
+      `response was not kept for replay: it was larger than ${MAX_KEPT_BYTES} bytes, or the account's storage ` +
+      "quota had no room for it. Read the result with the resource's GET; use a new key to run the request again.",
     { original_status: status, limit_bytes: MAX_KEPT_BYTES },
   );
 }
@@ -364,14 +366,14 @@ export class IdempotencyKeys {
         idempotency_key: key,
         fingerprint,
         status,
-        headers: JSON.stringify(kept ? headers : {}),
+        headers: JSON.stringify(headers),
         body: kept ? Buffer.from(body) : Buffer.alloc(0),
-        body_kept: kept ? 1 : 0,
+        body_kept: 1,
         created_at: iso(now),
         expires_at: iso(now + IDEMPOTENCY_TTL_MS),
       };
       try {
-        await this.writer.run("idempotencySave", row);
+        await this.writer.run("idempotencySave", kept ? row : withoutBody(row));
       } catch (e) {
         // The operation is done: its answer still goes out; only a replay of it is lost.
         this.logger.error("idempotent response not stored", { error: (e as Error).message });

@@ -243,6 +243,7 @@ export const memoryRoutes = [
       if (kind === undefined && title === undefined && content === undefined) return { body: memoryView(m) };
       checkStorage(ctx.services.store, ctx.account, textBytes(title, content));
       const updated = await ctx.services.writer.run("memoryUpdate", {
+        accountId: ctx.account.id,
         id: m.id,
         changes: { kind, title, content },
         now: iso(ctx.services.clock.now()),

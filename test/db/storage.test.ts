@@ -1,9 +1,11 @@
 /**
- * The storage counter (sql/0019_storage_usage.sql's triggers) against the recount from the rows (db/storage.ts
+ * The storage counter (the triggers of sql/0019_storage_usage.sql and 0020_storage_idempotency.sql) against the recount from the rows (db/storage.ts
  * STORAGE_SIZES): after every kind of write and deletion, cascades included, both say the same; an account not
  * counted yet (as after the migration) is counted by recountUnknownStorage.
  */
 import { describe, expect, it } from "vitest";
+import { knownMigrations, migrate } from "../../src/db/migrate.js";
+import { openDb } from "../../src/db/open.js";
 import { recountUnknownStorage } from "../../src/db/storage.js";
 import { makeHarness } from "../helpers/harness.js";
 import { png } from "../helpers/images.js";
@@ -101,5 +103,21 @@ describe("the storage counter", () => {
     recountUnknownStorage(h.db);
     expect(h.services.store.storage.used(h.a.id)).toBe(13);
     expect(h.services.store.storage.used(h.b.id)).toBe(0);
+  });
+
+  it("counts, on the upgrade that adds them, the answers kept for replay before it", () => {
+    const db = openDb(":memory:");
+    migrate(
+      db,
+      knownMigrations().filter((m) => m.version < 20),
+    );
+    db.prepare("INSERT INTO accounts (id, name, plan, created_at) VALUES (7, 'Kept', 'pro', '2026-01-01')").run();
+    db.prepare(
+      `INSERT INTO idempotency_keys (account_id, caller, idempotency_key, fingerprint, status, headers, body, created_at,
+         expires_at) VALUES (7, 'k', 'a', 'f', 201, '{}', ?, '2026-01-01', '2026-01-02')`,
+    ).run(Buffer.alloc(300));
+    expect(db.prepare("SELECT used_bytes FROM storage_usage WHERE account_id = 7").pluck().get()).toBe(0);
+    expect(migrate(db)).toContain("0020_storage_idempotency.sql");
+    expect(db.prepare("SELECT used_bytes FROM storage_usage WHERE account_id = 7").pluck().get()).toBe(300);
   });
 });

@@ -330,3 +330,44 @@ describe("the thread writer", () => {
     }
   });
 });
+
+describe("the thread writer and the storage quota", () => {
+  it("stores the writes of one batch only as far as the account's storage quota has room", () => {
+    const { location, remove } = usageDir("cs-writer-quota-");
+    try {
+      const setup = openDb(location.dataDir);
+      setup
+        .prepare("INSERT INTO workspaces (id, account_id, name, is_default, created_at) VALUES ('w', 7, 'W', 1, 't')")
+        .run();
+      // Room for two drafts of 101 bytes (title and text), not three.
+      setup.prepare("UPDATE accounts SET storage_bytes = 250 WHERE id = 7").run();
+      setup.close();
+      const draft = {
+        accountId: 7,
+        workspaceId: "w",
+        templateId: null,
+        title: "t",
+        content: "x".repeat(100),
+        now: "t",
+      };
+      const outcomes = runWrite({
+        db: location,
+        ops: Array.from({ length: 4 }, () => ({ op: "draftCreate" as const, input: draft })),
+      });
+      runWrite({ db: location, close: true });
+      expect(outcomes.map((o) => o.ok)).toEqual([true, true, false, false]);
+      expect(outcomes[2]).toMatchObject({
+        apiError: {
+          code: "storage_quota_exceeded",
+          details: { limit_bytes: 250, used_bytes: 202, requested_bytes: 101 },
+        },
+      });
+      const check = openDb(location.dataDir, { readonly: true });
+      expect(check.prepare("SELECT count(*) FROM contents").pluck().get()).toBe(2);
+      expect(check.prepare("SELECT used_bytes FROM storage_usage WHERE account_id = 7").pluck().get()).toBe(202);
+      check.close();
+    } finally {
+      remove();
+    }
+  });
+});
