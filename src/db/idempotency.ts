@@ -28,7 +28,7 @@ export function idempotencyQueries(db: Db) {
      WHERE account_id = ? AND caller = ? AND idempotency_key = ? AND expires_at > ?`,
   );
   // An expired row that the purge has not reached yet is replaced. An upsert, not INSERT OR REPLACE, so that the
-  // storage counter's UPDATE trigger sees the body replaced (sql/0020_storage_idempotency.sql).
+  // storage counter's UPDATE trigger sees the body replaced (sql/0021_storage_idempotency.sql).
   const save = db.prepare(
     `INSERT INTO idempotency_keys
        (account_id, caller, idempotency_key, fingerprint, status, headers, body, body_kept, created_at, expires_at)

@@ -1,6 +1,6 @@
 /**
  * The bytes each account's records hold (sql/0019_storage_usage.sql keeps the counter with triggers, in the
- * writing transaction, and sql/0020_storage_idempotency.sql adds the answers kept for replay); here the same sizes summed over the tables, to count what is not counted yet (NULL, after
+ * writing transaction, and sql/0021_storage_idempotency.sql adds the answers kept for replay); here the same sizes summed over the tables, to count what is not counted yet (NULL, after
  * the migration) and to recount on demand (`storage recount`). test/db/storage.test.ts holds the triggers and these
  * sums together.
  */

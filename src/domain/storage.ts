@@ -4,7 +4,7 @@
  * quota (effectiveQuotas: its own, else its plan's). The request checks early with the bytes it will add (textBytes),
  * to refuse most writes cheaply; the writer's transaction that stores the record checks again what it added
  * (withinStorage), which holds under concurrent writes. The answers kept for Idempotency-Key replays count too
- * (sql/0020_storage_idempotency.sql), and one that does not fit is kept without its body (fitsStorage). Tests:
+ * (sql/0021_storage_idempotency.sql), and one that does not fit is kept without its body (fitsStorage). Tests:
  * test/routes/storage-quota.test.ts, storage-quota-exact.test.ts, storage-quota-replays.test.ts.
  */
 import type { AccountRow } from "../db/accounts.js";

@@ -1,5 +1,5 @@
 /**
- * The storage counter (the triggers of sql/0019_storage_usage.sql and 0020_storage_idempotency.sql) against the recount from the rows (db/storage.ts
+ * The storage counter (the triggers of sql/0019_storage_usage.sql and 0021_storage_idempotency.sql) against the recount from the rows (db/storage.ts
  * STORAGE_SIZES): after every kind of write and deletion, cascades included, both say the same; an account not
  * counted yet (as after the migration) is counted by recountUnknownStorage.
  */
@@ -109,7 +109,7 @@ describe("the storage counter", () => {
     const db = openDb(":memory:");
     migrate(
       db,
-      knownMigrations().filter((m) => m.version < 20),
+      knownMigrations().filter((m) => m.version < 21),
     );
     db.prepare("INSERT INTO accounts (id, name, plan, created_at) VALUES (7, 'Kept', 'pro', '2026-01-01')").run();
     db.prepare(
@@ -117,7 +117,7 @@ describe("the storage counter", () => {
          expires_at) VALUES (7, 'k', 'a', 'f', 201, '{}', ?, '2026-01-01', '2026-01-02')`,
     ).run(Buffer.alloc(300));
     expect(db.prepare("SELECT used_bytes FROM storage_usage WHERE account_id = 7").pluck().get()).toBe(0);
-    expect(migrate(db)).toContain("0020_storage_idempotency.sql");
+    expect(migrate(db)).toContain("0021_storage_idempotency.sql");
     expect(db.prepare("SELECT used_bytes FROM storage_usage WHERE account_id = 7").pluck().get()).toBe(300);
   });
 });
