@@ -4,6 +4,7 @@
  * the sign-in backoff and GET /metrics's loopback rule read, and an IPv6 client counts by its /64.
  */
 import { describe, expect, it } from "vitest";
+import { clearAddressBackoff } from "../../src/domain/sign-in-backoff.js";
 import { clientAddress, TrustProxyError, trustProxyOf } from "../../src/http/client-address.js";
 import { ANONYMOUS_PER_MINUTE } from "../../src/http/ratelimit.js";
 import { type Harness, makeHarness } from "../helpers/harness.js";
@@ -104,6 +105,11 @@ describe("the client's address in the pipeline", () => {
     await failSignIns(h, 1, "127.0.0.1", "2001:db8:1:2::10");
     await failSignIns(h, 1, "::1", "2001:db8:1:2:ffff::20");
     expect(h.services.store.signInBackoff.get("addr:2001:db8:1:2::/64")?.failures).toBe(2);
+    // `users clear-backoff --address` takes any address of the /64, or the /64 as `users backoff` lists it.
+    expect(clearAddressBackoff(h.services.store, "2001:db8:1:2::99")).toBe(true);
+    await failSignIns(h, 1, "::1", "2001:db8:1:2::10");
+    expect(clearAddressBackoff(h.services.store, "2001:db8:1:2::/64")).toBe(true);
+    expect(h.services.store.signInBackoff.get("addr:2001:db8:1:2::/64")).toBeUndefined();
   });
 
   it("counts the IPv6 hosts of one /64 as one anonymous client", async () => {
