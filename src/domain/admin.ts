@@ -205,9 +205,15 @@ export interface KeyRequest {
   expires?: ExpiryChoice;
   /** The user whose web session issues it; left out or null: the command line's, the account's (DESIGN §10). */
   createdByUserId?: number | null;
-  /** The key it replaces (a rotation). */
+  /** The key it replaces (a rotation): its place under the cap is the new key's (replacedKeyPlace). */
   replacesKeyId?: string | null;
 }
+
+/**
+ * How long a key replaced at the account's cap of active keys still works beside its replacement, unless revoked
+ * sooner: long enough to deploy the new key, short enough that the cap holds again after it.
+ */
+export const REPLACED_KEY_GRACE_MS = 24 * 3600_000;
 
 /** A freshly issued key: the row and the secret, which is never available again. */
 export interface IssuedKey {
@@ -219,7 +225,8 @@ export interface IssuedKey {
  * Issues a key following spec §2: read always included, admin refused, auto-binding for one-workspace accounts; and
  * refused at the account's cap of active keys (409 api_key_limit_reached), counted in the insert's transaction, which
  * takes the write lock as it begins (db/open.ts), so that two issues at the cap's last place admit one
- * (test/routes/apikeys.roles.test.ts "cap").
+ * (test/routes/apikeys.roles.test.ts "cap"). A replacement takes the place of the active key it replaces
+ * (replacedKeyPlace).
  */
 export function issueKey(store: Store, actor: Actor, req: KeyRequest, nowMs = Date.now()): IssuedKey {
   requireAccount(store, req.accountId);
@@ -245,7 +252,8 @@ export function issueKey(store: Store, actor: Actor, req: KeyRequest, nowMs = Da
   const expiresMs = expiryFrom(req.expires ?? DEFAULT_EXPIRY, nowMs);
   const secret = newKeySecret();
   const row = store.transaction(() => {
-    refuseAtKeyCap(store, req.accountId, nowMs);
+    const replaced = req.replacesKeyId ? activeKey(store, req.replacesKeyId, req.accountId, nowMs) : undefined;
+    refuseAtKeyCap(store, req.accountId, nowMs, replaced ? 1 : 0);
     const created = store.apiKeys.create({
       id: prefixedId("key"),
       accountId: req.accountId,
@@ -266,17 +274,38 @@ export function issueKey(store: Store, actor: Actor, req: KeyRequest, nowMs = Da
       expires_at: created.expires_at,
       ...(created.replaces_key_id ? { replaces_key_id: created.replaces_key_id } : {}),
     });
+    if (replaced) replacedKeyPlace(store, actor, replaced, nowMs);
     return created;
   });
   return { row, secret };
 }
 
-/** 409 api_key_limit_reached when the account already has its cap of active keys. */
-function refuseAtKeyCap(store: Store, accountId: number, nowMs: number): void {
+/** The key of the account by this id when it is active (a replacement takes its place), else undefined. */
+function activeKey(store: Store, keyId: string, accountId: number, nowMs: number): ApiKeyRow | undefined {
+  const row = findKey(store, keyId, accountId);
+  return keyStatus(row, nowMs) === "active" ? row : undefined;
+}
+
+/**
+ * 409 api_key_limit_reached when the account already has its cap of active keys, `leaving` of them about to be
+ * replaced: a rotation replaces a key, so at the cap it is not refused, while a plain create is.
+ */
+function refuseAtKeyCap(store: Store, accountId: number, nowMs: number, leaving = 0): void {
   const account = requireAccount(store, accountId);
   const limit = effectiveQuotas(account).maxActiveKeys;
   const active = store.apiKeys.countActive(accountId, iso(nowMs));
-  if (active >= limit) throw keyLimitReached(account, limit, active);
+  if (active - leaving >= limit) throw keyLimitReached(account, limit, active);
+}
+
+/**
+ * The replaced key gives its place to its replacement: when the two together are past the account's cap, the old
+ * one stops working REPLACED_KEY_GRACE_MS later (never later than it would have), so that the cap is passed by one
+ * key for a day at most; meanwhile nothing more is issued or rotated (test/routes/apikeys.roles.test.ts "rotation").
+ */
+function replacedKeyPlace(store: Store, actor: Actor, replaced: ApiKeyRow, nowMs: number): void {
+  const account = requireAccount(store, replaced.account_id);
+  if (store.apiKeys.countActive(account.id, iso(nowMs)) > effectiveQuotas(account).maxActiveKeys)
+    scheduleRevocation(store, actor, replaced, nowMs + REPLACED_KEY_GRACE_MS);
 }
 
 /** The account's cap of active keys and how many it has, as the entitlements report them. */
@@ -326,10 +355,10 @@ export interface RotateOptions {
 }
 
 /**
- * Issues a replacement with the same name, scopes and binding, recording the key it replaces. The old key stays
- * valid until revoked, unless `revokeOldAfterMs`: 0 revokes it in the same transaction, before the new key is counted
- * against the cap (a rotation that frees its own place is never refused at the cap); more brings its expiry forward
- * to the end of that grace (never later than it was), so that it stops working then without a job to run.
+ * Issues a replacement with the same name, scopes and binding, recording the key it replaces, which gives it its
+ * place under the cap (issueKey). The old key stays valid until revoked (a day at most when the rotation was at the
+ * cap), unless `revokeOldAfterMs`: 0 revokes it in the same transaction; more brings its expiry forward to the end of
+ * that grace (never later than it was), so that it stops working then without a job to run.
  * Held by test/routes/apikeys.roles.test.ts and test/cli/keys.test.ts.
  */
 export function rotateKey(

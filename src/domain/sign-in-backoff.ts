@@ -13,6 +13,7 @@
  */
 import type { BackoffRow } from "../db/sign-in-backoff.js";
 import type { Store } from "../db/store.js";
+import { addressKey } from "./address-key.js";
 import { ApiError } from "./errors.js";
 
 /** Failures an email may have from one address before each further one makes it wait there. */
@@ -57,9 +58,9 @@ function emailFromSubject(email: string, address: string | undefined): string {
   return `${emailSubject(email)} ${addressSubject(address)}`;
 }
 
-/** The backoff subject of a client address ("unknown" when the transport knows none). */
+/** The backoff subject of a client address: its key (an IPv6 address's /64, domain/address-key.ts). */
 export function addressSubject(address: string | undefined): string {
-  return `addr:${address ?? "unknown"}`;
+  return `addr:${addressKey(address)}`;
 }
 
 /** The subjects of an attempt with this email from this address. */

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ApiError } from "../domain/errors.js";
+import { clientAddress, trustProxyOf } from "./client-address.js";
 import type { Services } from "./context.js";
 import { type Cors, corsFor } from "./cors.js";
 import { type Incoming, incomingOf, type Outgoing, responseOf } from "./exchange.js";
@@ -32,6 +33,9 @@ import type { Method, RouteDef } from "./route.js";
 
 export type { RequestEnv } from "./pipeline/state.js";
 
+/** The header through which trusted proxies name the addresses they were reached from. */
+const FORWARDED_FOR = "x-forwarded-for";
+
 /** The assembled application: `serve` answers one request; `handle` does so with Fetch API objects. */
 export interface App {
   serve(request: Incoming, env?: RequestEnv): Promise<Outgoing>;
@@ -47,7 +51,9 @@ export interface App {
 /** A preflight's 204, with the X-Trace-Id and the peeked X-RateLimit-* of its address every answer carries. */
 function answerPreflight(services: Services, cors: Cors, state: RequestState, allowed: readonly string[]): Outgoing {
   const out = cors.preflight(state.request, allowed);
-  Object.assign(out.headers, rateHeaders(takeByAddress(services, state.env, true)), { "x-trace-id": state.traceId });
+  Object.assign(out.headers, rateHeaders(takeByAddress(services, state.clientAddress, true)), {
+    "x-trace-id": state.traceId,
+  });
   return out;
 }
 
@@ -67,6 +73,7 @@ function countAnswer(services: Services, state: RequestState, response: Outgoing
 export function createApp(services: Services, routes: RouteDef[]): App {
   const match = matchRoute(routes); // the route of the method and path; its 404 or 405 waits for requireRoute
   const cors = corsFor(services.config.corsOrigins);
+  const trust = trustProxyOf(services.config.trustProxy ?? []); // the CLI refused bad values with a usage error
   // DESIGN §3's order of checks, which decides the error a request gets. The caller and its bucket come before the
   // route's 404 and 405, so that every request is rate limited and counted, routed or not.
   const beforeRoute: Stage[] = [
@@ -106,7 +113,11 @@ export function createApp(services: Services, routes: RouteDef[]): App {
   }
 
   async function serve(request: Incoming, env: RequestEnv = {}): Promise<Outgoing> {
-    const state = openRequest(request, env);
+    const state = openRequest(
+      request,
+      env,
+      clientAddress(env.remoteAddress, request.headers.get(FORWARDED_FOR), trust),
+    );
     const response = await answer(state);
     // Every answer, whatever stage or handler made it (JSON, errors, the dashboard's files, /docs, 404s, 405s): no
     // browser reads it as another type than it says (test/http/node-edge.test.ts).

@@ -54,6 +54,11 @@ export interface ServerConfig {
   timezone?: string;
   /** The origins a browser front end may call from (`serve --cors-origin`, http/cors.ts); none by default. */
   corsOrigins?: readonly string[];
+  /**
+   * The proxies whose X-Forwarded-For is read for the client's address (`serve --trust-proxy`, http/client-address.ts):
+   * addresses, CIDR ranges, `loopback`; none by default.
+   */
+  trustProxy?: readonly string[];
   /** The bearer token GET /metrics takes from any client (`serve --metrics-token`); without it, loopback only. */
   metricsToken?: string;
   /** The on-prem model server, when `serve --llm-base-url --llm-model` configured one. */
@@ -108,10 +113,10 @@ export interface Ctx<P = any, Q = any, B = any> {
   request: Incoming;
   traceId: string;
   /**
-   * The client's address as the transport saw it, no proxy header read (the sign-in backoff's); undefined in
-   * process: tests, MCP tool calls.
+   * The client's address (http/client-address.ts): the connection's peer, or through a trusted proxy the address it
+   * forwarded; undefined in process (MCP tool calls).
    */
-  remoteAddress?: string;
+  clientAddress?: string;
   services: Services;
   /** Undefined on public routes. */
   principal: Principal;

@@ -71,7 +71,10 @@ const KeyRecord = named(
       ),
       replaces_key_id: v.pipe(
         v.nullable(v.string()),
-        v.description("The key this one was issued to replace (content-service keys rotate); null: none."),
+        v.description(
+          "The key this one was issued to replace (a rotation: POST /api-keys with replaces_key_id, or " +
+            "content-service keys rotate); null: none.",
+        ),
       ),
     }),
     v.description("An API key of the account, as listed: never its secret."),
@@ -136,6 +139,18 @@ const CreateKeyFields = v.object({
   expires: v.pipe(
     v.optional(v.picklist(EXPIRY_CHOICES)),
     v.description("How long the key works: 30, 90 or 365 days, or never. Default: 90d."),
+  ),
+  replaces_key_id: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(KEY_ID_PATTERN, "must be a key id"),
+      v.description(
+        "A rotation: the key (key_…) this one replaces, which the caller may manage. An active key gives its place " +
+          "under the account's limit of active keys to its replacement, so a rotation at the limit is not refused; " +
+          "when the two together are past it, the old key stops working 24 hours later unless revoked sooner. " +
+          "Recorded as the new key's replaces_key_id.",
+      ),
+    ),
   ),
 });
 const CreateKeyBody = named(
@@ -309,7 +324,8 @@ export const apiKeyRoutes = [
       "and its lifetime (default 90 days). Scopes and binding cannot change later: to change them, issue a new key, " +
       "deploy it, then revoke the old one. A workspace_id of no workspace of the account is 404. The key is the calling " +
       "user's (created_by). An account has at most its limit of active keys (GET /api/v1/users/me/entitlements " +
-      "api_keys): past it, 409 api_key_limit_reached. The issue is written to the audit log. " +
+      "api_keys): past it, 409 api_key_limit_reached, except for a rotation (replaces_key_id), whose old key gives " +
+      "the new one its place. The issue is written to the audit log. " +
       SESSION_ONLY,
     tag: "API keys",
     stability: "beta",
@@ -318,6 +334,7 @@ export const apiKeyRoutes = [
     bodyExamples: {
       readWrite: { name: "CI publisher" },
       readOnly: { name: "Dashboard reader", scopes: ["read"], expires: "365d" },
+      rotation: { name: "CI publisher", replaces_key_id: "key_H8C9kEL74gkCnvXw" },
     },
     shownOnce: ["key"],
     responses: {
@@ -328,13 +345,16 @@ export const apiKeyRoutes = [
       },
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
-      ...NOT_FOUND("Workspace"),
+      ...MEMBER_REFUSED,
+      ...NOT_FOUND("Workspace or replaced API key"),
       ...CONFLICT(
         "The account has as many active keys as its limit (api_key_limit_reached: limit, active): revoke one, or " +
           "have the operator raise the limit. GET /api/v1/users/me/entitlements shows both (api_keys).",
       ),
     },
     handler(ctx: Ctx<Record<string, string>, unknown, v.InferOutput<typeof CreateKeyBody>>) {
+      // A member replaces only a key it may change (403 admin_required), as it would revoke it.
+      const replaced = ctx.body.replaces_key_id ? manageableKey(ctx, ctx.body.replaces_key_id) : undefined;
       const { row, secret } = issueKey(
         ctx.services.store,
         actorOf(ctx),
@@ -347,6 +367,7 @@ export const apiKeyRoutes = [
           workspaceId: ctx.body.workspace_id ?? undefined,
           expires: ctx.body.expires,
           createdByUserId: issuerOf(ctx),
+          replacesKeyId: replaced?.id,
         },
         ctx.services.clock.now(),
       );
@@ -401,7 +422,7 @@ export const apiKeyRoutes = [
     description:
       "Revokes a key: from this moment every request with it gets 401. The key stays in the list with its " +
       "revoked_at; revoking it again changes nothing and answers it as it is. To rotate a key, issue the new one " +
-      "first, deploy it, then revoke the old one. A member revokes only the keys it issued (403 admin_required for " +
+      "first (POST /api-keys with replaces_key_id), deploy it, then revoke the old one. A member revokes only the keys it issued (403 admin_required for " +
       "another's). The revocation is written to the audit log. " +
       SESSION_ONLY,
     tag: "API keys",

@@ -82,7 +82,7 @@ export const authRoutes = [
     },
     async handler(ctx: Ctx<Record<string, string>, unknown, v.InferOutput<typeof LoginBody>>) {
       const { store, clock } = ctx.services;
-      const subjects = subjectsOf(ctx.body.email, ctx.remoteAddress);
+      const subjects = subjectsOf(ctx.body.email, ctx.clientAddress);
       checkSignInBackoff(store, subjects, clock.now());
       recordSignInAttempt(store, subjects, clock.now());
       const user = store.users.byEmail(ctx.body.email);

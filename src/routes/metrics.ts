@@ -1,7 +1,8 @@
 /**
  * GET /metrics: the server's Prometheus metrics (http/metrics.ts), outside the API and every description (DESIGN
- * §10). Loopback clients only by default; with `serve --metrics-token`, any client sending it as a bearer token, and
- * no client without it (behind a proxy on this machine every client is loopback). test/http/metrics.test.ts.
+ * §10). Loopback clients only by default (the client's address, http/client-address.ts: behind a proxy on this machine
+ * not given to --trust-proxy, every client is loopback); with `serve --metrics-token`, any client sending it as a
+ * bearer token, and no client without it. test/http/metrics.test.ts.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { ApiError } from "../domain/errors.js";
@@ -34,7 +35,7 @@ function refused(tokenConfigured: boolean): ApiError {
 function requireScraper(ctx: Ctx): void {
   const token = ctx.services.config.metricsToken;
   if (token === undefined) {
-    if (!isLoopback(ctx.remoteAddress)) throw refused(false);
+    if (!isLoopback(ctx.clientAddress)) throw refused(false);
     return;
   }
   const given = bearerToken(ctx.request);

@@ -280,3 +280,16 @@ describe("serve --metrics-token", () => {
     expect(res.stderr).toMatch(/--metrics-token: give at least 32 characters without spaces/);
   });
 });
+
+describe("serve --trust-proxy", () => {
+  it.each([
+    [["--trust-proxy", "proxy.example"], {}, "proxy.example"],
+    [["--trust-proxy", "10.0.0.0/33"], {}, "10.0.0.0/33"],
+    [["--trust-proxy", "loopback", "300.1.2.3"], {}, "300.1.2.3"],
+    [[], { CONTENT_SERVICE_TRUST_PROXY: "loopback localhost" }, "localhost"],
+  ] as const)("refuses %j %j at start with exit 2 naming the value", (args, env, bad) => {
+    const res = run(["serve", "--data-dir", tempDir(), "--port", "0", ...args], env);
+    expect(res.status).toBe(2);
+    expect(res.stderr).toContain(`--trust-proxy: "${bad}" is not an IP address, a CIDR range`);
+  });
+});

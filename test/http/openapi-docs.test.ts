@@ -156,13 +156,20 @@ describe("what the description teaches", () => {
  * What an example needs to exist before it is sent, beyond the records every run starts with (see world): path
  * values, and body fields that name a record made for the run (a device code is issued, not written down).
  */
-type Arrange = (h: Harness, auth: string | undefined) => Promise<{ path?: Record<string, string>; body?: Json }>;
+type Arrange = (
+  h: Harness,
+  auth: string | undefined,
+  example: string,
+) => Promise<{ path?: Record<string, string>; body?: Json }>;
 const ARRANGE: Record<string, Arrange> = {
   publishContent: async (h, auth) => {
     await finalizeFirst(h, auth);
     return {};
   },
   renameApiKey: async (h) => ({ path: { id: h.services.store.apiKeys.list(h.a.id)[0].id } }),
+  // The rotation replaces the run's key of account A.
+  createApiKey: async (h, _, example) =>
+    example === "rotation" ? { body: { replaces_key_id: h.services.store.apiKeys.list(h.a.id)[0].id } } : {},
   // The example signs in as the administrator a first start makes: that user, with the example's password, is made.
   login: async (h) => {
     const { email, password } = ROUTES.find((r) => r.operationId === "login")!.bodyExamples!.admin as Json;
@@ -254,7 +261,7 @@ describe("request examples cannot rot", () => {
       await world(h);
       const def = ROUTES.find((r) => r.operationId === e.id)!;
       const auth = await credentialFor(h, def);
-      const arranged = (await ARRANGE[e.id]?.(h, auth)) ?? {};
+      const arranged = (await ARRANGE[e.id]?.(h, auth, e.name)) ?? {};
       const values: Record<string, string> = { contentId: "1", id: "1", ...arranged.path };
       const path = e.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name]);
       const body = arranged.body ? { ...e.value, ...arranged.body } : e.value;

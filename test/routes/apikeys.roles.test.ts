@@ -1,10 +1,11 @@
 /**
  * Who manages which key (DESIGN §10, docs/roles.md) and the account's cap on active keys (issue 31 point 3): a member
  * lists every key of the account and changes only those it issued; admins change all; a key of the command line is
- * the account's. Creating past the cap is 409 api_key_limit_reached, counted atomically.
+ * the account's. Creating past the cap is 409 api_key_limit_reached, counted atomically; a rotation takes its old
+ * key's place, so it is not refused at the cap.
  */
 import { describe, expect, it } from "vitest";
-import { rotateKey } from "../../src/domain/admin.js";
+import { REPLACED_KEY_GRACE_MS, rotateKey } from "../../src/domain/admin.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody, keyRow, sessionOf, userIn } from "../helpers/http.js";
 
@@ -139,16 +140,88 @@ describe("the cap on active keys", () => {
     expect(again.body.api_keys).toEqual({ limit: 3, active: 2 });
   });
 
-  it("a rotation that revokes the old key at once is not refused at the cap; one with a grace period is", () => {
+  it("a rotation at the cap is not refused: the old key works a day at most beside its replacement", () => {
     const h = makeHarness();
     capAt(h, 1);
-    const old = keyRow(h, h.key());
     const store = h.services.store;
-    expect(() => rotateKey(store, "test", old, h.clock.now(), { revokeOldAfterMs: 86_400_000 })).toThrow(/limit of 1/);
-    expect(store.apiKeys.byId(old.id)!.expires_at).toBe(old.expires_at);
-    const { row } = rotateKey(store, "test", old, h.clock.now(), { revokeOldAfterMs: 0 });
-    expect(row.replaces_key_id).toBe(old.id);
-    expect(store.apiKeys.byId(old.id)!.revoked_at).not.toBeNull();
+    const first = keyRow(h, h.key());
+    const { row } = rotateKey(store, "test", first, h.clock.now(), { revokeOldAfterMs: 0 });
+    expect(row.replaces_key_id).toBe(first.id);
+    expect(store.apiKeys.byId(first.id)!.revoked_at).not.toBeNull();
+    const graced = rotateKey(store, "test", row, h.clock.now(), { revokeOldAfterMs: 30 * 86_400_000 }).row;
+    expect(graced.replaces_key_id).toBe(row.id);
+    expect(store.apiKeys.byId(row.id)!.expires_at).toBe(new Date(h.clock.now() + REPLACED_KEY_GRACE_MS).toISOString());
+  });
+
+  it("the dashboard's rotation at the cap (POST with replaces_key_id) works; a plain create and a second one do not", async () => {
+    const h = makeHarness();
+    capAt(h, 1);
+    const admin = await sessionOf(h, "admin@a.test");
+    const oldSecret = h.key();
+    const old = keyRow(h, oldSecret);
+    const rotation = { name: old.name, replaces_key_id: old.id };
+    const rotated = await h.send("POST", "/api/v1/api-keys", { auth: admin, body: rotation });
+    expect(rotated.status).toBe(201);
+    expect(rotated.body.replaces_key_id).toBe(old.id);
+    // Both work now; the old one for a day at most, so that the cap holds again after it.
+    const dayLater = new Date(h.clock.now() + REPLACED_KEY_GRACE_MS).toISOString();
+    expect(h.services.store.apiKeys.byId(old.id)!.expires_at).toBe(dayLater);
+    expect((await h.send("GET", "/api/v1/api-keys/current", { auth: rotated.body.key })).status).toBe(200);
+    const plain = await h.send("POST", "/api/v1/api-keys", { auth: admin, body: { name: "more" } });
+    expect(expectErrorBody(plain, 409, "api_key_limit_reached")).toMatchObject({ limit: 1, active: 2 });
+    // Past the cap by the rotation's one key, nothing more passes: neither the old key nor the new one is rotated again.
+    for (const replaces of [old.id, rotated.body.id]) {
+      const again = await h.send("POST", "/api/v1/api-keys", {
+        auth: admin,
+        body: { name: "x", replaces_key_id: replaces },
+      });
+      expectErrorBody(again, 409, "api_key_limit_reached");
+    }
+    h.clock.advance(REPLACED_KEY_GRACE_MS);
+    const later = await sessionOf(h, "admin@a.test");
+    expectErrorBody(await h.send("GET", "/api/v1/api-keys/current", { auth: oldSecret }), 401);
+    expectErrorBody(await h.send("POST", "/api/v1/api-keys", { auth: later, body: { name: "more" } }), 409);
+    const next = await h.send("POST", "/api/v1/api-keys", {
+      auth: later,
+      body: { ...rotation, replaces_key_id: rotated.body.id },
+    });
+    expect(next.status).toBe(201);
+  });
+
+  it("gives no place for a replaced key that is not active, and leaves the old key as it was below the cap", async () => {
+    const h = makeHarness();
+    capAt(h, 2);
+    const admin = await sessionOf(h, "admin@a.test");
+    const revoked = keyRow(h, h.key());
+    await h.send("DELETE", `/api/v1/api-keys/${revoked.id}`, { auth: admin });
+    const kept = keyRow(h, h.key());
+    const below = await h.send("POST", "/api/v1/api-keys", {
+      auth: admin,
+      body: { name: "n", replaces_key_id: kept.id },
+    });
+    expect(below.status).toBe(201);
+    expect(h.services.store.apiKeys.byId(kept.id)!.expires_at).toBe(kept.expires_at);
+    const body = { name: "n", replaces_key_id: revoked.id };
+    expectErrorBody(await h.send("POST", "/api/v1/api-keys", { auth: admin, body }), 409, "api_key_limit_reached");
+  });
+
+  it("lets a member replace only a key it may change, and only one of its account", async () => {
+    const h = makeHarness();
+    const admin = await sessionOf(h, "admin@a.test");
+    const member = await sessionOf(h, "member@a.test");
+    const theirs = await h.send("POST", "/api/v1/api-keys", { auth: admin, body: { name: "theirs" } });
+    const refused = await h.send("POST", "/api/v1/api-keys", {
+      auth: member,
+      body: { name: "x", replaces_key_id: theirs.body.id },
+    });
+    expectErrorBody(refused, 403, "admin_required");
+    const foreign = keyRow(h, h.key({ account: h.b.id }));
+    const elsewhere = await h.send("POST", "/api/v1/api-keys", {
+      auth: admin,
+      body: { name: "x", replaces_key_id: foreign.id },
+    });
+    expectErrorBody(elsewhere, 404, "api_key_not_found");
+    expect(h.services.store.apiKeys.list(h.a.id)).toHaveLength(1);
   });
 
   it("a rotation with a grace period brings the old key's expiry forward, never later than it was", () => {

@@ -131,7 +131,7 @@ function addKeysRotate(keys: Command): void {
     .command("rotate")
     .description(
       "Issue a replacement with the same name, scopes and binding, which records the key it replaces; the old key " +
-        "stays valid until revoked, or --revoke-old",
+        "stays valid until revoked (a day at most when the account is at its cap of active keys), or --revoke-old",
     )
     .argument("<key>", KEY_ARGUMENT, idArg("the key"))
     .option(

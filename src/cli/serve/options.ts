@@ -6,6 +6,7 @@ import os from "node:os";
 import { type Command, Option } from "commander";
 import cron from "node-cron";
 import { withoutUserinfo } from "../../domain/generation/llm.js";
+import { TrustProxyError, trustProxyOf } from "../../http/client-address.js";
 import { originOf } from "../../http/cors.js";
 import { givenOption, hostArg, intInRange, portArg, positiveInt, serverUrlArg } from "../args.js";
 import { UsageError } from "../errors.js";
@@ -29,6 +30,7 @@ export interface ServeCommandOptions {
   backupDir?: string;
   corsOrigin?: string[];
   metricsToken?: string;
+  trustProxy?: string[];
 }
 
 /** The upper bound of --workers: more threads than any machine this serves has cores, each with its own heap. */
@@ -79,7 +81,7 @@ function descriptionOptions(): Option[] {
   ];
 }
 
-/** CORS for a browser front end elsewhere, and who may read GET /metrics (docs/operations.md). */
+/** CORS for a browser front end elsewhere, who may read GET /metrics, and the proxies trusted (docs/operations.md). */
 function edgeOptions(): Option[] {
   return [
     new Option(
@@ -94,6 +96,12 @@ function edgeOptions(): Option[] {
     )
       .env("CONTENT_SERVICE_METRICS_TOKEN")
       .argParser(metricsTokenArg),
+    new Option(
+      "--trust-proxy <address...>",
+      "take the client's address from X-Forwarded-For on connections from this proxy (address, CIDR range or loopback); repeatable (variable: space-separated)",
+    )
+      .env("CONTENT_SERVICE_TRUST_PROXY")
+      .argParser(trustProxyArg),
   ];
 }
 
@@ -125,6 +133,24 @@ function corsOriginsArg(value: string, previous: string[] | undefined): string[]
     if (!origins.includes(origin)) origins.push(origin);
   }
   return origins;
+}
+
+/**
+ * A --trust-proxy value (one address, CIDR range or name; the variable may hold several, space-separated) added to
+ * those before, each checked as the server will read it (http/client-address.ts), so that a typo fails the start.
+ */
+function trustProxyArg(value: string, previous: string[] | undefined): string[] {
+  const proxies = [...(previous ?? [])];
+  for (const given of value.split(/[\s,]+/).filter(Boolean)) {
+    try {
+      trustProxyOf([given]);
+    } catch (e) {
+      if (e instanceof TrustProxyError) throw new UsageError(`--trust-proxy: ${e.message}`);
+      throw e;
+    }
+    if (!proxies.includes(given)) proxies.push(given);
+  }
+  return proxies;
 }
 
 /** The on-prem model servers: text generation and images. */

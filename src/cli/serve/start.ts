@@ -129,6 +129,7 @@ function serverOptions(dataDir: string, opts: ServeCommandOptions, backupDir: st
       timezone: opts.timezone,
       corsOrigins: opts.corsOrigin ?? [],
       metricsToken: opts.metricsToken || undefined,
+      trustProxy: opts.trustProxy ?? [],
       ...modelConfig(opts),
     },
   };

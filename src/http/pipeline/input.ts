@@ -43,7 +43,7 @@ export function validateInput(services: Services): Stage<RoutedState> {
     const ctx: Ctx = {
       request: state.request,
       traceId: state.traceId,
-      remoteAddress: state.env.remoteAddress,
+      clientAddress: state.clientAddress,
       services,
       principal: principal as Principal,
       account: state.account as AccountRow,

@@ -1,11 +1,12 @@
 /** The rate-limit stage (DESIGN §5): two buckets per key or session user, one per client address without one. */
 import type { AccountRow } from "../../db/accounts.js";
+import { addressKey } from "../../domain/address-key.js";
 import { ApiError } from "../../domain/errors.js";
 import { effectiveRateLimits, sessionRateLimits } from "../../domain/plans.js";
 import { unauthorized } from "../auth.js";
 import type { Principal, Services } from "../context.js";
 import { ANONYMOUS_PER_MINUTE, type RateDecision } from "../ratelimit.js";
-import type { RequestEnv, RoutedState, Stage } from "./state.js";
+import type { RoutedState, Stage } from "./state.js";
 
 /** The X-RateLimit-* headers of a decision (DESIGN §5), none without one. */
 export function rateHeaders(d: RateDecision | undefined): Record<string, string> {
@@ -27,9 +28,12 @@ export function rateLimited(d: RateDecision): ApiError {
   );
 }
 
-/** Admits a request without valid credentials against its client address's bucket; `peek` takes nothing. */
-export function takeByAddress(services: Services, env: RequestEnv, peek = false): RateDecision {
-  return services.limiter.take(`addr:${env.remoteAddress ?? "unknown"}`, { perMinute: ANONYMOUS_PER_MINUTE }, peek);
+/**
+ * Admits a request without valid credentials against its client address's bucket (an IPv6 client's /64's,
+ * domain/address-key.ts); `peek` takes nothing.
+ */
+export function takeByAddress(services: Services, address: string | undefined, peek = false): RateDecision {
+  return services.limiter.take(`addr:${addressKey(address)}`, { perMinute: ANONYMOUS_PER_MINUTE }, peek);
 }
 
 /** The account of a caller, through the row cache; 401 when it was deleted since the credentials were issued. */
@@ -49,7 +53,7 @@ function accountOf(services: Services, principal: Principal): AccountRow {
 export function limitRate(services: Services): Stage {
   return function limitRate(state) {
     if (state.route?.stability === "outside") {
-      state.decision = takeByAddress(services, state.env, true);
+      state.decision = takeByAddress(services, state.clientAddress, true);
       return;
     }
     const principal = state.principal;
@@ -62,7 +66,7 @@ export function limitRate(services: Services): Stage {
       const limits = principal.kind === "key" ? effectiveRateLimits(account) : sessionRateLimits(account);
       state.bucket = { id, limits };
       if (!state.covered) state.decision = services.limiter.take(id, state.bucket.limits);
-    } else if (!state.covered) state.decision = takeByAddress(services, state.env);
+    } else if (!state.covered) state.decision = takeByAddress(services, state.clientAddress);
     if (state.decision && !state.decision.allowed) throw rateLimited(state.decision);
   };
 }

@@ -32,7 +32,7 @@ export function renderError(services: Services, state: RequestState, err: unknow
   state.errorCode = apiError.code;
   // Readiness answers 503 until the disk has room again (storage-watch.ts).
   if (apiError.code === "storage_full") services.storage.noteFull();
-  const rate = rateHeaders(state.decision ?? takeByAddress(services, state.env, true));
+  const rate = rateHeaders(state.decision ?? takeByAddress(services, state.clientAddress, true));
   const headers: Record<string, string> = { ...rate, "x-trace-id": state.traceId, ...apiError.headers };
   if (state.beta) headers["x-api-stability"] = "beta";
   if (apiError.status === 401) headers["www-authenticate"] = 'Bearer realm="content-service"';
@@ -43,9 +43,14 @@ export function renderError(services: Services, state: RequestState, err: unknow
 
 /**
  * The answer to a request that could not be read as HTTP (node.ts clientErrorListener): the error's coded body with
- * a fresh trace id and the X-RateLimit-* of the client's address (peeked: nothing is taken).
+ * a fresh trace id and the X-RateLimit-* of the client's address (peeked: nothing is taken). Such a request has no
+ * header to read a forwarded address from: its address is its connection's peer.
  */
 export function renderRefusal(services: Services, apiError: ApiError, traceId: string, env: RequestEnv): Outgoing {
-  const headers = { ...rateHeaders(takeByAddress(services, env, true)), "x-trace-id": traceId, ...apiError.headers };
+  const headers = {
+    ...rateHeaders(takeByAddress(services, env.remoteAddress, true)),
+    "x-trace-id": traceId,
+    ...apiError.headers,
+  };
   return jsonOutgoing(apiError.status, errorBody(apiError, traceId), headers);
 }

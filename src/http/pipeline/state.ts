@@ -9,8 +9,9 @@ import type { RateDecision } from "../ratelimit.js";
 import type { RouteDef } from "../route.js";
 import { requestUrl } from "./url.js";
 
-/** Per-request facts the transport knows (client address). */
+/** Per-request facts the transport knows. */
 export interface RequestEnv {
+  /** The connection's peer: the client, or a proxy in front of it (http/client-address.ts). */
   remoteAddress?: string;
   /**
    * The request this one is made inside (an MCP tool call inside its POST /mcp), which took a rate-limit token and
@@ -36,6 +37,8 @@ export interface Bucket {
 export interface RequestState {
   readonly request: Incoming;
   readonly env: RequestEnv;
+  /** The client's address (http/client-address.ts), what every per-address rule reads. */
+  readonly clientAddress?: string;
   readonly traceId: string;
   /** performance.now() when the request came in, for the log line's duration. */
   readonly started: number;
@@ -85,8 +88,11 @@ export function isRouted(state: RequestState): state is RoutedState {
   return state.match.kind === "route";
 }
 
-/** The state of a request as it comes in: its trace id, its URL and whether its enclosing request covers it. */
-export function openRequest(request: Incoming, env: RequestEnv): RequestState {
+/**
+ * The state of a request as it comes in: its trace id, its URL, its client's address (the peer's unless a trusted
+ * proxy forwarded another) and whether its enclosing request covers it.
+ */
+export function openRequest(request: Incoming, env: RequestEnv, clientAddress = env.remoteAddress): RequestState {
   const started = performance.now();
   const traceId = randomUUID();
   // Claimed before the first await, so that of a batch's concurrent tool calls exactly one is covered.
@@ -95,6 +101,7 @@ export function openRequest(request: Incoming, env: RequestEnv): RequestState {
   return {
     request,
     env,
+    clientAddress,
     traceId,
     started,
     url: requestUrl(request.url),

@@ -176,6 +176,31 @@ describeInBrowser("the API key pages", () => {
     await visit.context.close();
   });
 
+  it("rotates a key at the account's cap: the old key works beside the new one for a day", async () => {
+    const person = await newAccount(d);
+    const session = await sessionOf(d, person);
+    const old = await call(d, "POST", "/api/v1/api-keys", { auth: session, body: { name: "Only key" } });
+    expect(old.status).toBe(201);
+    const cap = await call(d, "PUT", `/api/v1/admin/accounts/${person.accountId}`, {
+      auth: await sessionOf(d),
+      body: { max_active_keys: 1 },
+    });
+    expect(cap.status).toBe(200);
+    const visit = await openPage(d);
+    const { page } = visit;
+    await signIn(d, visit, person, "#/keys");
+    await page.getByText("The account has 1 active keys, its limit").waitFor();
+    await page.getByRole("button", { name: "Rotate Only key" }).click();
+    const fresh = await secretShown(page);
+    await page.getByText(/still works, until .* \(the account is at its limit of active keys\)/).waitFor();
+    expect((await call(d, "GET", "/api/v1/api-keys/current", { auth: fresh })).status).toBe(200);
+    expect((await call(d, "GET", "/api/v1/api-keys/current", { auth: old.body.key })).status).toBe(200);
+    await page.getByRole("button", { name: "The new key is deployed: revoke the old one" }).click();
+    expect(await statusWithin2s(d, old.body.key, 401)).toBe(401);
+    expect(visit.errors).toEqual([]);
+    await visit.context.close();
+  });
+
   it("offers the binding to an account with two workspaces, and follows ?scopes= in the address", async () => {
     const person = await newAccount(d);
     const session = await sessionOf(d, person);

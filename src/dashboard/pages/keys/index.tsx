@@ -138,7 +138,17 @@ interface Rotation {
   secret: string;
 }
 
-function RotationPanel({ rotation, onDone }: { rotation: Rotation; onDone: () => void }) {
+/**
+ * The old key's end when the rotation brought it forward (the account was at its cap of active keys: the server
+ * lets the replaced key work for a day), else null.
+ */
+function endBroughtForward(rotation: Rotation, keys: ApiKey[] | undefined): string | null {
+  const now = keys?.find((k) => k.id === rotation.old.id);
+  return now?.expires_at && now.expires_at !== rotation.old.expires_at ? now.expires_at : null;
+}
+
+function RotationPanel({ rotation, keys, onDone }: { rotation: Rotation; keys?: ApiKey[]; onDone: () => void }) {
+  const ends = endBroughtForward(rotation, keys);
   const revoke = useAction(async () => {
     await ok(api.DELETE("/api/v1/api-keys/{id}", { params: { path: { id: rotation.old.id } } }));
     onDone();
@@ -147,8 +157,9 @@ function RotationPanel({ rotation, onDone }: { rotation: Rotation; onDone: () =>
     <section class="rotation" aria-label={`Rotating ${rotation.old.name}`}>
       <SecretOnce secret={rotation.secret} name={rotation.old.name} />
       <p>
-        The old key ({rotation.old.prefix}…) still works. Put the new key where the old one is used, then revoke the old
-        one.
+        The old key ({rotation.old.prefix}…) still works
+        {ends ? `, until ${dateTime(ends)} (the account is at its limit of active keys)` : ""}. Put the new key where
+        the old one is used, then revoke the old one.
       </p>
       <ErrorNote error={revoke.error} />
       {revoke.busy ? <Busy label="Revoking the old key…" /> : null}
@@ -197,6 +208,7 @@ export function KeysPage(_props: PageProps) {
       {rotation ? (
         <RotationPanel
           rotation={rotation}
+          keys={keys.data}
           onDone={() => {
             setRotation(null);
             keys.reload();

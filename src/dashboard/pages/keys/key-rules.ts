@@ -50,13 +50,17 @@ export function scopesText(scopes: string[]): string {
   return scopes.includes("write") ? "read, write" : "read";
 }
 
-/** The body that issues a replacement of a key with its name, scopes, binding and expiry choice. */
+/**
+ * The body that issues a replacement of a key with its name, scopes, binding and expiry choice, naming the key it
+ * replaces: the server then gives it the old key's place under the account's cap, so a rotation at the cap works.
+ */
 export function replacementOf(key: ApiKey): CreateKeyRequest {
   return {
     name: key.name,
     scopes: key.scopes.includes("write") ? ["read", "write"] : ["read"],
     workspace_id: key.workspace_id,
     expires: expiryChoiceOf(key),
+    replaces_key_id: key.id,
   };
 }
 
