@@ -148,7 +148,11 @@ export function listIndex(f: ContentFilter): string {
   return f.status ? "contents_status" : "contents_workspace";
 }
 
-/** The statement of a contents page with these filters: ids from listIndex's index, then the page's rows. */
+/**
+ * The statement of a contents page with these filters: ids from listIndex's index, then the page's rows only. The
+ * index is named (INDEXED BY): without statistics SQLite prefers any index in id order and tests each row, and a
+ * dropped index is then an error rather than a slow page.
+ */
 export function listSql(f: ContentFilter): string {
   const where = ["workspace_id = @workspaceId", "id > @afterId"];
   if (f.status) where.push("status = @status");
