@@ -7,11 +7,9 @@ DROP INDEX contents_workspace;
 CREATE INDEX contents_workspace ON contents(workspace_id, id, status, scheduled_publish_day);
 -- A status in id order: a rare status's page no longer walks the whole workspace.
 CREATE INDEX contents_status ON contents(workspace_id, status, id, scheduled_publish_day);
--- A planned-day range, with the status that overdue=false tests.
+-- A planned-day range, with the status that a status filter and overdue=false test.
 DROP INDEX contents_planned;
 CREATE INDEX contents_planned ON contents(workspace_id, scheduled_publish_day, status);
--- A status and a planned-day range.
-CREATE INDEX contents_status_planned ON contents(workspace_id, status, scheduled_publish_day);
 -- Overdue candidates only (planned, not published): overdue=true reads its matches, not every past-planned content.
 CREATE INDEX contents_overdue ON contents(workspace_id, scheduled_publish_day, status)
   WHERE status != 'published' AND scheduled_publish_day IS NOT NULL;

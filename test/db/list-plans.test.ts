@@ -4,7 +4,7 @@
  * costs the page (or, for a planned-day range, its matches), not the workspace.
  */
 import { describe, expect, it } from "vitest";
-import { type ContentFilter, type ContentStatus, listIndex, listSql } from "../../src/db/contents.js";
+import { type ContentFilter, type ContentStatus, listIndex, listSql, RANGE_WALK } from "../../src/db/contents.js";
 import { CONVERSION_LIST_SQL } from "../../src/db/conversions.js";
 import { IMAGE_PAGE_SQL } from "../../src/db/images.js";
 import { MEMORY_LIST_SQL } from "../../src/db/memories.js";
@@ -56,7 +56,7 @@ const tableScans = (lines: string[], tables: string[]) =>
   lines.filter((l) => tables.some((t) => new RegExp(`^SCAN ${t}\\b`).test(l)));
 
 describe("list query plans", () => {
-  it("take every contents filter's page from a covering index searched on that filter", () => {
+  it("take every contents filter's page ids from a covering index searched on that filter", () => {
     const db = migrated();
     const partial = new Map(
       (
@@ -66,26 +66,38 @@ describe("list query plans", () => {
         }[]
       ).map((r) => [r.name, r.partial === 1]),
     );
-    for (const f of contentShapes()) {
-      const lines = plan(db, listSql(f), { ...f, status: f.status ?? null });
-      const why = `${named(f)}:\n${lines.join("\n")}`;
-      expect(tableScans(lines, ["contents", "c"]), why).toEqual([]);
+    /** The plan of a statement of ids, its one search of contents, and that search's constraint. */
+    const searched = (sql: string, f: ContentFilter) => {
+      const lines = plan(db, sql, { ...f, status: f.status ?? null });
+      const why = `${named(f)}:\n${sql}\n${lines.join("\n")}`;
+      expect(tableScans(lines, ["contents"]), why).toEqual([]);
       // The ids come from the index alone: no filter reads a row (its status and day lie past its texts).
       const search = lines.filter((l) => l.startsWith("SEARCH contents "));
-      expect(search, why).toEqual([expect.stringMatching(`^SEARCH contents USING COVERING INDEX ${listIndex(f)} \\(`)]);
-      expect(lines, why).toContain("SEARCH c USING INTEGER PRIMARY KEY (rowid=?)");
-      const constraint = search[0]!.replace(/^[^(]*/, "");
-      expect(constraint, why).toMatch(/^\(workspace_id=\?/);
-      // With overdue=true the status is tested on the overdue contents' index entries (below), not searched.
-      if (f.status && !f.overdueBefore) expect(constraint, why).toMatch(/status=\?/);
+      expect(search, why).toEqual([
+        expect.stringMatching(/^SEARCH contents USING COVERING INDEX \w+ \(workspace_id=\?/),
+      ]);
+      return { lines, why, index: search[0]!.split(" ")[5]!, constraint: search[0]!.replace(/^[^(]*/, "") };
+    };
+    for (const f of contentShapes()) {
+      const sql = listSql(f);
+      const exact = searched(sql.exact, f);
+      const { why, constraint } = exact;
+      expect(exact.index, why).toBe(listIndex(f));
       const ranged = f.plannedFrom || f.plannedTo || f.overdueBefore;
+      // A range's matches are found by day, the status tested on their index entries; the walk searches it.
+      if (f.status && !ranged) expect(constraint, why).toMatch(/status=\?/);
       if (ranged) {
         // A day range is searched in the index; its matches' ids are then sorted: a cost of the matches.
         expect(constraint, why).toMatch(/scheduled_publish_day[<>]/);
+        // Tried first: RANGE_WALK entries in id order, which serve a range that matches densely.
+        const walk = searched(sql.walk!, f);
+        expect(walk.constraint, walk.why).toMatch(f.status ? /status=\? AND id>\?\)$/ : /id>\?\)$/);
+        expect(sql.walk, walk.why).toContain(`LIMIT ${RANGE_WALK})`);
       } else {
         // Served in id order from the cursor on: the page's cost, nothing sorted.
         expect(constraint, why).toMatch(/id>\?\)$/);
-        expect(lines.join("\n"), why).not.toMatch(/TEMP B-TREE/);
+        expect(exact.lines.join("\n"), why).not.toMatch(/TEMP B-TREE/);
+        expect(sql.walk, why).toBeUndefined();
       }
       // Overdue reads only the planned contents that are not published, not every past-planned one.
       if (f.overdueBefore) expect(partial.get(listIndex(f)), why).toBe(true);
@@ -198,5 +210,43 @@ describe("the contents list", () => {
         }
         expect(found, named(f)).toEqual(expected);
       }
+  });
+
+  it("finds a day range's matches past the walk in id order, and on pages the walk fills", () => {
+    const db = migrated();
+    const store = createStore(db);
+    const now = "2030-06-15T08:00:00.000Z";
+    const account = store.accounts.create("A", "business", now);
+    const ws = store.workspaces.create(account.id, "w", false, now).id;
+    const add = (day: string | null) => {
+      const row = store.contents.create({
+        accountId: account.id,
+        workspaceId: ws,
+        templateId: null,
+        title: "t",
+        content: "x",
+        status: "draft",
+        now,
+      });
+      if (day) store.contents.schedule(row.id, day, day, now);
+      return row.id;
+    };
+    // Dense matches first (pages the walk fills), then more unplanned contents than the walk takes, then a few.
+    const matches: number[] = [];
+    db.transaction(() => {
+      for (let i = 0; i < 30; i++) matches.push(add("2030-06-10"));
+      for (let i = 0; i < RANGE_WALK + 200; i++) add(i % 2 ? null : "2030-07-01");
+      for (let i = 0; i < 5; i++) matches.push(add("2030-06-10"));
+    })();
+    for (const range of [{ plannedFrom: "2030-06-01", plannedTo: "2030-06-12" }, { overdueBefore: TODAY }]) {
+      const found: number[] = [];
+      for (let afterId = 0; ; ) {
+        const page = [...store.contents.list({ workspaceId: ws, ...range, afterId, limit: 4 })].map((r) => r.id);
+        found.push(...page);
+        if (page.length < 4) break;
+        afterId = page.at(-1)!;
+      }
+      expect(found, JSON.stringify(range)).toEqual(matches);
+    }
   });
 });
