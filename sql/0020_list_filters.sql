@@ -2,10 +2,10 @@
 -- selects its ids from one covering index (db/contents.ts listIndex), then reads only the page's rows: a filter
 -- never reads a row to test it, where status and planned day lie past the row's two texts.
 
--- In id order, with what overdue=false tests, for a page with no filter or only that one.
+-- In id order, with the columns overdue=false and a day range's walk in id order test.
 DROP INDEX contents_workspace;
 CREATE INDEX contents_workspace ON contents(workspace_id, id, status, scheduled_publish_day);
--- A status in id order: a rare status's page no longer walks the whole workspace.
+-- A status in id order, with the day: a page of a rare status reads that status's entries only.
 CREATE INDEX contents_status ON contents(workspace_id, status, id, scheduled_publish_day);
 -- A planned-day range, with the status that a status filter and overdue=false test.
 DROP INDEX contents_planned;
