@@ -135,27 +135,91 @@ function rowQueries(db: Db) {
   };
 }
 
-/** The listing of a workspace's contents by filters: one statement per combination, prepared on first use and kept. */
+/** Index entries a page filtered by a day range walks in id order before it takes its matches from the range. */
+export const RANGE_WALK = 1000;
+
+/** Whether a filter is a range of planned days (overdue=true is one, up to today). */
+const ranged = (f: ContentFilter) => Boolean(f.plannedFrom || f.plannedTo || f.overdueBefore);
+
+/**
+ * The index a contents page takes its ids from, by its filters (sql/0022_list_filters.sql). Each holds every column
+ * its filters test, so that no row is read to test it. Equality filters are served in id order: the page costs the
+ * page (overdue=false also passes over the overdue contents between, in the index). A planned-day range, or overdue
+ * (a range up to today), cannot also be in id order: when the walk of listSql does not fill the page, its matches are
+ * found in this index and their ids sorted, a cost of the matches, not of the workspace. test/db/list-plans.test.ts
+ * holds each filter to its plan.
+ */
+export function listIndex(f: ContentFilter): string {
+  if (f.overdueBefore) return "contents_overdue";
+  if (f.plannedFrom || f.plannedTo) return "contents_planned";
+  return orderedIndex(f);
+}
+
+/** The index of a workspace's contents in id order, of one status when the filter names one. */
+function orderedIndex(f: ContentFilter): string {
+  return f.status ? "contents_status" : "contents_workspace";
+}
+
+/** The filter's terms on a content's workspace, the cursor and the status: an index in id order searches them. */
+function placeTerms(f: ContentFilter): string[] {
+  return ["workspace_id = @workspaceId", "id > @afterId", ...(f.status ? ["status = @status"] : [])];
+}
+
+/** The filter's terms on a content's planned day (and, for overdue, its status). */
+function dayTerms(f: ContentFilter): string[] {
+  const where: string[] = [];
+  if (f.plannedFrom) where.push("scheduled_publish_day >= @plannedFrom");
+  if (f.plannedTo) where.push("scheduled_publish_day <= @plannedTo");
+  if (f.overdueBefore) where.push("scheduled_publish_day < @overdueBefore AND status != 'published'");
+  if (f.notOverdueOn)
+    where.push("(scheduled_publish_day IS NULL OR scheduled_publish_day >= @notOverdueOn OR status = 'published')");
+  return where;
+}
+
+/**
+ * The statements of a contents page's ids. `exact`: the page's ids from listIndex's index. `walk`, for a day range
+ * only: the matches among the next RANGE_WALK entries in id order, which are the page when they fill it; a range
+ * that matches densely is thus served at the page's cost, a sparse one at RANGE_WALK entries and its matches.
+ * The indexes are named (INDEXED BY): without statistics SQLite prefers any index in id order and tests each row,
+ * and a dropped index is then an error rather than a slow page.
+ */
+export function listSql(f: ContentFilter): { exact: string; walk?: string } {
+  const place = placeTerms(f);
+  const days = dayTerms(f);
+  const exact = `SELECT id FROM contents INDEXED BY ${listIndex(f)} WHERE ${[...place, ...days].join(" AND ")}
+    ORDER BY id LIMIT @limit`;
+  if (!ranged(f)) return { exact };
+  const next = `SELECT id, status, scheduled_publish_day FROM contents INDEXED BY ${orderedIndex(f)}
+    WHERE ${place.join(" AND ")} ORDER BY id LIMIT ${RANGE_WALK}`;
+  return { exact, walk: `SELECT id FROM (${next}) WHERE ${days.join(" AND ")} ORDER BY id LIMIT @limit` };
+}
+
+/** The listing of a workspace's contents by filters: statements per combination, prepared on first use and kept. */
 function listQuery(db: Db): (f: ContentFilter) => IterableIterator<ContentRow> {
-  const listStatements = new Map<string, Database.Statement>();
+  const prepared = new Map<string, Database.Statement<[Record<string, unknown>], number>>();
+  const ids = (sql: string, f: ContentFilter): number[] => {
+    let stmt = prepared.get(sql);
+    if (!stmt) {
+      stmt = db.prepare<[Record<string, unknown>], number>(sql).pluck();
+      prepared.set(sql, stmt);
+    }
+    return stmt.all({ ...f, status: f.status ?? null });
+  };
+  const byId = db.prepare<[number], ContentRow>(`SELECT ${ROW} FROM contents AS c WHERE c.id = ?`);
+  // One row at a time, as the page takes it (a statement's ORDER BY over the ids would read every row first).
+  function* rows(page: number[]): IterableIterator<ContentRow> {
+    for (const id of page) {
+      const row = byId.get(id);
+      // A content the writer removed since its id was read is left out.
+      if (row) yield row;
+    }
+  }
   /** A page of contents, read as it is taken (routes' page()): texts past what a page shows are not read. */
   return function list(f: ContentFilter): IterableIterator<ContentRow> {
-    const where = ["c.workspace_id = @workspaceId", "c.id > @afterId"];
-    if (f.status) where.push("c.status = @status");
-    if (f.plannedFrom) where.push("c.scheduled_publish_day >= @plannedFrom");
-    if (f.plannedTo) where.push("c.scheduled_publish_day <= @plannedTo");
-    if (f.overdueBefore) where.push("c.scheduled_publish_day < @overdueBefore AND c.status != 'published'");
-    if (f.notOverdueOn)
-      where.push(
-        "(c.scheduled_publish_day IS NULL OR c.scheduled_publish_day >= @notOverdueOn OR c.status = 'published')",
-      );
-    const sql = `SELECT ${ROW} FROM contents AS c WHERE ${where.join(" AND ")} ORDER BY c.id LIMIT @limit`;
-    let stmt = listStatements.get(sql);
-    if (!stmt) {
-      stmt = db.prepare(sql);
-      listStatements.set(sql, stmt);
-    }
-    return stmt.iterate({ ...f, status: f.status ?? null }) as IterableIterator<ContentRow>;
+    const sql = listSql(f);
+    const walked = sql.walk === undefined ? [] : ids(sql.walk, f);
+    const page = walked.length === f.limit ? walked : ids(sql.exact, f);
+    return rows(page);
   };
 }
 

@@ -41,6 +41,17 @@ export interface ConversionListQuery {
   limit: number;
 }
 
+/**
+ * A workspace's conversions in id order, all or of one content: two statements, as `(@contentId IS NULL OR
+ * content_id = @contentId)` is served by no index; one content's are read from conversions_content
+ * (test/db/list-plans.test.ts).
+ */
+export const CONVERSION_LIST_SQL = {
+  all: "SELECT * FROM conversions WHERE workspace_id = @workspaceId AND id > @afterId ORDER BY id LIMIT @limit",
+  ofContent: `SELECT * FROM conversions WHERE content_id = @contentId AND workspace_id = @workspaceId AND id > @afterId
+    ORDER BY id LIMIT @limit`,
+};
+
 /** Prepared conversion statements of one connection. */
 export function conversionQueries(db: Db) {
   const byId = db.prepare<[number], ConversionRow>("SELECT * FROM conversions WHERE id = ?");
@@ -50,14 +61,13 @@ export function conversionQueries(db: Db) {
      VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'conversions'),
        @accountId, @workspaceId, @contentId, @targetFormat, @output, @posts, @subject, @now)`,
   );
-  const list = db.prepare<
-    { workspaceId: string; contentId: number | null; afterId: number; limit: number },
-    ConversionRow
-  >(
-    `SELECT * FROM conversions
-     WHERE workspace_id = @workspaceId AND (@contentId IS NULL OR content_id = @contentId) AND id > @afterId
-     ORDER BY id LIMIT @limit`,
+  const list = db.prepare<{ workspaceId: string; afterId: number; limit: number }, ConversionRow>(
+    CONVERSION_LIST_SQL.all,
   );
+  const listOfContent = db.prepare<
+    { workspaceId: string; contentId: number; afterId: number; limit: number },
+    ConversionRow
+  >(CONVERSION_LIST_SQL.ofContent);
 
   const same = db.prepare<
     {
@@ -92,7 +102,12 @@ export function conversionQueries(db: Db) {
     /** Any conversion by id: the caller checks the account and the workspace. */
     byId: (id: number) => byId.get(id),
     /** A workspace's conversions in id order, optionally of one content. */
-    list: (q: ConversionListQuery) => list.iterate({ ...q, contentId: q.contentId ?? null }),
+    list: (q: ConversionListQuery) => {
+      const page = { workspaceId: q.workspaceId, afterId: q.afterId, limit: q.limit };
+      return q.contentId === undefined
+        ? list.iterate(page)
+        : listOfContent.iterate({ ...page, contentId: q.contentId });
+    },
     /** Stores a conversion. */
     create(c: NewConversion): ConversionRow {
       const id = Number(insert.run({ ...c, posts: c.posts === null ? null : JSON.stringify(c.posts) }).lastInsertRowid);

@@ -30,19 +30,23 @@ export type NewImage = Omit<ImageRow, "id" | "created_at"> & { data: Uint8Array 
 
 const COLUMNS = "id, account_id, filename, mime_type, size_bytes, width, height, source, prompt, sha256, created_at";
 
+/**
+ * An account's images newest first, all or of one source (images_account, images_source; test/db/list-plans.test.ts).
+ * The cursor is the id of the last image of the previous page.
+ */
+export const IMAGE_PAGE_SQL = {
+  all: `SELECT ${COLUMNS} FROM images WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?`,
+  ofSource: `SELECT ${COLUMNS} FROM images WHERE account_id = ? AND id < ? AND source = ? ORDER BY id DESC LIMIT ?`,
+};
+
 /** Prepared image statements of one connection. */
 export function imageQueries(db: Db) {
   const find = db.prepare<[number, number], ImageRow>(`SELECT ${COLUMNS} FROM images WHERE id = ? AND account_id = ?`);
   const content = db.prepare<[number, number], ImageContent>(
     "SELECT mime_type, size_bytes, sha256, filename, data FROM images WHERE id = ? AND account_id = ?",
   );
-  // Newest first; the cursor is the id of the last image of the previous page.
-  const page = db.prepare<[number, number, number], ImageRow>(
-    `SELECT ${COLUMNS} FROM images WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?`,
-  );
-  const pageOfSource = db.prepare<[number, number, string, number], ImageRow>(
-    `SELECT ${COLUMNS} FROM images WHERE account_id = ? AND id < ? AND source = ? ORDER BY id DESC LIMIT ?`,
-  );
+  const page = db.prepare<[number, number, number], ImageRow>(IMAGE_PAGE_SQL.all);
+  const pageOfSource = db.prepare<[number, number, string, number], ImageRow>(IMAGE_PAGE_SQL.ofSource);
   const insert = db.prepare<
     [number, string, string, number, number, number, string, string | null, string, Buffer, string]
   >(

@@ -44,6 +44,16 @@ export interface MemoryListQuery {
   limit: number;
 }
 
+/**
+ * A workspace's memories in id order, all or of one kind: two statements, as `(@kind IS NULL OR kind = @kind)` is
+ * served by no index (sql/0022_list_filters.sql memories_kind; test/db/list-plans.test.ts).
+ */
+export const MEMORY_LIST_SQL = {
+  all: "SELECT * FROM memories WHERE workspace_id = @workspaceId AND id > @afterId ORDER BY id LIMIT @limit",
+  ofKind: `SELECT * FROM memories WHERE workspace_id = @workspaceId AND kind = @kind AND id > @afterId
+    ORDER BY id LIMIT @limit`,
+};
+
 /** Prepared memory statements of one connection. */
 export function memoryQueries(db: Db) {
   const byId = db.prepare<[number], MemoryRow>("SELECT * FROM memories WHERE id = ?");
@@ -57,10 +67,9 @@ export function memoryQueries(db: Db) {
       `SELECT m.id FROM json_each(@ids) AS j JOIN memories AS m ON m.id = j.value WHERE m.account_id = @accountId`,
     )
     .pluck();
-  const list = db.prepare<{ workspaceId: string; kind: string | null; afterId: number; limit: number }, MemoryRow>(
-    `SELECT * FROM memories
-     WHERE workspace_id = @workspaceId AND id > @afterId AND (@kind IS NULL OR kind = @kind)
-     ORDER BY id LIMIT @limit`,
+  const list = db.prepare<{ workspaceId: string; afterId: number; limit: number }, MemoryRow>(MEMORY_LIST_SQL.all);
+  const listOfKind = db.prepare<{ workspaceId: string; kind: string; afterId: number; limit: number }, MemoryRow>(
+    MEMORY_LIST_SQL.ofKind,
   );
   const insert = db.prepare(
     // The id from id_sequences: never one a deleted record had (sql/0011_id_sequences.sql).
@@ -90,8 +99,10 @@ export function memoryQueries(db: Db) {
     presentIds: (accountId: number, ids: number[]): number[] =>
       presentIds.all({ accountId, ids: JSON.stringify([...new Set(ids)]) }),
     /** A workspace's memories in id order. */
-    list: (q: MemoryListQuery) =>
-      list.all({ workspaceId: q.workspaceId, kind: q.kind ?? null, afterId: q.afterId, limit: q.limit }),
+    list: (q: MemoryListQuery) => {
+      const page = { workspaceId: q.workspaceId, afterId: q.afterId, limit: q.limit };
+      return q.kind === undefined ? list.all(page) : listOfKind.all({ ...page, kind: q.kind });
+    },
     create(m: NewMemory): MemoryRow {
       return byId.get(Number(insert.run(m).lastInsertRowid))!;
     },

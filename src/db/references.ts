@@ -54,6 +54,12 @@ export type ReferenceHead = Pick<ReferenceRow, "id" | "account_id" | "workspace_
 
 const COUNTED = "(SELECT count(*) FROM reference_passages AS p WHERE p.reference_id = r.id) AS passage_count";
 
+/** A workspace's reference materials in id order (reference_materials_workspace; test/db/list-plans.test.ts). */
+export const REFERENCE_LIST_SQL = `SELECT r.*, ${COUNTED}
+  FROM reference_materials AS r
+  WHERE r.workspace_id = @workspaceId AND r.id > @afterId
+  ORDER BY r.id LIMIT @limit`;
+
 /** Prepared reference statements of one connection. */
 export function referenceQueries(db: Db) {
   const byId = db.prepare<[number], ReferenceRow>(
@@ -65,12 +71,7 @@ export function referenceQueries(db: Db) {
     `SELECT r.id, r.account_id, r.workspace_id, r.title FROM json_each(@ids) AS j
      JOIN reference_materials AS r ON r.id = j.value WHERE r.account_id = @accountId ORDER BY j.key`,
   );
-  const list = db.prepare<{ workspaceId: string; afterId: number; limit: number }, ReferenceRow>(
-    `SELECT r.*, ${COUNTED}
-     FROM reference_materials AS r
-     WHERE r.workspace_id = @workspaceId AND r.id > @afterId
-     ORDER BY r.id LIMIT @limit`,
-  );
+  const list = db.prepare<{ workspaceId: string; afterId: number; limit: number }, ReferenceRow>(REFERENCE_LIST_SQL);
   const passagesOf = db.prepare<{ ids: string }, PassageRow>(
     `SELECT p.* FROM json_each(@ids) AS j JOIN reference_passages AS p ON p.reference_id = j.value
      ORDER BY j.key, p.position`,

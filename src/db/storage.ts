@@ -9,7 +9,7 @@ import type { Db } from "./open.js";
 /** The UTF-8 bytes of a nullable text column, as the triggers count them. */
 const bytes = (column: string) => `coalesce(octet_length(${column}), 0)`;
 
-/** What each table's rows hold for an account `@id`, as the triggers of sql/0019 and 0020 count them. */
+/** What each table's rows hold for an account `@id`, as the triggers of sql/0019 and 0021 count them. */
 export const STORAGE_SIZES: Record<string, string> = {
   contents: `SELECT sum(${bytes("title")} + ${bytes("content")} + ${bytes("finalized_content")}) FROM contents
     WHERE account_id = @id`,

@@ -91,20 +91,25 @@ function parse(row: StoredTemplate): TemplateRow {
   return { ...row, sections: JSON.parse(row.sections) as TemplateSection[] };
 }
 
+/**
+ * The built-in templates and the account's own in id order, by category and text. Both halves come from
+ * templates_account; the filters are tested on those rows, which are the built-ins and the account's own, never
+ * a workspace's contents (test/db/list-plans.test.ts).
+ */
+export const TEMPLATE_LIST_SQL = `SELECT * FROM templates
+  WHERE (account_id IS NULL OR account_id = @accountId)
+    AND id > @afterId
+    AND (@category IS NULL OR category = @category COLLATE NOCASE)
+    AND (@q IS NULL OR instr(lower(name || ' ' || description || ' ' || category), lower(@q)) > 0)
+  ORDER BY id LIMIT @limit`;
+
 /** Prepared template statements of one connection. */
 export function templateQueries(db: Db) {
   const byId = db.prepare<[number], StoredTemplate>("SELECT * FROM templates WHERE id = ?");
   const list = db.prepare<
     { accountId: number; category: string | null; q: string | null; afterId: number; limit: number },
     StoredTemplate
-  >(
-    `SELECT * FROM templates
-     WHERE (account_id IS NULL OR account_id = @accountId)
-       AND id > @afterId
-       AND (@category IS NULL OR category = @category COLLATE NOCASE)
-       AND (@q IS NULL OR instr(lower(name || ' ' || description || ' ' || category), lower(@q)) > 0)
-     ORDER BY id LIMIT @limit`,
-  );
+  >(TEMPLATE_LIST_SQL);
   const byName = db.prepare<[number, string], StoredTemplate>(
     "SELECT * FROM templates WHERE account_id = ? AND name = ? COLLATE NOCASE ORDER BY id LIMIT 1",
   );

@@ -20,15 +20,16 @@ export interface WorkspaceHoldings {
   api_keys: number;
 }
 
+/** A page of an account's workspaces in id order, the cursor's (workspaces_page; test/db/list-plans.test.ts). */
+export const WORKSPACE_PAGE_SQL = "SELECT * FROM workspaces WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?";
+
 /** Prepared workspace statements of one connection. */
 export function workspaceQueries(db: Db) {
   const byId = db.prepare<[string], WorkspaceRow>("SELECT * FROM workspaces WHERE id = ?");
   const byAccount = db.prepare<[number], WorkspaceRow>(
     "SELECT * FROM workspaces WHERE account_id = ? ORDER BY created_at, id",
   );
-  const page = db.prepare<[number, string, number], WorkspaceRow>(
-    "SELECT * FROM workspaces WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?",
-  );
+  const page = db.prepare<[number, string, number], WorkspaceRow>(WORKSPACE_PAGE_SQL);
   const all = db.prepare<[], WorkspaceRow>("SELECT * FROM workspaces ORDER BY account_id, id");
   const defaultOf = db.prepare<[number], WorkspaceRow>(
     "SELECT * FROM workspaces WHERE account_id = ? AND is_default = 1",

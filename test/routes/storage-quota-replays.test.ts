@@ -1,5 +1,5 @@
 /**
- * The answers kept for Idempotency-Key replays count against the account's storage quota (sql/0020's triggers,
+ * The answers kept for Idempotency-Key replays count against the account's storage quota (sql/0021's triggers,
  * domain/writer.ts idempotencySave): from their store until the purge deletes them, and one that does not fit is
  * kept without its body, so that a duplicate learns the operation ran (409 idempotency_response_not_kept) and the
  * account stays within its quota.
