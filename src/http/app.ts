@@ -44,6 +44,17 @@ export interface App {
   routes: RouteDef[];
 }
 
+/**
+ * What a server in sandbox mode adds to the pipeline (src/sandbox/): without one, the pipeline is the same as before
+ * and pays nothing for it (test/sandbox/sandbox-off.test.ts).
+ */
+export interface AppExtension {
+  /** Stages run after the rate limit, before the route's 404 and 405: they may refuse, delay or mark a request. */
+  afterRateLimit: Stage[];
+  /** Sees every answer as it leaves serve() (its state) or refuse() (none), and may change its headers and body. */
+  finish(response: Outgoing, state?: RequestState): void;
+}
+
 /** A preflight's 204, with the X-Trace-Id and the peeked X-RateLimit-* of its address every answer carries. */
 function answerPreflight(services: Services, cors: Cors, state: RequestState, allowed: readonly string[]): Outgoing {
   const out = cors.preflight(state.request, allowed);
@@ -64,7 +75,7 @@ function countAnswer(services: Services, state: RequestState, response: Outgoing
 }
 
 /** Builds the application over its services and route table. */
-export function createApp(services: Services, routes: RouteDef[]): App {
+export function createApp(services: Services, routes: RouteDef[], extension?: AppExtension): App {
   const match = matchRoute(routes); // the route of the method and path; its 404 or 405 waits for requireRoute
   const cors = corsFor(services.config.corsOrigins);
   // DESIGN §3's order of checks, which decides the error a request gets. The caller and its bucket come before the
@@ -72,6 +83,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
   const beforeRoute: Stage[] = [
     authenticateCaller(services), // authenticate (DESIGN §3, spec §5): its 401 waits for the route's 404 and 405
     limitRate(services), // rate limit (DESIGN §5): 429 per key, session user or client address
+    ...(extension?.afterRateLimit ?? []), // sandbox mode only: the faults a request's Prefer header asks for
   ];
   const onRoute: Stage<RoutedState>[] = [
     refuseUnauthenticated, // authenticate's 401 (DESIGN §3)
@@ -114,6 +126,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
     cors.decorate(request, response);
     recordAnswer(services, state, response);
     countAnswer(services, state, response);
+    extension?.finish(response, state);
     return response;
   }
 
@@ -130,6 +143,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       trace_id: traceId,
       error_code: apiError.code,
     });
+    extension?.finish(response);
     return response;
   }
 
