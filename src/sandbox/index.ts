@@ -23,9 +23,10 @@ export interface SandboxOptions {
   journalSize: number;
 }
 
-/** The default of `--sandbox-journal`, and its bounds (each entry holds up to 64 KiB of body). */
+/** The default of `--sandbox-journal`. */
 export const JOURNAL_DEFAULT = 1000;
-export const JOURNAL_MAX = 100_000;
+/** The most requests `--sandbox-journal` may keep: each entry holds up to 64 KiB of body (journal.ts). */
+export const JOURNAL_MAX = 10_000;
 
 /** A server's sandbox: its routes, what it adds to the pipeline and to the writing of answers, and its journal. */
 export interface Sandbox {
