@@ -51,6 +51,8 @@ export interface App {
 export interface AppExtension {
   /** Stages run after the rate limit, before the route's 404 and 405: they may refuse, delay or mark a request. */
   afterRateLimit: Stage[];
+  /** Stages run once the input is valid, before the operation: they see the caller, the route and the body. */
+  beforeOperation: Stage<RoutedState>[];
   /** Sees every answer as it leaves serve() (its state) or refuse() (none), and may change its headers and body. */
   finish(response: Outgoing, state?: RequestState): void;
 }
@@ -95,6 +97,7 @@ export function createApp(services: Services, routes: RouteDef[], extension?: Ap
     resolveBodyWorkspace(services), // workspace (spec §5): the body's workspace_id, or the default
     recheckWrite(services), // a write's credentials and workspace, read again once its body is in
     validateInput(services), // input validation (DESIGN §3): 400 validation_failed, the handler's context
+    ...(extension?.beforeOperation ?? []), // sandbox mode only: the faults its rules answer
   ];
   const operation = runOperation(services); // the operation (DESIGN §3), with Idempotency-Key and durability
 

@@ -1,7 +1,7 @@
 /**
  * Sandbox mode (`serve --sandbox`, docs/sandbox.md): what it adds to a server, composed here and mounted by the server
  * only when asked for. Every answer carries `X-Sandbox: 1`; requests may ask for faults with `Prefer` (prefer.ts,
- * socket-faults.ts, stream-faults.ts); the journal keeps the last requests (journal.ts); its operations live under
+ * socket-faults.ts, stream-faults.ts), and rules answer them to the requests they match (rules.ts); the journal keeps the last requests (journal.ts); its operations live under
  * /_sandbox/ (routes.ts). One module per job: the test clock, resets and fixtures join them here.
  */
 import { iso } from "../domain/clock.js";
@@ -12,8 +12,9 @@ import type { ListenerOptions } from "../http/node.js";
 import type { RequestState } from "../http/pipeline/state.js";
 import type { RouteDef } from "../http/route.js";
 import { RequestJournal } from "./journal.js";
-import { type Preferences, preferStage, type SocketFault } from "./prefer.js";
-import { journalRoutes } from "./routes.js";
+import { applyPreferences, type Preferences, preferStage, type SocketFault } from "./prefer.js";
+import { faultRoutes, journalRoutes } from "./routes.js";
+import { FaultRules } from "./rules.js";
 import { faultingWriter } from "./socket-faults.js";
 import { streamCutAfter } from "./stream-faults.js";
 
@@ -34,16 +35,25 @@ export interface Sandbox {
   extension: AppExtension;
   listener: ListenerOptions;
   journal: RequestJournal;
+  rules: FaultRules;
 }
 
 /** The sandbox of a server over `services`. */
 export function createSandbox(options: SandboxOptions, services: Services): Sandbox {
   const journal = new RequestJournal(options.journalSize);
+  const rules = new FaultRules();
   const asked = new WeakMap<RequestState, Preferences>();
   const socketFaults = new WeakMap<Outgoing, SocketFault>();
   const now = () => services.clock.now();
   const extension: AppExtension = {
     afterRateLimit: [preferStage(asked, now)],
+    beforeOperation: [
+      function faultRules(state) {
+        if (rules.empty || !state.url.pathname.startsWith("/api/v1/")) return;
+        const prefs = rules.answerFor(state);
+        if (prefs) return applyPreferences(state, prefs, asked, now);
+      },
+    ],
     finish(response, state) {
       response.headers["x-sandbox"] = "1";
       if (!state) return;
@@ -55,5 +65,11 @@ export function createSandbox(options: SandboxOptions, services: Services): Sand
       if (!state.url.pathname.startsWith("/_sandbox/")) journal.record(state, response, iso(now()));
     },
   };
-  return { routes: journalRoutes(journal), extension, listener: { writer: faultingWriter(socketFaults) }, journal };
+  return {
+    routes: [...journalRoutes(journal), ...faultRoutes(rules)],
+    extension,
+    listener: { writer: faultingWriter(socketFaults) },
+    journal,
+    rules,
+  };
 }

@@ -7,6 +7,7 @@ import { displayPrefix, KEY_PREFIX } from "../domain/apikeys.js";
 import type { Outgoing } from "../http/exchange.js";
 import type { RequestState } from "../http/pipeline/state.js";
 import { redactSecrets } from "../runtime/log.js";
+import { pathPattern } from "./path-pattern.js";
 
 /** The most bytes of a request body an entry keeps (its JSON text); a longer one is cut and marked. */
 export const JOURNAL_BODY_BYTES = 64 * 1024;
@@ -77,12 +78,6 @@ function queryOf(url: URL): Record<string, string | string[]> {
     query[name] = values.length === 1 ? values[0] : values;
   }
   return query;
-}
-
-/** A `*` pattern (any characters) as a whole-path regular expression. */
-function pathPattern(pattern: string): RegExp {
-  const escaped = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`^${escaped.join(".*")}$`);
 }
 
 /** The last `size` requests, newest first. */

@@ -1,11 +1,14 @@
 /**
  * The sandbox's operations under /_sandbox/: outside the API (no credentials, never refused by the rate limit, in no
- * description of the API), and in the route table only in sandbox mode. Held by test/sandbox/journal.test.ts.
+ * description of the API), and in the route table only in sandbox mode. Held by test/sandbox/journal.test.ts and
+ * rules.test.ts.
  */
 import * as v from "valibot";
+import { ApiError } from "../domain/errors.js";
 import { type RouteDef, route } from "../http/route.js";
 import { described, intString } from "../http/schemas.js";
 import type { RequestJournal } from "./journal.js";
+import { type FaultRules, RuleSchema } from "./rules.js";
 
 /** The journal's filters: each optional, all of them together. */
 const JournalQuery = v.strictObject({
@@ -41,6 +44,58 @@ export function journalRoutes(journal: RequestJournal): RouteDef[] {
       responses: { 204: { description: "Cleared." } },
       handler: () => {
         journal.clear();
+        return { status: 204 };
+      },
+    }),
+  ];
+}
+
+/** The fault rules' operations: list, add, clear, remove one. */
+export function faultRoutes(rules: FaultRules): RouteDef[] {
+  const common = { tag: "Sandbox", stability: "outside", access: "public" } as const;
+  return [
+    route({
+      ...common,
+      method: "GET",
+      path: "/_sandbox/faults",
+      operationId: "sandboxListFaults",
+      summary: "The fault rules, in the order they are tried (sandbox mode)",
+      responses: { 200: { description: "`{data: [...]}`." } },
+      handler: () => ({ body: { data: rules.list() } }),
+    }),
+    route({
+      ...common,
+      method: "POST",
+      path: "/_sandbox/faults",
+      operationId: "sandboxAddFault",
+      summary: "Add a fault rule: what it matches, what it answers, how often (sandbox mode)",
+      body: RuleSchema,
+      responses: { 201: { description: "The rule, with its id." } },
+      handler: (ctx) => ({ status: 201, body: rules.add(ctx.body) }),
+    }),
+    route({
+      ...common,
+      method: "DELETE",
+      path: "/_sandbox/faults",
+      operationId: "sandboxClearFaults",
+      summary: "Remove every fault rule (sandbox mode)",
+      responses: { 204: { description: "Cleared." } },
+      handler: () => {
+        rules.clear();
+        return { status: 204 };
+      },
+    }),
+    route({
+      ...common,
+      method: "DELETE",
+      path: "/_sandbox/faults/{id}",
+      operationId: "sandboxRemoveFault",
+      summary: "Remove one fault rule (sandbox mode)",
+      params: v.strictObject({ id: v.pipe(v.string(), v.maxLength(100)) }),
+      responses: { 204: { description: "Removed." }, 404: { description: "No such rule." } },
+      handler: (ctx) => {
+        // No code of the API's error table is a sandbox rule's: the path names nothing, as a route that is not.
+        if (!rules.remove(ctx.params.id)) throw new ApiError("route_not_found", `No fault rule ${ctx.params.id}.`);
         return { status: 204 };
       },
     }),

@@ -82,11 +82,13 @@ describe("Prefer: delay=", () => {
     expect(res.body).toEqual((await h.send("GET", ME, { auth: key })).body);
   });
 
-  it("reads ms and s, and refuses a delay past 30 s", () => {
-    expect(parsePrefer("delay=250ms")).toEqual({ delayMs: 250 });
-    expect(parsePrefer("delay=2s")).toEqual({ delayMs: 2000 });
-    expect(parsePrefer("delay=1.5s, status=429")).toEqual({ delayMs: 1500, errorCode: "rate_limit_exceeded" });
+  it("reads ms, s and a random range, and refuses a delay past 30 s", () => {
+    expect(parsePrefer("delay=250ms")).toEqual({ delayMs: 250, delayMaxMs: 250 });
+    expect(parsePrefer("delay=2s")).toEqual({ delayMs: 2000, delayMaxMs: 2000 });
+    expect(parsePrefer("delay=1s-3s")).toEqual({ delayMs: 1000, delayMaxMs: 3000 });
+    expect(parsePrefer("delay=1.5s, status=429")).toMatchObject({ delayMs: 1500, errorCode: "rate_limit_exceeded" });
     expect(() => parsePrefer("delay=31s")).toThrow(/delay=31s/);
+    expect(() => parsePrefer("delay=3s-1s")).toThrow(/delay=3s-1s/);
   });
 });
 
