@@ -12,9 +12,9 @@ import type { ListenerOptions } from "../http/node.js";
 import type { RequestState } from "../http/pipeline/state.js";
 import type { RouteDef } from "../http/route.js";
 import { RequestJournal } from "./journal.js";
-import { applyPreferences, type Preferences, preferStage, type SocketFault } from "./prefer.js";
+import { type Preferences, preferStage, type SocketFault } from "./prefer.js";
 import { faultRoutes, journalRoutes } from "./routes.js";
-import { FaultRules } from "./rules.js";
+import { FaultRules, rulesStage } from "./rules.js";
 import { faultingWriter } from "./socket-faults.js";
 import { streamCutAfter } from "./stream-faults.js";
 
@@ -47,13 +47,7 @@ export function createSandbox(options: SandboxOptions, services: Services): Sand
   const now = () => services.clock.now();
   const extension: AppExtension = {
     afterRateLimit: [preferStage(asked, now)],
-    beforeOperation: [
-      function faultRules(state) {
-        if (rules.empty || !state.url.pathname.startsWith("/api/v1/")) return;
-        const prefs = rules.answerFor(state);
-        if (prefs) return applyPreferences(state, prefs, asked, now);
-      },
-    ],
+    beforeOperation: [rulesStage(rules, asked, now)],
     finish(response, state) {
       response.headers["x-sandbox"] = "1";
       if (!state) return;

@@ -5,10 +5,10 @@
  * test/sandbox/rules.test.ts.
  */
 import * as v from "valibot";
-import type { RoutedState } from "../http/pipeline/state.js";
+import type { RequestState, RoutedState, Stage } from "../http/pipeline/state.js";
 import { described } from "../http/schemas.js";
 import { pathPattern } from "./path-pattern.js";
-import { type Preferences, preferencesOf } from "./prefer.js";
+import { applyPreferences, type Preferences, preferencesOf } from "./prefer.js";
 
 /** What a rule matches: each part optional; a request matches when it matches all that are given. */
 const MatchSchema = v.strictObject({
@@ -94,6 +94,7 @@ export class FaultRules {
     return rule;
   }
 
+  /** The rules, in the order they are tried. */
   list(): Rule[] {
     return this.rules.map((r) => r.rule);
   }
@@ -105,6 +106,7 @@ export class FaultRules {
     return this.rules.length < before;
   }
 
+  /** Removes every rule. */
   clear(): void {
     this.rules = [];
   }
@@ -124,7 +126,24 @@ export class FaultRules {
     return undefined;
   }
 
+  /** Whether there is no rule: the stage then does nothing. */
   get empty(): boolean {
     return this.rules.length === 0;
   }
+}
+
+/**
+ * The rules' stage, on requests under /api/v1/ whose input is valid: the first rule that answers the request applies
+ * its answer as a Prefer header's would be (prefer.ts applyPreferences). Synchronous while there are no rules.
+ */
+export function rulesStage(
+  rules: FaultRules,
+  kept: WeakMap<RequestState, Preferences>,
+  now: () => number,
+): Stage<RoutedState> {
+  return function faultRules(state) {
+    if (rules.empty || !state.url.pathname.startsWith("/api/v1/")) return;
+    const prefs = rules.answerFor(state);
+    if (prefs) return applyPreferences(state, prefs, kept, now);
+  };
 }
