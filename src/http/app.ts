@@ -46,7 +46,7 @@ export interface App {
 
 /**
  * What a server in sandbox mode adds to the pipeline (src/sandbox/): without one, the pipeline is the same as before
- * and pays nothing for it (test/sandbox/sandbox-off.test.ts).
+ * and pays nothing for it (test/sandbox/index.test.ts).
  */
 export interface AppExtension {
   /** Stages run after the rate limit, before the route's 404 and 405: they may refuse, delay or mark a request. */

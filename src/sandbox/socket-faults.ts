@@ -2,7 +2,7 @@
  * The connection faults a request asks for with `Prefer: fault=…`, applied when its answer is written: the request
  * has run (a write is stored), its answer is lost. `reset`: the connection reset (RST) without a byte of it; `empty`:
  * the connection closed (FIN) without a byte; `truncated`: the status line and headers with the whole answer's
- * Content-Length, half of its bytes, then closed. Held by test/sandbox/prefer.test.ts.
+ * Content-Length, half of its bytes, then closed. Held by test/sandbox/socket-faults.test.ts.
  */
 import type http from "node:http";
 import { isStreamBody, type Outgoing } from "../http/exchange.js";

@@ -205,8 +205,8 @@ function envFlag(cmd: Command, key: string, variable: string): boolean | undefin
 
 /**
  * Settles the sandbox flags (their variables read as on or off) and refuses --sandbox on an address other than
- * loopback without --sandbox-allow-remote: its operations need no credentials, and will change time and data for
- * every client (test/sandbox/sandbox-options.test.ts).
+ * loopback without --sandbox-allow-remote: its operations need no credentials and act on the server for every
+ * client (test/cli/serve-sandbox.test.ts).
  */
 export function checkSandboxOptions(opts: ServeCommandOptions, cmd: Command): void {
   opts.sandbox = envFlag(cmd, "sandbox", "CONTENT_SERVICE_SANDBOX");
