@@ -4,6 +4,7 @@
  *
  *   main → cli → server → routes → mcp → http → workers → domain → db → runtime
  *                       ↘ jobs ↗
+ *                       ↘ sandbox → http
  *
  * `server` is the composition root (it wires the store, the worker pool, the route table and the periodic jobs
  * together and listens); `workers` is the thread pool and its task table, which run domain code; `runtime` is what
@@ -11,9 +12,11 @@
  */
 const LAYERS = {
   main: ["cli"],
-  cli: ["server", "jobs", "routes", "mcp", "http", "workers", "domain", "db", "runtime"],
-  server: ["jobs", "routes", "mcp", "http", "workers", "domain", "db", "runtime"],
+  cli: ["server", "sandbox", "jobs", "routes", "mcp", "http", "workers", "domain", "db", "runtime"],
+  server: ["sandbox", "jobs", "routes", "mcp", "http", "workers", "domain", "db", "runtime"],
   jobs: ["workers", "domain", "db", "runtime"],
+  // Sandbox mode (src/sandbox/index.ts): mounted by the server, built on the pipeline; nothing below knows it.
+  sandbox: ["http", "workers", "domain", "db", "runtime"],
   routes: ["mcp", "http", "workers", "domain", "db", "runtime"],
   mcp: ["http", "workers", "domain", "db", "runtime"],
   http: ["workers", "domain", "db", "runtime"],

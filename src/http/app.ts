@@ -48,6 +48,19 @@ export interface App {
   routes: RouteDef[];
 }
 
+/**
+ * What a server in sandbox mode adds to the pipeline (src/sandbox/): without one, the pipeline is the same as before
+ * and pays nothing for it (test/sandbox/index.test.ts).
+ */
+export interface AppExtension {
+  /** Stages run after the rate limit, before the route's 404 and 405: they may refuse, delay or mark a request. */
+  afterRateLimit: Stage[];
+  /** Stages run once the input is valid, before the operation: they see the caller, the route and the body. */
+  beforeOperation: Stage<RoutedState>[];
+  /** Sees every answer as it leaves serve() (its state) or refuse() (none), and may change its headers and body. */
+  finish(response: Outgoing, state?: RequestState): void;
+}
+
 /** A preflight's 204, with the X-Trace-Id and the peeked X-RateLimit-* of its address every answer carries. */
 function answerPreflight(services: Services, cors: Cors, state: RequestState, allowed: readonly string[]): Outgoing {
   const out = cors.preflight(state.request, allowed);
@@ -70,7 +83,7 @@ function countAnswer(services: Services, state: RequestState, response: Outgoing
 }
 
 /** Builds the application over its services and route table. */
-export function createApp(services: Services, routes: RouteDef[]): App {
+export function createApp(services: Services, routes: RouteDef[], extension?: AppExtension): App {
   const match = matchRoute(routes); // the route of the method and path; its 404 or 405 waits for requireRoute
   const cors = corsFor(services.config.corsOrigins);
   const trust = trustProxyOf(services.config.trustProxy ?? []); // the CLI refused bad values with a usage error
@@ -79,6 +92,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
   const beforeRoute: Stage[] = [
     authenticateCaller(services), // authenticate (DESIGN §3, spec §5): its 401 waits for the route's 404 and 405
     limitRate(services), // rate limit (DESIGN §5): 429 per key, session user or client address
+    ...(extension?.afterRateLimit ?? []), // sandbox mode only: the faults a request's Prefer header asks for
   ];
   const onRoute: Stage<RoutedState>[] = [
     refuseUnauthenticated, // authenticate's 401 (DESIGN §3)
@@ -90,6 +104,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
     resolveBodyWorkspace(services), // workspace (spec §5): the body's workspace_id, or the default
     recheckWrite(services), // a write's credentials and workspace, read again once its body is in
     validateInput(services), // input validation (DESIGN §3): 400 validation_failed, the handler's context
+    ...(extension?.beforeOperation ?? []), // sandbox mode only: the faults its rules answer
   ];
   const operation = runOperation(services); // the operation (DESIGN §3), with Idempotency-Key and durability
 
@@ -125,6 +140,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
     cors.decorate(request, response);
     recordAnswer(services, state, response);
     countAnswer(services, state, response);
+    extension?.finish(response, state);
     return response;
   }
 
@@ -141,6 +157,7 @@ export function createApp(services: Services, routes: RouteDef[]): App {
       trace_id: traceId,
       error_code: apiError.code,
     });
+    extension?.finish(response);
     return response;
   }
 

@@ -258,12 +258,29 @@ function refuseHostless(app: App, req: http.IncomingMessage, res: http.ServerRes
     .end(body);
 }
 
+/**
+ * Writes an answer to its response, given the server's own way of writing it (`write`): sandbox mode's replaces it
+ * for the answers whose connection it cuts, empties or resets (src/sandbox/socket-faults.ts).
+ */
+export type AnswerWriter = (res: http.ServerResponse, out: Outgoing, write: () => Promise<void>) => Promise<void>;
+
+/** Options of the node listener: the stall limit of streamed answers, and the writer of sandbox mode's. */
+export interface ListenerOptions {
+  streamStallMs?: number;
+  writer?: AnswerWriter;
+}
+
 /** The request listener of an HTTP server answering through `app`. */
 export function nodeListener(
   app: App,
-  options: { streamStallMs?: number } = {},
+  options: ListenerOptions = {},
 ): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   const stallMs = options.streamStallMs ?? STREAM_STALL_MS;
+  const writer = options.writer;
+  const deliver = writer
+    ? (incoming: NodeIncoming, res: http.ServerResponse, out: Outgoing) =>
+        writer(res, out, () => send(incoming, res, out, stallMs))
+    : (incoming: NodeIncoming, res: http.ServerResponse, out: Outgoing) => send(incoming, res, out, stallMs);
   return (req, res) => {
     if (lacksHost(req)) {
       refuseHostless(app, req, res);
@@ -274,7 +291,7 @@ export function nodeListener(
       .serve(incoming, { remoteAddress: req.socket.remoteAddress })
       .then(async (out) => {
         await endOfTurn();
-        return send(incoming, res, out, stallMs);
+        return deliver(incoming, res, out);
       })
       .catch(() => {
         // The pipeline answers every error itself; this is a failure to write (the client went away, a bad header).
@@ -342,10 +359,10 @@ export const SERVER_LIMITS = {
 } as const;
 
 /** The node:http server of the app: its listener, its refusals of what the parser rejects, and its limits. */
-export function createHttpServer(app: App): http.Server {
+export function createHttpServer(app: App, options: ListenerOptions = {}): http.Server {
   const { keepAliveTimeout, ...created } = SERVER_LIMITS;
   // requireHostHeader off: the listener refuses a request without Host with the coded 400 (lacksHost).
-  const server = http.createServer({ ...created, requireHostHeader: false }, nodeListener(app));
+  const server = http.createServer({ ...created, requireHostHeader: false }, nodeListener(app, options));
   // What node's HTTP parser refuses gets the API's coded error and headers, not a bare status line.
   server.on("clientError", clientErrorListener(app));
   server.keepAliveTimeout = keepAliveTimeout;

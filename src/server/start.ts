@@ -21,6 +21,7 @@ import { ROUTES } from "../routes/index.js";
 import { lifecycle } from "../routes/system.js";
 import { sqliteAddonFile } from "../runtime/assets.js";
 import { jsonLogger, type Logger } from "../runtime/log.js";
+import { createSandbox, type Sandbox, type SandboxOptions } from "../sandbox/index.js";
 import { piscinaPool, type WorkerPool } from "../workers/pool.js";
 import { WRITER_NICENESS } from "../workers/worker.js";
 import { createServices } from "./services.js";
@@ -32,6 +33,8 @@ export interface RunningServer {
   services: Services;
   /** The HTTP thread's connection under `services.store`, closed by close(): the store hands out no handle to it. */
   db: Db;
+  /** Sandbox mode's state (its journal), when the server runs in it. */
+  sandbox?: Sandbox;
   /** Stops accepting, finishes requests in flight, flushes buffers, closes the pool and the database. */
   close(): Promise<void>;
 }
@@ -51,6 +54,8 @@ export interface ServeOptions {
    * fail as a full disk makes them fail, which no real disk does on demand.
    */
   checkpointPool?: WorkerPool;
+  /** Sandbox mode (`serve --sandbox`, src/sandbox/): without it, none of it exists. */
+  sandbox?: SandboxOptions;
 }
 
 /** How long an fsync about to begin waits at most for the writer thread's operations under way (db/durability.ts). */
@@ -90,8 +95,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // priority of the thread that starts them: started here, not by a lower-priority background worker.
   await stat(options.dataDir).catch(() => {});
   const started = startServices(options);
-  const app = createApp(started.services, ROUTES);
-  const server = createHttpServer(app);
+  const sandbox = options.sandbox && createSandbox(options.sandbox, started.services);
+  const app = sandbox
+    ? createApp(started.services, [...ROUTES, ...sandbox.routes], sandbox.extension)
+    : createApp(started.services, ROUTES);
+  const server = createHttpServer(app, sandbox?.listener);
   await listenOrUndo(server, started);
   started.services.learning.start();
   started.checkpointer.start();
@@ -105,6 +113,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     app,
     services: started.services,
     db: started.db,
+    sandbox,
     close() {
       closing ??= closeServer(server, started, flushes, stopSchedules);
       return closing;

@@ -6,7 +6,13 @@ import { CliError } from "../errors.js";
 import { acquireServerLock, LockHeldError } from "../lock.js";
 import { StopSignals } from "../stop-signals.js";
 import { registerInitCommand } from "./init.js";
-import { addServeOptions, checkModelOptions, noteUnusedBackupOptions, type ServeCommandOptions } from "./options.js";
+import {
+  addServeOptions,
+  checkModelOptions,
+  checkSandboxOptions,
+  noteUnusedBackupOptions,
+  type ServeCommandOptions,
+} from "./options.js";
 import { serve } from "./start.js";
 
 /** Adds `init` and `serve` to the program. */
@@ -33,6 +39,7 @@ async function serveCommand(opts: ServeCommandOptions, cmd: Command): Promise<vo
   const signals = new StopSignals();
   noteUnusedBackupOptions(opts, cmd);
   checkModelOptions(opts, cmd);
+  checkSandboxOptions(opts, cmd);
   const dataDir = dataDirOf(cmd);
   // One server per data directory (rate limits, checkpoints and idempotency waits live in its memory), held
   // until the process ends; the kernel releases it on a crash (lock.ts).

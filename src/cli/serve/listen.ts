@@ -84,6 +84,10 @@ export async function serveUntilStopped(
   // address's own path.
   process.stderr.write(`Dashboard: ${publicUrlOf(server.services.config.publicUrl, "/")}\n`);
   process.stderr.write(`API reference: ${publicUrlOf(server.services.config.publicUrl, "/docs")}\n`);
+  if (server.sandbox)
+    process.stderr.write(
+      `Sandbox mode: faults on demand (Prefer), the request journal and ${publicUrlOf(server.services.config.publicUrl, "/_sandbox/")}; not for production (docs/sandbox.md)\n`,
+    );
   const failure = await stopped;
   if (failure !== undefined) throw new CliError(`stopping failed: ${failure}`);
   process.stderr.write("stopped\n");

@@ -8,6 +8,8 @@ import cron from "node-cron";
 import { withoutUserinfo } from "../../domain/generation/llm.js";
 import { TrustProxyError, trustProxyOf } from "../../http/client-address.js";
 import { originOf } from "../../http/cors.js";
+import { isLoopback } from "../../routes/metrics.js";
+import { JOURNAL_DEFAULT, JOURNAL_MAX } from "../../sandbox/index.js";
 import { givenOption, hostArg, intInRange, portArg, positiveInt, serverUrlArg } from "../args.js";
 import { UsageError } from "../errors.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../server-urls.js";
@@ -31,6 +33,10 @@ export interface ServeCommandOptions {
   corsOrigin?: string[];
   metricsToken?: string;
   trustProxy?: string[];
+  // Sandbox mode (sandboxOptions).
+  sandbox?: boolean;
+  sandboxAllowRemote?: boolean;
+  sandboxJournal: number;
 }
 
 /** The upper bound of --workers: more threads than any machine this serves has cores, each with its own heap. */
@@ -38,7 +44,14 @@ const MAX_WORKERS = 64;
 
 /** Adds `serve`'s options to its command. */
 export function addServeOptions(command: Command): void {
-  const groups = [listenOptions(), descriptionOptions(), edgeOptions(), modelOptions(), backupOptions()];
+  const groups = [
+    listenOptions(),
+    descriptionOptions(),
+    edgeOptions(),
+    modelOptions(),
+    backupOptions(),
+    sandboxOptions(),
+  ];
   for (const option of groups.flat()) command.addOption(option);
 }
 
@@ -187,6 +200,49 @@ function backupOptions(): Option[] {
       "CONTENT_SERVICE_BACKUP_DIR",
     ),
   ];
+}
+
+/** Sandbox mode (docs/sandbox.md): faults on demand, the request journal, the /_sandbox/ operations. */
+function sandboxOptions(): Option[] {
+  return [
+    new Option(
+      "--sandbox",
+      "sandbox mode for integration tests: faults on demand, a request journal (docs/sandbox.md)",
+    ).env("CONTENT_SERVICE_SANDBOX"),
+    new Option(
+      "--sandbox-allow-remote",
+      "allow --sandbox on an address other than loopback (anyone there can use it)",
+    ).env("CONTENT_SERVICE_SANDBOX_ALLOW_REMOTE"),
+    new Option("--sandbox-journal <n>", `how many requests the sandbox's journal keeps (1 to ${JOURNAL_MAX})`)
+      .env("CONTENT_SERVICE_SANDBOX_JOURNAL")
+      .default(JOURNAL_DEFAULT)
+      .argParser(intInRange("--sandbox-journal", 1, JOURNAL_MAX)),
+  ];
+}
+
+/** A flag set by its variable: 1, true, yes or on sets it; 0, false, no, off or empty leaves it off. */
+function envFlag(cmd: Command, key: string, variable: string): boolean | undefined {
+  if (cmd.getOptionValueSource(key) !== "env") return cmd.getOptionValue(key) as boolean | undefined;
+  const value = (process.env[variable] ?? "").trim().toLowerCase();
+  if (["1", "true", "yes", "on"].includes(value)) return true;
+  if (["0", "false", "no", "off", ""].includes(value)) return false;
+  throw new UsageError(`${variable} must be 1 or 0 (true or false), got "${value}"`);
+}
+
+/**
+ * Settles the sandbox flags (their variables read as on or off) and refuses --sandbox on an address other than
+ * loopback without --sandbox-allow-remote: its operations need no credentials and act on the server for every
+ * client (test/cli/serve-sandbox.test.ts).
+ */
+export function checkSandboxOptions(opts: ServeCommandOptions, cmd: Command): void {
+  opts.sandbox = envFlag(cmd, "sandbox", "CONTENT_SERVICE_SANDBOX");
+  opts.sandboxAllowRemote = envFlag(cmd, "sandboxAllowRemote", "CONTENT_SERVICE_SANDBOX_ALLOW_REMOTE");
+  const loopback = opts.host === "localhost" || isLoopback(opts.host);
+  if (opts.sandbox && !loopback && !opts.sandboxAllowRemote)
+    throw new UsageError(
+      `--sandbox on ${givenOption(cmd, "host")}, not a loopback address: add --sandbox-allow-remote to let every ` +
+        "client there use its operations, which need no credentials",
+    );
 }
 
 /**

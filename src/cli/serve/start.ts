@@ -121,6 +121,7 @@ function serverOptions(dataDir: string, opts: ServeCommandOptions, backupDir: st
           dir: backupDir,
         }
       : undefined,
+    sandbox: opts.sandbox ? { journalSize: opts.sandboxJournal } : undefined,
     config: {
       // Placeholders until the port is known (--port 0): set by serveUntilStopped, before any request is read.
       ...defaultServerUrls(opts.host, opts.port),
