@@ -37,7 +37,10 @@ export const UPSTREAM_ERRORS: Record<number, ResponseDoc> = {
 
 /** Errors of operations whose input is processed on the worker pool (workers/limits.ts). */
 export const TASK_ERRORS: Record<number, ResponseDoc> = {
-  422: err("Processing the input took more than the processing time one request may use (processing_limit_exceeded)."),
+  422: err(
+    "Processing the input took more than the processing time or the memory one request may use " +
+      "(processing_limit_exceeded).",
+  ),
 };
 
 /** A 404 response documentation. */
