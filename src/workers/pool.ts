@@ -12,8 +12,12 @@ import {
   type TaskStarted,
   threadCpuNs,
 } from "./limits.js";
+import { isThreadGrown, RECYCLE_ENV, RECYCLE_HEAP_MB, Retirements } from "./recycle.js";
 import { type TaskName, type Tasks, tasks } from "./tasks.js";
 import { IDLE_ENV, NICENESS_ENV, WARM_ENV, WORKER_NICENESS } from "./worker.js";
+
+/** What piscina's thread events carry of a thread (its PiscinaWorker). */
+type PoolThread = Parameters<Retirements["created"]>[0];
 
 /** A pool that runs every task of the task table (tasks.ts); the layers below see it as the TaskPool they need. */
 export type WorkerPool = TaskPool<Tasks>;
@@ -26,8 +30,9 @@ export type WorkerPool = TaskPool<Tasks>;
  * A limited task (limits.ts) that uses more than `cpuLimitMs` of its thread's CPU time is ended with its thread and
  * rejects with TaskLimitError; another thread takes the tasks behind it. Every task's thread has a heap of
  * `heapLimitMb` (limits.ts TASK_HEAP_LIMIT_MB): a task that needs more dies with its thread and rejects with
- * TaskHeapLimitError, and another thread takes the tasks behind it (test/workers/heap-limit.test.ts). A `warm` pool's
- * threads load the language library as they start (worker.ts WARM_ENV).
+ * TaskHeapLimitError, and another thread takes the tasks behind it (test/workers/heap-limit.test.ts). A thread whose
+ * heap is past `recycleHeapMb` after a task is replaced (recycle.ts). A `warm` pool's threads load the language
+ * library as they start (worker.ts WARM_ENV).
  */
 export function piscinaPool(
   threads: number,
@@ -39,6 +44,7 @@ export function piscinaPool(
     warm?: boolean;
     cpuLimitMs?: number;
     heapLimitMb?: number;
+    recycleHeapMb?: number;
   } = {},
 ): WorkerPool {
   const niceness = options.niceness ?? (options.background ? WORKER_NICENESS : 0);
@@ -46,7 +52,11 @@ export function piscinaPool(
   const maxThreads = Math.max(1, threads);
   const cpuLimitMs = options.cpuLimitMs ?? TASK_CPU_LIMIT_MS;
   const heapLimitMb = options.heapLimitMb ?? TASK_HEAP_LIMIT_MB;
-  const pool = new Piscina({
+  const retirements: Retirements = new Retirements(
+    (threadId): Promise<number> | undefined => pool.threads.find((w) => w.threadId === threadId)?.terminate(),
+    () => startForQueued(),
+  );
+  const pool: Piscina = new Piscina({
     filename: entry.filename,
     execArgv: entry.execArgv,
     // Background threads start with their first task: at start they would only compete with the server's own start.
@@ -58,6 +68,7 @@ export function piscinaPool(
     // back to the queue's tail: under a closed-loop load of generations on one thread, the one behind the task just
     // started went to the back each time, and some requests waited 2-3 s while hundreds behind them were answered.
     stricterFIFO: true,
+    loadBalancer: retirements.balancer,
     resourceLimits: {
       maxOldGenerationSizeMb: heapLimitMb,
       maxYoungGenerationSizeMb: Math.min(TASK_YOUNG_HEAP_MB, heapLimitMb),
@@ -67,8 +78,16 @@ export function piscinaPool(
       [NICENESS_ENV]: String(niceness),
       [IDLE_ENV]: options.idle ? "1" : "",
       [WARM_ENV]: options.warm ? "1" : "",
+      [RECYCLE_ENV]: String(options.recycleHeapMb ?? RECYCLE_HEAP_MB),
     },
   });
+  pool.on("workerCreate", (worker: PoolThread) => retirements.created(worker));
+  pool.on("workerDestroy", (worker: PoolThread) => retirements.destroyed(worker));
+  // A pool that keeps no idle thread (the background one) starts one only when a task is sent: tasks queued behind
+  // a thread that ended would wait for the next. One that does nothing starts it.
+  const startForQueued = () => {
+    if (pool.queueSize > 0 && pool.threads.length < maxThreads) pool.run({ name: "startThread" }).catch(() => {});
+  };
   const watch = new TaskWatch(cpuLimitMs, (threadId) => {
     const worker = pool.threads.find((w) => w.threadId === threadId);
     if (!worker) return false;
@@ -77,6 +96,7 @@ export function piscinaPool(
   });
   pool.on("message", (message: unknown) => {
     if (isTaskStarted(message)) watch.started(message);
+    else if (isThreadGrown(message)) retirements.grown(message.csThreadGrown);
   });
   const send = (name: TaskName, input: unknown, transferList?: ArrayBuffer[]) =>
     LIMITED_TASKS.has(name)
@@ -104,10 +124,8 @@ export function piscinaPool(
         if (e instanceof TaskLimitError || watch.stops === stops || !isThreadExit(e) || transfer?.length) throw e;
         return send(name, input);
       } finally {
-        // A pool that keeps no idle thread (the background one) starts one only when a task is sent: tasks queued
-        // behind a stopped one would wait for the next. One that does nothing starts it.
-        if (watch.stops + outOfMemory > 0 && pool.threads.length === 0 && pool.queueSize > 0)
-          pool.run({ name: "startThread" }).catch(() => {});
+        retirements.settle();
+        if (watch.stops + outOfMemory > 0 && pool.threads.length === 0) startForQueued();
       }
     },
     close: () => {
