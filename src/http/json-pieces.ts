@@ -117,11 +117,16 @@ function* pieces(value: unknown): Generator<string> {
  */
 export function jsonBody(value: unknown): string | ReadableStream<Uint8Array> {
   if (!mayExceed(value, PIECED_JSON_CHARS)) return JSON.stringify(value);
+  return jsonStream(value);
+}
+
+/** The JSON of `value` as a stream of pieces, whatever its size (an answer made elsewhere: mcp/server.ts). */
+export function jsonStream(value: unknown): ReadableStream<Uint8Array> {
   return piecedStream(pieces(value));
 }
 
 /** A stream of the pieces, encoded as UTF-8, each made in a turn; cancelling it stops making them. */
-export function piecedStream(source: Iterator<string>): ReadableStream<Uint8Array> {
+function piecedStream(source: Iterator<string>): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {

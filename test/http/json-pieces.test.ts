@@ -54,7 +54,7 @@ describe("a JSON answer's body", () => {
 });
 
 describe("large answers beside a small request", () => {
-  it("let a /healthz sent after them be answered before they end", async () => {
+  it("let a /healthz sent after them be answered before they end, lists and MCP batches alike", async () => {
     const h = makeHarness();
     const key = h.key();
     for (let i = 0; i < 6; i++) {
@@ -86,5 +86,38 @@ describe("large answers beside a small request", () => {
     expect(page.has_more).toBe(false);
     for (const other of others) expect(other.text === first.text).toBe(true);
     expect(answers[4].status).toBe(200);
+
+    // An MCP batch of two lists: its JSON answer too, with the answers in the order of the requests.
+    done.length = 0;
+    const calls = [2, 1].map((id) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "list_contents", arguments: { limit: 3 } },
+    }));
+    const batch = h.app
+      .handle(
+        new Request("http://test.local/api/v1/mcp", {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify(calls),
+        }),
+        { remoteAddress: "127.0.0.1" },
+      )
+      .then(async (res) => {
+        const text = await res.text();
+        done.push("mcp");
+        return { status: res.status, text };
+      });
+    const [mcp] = await Promise.all([batch, get("/healthz", "healthz")]);
+    expect(done).toEqual(["healthz", "mcp"]);
+    expect(mcp.status).toBe(200);
+    const replies = JSON.parse(mcp.text);
+    expect(replies.map((r: { id: number }) => r.id)).toEqual([2, 1]);
+    for (const reply of replies) {
+      expect(reply.result.isError).toBeUndefined();
+      expect(reply.result.structuredContent.data).toHaveLength(3);
+      expect(JSON.parse(reply.result.content[0].text)).toEqual(reply.result.structuredContent);
+    }
   });
 });
