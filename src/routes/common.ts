@@ -118,8 +118,8 @@ export function page<T, V>(
 
 /**
  * page() for rows of large texts (500,000 characters each), read one at a time: `read(after)` gives the row after
- * `after` (the first for undefined), each by a query of its own, so that no statement stays open between turns. Once
- * the page holds PIECE_CHARS of text since its last turn, the next row waits for a turn of large work
+ * `after` (the first for undefined), each by a query of its own, so that no statement stays open between turns. The
+ * first row, and once the page holds PIECE_CHARS of text since its last turn the next, waits for a turn of large work
  * (http/json-pieces.ts largeTurns): a page of such rows takes 50-90 ms of the HTTP thread to read, and the requests
  * arriving meanwhile are answered between two rows (test/http/json-pieces.test.ts).
  */
@@ -130,6 +130,8 @@ export async function pageInTurns<T, V>(
   view: (row: T) => V,
 ): Promise<Page<V>> {
   const built = new PageBuilder<T, V>(limit, cursorOf, view, MAX_PAGE_CHARS);
+  // The first row waits for a turn too: 85 such pages asked at once are read together otherwise.
+  await largeTurns.next();
   let turnAt = 0;
   for (let row = read(undefined); row !== undefined; row = read(row)) {
     if (!built.take(row)) return built.more();
