@@ -8,6 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskHeapLimitError } from "../../src/runtime/task-pool.js";
 import { TASK_CPU_LIMIT_MS, TASK_HEAP_LIMIT_MB } from "../../src/workers/limits.js";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-process.js";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
 import { hookedPool } from "../helpers/pools.js";
@@ -33,7 +34,7 @@ function run(heapMb: number) {
   >;
 }
 
-describe("a task past its thread's heap", () => {
+describe("a task past its thread's heap", { timeout: FIXTURE_TIMEOUT_MS }, () => {
   it("fails alone with TaskHeapLimitError; the tasks behind it and after it are answered", () => {
     for (const [kind, seen] of Object.entries(run(64))) {
       expect(seen.largeOne, kind).toMatchObject({ ok: false, name: "TaskHeapLimitError" });

@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RECYCLE_HEAP_MB } from "../../src/workers/recycle.js";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-process.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -29,7 +30,7 @@ function run(recycleMb: number) {
   return JSON.parse(out) as Record<"foreground" | "background", Scenario>;
 }
 
-describe.runIf(process.platform === "linux")("a worker thread that grew", () => {
+describe.runIf(process.platform === "linux")("a worker thread that grew", { timeout: FIXTURE_TIMEOUT_MS }, () => {
   it("is replaced after its task, which is answered, as are those queued behind it", () => {
     // A warm idle thread holds well under 64 MB; the large conversion grows it to about 200.
     for (const [kind, seen] of Object.entries(run(64))) {
