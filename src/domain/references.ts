@@ -4,7 +4,7 @@
  * between referenceSource and referenceRecord.
  */
 import type { NewReference, SourceType } from "../db/references.js";
-import { charLength, sliceWhole } from "../runtime/chars.js";
+import { charLength, sliceWhole, utf8CharLength } from "../runtime/chars.js";
 import { ApiError, invalidInput } from "./errors.js";
 import type { TextFormat } from "./text.js";
 
@@ -103,6 +103,12 @@ function readFile(file: ReferenceFile, format: TextFormat | undefined): { format
   const claimed = file.type.split(";")[0].trim().toLowerCase();
   const chosen = format ?? FORMAT_BY_EXTENSION[extension] ?? FORMAT_BY_TYPE[claimed];
   if (!chosen) throw unsupportedFile(file, "is not a text, Markdown or HTML file");
+  // Counted on the bytes first: a file past its format's limit is refused without being decoded either.
+  const limit = rawCharLimit(chosen);
+  if (file.bytes.length > limit) {
+    const chars = utf8CharLength(file.bytes);
+    if (chars > limit) throw pastRawLimit("body.file", chosen, chars);
+  }
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(file.bytes);
@@ -140,11 +146,16 @@ function withinRawLimit(source: ReferenceSource): ReferenceSource {
   const limit = rawCharLimit(source.format);
   const chars = source.text.length > limit ? charLength(source.text) : source.text.length;
   if (chars <= limit) return source;
-  const field = source.where.slice("body.".length);
-  throw invalidInput(
-    source.where,
-    `${field} must be at most ${limit} characters of ${source.format} (got ${chars}): its plain text may hold at ` +
-      `most ${REFERENCE_LIMITS.contentChars}`,
+  throw pastRawLimit(source.where, source.format, chars);
+}
+
+/** The 400 of a text of `chars` characters past its format's limit before conversion. */
+function pastRawLimit(where: ReferenceSource["where"], format: TextFormat, chars: number): ApiError {
+  const field = where.slice("body.".length);
+  return invalidInput(
+    where,
+    `${field} must be at most ${rawCharLimit(format)} characters of ${format} (got ${chars}): its plain text may ` +
+      `hold at most ${REFERENCE_LIMITS.contentChars}`,
   );
 }
 

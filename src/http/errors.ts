@@ -1,6 +1,6 @@
 /** The HTTP rendering of an ApiError: its status word, DESIGN §3's body, and what becomes one of an unknown error. */
 import { ApiError } from "../domain/errors.js";
-import { TaskLimitError } from "../runtime/task-pool.js";
+import { TaskHeapLimitError, TaskLimitError } from "../runtime/task-pool.js";
 
 /** The `error` word of the body for each status. */
 export const STATUS_WORDS: Record<number, string> = {
@@ -47,6 +47,13 @@ export function errorBody(err: ApiError, traceId: string): ErrorBody {
 /** Turns anything thrown into an ApiError; unknown errors become a generic 500 (never a stack). */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof TaskHeapLimitError)
+    return new ApiError(
+      "processing_limit_exceeded",
+      `Processing this input needed more than the ${err.limitMb} MB of memory the server gives one request, and was ` +
+        "stopped. Send a shorter or simpler input.",
+      { limit_heap_mb: err.limitMb },
+    );
   if (err instanceof TaskLimitError)
     return new ApiError(
       "processing_limit_exceeded",

@@ -5,6 +5,7 @@
  * cost as much CPU per GET as the pipeline itself (README "Performance").
  */
 import { ApiError } from "../domain/errors.js";
+import { jsonBody } from "./json-pieces.js";
 
 /** Request headers: case-insensitive lookup and iteration (a Fetch `Headers` is one). */
 export interface RequestHeaders extends Iterable<[string, string]> {
@@ -46,13 +47,25 @@ export function tooLarge(limit: number): ApiError {
 /** A status whose answer has no body (the Fetch Response constructor refuses one). */
 export const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
-/** A JSON answer; nosniff, so that no browser reads it as anything but JSON (a script, a page). */
+/**
+ * A JSON answer; nosniff, so that no browser reads it as anything but JSON (a script, a page). A large one is a
+ * stream of pieces (json-pieces.ts), which the pipeline treats as a JSON answer, not as an event stream.
+ */
 export function jsonOutgoing(status: number, body: unknown, headers: Record<string, string> = {}): Outgoing {
   return {
     status,
     headers: { "content-type": "application/json; charset=utf-8", "x-content-type-options": "nosniff", ...headers },
-    body: body === undefined ? null : JSON.stringify(body),
+    body: body === undefined ? null : jsonBody(body),
   };
+}
+
+/**
+ * Whether an answer is a stream its operation acknowledges in its own last event (the generate stream's `done`), so
+ * that its start waits for no sync: a stream that is not an event stream (a large JSON answer, an MCP answer) is an
+ * answer like any other.
+ */
+export function isEventStream(out: Outgoing): out is Outgoing & { body: ReadableStream<Uint8Array> } {
+  return isStreamBody(out.body) && (out.headers["content-type"] ?? "").toLowerCase().startsWith("text/event-stream");
 }
 
 /** A Fetch Response a handler returned (streams, images, MCP), as an Outgoing; the stream is passed on unread. */

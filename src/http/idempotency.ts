@@ -22,7 +22,7 @@ import { ApiError, invalidInput } from "../domain/errors.js";
 import { inlineWriter, type StoreWriter } from "../domain/writer.js";
 import { type Logger, redactSecrets } from "../runtime/log.js";
 import { errorBody } from "./errors.js";
-import { bodyBytes, type Incoming, isStreamBody, NULL_BODY_STATUS, type Outgoing } from "./exchange.js";
+import { bodyBytes, type Incoming, isEventStream, NULL_BODY_STATUS, type Outgoing } from "./exchange.js";
 
 /** How long a completed response is replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -81,11 +81,6 @@ function withTraceId(status: number, body: Uint8Array, traceId: string): Uint8Ar
 export function isReplayable(status: number): boolean {
   // 401 too: whatever the handler says about credentials is for this request only.
   return !(status >= 500 || [400, 401, 413, 415, 429].includes(status));
-}
-
-/** Whether an answer is a server-sent event stream. */
-function isEventStream(out: Outgoing): out is Outgoing & { body: ReadableStream<Uint8Array> } {
-  return isStreamBody(out.body) && (out.headers["content-type"] ?? "").toLowerCase().startsWith("text/event-stream");
 }
 
 /** How much of a stream's end is kept to read its last event (an `error` event's body is far smaller). */

@@ -12,6 +12,9 @@ export class WriteTurns {
   private scheduled = false;
   private holds = 0;
 
+  /** `perPass`: how many turns one pass of the event loop gives (a write's: one). */
+  constructor(private readonly perPass = 1) {}
+
   /**
    * Gives no turn until the returned release is called (the checkpointer, for a checkpoint no commit interrupts:
    * see db/checkpoints.ts). Reads go on meanwhile; writes wait in line.
@@ -52,7 +55,7 @@ export class WriteTurns {
       this.scheduled = false;
       if (this.holds > 0) return;
       // The writer runs in the microtasks right after this callback; the next turn is in the next pass.
-      this.waiting.shift()?.();
+      for (let i = 0; i < this.perPass; i++) this.waiting.shift()?.();
       this.schedule();
     });
   }

@@ -10,7 +10,10 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  isJSONRPCErrorResponse,
   isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
   ListToolsRequestSchema,
   McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -19,6 +22,7 @@ import {
 import { ApiError, invalidInput } from "../domain/errors.js";
 import { MIN_PASSWORD_LENGTH } from "../http/admin-rules.js";
 import type { Incoming } from "../http/exchange.js";
+import { jsonStream } from "../http/json-pieces.js";
 import { redactSecrets } from "../runtime/log.js";
 import { budgetedCaller, type ToolCaller } from "./budget.js";
 import type { Dispatch } from "./dispatch.js";
@@ -213,16 +217,40 @@ export function loggable(message: string, messages: unknown): string {
   return redactSecrets(text);
 }
 
+/** The answers of one POST's requests, by id, held back from the SDK's JSON answer (holdAnswers). */
+type HeldAnswers = Map<string | number, JSONRPCMessage>;
+
 /**
- * A batch's JSON answer as an array (JSON-RPC 2.0 §6), also when one request of it was answered: the SDK answers a
- * batch of one with the bare response object.
+ * Keeps the answers the transport sends for its JSON answer, and gives the transport a stand-in of each (an empty
+ * result of the same id): the SDK writes its JSON answer in one JSON.stringify on the HTTP thread, some 35 MB for a
+ * batch of large lists, which held every other request for over 100 ms. jsonAnswer writes the answers kept instead,
+ * in pieces (http/json-pieces.ts), in the SDK's order.
  */
-async function asBatchAnswer(response: Response): Promise<Response> {
+function holdAnswers(transport: WebStandardStreamableHTTPServerTransport, held: HeldAnswers): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return send(message, options);
+    const id = message.id as string | number;
+    held.set(id, message);
+    return send({ jsonrpc: "2.0", id, result: {} }, options);
+  };
+}
+
+/**
+ * The JSON answer of a POST from the SDK's (of stand-ins: holdAnswers) and the answers held: each stand-in replaced by
+ * its answer, in pieces. A batch's answer is an array (JSON-RPC 2.0 §6), also when one request of it was answered:
+ * the SDK answers a batch of one with the bare response object.
+ */
+async function jsonAnswer(response: Response, held: HeldAnswers, batch: boolean): Promise<Response> {
   const text = await response.text();
-  if (text === "" || text.trimStart().startsWith("[")) return new Response(text || null, response);
+  if (text === "") return new Response(null, response);
+  const standIns = JSON.parse(text) as { id: string | number } | { id: string | number }[];
+  const answerOf = (standIn: { id: string | number }) => held.get(standIn.id) ?? standIn;
+  const answers = Array.isArray(standIns) ? standIns.map(answerOf) : answerOf(standIns);
   const headers = new Headers(response.headers);
   headers.delete("content-length");
-  return new Response(`[${text}]`, { status: response.status, headers });
+  const body = jsonStream(batch && !Array.isArray(answers) ? [answers] : answers);
+  return new Response(body, { status: response.status, headers });
 }
 
 /**
@@ -234,11 +262,13 @@ async function connectTransport(
   stream: boolean,
   refusals: Map<string | number, JsonRpcError>,
   report: (error: unknown) => void,
+  held: HeldAnswers,
 ): Promise<WebStandardStreamableHTTPServerTransport> {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: !stream,
   });
+  if (!stream) holdAnswers(transport, held);
   server.onerror = report;
   await server.connect(transport);
   const deliver = transport.onmessage;
@@ -267,14 +297,20 @@ function transportRequest(request: Incoming): Request {
 }
 
 /** The transport's answer as this endpoint gives it; the server closes once it is complete. */
-async function finished(response: Response, server: Server, stream: boolean, batch: boolean): Promise<Response> {
+async function finished(
+  response: Response,
+  server: Server,
+  stream: boolean,
+  batch: boolean,
+  held: HeldAnswers,
+): Promise<Response> {
   if (response.status >= 400) {
     await server.close();
     throw await transportRefusal(response);
   }
   if (!stream || !response.body) {
     await server.close();
-    return batch ? asBatchAnswer(response) : response;
+    return stream ? response : jsonAnswer(response, held, batch);
   }
   // The stream ends once every response of the request is written: the server goes with it.
   const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: () => server.close() }));
@@ -298,7 +334,8 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
   const report = (error: unknown) =>
     exchange.onError?.(new Error(loggable(error instanceof Error ? error.message : String(error), exchange.messages)));
   const screened = screenParams(exchange.messages, tools);
-  const transport = await connectTransport(server, stream, screened.refusals, report);
+  const held: HeldAnswers = new Map();
+  const transport = await connectTransport(server, stream, screened.refusals, report, held);
   let response: Response;
   try {
     response = await transport.handleRequest(transportRequest(request), { parsedBody: screened.messages });
@@ -306,5 +343,5 @@ export async function answerMcp(exchange: McpExchange): Promise<Response> {
     await server.close();
     throw e;
   }
-  return finished(response, server, stream, Array.isArray(exchange.messages));
+  return finished(response, server, stream, Array.isArray(exchange.messages), held);
 }

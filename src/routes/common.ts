@@ -2,6 +2,7 @@
 
 import { type ApiError, invalidInput } from "../domain/errors.js";
 import type { Ctx } from "../http/context.js";
+import { largeTurns, PIECE_CHARS } from "../http/json-pieces.js";
 import type { ResponseDoc } from "../http/route.js";
 import { ErrorBodySchema } from "../http/schemas.js";
 
@@ -37,7 +38,10 @@ export const UPSTREAM_ERRORS: Record<number, ResponseDoc> = {
 
 /** Errors of operations whose input is processed on the worker pool (workers/limits.ts). */
 export const TASK_ERRORS: Record<number, ResponseDoc> = {
-  422: err("Processing the input took more than the processing time one request may use (processing_limit_exceeded)."),
+  422: err(
+    "Processing the input took more than the processing time or the memory one request may use " +
+      "(processing_limit_exceeded).",
+  ),
 };
 
 /** A 404 response documentation. */
@@ -106,21 +110,74 @@ export function page<T, V>(
   view?: (row: T) => V,
   maxChars = MAX_PAGE_CHARS,
 ): Page<T | V> {
-  const data: (T | V)[] = [];
-  let last: T | undefined;
-  let chars = 0;
+  const built = new PageBuilder<T, T | V>(limit, cursorOf, view, maxChars);
   // Leaving the loop early ends the iterator (a statement's iterate() is then reset).
-  for (const row of rows) {
-    if (data.length === limit) return { data, has_more: true, next_cursor: cursorOf(last as T) };
-    const item = view ? view(row) : row;
-    if (view) {
-      chars += jsonSizeBound(item);
-      if (data.length > 0 && chars > maxChars) return { data, has_more: true, next_cursor: cursorOf(last as T) };
-    }
-    data.push(item);
-    last = row;
+  for (const row of rows) if (!built.take(row)) return built.more();
+  return built.end();
+}
+
+/**
+ * page() for rows of large texts (500,000 characters each), read one at a time: `read(after)` gives the row after
+ * `after` (the first for undefined), each by a query of its own, so that no statement stays open between turns. The
+ * first row, and once the page holds PIECE_CHARS of text since its last turn the next, waits for a turn of large work
+ * (http/json-pieces.ts largeTurns): a page of such rows takes 50-90 ms of the HTTP thread to read, and the requests
+ * arriving meanwhile are answered between two rows (test/http/json-pieces.test.ts).
+ */
+export async function pageInTurns<T, V>(
+  read: (after: T | undefined) => T | undefined,
+  limit: number,
+  cursorOf: (row: T) => string,
+  view: (row: T) => V,
+): Promise<Page<V>> {
+  const built = new PageBuilder<T, V>(limit, cursorOf, view, MAX_PAGE_CHARS);
+  // The first row waits for a turn too: 85 such pages asked at once are read together otherwise.
+  await largeTurns.next();
+  let turnAt = 0;
+  for (let row = read(undefined); row !== undefined; row = read(row)) {
+    if (!built.take(row)) return built.more();
+    if (built.chars - turnAt < PIECE_CHARS) continue;
+    turnAt = built.chars;
+    await largeTurns.next();
   }
-  return { data, has_more: false, next_cursor: null };
+  return built.end();
+}
+
+/** One page as its rows are taken: up to `limit` of them, and with `view`, up to `maxChars` of JSON (page()). */
+class PageBuilder<T, V> {
+  private readonly data: V[] = [];
+  private last: T | undefined;
+  /** The JSON bound of the views taken (jsonSizeBound). */
+  chars = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly cursorOf: (row: T) => string,
+    private readonly view: ((row: T) => V) | undefined,
+    private readonly maxChars: number,
+  ) {}
+
+  /** Takes the next row; false when the page ends before it (it is full, or the row's view would pass maxChars). */
+  take(row: T): boolean {
+    if (this.data.length === this.limit) return false;
+    const item = this.view ? this.view(row) : (row as unknown as V);
+    if (this.view) {
+      this.chars += jsonSizeBound(item);
+      if (this.data.length > 0 && this.chars > this.maxChars) return false;
+    }
+    this.data.push(item);
+    this.last = row;
+    return true;
+  }
+
+  /** The page, with more rows after it. */
+  more(): Page<V> {
+    return { data: this.data, has_more: true, next_cursor: this.cursorOf(this.last as T) };
+  }
+
+  /** The page, the last of the list. */
+  end(): Page<V> {
+    return { data: this.data, has_more: false, next_cursor: null };
+  }
 }
 
 /** Encodes a cursor (the sort key of the last row). */

@@ -1,6 +1,6 @@
 /** Contents: create (draft), read, list, update, delete, versions, planning (spec §4.3) and publication. */
 import * as v from "valibot";
-import type { VersionRow } from "../db/contents.js";
+import type { ContentRow, VersionRow } from "../db/contents.js";
 import { contentFilter } from "../domain/content-lists.js";
 import { type CallerRows, contentNotFound, findContent, serverToday } from "../domain/contents.js";
 import { CALENDAR_DAY_PATTERN, isCalendarDay, PLANNED_DATE_PATTERN, plannedDay } from "../domain/planning.js";
@@ -32,6 +32,7 @@ import {
   NOT_FOUND,
   notACursor,
   page,
+  pageInTurns,
 } from "./common.js";
 
 const STATUSES = ["draft", "generated", "finalized", "published"] as const;
@@ -205,18 +206,22 @@ export const contentRoutes = [
       ...AUTH_ERRORS,
       ...INPUT_ERRORS,
     },
-    handler(ctx: Ctx<unknown, v.InferOutput<typeof ListQuery>>) {
+    async handler(ctx: Ctx<unknown, v.InferOutput<typeof ListQuery>>) {
       const day = today(ctx);
       const q = ctx.query;
-      const rows = ctx.services.store.contents.list(
-        contentFilter(ctx.workspace.id, q, day, {
-          afterId: decodeCursor<number>(q.cursor, "number") ?? 0,
-          limit: q.limit + 1,
-        }),
-      );
+      const start = decodeCursor<number>(q.cursor, "number") ?? 0;
+      // Contents carry up to 500,000 characters each: read a row at a time, in turns (common.ts pageInTurns).
+      const next = (after: ContentRow | undefined) => {
+        const rows = ctx.services.store.contents.list(
+          contentFilter(ctx.workspace.id, q, day, { afterId: after?.id ?? start, limit: 1 }),
+        );
+        const first = rows.next();
+        rows.return?.();
+        return first.done ? undefined : first.value;
+      };
       return {
-        body: page(
-          rows,
+        body: await pageInTurns(
+          next,
           q.limit,
           (r) => encodeCursor(r.id),
           (r) => contentView(r, day),

@@ -30,3 +30,13 @@ export function sliceWhole(s: string, units: number): string {
   const last = cut.charCodeAt(cut.length - 1);
   return last >= 0xd800 && last <= 0xdbff && s.length > units ? cut.slice(0, -1) : cut;
 }
+
+/**
+ * The characters (code points) of UTF-8 bytes, counted without decoding them: every byte that does not continue a
+ * sequence (10xxxxxx) starts one. Exact for valid UTF-8, which is what it is used on before decoding.
+ */
+export function utf8CharLength(bytes: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) if ((bytes[i] & 0xc0) !== 0x80) n++;
+  return n;
+}

@@ -18,15 +18,37 @@ export interface TaskPool<T extends TaskTable> {
   close(): Promise<void>;
 }
 
-/** A task ended because it used more CPU time than the limit (workers/limits.ts); its thread was ended with it. */
+/**
+ * A task ended because it used more CPU time than the limit (workers/limits.ts); its thread was ended with it. Those
+ * that wait for a task treat every TaskLimitError alike: the input is the cause, and trying again would fail again.
+ */
 export class TaskLimitError extends Error {
   readonly task: string;
   readonly limitMs: number;
 
-  constructor(task: string, limitMs: number) {
-    super(`the ${task} task used more than ${limitMs / 1000} s of processing time and was stopped`);
+  constructor(
+    task: string,
+    limitMs: number,
+    message = `the ${task} task used more than ${limitMs / 1000} s of processing time and was stopped`,
+  ) {
+    super(message);
     this.name = "TaskLimitError";
     this.task = task;
     this.limitMs = limitMs;
+  }
+}
+
+/** A task whose thread ran out of its heap (workers/limits.ts TASK_HEAP_LIMIT_MB): the thread died with it. */
+export class TaskHeapLimitError extends TaskLimitError {
+  readonly limitMb: number;
+
+  constructor(task: string, limitMs: number, limitMb: number) {
+    super(
+      task,
+      limitMs,
+      `the ${task} task needed more than the ${limitMb} MB of memory a task may use and was stopped`,
+    );
+    this.name = "TaskHeapLimitError";
+    this.limitMb = limitMb;
   }
 }

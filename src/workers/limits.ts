@@ -11,6 +11,19 @@ import type { TaskName } from "./tasks.js";
 /** The CPU time, in milliseconds, a limited task may use: far above what the largest accepted inputs take. */
 export const TASK_CPU_LIMIT_MS = 30_000;
 
+/**
+ * The heap, in MB, of each worker thread (V8's old generation: the objects a task keeps past a few collections). A task
+ * that needs more ends with its thread (Node's ERR_WORKER_OUT_OF_MEMORY) and its request answers 422; the thread that
+ * replaces it starts empty. Without it a thread could grow to the process's default (a quarter of the machine's
+ * memory) and keep what it grew: three 5 MiB uploads took the process to 3.4 GB. Measured for the heaviest inputs
+ * accepted: a 2,000,000-character Markdown list or table (the Markdown bound, domain/references.ts) needs 512 MB to
+ * 1 GB; 5 MiB of HTML of short elements 256-512 MB; scoring, converting or extracting 500,000 characters under 64 MB.
+ */
+export const TASK_HEAP_LIMIT_MB = 1024;
+
+/** The young generation of each worker thread's heap, in MB (new objects; V8's default for 64-bit is 48). */
+export const TASK_YOUNG_HEAP_MB = 48;
+
 /** The tasks that run on input from a request (or stored from one) and are ended past the limit. */
 export const LIMITED_TASKS: ReadonlySet<TaskName> = new Set<TaskName>([
   "generateBuiltin",

@@ -2,10 +2,22 @@
 import { performance } from "node:perf_hooks";
 import { Piscina, valueSymbol } from "piscina";
 import { restoreAssets, workerEntry } from "../runtime/assets.js";
-import { TaskLimitError, type TaskPool } from "../runtime/task-pool.js";
-import { isTaskStarted, LIMITED_TASKS, TASK_CPU_LIMIT_MS, type TaskStarted, threadCpuNs } from "./limits.js";
+import { TaskHeapLimitError, TaskLimitError, type TaskPool } from "../runtime/task-pool.js";
+import {
+  isTaskStarted,
+  LIMITED_TASKS,
+  TASK_CPU_LIMIT_MS,
+  TASK_HEAP_LIMIT_MB,
+  TASK_YOUNG_HEAP_MB,
+  type TaskStarted,
+  threadCpuNs,
+} from "./limits.js";
+import { isThreadGrown, RECYCLE_ENV, RECYCLE_HEAP_MB, Retirements } from "./recycle.js";
 import { type TaskName, type Tasks, tasks } from "./tasks.js";
 import { IDLE_ENV, NICENESS_ENV, WARM_ENV, WORKER_NICENESS } from "./worker.js";
+
+/** What piscina's thread events carry of a thread (its PiscinaWorker). */
+type PoolThread = Parameters<Retirements["created"]>[0];
 
 /** A pool that runs every task of the task table (tasks.ts); the layers below see it as the TaskPool they need. */
 export type WorkerPool = TaskPool<Tasks>;
@@ -16,7 +28,10 @@ export type WorkerPool = TaskPool<Tasks>;
  * thread answering requests and to the foreground pool's work for requests (generation, rendering, passwords).
  * `niceness` sets another priority (the writer's); `idle` also asks for SCHED_IDLE (worker.ts, idleThreadPolicy).
  * A limited task (limits.ts) that uses more than `cpuLimitMs` of its thread's CPU time is ended with its thread and
- * rejects with TaskLimitError; another thread takes the tasks behind it. A `warm` pool's threads load the language
+ * rejects with TaskLimitError; another thread takes the tasks behind it. Every task's thread has a heap of
+ * `heapLimitMb` (limits.ts TASK_HEAP_LIMIT_MB): a task that needs more dies with its thread and rejects with
+ * TaskHeapLimitError, and another thread takes the tasks behind it (test/workers/heap-limit.test.ts). A thread whose
+ * heap is past `recycleHeapMb` after a task is replaced (recycle.ts). A `warm` pool's threads load the language
  * library as they start (worker.ts WARM_ENV).
  */
 export function piscinaPool(
@@ -28,12 +43,20 @@ export function piscinaPool(
     idle?: boolean;
     warm?: boolean;
     cpuLimitMs?: number;
+    heapLimitMb?: number;
+    recycleHeapMb?: number;
   } = {},
 ): WorkerPool {
   const niceness = options.niceness ?? (options.background ? WORKER_NICENESS : 0);
   const entry = workerEntry();
   const maxThreads = Math.max(1, threads);
-  const pool = new Piscina({
+  const cpuLimitMs = options.cpuLimitMs ?? TASK_CPU_LIMIT_MS;
+  const heapLimitMb = options.heapLimitMb ?? TASK_HEAP_LIMIT_MB;
+  const retirements: Retirements = new Retirements(
+    (threadId): Promise<number> | undefined => pool.threads.find((w) => w.threadId === threadId)?.terminate(),
+    () => startForQueued(),
+  );
+  const pool: Piscina = new Piscina({
     filename: entry.filename,
     execArgv: entry.execArgv,
     // Background threads start with their first task: at start they would only compete with the server's own start.
@@ -45,14 +68,27 @@ export function piscinaPool(
     // back to the queue's tail: under a closed-loop load of generations on one thread, the one behind the task just
     // started went to the back each time, and some requests waited 2-3 s while hundreds behind them were answered.
     stricterFIFO: true,
+    loadBalancer: retirements.balancer,
+    resourceLimits: {
+      maxOldGenerationSizeMb: heapLimitMb,
+      maxYoungGenerationSizeMb: Math.min(TASK_YOUNG_HEAP_MB, heapLimitMb),
+    },
     env: {
       ...process.env,
       [NICENESS_ENV]: String(niceness),
       [IDLE_ENV]: options.idle ? "1" : "",
       [WARM_ENV]: options.warm ? "1" : "",
+      [RECYCLE_ENV]: String(options.recycleHeapMb ?? RECYCLE_HEAP_MB),
     },
   });
-  const watch = new TaskWatch(options.cpuLimitMs ?? TASK_CPU_LIMIT_MS, (threadId) => {
+  pool.on("workerCreate", (worker: PoolThread) => retirements.created(worker));
+  pool.on("workerDestroy", (worker: PoolThread) => retirements.destroyed(worker));
+  // A pool that keeps no idle thread (the background one) starts one only when a task is sent: tasks queued behind
+  // a thread that ended would wait for the next. One that does nothing starts it.
+  const startForQueued = () => {
+    if (pool.queueSize > 0 && pool.threads.length < maxThreads) pool.run({ name: "startThread" }).catch(() => {});
+  };
+  const watch = new TaskWatch(cpuLimitMs, (threadId) => {
     const worker = pool.threads.find((w) => w.threadId === threadId);
     if (!worker) return false;
     void worker.terminate();
@@ -60,11 +96,14 @@ export function piscinaPool(
   });
   pool.on("message", (message: unknown) => {
     if (isTaskStarted(message)) watch.started(message);
+    else if (isThreadGrown(message)) retirements.grown(message.csThreadGrown);
   });
   const send = (name: TaskName, input: unknown, transferList?: ArrayBuffer[]) =>
     LIMITED_TASKS.has(name)
       ? watch.run(name, (limited, finished) => pool.run({ name, input, limited, finished }, { transferList }))
       : pool.run({ name, input }, { transferList });
+  // How many threads died of their heap's limit.
+  let outOfMemory = 0;
   return {
     run: async (name, input, transfer) => {
       // A thread this task may start (the pool is not full: a background pool has none when idle) loads the worker
@@ -75,16 +114,18 @@ export function piscinaPool(
         return await send(name, input, transfer);
       } catch (thrown) {
         const e = withCode(thrown);
+        if (isOutOfMemory(e)) {
+          outOfMemory++;
+          throw new TaskHeapLimitError(name, cpuLimitMs, heapLimitMb);
+        }
         // A task handed to a thread in the moment the watch ended it (its task had just finished) fails with the
         // thread, though it never ran long: it runs again, once, on another thread (unless buffers of its input were
         // handed to the ended one: they went with it).
         if (e instanceof TaskLimitError || watch.stops === stops || !isThreadExit(e) || transfer?.length) throw e;
         return send(name, input);
       } finally {
-        // A pool that keeps no idle thread (the background one) starts one only when a task is sent: tasks queued
-        // behind a stopped one would wait for the next. One that does nothing starts it.
-        if (watch.stops > 0 && pool.threads.length === 0 && pool.queueSize > 0)
-          pool.run({ name: "startThread" }).catch(() => {});
+        retirements.settle();
+        if (watch.stops + outOfMemory > 0 && pool.threads.length === 0) startForQueued();
       }
     },
     close: () => {
@@ -118,6 +159,11 @@ export function withCode(e: unknown): unknown {
   const error = e as Error & { code?: unknown };
   if (error.code === undefined && typeof carried === "string") error.code = carried;
   return error;
+}
+
+/** The failure of a task whose thread passed its heap's limit (Node ends the thread). */
+function isOutOfMemory(e: unknown): boolean {
+  return (e as { code?: unknown } | null)?.code === "ERR_WORKER_OUT_OF_MEMORY";
 }
 
 /** piscina's failure of the tasks of a thread that ended. */

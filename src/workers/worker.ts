@@ -5,6 +5,7 @@ import os from "node:os";
 import { isMainThread, parentPort, threadId } from "node:worker_threads";
 import { warmUp } from "../domain/generation/nlp.js";
 import { type TaskStarted, threadCpuNs } from "./limits.js";
+import { growthNotice, RECYCLE_ENV } from "./recycle.js";
 import { type TaskName, tasks } from "./tasks.js";
 
 /** Set in the worker threads of a pool whose priority is lowered: their niceness. */
@@ -73,6 +74,7 @@ export function idleThreadPolicy(tid: number): boolean {
 }
 
 const niceness = Number(process.env[NICENESS_ENV] || 0);
+const recycleHeapMb = Number(process.env[RECYCLE_ENV] || 0);
 const tid = workerThreadId();
 if (tid !== undefined && Number.isInteger(niceness) && niceness > 0) {
   lowerThreadPriority(tid, niceness);
@@ -109,5 +111,8 @@ export default function runTask(message: TaskMessage): unknown {
     throw e;
   } finally {
     if (message.finished) Atomics.store(message.finished, 0, 1);
+    // A thread that grew is replaced once this task is answered (recycle.ts).
+    const grown = growthNotice(threadId, recycleHeapMb);
+    if (grown) parentPort?.postMessage(grown);
   }
 }

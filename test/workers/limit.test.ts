@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-process.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -34,7 +35,7 @@ interface Scenario {
   ended: number;
 }
 
-describe("a limited task on a worker pool", () => {
+describe("a limited task on a worker pool", { timeout: FIXTURE_TIMEOUT_MS }, () => {
   it("is stopped, with its thread, once it has used the limit's CPU time; the tasks behind it are not", () => {
     // The long scoring takes about 2 s of CPU on the development machine: ten times the limit.
     // The background pool keeps no idle thread: the tasks behind the stopped one must not wait for the next task.

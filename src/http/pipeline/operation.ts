@@ -4,7 +4,7 @@
  */
 import type { Principal, Services } from "../context.js";
 import { bindCursor } from "../cursors.js";
-import { isStreamBody, jsonOutgoing, type Outgoing, outgoingOf } from "../exchange.js";
+import { isEventStream, jsonOutgoing, type Outgoing, outgoingOf } from "../exchange.js";
 import { idempotencyKeyOf, requestFingerprint } from "../idempotency.js";
 import { isFetchResponse, type Reply, type RouteDef } from "../route.js";
 import { rateHeaders, rereadBucket } from "./rate-limit.js";
@@ -69,14 +69,14 @@ function operateOnce(services: Services, state: RoutedState): Promise<Outgoing> 
 
 /**
  * The operation stage: the answer of the route's handler. A write is answered once it is on disk
- * (db/durability.ts); reads wait for nothing. A stream acknowledges what it stores in its own last event, after its
- * own sync (the generate stream's done): its start waits for nothing. The answer carries X-RateLimit-*, X-Trace-Id
+ * (db/durability.ts); reads wait for nothing. An event stream acknowledges what it stores in its own last event, after
+ * its own sync (the generate stream's done): its start waits for nothing. The answer carries X-RateLimit-*, X-Trace-Id
  * and, on a beta route, X-API-Stability (DESIGN §3); one carrying a secret, Cache-Control: no-store.
  */
 export function runOperation(services: Services): (state: RoutedState) => Promise<Outgoing> {
   return async function runOperation(state) {
     const response = await operateOnce(services, state);
-    if (state.writes && !isStreamBody(response.body)) await services.durability.sync();
+    if (state.writes && !isEventStream(response)) await services.durability.sync();
     rereadBucket(services, state);
     const extra: Record<string, string> = { ...rateHeaders(state.decision), "x-trace-id": state.traceId };
     if (state.route.stability === "beta") extra["x-api-stability"] = "beta";

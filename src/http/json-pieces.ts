@@ -1,0 +1,145 @@
+/**
+ * Large JSON answers written in pieces. The one HTTP thread answers every request: a page of contents of 500,000
+ * characters each is some 6 MB of JSON, 40-80 ms to serialise and as much to encode, and 85 of them at once held
+ * /healthz for seconds. An answer past PIECED_JSON_CHARS is written as a stream instead: its JSON is made a piece of
+ * about PIECE_CHARS at a time, a few pieces per pass of the event loop for all such answers together (largeTurns), so
+ * that the requests that arrive meanwhile are read and answered between two pieces. The text is the one
+ * JSON.stringify gives, byte for byte (test/http/json-pieces.test.ts); the answer goes chunked, without
+ * Content-Length.
+ */
+import { WriteTurns } from "./turns.js";
+
+/** Answers whose JSON may pass this many characters are written in pieces. */
+export const PIECED_JSON_CHARS = 2 * 1024 * 1024;
+
+/** About how many characters of JSON each piece holds (a millisecond or two of the thread's time). */
+export const PIECE_CHARS = 128 * 1024;
+
+/**
+ * The turns of large work on the HTTP thread: up to four pieces of large answers, or rows of pages of large texts
+ * (routes/common.ts pageInTurns), per pass of the event loop, in the order asked: some 5 ms of work between two
+ * polls of the sockets (with one, the answers of a burst of MCP batches took 2.5 times as long). The same mechanism
+ * as the writes' turns (turns.ts), apart from them: a write does not wait behind the pieces of a large read.
+ */
+export const largeTurns = new WriteTurns(4);
+
+/**
+ * Whether the JSON of `value` may have more than `limit` characters: strings counted by their length, other values
+ * by a small bound. Stops counting once past the limit, so that a small answer costs a walk of itself only.
+ */
+function mayExceed(value: unknown, limit: number): boolean {
+  let left = limit;
+  const visit = (v: unknown): boolean => {
+    if (typeof v === "string") left -= v.length + 2;
+    else if (Array.isArray(v)) {
+      left -= 2;
+      for (const item of v) if (visit(item)) return true;
+    } else if (v !== null && typeof v === "object") {
+      left -= 2;
+      for (const key in v) {
+        left -= key.length + 4;
+        if (visit((v as Record<string, unknown>)[key])) return true;
+      }
+    } else left -= 24;
+    return left < 0;
+  };
+  return visit(value);
+}
+
+/** An array or an object literal's JSON is written member by member; anything else (a Date: toJSON) whole. */
+function isSplittable(v: unknown): v is Record<string, unknown> | unknown[] {
+  if (v === null || typeof v !== "object" || typeof (v as { toJSON?: unknown }).toJSON === "function") return false;
+  if (Array.isArray(v)) return true;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The JSON of a value in parts, as JSON.stringify writes it: a large array item by item, a large object member by
+ * member, a long string in slices (never between the two halves of a surrogate pair, which would be escaped), what is
+ * small whole. `inArray`: a value JSON leaves out (undefined, a function) is written null, as in an array.
+ */
+function* parts(value: unknown, inArray: boolean): Generator<string> {
+  if (typeof value === "string" && value.length > PIECE_CHARS) {
+    yield '"';
+    for (let at = 0; at < value.length; ) {
+      let end = Math.min(value.length, at + PIECE_CHARS);
+      const last = value.charCodeAt(end - 1);
+      if (end < value.length && last >= 0xd800 && last <= 0xdbff) end--;
+      yield JSON.stringify(value.slice(at, end)).slice(1, -1);
+      at = end;
+    }
+    yield '"';
+    return;
+  }
+  if (!isSplittable(value) || !mayExceed(value, PIECE_CHARS)) {
+    const text = JSON.stringify(value) as string | undefined;
+    yield text ?? (inArray ? "null" : "");
+    return;
+  }
+  if (Array.isArray(value)) {
+    yield "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) yield ",";
+      yield* parts(value[i], true);
+    }
+    yield "]";
+    return;
+  }
+  yield "{";
+  let first = true;
+  for (const key of Object.keys(value)) {
+    const member = value[key];
+    // What JSON.stringify leaves out of an object.
+    if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
+    yield `${first ? "" : ","}${JSON.stringify(key)}:`;
+    first = false;
+    yield* parts(member, false);
+  }
+  yield "}";
+}
+
+/** The parts gathered into pieces of at least PIECE_CHARS (the last one may be shorter). */
+function* pieces(value: unknown): Generator<string> {
+  let piece = "";
+  for (const part of parts(value, false)) {
+    piece += part;
+    if (piece.length >= PIECE_CHARS) {
+      yield piece;
+      piece = "";
+    }
+  }
+  if (piece !== "") yield piece;
+}
+
+/**
+ * The body of a JSON answer: JSON.stringify's text, or for a value whose JSON may pass PIECED_JSON_CHARS the same
+ * text as a stream of UTF-8 pieces, each made in a turn of its own (largeTurns).
+ */
+export function jsonBody(value: unknown): string | ReadableStream<Uint8Array> {
+  if (!mayExceed(value, PIECED_JSON_CHARS)) return JSON.stringify(value);
+  return jsonStream(value);
+}
+
+/** The JSON of `value` as a stream of pieces, whatever its size (an answer made elsewhere: mcp/server.ts). */
+export function jsonStream(value: unknown): ReadableStream<Uint8Array> {
+  return piecedStream(pieces(value));
+}
+
+/** A stream of the pieces, encoded as UTF-8, each made in a turn; cancelling it stops making them. */
+function piecedStream(source: Iterator<string>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        await largeTurns.next();
+        const next = source.next();
+        if (next.done) controller.close();
+        else controller.enqueue(Buffer.from(next.value, "utf8"));
+      },
+      cancel() {
+        source.return?.(undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
