@@ -8,6 +8,7 @@ import type { StoreWriter, WriteOpName } from "../../src/domain/writer.js";
 import { type Harness, makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
 import { png } from "../helpers/images.js";
+import { storingWrites } from "../helpers/storing-writes.js";
 
 /**
  * A writer that holds the operations named `op` until `count` of them were asked for, then runs them in order, as
@@ -111,22 +112,11 @@ describe("the storage quota in the writer's transaction", () => {
     expect([draft.status, memory.status, generated.status]).toEqual([201, 201, 201]);
     const full = used(h);
     fill = () => h.services.store.accounts.setQuotas(h.a.id, null, used(h));
-    const writes: [string, string, unknown][] = [
-      ["POST", "/api/v1/contents", { title: "x", content: "more" }],
-      ["PATCH", `/api/v1/contents/${draft.body.content_id}`, { content: "changed, and longer" }],
-      ["POST", "/api/v1/generate", { template_id: 1, user_direction: "Another piece", seed: 2 }],
-      [
-        "POST",
-        "/api/v1/finalizeContent",
-        { content_id: generated.body.content_id, finalized_content: "Final.", edit_seconds: 1 },
-      ],
-      ["POST", "/api/v1/conversions", { content_id: draft.body.content_id, target_format: "markdown" }],
-      ["POST", "/api/v1/reference-materials", { title: "r", content: "Some reference text.", format: "text" }],
-      ["POST", "/api/v1/images", { filename: "p.png", data_base64: Buffer.from(png(3, 2)).toString("base64") }],
-      ["POST", "/api/v1/images/generate", { prompt: "a roof", width: 64, height: 64 }],
-      ["POST", "/api/v1/memories", { kind: "context", title: "n", content: "another" }],
-      ["PATCH", `/api/v1/memories/${memory.body.id}`, { content: "changed, and longer" }],
-    ];
+    const writes = storingWrites({
+      draftId: draft.body.content_id,
+      generatedId: generated.body.content_id,
+      memoryId: memory.body.id,
+    });
     for (const [method, path, body] of writes) {
       h.services.store.accounts.setQuotas(h.a.id, null, null);
       const res = await h.send(method, path, { auth: key, body });
