@@ -3,21 +3,9 @@
  * before, and what it says it deleted.
  */
 import { describe, expect, it } from "vitest";
-import { openDb } from "../../src/db/open.js";
-import { createStore, type Store } from "../../src/db/store.js";
 import { issueKey } from "../../src/domain/admin.js";
 import { SessionTokens } from "../../src/domain/sessions.js";
-import { cli, initDir } from "../helpers/cli.js";
-
-/** Runs `fn` on the data directory's store, as the server would have written. */
-async function withDb<T>(dir: string, fn: (store: Store) => T | Promise<T>): Promise<T> {
-  const db = openDb(dir);
-  try {
-    return await fn(createStore(db));
-  } finally {
-    db.close();
-  }
-}
+import { cli, initDir, withDb } from "../helpers/cli.js";
 
 describe("workspaces delete", () => {
   it("refuses the account's only workspace and its default one, with the command that lifts each", () => {

@@ -3,21 +3,11 @@
  * by the API's rule; it signs the user's sessions out and clears their email's failed sign-ins.
  */
 import { describe, expect, it } from "vitest";
-import { openDb } from "../../src/db/open.js";
-import { createStore, type Store } from "../../src/db/store.js";
+import type { Store } from "../../src/db/store.js";
 import { verifyPassword } from "../../src/domain/passwords.js";
 import { SessionTokens } from "../../src/domain/sessions.js";
 import { recordSignInAttempt, subjectsOf } from "../../src/domain/sign-in-backoff.js";
-import { cli, initDir } from "../helpers/cli.js";
-
-async function withDb<T>(dir: string, fn: (store: Store) => T | Promise<T>): Promise<T> {
-  const db = openDb(dir);
-  try {
-    return await fn(createStore(db));
-  } finally {
-    db.close();
-  }
-}
+import { cli, initDir, withDb } from "../helpers/cli.js";
 
 const userOf = (store: Store) => store.users.byEmail("admin@localhost")!;
 

@@ -6,6 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, expect } from "vitest";
+import { openDb } from "../../src/db/open.js";
+import { createStore, type Store } from "../../src/db/store.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // Node itself with tsx's loader, not tsx's command line: that one runs the program in a child process of its own, so
@@ -135,4 +137,14 @@ export async function untilListening(child: ChildProcess): Promise<ServerProcess
     });
   });
   return { url, child, output: () => out, stdout: () => stdout, exited };
+}
+
+/** Runs `fn` on the data directory's store, as the server would have written, and closes it. */
+export async function withDb<T>(dir: string, fn: (store: Store) => T | Promise<T>): Promise<T> {
+  const db = openDb(dir);
+  try {
+    return await fn(createStore(db));
+  } finally {
+    db.close();
+  }
 }
