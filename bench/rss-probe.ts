@@ -4,7 +4,8 @@
  * (default get:20x3: 3 rounds of 20 concurrent GET /contents?limit=100; also mcp:N, batches of 8 list_contents, and
  * upload:N, bench/stall.ts's M1), prints RSS and the heap after each round and every 10 s of RSS_WAIT_SECONDS (10),
  * then after a forced collection. `node --import tsx bench/rss-probe.ts` shows what the server gives back by itself
- * (runtime/idle-gc.ts); with `node --expose-gc` the script's own collections show what was garbage. RSS_SNAPSHOT=1
+ * (runtime/idle-gc.ts); with `node --expose-gc` the script's own collections (timed) show what was garbage, and
+ * RSS_GC_EACH=1 collects after every round too (a heap that grows round after round is a retainer). RSS_SNAPSHOT=1
  * writes a heap snapshot after them. The script's client shares the process: its garbage is in the figures too.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -59,6 +60,12 @@ function figures(label: string): void {
       `physical ${MB(h.total_physical_size)} malloced ${MB(h.malloced_memory)}`,
   );
 }
+/** The script's own full collection (with --expose-gc), timed. */
+function collect(label: string): void {
+  const t = performance.now();
+  globalThis.gc?.();
+  figures(`${label} (${globalThis.gc ? `${Math.round(performance.now() - t)} ms` : "no gc"})`);
+}
 const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "cs-rss-"));
@@ -75,8 +82,7 @@ try {
     await request(`${server.url}/api/v1/contents`, "POST", { ...auth, "content-type": "application/json" }, body);
   }
   await sleep(2);
-  globalThis.gc?.();
-  figures("idle (after gc)");
+  collect("idle, after gc");
   const batch = JSON.stringify(
     Array.from({ length: 8 }, (_, i) => ({
       jsonrpc: "2.0",
@@ -125,6 +131,9 @@ try {
         `${kind} ${concurrency} round ${r + 1}: ${Math.round(performance.now() - t)} ms, answer ${MB(Math.max(...sizes))} MB`,
       );
       figures("  after");
+      if (env.RSS_GC_EACH === "1") {
+        collect("  after gc");
+      }
     }
   }
   for (let s = 10; s < WAIT; s += 10) {
@@ -133,11 +142,9 @@ try {
   }
   await sleep(WAIT % 10 || 10);
   figures(`after ${WAIT} s idle`);
-  globalThis.gc?.();
-  figures("after gc");
+  collect("after gc");
   await sleep(2);
-  globalThis.gc?.();
-  figures("after 2 s + gc");
+  collect("after 2 s, gc");
   console.log(`log lines kept: ${logger.lines.length}`);
   if (env.RSS_SNAPSHOT === "1")
     console.log(`snapshot: ${v8.writeHeapSnapshot(path.join(os.tmpdir(), "rss-probe.heapsnapshot"))}`);
