@@ -1,6 +1,6 @@
 /** The collection after a load (runtime/idle-gc.ts): when it runs, and that it frees what nothing references. */
-import { describe, expect, it } from "vitest";
-import { fullCollection, GROWTH_BYTES, IdleCollector, QUIET_UTILISATION } from "../../src/runtime/idle-gc.js";
+import { describe, expect, it, vi } from "vitest";
+import { CHECK_MS, fullCollection, GROWTH_BYTES, IdleCollector, QUIET_UTILISATION } from "../../src/runtime/idle-gc.js";
 
 describe("fullCollection", () => {
   it("frees an object nothing references, without --expose-gc, and leaves no global gc", async () => {
@@ -67,12 +67,28 @@ describe("IdleCollector", () => {
     expect(c.check()).toBe(false);
   });
 
-  it("its timer does not keep the process alive, and stop clears it", () => {
+  it("looks every CHECK_MS once started (twice is once), not after stop, and keeps no process alive", () => {
+    const timeouts = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const before = timeouts();
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      const { c, state } = collector();
+      c.start();
+      c.start();
+      state.heap += GROWTH_BYTES;
+      vi.advanceTimersByTime(CHECK_MS);
+      expect(state.collections).toBe(1);
+      state.heap += GROWTH_BYTES;
+      c.stop();
+      vi.advanceTimersByTime(10 * CHECK_MS);
+      expect(state.collections).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
     const { c } = collector();
-    const before = process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
     c.start();
-    c.start();
+    // An unreferenced timer is not among the resources that keep the process alive.
+    expect(timeouts()).toBe(before);
     c.stop();
-    expect(process.getActiveResourcesInfo().filter((r) => r === "Timeout").length).toBe(before);
   });
 });
