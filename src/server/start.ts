@@ -20,6 +20,7 @@ import { type PeriodicJob, startSchedules } from "../jobs/schedules.js";
 import { ROUTES } from "../routes/index.js";
 import { lifecycle } from "../routes/system.js";
 import { sqliteAddonFile } from "../runtime/assets.js";
+import { IdleCollector } from "../runtime/idle-gc.js";
 import { jsonLogger, type Logger } from "../runtime/log.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "../sandbox/index.js";
 import { piscinaPool, type WorkerPool } from "../workers/pool.js";
@@ -105,6 +106,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   started.checkpointer.start();
   const stopSchedules = startSchedules(periodicJobs(started), periodicJobFailed(started.services));
   const flushes = startFlushes(started.services, started.writer);
+  // The garbage a burst of large answers leaves is given back once the thread is quiet (runtime/idle-gc.ts).
+  const idleGc = new IdleCollector();
+  idleGc.start();
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;
@@ -115,6 +119,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     db: started.db,
     sandbox,
     close() {
+      idleGc.stop();
       closing ??= closeServer(server, started, flushes, stopSchedules);
       return closing;
     },
