@@ -22,6 +22,7 @@ describe("Location on 201", () => {
       ["POST", "/api/v1/images", { filename: "a.png", data_base64: Buffer.from(png(8, 8)).toString("base64") }, key],
       ["POST", "/api/v1/images/generate", { prompt: "A lighthouse", width: 64, height: 64 }, key],
       ["POST", "/api/v1/workspaces", { name: "Third" }, session],
+      ["POST", "/api/v1/templates", { name: "Brief", sections: [{ role: "point", words: 80 }] }, key],
     ];
     expect(draft.headers.get("location")).toBe(`/api/v1/contents/${draft.body.content_id}`);
     for (const [method, path, body, auth] of creations) {
@@ -85,6 +86,7 @@ describe("Location on 201", () => {
         "POST /api/v1/images/generate",
         "POST /api/v1/memories",
         "POST /api/v1/reference-materials",
+        "POST /api/v1/templates",
         "POST /api/v1/workspaces",
       ].sort(),
     );
