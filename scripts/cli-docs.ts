@@ -56,6 +56,11 @@ const PLAIN_VARIABLES: PlainVariable[] = [
     sets: "internal: set by the server for its generation threads (load the language library as they start); do not set it",
     default: "set by the server",
   },
+  {
+    name: "CONTENT_SERVICE_WORKER_RECYCLE_MB",
+    sets: "internal: set by the server for its worker threads (the heap past which a thread is replaced); do not set it",
+    default: "set by the server (256)",
+  },
 ];
 
 /** The command's name as typed: `content-service keys create`. */
