@@ -8,7 +8,7 @@ import type { StoreWriter, WriteOpName } from "../../src/domain/writer.js";
 import { type Harness, makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
 import { png } from "../helpers/images.js";
-import { storingWrites } from "../helpers/storing-writes.js";
+import { storeChangedRecords, storingWrites } from "../helpers/storing-writes.js";
 
 /**
  * A writer that holds the operations named `op` until `count` of them were asked for, then runs them in order, as
@@ -100,23 +100,10 @@ describe("the storage quota in the writer's transaction", () => {
       },
     });
     const key = h.key();
-    const draft = await h.send("POST", "/api/v1/contents", { auth: key, body: { title: "d", content: "draft" } });
-    const memory = await h.send("POST", "/api/v1/memories", {
-      auth: key,
-      body: { kind: "voice", title: "m", content: "memory" },
-    });
-    const generated = await h.send("POST", "/api/v1/generate", {
-      auth: key,
-      body: { template_id: 1, user_direction: "Solar on flat roofs", seed: 1 },
-    });
-    expect([draft.status, memory.status, generated.status]).toEqual([201, 201, 201]);
+    const ids = await storeChangedRecords(h, key);
     const full = used(h);
     fill = () => h.services.store.accounts.setQuotas(h.a.id, null, used(h));
-    const writes = storingWrites({
-      draftId: draft.body.content_id,
-      generatedId: generated.body.content_id,
-      memoryId: memory.body.id,
-    });
+    const writes = storingWrites(ids);
     for (const [method, path, body] of writes) {
       h.services.store.accounts.setQuotas(h.a.id, null, null);
       const res = await h.send(method, path, { auth: key, body });
@@ -128,7 +115,7 @@ describe("the storage quota in the writer's transaction", () => {
     }
     // A write that frees bytes passes in the writer's transaction however full the account is.
     h.services.store.accounts.setQuotas(h.a.id, null, null);
-    const shorter = await h.send("PATCH", `/api/v1/contents/${draft.body.content_id}`, {
+    const shorter = await h.send("PATCH", `/api/v1/contents/${ids.draftId}`, {
       auth: key,
       body: { content: "d" },
     });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { type Harness, makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
-import { storingWrites } from "../helpers/storing-writes.js";
+import { storeChangedRecords, storingWrites } from "../helpers/storing-writes.js";
 
 function setQuota(h: Harness, bytes: number | null) {
   h.services.store.accounts.setQuotas(h.a.id, null, bytes);
@@ -144,23 +144,10 @@ describe("storage quota", () => {
   it("refuses every route that stores a record once the account is full, and stores nothing", async () => {
     const h = makeHarness();
     const key = h.key();
-    const draft = await h.send("POST", "/api/v1/contents", { auth: key, body: { title: "d", content: "draft" } });
-    const memory = await h.send("POST", "/api/v1/memories", {
-      auth: key,
-      body: { kind: "voice", title: "m", content: "memory" },
-    });
-    const generated = await h.send("POST", "/api/v1/generate", {
-      auth: key,
-      body: { template_id: 1, user_direction: "Solar on flat roofs", seed: 1 },
-    });
-    expect([draft.status, memory.status, generated.status]).toEqual([201, 201, 201]);
+    const ids = await storeChangedRecords(h, key);
     const used = (await storage(h, key)).used_bytes;
     setQuota(h, used);
-    const writes = storingWrites({
-      draftId: draft.body.content_id,
-      generatedId: generated.body.content_id,
-      memoryId: memory.body.id,
-    });
+    const writes = storingWrites(ids);
     for (const [method, path, body] of writes) {
       const res = await h.send(method, path, { auth: key, body });
       expectErrorBody(res, 507, "storage_quota_exceeded");
