@@ -12,7 +12,8 @@ export function prng(seed: number): () => number {
   };
 }
 
-const VOCABULARY = (
+/** The common words of the filler text (lower case). */
+export const VOCABULARY = (
   "team plan offsite budget quarter customer product launch market growth revenue design review meeting " +
   "strategy goal metric roadmap feature release feedback support onboarding hiring culture remote office " +
   "process workflow tool platform data report insight analysis trend forecast risk opportunity partner vendor " +
