@@ -3,14 +3,14 @@
  * and 100,000 contents with a tenth as many reference materials (lib/scale-grow.ts, texts of lib/corpus.ts) and, at
  * each step, measures every list with each of its filters, a content and a reference by id, the knowledge graph's
  * reads (cold: after a deletion that invalidates it; warm: the same read again), usage, voice profiles, generate and
- * finalize (p50 / p99 of BENCH_SCALE_SAMPLES sequential requests, 40), the request thread's longest stall during
+ * finalize (p50 / p99 of BENCH_SCALE_SAMPLES sequential requests, 100), the request thread's longest stall during
  * each read's requests (GET /metrics' event-loop delay, beyond its 10 ms timer), the entities the sources hold, the
  * database's size, the idle RSS (after a quiet second), a backup's time (the CLI's) and the start time (the median
  * of three restarts). Prints a Markdown table with the growth from the first step to the last and the targets
  * (lib/scale-table.ts), and writes JSON to bench/results/scale-<timestamp>.json.
  *
  * Environment: BENCH_SCALE_MAX (the last step, 100000: 10000 stops after the second), BENCH_SCALE_CONCURRENCY
- * (growth's concurrent requests, 16), BENCH_SCALE_SAMPLES (40), BENCH_KEEP=1 (keep the data directory), CS_EXECUTABLE
+ * (growth's concurrent requests, 16), BENCH_SCALE_SAMPLES (100), BENCH_KEEP=1 (keep the data directory), CS_EXECUTABLE
  * (the server is the built executable when there is one, else the source tree through tsx).
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -45,7 +45,7 @@ const num = (name: string, fallback: number) => {
 const MAX = num("BENCH_SCALE_MAX", 100_000);
 const STEPS = [...[1_000, 10_000, 100_000].filter((s) => s < MAX), MAX];
 const CONCURRENCY = num("BENCH_SCALE_CONCURRENCY", 16);
-const SAMPLES = num("BENCH_SCALE_SAMPLES", 40);
+const SAMPLES = num("BENCH_SCALE_SAMPLES", 100);
 /** Cold knowledge-graph reads per step: each follows a deletion, and at scale each takes long. */
 const COLD_SAMPLES = 8;
 /** prom-client's event-loop monitor's timer (eventLoopMonitoringPrecision): its delays include it. */
