@@ -96,9 +96,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // priority of the thread that starts them: started here, not by a lower-priority background worker.
   await stat(options.dataDir).catch(() => {});
   const started = startServices(options);
-  const sandbox = options.sandbox && createSandbox(options.sandbox, started.services);
+  const sandbox = options.sandbox && startSandbox(options.sandbox, started);
   const app = sandbox
-    ? createApp(started.services, [...ROUTES, ...sandbox.routes], sandbox.extension)
+    ? sandbox.wrap(createApp(started.services, [...ROUTES, ...sandbox.routes], sandbox.extension))
     : createApp(started.services, ROUTES);
   const server = createHttpServer(app, sandbox?.listener);
   await listenOrUndo(server, started);
@@ -124,6 +124,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return closing;
     },
   };
+}
+
+/**
+ * Sandbox mode over the started server: its fixtures loaded (sandbox/fixtures.ts), then the state to reset to taken,
+ * in `<data-dir>/sandbox` (sandbox/states.ts).
+ */
+function startSandbox(options: SandboxOptions, started: Started): Sandbox {
+  const dir = path.join(started.options.dataDir, "sandbox");
+  return createSandbox(options, started.services, { db: started.db, dir });
 }
 
 /** The database, its threads (writer, background, passwords, checkpoints), the group commit and the services. */
