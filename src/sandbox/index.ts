@@ -12,6 +12,8 @@ import { isStreamBody, type Outgoing } from "../http/exchange.js";
 import type { ListenerOptions } from "../http/node.js";
 import type { RequestState } from "../http/pipeline/state.js";
 import type { RouteDef } from "../http/route.js";
+import { type LoadedFixture, loadFixtureOnce } from "./fixtures.js";
+import type { Fixture } from "./fixtures-schema.js";
 import { RequestJournal } from "./journal.js";
 import { type Preferences, preferStage, type SocketFault } from "./prefer.js";
 import { faultRoutes, journalRoutes, stateRoutes } from "./routes.js";
@@ -26,6 +28,8 @@ import { streamCutAfter } from "./stream-faults.js";
 export interface SandboxOptions {
   /** How many requests the journal keeps (`--sandbox-journal`). */
   journalSize: number;
+  /** What `--fixtures` loads as the sandbox starts (fixtures.ts), before the state to reset to is taken. */
+  fixtures?: Fixture;
 }
 
 /** The default of `--sandbox-journal`. */
@@ -44,6 +48,13 @@ export interface Sandbox {
   states?: KnownStates;
   /** The app behind the gate that holds requests while a state is restored (states-gate.ts). */
   wrap(app: App): App;
+  /**
+   * Loads the fixtures through `app` (the one not behind the gate), then takes the state to reset to; what the
+   * fixtures made, undefined without any (or when the data directory has this fixture's records already).
+   */
+  start(app: App): Promise<LoadedFixture | undefined>;
+  /** What the fixtures made as the server started (for its banner). */
+  loaded?: LoadedFixture;
 }
 
 /**
@@ -96,5 +107,10 @@ export function createSandbox(options: SandboxOptions, services: Services, place
     rules,
     states,
     wrap: (app) => gate.wrap(app),
+    async start(app) {
+      const loaded = options.fixtures && (await loadFixtureOnce(app, services, options.fixtures));
+      states?.takeStart();
+      return loaded;
+    },
   };
 }

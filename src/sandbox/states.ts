@@ -49,6 +49,10 @@ export class KnownStates {
     // A sandbox's snapshots are its run's: one left by an earlier run may be of another schema or another fixture.
     rmSync(place.dir, { recursive: true, force: true });
     mkdirSync(place.dir, { recursive: true, mode: 0o700 });
+  }
+
+  /** Takes the state to reset to: once the fixtures are in, before the first request. */
+  takeStart(): void {
     this.copyOut(START);
   }
 

@@ -8,6 +8,7 @@ import path from "node:path";
 import { type App, createApp } from "../../src/http/app.js";
 import { createHttpServer } from "../../src/http/node.js";
 import { ROUTES } from "../../src/routes/index.js";
+import type { Fixture } from "../../src/sandbox/fixtures-schema.js";
 import { createSandbox, JOURNAL_DEFAULT, type Sandbox } from "../../src/sandbox/index.js";
 import { type Answer, type Harness, makeHarness, type Send, sendTo } from "./harness.js";
 
@@ -43,9 +44,25 @@ export function makeStatesHarness(): StatesHarness {
     db: h.db,
     dir: path.join(dataDir, "sandbox"),
   });
+  sandbox.states?.takeStart();
   const sandboxApp = sandbox.wrap(createApp(h.services, [...ROUTES, ...sandbox.routes], sandbox.extension));
   const sendSandbox: SandboxHarness["sendSandbox"] = (method, p, opts) => sendTo(sandboxApp, method, p, opts);
   return { ...h, sandbox, sandboxApp, sendSandbox, startKey, dataDir };
+}
+
+/** A sandbox harness over a database file that starts as `serve --sandbox --fixtures` does: the fixture loaded. */
+export async function makeFixtureHarness(fixtures: Fixture): Promise<Omit<StatesHarness, "startKey">> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "cs-fixtures-"));
+  const h = makeHarness({ dataDir });
+  const sandbox = createSandbox({ journalSize: JOURNAL_DEFAULT, fixtures }, h.services, {
+    db: h.db,
+    dir: path.join(dataDir, "sandbox"),
+  });
+  const app = createApp(h.services, [...ROUTES, ...sandbox.routes], sandbox.extension);
+  sandbox.loaded = await sandbox.start(app);
+  const sandboxApp = sandbox.wrap(app);
+  const sendSandbox: SandboxHarness["sendSandbox"] = (method, p, opts) => sendTo(sandboxApp, method, p, opts);
+  return { ...h, sandbox, sandboxApp, sendSandbox, dataDir };
 }
 
 /** The sandbox app on a node:http server on a free loopback port; close() when done. */
