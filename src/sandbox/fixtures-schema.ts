@@ -106,5 +106,10 @@ export type FixtureWorkspaceInput = NonNullable<FixtureAccountInput["workspaces"
 export function fixturesJsonSchema(): Record<string, unknown> {
   // The API's conversion (the rules said in JSON Schema's words); no field of a fixture names a model.
   const schema = toJsonSchema(FixtureSchema, conversionConfig("input", { text: [], image: [] }));
-  return { ...(schema as Record<string, unknown>), title: "content-service sandbox fixture" };
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "content-service sandbox fixture",
+    description: "A file of `content-service serve --sandbox --fixtures FILE` (JSON or YAML): docs/sandbox.md.",
+    ...(schema as Record<string, unknown>),
+  };
 }

@@ -7,6 +7,7 @@ import * as v from "valibot";
 import { ApiError, invalidInput } from "../domain/errors.js";
 import { type RouteDef, route } from "../http/route.js";
 import { described, intString } from "../http/schemas.js";
+import { fixturesJsonSchema } from "./fixtures-schema.js";
 import type { RequestJournal } from "./journal.js";
 import { type FaultRules, RuleSchema } from "./rules.js";
 import { type KnownStates, SNAPSHOTS_MAX } from "./states.js";
@@ -122,6 +123,15 @@ export function stateRoutes(states: KnownStates, reset: () => Promise<void>): Ro
   const common = { tag: "Sandbox", stability: "outside", access: "public" } as const;
   const named = v.strictObject({ name: SnapshotName });
   return [
+    route({
+      ...common,
+      method: "GET",
+      path: "/_sandbox/fixtures.schema.json",
+      operationId: "sandboxFixturesSchema",
+      summary: "The JSON Schema of a `--fixtures` file (sandbox mode)",
+      responses: { 200: { description: "docs/sandbox-fixtures.schema.json." } },
+      handler: () => ({ body: fixturesJsonSchema() }),
+    }),
     route({
       ...common,
       method: "POST",
