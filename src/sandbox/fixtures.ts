@@ -94,11 +94,7 @@ async function loadAccount(
       throw new FixtureError(`${at}.users[${j}].email`, (e as Error).message);
     }
   }
-  const records = { templates: input.templates ?? [], workspaces: input.workspaces ?? [] };
-  if (records.templates.length > 0 || records.workspaces.some(hasRecords))
-    await withLoaderKey(services, account.id, (key) =>
-      loadRecordsAs(app, services, key, records.templates, workspaces, records.workspaces, at),
-    );
+  await loadAccountRecords(app, services, account.id, input.templates ?? [], workspaces, input.workspaces ?? [], at);
   for (const [j, key] of (input.keys ?? []).entries()) {
     const bound = key.workspace;
     const found = bound ? workspaces.find((w) => w.name === bound) : undefined;
@@ -158,8 +154,27 @@ async function withLoaderKey(services: Services, accountId: number, load: (key: 
   }
 }
 
+/**
+ * Loads an account's templates and the records of its `workspaces` (`inputs[i]` into `workspaces[i]`) through the
+ * app, with a loader key of the account's (withLoaderKey); `at` is the JSON path of the account, for refusals.
+ */
+export async function loadAccountRecords(
+  app: App,
+  services: Services,
+  accountId: number,
+  templates: Record<string, unknown>[],
+  workspaces: WorkspaceRow[],
+  inputs: FixtureRecords[],
+  at: string,
+): Promise<void> {
+  if (templates.length === 0 && !inputs.some(hasRecords)) return;
+  await withLoaderKey(services, accountId, (key) =>
+    loadRecordsAs(app, services, key, templates, workspaces, inputs, at),
+  );
+}
+
 /** Loads an account's templates and the records of `workspaces` through the app, as `key`. */
-export async function loadRecordsAs(
+async function loadRecordsAs(
   app: App,
   services: Services,
   key: string,
