@@ -184,3 +184,15 @@ describe("a fixture that cannot be used", () => {
     await expect(harness(unknown)).rejects.toThrow(/^accounts\[0\]\.keys\[0\]\.workspace: no workspace Nope/);
   });
 });
+
+describe("the docs' examples (docs/sandbox.md Fixtures)", () => {
+  it("are fixtures, the same in JSON and YAML", async () => {
+    const { readFileSync } = await import("node:fs");
+    const doc = readFileSync(new URL("../../docs/sandbox.md", import.meta.url), "utf8");
+    const section = doc.slice(doc.indexOf("## Fixtures"));
+    const block = (lang: string) => new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(section)?.[1] ?? "";
+    const json = parseFixture(block("json"), "json");
+    expect(json.accounts[0].keys?.[0].key).toMatch(/^svc_live_/);
+    expect(parseFixture(block("yaml"), "yaml")).toEqual(json);
+  });
+});
