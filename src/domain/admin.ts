@@ -207,6 +207,11 @@ export interface KeyRequest {
   createdByUserId?: number | null;
   /** The key it replaces (a rotation): its place under the cap is the new key's (replacedKeyPlace). */
   replacesKeyId?: string | null;
+  /**
+   * The secret, when the caller names it (a sandbox fixture's, checked to be of newKeySecret's form: see
+   * sandbox/fixtures-schema.ts); left out: a new one from the CSPRNG.
+   */
+  secret?: string;
 }
 
 /**
@@ -250,7 +255,7 @@ export function issueKey(store: Store, actor: Actor, req: KeyRequest, nowMs = Da
     workspaceId = workspaces.length === 1 ? workspaces[0].id : null;
   }
   const expiresMs = expiryFrom(req.expires ?? DEFAULT_EXPIRY, nowMs);
-  const secret = newKeySecret();
+  const secret = req.secret ?? newKeySecret();
   const row = store.transaction(() => {
     const replaced = req.replacesKeyId ? activeKey(store, req.replacesKeyId, req.accountId, nowMs) : undefined;
     refuseAtKeyCap(store, req.accountId, nowMs, replaced ? 1 : 0);

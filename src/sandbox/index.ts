@@ -2,26 +2,34 @@
  * Sandbox mode (`serve --sandbox`, docs/sandbox.md): what it adds to a server, composed here and mounted by the server
  * only when asked for. Every answer carries `X-Sandbox: 1`; requests may ask for faults with `Prefer` (prefer.ts,
  * socket-faults.ts, stream-faults.ts), and rules answer them to the requests they match (rules.ts); the journal keeps the last requests (journal.ts); its operations live under
- * /_sandbox/ (routes.ts). One module per job: the test clock, resets and fixtures join them here.
+ * /_sandbox/ (routes.ts); resets and named snapshots return to known states (states.ts), behind a gate that holds
+ * requests meanwhile (states-gate.ts). One module per job: the test clock joins them here.
  */
 import { iso } from "../domain/clock.js";
-import type { AppExtension } from "../http/app.js";
+import type { App, AppExtension } from "../http/app.js";
 import type { Services } from "../http/context.js";
 import { isStreamBody, type Outgoing } from "../http/exchange.js";
 import type { ListenerOptions } from "../http/node.js";
 import type { RequestState } from "../http/pipeline/state.js";
 import type { RouteDef } from "../http/route.js";
+import { type LoadedFixture, loadFixtureOnce } from "./fixtures.js";
+import type { Fixture } from "./fixtures-schema.js";
 import { RequestJournal } from "./journal.js";
 import { type Preferences, preferStage, type SocketFault } from "./prefer.js";
-import { faultRoutes, journalRoutes } from "./routes.js";
+import { faultRoutes, journalRoutes, stateRoutes } from "./routes.js";
 import { FaultRules, rulesStage } from "./rules.js";
 import { faultingWriter } from "./socket-faults.js";
+import { KnownStates, type StatesPlace } from "./states.js";
+import { RequestGate } from "./states-gate.js";
+import { forgetMemory, holdWrites } from "./states-memory.js";
 import { streamCutAfter } from "./stream-faults.js";
 
 /** What `serve --sandbox` sets. */
 export interface SandboxOptions {
   /** How many requests the journal keeps (`--sandbox-journal`). */
   journalSize: number;
+  /** What `--fixtures` loads as the sandbox starts (fixtures.ts), before the state to reset to is taken. */
+  fixtures?: Fixture;
 }
 
 /** The default of `--sandbox-journal`. */
@@ -36,10 +44,24 @@ export interface Sandbox {
   listener: ListenerOptions;
   journal: RequestJournal;
   rules: FaultRules;
+  /** The known states (resets, snapshots): only over a database file (`place`), undefined in memory. */
+  states?: KnownStates;
+  /** The app behind the gate that holds requests while a state is restored (states-gate.ts). */
+  wrap(app: App): App;
+  /**
+   * Loads the fixtures through `app` (the one not behind the gate), then takes the state to reset to; what the
+   * fixtures made, undefined without any (or when the data directory has this fixture's records already).
+   */
+  start(app: App): Promise<LoadedFixture | undefined>;
+  /** What the fixtures made as the server started (for its banner). */
+  loaded?: LoadedFixture;
 }
 
-/** The sandbox of a server over `services`. */
-export function createSandbox(options: SandboxOptions, services: Services): Sandbox {
+/**
+ * The sandbox of a server over `services`; with `place` (the server's connection and `<data-dir>/sandbox`), its known
+ * states, the start's taken now: after the fixtures, before the first request.
+ */
+export function createSandbox(options: SandboxOptions, services: Services, place?: StatesPlace): Sandbox {
   const journal = new RequestJournal(options.journalSize);
   const rules = new FaultRules();
   const asked = new WeakMap<RequestState, Preferences>();
@@ -59,11 +81,36 @@ export function createSandbox(options: SandboxOptions, services: Services): Sand
       if (!state.url.pathname.startsWith("/_sandbox/")) journal.record(state, response, iso(now()));
     },
   };
+  // Known states: a reset also empties the journal and the fault rules (as at the start); a restore keeps them.
+  const gate = new RequestGate();
+  const states =
+    place &&
+    new KnownStates(
+      place,
+      gate,
+      () => holdWrites(services),
+      () => forgetMemory(services),
+      () => iso(now()),
+    );
+  const reset =
+    states &&
+    (() =>
+      states.reset(() => {
+        journal.clear();
+        rules.clear();
+      }));
   return {
-    routes: [...journalRoutes(journal), ...faultRoutes(rules)],
+    routes: [...journalRoutes(journal), ...faultRoutes(rules), ...(states && reset ? stateRoutes(states, reset) : [])],
     extension,
     listener: { writer: faultingWriter(socketFaults) },
     journal,
     rules,
+    states,
+    wrap: (app) => gate.wrap(app),
+    async start(app) {
+      const loaded = options.fixtures && (await loadFixtureOnce(app, services, options.fixtures));
+      states?.takeStart();
+      return loaded;
+    },
   };
 }

@@ -4,11 +4,13 @@
  * rules.test.ts.
  */
 import * as v from "valibot";
-import { ApiError } from "../domain/errors.js";
+import { ApiError, invalidInput } from "../domain/errors.js";
 import { type RouteDef, route } from "../http/route.js";
 import { described, intString } from "../http/schemas.js";
+import { fixturesJsonSchema } from "./fixtures-schema.js";
 import type { RequestJournal } from "./journal.js";
 import { type FaultRules, RuleSchema } from "./rules.js";
+import { type KnownStates, SNAPSHOTS_MAX } from "./states.js";
 
 /** The journal's filters: each optional, all of them together. */
 const JournalQuery = v.strictObject({
@@ -96,6 +98,100 @@ export function faultRoutes(rules: FaultRules): RouteDef[] {
       handler: (ctx) => {
         // No code of the API's error table is a sandbox rule's: the path names nothing, as a route that is not.
         if (!rules.remove(ctx.params.id)) throw new ApiError("route_not_found", `No fault rule ${ctx.params.id}.`);
+        return { status: 204 };
+      },
+    }),
+  ];
+}
+
+/** A snapshot's name: a file name in `<data-dir>/sandbox` on every file system, never the start's (`.start`). */
+const SnapshotName = described(
+  v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "Letters, digits, `_`, `.` and `-`; 1-64.")),
+  "The snapshot's name: letters, digits, `_`, `.`, `-` (not first), at most 64.",
+);
+
+/** The 404 of a snapshot that is not (no code of the API's error table is a sandbox snapshot's, as for rules). */
+function noSnapshot(name: string): ApiError {
+  return new ApiError("route_not_found", `No snapshot ${name}.`);
+}
+
+/**
+ * The known states' operations (states.ts): reset to the start, save, list, restore and remove named snapshots. A
+ * save under a name taken replaces that snapshot (a test's `beforeAll` saving its state again on a rerun).
+ */
+export function stateRoutes(states: KnownStates, reset: () => Promise<void>): RouteDef[] {
+  const common = { tag: "Sandbox", stability: "outside", access: "public" } as const;
+  const named = v.strictObject({ name: SnapshotName });
+  return [
+    route({
+      ...common,
+      method: "GET",
+      path: "/_sandbox/fixtures.schema.json",
+      operationId: "sandboxFixturesSchema",
+      summary: "The JSON Schema of a `--fixtures` file (sandbox mode)",
+      responses: { 200: { description: "docs/sandbox-fixtures.schema.json." } },
+      handler: () => ({ body: fixturesJsonSchema() }),
+    }),
+    route({
+      ...common,
+      method: "POST",
+      path: "/_sandbox/reset",
+      operationId: "sandboxReset",
+      summary: "Go back to the state the sandbox started from: data, journal, fault rules (sandbox mode)",
+      responses: { 204: { description: "Reset." } },
+      handler: async () => {
+        await reset();
+        return { status: 204 };
+      },
+    }),
+    route({
+      ...common,
+      method: "POST",
+      path: "/_sandbox/snapshots",
+      operationId: "sandboxSaveSnapshot",
+      summary: "Save the data as a named snapshot, replacing one of that name (sandbox mode)",
+      body: named,
+      created: (body: { name: string }) => `/_sandbox/snapshots/${body.name}`,
+      responses: { 201: { description: "The snapshot: `name`, `created_at`, `size_bytes`." } },
+      handler: async (ctx) => {
+        const { name } = ctx.body;
+        if (!states.has(name) && states.count >= SNAPSHOTS_MAX)
+          throw invalidInput("body.name", `The sandbox keeps at most ${SNAPSHOTS_MAX} snapshots: delete one first.`);
+        return { status: 201, body: await states.save(name) };
+      },
+    }),
+    route({
+      ...common,
+      method: "GET",
+      path: "/_sandbox/snapshots",
+      operationId: "sandboxListSnapshots",
+      summary: "The named snapshots, oldest first (sandbox mode)",
+      responses: { 200: { description: "`{data: [...]}`." } },
+      handler: () => ({ body: { data: states.list() } }),
+    }),
+    route({
+      ...common,
+      method: "POST",
+      path: "/_sandbox/snapshots/{name}/restore",
+      operationId: "sandboxRestoreSnapshot",
+      summary: "Restore the data of a named snapshot; the journal and fault rules stay (sandbox mode)",
+      params: named,
+      responses: { 204: { description: "Restored." }, 404: { description: "No such snapshot." } },
+      handler: async (ctx) => {
+        if (!(await states.restore(ctx.params.name))) throw noSnapshot(ctx.params.name);
+        return { status: 204 };
+      },
+    }),
+    route({
+      ...common,
+      method: "DELETE",
+      path: "/_sandbox/snapshots/{name}",
+      operationId: "sandboxDeleteSnapshot",
+      summary: "Remove a named snapshot (sandbox mode)",
+      params: named,
+      responses: { 204: { description: "Removed." }, 404: { description: "No such snapshot." } },
+      handler: (ctx) => {
+        if (!states.remove(ctx.params.name)) throw noSnapshot(ctx.params.name);
         return { status: 204 };
       },
     }),

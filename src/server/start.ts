@@ -96,10 +96,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // priority of the thread that starts them: started here, not by a lower-priority background worker.
   await stat(options.dataDir).catch(() => {});
   const started = startServices(options);
-  const sandbox = options.sandbox && createSandbox(options.sandbox, started.services);
-  const app = sandbox
-    ? createApp(started.services, [...ROUTES, ...sandbox.routes], sandbox.extension)
-    : createApp(started.services, ROUTES);
+  const sandbox = options.sandbox && startSandbox(options.sandbox, started);
+  const app = sandbox ? await sandboxApp(sandbox, started) : createApp(started.services, ROUTES);
   const server = createHttpServer(app, sandbox?.listener);
   await listenOrUndo(server, started);
   started.services.learning.start();
@@ -124,6 +122,30 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return closing;
     },
   };
+}
+
+/**
+ * Sandbox mode over the started server: its fixtures loaded (sandbox/fixtures.ts), then the state to reset to taken,
+ * in `<data-dir>/sandbox` (sandbox/states.ts).
+ */
+function startSandbox(options: SandboxOptions, started: Started): Sandbox {
+  const dir = path.join(started.options.dataDir, "sandbox");
+  return createSandbox(options, started.services, { db: started.db, dir });
+}
+
+/**
+ * The app of a sandbox, behind its gate, once its fixtures are in and its state to reset to taken; a fixture that
+ * cannot be loaded closes what was started and throws (sandbox/fixtures.ts FixtureError).
+ */
+async function sandboxApp(sandbox: Sandbox, started: Started): Promise<App> {
+  const app = createApp(started.services, [...ROUTES, ...sandbox.routes], sandbox.extension);
+  try {
+    sandbox.loaded = await sandbox.start(app);
+  } catch (e) {
+    await undoStart(started);
+    throw e;
+  }
+  return sandbox.wrap(app);
 }
 
 /** The database, its threads (writer, background, passwords, checkpoints), the group commit and the services. */
@@ -221,7 +243,7 @@ function checkpointerOf(
 
 /** Listens on the options' host and port; when it cannot, closes what was started and throws why. */
 async function listenOrUndo(server: http.Server, started: Started): Promise<void> {
-  const { options, services } = started;
+  const { options } = started;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -230,16 +252,22 @@ async function listenOrUndo(server: http.Server, started: Started): Promise<void
   } catch (e) {
     // A port in use or an address not this machine's: what was started goes again (its threads would keep the
     // process alive, the writer's connection open).
-    await Promise.allSettled([services.pool.close(), started.passwordPool.close(), started.writer.close()]);
-    await Promise.allSettled([
-      started.writerPool.close(),
-      started.checkpointPool.close(),
-      started.backgroundPool.close(),
-    ]);
-    started.db.close();
-    started.walSync.close();
+    await undoStart(started);
     throw e;
   }
+}
+
+/** Closes what startServices started, for a start that cannot go on. */
+async function undoStart(started: Started): Promise<void> {
+  const { services } = started;
+  await Promise.allSettled([services.pool.close(), started.passwordPool.close(), started.writer.close()]);
+  await Promise.allSettled([
+    started.writerPool.close(),
+    started.checkpointPool.close(),
+    started.backgroundPool.close(),
+  ]);
+  started.db.close();
+  started.walSync.close();
 }
 
 /** The periodic jobs: learning retries, the idempotency purge, and the scheduled backups when asked for. */

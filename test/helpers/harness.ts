@@ -124,9 +124,11 @@ export function makeHarness(
     pool?: WorkerPool;
     /** The services' writer made from the default one (which writes on this thread). */
     writer?: (inline: StoreWriter) => StoreWriter;
+    /** A data directory whose database file the harness opens (default: a database in memory). */
+    dataDir?: string;
   } = {},
 ): Harness {
-  const db = openDb(":memory:");
+  const db = openDb(options.dataDir ?? ":memory:");
   migrate(db);
   const clock = new ManualClock();
   const logger = memoryLogger();

@@ -1,9 +1,14 @@
 /** A harness in sandbox mode: the harness's services, the route table with the sandbox's, and a real listener. */
+
+import { mkdtempSync } from "node:fs";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { type App, createApp } from "../../src/http/app.js";
 import { createHttpServer } from "../../src/http/node.js";
 import { ROUTES } from "../../src/routes/index.js";
+import type { Fixture } from "../../src/sandbox/fixtures-schema.js";
 import { createSandbox, JOURNAL_DEFAULT, type Sandbox } from "../../src/sandbox/index.js";
 import { type Answer, type Harness, makeHarness, type Send, sendTo } from "./harness.js";
 
@@ -19,8 +24,45 @@ export interface SandboxHarness extends Harness {
 export function makeSandboxHarness(journalSize = JOURNAL_DEFAULT): SandboxHarness {
   const h = makeHarness();
   const sandbox = createSandbox({ journalSize }, h.services);
-  const sandboxApp = createApp(h.services, [...ROUTES, ...sandbox.routes], sandbox.extension);
+  const sandboxApp = sandbox.wrap(createApp(h.services, [...ROUTES, ...sandbox.routes], sandbox.extension));
   return { ...h, sandbox, sandboxApp, sendSandbox: (method, path, opts) => sendTo(sandboxApp, method, path, opts) };
+}
+
+/** A sandbox harness over a database file, with known states (resets, snapshots) and a key of the start's state. */
+export interface StatesHarness extends SandboxHarness {
+  /** A key of account A issued before the start's state was taken: a reset keeps it. */
+  startKey: string;
+  dataDir: string;
+}
+
+/** The harness over a database file in a new folder; the start's state taken once `startKey` is issued. */
+export function makeStatesHarness(): StatesHarness {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "cs-states-"));
+  const h = makeHarness({ dataDir });
+  const startKey = h.key();
+  const sandbox = createSandbox({ journalSize: JOURNAL_DEFAULT }, h.services, {
+    db: h.db,
+    dir: path.join(dataDir, "sandbox"),
+  });
+  sandbox.states?.takeStart();
+  const sandboxApp = sandbox.wrap(createApp(h.services, [...ROUTES, ...sandbox.routes], sandbox.extension));
+  const sendSandbox: SandboxHarness["sendSandbox"] = (method, p, opts) => sendTo(sandboxApp, method, p, opts);
+  return { ...h, sandbox, sandboxApp, sendSandbox, startKey, dataDir };
+}
+
+/** A sandbox harness over a database file that starts as `serve --sandbox --fixtures` does: the fixture loaded. */
+export async function makeFixtureHarness(fixtures: Fixture): Promise<Omit<StatesHarness, "startKey">> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "cs-fixtures-"));
+  const h = makeHarness({ dataDir });
+  const sandbox = createSandbox({ journalSize: JOURNAL_DEFAULT, fixtures }, h.services, {
+    db: h.db,
+    dir: path.join(dataDir, "sandbox"),
+  });
+  const app = createApp(h.services, [...ROUTES, ...sandbox.routes], sandbox.extension);
+  sandbox.loaded = await sandbox.start(app);
+  const sandboxApp = sandbox.wrap(app);
+  const sendSandbox: SandboxHarness["sendSandbox"] = (method, p, opts) => sendTo(sandboxApp, method, p, opts);
+  return { ...h, sandbox, sandboxApp, sendSandbox, dataDir };
 }
 
 /** The sandbox app on a node:http server on a free loopback port; close() when done. */

@@ -10,6 +10,7 @@ import { dataDirOf } from "../data-dir.js";
 import { openDatabase, whileNoRestore } from "../database.js";
 import { printingSecret, printJson, refuseSecretToNull, wantsJson } from "../output.js";
 import { initDataDir } from "../setup.js";
+import { demoLine, seedDemo } from "./demo.js";
 import { printFirstStart } from "./first-start.js";
 
 /** What `init` was given. */
@@ -17,6 +18,7 @@ interface InitCommandOptions {
   accountName: string;
   plan: Plan;
   adminEmail: string;
+  demo?: boolean;
 }
 
 /** Adds `init` to the program. */
@@ -27,6 +29,7 @@ export function registerInitCommand(program: Command): void {
     .option("--account-name <name>", "name of the first account", nameArg("--account-name"), "Default account")
     .addOption(new Option("--plan <plan>", "plan of the first account").choices(PLANS).default("business"))
     .option("--admin-email <email>", "the admin user's email", "admin@localhost")
+    .option("--demo", "also add demo records to the first account: a template, references, memories, contents")
     .option("--json", "print the result as JSON")
     .addHelpText(
       "after",
@@ -50,6 +53,7 @@ async function init(opts: InitCommandOptions, cmd: Command): Promise<void> {
   const result = whileNoRestore(dataDir, () => initDataDir(dataDir, { ...opts, adminEmail, password }));
   if (!result.created) noteUnused(cmd, initialised ? "unread" : password !== undefined ? "read" : "none");
   if (result.created && result.generatedPassword) printingSecret();
+  const demo = result.created && opts.demo ? await seedDemo(dataDir, result.accountId, result.workspaceId) : undefined;
   if (wantsJson(cmd)) {
     printJson(
       result.created
@@ -59,6 +63,7 @@ async function init(opts: InitCommandOptions, cmd: Command): Promise<void> {
             workspace_id: result.workspaceId,
             admin_email: result.adminEmail,
             generated_password: result.generatedPassword ?? null,
+            ...(demo ? { demo } : {}),
           }
         : { created: false },
     );
@@ -66,6 +71,7 @@ async function init(opts: InitCommandOptions, cmd: Command): Promise<void> {
   }
   if (!result.created) process.stdout.write(`already initialised: ${dataDir}\n`);
   else printFirstStart(result, (s) => process.stdout.write(s), dataDir);
+  if (demo) process.stdout.write(demoLine(demo));
 }
 
 /**
@@ -92,7 +98,7 @@ function initialisedAlready(dataDir: string): boolean {
  * "unread" when standard input was not read at all (the directory was seen initialised first), "none" otherwise.
  */
 function noteUnused(cmd: Command, stdin: "read" | "unread" | "none"): void {
-  const given = (["accountName", "plan", "adminEmail"] as const)
+  const given = (["accountName", "plan", "adminEmail", "demo"] as const)
     .filter((key) => cmd.getOptionValueSource(key) === "cli")
     .map((key) => givenOption(cmd, key, false));
   const unused = [...given];

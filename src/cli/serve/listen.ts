@@ -5,6 +5,7 @@
 import net from "node:net";
 import { publicUrlOf } from "../../http/public-url.js";
 import { versionText } from "../../runtime/build-info.js";
+import type { LoadedFixture } from "../../sandbox/fixtures.js";
 import type { RunningServer } from "../../server/start.js";
 import { CliError } from "../errors.js";
 import { onStdoutClosed } from "../output.js";
@@ -88,7 +89,15 @@ export async function serveUntilStopped(
     process.stderr.write(
       `Sandbox mode: faults on demand (Prefer), the request journal and ${publicUrlOf(server.services.config.publicUrl, "/_sandbox/")}; not for production (docs/sandbox.md)\n`,
     );
+  if (server.sandbox?.loaded) process.stderr.write(`${fixtureLine(server.sandbox.loaded)}\n`);
   const failure = await stopped;
   if (failure !== undefined) throw new CliError(`stopping failed: ${failure}`);
   process.stderr.write("stopped\n");
+}
+
+/** The banner's line of what `--fixtures` made. */
+function fixtureLine(loaded: LoadedFixture): string {
+  const keys = loaded.accounts.reduce((n, a) => n + a.keys, 0);
+  const names = loaded.accounts.map((a) => a.name).join(", ");
+  return `Fixtures: ${loaded.accounts.length} accounts (${names}), ${keys} keys; POST /_sandbox/reset returns here`;
 }

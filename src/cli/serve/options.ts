@@ -9,9 +9,12 @@ import { withoutUserinfo } from "../../domain/generation/llm.js";
 import { TrustProxyError, trustProxyOf } from "../../http/client-address.js";
 import { originOf } from "../../http/cors.js";
 import { isLoopback } from "../../routes/metrics.js";
+import { FixtureError } from "../../sandbox/fixtures.js";
+import { readFixtureFile } from "../../sandbox/fixtures-file.js";
+import type { Fixture } from "../../sandbox/fixtures-schema.js";
 import { JOURNAL_DEFAULT, JOURNAL_MAX } from "../../sandbox/index.js";
 import { givenOption, hostArg, intInRange, portArg, positiveInt, serverUrlArg } from "../args.js";
-import { UsageError } from "../errors.js";
+import { CliError, UsageError } from "../errors.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../server-urls.js";
 
 /** What `serve` was given. */
@@ -37,6 +40,10 @@ export interface ServeCommandOptions {
   sandbox?: boolean;
   sandboxAllowRemote?: boolean;
   sandboxJournal: number;
+  /** `--fixtures`: the fixture file sandbox mode loads as it starts (src/sandbox/fixtures*.ts). */
+  fixtures?: string;
+  /** The fixture of `--fixtures`, read and checked by checkSandboxOptions. */
+  fixture?: Fixture;
 }
 
 /** The upper bound of --workers: more threads than any machine this serves has cores, each with its own heap. */
@@ -217,6 +224,10 @@ function sandboxOptions(): Option[] {
       .env("CONTENT_SERVICE_SANDBOX_JOURNAL")
       .default(JOURNAL_DEFAULT)
       .argParser(intInRange("--sandbox-journal", 1, JOURNAL_MAX)),
+    new Option(
+      "--fixtures <file>",
+      "with --sandbox: accounts, keys and records to load as it starts, the state a reset goes back to (JSON or YAML; docs/sandbox.md)",
+    ).env("CONTENT_SERVICE_SANDBOX_FIXTURES"),
   ];
 }
 
@@ -243,6 +254,22 @@ export function checkSandboxOptions(opts: ServeCommandOptions, cmd: Command): vo
       `--sandbox on ${givenOption(cmd, "host")}, not a loopback address: add --sandbox-allow-remote to let every ` +
         "client there use its operations, which need no credentials",
     );
+  if (opts.fixtures !== undefined && !opts.sandbox)
+    throw new UsageError(`${givenOption(cmd, "fixtures")} needs --sandbox: a fixture is a sandbox's known state`);
+  if (opts.fixtures !== undefined) opts.fixture = fixtureOf(opts.fixtures);
+}
+
+/**
+ * The fixture of `--fixtures`, read and checked before anything is made: one that cannot be used stops `serve` with
+ * one line naming the file and the JSON path at fault (test/cli/serve-fixtures.test.ts).
+ */
+function fixtureOf(file: string): Fixture {
+  try {
+    return readFixtureFile(file);
+  } catch (e) {
+    if (e instanceof FixtureError) throw new CliError(`--fixtures ${file}: ${e.message}`);
+    throw e;
+  }
 }
 
 /**

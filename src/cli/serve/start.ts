@@ -7,6 +7,7 @@ import path from "node:path";
 import { DB_FILE } from "../../db/open.js";
 import { ensureBackupDir } from "../../jobs/backups.js";
 import { infoLineNow, jsonLogger } from "../../runtime/log.js";
+import { FixtureError } from "../../sandbox/fixtures.js";
 import { type RunningServer, type ServeOptions, startServer } from "../../server/start.js";
 import { CliError } from "../errors.js";
 import { defaultServerUrls } from "../server-urls.js";
@@ -121,7 +122,7 @@ function serverOptions(dataDir: string, opts: ServeCommandOptions, backupDir: st
           dir: backupDir,
         }
       : undefined,
-    sandbox: opts.sandbox ? { journalSize: opts.sandboxJournal } : undefined,
+    sandbox: opts.sandbox ? { journalSize: opts.sandboxJournal, fixtures: opts.fixture } : undefined,
     config: {
       // Placeholders until the port is known (--port 0): set by serveUntilStopped, before any request is read.
       ...defaultServerUrls(opts.host, opts.port),
@@ -181,6 +182,8 @@ async function listen(
       jsonLogger(),
       "the server did not start; the credentials of this first start, valid nonetheless:\n",
     );
+    // A record of the fixture that an operation refused (the file itself was checked before).
+    if (e instanceof FixtureError) throw new CliError(`--fixtures: ${e.message}`);
     throw listenFailure(e, given) ?? e;
   }
 }
