@@ -128,7 +128,21 @@ function* pieces(value: unknown): Generator<string> {
  */
 export function jsonBody(value: unknown): string | ReadableStream<Uint8Array> {
   if (!mayExceed(value, PIECED_JSON_CHARS)) return JSON.stringify(value);
-  return jsonStream(value);
+  const stream = jsonStream(value);
+  streamedValues.set(stream, value);
+  return stream;
+}
+
+/** The values of the streams jsonBody made, for an in-process caller (streamedValue). */
+const streamedValues = new WeakMap<ReadableStream<Uint8Array>, unknown>();
+
+/**
+ * The value whose JSON a stream of jsonBody's is, or undefined for another body: an MCP tool call, answered in the
+ * same process, takes it as its structured content instead of parsing the text again (mcp/budget.ts), some 50 ms of
+ * the HTTP thread in one block for a page of long texts. Its JSON is the stream's text (test/http/json-pieces.test.ts).
+ */
+export function streamedValue(body: ReadableStream<Uint8Array> | null): { value: unknown } | undefined {
+  return body !== null && streamedValues.has(body) ? { value: streamedValues.get(body) } : undefined;
 }
 
 /** The JSON of `value` as a stream of pieces, whatever its size (an answer made elsewhere: mcp/server.ts). */
