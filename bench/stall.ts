@@ -212,6 +212,8 @@ async function main(): Promise<void> {
     const idleKb = rssKb(served.child.pid!);
     const idleHeap = await heapOf(served.url);
     const measured: Measured[] = [];
+    // The machine's load average (1, 5, 15 min): a probe that went out late (probe late p99) measured the machine.
+    const loadBefore = os.loadavg();
     const only = env.BENCH_STALL_ONLY;
     for (const scenario of scenarios(served.url, key))
       if (!only || scenario.name.startsWith(only)) measured.push(await measure(served, scenario));
@@ -224,7 +226,18 @@ async function main(): Promise<void> {
     const afterKb = series.at(-1) ?? rssKb(served.child.pid!);
     const afterHeap = await heapOf(served.url);
     const peakKb = Math.max(...measured.map((m) => m.peakRssKb));
-    report({ runner: runner.kind, idleKb, peakKb, afterKb, series, measured, idleHeap, afterHeap });
+    report({
+      runner: runner.kind,
+      loadBefore,
+      loadAfter: os.loadavg(),
+      idleKb,
+      peakKb,
+      afterKb,
+      series,
+      measured,
+      idleHeap,
+      afterHeap,
+    });
   } finally {
     await stop(served);
     if (env.BENCH_KEEP === "1") console.log(`kept ${dir}`);
@@ -234,6 +247,8 @@ async function main(): Promise<void> {
 
 function report(r: {
   runner: string;
+  loadBefore: number[];
+  loadAfter: number[];
   idleKb: number;
   peakKb: number;
   afterKb: number;
@@ -243,7 +258,8 @@ function report(r: {
   afterHeap: Record<string, number>;
 }): void {
   const lines = [
-    `server: ${r.runner}; ${os.cpus().length} CPUs; ${SECONDS} s per scenario; /healthz every 10 ms`,
+    `server: ${r.runner}; ${os.cpus().length} CPUs; ${SECONDS} s per scenario; /healthz every 10 ms; load average ` +
+      `${r.loadBefore.map((l) => l.toFixed(1)).join(" ")} before, ${r.loadAfter.map((l) => l.toFixed(1)).join(" ")} after`,
     "",
     "| scenario | bursts | burst ms (median) | statuses | largest answer | /healthz p50 | p99 | timeouts | probe late p99 " +
       "| new connection p50 | p99 |",
