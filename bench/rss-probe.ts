@@ -16,19 +16,13 @@ import v8 from "node:v8";
 import { createAccount, issueKey, setLimits } from "../src/domain/admin.js";
 import { memoryLogger } from "../src/runtime/log.js";
 import { startServer } from "../src/server/start.js";
+import { longText, m1Upload, mcpListBatch } from "./lib/stall-bursts.js";
 
 const env = process.env;
 const CONTENTS = Number(env.RSS_CONTENTS ?? 12);
 const ROUNDS = Number(env.RSS_ROUNDS ?? 3);
 const CONCURRENCY = Number(env.RSS_CONCURRENCY ?? 20);
 const WAIT = Number(env.RSS_WAIT_SECONDS ?? 10);
-
-function longText(chars: number, seed: number): string {
-  const words = ["planning", "quarter", "team", "report", "—", "“quoted”", "naïve", "résumé", "office"];
-  let text = `Content ${seed}. `;
-  for (let i = 0; text.length < chars; i++) text += `${words[(i * 7 + seed) % words.length]} `;
-  return text.slice(0, chars);
-}
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 100 });
 function request(
@@ -83,25 +77,10 @@ try {
   }
   await sleep(2);
   collect("idle, after gc");
-  const batch = JSON.stringify(
-    Array.from({ length: 8 }, (_, i) => ({
-      jsonrpc: "2.0",
-      id: i + 1,
-      method: "tools/call",
-      params: { name: "list_contents", arguments: { limit: 100 } },
-    })),
-  );
+  const batch = mcpListBatch();
   // RSS_PLAN: bursts as kind:concurrency x rounds, comma-separated (get: GET /contents?limit=100; mcp: a batch of 8
   // list_contents).
-  const boundary = "----rssprobe";
-  const upload = {
-    type: `multipart/form-data; boundary=${boundary}`,
-    body: Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="m1.md"\r\n\r\n`),
-      Buffer.from("![".repeat(2_600_000)),
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-  };
+  const upload = m1Upload();
   const plan = env.RSS_PLAN ?? `get:${CONCURRENCY}x${ROUNDS}`;
   for (const step of plan.split(",")) {
     const [kind, counts] = step.split(":");

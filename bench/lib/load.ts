@@ -76,6 +76,10 @@ export interface PacedOptions {
   rate: number;
   duration: number;
   timeoutMs?: number;
+  /** Each request on a connection of its own, opened for it and closed after (a new client's latency). */
+  fresh?: boolean;
+  /** Opens the `connections` before the load begins, so that no request of it waits for a connection to open. */
+  warm?: boolean;
 }
 
 /**
@@ -86,9 +90,11 @@ export interface PacedOptions {
  * (a pause, a busy CPU) goes out late, with the others due meanwhile: how late, at p99 and at most, is `lateP99` and
  * `lateMax`, so that a run shows whether the spacing held.
  */
-export function pacedLoad(name: string, options: PacedOptions): Promise<Load> {
+export async function pacedLoad(name: string, options: PacedOptions): Promise<Load> {
   const url = new URL(options.url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  // fifo: every open connection is used in its turn, so that none stays idle long enough for the server to close it.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections, scheduling: "fifo" });
+  if (options.warm) await warm(agent, url, options.connections);
   const total = Math.max(1, Math.round(options.rate * options.duration));
   const interval = 1000 / options.rate;
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -141,12 +147,12 @@ export function pacedLoad(name: string, options: PacedOptions): Promise<Load> {
         const post = options.next?.();
         req = http.request(
           {
-            agent,
+            agent: options.fresh ? false : agent,
             method: post ? "POST" : "GET",
             host: url.hostname,
             port: url.port,
             path: `${url.pathname}${url.search}`,
-            headers: { ...options.headers, ...post?.headers },
+            headers: { ...options.headers, ...post?.headers, ...(options.fresh ? { connection: "close" } : {}) },
           },
           (res) => {
             res.resume();
@@ -176,6 +182,24 @@ export function pacedLoad(name: string, options: PacedOptions): Promise<Load> {
     };
     tick();
   });
+}
+
+/** Opens `connections` connections of `agent` to `url`, each by a GET whose answer is read and not counted. */
+function warm(agent: http.Agent, url: URL, connections: number): Promise<unknown> {
+  return Promise.all(
+    Array.from(
+      { length: connections },
+      () =>
+        new Promise<void>((resolve) => {
+          const req = http.get(url, { agent }, (res) => {
+            res.resume();
+            res.once("end", resolve);
+            res.once("error", () => resolve());
+          });
+          req.once("error", () => resolve());
+        }),
+    ),
+  );
 }
 
 /**

@@ -2,12 +2,13 @@
  * Large JSON answers written in pieces. The one HTTP thread answers every request: a page of contents of 500,000
  * characters each is some 6 MB of JSON, 40-80 ms to serialise and as much to encode, and 85 of them at once held
  * /healthz for seconds. An answer past PIECED_JSON_CHARS is written as a stream instead: its JSON is made a piece of
- * about PIECE_CHARS at a time, a few pieces per pass of the event loop for all such answers together (largeTurns), so
- * that the requests that arrive meanwhile are read and answered between two pieces. The text is the one
+ * about PIECE_CHARS at a time, as many pieces per pass of the event loop as LARGE_MS of the thread allows for all such
+ * answers together (largeTurns), so that the requests that arrive meanwhile are read and answered between two pieces. The text is the one
  * JSON.stringify gives, byte for byte (test/http/json-pieces.test.ts); the answer goes chunked, without
  * Content-Length.
  */
-import { WriteTurns } from "./turns.js";
+import { Slots } from "./slots.js";
+import { TimedTurns } from "./timed-turns.js";
 
 /** Answers whose JSON may pass this many characters are written in pieces. */
 export const PIECED_JSON_CHARS = 2 * 1024 * 1024;
@@ -15,13 +16,22 @@ export const PIECED_JSON_CHARS = 2 * 1024 * 1024;
 /** About how many characters of JSON each piece holds (a millisecond or two of the thread's time). */
 export const PIECE_CHARS = 128 * 1024;
 
+/** The thread's time, in ms, that one pass of the event loop gives to large work (all of it together). */
+export const LARGE_MS = 4;
+
 /**
- * The turns of large work on the HTTP thread: up to four pieces of large answers, or rows of pages of large texts
- * (routes/common.ts pageInTurns), per pass of the event loop, in the order asked: some 5 ms of work between two
- * polls of the sockets (with one, the answers of a burst of MCP batches took 2.5 times as long). The same mechanism
- * as the writes' turns (turns.ts), apart from them: a write does not wait behind the pieces of a large read.
+ * The turns of large work on the HTTP thread: pieces of large answers, and rows of pages of large texts
+ * (routes/common.ts pageInTurns), in the order asked, up to LARGE_MS per pass of the event loop: a pass polls the
+ * sockets again within some 5 ms however many large answers are being made. Apart from the writes' turns (turns.ts):
+ * a write does not wait behind the pieces of a large read.
  */
-export const largeTurns = new WriteTurns(4);
+export const largeTurns = new TimedTurns(LARGE_MS);
+
+/**
+ * How many pages of large texts are read at once (pageInTurns); the others wait for a slot. Their JSON, written as the
+ * client reads it, takes no slot: a client that reads slowly would hold it.
+ */
+export const largeSlots = new Slots(2);
 
 /**
  * Whether the JSON of `value` may have more than `limit` characters: strings counted by their length, other values
@@ -118,7 +128,21 @@ function* pieces(value: unknown): Generator<string> {
  */
 export function jsonBody(value: unknown): string | ReadableStream<Uint8Array> {
   if (!mayExceed(value, PIECED_JSON_CHARS)) return JSON.stringify(value);
-  return jsonStream(value);
+  const stream = jsonStream(value);
+  streamedValues.set(stream, value);
+  return stream;
+}
+
+/** The values of the streams jsonBody made, for an in-process caller (streamedValue). */
+const streamedValues = new WeakMap<ReadableStream<Uint8Array>, unknown>();
+
+/**
+ * The value whose JSON a stream of jsonBody's is, or undefined for another body: an MCP tool call, answered in the
+ * same process, takes it as its structured content instead of parsing the text again (mcp/budget.ts), some 50 ms of
+ * the HTTP thread in one block for a page of long texts. Its JSON is the stream's text (test/http/json-pieces.test.ts).
+ */
+export function streamedValue(body: ReadableStream<Uint8Array> | null): { value: unknown } | undefined {
+  return body !== null && streamedValues.has(body) ? { value: streamedValues.get(body) } : undefined;
 }
 
 /** The JSON of `value` as a stream of pieces, whatever its size (an answer made elsewhere: mcp/server.ts). */
@@ -128,13 +152,16 @@ export function jsonStream(value: unknown): ReadableStream<Uint8Array> {
 
 /** A stream of the pieces, encoded as UTF-8, each made in a turn; cancelling it stops making them. */
 function piecedStream(source: Iterator<string>): ReadableStream<Uint8Array> {
+  const nextPiece = () => {
+    const next = source.next();
+    return next.done ? undefined : Buffer.from(next.value, "utf8");
+  };
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        await largeTurns.next();
-        const next = source.next();
-        if (next.done) controller.close();
-        else controller.enqueue(Buffer.from(next.value, "utf8"));
+        const piece = await largeTurns.run(nextPiece);
+        if (piece === undefined) controller.close();
+        else controller.enqueue(piece);
       },
       cancel() {
         source.return?.(undefined);

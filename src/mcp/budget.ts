@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ApiError } from "../domain/errors.js";
 import { errorBody } from "../http/errors.js";
+import { streamedValue } from "../http/json-pieces.js";
 import type { Dispatch } from "./dispatch.js";
 import { type CallContext, toolRequest, toolResult } from "./tool-calls.js";
 import type { McpTool } from "./tool-schemas.js";
@@ -83,6 +84,7 @@ function newBudget(): Budget {
  */
 async function runRead(budget: Budget, dispatched: Promise<Response>): Promise<CallToolResult> {
   const response = await dispatched;
+  const answered = streamedValue(response.body);
   const text = await response.text();
   while (budget.carried + budget.reserved + budget.waiting + text.length > MAX_RESULT_CHARS) {
     if (budget.reserved === 0 || budget.carried + budget.waiting + text.length > MAX_RESULT_CHARS)
@@ -98,7 +100,7 @@ async function runRead(budget: Budget, dispatched: Promise<Response>): Promise<C
     }
   }
   budget.carried += text.length;
-  return toolResult(response, text);
+  return toolResult(response, text, answered);
 }
 
 /**
@@ -117,9 +119,10 @@ async function runWrite(budget: Budget, dispatch: () => Promise<Response>): Prom
   budget.reserved += WRITE_RESERVE_CHARS;
   try {
     const response = await dispatch();
+    const answered = streamedValue(response.body);
     const text = await response.text();
     budget.carried += text.length;
-    return toolResult(response, text);
+    return toolResult(response, text, answered);
   } finally {
     budget.reserved -= WRITE_RESERVE_CHARS;
     budget.freeRoom();

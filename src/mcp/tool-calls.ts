@@ -43,15 +43,18 @@ export function toolRequest(tool: McpTool, args: Record<string, unknown>, call: 
 
 /**
  * A tool result from the operation's response: its JSON as text and as structured content; an error answer
- * (DESIGN §3's coded body) becomes a tool error, so the agent sees the error_code and can act on it.
+ * (DESIGN §3's coded body) becomes a tool error, so the agent sees the error_code and can act on it. `answered`: the
+ * value the text is the JSON of, when the operation gave it (http/json-pieces.ts streamedValue), not parsed again.
  */
-export function toolResult(response: Response, text: string): CallToolResult {
+export function toolResult(response: Response, text: string, answered?: { value: unknown }): CallToolResult {
   let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
+  if (answered) json = answered.value;
+  else
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
   const isObject = typeof json === "object" && json !== null && !Array.isArray(json);
   return {
     content: [{ type: "text", text: text || `HTTP ${response.status}` }],

@@ -2,7 +2,7 @@
 
 import { type ApiError, invalidInput } from "../domain/errors.js";
 import type { Ctx } from "../http/context.js";
-import { largeTurns, PIECE_CHARS } from "../http/json-pieces.js";
+import { largeSlots, largeTurns, PIECE_CHARS } from "../http/json-pieces.js";
 import type { ResponseDoc } from "../http/route.js";
 import { ErrorBodySchema } from "../http/schemas.js";
 
@@ -119,9 +119,10 @@ export function page<T, V>(
 /**
  * page() for rows of large texts (500,000 characters each), read one at a time: `read(after)` gives the row after
  * `after` (the first for undefined), each by a query of its own, so that no statement stays open between turns. The
- * first row, and once the page holds PIECE_CHARS of text since its last turn the next, waits for a turn of large work
- * (http/json-pieces.ts largeTurns): a page of such rows takes 50-90 ms of the HTTP thread to read, and the requests
- * arriving meanwhile are answered between two rows (test/http/json-pieces.test.ts).
+ * rows are read in turns of large work (http/json-pieces.ts largeTurns), a turn ending once the page holds PIECE_CHARS
+ * more of text: a page of such rows takes 50-90 ms of the HTTP thread to read, and the requests arriving meanwhile
+ * are answered between two rows. A page is read only while it holds one of largeSlots: a burst of such pages is read
+ * a few at a time (test/http/json-pieces.test.ts).
  */
 export async function pageInTurns<T, V>(
   read: (after: T | undefined) => T | undefined,
@@ -129,17 +130,27 @@ export async function pageInTurns<T, V>(
   cursorOf: (row: T) => string,
   view: (row: T) => V,
 ): Promise<Page<V>> {
-  const built = new PageBuilder<T, V>(limit, cursorOf, view, MAX_PAGE_CHARS);
-  // The first row waits for a turn too: 85 such pages asked at once are read together otherwise.
-  await largeTurns.next();
-  let turnAt = 0;
-  for (let row = read(undefined); row !== undefined; row = read(row)) {
-    if (!built.take(row)) return built.more();
-    if (built.chars - turnAt < PIECE_CHARS) continue;
-    turnAt = built.chars;
-    await largeTurns.next();
+  const release = await largeSlots.acquire();
+  try {
+    const built = new PageBuilder<T, V>(limit, cursorOf, view, MAX_PAGE_CHARS);
+    let after: T | undefined;
+    // One turn's rows: the page once it ends, else undefined.
+    const turn = (): Page<V> | undefined => {
+      const from = built.chars;
+      for (let row = read(after); row !== undefined; row = read(row)) {
+        if (!built.take(row)) return built.more();
+        after = row;
+        if (built.chars - from >= PIECE_CHARS) return undefined;
+      }
+      return built.end();
+    };
+    for (;;) {
+      const page = await largeTurns.run(turn);
+      if (page !== undefined) return page;
+    }
+  } finally {
+    release();
   }
-  return built.end();
 }
 
 /** One page as its rows are taken: up to `limit` of them, and with `view`, up to `maxChars` of JSON (page()). */

@@ -4,7 +4,7 @@
  * and a request arriving while large answers are made is answered before they end.
  */
 import { describe, expect, it } from "vitest";
-import { jsonBody, PIECE_CHARS, PIECED_JSON_CHARS } from "../../src/http/json-pieces.js";
+import { jsonBody, PIECE_CHARS, PIECED_JSON_CHARS, streamedValue } from "../../src/http/json-pieces.js";
 import { makeHarness } from "../helpers/harness.js";
 
 /** The text of a body as jsonBody gives it, and whether it came as a stream. */
@@ -51,6 +51,15 @@ describe("a JSON answer's body", () => {
     expect(streamed).toBe(true);
     expect(text === JSON.stringify(value)).toBe(true);
   });
+
+  it("gives an in-process caller the value a streamed body is the JSON of, and nothing for another body", () => {
+    const value = { text: long("v", 2 * PIECED_JSON_CHARS) };
+    const body = jsonBody(value);
+    expect(typeof body).not.toBe("string");
+    expect(streamedValue(body as ReadableStream<Uint8Array>)?.value).toBe(value);
+    expect(streamedValue(new ReadableStream<Uint8Array>())).toBeUndefined();
+    expect(streamedValue(null)).toBeUndefined();
+  });
 });
 
 describe("large answers beside a small request", () => {
@@ -82,6 +91,13 @@ describe("large answers beside a small request", () => {
     expect(first.status).toBe(200);
     expect(first.length).toBeNull();
     const page = JSON.parse(first.text);
+    // Through the pipeline, the answer's stream still carries its value (MCP tool calls take it: mcp/budget.ts).
+    const res = await h.app.handle(
+      new Request("http://test.local/api/v1/contents?limit=100", { headers: { authorization: `Bearer ${key}` } }),
+      { remoteAddress: "127.0.0.1" },
+    );
+    const answered = streamedValue(res.body);
+    expect(JSON.stringify(answered?.value) === (await res.text())).toBe(true);
     expect(page.data).toHaveLength(6);
     expect(page.has_more).toBe(false);
     for (const other of others) expect(other.text === first.text).toBe(true);
