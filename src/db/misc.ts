@@ -13,7 +13,7 @@ export interface AuditRow {
 }
 
 /** Prepared statements for settings, revoked sessions, the audit log and the readiness ping. */
-export function miscQueries(db: Db) {
+export function miscQueries(db: Db, now: () => number) {
   const ping = db.prepare<[], { 1: number }>("SELECT 1");
   const getSetting = db.prepare<[string], { value: string }>("SELECT value FROM settings WHERE key = ?");
   const putSetting = db.prepare<[string, string]>("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)");
@@ -71,7 +71,7 @@ export function miscQueries(db: Db) {
         action,
         target,
         details === undefined ? null : JSON.stringify(details),
-        new Date().toISOString(),
+        new Date(now()).toISOString(),
       );
     },
     auditPage: (accountId: number, beforeId: number, limit: number) => auditPage.all(accountId, beforeId, limit),

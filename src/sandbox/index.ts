@@ -2,7 +2,8 @@
  * Sandbox mode (`serve --sandbox`, docs/sandbox.md): what it adds to a server, composed here and mounted by the server
  * only when asked for. Every answer carries `X-Sandbox: 1`; requests may ask for faults with `Prefer` (prefer.ts,
  * socket-faults.ts, stream-faults.ts), and rules answer them to the requests they match (rules.ts); the journal keeps the last requests (journal.ts); its operations live under
- * /_sandbox/ (routes.ts). One module per job: the test clock, resets and fixtures join them here.
+ * /_sandbox/ (routes.ts); the test clock is the services' clock (clock.ts) and runs the periodic jobs it passes
+ * (clock-jobs.ts). One module per job: resets and fixtures join them here.
  */
 import { iso } from "../domain/clock.js";
 import type { AppExtension } from "../http/app.js";
@@ -11,9 +12,11 @@ import { isStreamBody, type Outgoing } from "../http/exchange.js";
 import type { ListenerOptions } from "../http/node.js";
 import type { RequestState } from "../http/pipeline/state.js";
 import type { RouteDef } from "../http/route.js";
+import type { SandboxClock } from "./clock.js";
+import { ClockJobs } from "./clock-jobs.js";
 import { RequestJournal } from "./journal.js";
 import { type Preferences, preferStage, type SocketFault } from "./prefer.js";
-import { faultRoutes, journalRoutes } from "./routes.js";
+import { clockRoutes, faultRoutes, journalRoutes } from "./routes.js";
 import { FaultRules, rulesStage } from "./rules.js";
 import { faultingWriter } from "./socket-faults.js";
 import { streamCutAfter } from "./stream-faults.js";
@@ -36,15 +39,19 @@ export interface Sandbox {
   listener: ListenerOptions;
   journal: RequestJournal;
   rules: FaultRules;
+  /** The test clock (the services' clock) and the periodic jobs its advances run, given by the server. */
+  clock: SandboxClock;
+  clockJobs: ClockJobs;
 }
 
-/** The sandbox of a server over `services`. */
-export function createSandbox(options: SandboxOptions, services: Services): Sandbox {
+/** The sandbox of a server over `services`, whose clock is `clock` (createServices was given it). */
+export function createSandbox(options: SandboxOptions, services: Services, clock: SandboxClock): Sandbox {
   const journal = new RequestJournal(options.journalSize);
   const rules = new FaultRules();
   const asked = new WeakMap<RequestState, Preferences>();
   const socketFaults = new WeakMap<Outgoing, SocketFault>();
   const now = () => services.clock.now();
+  const clockJobs = new ClockJobs();
   const extension: AppExtension = {
     afterRateLimit: [preferStage(asked, now)],
     beforeOperation: [rulesStage(rules, asked, now)],
@@ -60,10 +67,12 @@ export function createSandbox(options: SandboxOptions, services: Services): Sand
     },
   };
   return {
-    routes: [...journalRoutes(journal), ...faultRoutes(rules)],
+    routes: [...journalRoutes(journal), ...faultRoutes(rules), ...clockRoutes(clock, clockJobs)],
     extension,
     listener: { writer: faultingWriter(socketFaults) },
     journal,
     rules,
+    clock,
+    clockJobs,
   };
 }
