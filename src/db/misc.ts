@@ -64,14 +64,22 @@ export function miscQueries(db: Db, now: () => number) {
     },
     isSessionRevoked: (jti: string) => isRevoked.get(jti) !== undefined,
     purgeRevokedSessions: (now: string) => purgeSessions.run(now).changes,
-    audit(accountId: number | null, actor: string, action: string, target: string | null, details?: unknown): void {
+    /** Adds a row to the audit log, stamped `atMs` (default: the store's clock). */
+    audit(
+      accountId: number | null,
+      actor: string,
+      action: string,
+      target: string | null,
+      details?: unknown,
+      atMs = now(),
+    ): void {
       audit.run(
         accountId,
         actor,
         action,
         target,
         details === undefined ? null : JSON.stringify(details),
-        new Date(now()).toISOString(),
+        new Date(atMs).toISOString(),
       );
     },
     auditPage: (accountId: number, beforeId: number, limit: number) => auditPage.all(accountId, beforeId, limit),

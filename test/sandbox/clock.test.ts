@@ -129,6 +129,19 @@ describe("what follows the test clock", () => {
     expect((await h.sendSandbox("GET", path, { auth: key })).body.is_overdue).toBe(true);
   });
 
+  it("stamps the audit log with the clock's time, on the HTTP thread and the writer's", async () => {
+    const h = makeSandboxHarness();
+    await move(h, { set: "2027-04-01T09:00:00Z", freeze: true });
+    const token = await h.login("admin@a.test");
+    const ws = await h.sendSandbox("POST", "/api/v1/workspaces", { auth: token, body: { name: "Brief" } });
+    await move(h, { advance: "PT1M" });
+    expect((await h.sendSandbox("DELETE", `/api/v1/workspaces/${ws.body.id}`, { auth: token })).status).toBe(200);
+    const log = await h.sendSandbox("GET", "/api/v1/admin/audit-log", { auth: token });
+    const at = (action: string) => log.body.data.find((r: { action: string }) => r.action === action)?.created_at;
+    expect(at("workspace.create")).toBe("2027-04-01T09:00:00.000Z");
+    expect(at("workspace.delete")).toBe("2027-04-01T09:01:00.000Z");
+  });
+
   it("starts a new month's analysis quota when the month changes", async () => {
     const h = makeSandboxHarness();
     const quota = async () =>
