@@ -13,7 +13,7 @@ export interface AuditRow {
 }
 
 /** Prepared statements for settings, revoked sessions, the audit log and the readiness ping. */
-export function miscQueries(db: Db) {
+export function miscQueries(db: Db, now: () => number) {
   const ping = db.prepare<[], { 1: number }>("SELECT 1");
   const getSetting = db.prepare<[string], { value: string }>("SELECT value FROM settings WHERE key = ?");
   const putSetting = db.prepare<[string, string]>("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)");
@@ -64,14 +64,22 @@ export function miscQueries(db: Db) {
     },
     isSessionRevoked: (jti: string) => isRevoked.get(jti) !== undefined,
     purgeRevokedSessions: (now: string) => purgeSessions.run(now).changes,
-    audit(accountId: number | null, actor: string, action: string, target: string | null, details?: unknown): void {
+    /** Adds a row to the audit log, stamped `atMs` (default: the store's clock). */
+    audit(
+      accountId: number | null,
+      actor: string,
+      action: string,
+      target: string | null,
+      details?: unknown,
+      atMs = now(),
+    ): void {
       audit.run(
         accountId,
         actor,
         action,
         target,
         details === undefined ? null : JSON.stringify(details),
-        new Date().toISOString(),
+        new Date(atMs).toISOString(),
       );
     },
     auditPage: (accountId: number, beforeId: number, limit: number) => auditPage.all(accountId, beforeId, limit),

@@ -20,8 +20,9 @@ import { workspaceQueries } from "./workspaces.js";
  * The named queries the rest of the program uses over one connection; nothing else writes SQL. The connection itself
  * stays with whoever opened it (migrations, checkpoints, backups, closing): the store's interface names no
  * better-sqlite3 type, so that another storage engine can stand behind it (test/db/store.test.ts holds that).
+ * `now` stamps the audit log's rows: the server's clock (sandbox mode's test clock), real time elsewhere.
  */
-export function createStore(db: Db) {
+export function createStore(db: Db, now: () => number = Date.now) {
   return {
     /** Runs `fn` in one transaction and returns its value; a call inside another transaction is a savepoint of it. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
@@ -33,7 +34,7 @@ export function createStore(db: Db) {
     workspaces: workspaceQueries(db),
     users: userQueries(db),
     apiKeys: apiKeyQueries(db),
-    misc: miscQueries(db),
+    misc: miscQueries(db, now),
     ...libraryQueries(db),
     images: imageQueries(db),
     contents: contentQueries(db),

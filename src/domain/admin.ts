@@ -163,12 +163,12 @@ export function checkWorkspaceDeletable(store: Store, ws: WorkspaceRow): void {
  * Deletes a workspace with everything in it and the keys bound to it (the cascade: a bound key is removed, never made
  * unbound, which would widen it), after checkWorkspaceDeletable. Answers what it held, counted in the same transaction.
  */
-export function deleteWorkspace(store: Store, actor: Actor, ws: WorkspaceRow): WorkspaceHoldings {
+export function deleteWorkspace(store: Store, actor: Actor, ws: WorkspaceRow, nowMs?: number): WorkspaceHoldings {
   return store.transaction(() => {
     checkWorkspaceDeletable(store, ws);
     const held = store.workspaces.holdings(ws.id);
     store.workspaces.remove(ws.id);
-    store.misc.audit(ws.account_id, actor, "workspace.delete", ws.id, held);
+    store.misc.audit(ws.account_id, actor, "workspace.delete", ws.id, held, nowMs);
     return held;
   });
 }

@@ -144,10 +144,11 @@ export const writeOps = {
    * Deletes a workspace with every record in it and the keys bound to it (the cascade frees as many pages as the
    * workspace holds), with its audit row; the HTTP thread then forgets the rows it keeps (db/row-cache.ts).
    */
-  workspaceRemove: (store: Store, i: { actor: Actor; id: string }) => {
+  workspaceRemove: (store: Store, i: { actor: Actor; id: string; nowMs: number }) => {
     const ws = store.workspaces.byId(i.id);
     if (!ws) throw workspaceNotFound(i.id);
-    deleteWorkspace(store, i.actor, ws);
+    // Stamped with the server's clock, which this thread does not have (sandbox mode's test clock).
+    deleteWorkspace(store, i.actor, ws, i.nowMs);
     return null;
   },
   /** Deletes a memory; whether it was still there. */

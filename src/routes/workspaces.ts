@@ -263,7 +263,11 @@ export const workspaceRoutes = [
       const ws = findWorkspace(ctx);
       // On the writer thread: the cascade deletes every record of the workspace, texts and images included.
       try {
-        await ctx.services.writer.run("workspaceRemove", { actor: actorOf(ctx), id: ws.id });
+        await ctx.services.writer.run("workspaceRemove", {
+          actor: actorOf(ctx),
+          id: ws.id,
+          nowMs: ctx.services.clock.now(),
+        });
       } finally {
         // Its keys, and the workspace itself, were kept in memory (the writer's connection is another one).
         ctx.services.rows.clear();

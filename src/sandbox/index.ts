@@ -2,8 +2,9 @@
  * Sandbox mode (`serve --sandbox`, docs/sandbox.md): what it adds to a server, composed here and mounted by the server
  * only when asked for. Every answer carries `X-Sandbox: 1`; requests may ask for faults with `Prefer` (prefer.ts,
  * socket-faults.ts, stream-faults.ts), and rules answer them to the requests they match (rules.ts); the journal keeps the last requests (journal.ts); its operations live under
- * /_sandbox/ (routes.ts); resets and named snapshots return to known states (states.ts), behind a gate that holds
- * requests meanwhile (states-gate.ts). One module per job: the test clock joins them here.
+ * /_sandbox/ (routes.ts); the test clock is the services' clock (clock.ts) and runs the periodic jobs it passes
+ * (clock-jobs.ts); resets and named snapshots return to known states (states.ts), behind a gate that holds
+ * requests meanwhile (states-gate.ts). One module per job.
  */
 import { iso } from "../domain/clock.js";
 import type { App, AppExtension } from "../http/app.js";
@@ -12,11 +13,13 @@ import { isStreamBody, type Outgoing } from "../http/exchange.js";
 import type { ListenerOptions } from "../http/node.js";
 import type { RequestState } from "../http/pipeline/state.js";
 import type { RouteDef } from "../http/route.js";
+import type { SandboxClock } from "./clock.js";
+import { ClockJobs } from "./clock-jobs.js";
 import { type LoadedFixture, loadFixtureOnce } from "./fixtures.js";
 import type { Fixture } from "./fixtures-schema.js";
 import { RequestJournal } from "./journal.js";
 import { type Preferences, preferStage, type SocketFault } from "./prefer.js";
-import { faultRoutes, journalRoutes, stateRoutes } from "./routes.js";
+import { clockRoutes, faultRoutes, journalRoutes, stateRoutes } from "./routes.js";
 import { FaultRules, rulesStage } from "./rules.js";
 import { faultingWriter } from "./socket-faults.js";
 import { KnownStates, type StatesPlace } from "./states.js";
@@ -44,6 +47,9 @@ export interface Sandbox {
   listener: ListenerOptions;
   journal: RequestJournal;
   rules: FaultRules;
+  /** The test clock (the services' clock) and the periodic jobs its advances run, given by the server. */
+  clock: SandboxClock;
+  clockJobs: ClockJobs;
   /** The known states (resets, snapshots): only over a database file (`place`), undefined in memory. */
   states?: KnownStates;
   /** The app behind the gate that holds requests while a state is restored (states-gate.ts). */
@@ -58,12 +64,18 @@ export interface Sandbox {
 }
 
 /**
- * The sandbox of a server over `services`; with `place` (the server's connection and `<data-dir>/sandbox`), its known
+ * The sandbox of a server over `services`, whose clock is `clock` (createServices was given it); with `place` (the server's connection and `<data-dir>/sandbox`), its known
  * states, the start's taken now: after the fixtures, before the first request.
  */
-export function createSandbox(options: SandboxOptions, services: Services, place?: StatesPlace): Sandbox {
+export function createSandbox(
+  options: SandboxOptions,
+  services: Services,
+  clock: SandboxClock,
+  place?: StatesPlace,
+): Sandbox {
   const journal = new RequestJournal(options.journalSize);
   const rules = new FaultRules();
+  const clockJobs = new ClockJobs();
   const asked = new WeakMap<RequestState, Preferences>();
   const socketFaults = new WeakMap<Outgoing, SocketFault>();
   const now = () => services.clock.now();
@@ -81,7 +93,9 @@ export function createSandbox(options: SandboxOptions, services: Services, place
       if (!state.url.pathname.startsWith("/_sandbox/")) journal.record(state, response, iso(now()));
     },
   };
-  // Known states: a reset also empties the journal and the fault rules (as at the start); a restore keeps them.
+  // Known states: a reset also empties the journal and the fault rules and puts the clock back (as at the start); a
+  // restore keeps them.
+  let startClock = clock.mark();
   const gate = new RequestGate();
   const states =
     place &&
@@ -98,18 +112,27 @@ export function createSandbox(options: SandboxOptions, services: Services, place
       states.reset(() => {
         journal.clear();
         rules.clear();
+        clock.returnTo(startClock);
       }));
   return {
-    routes: [...journalRoutes(journal), ...faultRoutes(rules), ...(states && reset ? stateRoutes(states, reset) : [])],
+    routes: [
+      ...journalRoutes(journal),
+      ...faultRoutes(rules),
+      ...clockRoutes(clock, clockJobs),
+      ...(states && reset ? stateRoutes(states, reset) : []),
+    ],
     extension,
     listener: { writer: faultingWriter(socketFaults) },
     journal,
     rules,
+    clock,
+    clockJobs,
     states,
     wrap: (app) => gate.wrap(app),
     async start(app) {
       const loaded = options.fixtures && (await loadFixtureOnce(app, services, options.fixtures));
       states?.takeStart();
+      startClock = clock.mark();
       return loaded;
     },
   };

@@ -1,12 +1,15 @@
 /**
  * The sandbox's operations under /_sandbox/: outside the API (no credentials, never refused by the rate limit, in no
  * description of the API), and in the route table only in sandbox mode. Held by test/sandbox/journal.test.ts and
- * rules.test.ts.
+ * rules.test.ts, the clock's by clock.test.ts.
  */
 import * as v from "valibot";
+import { iso } from "../domain/clock.js";
 import { ApiError, invalidInput } from "../domain/errors.js";
 import { type RouteDef, route } from "../http/route.js";
 import { described, intString } from "../http/schemas.js";
+import { addDuration, isDuration, type SandboxClock } from "./clock.js";
+import type { ClockJobs } from "./clock-jobs.js";
 import { fixturesJsonSchema } from "./fixtures-schema.js";
 import type { RequestJournal } from "./journal.js";
 import { type FaultRules, RuleSchema } from "./rules.js";
@@ -196,4 +199,73 @@ export function stateRoutes(states: KnownStates, reset: () => Promise<void>): Ro
       },
     }),
   ];
+}
+
+/** The test clock's body: advance by a duration or set an instant (not both), and freeze or let it run. */
+const ClockBody = v.pipe(
+  v.strictObject({
+    advance: v.optional(
+      described(
+        v.pipe(v.string(), v.maxLength(100), v.check(isDuration, "must be an ISO 8601 duration (P31D, PT61S)")),
+        "How far to move the clock forward: an ISO 8601 duration (`P31D`, `PT61S`, `P1M`).",
+      ),
+    ),
+    set: v.optional(
+      described(
+        v.pipe(v.string(), v.isoTimestamp("must be an ISO 8601 date-time")),
+        "The instant to move the clock to.",
+      ),
+    ),
+    freeze: v.optional(described(v.boolean(), "true stops the clock where it is; false lets it run on from there.")),
+  }),
+  v.check((b) => b.advance === undefined || b.set === undefined, "give advance or set, not both"),
+);
+
+/** The test clock's state, as GET and POST answer it. */
+function clockView(clock: SandboxClock) {
+  return { now: iso(clock.now()), offset_ms: clock.offset(), frozen: clock.frozen };
+}
+
+/** The test clock's operations: read it; advance, set, freeze it (running the periodic jobs it passes). */
+export function clockRoutes(clock: SandboxClock, jobs: ClockJobs): RouteDef[] {
+  const common = { tag: "Sandbox", stability: "outside", access: "public" } as const;
+  return [
+    route({
+      ...common,
+      method: "GET",
+      path: "/_sandbox/clock",
+      operationId: "sandboxGetClock",
+      summary: "The server's clock: its time, how far ahead of real time, whether frozen (sandbox mode)",
+      responses: { 200: { description: "`{now, offset_ms, frozen}`." } },
+      handler: () => ({ body: clockView(clock) }),
+    }),
+    route({
+      ...common,
+      method: "POST",
+      path: "/_sandbox/clock",
+      operationId: "sandboxMoveClock",
+      summary: "Advance or set the server's clock, or freeze it (sandbox mode)",
+      body: ClockBody,
+      responses: { 200: { description: "`{now, offset_ms, frozen, jobs_run}`." } },
+      handler: async (ctx) => {
+        const from = clock.now();
+        const to = targetOf(ctx.body, from);
+        if (to < from)
+          throw new ApiError("validation_failed", "The test clock does not move backward.", {
+            issues: [{ path: "body.set", message: `is before the clock's time, ${iso(from)}` }],
+          });
+        clock.set(to);
+        if (ctx.body.freeze !== undefined) clock.freeze(ctx.body.freeze);
+        const jobsRun = to > from ? await jobs.runDue(from, to) : [];
+        return { body: { ...clockView(clock), jobs_run: jobsRun } };
+      },
+    }),
+  ];
+}
+
+/** Where a body moves the clock from `from`. */
+function targetOf(body: { advance?: string; set?: string }, from: number): number {
+  if (body.advance !== undefined) return addDuration(from, body.advance);
+  if (body.set !== undefined) return Date.parse(body.set);
+  return from;
 }

@@ -63,8 +63,8 @@ function databaseBytes(location: DbLocation | undefined): number | undefined {
 
 /** Builds the services over a migrated database. */
 export function createServices(options: ServiceOptions): Services {
-  const store = createStore(options.db);
   const clock = options.clock ?? systemClock;
+  const store = createStore(options.db, () => clock.now());
   const metrics = new ServerMetrics({
     learningBacklog: () => store.learning.backlog(),
     databaseBytes: () => databaseBytes(options.location),

@@ -11,6 +11,7 @@ import { WalSync } from "../db/durability.js";
 import { migrate } from "../db/migrate.js";
 import { DB_FILE, type Db, openDb } from "../db/open.js";
 import type { DbLocation } from "../db/thread-store.js";
+import { type Clock, systemClock } from "../domain/clock.js";
 import { type ThreadWriter, threadWriter } from "../domain/writer.js";
 import { type App, createApp } from "../http/app.js";
 import type { ServerConfig, Services } from "../http/context.js";
@@ -22,6 +23,7 @@ import { lifecycle } from "../routes/system.js";
 import { sqliteAddonFile } from "../runtime/assets.js";
 import { IdleCollector } from "../runtime/idle-gc.js";
 import { jsonLogger, type Logger } from "../runtime/log.js";
+import { SandboxClock } from "../sandbox/clock.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "../sandbox/index.js";
 import { piscinaPool, type WorkerPool } from "../workers/pool.js";
 import { WRITER_NICENESS } from "../workers/worker.js";
@@ -95,14 +97,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // libuv starts its thread pool (fsyncs of the group commit, file I/O) on first use, and new threads take the
   // priority of the thread that starts them: started here, not by a lower-priority background worker.
   await stat(options.dataDir).catch(() => {});
-  const started = startServices(options);
-  const sandbox = options.sandbox && startSandbox(options.sandbox, started);
+  // Sandbox mode's test clock is the services' clock; off it, they have the system clock as always.
+  const testClock = options.sandbox && new SandboxClock(systemClock);
+  const started = startServices(options, testClock);
+  const sandbox = options.sandbox && testClock && startSandbox(options.sandbox, started, testClock);
   const app = sandbox ? await sandboxApp(sandbox, started) : createApp(started.services, ROUTES);
   const server = createHttpServer(app, sandbox?.listener);
   await listenOrUndo(server, started);
   started.services.learning.start();
   started.checkpointer.start();
-  const stopSchedules = startSchedules(periodicJobs(started), periodicJobFailed(started.services));
+  const jobs = periodicJobs(started);
+  const stopSchedules = startSchedules(jobs, periodicJobFailed(started.services));
+  sandbox?.clockJobs.use(jobs, periodicJobFailed(started.services));
   const flushes = startFlushes(started.services, started.writer);
   // The garbage a burst of large answers leaves is given back once the thread is quiet (runtime/idle-gc.ts).
   const idleGc = new IdleCollector();
@@ -128,9 +134,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
  * Sandbox mode over the started server: its fixtures loaded (sandbox/fixtures.ts), then the state to reset to taken,
  * in `<data-dir>/sandbox` (sandbox/states.ts).
  */
-function startSandbox(options: SandboxOptions, started: Started): Sandbox {
+function startSandbox(options: SandboxOptions, started: Started, clock: SandboxClock): Sandbox {
   const dir = path.join(started.options.dataDir, "sandbox");
-  return createSandbox(options, started.services, { db: started.db, dir });
+  return createSandbox(options, started.services, clock, { db: started.db, dir });
 }
 
 /**
@@ -149,7 +155,7 @@ async function sandboxApp(sandbox: Sandbox, started: Started): Promise<App> {
 }
 
 /** The database, its threads (writer, background, passwords, checkpoints), the group commit and the services. */
-function startServices(options: ServeOptions): Started {
+function startServices(options: ServeOptions, clock: Clock | undefined): Started {
   // Raised by the writer thread while its transaction runs; this thread's transactions wait for it (db/open.ts).
   const writeSignal = new Int32Array(new SharedArrayBuffer(4));
   const db = openDb(options.dataDir, { groupCommit: true, writeSignal: { flag: writeSignal, role: "waiter" } });
@@ -186,6 +192,7 @@ function startServices(options: ServeOptions): Started {
     logger,
     config: options.config,
     durability: walSync,
+    clock,
   });
   // A server's metrics also report its process (CPU, memory, event-loop lag); the harness's keep to the requests'.
   services.metrics?.collectProcessMetrics();

@@ -5,7 +5,7 @@ import { migrate } from "../../src/db/migrate.js";
 import { type Db, openDb } from "../../src/db/open.js";
 import { createStore, type Store } from "../../src/db/store.js";
 import { createAccount, createUser, createWorkspace, issueKey } from "../../src/domain/admin.js";
-import { ManualClock } from "../../src/domain/clock.js";
+import { type Clock, ManualClock } from "../../src/domain/clock.js";
 import { hashPassword } from "../../src/domain/passwords.js";
 import { inlineWriter, type StoreWriter } from "../../src/domain/writer.js";
 import { type App, createApp } from "../../src/http/app.js";
@@ -126,11 +126,14 @@ export function makeHarness(
     writer?: (inline: StoreWriter) => StoreWriter;
     /** A data directory whose database file the harness opens (default: a database in memory). */
     dataDir?: string;
+    /** The services' clock made from the harness's ManualClock (sandbox mode's test clock runs on it). */
+    clock?: (manual: ManualClock) => Clock;
   } = {},
 ): Harness {
   const db = openDb(options.dataDir ?? ":memory:");
   migrate(db);
-  const clock = new ManualClock();
+  const manual = new ManualClock();
+  const clock = options.clock?.(manual) ?? manual;
   const logger = memoryLogger();
   const pool = options.pool ?? inlinePool();
   const writer = options.writer?.(inlineWriter(createStore(db)));
@@ -152,7 +155,7 @@ export function makeHarness(
     app,
     services,
     db,
-    clock,
+    clock: manual,
     logger,
     send,
     key(opts = {}) {

@@ -56,6 +56,15 @@ describe("POST /_sandbox/reset", () => {
     expect((await send()).status).toBe(401);
   });
 
+  it("puts the test clock back where it stood at the start, with the data of that time", async () => {
+    const h = harness();
+    const before = (await h.sendSandbox("GET", "/_sandbox/clock")).body;
+    await h.sendSandbox("POST", "/_sandbox/clock", { body: { advance: "P91D", freeze: true } });
+    expect((await h.sendSandbox("GET", "/_sandbox/clock")).body.offset_ms).toBe(91 * 86_400_000);
+    await h.sendSandbox("POST", "/_sandbox/reset");
+    expect((await h.sendSandbox("GET", "/_sandbox/clock")).body).toEqual(before);
+  });
+
   it("empties the journal and removes the fault rules", async () => {
     const h = harness();
     await h.sendSandbox("POST", "/_sandbox/faults", { body: { answer: { status: 503 } } });
