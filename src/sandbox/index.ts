@@ -1,7 +1,7 @@
 /**
  * Sandbox mode (`serve --sandbox`, docs/sandbox.md): what it adds to a server, composed here and mounted by the server
  * only when asked for. Every answer carries `X-Sandbox: 1`; requests may ask for faults with `Prefer` (prefer.ts,
- * socket-faults.ts, stream-faults.ts), and rules answer them to the requests they match (rules.ts); the journal keeps the last requests (journal.ts); its operations live under
+ * socket-faults.ts, stream-faults.ts), and rules answer them to the requests they match (rules.ts) or make the model server fail (engine-faults.ts); the journal keeps the last requests (journal.ts); its operations live under
  * /_sandbox/ (routes.ts). One module per job: the test clock, resets and fixtures join them here.
  */
 import { iso } from "../domain/clock.js";
@@ -11,6 +11,7 @@ import { isStreamBody, type Outgoing } from "../http/exchange.js";
 import type { ListenerOptions } from "../http/node.js";
 import type { RequestState } from "../http/pipeline/state.js";
 import type { RouteDef } from "../http/route.js";
+import { faultTheModelServer } from "./engine-faults.js";
 import { RequestJournal } from "./journal.js";
 import { type Preferences, preferStage, type SocketFault } from "./prefer.js";
 import { faultRoutes, journalRoutes } from "./routes.js";
@@ -42,6 +43,7 @@ export interface Sandbox {
 export function createSandbox(options: SandboxOptions, services: Services): Sandbox {
   const journal = new RequestJournal(options.journalSize);
   const rules = new FaultRules();
+  faultTheModelServer(services.config.llm, () => rules.engineAnswerFor(), Math.random);
   const asked = new WeakMap<RequestState, Preferences>();
   const socketFaults = new WeakMap<Outgoing, SocketFault>();
   const now = () => services.clock.now();

@@ -12,7 +12,15 @@ export interface LlmConfig {
   apiKey?: string;
   /** Longest wait for the answer to start, and between two pieces of a stream. */
   timeoutMs: number;
+  /**
+   * The fetch the calls go through (default: the global one). Sandbox mode's engine rules put theirs here, so that a
+   * model server made slow, failing or garbled is met by this file's own handling (src/sandbox/engine-faults.ts).
+   */
+  fetch?: LlmFetch;
 }
+
+/** A fetch of the model server: the URL and the request's init, as the global fetch takes them. */
+export type LlmFetch = (url: string, init: RequestInit) => Promise<Response>;
 
 /** One chat message. */
 export interface ChatMessage {
@@ -218,7 +226,7 @@ async function post(
   let res: Response;
   try {
     res = await call.within(() =>
-      fetch(endpoint(cfg, path), {
+      (cfg.fetch ?? fetch)(endpoint(cfg, path), {
         method: "POST",
         headers: {
           "content-type": "application/json",
