@@ -11,6 +11,7 @@ import { isStreamBody, type Outgoing } from "../http/exchange.js";
 import type { ListenerOptions } from "../http/node.js";
 import type { RequestState } from "../http/pipeline/state.js";
 import type { RouteDef } from "../http/route.js";
+import { randomUnit } from "../runtime/random.js";
 import { faultTheModelServer } from "./engine-faults.js";
 import { RequestJournal } from "./journal.js";
 import { type Preferences, preferStage, type SocketFault } from "./prefer.js";
@@ -23,6 +24,8 @@ import { streamCutAfter } from "./stream-faults.js";
 export interface SandboxOptions {
   /** How many requests the journal keeps (`--sandbox-journal`). */
   journalSize: number;
+  /** `--seed`: ids, secrets and trace ids drawn from this seed, the clock at a fixed start (seed.ts). */
+  seed?: number;
 }
 
 /** The default of `--sandbox-journal`. */
@@ -42,8 +45,8 @@ export interface Sandbox {
 /** The sandbox of a server over `services`. */
 export function createSandbox(options: SandboxOptions, services: Services): Sandbox {
   const journal = new RequestJournal(options.journalSize);
-  const rules = new FaultRules();
-  faultTheModelServer(services.config.llm, () => rules.engineAnswerFor(), Math.random);
+  const rules = new FaultRules(randomUnit);
+  faultTheModelServer(services.config.llm, () => rules.engineAnswerFor(), randomUnit);
   const asked = new WeakMap<RequestState, Preferences>();
   const socketFaults = new WeakMap<Outgoing, SocketFault>();
   const now = () => services.clock.now();

@@ -9,6 +9,7 @@ import { toApiError } from "../http/errors.js";
 import { rateLimited } from "../http/pipeline/rate-limit.js";
 import type { RequestState, Stage } from "../http/pipeline/state.js";
 import type { RateDecision } from "../http/ratelimit.js";
+import { randomUnit } from "../runtime/random.js";
 
 /** A fault of the connection: reset (RST), closed without an answer, or an answer cut short. */
 export type SocketFault = "reset" | "empty" | "truncated";
@@ -170,7 +171,7 @@ export function applyPreferences(
   };
   if (prefs.delayMs === undefined) return answer();
   const max = prefs.delayMaxMs ?? prefs.delayMs;
-  return sleep(prefs.delayMs + Math.round(Math.random() * (max - prefs.delayMs))).then(answer);
+  return sleep(prefs.delayMs + Math.round(randomUnit() * (max - prefs.delayMs))).then(answer);
 }
 
 /**

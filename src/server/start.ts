@@ -23,6 +23,7 @@ import { sqliteAddonFile } from "../runtime/assets.js";
 import { IdleCollector } from "../runtime/idle-gc.js";
 import { jsonLogger, type Logger } from "../runtime/log.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "../sandbox/index.js";
+import { seededClock } from "../sandbox/seed.js";
 import { piscinaPool, type WorkerPool } from "../workers/pool.js";
 import { WRITER_NICENESS } from "../workers/worker.js";
 import { createServices } from "./services.js";
@@ -154,6 +155,8 @@ function startServices(options: ServeOptions): Started {
   // Started with the first sign-in, ended after a minute without one.
   const passwordPool = piscinaPool(1, { lazy: true });
   const services = createServices({
+    // A seeded sandbox's clock starts at a fixed instant (sandbox/seed.ts).
+    clock: options.sandbox?.seed !== undefined ? seededClock() : undefined,
     writer,
     location,
     db,

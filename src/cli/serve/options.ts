@@ -10,6 +10,7 @@ import { TrustProxyError, trustProxyOf } from "../../http/client-address.js";
 import { originOf } from "../../http/cors.js";
 import { isLoopback } from "../../routes/metrics.js";
 import { JOURNAL_DEFAULT, JOURNAL_MAX } from "../../sandbox/index.js";
+import { SEED_MAX } from "../../sandbox/seed.js";
 import { givenOption, hostArg, intInRange, portArg, positiveInt, serverUrlArg } from "../args.js";
 import { UsageError } from "../errors.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../server-urls.js";
@@ -37,6 +38,7 @@ export interface ServeCommandOptions {
   sandbox?: boolean;
   sandboxAllowRemote?: boolean;
   sandboxJournal: number;
+  seed?: number;
 }
 
 /** The upper bound of --workers: more threads than any machine this serves has cores, each with its own heap. */
@@ -217,6 +219,9 @@ function sandboxOptions(): Option[] {
       .env("CONTENT_SERVICE_SANDBOX_JOURNAL")
       .default(JOURNAL_DEFAULT)
       .argParser(intInRange("--sandbox-journal", 1, JOURNAL_MAX)),
+    new Option("--seed <n>", `with --sandbox: the same ids, key secrets and timestamps on every run (0 to ${SEED_MAX})`)
+      .env("CONTENT_SERVICE_SANDBOX_SEED")
+      .argParser(intInRange("--seed", 0, SEED_MAX)),
   ];
 }
 
@@ -237,6 +242,8 @@ function envFlag(cmd: Command, key: string, variable: string): boolean | undefin
 export function checkSandboxOptions(opts: ServeCommandOptions, cmd: Command): void {
   opts.sandbox = envFlag(cmd, "sandbox", "CONTENT_SERVICE_SANDBOX");
   opts.sandboxAllowRemote = envFlag(cmd, "sandboxAllowRemote", "CONTENT_SERVICE_SANDBOX_ALLOW_REMOTE");
+  // Seeded secrets are predictable: never outside sandbox mode (src/runtime/random.ts).
+  if (opts.seed !== undefined && !opts.sandbox) throw new UsageError("--seed needs --sandbox");
   const loopback = opts.host === "localhost" || isLoopback(opts.host);
   if (opts.sandbox && !loopback && !opts.sandboxAllowRemote)
     throw new UsageError(

@@ -7,6 +7,7 @@ import path from "node:path";
 import { DB_FILE } from "../../db/open.js";
 import { ensureBackupDir } from "../../jobs/backups.js";
 import { infoLineNow, jsonLogger } from "../../runtime/log.js";
+import { SEEDED_START_MS, seedSandbox } from "../../sandbox/seed.js";
 import { type RunningServer, type ServeOptions, startServer } from "../../server/start.js";
 import { CliError } from "../errors.js";
 import { defaultServerUrls } from "../server-urls.js";
@@ -62,7 +63,8 @@ async function start(
   await probeListen(opts.host, opts.port, given);
   await signals.checkpoint();
   const backupDir = usableBackupDir(dataDir, opts);
-  const first = firstStart(dataDir);
+  if (opts.seed !== undefined) seedSandbox(opts.seed);
+  const first = firstStart(dataDir, opts.seed !== undefined ? SEEDED_START_MS : undefined);
   made(first);
   noteExposedDatabase(dataDir);
   await signals.checkpoint();
@@ -94,7 +96,7 @@ function usableBackupDir(dataDir: string, opts: ServeCommandOptions): string {
  * start: its log line comes before WAL recovery, migrations and the learning jobs' resumption, the steps the crash
  * run's start-up kills are meant to cut (bench/lib/crash-core.ts).
  */
-function firstStart(dataDir: string): InitResult {
+function firstStart(dataDir: string, nowMs?: number): InitResult {
   return initDataDir(
     dataDir,
     {
@@ -102,6 +104,7 @@ function firstStart(dataDir: string): InitResult {
       plan: "business",
       adminEmail: "admin@localhost",
       withKey: true,
+      nowMs,
     },
     () => infoLineNow("database opened", { file: path.join(dataDir, DB_FILE) }),
   );
@@ -121,7 +124,7 @@ function serverOptions(dataDir: string, opts: ServeCommandOptions, backupDir: st
           dir: backupDir,
         }
       : undefined,
-    sandbox: opts.sandbox ? { journalSize: opts.sandboxJournal } : undefined,
+    sandbox: opts.sandbox ? { journalSize: opts.sandboxJournal, seed: opts.seed } : undefined,
     config: {
       // Placeholders until the port is known (--port 0): set by serveUntilStopped, before any request is read.
       ...defaultServerUrls(opts.host, opts.port),
