@@ -12,6 +12,7 @@ import type { ListenerOptions } from "../http/node.js";
 import type { RequestState } from "../http/pipeline/state.js";
 import type { RouteDef } from "../http/route.js";
 import { randomUnit } from "../runtime/random.js";
+import { descriptionRoute } from "./description.js";
 import { faultTheModelServer } from "./engine-faults.js";
 import { RequestJournal } from "./journal.js";
 import { type Preferences, preferStage, type SocketFault } from "./prefer.js";
@@ -64,8 +65,11 @@ export function createSandbox(options: SandboxOptions, services: Services): Sand
       if (!state.url.pathname.startsWith("/_sandbox/")) journal.record(state, response, iso(now()));
     },
   };
+  const routes: RouteDef[] = [...journalRoutes(journal), ...faultRoutes(rules)];
+  // The description lists every operation of the sandbox, itself too (description.ts).
+  routes.push(descriptionRoute(() => routes));
   return {
-    routes: [...journalRoutes(journal), ...faultRoutes(rules)],
+    routes,
     extension,
     listener: { writer: faultingWriter(socketFaults) },
     journal,
