@@ -52,8 +52,8 @@ export function createSandbox(options: SandboxOptions, services: Services): Sand
   const socketFaults = new WeakMap<Outgoing, SocketFault>();
   const now = () => services.clock.now();
   const extension: AppExtension = {
-    afterRateLimit: [preferStage(asked, now)],
-    beforeOperation: [rulesStage(rules, asked, now)],
+    afterRateLimit: [preferStage(asked, now, services.config.llm)],
+    beforeOperation: [rulesStage(rules, asked, now, services.config.llm)],
     finish(response, state) {
       response.headers["x-sandbox"] = "1";
       if (!state) return;

@@ -7,6 +7,7 @@
  */
 import * as v from "valibot";
 import { invalidInput } from "../domain/errors.js";
+import type { LlmConfig } from "../domain/generation/llm.js";
 import type { RequestState, RoutedState, Stage } from "../http/pipeline/state.js";
 import { described } from "../http/schemas.js";
 import { ENGINE_FAULTS, type EngineAnswer } from "./engine-faults.js";
@@ -184,10 +185,11 @@ export function rulesStage(
   rules: FaultRules,
   kept: WeakMap<RequestState, Preferences>,
   now: () => number,
+  llm?: LlmConfig,
 ): Stage<RoutedState> {
   return function faultRules(state) {
     if (rules.empty || !state.url.pathname.startsWith("/api/v1/")) return;
     const prefs = rules.answerFor(state);
-    if (prefs) return applyPreferences(state, prefs, kept, now);
+    if (prefs) return applyPreferences(state, prefs, kept, now, llm);
   };
 }
