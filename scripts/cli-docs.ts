@@ -61,6 +61,11 @@ const PLAIN_VARIABLES: PlainVariable[] = [
     sets: "internal: set by the server for its worker threads (the heap past which a thread is replaced); do not set it",
     default: "set by the server (256)",
   },
+  {
+    name: "CONTENT_SERVICE_INTERNAL_SEED",
+    sets: "internal: set by `serve --sandbox --seed` for its worker threads (their ids drawn from the seed); do not set it",
+    default: "set by the server",
+  },
 ];
 
 /** The command's name as typed: `content-service keys create`. */

@@ -17,6 +17,8 @@ export interface InitOptions {
   password?: string;
   /** Also issue a read+write key (first start of `serve`). */
   withKey?: boolean;
+  /** When the records are made (default: now); a seeded sandbox's fixed start (`serve --sandbox --seed`). */
+  nowMs?: number;
 }
 
 /** What `init` did: nothing when the database was already initialised. */
@@ -44,11 +46,11 @@ export function initStore(store: Store, opts: InitOptions): InitResult {
     // Asked again under the write lock (transactions begin IMMEDIATE): a `serve` and an `init` starting together on
     // an empty folder may each find no account above, and only one may make it (test/cli/init-race.test.ts).
     if (store.accounts.any()) return { created: false };
-    const { account, workspace } = createAccount(store, "cli:init", opts.accountName, opts.plan);
+    const { account, workspace } = createAccount(store, "cli:init", opts.accountName, opts.plan, opts.nowMs);
     setOperatorAccount(store, account.id);
-    createUser(store, "cli:init", account.id, opts.adminEmail, hash, "admin");
+    createUser(store, "cli:init", account.id, opts.adminEmail, hash, "admin", opts.nowMs);
     const issued = opts.withKey
-      ? issueKey(store, "cli:init", { accountId: account.id, name: "first key", scopes: ["read", "write"] })
+      ? issueKey(store, "cli:init", { accountId: account.id, name: "first key", scopes: ["read", "write"] }, opts.nowMs)
       : undefined;
     return {
       created: true,

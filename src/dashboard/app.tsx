@@ -1,7 +1,8 @@
 /**
  * The dashboard's frame: the sign-in page until someone is signed in; then the header (workspace, person, sign-out),
  * the navigation and the page the address names. When the session ends under a page (its token refused), the
- * sign-in dialog opens over the page, which keeps what was typed (session.ts).
+ * sign-in dialog opens over the page, which keeps what was typed (session.ts). Above either, in sandbox mode, the
+ * sandbox banner (sandbox.tsx).
  */
 import { useEffect } from "preact/hooks";
 import { chooseWorkspace, hasApiAccess, useAccount } from "./account.js";
@@ -9,6 +10,7 @@ import { UpgradePrompt } from "./pages/account/upgrade.js";
 import { HOME, PAGES, type PageDef } from "./pages/index.js";
 import { SignInForm, SignInPage, signOut } from "./pages/sign-in.js";
 import { href, type Location, matchPath, navigate, useLocation } from "./router.js";
+import { SandboxBanner } from "./sandbox.js";
 import { type Session, useSession } from "./session.js";
 import { Dialog } from "./ui/dialog.js";
 import { ErrorNote } from "./ui/error-note.js";
@@ -93,24 +95,33 @@ function Content({ session, location }: { session: Session; location: Location }
 export function App() {
   const { session, expired } = useSession();
   const location = useLocation();
-  if (!session) return <SignInPage />;
+  if (!session)
+    return (
+      <>
+        <SandboxBanner />
+        <SignInPage />
+      </>
+    );
   return (
-    <div class="shell">
-      <button type="button" class="skip" onClick={() => document.getElementById("main")?.focus()}>
-        Skip to the page
-      </button>
-      <Header session={session} />
-      <Navigation session={session} path={location.path} />
-      <main id="main" tabIndex={-1}>
-        <Content session={session} location={location} />
-      </main>
-      <Dialog open={expired} title="Your session has ended">
-        <p>Sign in again to go on: this page and what you typed are kept.</p>
-        <SignInForm email={session.user.email} />
-        <button type="button" class="link" onClick={() => signOut()}>
-          Sign out instead
+    <>
+      <SandboxBanner />
+      <div class="shell">
+        <button type="button" class="skip" onClick={() => document.getElementById("main")?.focus()}>
+          Skip to the page
         </button>
-      </Dialog>
-    </div>
+        <Header session={session} />
+        <Navigation session={session} path={location.path} />
+        <main id="main" tabIndex={-1}>
+          <Content session={session} location={location} />
+        </main>
+        <Dialog open={expired} title="Your session has ended">
+          <p>Sign in again to go on: this page and what you typed are kept.</p>
+          <SignInForm email={session.user.email} />
+          <button type="button" class="link" onClick={() => signOut()}>
+            Sign out instead
+          </button>
+        </Dialog>
+      </div>
+    </>
   );
 }

@@ -22,9 +22,12 @@ export function createStore<T extends object>(initial: T): Store<T> {
     },
     use() {
       const [, setTick] = useState(0);
+      const rendered = value;
       useEffect(() => {
         const listener = () => setTick((n) => n + 1);
         listeners.add(listener);
+        // An update between the render and this subscription (an answer that came first) is not missed.
+        if (value !== rendered) listener();
         return () => {
           listeners.delete(listener);
         };

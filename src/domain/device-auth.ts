@@ -1,6 +1,6 @@
 /** Command-line device authorization (RFC 8628 style): a CLI asks for a code, a signed-in user approves it. */
-import { randomBytes } from "node:crypto";
 import { base62 } from "../runtime/ids.js";
+import { randomBytes } from "../runtime/random.js";
 import type { Clock } from "./clock.js";
 
 /** How long a device code may wait for approval. */

@@ -1,5 +1,6 @@
 /** Password hashing with scrypt; the server runs verification on the worker pool. */
-import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
+import { scryptSync, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "../runtime/random.js";
 
 const N = 16384;
 const R = 8;

@@ -1,9 +1,9 @@
 /** Web-session tokens: HS256 JWTs signed with the secret created at init (jose does the JWT work). */
-import { randomBytes } from "node:crypto";
 import { errors, jwtVerify, SignJWT } from "jose";
 import type { Store } from "../db/store.js";
 import type { Role } from "../db/users.js";
 import { base62 } from "../runtime/ids.js";
+import { randomBytes } from "../runtime/random.js";
 
 /** How long a session token lives. */
 export const SESSION_TTL_SECONDS = 12 * 3600;

@@ -2,8 +2,8 @@
  * The application: the request pipeline of DESIGN §3's order, composed from its stages (src/http/pipeline/), over
  * the services and the route table.
  */
-import { randomUUID } from "node:crypto";
 import type { ApiError } from "../domain/errors.js";
+import { randomUuid } from "../runtime/random.js";
 import { clientAddress, trustProxyOf } from "./client-address.js";
 import type { Services } from "./context.js";
 import { type Cors, corsFor } from "./cors.js";
@@ -145,7 +145,7 @@ export function createApp(services: Services, routes: RouteDef[], extension?: Ap
   }
 
   function refuse(apiError: ApiError, env: RequestEnv = {}): Outgoing {
-    const traceId = randomUUID();
+    const traceId = randomUuid();
     const response = renderRefusal(services, apiError, traceId, env); // a JSON answer: with nosniff
     logAnswer(services, {
       method: "-",

@@ -306,12 +306,16 @@ export function nodeListener(
   };
 }
 
+/** 408 request_timeout: the request did not arrive in time (also the sandbox's, src/sandbox/error-messages.ts). */
+export function requestTimedOut(): ApiError {
+  return new ApiError("request_timeout", "The request was not received in time; send it again.");
+}
+
 /** What node's HTTP parser refused, as the API's coded error. */
 function parserRefusal(code: string | undefined): ApiError {
   if (code === "HPE_HEADER_OVERFLOW")
     return new ApiError("request_headers_too_large", "The request's headers are larger than the server reads (16 KB).");
-  if (code === "ERR_HTTP_REQUEST_TIMEOUT")
-    return new ApiError("request_timeout", "The request was not received in time; send it again.");
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT") return requestTimedOut();
   return invalidInput("request", "Not a well-formed HTTP/1.1 request (request line or headers).");
 }
 

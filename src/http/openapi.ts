@@ -243,6 +243,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   "Reference materials": "Source documents that generation draws facts from.",
   Scoring: "Readability, structure, keyword and voice scores of a text.",
   System: "This machine-readable description of the API.",
+  Sandbox:
+    "Sandbox mode's own operations (`serve --sandbox`): fault rules, the request journal and this description; no credentials.",
   Templates: "Built-in and account templates: sections, length and tone.",
   Workspaces:
     "Workspaces keep an account's reference materials, memories, contents, conversions and knowledge graph apart; a " +
@@ -320,6 +322,11 @@ function requestBodyOf(r: RouteDef & { body: GenericSchema }, schemas: Converted
 export interface DescriptionOptions {
   /** Include the internal operations (spec §9.3), as `openapi --internal` and the dashboard's types do. */
   internal?: boolean;
+  /**
+   * Describe the operations outside the API among `routes` instead (sandbox mode's GET /_sandbox/openapi.json:
+   * src/sandbox/description.ts), under `summary`.
+   */
+  outside?: { summary: string };
 }
 
 /**
@@ -327,6 +334,7 @@ export interface DescriptionOptions {
  * public description) only in the internal description (test/http/openapi-internal.test.ts).
  */
 export function describedRoutes(routes: RouteDef[], options: DescriptionOptions = {}): RouteDef[] {
+  if (options.outside) return routes.filter((r) => r.stability === "outside");
   return routes.filter((r) => r.stability !== "outside" && (options.internal === true || r.stability !== "internal"));
 }
 
@@ -373,7 +381,7 @@ export function buildOpenApi(
     info: {
       title: "Content Generation Service API",
       version: "1.0.0",
-      description: options.internal ? INTERNAL_SUMMARY : PUBLIC_SUMMARY,
+      description: options.outside?.summary ?? (options.internal ? INTERNAL_SUMMARY : PUBLIC_SUMMARY),
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
     servers: [

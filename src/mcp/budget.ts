@@ -3,11 +3,11 @@
  * of a batch, and the order in which reads and writes take it. Tested by test/http/mcp.test.ts ("the size of an MCP
  * answer", "the result budget, with the order of the calls held").
  */
-import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ApiError } from "../domain/errors.js";
 import { errorBody } from "../http/errors.js";
 import { streamedValue } from "../http/json-pieces.js";
+import { randomUuid } from "../runtime/random.js";
 import type { Dispatch } from "./dispatch.js";
 import { type CallContext, toolRequest, toolResult } from "./tool-calls.js";
 import type { McpTool } from "./tool-schemas.js";
@@ -33,7 +33,7 @@ export const WRITE_RESERVE_CHARS = 2 * 1024 * 1024;
  * small, its result is what would pass the limit (counted in characters).
  */
 function tooLarge(message: string): CallToolResult {
-  const body = errorBody(new ApiError("output_too_large", message, { limit_chars: MAX_RESULT_CHARS }), randomUUID());
+  const body = errorBody(new ApiError("output_too_large", message, { limit_chars: MAX_RESULT_CHARS }), randomUuid());
   return {
     content: [{ type: "text", text: JSON.stringify(body) }],
     structuredContent: body as unknown as Record<string, unknown>,

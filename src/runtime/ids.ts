@@ -1,5 +1,5 @@
-/** Random identifiers and secrets from the CSPRNG. */
-import { randomInt } from "node:crypto";
+/** Random identifiers and secrets from the CSPRNG (seeded in sandbox mode with `--seed`: random.ts). */
+import { randomInt } from "./random.js";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 

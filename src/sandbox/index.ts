@@ -1,10 +1,11 @@
 /**
  * Sandbox mode (`serve --sandbox`, docs/sandbox.md): what it adds to a server, composed here and mounted by the server
  * only when asked for. Every answer carries `X-Sandbox: 1`; requests may ask for faults with `Prefer` (prefer.ts,
- * socket-faults.ts, stream-faults.ts), and rules answer them to the requests they match (rules.ts); the journal keeps the last requests (journal.ts); its operations live under
- * /_sandbox/ (routes.ts); the test clock is the services' clock (clock.ts) and runs the periodic jobs it passes
- * (clock-jobs.ts); resets and named snapshots return to known states (states.ts), behind a gate that holds
- * requests meanwhile (states-gate.ts). One module per job.
+ * socket-faults.ts, stream-faults.ts), and rules answer them to the requests they match (rules.ts) or make the model
+ * server fail (engine-faults.ts); the journal keeps the last requests (journal.ts); its operations live under
+ * /_sandbox/ (routes.ts), described at /_sandbox/openapi.json (description.ts); the test clock is the services'
+ * clock (clock.ts) and runs the periodic jobs it passes (clock-jobs.ts); resets and named snapshots return to known
+ * states (states.ts), behind a gate that holds requests meanwhile (states-gate.ts). One module per job.
  */
 import { iso } from "../domain/clock.js";
 import type { App, AppExtension } from "../http/app.js";
@@ -13,8 +14,11 @@ import { isStreamBody, type Outgoing } from "../http/exchange.js";
 import type { ListenerOptions } from "../http/node.js";
 import type { RequestState } from "../http/pipeline/state.js";
 import type { RouteDef } from "../http/route.js";
+import { randomUnit } from "../runtime/random.js";
 import type { SandboxClock } from "./clock.js";
 import { ClockJobs } from "./clock-jobs.js";
+import { descriptionRoute } from "./description.js";
+import { faultTheModelServer } from "./engine-faults.js";
 import { type LoadedFixture, loadFixtureOnce } from "./fixtures.js";
 import type { Fixture } from "./fixtures-schema.js";
 import { RequestJournal } from "./journal.js";
@@ -33,6 +37,8 @@ export interface SandboxOptions {
   journalSize: number;
   /** What `--fixtures` loads as the sandbox starts (fixtures.ts), before the state to reset to is taken. */
   fixtures?: Fixture;
+  /** `--seed`: ids, secrets and trace ids drawn from this seed, the clock at a fixed start (seed.ts). */
+  seed?: number;
 }
 
 /** The default of `--sandbox-journal`. */
@@ -74,14 +80,15 @@ export function createSandbox(
   place?: StatesPlace,
 ): Sandbox {
   const journal = new RequestJournal(options.journalSize);
-  const rules = new FaultRules();
+  const rules = new FaultRules(randomUnit);
+  faultTheModelServer(services.config.llm, () => rules.engineAnswerFor(), randomUnit);
   const clockJobs = new ClockJobs();
   const asked = new WeakMap<RequestState, Preferences>();
   const socketFaults = new WeakMap<Outgoing, SocketFault>();
   const now = () => services.clock.now();
   const extension: AppExtension = {
-    afterRateLimit: [preferStage(asked, now)],
-    beforeOperation: [rulesStage(rules, asked, now)],
+    afterRateLimit: [preferStage(asked, now, services.config.llm)],
+    beforeOperation: [rulesStage(rules, asked, now, services.config.llm)],
     finish(response, state) {
       response.headers["x-sandbox"] = "1";
       if (!state) return;
@@ -114,13 +121,16 @@ export function createSandbox(
         rules.clear();
         clock.returnTo(startClock);
       }));
+  const routes: RouteDef[] = [
+    ...journalRoutes(journal),
+    ...faultRoutes(rules),
+    ...clockRoutes(clock, clockJobs),
+    ...(states && reset ? stateRoutes(states, reset) : []),
+  ];
+  // The description lists every operation of the sandbox, itself too (description.ts).
+  routes.push(descriptionRoute(() => routes));
   return {
-    routes: [
-      ...journalRoutes(journal),
-      ...faultRoutes(rules),
-      ...clockRoutes(clock, clockJobs),
-      ...(states && reset ? stateRoutes(states, reset) : []),
-    ],
+    routes,
     extension,
     listener: { writer: faultingWriter(socketFaults) },
     journal,

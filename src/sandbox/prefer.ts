@@ -4,11 +4,13 @@
  * faults are kept for the answer (socket-faults.ts, stream-faults.ts). Held by test/sandbox/prefer.test.ts.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { ApiError, ERROR_CODES, type ErrorCode, invalidInput } from "../domain/errors.js";
-import { toApiError } from "../http/errors.js";
+import { type ApiError, ERROR_CODES, type ErrorCode, invalidInput } from "../domain/errors.js";
+import type { LlmConfig } from "../domain/generation/llm.js";
 import { rateLimited } from "../http/pipeline/rate-limit.js";
 import type { RequestState, Stage } from "../http/pipeline/state.js";
 import type { RateDecision } from "../http/ratelimit.js";
+import { randomUnit } from "../runtime/random.js";
+import { sandboxError } from "./error-messages.js";
 
 /** A fault of the connection: reset (RST), closed without an answer, or an answer cut short. */
 export type SocketFault = "reset" | "empty" | "truncated";
@@ -139,17 +141,15 @@ function emptied(decision: RateDecision | undefined, nowMs: number): RateDecisio
 
 /**
  * The error a preference asks for, as the server itself would raise it: the rate limit's 429 (with the caller's
- * emptied bucket in the headers), a busy database's or a full disk's (their own message, details and Retry-After),
- * or any other code of the error table with a message that says where it came from.
+ * emptied bucket in the headers), or the server's own error of the code where it has one (error-messages.ts: a busy
+ * database's, a full disk's, the model server's `llm`'s), else one with a message that says where it came from.
  */
-export function preferredError(code: ErrorCode, state: RequestState, nowMs: number): ApiError {
+export function preferredError(code: ErrorCode, state: RequestState, nowMs: number, llm?: LlmConfig): ApiError {
   if (code === "rate_limit_exceeded") {
     state.decision = emptied(state.decision, nowMs);
     return rateLimited(state.decision);
   }
-  if (code === "service_busy") return toApiError(Object.assign(new Error("busy"), { code: "SQLITE_BUSY" }));
-  if (code === "storage_full") return toApiError(Object.assign(new Error("full"), { code: "SQLITE_FULL" }));
-  return new ApiError(code, `Answered with ${code}, as the request's Prefer header asked (sandbox mode).`);
+  return sandboxError(code, llm);
 }
 
 /**
@@ -162,25 +162,26 @@ export function applyPreferences(
   prefs: Preferences,
   kept: WeakMap<RequestState, Preferences>,
   now: () => number,
+  llm?: LlmConfig,
 ): void | Promise<void> {
   if (prefs.socket !== undefined || prefs.streamErrorAfter !== undefined)
     kept.set(state, { ...kept.get(state), ...prefs });
   const answer = () => {
-    if (prefs.errorCode) throw preferredError(prefs.errorCode, state, now());
+    if (prefs.errorCode) throw preferredError(prefs.errorCode, state, now(), llm);
   };
   if (prefs.delayMs === undefined) return answer();
   const max = prefs.delayMaxMs ?? prefs.delayMs;
-  return sleep(prefs.delayMs + Math.round(Math.random() * (max - prefs.delayMs))).then(answer);
+  return sleep(prefs.delayMs + Math.round(randomUnit() * (max - prefs.delayMs))).then(answer);
 }
 
 /**
  * The Prefer stage, on requests under /api/v1/ only: refuses a header it cannot read (400), and applies the rest
  * (applyPreferences). Synchronous for a request without the header.
  */
-export function preferStage(kept: WeakMap<RequestState, Preferences>, now: () => number): Stage {
+export function preferStage(kept: WeakMap<RequestState, Preferences>, now: () => number, llm?: LlmConfig): Stage {
   return function preferFaults(state) {
     const header = state.request.headers.get("prefer");
     if (header === null || !state.url.pathname.startsWith("/api/v1/")) return;
-    return applyPreferences(state, parsePrefer(header), kept, now);
+    return applyPreferences(state, parsePrefer(header), kept, now, llm);
   };
 }

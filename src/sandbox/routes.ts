@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { iso } from "../domain/clock.js";
-import { ApiError, invalidInput } from "../domain/errors.js";
+import { ApiError, invalidInput, notFound } from "../domain/errors.js";
 import { type RouteDef, route } from "../http/route.js";
 import { described, intString } from "../http/schemas.js";
 import { addDuration, isDuration, type SandboxClock } from "./clock.js";
@@ -99,8 +99,8 @@ export function faultRoutes(rules: FaultRules): RouteDef[] {
       params: v.strictObject({ id: v.pipe(v.string(), v.maxLength(100)) }),
       responses: { 204: { description: "Removed." }, 404: { description: "No such rule." } },
       handler: (ctx) => {
-        // No code of the API's error table is a sandbox rule's: the path names nothing, as a route that is not.
-        if (!rules.remove(ctx.params.id)) throw new ApiError("route_not_found", `No fault rule ${ctx.params.id}.`);
+        if (!rules.remove(ctx.params.id))
+          throw notFound("fault_rule_not_found", `No fault rule ${ctx.params.id}.`, { rule_id: ctx.params.id });
         return { status: 204 };
       },
     }),

@@ -1,12 +1,16 @@
 /**
  * Fault rules (WireMock's stubs, MockServer's expectations): a fault, a delay or an error status answered to the
  * requests a rule matches (method, path pattern, key id, body fields), a given number of times or with a
- * probability, until removed. Kept in memory, in the order they were added: the first that matches answers. Held by
- * test/sandbox/rules.test.ts.
+ * probability, until removed. Kept in memory, in the order they were added: the first that matches answers. A rule
+ * whose answer is `engine` answers the server's calls to the on-prem model server instead (engine-faults.ts). Held
+ * by test/sandbox/rules.test.ts and engine-faults.test.ts.
  */
 import * as v from "valibot";
+import { invalidInput } from "../domain/errors.js";
+import type { LlmConfig } from "../domain/generation/llm.js";
 import type { RequestState, RoutedState, Stage } from "../http/pipeline/state.js";
 import { described } from "../http/schemas.js";
+import { ENGINE_FAULTS, type EngineAnswer } from "./engine-faults.js";
 import { pathPattern } from "./path-pattern.js";
 import { applyPreferences, type Preferences, preferencesOf } from "./prefer.js";
 
@@ -26,6 +30,9 @@ const MatchSchema = v.strictObject({
       "Top-level body fields and the values they must have.",
     ),
   ),
+  engine: v.optional(
+    described(v.picklist(["llm"]), "`llm`: the rule answers the server's calls to the on-prem model server."),
+  ),
 });
 
 /** What a rule answers: the preferences of a Prefer header, as fields (prefer.ts reads them). */
@@ -35,8 +42,14 @@ const AnswerSchema = v.pipe(
     error_code: v.optional(described(v.string(), "An error code of the API's error table.")),
     delay: v.optional(described(v.string(), "A delay (`2s`, `250ms`) or a random range (`1s-3s`), at most 30 s.")),
     fault: v.optional(described(v.string(), "reset, empty, truncated or stream_error_after=N.")),
+    engine: v.optional(
+      described(
+        v.picklist(ENGINE_FAULTS),
+        "What the on-prem model server does: answers after `delay` (none: after the server's timeout), fails, or answers garbage.",
+      ),
+    ),
   }),
-  v.check((a) => Object.keys(a).length > 0, "must give at least one of status, error_code, delay, fault"),
+  v.check((a) => Object.keys(a).length > 0, "must give at least one of status, error_code, delay, fault, engine"),
 );
 
 /** A rule as POST /_sandbox/faults takes it. */
@@ -62,8 +75,29 @@ export interface Rule extends Omit<RuleInput, "times"> {
 
 /** The preferences of a rule's answer, or the 400 naming the field at fault (`body.answer`). */
 function preferencesOfAnswer(answer: RuleInput["answer"]): Preferences {
-  const items = Object.entries(answer).map(([name, value]) => `${name}=${value}`);
+  const items = Object.entries(answer)
+    .filter(([name]) => name !== "engine")
+    .map(([name, value]) => `${name}=${value}`);
   return preferencesOf(items, "body.answer");
+}
+
+/**
+ * The answer of an engine rule, or the 400 naming what cannot go with it: the model server's calls are matched by
+ * `engine` alone (a call has no method, path or key of its own), and answered by `engine` with, when slow, a delay.
+ */
+function engineAnswerOf(input: RuleInput, id: string, prefs: Preferences): EngineAnswer | undefined {
+  const { engine, delay, ...other } = input.answer;
+  const { engine: target, ...requestMatch } = input.match;
+  if (engine === undefined) {
+    if (target !== undefined) throw invalidInput("body.answer.engine", "answer.engine is required with match.engine");
+    return undefined;
+  }
+  const extra = Object.keys(requestMatch)[0];
+  if (extra)
+    throw invalidInput(`body.match.${extra}`, `match.${extra} cannot go with answer.engine: match.engine only`);
+  const also = Object.keys(other)[0] ?? (delay !== undefined && engine !== "slow" ? "delay" : undefined);
+  if (also) throw invalidInput(`body.answer.${also}`, `answer.${also} cannot go with answer.engine ${engine}`);
+  return { fault: engine, rule: id, delayMs: prefs.delayMs, delayMaxMs: prefs.delayMaxMs };
 }
 
 /** Whether a request matches a rule's match. */
@@ -82,15 +116,21 @@ function matches(rule: Rule, state: RoutedState): boolean {
 
 /** The fault rules of a sandbox. */
 export class FaultRules {
-  private rules: { rule: Rule; prefs: Preferences }[] = [];
+  private rules: { rule: Rule; prefs: Preferences; engine?: EngineAnswer }[] = [];
   private next = 1;
+
+  /** `random` draws the rules' probabilities (seeded with `serve --seed`). */
+  constructor(private readonly random: () => number = Math.random) {}
 
   /** Adds a rule (its answer checked as a Prefer header is); the rule as kept. */
   add(input: RuleInput): Rule {
     const prefs = preferencesOfAnswer(input.answer);
+    const id = `flt_${this.next}`;
+    const engine = engineAnswerOf(input, id, prefs);
+    this.next++;
     const { times, ...rest } = input;
-    const rule: Rule = { id: `flt_${this.next++}`, ...rest, times_left: times ?? null };
-    this.rules.push({ rule, prefs });
+    const rule: Rule = { id, ...rest, times_left: times ?? null };
+    this.rules.push({ rule, prefs, engine });
     return rule;
   }
 
@@ -116,14 +156,19 @@ export class FaultRules {
    * counts the request and goes after its last.
    */
   answerFor(state: RoutedState): Preferences | undefined {
-    for (const entry of this.rules) {
-      const { rule } = entry;
-      if (!matches(rule, state)) continue;
-      if (rule.probability !== undefined && Math.random() >= rule.probability) continue;
-      if (rule.times_left !== null && --rule.times_left === 0) this.remove(rule.id);
-      return entry.prefs;
-    }
-    return undefined;
+    return this.rules.find((entry) => !entry.engine && matches(entry.rule, state) && this.draws(entry.rule))?.prefs;
+  }
+
+  /** The answer of the first engine rule that draws a call to the model server, counted as a request's is. */
+  engineAnswerFor(): EngineAnswer | undefined {
+    return this.rules.find((entry) => entry.engine && this.draws(entry.rule))?.engine;
+  }
+
+  /** Whether a matching rule answers (its probability drawn), counting it and removing it after its last. */
+  private draws(rule: Rule): boolean {
+    if (rule.probability !== undefined && this.random() >= rule.probability) return false;
+    if (rule.times_left !== null && --rule.times_left === 0) this.remove(rule.id);
+    return true;
   }
 
   /** Whether there is no rule: the stage then does nothing. */
@@ -140,10 +185,11 @@ export function rulesStage(
   rules: FaultRules,
   kept: WeakMap<RequestState, Preferences>,
   now: () => number,
+  llm?: LlmConfig,
 ): Stage<RoutedState> {
   return function faultRules(state) {
     if (rules.empty || !state.url.pathname.startsWith("/api/v1/")) return;
     const prefs = rules.answerFor(state);
-    if (prefs) return applyPreferences(state, prefs, kept, now);
+    if (prefs) return applyPreferences(state, prefs, kept, now, llm);
   };
 }

@@ -25,6 +25,7 @@ import { IdleCollector } from "../runtime/idle-gc.js";
 import { jsonLogger, type Logger } from "../runtime/log.js";
 import { SandboxClock } from "../sandbox/clock.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "../sandbox/index.js";
+import { seededClock } from "../sandbox/seed.js";
 import { piscinaPool, type WorkerPool } from "../workers/pool.js";
 import { WRITER_NICENESS } from "../workers/worker.js";
 import { createServices } from "./services.js";
@@ -98,7 +99,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // priority of the thread that starts them: started here, not by a lower-priority background worker.
   await stat(options.dataDir).catch(() => {});
   // Sandbox mode's test clock is the services' clock; off it, they have the system clock as always.
-  const testClock = options.sandbox && new SandboxClock(systemClock);
+  // A seeded sandbox's test clock runs over one that starts at a fixed instant and moves only when told to (seed.ts).
+  const testClock =
+    options.sandbox && new SandboxClock(options.sandbox.seed !== undefined ? seededClock() : systemClock);
   const started = startServices(options, testClock);
   const sandbox = options.sandbox && testClock && startSandbox(options.sandbox, started, testClock);
   const app = sandbox ? await sandboxApp(sandbox, started) : createApp(started.services, ROUTES);

@@ -12,7 +12,7 @@ describe("serve --sandbox: the test clock", () => {
   it("expires the first key after 91 days, runs the jobs it passes, and stamps answers with its time", async () => {
     const server = await startServe(tempDir(), ["--sandbox"], CLEAN);
     try {
-      for (let i = 0; i < 200 && !/svc_live_[0-9A-Za-z]{32}/.test(server.output()); i++)
+      for (let i = 0; i < 800 && !/svc_live_[0-9A-Za-z]{32}/.test(server.output()); i++)
         await new Promise((r) => setTimeout(r, 25));
       const key = /svc_live_[0-9A-Za-z]{32}/.exec(server.output())?.[0];
       const auth = { authorization: `Bearer ${key}` };

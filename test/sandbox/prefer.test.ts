@@ -59,6 +59,23 @@ describe("Prefer: status= and error_code=", () => {
     expect(bad.body.details.error_code).toBe("upstream_unavailable");
   });
 
+  it("answers the server's own message for a code it raises in one way, and says so for the others", async () => {
+    const h = makeSandboxHarness();
+    const key = h.key();
+    const message = async (code: string) =>
+      (await h.sendSandbox("GET", ME, { auth: key, headers: { prefer: `error_code=${code}` } })).body.message;
+    expect(await message("internal_error")).toBe("The server met an unexpected error.");
+    expect(await message("request_timeout")).toBe("The request was not received in time; send it again.");
+    expect(await message("payload_too_large")).toBe("The request body is larger than 1048576 bytes.");
+    expect(await message("upstream_timeout")).toMatch(/^The model server did not answer within \d+ s\.$/);
+    expect(await message("upstream_error")).toMatch(/^The model server answered with an error: /);
+    expect(await message("upstream_unavailable")).toMatch(/^The model server at .* cannot be reached: /);
+    expect(await message("upstream_invalid_response")).toMatch(/^The model server's answer cannot be used: /);
+    expect(await message("content_not_found")).toBe(
+      "Answered with content_not_found, as the request's Prefer header asked (sandbox mode).",
+    );
+  });
+
   it("answers the error without running the request: a POST stores nothing", async () => {
     const h = makeSandboxHarness();
     const key = h.key();

@@ -76,6 +76,7 @@ describe("fault rules", () => {
     const gone = await h.sendSandbox("DELETE", `/_sandbox/faults/${a.id}`);
     expect(gone.status).toBe(404);
     expect(gone.body.message).toContain(a.id);
+    expect(gone.body.details).toEqual({ error_code: "fault_rule_not_found", rule_id: a.id });
     expect((await h.sendSandbox("DELETE", "/_sandbox/faults")).status).toBe(204);
     expect((await h.sendSandbox("GET", "/_sandbox/faults")).body.data).toEqual([]);
   });

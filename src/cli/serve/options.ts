@@ -13,6 +13,7 @@ import { FixtureError } from "../../sandbox/fixtures.js";
 import { readFixtureFile } from "../../sandbox/fixtures-file.js";
 import type { Fixture } from "../../sandbox/fixtures-schema.js";
 import { JOURNAL_DEFAULT, JOURNAL_MAX } from "../../sandbox/index.js";
+import { SEED_MAX } from "../../sandbox/seed.js";
 import { givenOption, hostArg, intInRange, portArg, positiveInt, serverUrlArg } from "../args.js";
 import { CliError, UsageError } from "../errors.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../server-urls.js";
@@ -44,6 +45,7 @@ export interface ServeCommandOptions {
   fixtures?: string;
   /** The fixture of `--fixtures`, read and checked by checkSandboxOptions. */
   fixture?: Fixture;
+  seed?: number;
 }
 
 /** The upper bound of --workers: more threads than any machine this serves has cores, each with its own heap. */
@@ -228,6 +230,9 @@ function sandboxOptions(): Option[] {
       "--fixtures <file>",
       "with --sandbox: accounts, keys and records to load as it starts, the state a reset goes back to (JSON or YAML; docs/sandbox.md)",
     ).env("CONTENT_SERVICE_SANDBOX_FIXTURES"),
+    new Option("--seed <n>", `with --sandbox: the same ids, key secrets and timestamps on every run (0 to ${SEED_MAX})`)
+      .env("CONTENT_SERVICE_SANDBOX_SEED")
+      .argParser(intInRange("--seed", 0, SEED_MAX)),
   ];
 }
 
@@ -248,6 +253,8 @@ function envFlag(cmd: Command, key: string, variable: string): boolean | undefin
 export function checkSandboxOptions(opts: ServeCommandOptions, cmd: Command): void {
   opts.sandbox = envFlag(cmd, "sandbox", "CONTENT_SERVICE_SANDBOX");
   opts.sandboxAllowRemote = envFlag(cmd, "sandboxAllowRemote", "CONTENT_SERVICE_SANDBOX_ALLOW_REMOTE");
+  // Seeded secrets are predictable: never outside sandbox mode (src/runtime/random.ts).
+  if (opts.seed !== undefined && !opts.sandbox) throw new UsageError("--seed needs --sandbox");
   const loopback = opts.host === "localhost" || isLoopback(opts.host);
   if (opts.sandbox && !loopback && !opts.sandboxAllowRemote)
     throw new UsageError(

@@ -8,6 +8,7 @@ import { DB_FILE } from "../../db/open.js";
 import { ensureBackupDir } from "../../jobs/backups.js";
 import { infoLineNow, jsonLogger } from "../../runtime/log.js";
 import { FixtureError } from "../../sandbox/fixtures.js";
+import { SEEDED_START_MS, seedSandbox } from "../../sandbox/seed.js";
 import { type RunningServer, type ServeOptions, startServer } from "../../server/start.js";
 import { CliError } from "../errors.js";
 import { defaultServerUrls } from "../server-urls.js";
@@ -63,7 +64,8 @@ async function start(
   await probeListen(opts.host, opts.port, given);
   await signals.checkpoint();
   const backupDir = usableBackupDir(dataDir, opts);
-  const first = firstStart(dataDir);
+  if (opts.seed !== undefined) seedSandbox(opts.seed);
+  const first = firstStart(dataDir, opts.seed !== undefined ? SEEDED_START_MS : undefined);
   made(first);
   noteExposedDatabase(dataDir);
   await signals.checkpoint();
@@ -95,7 +97,7 @@ function usableBackupDir(dataDir: string, opts: ServeCommandOptions): string {
  * start: its log line comes before WAL recovery, migrations and the learning jobs' resumption, the steps the crash
  * run's start-up kills are meant to cut (bench/lib/crash-core.ts).
  */
-function firstStart(dataDir: string): InitResult {
+function firstStart(dataDir: string, nowMs?: number): InitResult {
   return initDataDir(
     dataDir,
     {
@@ -103,6 +105,7 @@ function firstStart(dataDir: string): InitResult {
       plan: "business",
       adminEmail: "admin@localhost",
       withKey: true,
+      nowMs,
     },
     () => infoLineNow("database opened", { file: path.join(dataDir, DB_FILE) }),
   );
@@ -122,7 +125,7 @@ function serverOptions(dataDir: string, opts: ServeCommandOptions, backupDir: st
           dir: backupDir,
         }
       : undefined,
-    sandbox: opts.sandbox ? { journalSize: opts.sandboxJournal, fixtures: opts.fixture } : undefined,
+    sandbox: opts.sandbox ? { journalSize: opts.sandboxJournal, fixtures: opts.fixture, seed: opts.seed } : undefined,
     config: {
       // Placeholders until the port is known (--port 0): set by serveUntilStopped, before any request is read.
       ...defaultServerUrls(opts.host, opts.port),

@@ -5,6 +5,7 @@
  * pages show as they are (ui/error-note.tsx).
  */
 import createClient, { type Middleware } from "openapi-fetch";
+import { sandboxMarks } from "../sandbox.js";
 import { reauthenticate, sessionToken } from "../session.js";
 import type { paths } from "./schema.js";
 
@@ -70,10 +71,11 @@ const withSession: Middleware = {
 
 /** The typed client of /api/v1, with the session. */
 export const api = createClient<paths>({ baseUrl: serverBase() });
-api.use(withSession);
+api.use(withSession, sandboxMarks);
 
 /** The same client without the session, for signing in (its 401 is a wrong password, not an ended session). */
 export const publicApi = createClient<paths>({ baseUrl: serverBase() });
+publicApi.use(sandboxMarks);
 
 /** What openapi-fetch answers: the data, or the error body with the response. */
 interface Answer<T> {

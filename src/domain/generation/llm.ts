@@ -12,7 +12,15 @@ export interface LlmConfig {
   apiKey?: string;
   /** Longest wait for the answer to start, and between two pieces of a stream. */
   timeoutMs: number;
+  /**
+   * The fetch the calls go through (default: the global one). Sandbox mode's engine rules put theirs here, so that a
+   * model server made slow, failing or garbled is met by this file's own handling (src/sandbox/engine-faults.ts).
+   */
+  fetch?: LlmFetch;
 }
+
+/** A fetch of the model server: the URL and the request's init, as the global fetch takes them. */
+export type LlmFetch = (url: string, init: RequestInit) => Promise<Response>;
 
 /** One chat message. */
 export interface ChatMessage {
@@ -103,7 +111,8 @@ function endpoint(cfg: LlmConfig, path: "chat/completions" | "images/generations
   return url.href;
 }
 
-function unavailable(cfg: LlmConfig, why: string): ApiError {
+/** 502 upstream_unavailable: the model server cannot be reached (also the sandbox's, src/sandbox/error-messages.ts). */
+export function unavailable(cfg: LlmConfig, why: string): ApiError {
   return new ApiError(
     "upstream_unavailable",
     `The model server at ${shownServerText(cfg.baseUrl)} cannot be reached: ${shownServerText(why)}.`,
@@ -113,14 +122,16 @@ function unavailable(cfg: LlmConfig, why: string): ApiError {
   );
 }
 
-function timedOut(cfg: LlmConfig): ApiError {
+/** 504 upstream_timeout: the model server did not answer within the timeout. */
+export function timedOut(cfg: LlmConfig): ApiError {
   return new ApiError("upstream_timeout", `The model server did not answer within ${cfg.timeoutMs / 1000} s.`, {
     model: cfg.model,
     timeout_seconds: cfg.timeoutMs / 1000,
   });
 }
 
-function upstreamError(cfg: LlmConfig, message: string, status?: number): ApiError {
+/** 502 upstream_error: the model server answered with an error, its message shown redacted. */
+export function upstreamError(cfg: LlmConfig, message: string, status?: number): ApiError {
   // Redacted before its cut to 500 characters (a cut token would escape the patterns), from its first 2,000 only,
   // which bounds the patterns' work on a long text.
   const shown = shownUpstreamText(cfg, message.slice(0, 2_000)).slice(0, 500);
@@ -130,7 +141,8 @@ function upstreamError(cfg: LlmConfig, message: string, status?: number): ApiErr
   });
 }
 
-function invalid(cfg: LlmConfig, why: string): ApiError {
+/** 502 upstream_invalid_response: the model server's answer cannot be used. */
+export function invalid(cfg: LlmConfig, why: string): ApiError {
   return new ApiError("upstream_invalid_response", `The model server's answer cannot be used: ${why}.`, {
     model: cfg.model,
   });
@@ -218,7 +230,7 @@ async function post(
   let res: Response;
   try {
     res = await call.within(() =>
-      fetch(endpoint(cfg, path), {
+      (cfg.fetch ?? fetch)(endpoint(cfg, path), {
         method: "POST",
         headers: {
           "content-type": "application/json",

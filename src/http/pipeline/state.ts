@@ -1,7 +1,7 @@
 /** What one request carries from stage to stage of the pipeline (DESIGN §3's order), and how the stages are run. */
-import { randomUUID } from "node:crypto";
 import type { AccountRow } from "../../db/accounts.js";
 import type { WorkspaceRow } from "../../db/workspaces.js";
+import { randomUuid } from "../../runtime/random.js";
 import type { Ctx, Principal } from "../context.js";
 import type { CursorScope } from "../cursors.js";
 import type { Incoming } from "../exchange.js";
@@ -94,7 +94,7 @@ export function isRouted(state: RequestState): state is RoutedState {
  */
 export function openRequest(request: Incoming, env: RequestEnv, clientAddress = env.remoteAddress): RequestState {
   const started = performance.now();
-  const traceId = randomUUID();
+  const traceId = randomUuid();
   // Claimed before the first await, so that of a batch's concurrent tool calls exactly one is covered.
   const covered = env.enclosing !== undefined && !env.enclosing.covered;
   if (covered) env.enclosing!.covered = true;
