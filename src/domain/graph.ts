@@ -72,9 +72,12 @@ export class GraphService {
     if (!this.running.has(workspaceId)) this.start(workspaceId);
   }
 
-  /** How many sources a workspace's graph has yet to take in; queues a catch-up when there are any. */
+  /**
+   * How many sources a workspace's graph has yet to take in or drop, from the count its writes keep (no scan: a read
+   * asks it); queues a catch-up when there are any.
+   */
   behind(workspaceId: string): number {
-    const n = this.store.graph.pendingSources(workspaceId).length + this.store.graph.staleCount(workspaceId);
+    const n = this.store.graph.pendingCount(workspaceId);
     if (n > 0) this.touch(workspaceId);
     return n;
   }
