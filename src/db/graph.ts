@@ -111,6 +111,29 @@ export const GRAPH_SCANS = {
      WHERE d.workspace_id = @ws AND d.content_id IS NOT NULL AND ${STALE}`,
 } as const;
 
+/** The reads that must cost what they return (exported for the tests of their query plans). */
+export const GRAPH_READS = {
+  // One row the writes keep (sql/0023): whether a workspace's graph is behind, without a scan.
+  pending: "SELECT count FROM graph_pending WHERE workspace_id = ?",
+  // A page after the sort key (mentions, id) in two index seeks: the rest of the key's mention count, then the less
+  // mentioned. One statement's OR of the two would walk the index from its start, and the tail of nodes mentioned
+  // once is most of a workspace's.
+  tied: (
+    type: boolean,
+  ) => `SELECT ${NODE} FROM graph_nodes AS n INDEXED BY ${type ? "graph_nodes_type_top" : "graph_nodes_top"}
+     WHERE n.workspace_id = @ws ${type ? "AND n.type = @type" : ""} AND n.mentions = @mentions AND n.entity > @afterId
+     ORDER BY n.entity LIMIT @limit`,
+  below: (
+    type: boolean,
+  ) => `SELECT ${NODE} FROM graph_nodes AS n INDEXED BY ${type ? "graph_nodes_type_top" : "graph_nodes_top"}
+     WHERE n.workspace_id = @ws ${type ? "AND n.type = @type" : ""} AND n.mentions < @mentions
+     ORDER BY n.mentions DESC, n.entity LIMIT @limit`,
+  sources: `SELECT m.document_id AS document, ${SOURCE_KIND} AS kind, coalesce(d.reference_id, d.content_id) AS id
+     FROM graph_mentions AS m JOIN graph_documents AS d ON d.id = m.document_id
+     WHERE m.workspace_id = @ws AND m.entity = @id AND m.document_id > @after
+     ORDER BY m.document_id LIMIT @limit`,
+} as const;
+
 const bySource = (a: GraphSource, b: GraphSource) => (a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1);
 
 /** Prepared graph statements of one connection: a catch-up's, the graph's state, the reads of nodes and edges. */
@@ -213,9 +236,7 @@ function stateQueries(db: Db) {
      SELECT @ws, @now WHERE EXISTS (SELECT 1 FROM workspaces WHERE id = @ws)
      ON CONFLICT(workspace_id) DO UPDATE SET updated_at = excluded.updated_at`,
   );
-  const pending = db
-    .prepare<[string], number>("SELECT count FROM graph_pending WHERE workspace_id = ?")
-    .pluck();
+  const pending = db.prepare<[string], number>(GRAPH_READS.pending).pluck();
   const updatedAt = db.prepare<[string], { updated_at: string }>(
     "SELECT updated_at FROM graph_state WHERE workspace_id = ?",
   );
@@ -251,24 +272,15 @@ function stateQueries(db: Db) {
 function nodeQueries(db: Db) {
   // Pages go on after the last row's sort key, not after a count of rows: mention counts change as the graph takes
   // in sources, so that an offset would repeat entities and skip others between pages.
-  const nodes = db.prepare<
-    { ws: string; type: EntityType | null; limit: number; afterMentions: number | null; afterId: string | null },
-    GraphNodeRow
-  >(
-    `SELECT ${NODE} FROM graph_nodes AS n
-     WHERE n.workspace_id = @ws AND (@type IS NULL OR n.type = @type)
-       AND (@afterId IS NULL OR n.mentions < @afterMentions OR (n.mentions = @afterMentions AND n.entity > @afterId))
-     ORDER BY n.mentions DESC, n.entity LIMIT @limit`,
-  );
-  const nodesOfType = db.prepare<
-    { ws: string; type: EntityType | null; limit: number; afterMentions: number | null; afterId: string | null },
-    GraphNodeRow
-  >(
-    `SELECT ${NODE} FROM graph_nodes AS n INDEXED BY graph_nodes_type_top
-     WHERE n.workspace_id = @ws AND n.type = @type
-       AND (@afterId IS NULL OR n.mentions < @afterMentions OR (n.mentions = @afterMentions AND n.entity > @afterId))
-     ORDER BY n.mentions DESC, n.entity LIMIT @limit`,
-  );
+  type Page = { ws: string; type: EntityType | null; limit: number; mentions: number; afterId: string };
+  const tied = [false, true].map((t) => db.prepare<Page, GraphNodeRow>(GRAPH_READS.tied(t)));
+  const below = [false, true].map((t) => db.prepare<Page, GraphNodeRow>(GRAPH_READS.below(t)));
+  const nodes = (ws: string, type: EntityType | null, limit: number, after: NodeKey | null) => {
+    const t = type ? 1 : 0;
+    const page: Page = { ws, type, limit, mentions: after?.mentions ?? Number.MAX_SAFE_INTEGER, afterId: "" };
+    const rows = after ? tied[t].all({ ...page, afterId: after.id }) : [];
+    return rows.length < limit ? rows.concat(below[t].all({ ...page, limit: limit - rows.length })) : rows;
+  };
   const nodesByIds = db.prepare<{ ws: string; ids: string }, GraphNodeRow>(
     `SELECT ${NODE} FROM graph_nodes AS n
      WHERE n.workspace_id = @ws AND n.entity IN (SELECT value FROM json_each(@ids)) ORDER BY n.mentions DESC, n.entity`,
@@ -295,22 +307,13 @@ function nodeQueries(db: Db) {
      LIMIT @limit`,
   );
   const sources = db.prepare<{ ws: string; id: string; after: number; limit: number }, NodeSourceRow>(
-    `SELECT m.document_id AS document, ${SOURCE_KIND} AS kind, coalesce(d.reference_id, d.content_id) AS id
-     FROM graph_mentions AS m JOIN graph_documents AS d ON d.id = m.document_id
-     WHERE m.workspace_id = @ws AND m.entity = @id AND m.document_id > @after
-     ORDER BY m.document_id LIMIT @limit`,
+    GRAPH_READS.sources,
   );
 
   return {
     /** The most mentioned nodes of a workspace, optionally of one type, after the sort key `after`. */
     nodes: (workspaceId: string, type: EntityType | null, limit: number, after: NodeKey | null = null) =>
-      (type ? nodesOfType : nodes).all({
-        ws: workspaceId,
-        type,
-        limit,
-        afterMentions: after?.mentions ?? null,
-        afterId: after?.id ?? null,
-      }),
+      nodes(workspaceId, type, limit, after),
     /** The nodes among `ids`. */
     nodesByIds: (workspaceId: string, ids: string[]) => nodesByIds.all({ ws: workspaceId, ids: JSON.stringify(ids) }),
     /** One node, or undefined when the workspace's graph has no such entity. */

@@ -5,6 +5,7 @@
  */
 import * as v from "valibot";
 import { type EntityType, type NodeKey, type SearchKey, SOURCES_INLINE } from "../db/graph.js";
+import { notFound } from "../domain/errors.js";
 import {
   type EntitiesQuery as EntitiesRead,
   type FoundEntity,
@@ -12,7 +13,6 @@ import {
   type OverviewQuery,
   readGraphAt,
 } from "../domain/graph-reads.js";
-import { notFound } from "../domain/errors.js";
 import { graphNodeView } from "../domain/views/graph.js";
 import type { Ctx } from "../http/context.js";
 import { route } from "../http/route.js";
