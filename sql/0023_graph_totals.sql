@@ -19,9 +19,9 @@ CREATE TABLE graph_nodes (
   type TEXT GENERATED ALWAYS AS (CASE WHEN proper_count > 0 THEN 'proper_noun' ELSE 'key_phrase' END) VIRTUAL,
   PRIMARY KEY (workspace_id, entity)
 ) WITHOUT ROWID;
--- The overview's order (most mentioned, then id), of every type and of one.
+-- The overview's order (most mentioned, then id). A type filter walks it too: an index of its own cost every
+-- mention's save another index update (bench/graph-totals.ts), and each type is a large share of the nodes.
 CREATE INDEX graph_nodes_top ON graph_nodes(workspace_id, mentions DESC, entity);
-CREATE INDEX graph_nodes_type_top ON graph_nodes(workspace_id, type, mentions DESC, entity);
 
 -- An edge: its pair rows summed (source < target).
 CREATE TABLE graph_edges (
@@ -86,23 +86,23 @@ SELECT workspace_id, count(*) FROM graph_queue GROUP BY workspace_id;
 -- Statements that cannot fail (OR IGNORE), as in sql/0013: a trigger statement that might abort makes SQLite keep a
 -- statement journal of a cascade's deletes.
 CREATE TRIGGER graph_mentions_added AFTER INSERT ON graph_mentions BEGIN
-  INSERT OR IGNORE INTO graph_nodes (workspace_id, entity, mentions, source_count, proper_count, label, search,
+  INSERT INTO graph_nodes (workspace_id, entity, mentions, source_count, proper_count, label, search,
     label_proper, label_mentions)
-  VALUES (NEW.workspace_id, NEW.entity, 0, 0, 0, NEW.label, NEW.search, NEW.type = 'proper_noun', NEW.mentions);
-  UPDATE OR IGNORE graph_nodes SET
-    mentions = mentions + NEW.mentions,
+  VALUES (NEW.workspace_id, NEW.entity, NEW.mentions, 1, NEW.type = 'proper_noun', NEW.label, NEW.search,
+    NEW.type = 'proper_noun', NEW.mentions)
+  ON CONFLICT (workspace_id, entity) DO UPDATE SET
+    mentions = mentions + excluded.mentions,
     source_count = source_count + 1,
-    proper_count = proper_count + (NEW.type = 'proper_noun'),
+    proper_count = proper_count + excluded.proper_count,
     -- The new row's label when it is better than the kept one (the same test in each column: SET reads old values).
-    label = CASE WHEN (NEW.type = 'proper_noun') > label_proper OR ((NEW.type = 'proper_noun') = label_proper
-      AND (NEW.mentions > label_mentions OR (NEW.mentions = label_mentions AND NEW.label < label))) THEN NEW.label ELSE label END,
-    search = CASE WHEN (NEW.type = 'proper_noun') > label_proper OR ((NEW.type = 'proper_noun') = label_proper
-      AND (NEW.mentions > label_mentions OR (NEW.mentions = label_mentions AND NEW.label < label))) THEN NEW.search ELSE search END,
-    label_proper = CASE WHEN (NEW.type = 'proper_noun') > label_proper OR ((NEW.type = 'proper_noun') = label_proper
-      AND (NEW.mentions > label_mentions OR (NEW.mentions = label_mentions AND NEW.label < label))) THEN NEW.type = 'proper_noun' ELSE label_proper END,
-    label_mentions = CASE WHEN (NEW.type = 'proper_noun') > label_proper OR ((NEW.type = 'proper_noun') = label_proper
-      AND (NEW.mentions > label_mentions OR (NEW.mentions = label_mentions AND NEW.label < label))) THEN NEW.mentions ELSE label_mentions END
-  WHERE workspace_id = NEW.workspace_id AND entity = NEW.entity;
+    label = CASE WHEN (excluded.label_proper > label_proper OR (excluded.label_proper = label_proper
+      AND (excluded.label_mentions > label_mentions OR (excluded.label_mentions = label_mentions AND excluded.label < label)))) THEN excluded.label ELSE label END,
+    search = CASE WHEN (excluded.label_proper > label_proper OR (excluded.label_proper = label_proper
+      AND (excluded.label_mentions > label_mentions OR (excluded.label_mentions = label_mentions AND excluded.label < label)))) THEN excluded.search ELSE search END,
+    label_proper = CASE WHEN (excluded.label_proper > label_proper OR (excluded.label_proper = label_proper
+      AND (excluded.label_mentions > label_mentions OR (excluded.label_mentions = label_mentions AND excluded.label < label)))) THEN excluded.label_proper ELSE label_proper END,
+    label_mentions = CASE WHEN (excluded.label_proper > label_proper OR (excluded.label_proper = label_proper
+      AND (excluded.label_mentions > label_mentions OR (excluded.label_mentions = label_mentions AND excluded.label < label)))) THEN excluded.label_mentions ELSE label_mentions END;
 END;
 CREATE TRIGGER graph_mentions_removed AFTER DELETE ON graph_mentions BEGIN
   UPDATE OR IGNORE graph_nodes SET
@@ -119,10 +119,8 @@ CREATE TRIGGER graph_mentions_removed AFTER DELETE ON graph_mentions BEGIN
     AND label_proper = (OLD.type = 'proper_noun') AND label_mentions = OLD.mentions;
 END;
 CREATE TRIGGER graph_pairs_added AFTER INSERT ON graph_pairs BEGIN
-  INSERT OR IGNORE INTO graph_edges (workspace_id, source, target, weight)
-  VALUES (NEW.workspace_id, NEW.source, NEW.target, 0);
-  UPDATE OR IGNORE graph_edges SET weight = weight + NEW.weight
-  WHERE workspace_id = NEW.workspace_id AND source = NEW.source AND target = NEW.target;
+  INSERT INTO graph_edges (workspace_id, source, target, weight) VALUES (NEW.workspace_id, NEW.source, NEW.target, NEW.weight)
+  ON CONFLICT (workspace_id, source, target) DO UPDATE SET weight = weight + excluded.weight;
 END;
 CREATE TRIGGER graph_pairs_removed AFTER DELETE ON graph_pairs BEGIN
   UPDATE OR IGNORE graph_edges SET weight = weight - OLD.weight

@@ -118,14 +118,10 @@ export const GRAPH_READS = {
   // A page after the sort key (mentions, id) in two index seeks: the rest of the key's mention count, then the less
   // mentioned. One statement's OR of the two would walk the index from its start, and the tail of nodes mentioned
   // once is most of a workspace's.
-  tied: (
-    type: boolean,
-  ) => `SELECT ${NODE} FROM graph_nodes AS n INDEXED BY ${type ? "graph_nodes_type_top" : "graph_nodes_top"}
+  tied: (type: boolean) => `SELECT ${NODE} FROM graph_nodes AS n INDEXED BY graph_nodes_top
      WHERE n.workspace_id = @ws ${type ? "AND n.type = @type" : ""} AND n.mentions = @mentions AND n.entity > @afterId
      ORDER BY n.entity LIMIT @limit`,
-  below: (
-    type: boolean,
-  ) => `SELECT ${NODE} FROM graph_nodes AS n INDEXED BY ${type ? "graph_nodes_type_top" : "graph_nodes_top"}
+  below: (type: boolean) => `SELECT ${NODE} FROM graph_nodes AS n INDEXED BY graph_nodes_top
      WHERE n.workspace_id = @ws ${type ? "AND n.type = @type" : ""} AND n.mentions < @mentions
      ORDER BY n.mentions DESC, n.entity LIMIT @limit`,
   sources: `SELECT m.document_id AS document, ${SOURCE_KIND} AS kind, coalesce(d.reference_id, d.content_id) AS id
