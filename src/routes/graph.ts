@@ -193,8 +193,8 @@ export const graphRoutes = [
     path: "/api/v1/knowledge-graph",
     operationId: "getKnowledgeGraph",
     summary:
-      "The workspace's knowledge graph: the most mentioned entities (filters: type, limit) and the " +
-      "co-occurrence edges between them of at least min_weight",
+      "The workspace's knowledge graph: a page of its entities, most mentioned first (filters: type, limit), and " +
+      "the co-occurrence edges between them of at least min_weight",
     description:
       "Reads the entities (proper nouns and repeated key phrases) of a workspace's reference materials and finalized " +
       "or published contents, and the edges between entities that share sentences: what the workspace writes " +
@@ -300,7 +300,9 @@ export const graphRoutes = [
     method: "GET",
     path: "/api/v1/knowledge-graph/entities/{entityId}/sources",
     operationId: "listKnowledgeGraphEntitySources",
-    summary: "The reference materials and contents that mention an entity, a page at a time",
+    summary:
+      "The reference materials and contents that mention an entity, in the order the graph took them in, a page " +
+      "at a time",
     description:
       "Lists every source of an entity of the workspace's knowledge graph (its source_count), in the order the graph " +
       "took them in: the nodes of GET /knowledge-graph carry only the first ones. Changes nothing.",
