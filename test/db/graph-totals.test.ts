@@ -3,6 +3,7 @@
  * pair rows from scratch after any sequence of sources added, replaced and deleted; whether a graph is behind is one
  * row the writes keep; reads page by index seeks.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import type { ExtractedDocument } from "../../src/db/graph.js";
 import { GRAPH_READS } from "../../src/db/graph.js";
@@ -97,6 +98,46 @@ describe("knowledge graph totals", () => {
     expect(all(KEPT_NODES, h.a.ws1)).toEqual([]);
     expect(all(KEPT_EDGES, h.a.ws1)).toEqual([]);
     expect(all(KEPT_NODES, h.a.ws2)).toEqual(ws2Nodes);
+  });
+});
+
+/** The backfill section of sql/0023: what it runs on a database of an older version, before its triggers exist. */
+function backfillSql(): string {
+  const sql = readFileSync(new URL("../../sql/0023_graph_totals.sql", import.meta.url), "utf8");
+  return sql.slice(sql.indexOf("-- Backfill"), sql.indexOf("-- Statements that cannot fail"));
+}
+
+describe("knowledge graph backfill (sql/0023)", () => {
+  it("sums an existing graph's totals and queues what it has yet to take in, as the writes would have", () => {
+    const { h, store, now, reference, save, all } = setup();
+    const next = random(7);
+    const live = Array.from({ length: 12 }, () => reference());
+    for (const id of live.slice(0, 9)) save(id, extraction(next));
+    const row = store.contents.create({
+      accountId: h.a.id,
+      workspaceId: h.a.ws1,
+      templateId: null,
+      title: "t",
+      content: "x",
+      status: "finalized",
+      now,
+    });
+    store.contents.save({ ...row, version_count: 2 }, now);
+    const kept = {
+      nodes: all(KEPT_NODES, h.a.ws1),
+      edges: all(KEPT_EDGES, h.a.ws1),
+      queue: h.db.prepare("SELECT * FROM graph_queue ORDER BY workspace_id, kind, source_id").all(),
+      pending: h.db.prepare("SELECT * FROM graph_pending WHERE count > 0 ORDER BY workspace_id").all(),
+    };
+    expect(store.graph.pendingCount(h.a.ws1)).toBe(4);
+    h.db.exec("DELETE FROM graph_nodes; DELETE FROM graph_edges; DELETE FROM graph_queue; DELETE FROM graph_pending;");
+    // As in the migration, where the queue's count is summed before its trigger exists.
+    h.db.exec("DROP TRIGGER graph_queue_added");
+    h.db.exec(backfillSql());
+    expect(all(KEPT_NODES, h.a.ws1)).toEqual(kept.nodes);
+    expect(all(KEPT_EDGES, h.a.ws1)).toEqual(kept.edges);
+    expect(h.db.prepare("SELECT * FROM graph_queue ORDER BY workspace_id, kind, source_id").all()).toEqual(kept.queue);
+    expect(h.db.prepare("SELECT * FROM graph_pending ORDER BY workspace_id").all()).toEqual(kept.pending);
   });
 });
 
