@@ -170,6 +170,19 @@ function main() {
     `behind: ${median(99, () => kept.store.graph.pendingCount(WS)).toFixed(3)} ms from graph_pending, ` +
       `${median(5, () => kept.store.graph.pendingSources(WS).length + kept.store.graph.staleCount(WS)).toFixed(2)} ms scanned`,
   );
+  const search = () => kept.store.graph.search({ workspaceId: WS, q: "a", type: null, limit: 21, after: null });
+  const formerSearch = () =>
+    former.db
+      .prepare(
+        `SELECT m.entity, sum(m.mentions) AS mentions FROM graph_mentions AS m WHERE m.workspace_id = ?
+         AND m.entity IN (SELECT s.entity FROM graph_mentions AS s WHERE s.workspace_id = ? AND instr(s.search, 'a') > 0)
+         GROUP BY m.entity ORDER BY mentions DESC LIMIT 21`,
+      )
+      .all(WS, WS);
+  console.log(
+    `entities?q=a (21): ${median(9, search).toFixed(2)} ms over the nodes, ${median(3, formerSearch).toFixed(1)} ms ` +
+      "over the mentions (the former read, without its per-entity rank)",
+  );
   const top = kept.store.graph.nodes(WS, null, 1)[0];
   console.log(
     `a page of 20 sources of the top node (${top.source_count} sources): ` +

@@ -96,7 +96,10 @@ const STALE = `NOT EXISTS (SELECT 1 FROM contents AS c INDEXED BY contents_graph
   WHERE c.workspace_id = d.workspace_id AND c.status IN ('finalized', 'published') AND c.version_count = d.version
     AND c.id = d.content_id)`;
 
-/** The workspace-wide scans of a catch-up (exported for the tests of their query plans). */
+/**
+ * The workspace-wide scans: `stale` is a catch-up's, on the writer thread; `pending` defines what the queue's
+ * GRAPH_READS.queued must find (test/db/graph-totals.test.ts compares them). Exported for the tests of their plans.
+ */
 export const GRAPH_SCANS = {
   // Unordered: pendingSources sorts the rows found, where an ORDER BY sorted each half of the union in a temp B-tree.
   pending: `SELECT 'reference' AS kind, r.id AS id, 0 AS version FROM reference_materials AS r
@@ -113,6 +116,15 @@ export const GRAPH_SCANS = {
 
 /** The reads that must cost what they return (exported for the tests of their query plans). */
 export const GRAPH_READS = {
+  // The sources of a workspace to extract, from its queue (sql/0023): the same as GRAPH_SCANS.pending, which the
+  // writes keep, in O(queue) rather than a walk of every reference and content.
+  queued: `SELECT q.kind AS kind, q.source_id AS id, CASE q.kind WHEN 'content' THEN c.version_count ELSE 0 END AS version
+     FROM graph_queue AS q LEFT JOIN contents AS c ON q.kind = 'content' AND c.id = q.source_id
+     WHERE q.workspace_id = @ws AND CASE q.kind
+       WHEN 'reference' THEN NOT EXISTS (SELECT 1 FROM graph_documents AS d WHERE d.reference_id = q.source_id)
+       ELSE c.workspace_id = q.workspace_id AND c.status IN ('finalized', 'published')
+         AND NOT EXISTS (SELECT 1 FROM graph_documents AS d WHERE d.content_id = c.id AND d.version = c.version_count)
+       END`,
   // One row the writes keep (sql/0023): whether a workspace's graph is behind, without a scan.
   pending: "SELECT count FROM graph_pending WHERE workspace_id = ?",
   // A page after the sort key (mentions, id) in two index seeks: the rest of the key's mention count, then the less
@@ -139,7 +151,7 @@ export function graphQueries(db: Db) {
 
 /** What a catch-up reads and writes: the sources still to extract, the stale documents, and each extraction. */
 function catchUpQueries(db: Db) {
-  const pending = db.prepare<{ ws: string }, GraphSource>(GRAPH_SCANS.pending);
+  const pending = db.prepare<{ ws: string }, GraphSource>(GRAPH_READS.queued);
   const stale = db.prepare<{ ws: string }, { id: number }>(GRAPH_SCANS.stale);
   const referenceExtracted = db.prepare<[number]>("SELECT 1 FROM graph_documents WHERE reference_id = ?").pluck();
   const contentExtracted = db
@@ -201,7 +213,7 @@ function catchUpQueries(db: Db) {
   );
 
   return {
-    /** Sources of a workspace not yet extracted at their current version, in a stable order. */
+    /** Sources of a workspace not yet extracted at their current version, in a stable order, from its queue. */
     pendingSources: (workspaceId: string) => pending.all({ ws: workspaceId }).sort(bySource),
     /** Whether a source has been extracted at its version (pendingSources leaves it out). */
     isExtracted: (source: GraphSource) =>

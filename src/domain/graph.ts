@@ -33,8 +33,9 @@ export type GraphTasks = { extractSource: typeof extractSource; extractGraph: ty
  *
  * A catch-up's bookkeeping runs on the HTTP thread between extractions, so it looks only at the sources the queued changes
  * name when they all name one; otherwise (a deletion, a caller that does not know, the first catch-up of a
- * workspace since the service started, a failed catch-up) it scans the whole workspace, so that a change
- * never seen (lost to a restart) is still taken in.
+ * workspace since the service started, a failed catch-up) it reads the workspace's queue, which the writes that
+ * change sources fill in their own transactions (sql/0023), so that a change never seen (lost to a restart) is
+ * still taken in, and drops stale documents on the writer thread.
  */
 export class GraphService {
   /** The changed sources of each queued workspace by kind and id, or null when the whole workspace is to be scanned. */

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import type { ExtractedDocument } from "../../src/db/graph.js";
-import { GRAPH_READS } from "../../src/db/graph.js";
+import { GRAPH_READS, GRAPH_SCANS, type GraphSource } from "../../src/db/graph.js";
 import { iso } from "../../src/domain/clock.js";
 import { makeHarness, storeReference } from "../helpers/harness.js";
 
@@ -178,6 +178,22 @@ describe("knowledge graph queue", () => {
     expect(graph.pendingCount(ws)).toBe(1);
     store.contents.remove(gone.id);
     expect(graph.pendingCount(ws)).toBe(0);
+    // What the queue finds to extract is what a scan of the workspace finds.
+    const other = reference();
+    const later = store.contents.create({
+      accountId: h.a.id,
+      workspaceId: ws,
+      templateId: null,
+      title: "t",
+      content: "x",
+      status: "finalized",
+      now,
+    });
+    const scanned = h.db.prepare<{ ws: string }, GraphSource>(GRAPH_SCANS.pending).all({ ws });
+    expect(scanned.map((s) => s.id).sort()).toEqual([other, later.id].sort());
+    expect(graph.pendingSources(ws)).toEqual(
+      [...scanned].sort((a, b) => (a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1)),
+    );
     expect(graph.pendingCount(h.a.ws2)).toBe(0);
   });
 
@@ -212,10 +228,13 @@ describe("knowledge graph reads", () => {
       GRAPH_READS.below(false),
       GRAPH_READS.below(true),
       GRAPH_READS.sources,
+      GRAPH_READS.queued,
     ]) {
       const plan = planOf(h.db, sql);
       expect(plan.join("\n"), sql).not.toMatch(/SCAN (n|m|d|graph_\w+)\b|TEMP B-TREE/);
-      expect(plan[0], sql).toMatch(/^SEARCH (n|m) USING (COVERING )?INDEX graph_(nodes|mentions)_/);
+      expect(plan[0], sql).toMatch(
+        /^SEARCH (n USING INDEX graph_nodes_top|m USING COVERING INDEX graph_mentions_entity|q USING PRIMARY KEY) \(workspace_id=\?/,
+      );
     }
   });
 
