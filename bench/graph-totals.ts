@@ -6,7 +6,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { migrate } from "../src/db/migrate.js";
-import { type Db, openDb } from "../src/db/open.js";
+import { openDb } from "../src/db/open.js";
 import { createStore } from "../src/db/store.js";
 import { extractGraph } from "../src/domain/graph-extract.js";
 

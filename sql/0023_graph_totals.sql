@@ -83,8 +83,9 @@ WHERE d.content_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM contents AS c WHERE
 INSERT INTO graph_pending (workspace_id, count)
 SELECT workspace_id, count(*) FROM graph_queue GROUP BY workspace_id;
 
--- Statements that cannot fail (OR IGNORE), as in sql/0013: a trigger statement that might abort makes SQLite keep a
--- statement journal of a cascade's deletes.
+-- The removal triggers run in cascades (a source, content or workspace deleted): their statements cannot fail (OR
+-- IGNORE), as in sql/0013, since a trigger statement that might abort makes SQLite keep a statement journal of a
+-- cascade's deletes. The additions run on a document's inserts only, one upsert a row.
 CREATE TRIGGER graph_mentions_added AFTER INSERT ON graph_mentions BEGIN
   INSERT INTO graph_nodes (workspace_id, entity, mentions, source_count, proper_count, label, search,
     label_proper, label_mentions)
