@@ -13,14 +13,31 @@ export interface GraphSource {
   version: number;
 }
 
-/** A node: an entity summed over the documents that mention it; `sources` is JSON text. */
+/** A node: an entity summed over the documents that mention it; `sources` is JSON text of its first SOURCES_INLINE. */
 export interface GraphNodeRow {
   id: string;
   label: string;
   type: EntityType;
   mentions: number;
+  source_count: number;
   sources: string;
 }
+
+/** Where the overview's row sorts: most mentioned first, then by id. */
+export interface NodeKey {
+  mentions: number;
+  id: string;
+}
+
+/** A source of a node, with the document it was read from (the cursor of a page of them). */
+export interface NodeSourceRow {
+  document: number;
+  kind: SourceKind;
+  id: number;
+}
+
+/** How many of a node's sources a node carries in an answer (the rest are paged: sourcesOf). */
+export const SOURCES_INLINE = 10;
 
 /** Where a search's row sorts: how its label matches (0 at the start, 1 at a word's start, 2 inside), mentions, id. */
 export interface SearchKey {
@@ -49,21 +66,26 @@ export interface ExtractedDocument {
 
 const SOURCE_KIND = "CASE WHEN d.reference_id IS NULL THEN 'content' ELSE 'reference' END";
 
-/** Nodes of a workspace (`@ws`) restricted by `filter` (over the mention rows `m`), with their best label. */
-const nodesOf = (filter: string) => `
-  WITH n AS (
-    SELECT m.entity AS id,
-      CASE WHEN max(m.type = 'proper_noun') = 1 THEN 'proper_noun' ELSE 'key_phrase' END AS type,
-      sum(m.mentions) AS mentions,
-      json_group_array(json_object('kind', ${SOURCE_KIND}, 'id', coalesce(d.reference_id, d.content_id))) AS sources
+/** A node's first sources (SOURCES_INLINE, in document order) as JSON text, for the node row `n` of `@ws`. */
+const FIRST_SOURCES = `(SELECT json_group_array(json_object('kind', f.kind, 'id', f.id)) FROM (
+    SELECT ${SOURCE_KIND} AS kind, coalesce(d.reference_id, d.content_id) AS id
     FROM graph_mentions AS m JOIN graph_documents AS d ON d.id = m.document_id
-    WHERE m.workspace_id = @ws ${filter}
-    GROUP BY m.entity
-  )
-  SELECT n.id, n.type, n.mentions, n.sources,
-    (SELECT l.label FROM graph_mentions AS l WHERE l.workspace_id = @ws AND l.entity = n.id
-     ORDER BY l.type = 'proper_noun' DESC, l.mentions DESC, l.label LIMIT 1) AS label
-  FROM n`;
+    WHERE m.workspace_id = @ws AND m.entity = n.entity ORDER BY m.document_id LIMIT ${SOURCES_INLINE}) AS f)`;
+
+/** The columns of a node row from the totals `n` (sql/0023_graph_totals.sql). */
+const NODE = `n.entity AS id, n.label, n.type, n.mentions, n.source_count, ${FIRST_SOURCES} AS sources`;
+
+/**
+ * A queued source the graph is in sync with (sql/0023): a reference with its document; a content finalized or
+ * published in the queue row's workspace with a document at its version, or neither in it nor with a document there.
+ */
+const SETTLED = `(q.kind = 'reference' AND EXISTS (SELECT 1 FROM graph_documents AS d WHERE d.reference_id = q.source_id))
+  OR (q.kind = 'content' AND CASE WHEN EXISTS (SELECT 1 FROM contents AS c WHERE c.id = q.source_id
+      AND c.workspace_id = q.workspace_id AND c.status IN ('finalized', 'published'))
+    THEN EXISTS (SELECT 1 FROM graph_documents AS d JOIN contents AS c ON c.id = d.content_id
+      WHERE d.content_id = q.source_id AND d.workspace_id = q.workspace_id AND d.version = c.version_count)
+    ELSE NOT EXISTS (SELECT 1 FROM graph_documents AS d WHERE d.content_id = q.source_id
+      AND d.workspace_id = q.workspace_id) END)`;
 
 /**
  * Whether the document `d` is stale: no content with its id is in its workspace, finalized or published, at its
@@ -74,7 +96,10 @@ const STALE = `NOT EXISTS (SELECT 1 FROM contents AS c INDEXED BY contents_graph
   WHERE c.workspace_id = d.workspace_id AND c.status IN ('finalized', 'published') AND c.version_count = d.version
     AND c.id = d.content_id)`;
 
-/** The workspace-wide scans of a catch-up (exported for the tests of their query plans). */
+/**
+ * The workspace-wide scans: `stale` is a catch-up's, on the writer thread; `pending` defines what the queue's
+ * GRAPH_READS.queued must find (test/db/graph-totals.test.ts compares them). Exported for the tests of their plans.
+ */
 export const GRAPH_SCANS = {
   // Unordered: pendingSources sorts the rows found, where an ORDER BY sorted each half of the union in a temp B-tree.
   pending: `SELECT 'reference' AS kind, r.id AS id, 0 AS version FROM reference_materials AS r
@@ -89,6 +114,34 @@ export const GRAPH_SCANS = {
      WHERE d.workspace_id = @ws AND d.content_id IS NOT NULL AND ${STALE}`,
 } as const;
 
+/** The reads that must cost what they return (exported for the tests of their query plans). */
+export const GRAPH_READS = {
+  // The sources of a workspace to extract, from its queue (sql/0023): the same as GRAPH_SCANS.pending, which the
+  // writes keep, in O(queue) rather than a walk of every reference and content.
+  queued: `SELECT q.kind AS kind, q.source_id AS id, CASE q.kind WHEN 'content' THEN c.version_count ELSE 0 END AS version
+     FROM graph_queue AS q LEFT JOIN contents AS c ON q.kind = 'content' AND c.id = q.source_id
+     WHERE q.workspace_id = @ws AND CASE q.kind
+       WHEN 'reference' THEN NOT EXISTS (SELECT 1 FROM graph_documents AS d WHERE d.reference_id = q.source_id)
+       ELSE c.workspace_id = q.workspace_id AND c.status IN ('finalized', 'published')
+         AND NOT EXISTS (SELECT 1 FROM graph_documents AS d WHERE d.content_id = c.id AND d.version = c.version_count)
+       END`,
+  // One row the writes keep (sql/0023): whether a workspace's graph is behind, without a scan.
+  pending: "SELECT count FROM graph_pending WHERE workspace_id = ?",
+  // A page after the sort key (mentions, id) in two index seeks: the rest of the key's mention count, then the less
+  // mentioned. One statement's OR of the two would walk the index from its start, and the tail of nodes mentioned
+  // once is most of a workspace's.
+  tied: (type: boolean) => `SELECT ${NODE} FROM graph_nodes AS n INDEXED BY graph_nodes_top
+     WHERE n.workspace_id = @ws ${type ? "AND n.type = @type" : ""} AND n.mentions = @mentions AND n.entity > @afterId
+     ORDER BY n.entity LIMIT @limit`,
+  below: (type: boolean) => `SELECT ${NODE} FROM graph_nodes AS n INDEXED BY graph_nodes_top
+     WHERE n.workspace_id = @ws ${type ? "AND n.type = @type" : ""} AND n.mentions < @mentions
+     ORDER BY n.mentions DESC, n.entity LIMIT @limit`,
+  sources: `SELECT m.document_id AS document, ${SOURCE_KIND} AS kind, coalesce(d.reference_id, d.content_id) AS id
+     FROM graph_mentions AS m JOIN graph_documents AS d ON d.id = m.document_id
+     WHERE m.workspace_id = @ws AND m.entity = @id AND m.document_id > @after
+     ORDER BY m.document_id LIMIT @limit`,
+} as const;
+
 const bySource = (a: GraphSource, b: GraphSource) => (a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1);
 
 /** Prepared graph statements of one connection: a catch-up's, the graph's state, the reads of nodes and edges. */
@@ -98,7 +151,7 @@ export function graphQueries(db: Db) {
 
 /** What a catch-up reads and writes: the sources still to extract, the stale documents, and each extraction. */
 function catchUpQueries(db: Db) {
-  const pending = db.prepare<{ ws: string }, GraphSource>(GRAPH_SCANS.pending);
+  const pending = db.prepare<{ ws: string }, GraphSource>(GRAPH_READS.queued);
   const stale = db.prepare<{ ws: string }, { id: number }>(GRAPH_SCANS.stale);
   const referenceExtracted = db.prepare<[number]>("SELECT 1 FROM graph_documents WHERE reference_id = ?").pluck();
   const contentExtracted = db
@@ -122,10 +175,22 @@ function catchUpQueries(db: Db) {
     `INSERT INTO graph_pairs (document_id, workspace_id, source, target, weight)
      VALUES (@documentId, @ws, @source, @target, @weight)`,
   );
+  const settleWorkspace = db.prepare<{ ws: string }>(
+    `DELETE FROM graph_queue AS q WHERE q.workspace_id = @ws AND (${SETTLED})`,
+  );
+  const settleSource = db.prepare<{ ws: string; kind: SourceKind; id: number }>(
+    `DELETE FROM graph_queue AS q WHERE q.workspace_id = @ws AND q.kind = @kind AND q.source_id = @id AND (${SETTLED})`,
+  );
   const removeStale = db.transaction((workspaceId: string): number => {
     const ids = stale.all({ ws: workspaceId });
     for (const { id } of ids) removeDocument.run(id);
+    settleWorkspace.run({ ws: workspaceId });
     return ids.length;
+  });
+  const removeStaleOf = db.transaction((workspaceId: string, contentId: number): number => {
+    const removed = removeStaleOfContent.run({ ws: workspaceId, id: contentId }).changes;
+    settleSource.run({ ws: workspaceId, kind: "content", id: contentId });
+    return removed;
   });
   const saveDocument = db.transaction(
     (workspaceId: string, source: GraphSource, extracted: ExtractedDocument, now: string): void => {
@@ -143,11 +208,12 @@ function catchUpQueries(db: Db) {
       for (const e of extracted.entities)
         insertMention.run({ ...e, documentId, ws: workspaceId, search: e.label.toLowerCase() });
       for (const p of extracted.pairs) insertPair.run({ ...p, documentId, ws: workspaceId });
+      settleSource.run({ ws: workspaceId, kind: source.kind, id: source.id });
     },
   );
 
   return {
-    /** Sources of a workspace not yet extracted at their current version, in a stable order. */
+    /** Sources of a workspace not yet extracted at their current version, in a stable order, from its queue. */
     pendingSources: (workspaceId: string) => pending.all({ ws: workspaceId }).sort(bySource),
     /** Whether a source has been extracted at its version (pendingSources leaves it out). */
     isExtracted: (source: GraphSource) =>
@@ -159,8 +225,11 @@ function catchUpQueries(db: Db) {
     /** Drops the documents of contents that changed or left the graph's statuses, in one transaction; how many. */
     removeStale: (workspaceId: string): number => removeStale(workspaceId),
     /** Drops a content's document in a workspace when it is stale (removeStale for one content); returns how many. */
-    removeStaleOf: (workspaceId: string, contentId: number) =>
-      removeStaleOfContent.run({ ws: workspaceId, id: contentId }).changes,
+    removeStaleOf: (workspaceId: string, contentId: number): number => removeStaleOf(workspaceId, contentId),
+    /** Drops the queue rows of a workspace's sources the graph is in sync with (sql/0023 graph_queue). */
+    settle: (workspaceId: string): void => {
+      settleWorkspace.run({ ws: workspaceId });
+    },
     /** Replaces what a source yielded with a new extraction, in one transaction. */
     saveDocument: (workspaceId: string, source: GraphSource, extracted: ExtractedDocument, now: string): void =>
       saveDocument(workspaceId, source, extracted, now),
@@ -175,6 +244,7 @@ function stateQueries(db: Db) {
      SELECT @ws, @now WHERE EXISTS (SELECT 1 FROM workspaces WHERE id = @ws)
      ON CONFLICT(workspace_id) DO UPDATE SET updated_at = excluded.updated_at`,
   );
+  const pending = db.prepare<[string], number>(GRAPH_READS.pending).pluck();
   const updatedAt = db.prepare<[string], { updated_at: string }>(
     "SELECT updated_at FROM graph_state WHERE workspace_id = ?",
   );
@@ -196,34 +266,47 @@ function stateQueries(db: Db) {
       const row = version.get({ ws: workspaceId });
       return `${row?.version ?? 0}|${row?.updated_at ?? ""}`;
     },
+    /**
+     * How many sources a workspace's graph has yet to take in or drop: one row the writes keep (sql/0023), never a
+     * scan (test/db/graph-totals.test.ts holds its plan).
+     */
+    pendingCount: (workspaceId: string): number => pending.get(workspaceId) ?? 0,
     /** When a workspace's graph last caught up, or null when never. */
     updatedAt: (workspaceId: string) => updatedAt.get(workspaceId)?.updated_at ?? null,
   };
 }
 
-/** The reads of a workspace's nodes: the most mentioned, some by id, and a search of their labels. */
+/** The reads of a workspace's nodes from their totals: the most mentioned, some by id, a search, a node's sources. */
 function nodeQueries(db: Db) {
-  const nodes = db.prepare<{ ws: string; type: EntityType | null; limit: number }, GraphNodeRow>(
-    `${nodesOf("")} WHERE (@type IS NULL OR n.type = @type) ORDER BY n.mentions DESC, n.id LIMIT @limit`,
-  );
+  // Pages go on after the last row's sort key, not after a count of rows: mention counts change as the graph takes
+  // in sources, so that an offset would repeat entities and skip others between pages.
+  type Page = { ws: string; type: EntityType | null; limit: number; mentions: number; afterId: string };
+  const tied = [false, true].map((t) => db.prepare<Page, GraphNodeRow>(GRAPH_READS.tied(t)));
+  const below = [false, true].map((t) => db.prepare<Page, GraphNodeRow>(GRAPH_READS.below(t)));
+  const nodes = (ws: string, type: EntityType | null, limit: number, after: NodeKey | null) => {
+    const t = type ? 1 : 0;
+    const page: Page = { ws, type, limit, mentions: after?.mentions ?? Number.MAX_SAFE_INTEGER, afterId: "" };
+    const rows = after ? tied[t].all({ ...page, afterId: after.id }) : [];
+    return rows.length < limit ? rows.concat(below[t].all({ ...page, limit: limit - rows.length })) : rows;
+  };
   const nodesByIds = db.prepare<{ ws: string; ids: string }, GraphNodeRow>(
-    `${nodesOf("AND m.entity IN (SELECT value FROM json_each(@ids))")} ORDER BY n.mentions DESC, n.id`,
+    `SELECT ${NODE} FROM graph_nodes AS n
+     WHERE n.workspace_id = @ws AND n.entity IN (SELECT value FROM json_each(@ids)) ORDER BY n.mentions DESC, n.entity`,
   );
-  // Label matches rank first at the start of the label, then at the start of a word, then anywhere.
-  // Pages go on after the last row's sort key (rank, mentions, id), not after a count of rows: mention counts change
-  // as the graph takes in sources, so that an offset would repeat entities and skip others between pages.
+  const node = db.prepare<{ ws: string; id: string }, GraphNodeRow>(
+    `SELECT ${NODE} FROM graph_nodes AS n WHERE n.workspace_id = @ws AND n.entity = @id`,
+  );
+  // Label matches rank first at the start of the label, then at the start of a word, then anywhere: a read of the
+  // workspace's nodes (one row per entity), not of their mentions.
   const search = db.prepare<
     { ws: string; q: string; type: EntityType | null; limit: number } & SearchAfter,
     FoundNodeRow
   >(
     `SELECT * FROM (
-       SELECT found.*,
-         (SELECT min(CASE WHEN instr(s.search, @q) = 1 THEN 0 WHEN instr(s.search, ' ' || @q) > 0 THEN 1 ELSE 2 END)
-          FROM graph_mentions AS s WHERE s.workspace_id = @ws AND s.entity = found.id) AS rank
-       FROM (${nodesOf(
-         "AND m.entity IN (SELECT s.entity FROM graph_mentions AS s WHERE s.workspace_id = @ws AND instr(s.search, @q) > 0)",
-       )}) AS found
-       WHERE (@type IS NULL OR found.type = @type)
+       SELECT ${NODE},
+         CASE WHEN instr(n.search, @q) = 1 THEN 0 WHEN instr(n.search, ' ' || @q) > 0 THEN 1 ELSE 2 END AS rank
+       FROM graph_nodes AS n
+       WHERE n.workspace_id = @ws AND instr(n.search, @q) > 0 AND (@type IS NULL OR n.type = @type)
      ) AS ranked
      WHERE @afterId IS NULL OR ranked.rank > @afterRank
        OR (ranked.rank = @afterRank AND (ranked.mentions < @afterMentions
@@ -231,12 +314,18 @@ function nodeQueries(db: Db) {
      ORDER BY ranked.rank, ranked.mentions DESC, ranked.id
      LIMIT @limit`,
   );
+  const sources = db.prepare<{ ws: string; id: string; after: number; limit: number }, NodeSourceRow>(
+    GRAPH_READS.sources,
+  );
 
   return {
-    /** The most mentioned nodes of a workspace, optionally of one type. */
-    nodes: (workspaceId: string, type: EntityType | null, limit: number) => nodes.all({ ws: workspaceId, type, limit }),
+    /** The most mentioned nodes of a workspace, optionally of one type, after the sort key `after`. */
+    nodes: (workspaceId: string, type: EntityType | null, limit: number, after: NodeKey | null = null) =>
+      nodes(workspaceId, type, limit, after),
     /** The nodes among `ids`. */
     nodesByIds: (workspaceId: string, ids: string[]) => nodesByIds.all({ ws: workspaceId, ids: JSON.stringify(ids) }),
+    /** One node, or undefined when the workspace's graph has no such entity. */
+    node: (workspaceId: string, id: string) => node.get({ ws: workspaceId, id }),
     /** Nodes whose label contains `q` (lower case), best matches first. */
     search: (q: { workspaceId: string; q: string; type: EntityType | null; limit: number; after: SearchKey | null }) =>
       search.all({
@@ -248,24 +337,26 @@ function nodeQueries(db: Db) {
         afterMentions: q.after?.mentions ?? null,
         afterId: q.after?.id ?? null,
       }),
+    /** A page of the sources that mention a node, in document order, after the document `after` (0: from the first). */
+    sourcesOf: (workspaceId: string, id: string, after: number, limit: number) =>
+      sources.all({ ws: workspaceId, id, after, limit }),
   };
 }
 
-/** The reads of a workspace's edges: between given nodes, and around one node. */
+/** The reads of a workspace's edges from their totals: between given nodes, and around one node. */
 function edgeQueries(db: Db) {
   const edges = db.prepare<{ ws: string; ids: string; minWeight: number }, GraphEdgeRow>(
-    `SELECT p.source, p.target, sum(p.weight) AS weight FROM graph_pairs AS p
-     WHERE p.workspace_id = @ws AND p.source IN (SELECT value FROM json_each(@ids))
-       AND p.target IN (SELECT value FROM json_each(@ids))
-     GROUP BY p.source, p.target HAVING sum(p.weight) >= @minWeight
-     ORDER BY weight DESC, p.source, p.target`,
+    `SELECT e.source, e.target, e.weight FROM graph_edges AS e
+     WHERE e.workspace_id = @ws AND e.source IN (SELECT value FROM json_each(@ids))
+       AND e.target IN (SELECT value FROM json_each(@ids)) AND e.weight >= @minWeight
+     ORDER BY e.weight DESC, e.source, e.target`,
   );
   const related = db.prepare<{ ws: string; id: string; limit: number }, { id: string; weight: number }>(
-    `SELECT other AS id, sum(weight) AS weight FROM (
-       SELECT target AS other, weight FROM graph_pairs WHERE workspace_id = @ws AND source = @id
+    `SELECT id, weight FROM (
+       SELECT target AS id, weight FROM graph_edges WHERE workspace_id = @ws AND source = @id
        UNION ALL
-       SELECT source AS other, weight FROM graph_pairs WHERE workspace_id = @ws AND target = @id)
-     GROUP BY other ORDER BY weight DESC, other LIMIT @limit`,
+       SELECT source AS id, weight FROM graph_edges WHERE workspace_id = @ws AND target = @id)
+     ORDER BY weight DESC, id LIMIT @limit`,
   );
 
   return {

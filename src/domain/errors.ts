@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   account_not_found: 404,
   api_key_not_found: 404,
   content_not_found: 404,
+  entity_not_found: 404,
   conversion_not_found: 404,
   device_code_not_found: 404,
   image_not_found: 404,

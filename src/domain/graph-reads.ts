@@ -5,7 +5,7 @@
  * queries. On a server they run on a pool thread with a read connection of its own (graphRead), not on the HTTP
  * thread; in tests and one-shot commands, on the caller's store.
  */
-import type { EntityType, FoundNodeRow, GraphEdgeRow, GraphNodeRow, SearchKey } from "../db/graph.js";
+import type { EntityType, FoundNodeRow, GraphEdgeRow, GraphNodeRow, NodeKey, SearchKey } from "../db/graph.js";
 import type { Store } from "../db/store.js";
 import { type DbLocation, threadStore } from "../db/thread-store.js";
 
@@ -16,6 +16,8 @@ export interface OverviewQuery {
   type: EntityType | null;
   limit: number;
   minWeight: number;
+  /** The sort key of the previous page's last node (the cursor), or null for the first page. */
+  after: NodeKey | null;
 }
 
 /** Entities whose label matches, each with its most related entities. */
@@ -52,7 +54,7 @@ export function readGraph(store: Store, query: OverviewQuery | EntitiesQuery): O
   const ws = query.workspaceId;
   if (query.kind === "overview") {
     // One more than asked for tells whether the limit cut the graph short.
-    const nodes = graph.nodes(ws, query.type, query.limit + 1);
+    const nodes = graph.nodes(ws, query.type, query.limit + 1, query.after);
     const hasMore = nodes.length > query.limit;
     if (hasMore) nodes.pop();
     const edges = graph.edges(
@@ -190,7 +192,7 @@ export class GraphReadCache {
 /** Per object and per string, about what V8 spends beyond the characters. */
 const OBJECT_BYTES = 64;
 
-/** An answer's size: its strings (a node's sources list every document that mentions it) and its objects. */
+/** An answer's size: its strings (a node's sources, its first SOURCES_INLINE) and its objects. */
 export function cachedBytes(value: Answer): number {
   const node = (n: GraphNodeRow) => OBJECT_BYTES + n.id.length + n.label.length + n.sources.length + n.type.length;
   if (Array.isArray(value))

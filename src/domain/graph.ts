@@ -33,8 +33,9 @@ export type GraphTasks = { extractSource: typeof extractSource; extractGraph: ty
  *
  * A catch-up's bookkeeping runs on the HTTP thread between extractions, so it looks only at the sources the queued changes
  * name when they all name one; otherwise (a deletion, a caller that does not know, the first catch-up of a
- * workspace since the service started, a failed catch-up) it scans the whole workspace, so that a change
- * never seen (lost to a restart) is still taken in.
+ * workspace since the service started, a failed catch-up) it reads the workspace's queue, which the writes that
+ * change sources fill in their own transactions (sql/0023), so that a change never seen (lost to a restart) is
+ * still taken in, and drops stale documents on the writer thread.
  */
 export class GraphService {
   /** The changed sources of each queued workspace by kind and id, or null when the whole workspace is to be scanned. */
@@ -72,9 +73,12 @@ export class GraphService {
     if (!this.running.has(workspaceId)) this.start(workspaceId);
   }
 
-  /** How many sources a workspace's graph has yet to take in; queues a catch-up when there are any. */
+  /**
+   * How many sources a workspace's graph has yet to take in or drop, from the count its writes keep (no scan: a read
+   * asks it); queues a catch-up when there are any.
+   */
   behind(workspaceId: string): number {
-    const n = this.store.graph.pendingSources(workspaceId).length + this.store.graph.staleCount(workspaceId);
+    const n = this.store.graph.pendingCount(workspaceId);
     if (n > 0) this.touch(workspaceId);
     return n;
   }

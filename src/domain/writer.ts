@@ -95,6 +95,7 @@ export const writeOps = {
   graphRemoveStaleOf: (store: Store, i: { workspaceId: string; contentId: number }) =>
     store.graph.removeStaleOf(i.workspaceId, i.contentId),
   graphMarkUpdated: (store: Store, i: { workspaceId: string; now: string }) => {
+    store.graph.settle(i.workspaceId);
     store.graph.markUpdated(i.workspaceId, i.now);
     return null;
   },

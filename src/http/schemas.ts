@@ -33,6 +33,7 @@ const NOT_FOUND_IDS = {
   api_key_id: lookedFor(v.string(), "api_key_not_found"),
   content_id: lookedFor(WholeNumber, "content_not_found"),
   conversion_id: lookedFor(WholeNumber, "conversion_not_found"),
+  entity_id: lookedFor(v.string(), "entity_not_found"),
   image_id: lookedFor(WholeNumber, "image_not_found"),
   learning_job_id: lookedFor(v.string(), "learning_job_not_found"),
   memory_id: lookedFor(WholeNumber, "memory_not_found"),

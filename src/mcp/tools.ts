@@ -328,8 +328,9 @@ export const TOOLS: readonly ToolDef[] = [
     name: "get_knowledge_graph",
     title: "Get the knowledge graph",
     description:
-      "The workspace's knowledge graph, built from its reference materials and finalized contents: the most " +
-      "mentioned entities and the co-occurrence edges between them.",
+      "The workspace's knowledge graph, built from its reference materials and finalized contents: a page of the " +
+      "most mentioned entities (each with its source_count and first sources; cursor for the next page) and the " +
+      "co-occurrence edges between them.",
     method: "GET",
     path: "/api/v1/knowledge-graph",
     annotations: read,
@@ -342,6 +343,17 @@ export const TOOLS: readonly ToolDef[] = [
       "each with the entities most often mentioned beside it.",
     method: "GET",
     path: "/api/v1/knowledge-graph/entities",
+    annotations: read,
+  },
+  {
+    name: "list_knowledge_graph_entity_sources",
+    title: "List an entity's sources",
+    description:
+      "The reference materials and contents that mention an entity of the workspace's knowledge graph, a page at a " +
+      "time (an entity's node carries only its first sources).",
+    method: "GET",
+    path: "/api/v1/knowledge-graph/entities/{entityId}/sources",
+    pathArgs: { entityId: "entity_id" },
     annotations: read,
   },
   {

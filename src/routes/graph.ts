@@ -4,7 +4,8 @@
  * The graph catches up with its sources in the background; reading it never waits for that.
  */
 import * as v from "valibot";
-import type { EntityType, SearchKey } from "../db/graph.js";
+import { type EntityType, type NodeKey, type SearchKey, SOURCES_INLINE } from "../db/graph.js";
+import { notFound } from "../domain/errors.js";
 import {
   type EntitiesQuery as EntitiesRead,
   type FoundEntity,
@@ -51,6 +52,15 @@ function searchKeyOf(cursor: string | undefined): SearchKey | null {
   return { rank: Number(m[1]), mentions: Number(m[2]), id: m[3] };
 }
 
+/** The sort key an overview's cursor carries (mentions:id), or null without a cursor. */
+function nodeKeyOf(cursor: string | undefined): NodeKey | null {
+  const text = decodeCursor<string>(cursor, "string");
+  if (text === undefined) return null;
+  const m = /^(\d{1,15}):(.+)$/s.exec(text);
+  if (!m) throw notACursor();
+  return { mentions: Number(m[1]), id: m[2] };
+}
+
 /** Entities a response names as related to each found entity. */
 const RELATED = 5;
 
@@ -65,7 +75,14 @@ const Node = v.object({
   label: described(v.string(), "The entity as written in the sources."),
   type: Type,
   mentions: v.pipe(Integer, v.description("Occurrences over all sources.")),
-  sources: v.pipe(v.array(Source), v.description("The reference materials and contents that mention it.")),
+  source_count: described(Integer, "How many reference materials and contents mention it."),
+  sources: v.pipe(
+    v.array(Source),
+    v.description(
+      `The first ${SOURCES_INLINE} reference materials and contents that mention it, in the order the graph took them ` +
+        "in; GET /knowledge-graph/entities/{entityId}/sources pages them all.",
+    ),
+  ),
 });
 
 const Edge = v.object({
@@ -79,13 +96,17 @@ const GraphSchema = named(
   "KnowledgeGraph",
   v.object({
     workspace_id: RecordWorkspaceId,
-    nodes: described(v.array(Node), "The most mentioned entities (then by id), at most `limit`."),
+    nodes: described(v.array(Node), "The most mentioned entities (then by id), at most `limit`: a page of them."),
     edges: v.pipe(v.array(Edge), v.description("Edges between the returned nodes, heaviest first.")),
     has_more: v.pipe(
       v.boolean(),
       v.description(
-        "More entities match than `limit` let through: `nodes` holds the most mentioned ones only (a higher `limit`, up to 500, or a `type` shows more).",
+        "More entities match than `limit` let through: `nodes` holds the most mentioned ones only (next_cursor reads the next page).",
       ),
+    ),
+    next_cursor: v.pipe(
+      v.nullable(v.string()),
+      v.description("The cursor of the next page of nodes (less mentioned), or null on the last page."),
     ),
     updated_at: v.pipe(
       v.nullable(Timestamp),
@@ -122,6 +143,7 @@ const NODE_EXAMPLE = {
   label: "Acme Corp",
   type: "proper_noun",
   mentions: 4,
+  source_count: 2,
   sources: [
     { kind: "reference", id: 7 },
     { kind: "content", id: 42 },
@@ -133,6 +155,7 @@ const GraphQuery = v.object({
   type: v.optional(described(v.picklist(TYPES), "Only entities of this type.")),
   min_weight: v.optional(intString(1, 1_000_000, "Only edges of at least this weight."), "1"),
   limit: v.optional(intString(1, 500, "The most entities to return, 1 to 500."), "100"),
+  cursor: PageQuery.cursor,
 });
 type GraphInput = v.InferOutput<typeof GraphQuery>;
 
@@ -144,6 +167,16 @@ const EntitiesQuery = v.object({
   cursor: PageQuery.cursor,
 });
 type EntitiesInput = v.InferOutput<typeof EntitiesQuery>;
+
+const EntityParams = v.object({
+  entityId: described(v.pipe(v.string(), v.minLength(1), v.maxLength(200)), "The entity's id."),
+});
+
+const SourcesQuery = v.object({ ...WorkspaceQuery, ...PageQuery });
+type SourcesInput = v.InferOutput<typeof SourcesQuery>;
+
+/** A source of an entity (named EntitySource in the description). */
+const EntitySource = named("EntitySource", Source);
 
 const common = {
   tag: "Knowledge graph",
@@ -160,13 +193,13 @@ export const graphRoutes = [
     path: "/api/v1/knowledge-graph",
     operationId: "getKnowledgeGraph",
     summary:
-      "The workspace's knowledge graph: the most mentioned entities (filters: type, limit) and the " +
-      "co-occurrence edges between them of at least min_weight",
+      "The workspace's knowledge graph: a page of its entities, most mentioned first (filters: type, limit), and " +
+      "the co-occurrence edges between them of at least min_weight",
     description:
       "Reads the entities (proper nouns and repeated key phrases) of a workspace's reference materials and finalized " +
       "or published contents, and the edges between entities that share sentences: what the workspace writes " +
-      "about, to pick references or spot gaps. The graph is not paged: has_more says more entities match, and a " +
-      "higher limit or a type shows them. Sources are taken in after the request that changed them has answered " +
+      "about, to pick references or spot gaps. Nodes come a page at a time, most mentioned first (next_cursor), " +
+      "each with its source_count and first sources; the edges are those among the page's nodes. Sources are taken in after the request that changed them has answered " +
       "(pending_sources counts those not yet in). Changes nothing.",
     query: GraphQuery,
     responses: {
@@ -178,6 +211,7 @@ export const graphRoutes = [
           nodes: [NODE_EXAMPLE, { ...NODE_EXAMPLE, id: "ballast-mounts", label: "ballast mounts", type: "key_phrase" }],
           edges: [{ source: "acme-corp", target: "ballast-mounts", weight: 2 }],
           has_more: false,
+          next_cursor: null,
           updated_at: "2026-03-02T10:02:10.000Z",
           pending_sources: 0,
         },
@@ -198,13 +232,16 @@ export const graphRoutes = [
         type: (ctx.query.type as EntityType | undefined) ?? null,
         limit: ctx.query.limit,
         minWeight: ctx.query.min_weight,
+        after: nodeKeyOf(ctx.query.cursor),
       })) as Overview;
+      const last = nodes.at(-1);
       return {
         body: {
           workspace_id: ws,
           nodes: nodes.map(graphNodeView),
           edges,
           has_more: hasMore,
+          next_cursor: hasMore && last ? encodeCursor(`${last.mentions}:${last.id}`) : null,
           updated_at: updatedAt,
           pending_sources: pending,
         },
@@ -254,6 +291,46 @@ export const graphRoutes = [
           data,
           has_more,
           next_cursor: has_more && last ? encodeCursor(`${last.rank}:${last.mentions}:${last.id}`) : null,
+        },
+      };
+    },
+  }),
+  route({
+    ...common,
+    method: "GET",
+    path: "/api/v1/knowledge-graph/entities/{entityId}/sources",
+    operationId: "listKnowledgeGraphEntitySources",
+    summary:
+      "The reference materials and contents that mention an entity, in the order the graph took them in, a page " +
+      "at a time",
+    description:
+      "Lists every source of an entity of the workspace's knowledge graph (its source_count), in the order the graph " +
+      "took them in: the nodes of GET /knowledge-graph carry only the first ones. Changes nothing.",
+    params: EntityParams,
+    query: SourcesQuery,
+    responses: {
+      200: { description: "A page of the entity's sources.", schema: pageOf(EntitySource) },
+      ...AUTH_ERRORS,
+      ...INPUT_ERRORS,
+      ...NOT_FOUND("Workspace or entity"),
+    },
+    handler(ctx: Ctx<{ entityId: string }, SourcesInput>) {
+      const ws = ctx.workspace.id;
+      const id = ctx.params.entityId;
+      const graph = ctx.services.store.graph;
+      // An index range of the entity's mentions (graph_mentions_entity): O(page), so on this thread.
+      if (!graph.node(ws, id))
+        throw notFound("entity_not_found", `No entity ${id} in workspace ${ws}'s knowledge graph.`, { entity_id: id });
+      const after = decodeCursor<number>(ctx.query.cursor, "number") ?? 0;
+      const rows = graph.sourcesOf(ws, id, after, ctx.query.limit + 1);
+      const has_more = rows.length > ctx.query.limit;
+      const found = rows.slice(0, ctx.query.limit);
+      const last = found.at(-1);
+      return {
+        body: {
+          data: found.map((r) => ({ kind: r.kind, id: r.id })),
+          has_more,
+          next_cursor: has_more && last ? encodeCursor(last.document) : null,
         },
       };
     },

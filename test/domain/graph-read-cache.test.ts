@@ -17,6 +17,7 @@ const query = (limit: number): OverviewQuery => ({
   type: null,
   limit,
   minWeight: 1,
+  after: null,
 });
 const search = (q: string): EntitiesQuery => ({
   kind: "entities",
@@ -34,6 +35,7 @@ const overview = (n: number, sourcesChars = 2): Overview => ({
     label: `E${i}`,
     type: "proper_noun" as const,
     mentions: 1,
+    source_count: 1,
     sources: "x".repeat(sourcesChars),
   })),
   edges: [],

@@ -13,6 +13,7 @@ export interface Node {
   label: string;
   type: string;
   mentions: number;
+  source_count: number;
   sources: { kind: string; id: number }[];
 }
 

@@ -199,6 +199,8 @@ describe("lists in the description", () => {
     listVoiceProfiles: "oldest first",
     listConversions: "oldest first",
     searchKnowledgeGraphEntities: "best match first",
+    getKnowledgeGraph: "most mentioned first",
+    listKnowledgeGraphEntitySources: "in the order the graph took them in",
     adminListAccounts: "oldest first",
     adminListUsers: "oldest first",
     adminAuditLog: "newest first",

@@ -15,6 +15,7 @@ describe("GET /api/v1/knowledge-graph", () => {
     expect(Object.keys(res.body).sort()).toEqual([
       "edges",
       "has_more",
+      "next_cursor",
       "nodes",
       "pending_sources",
       "updated_at",
@@ -25,6 +26,7 @@ describe("GET /api/v1/knowledge-graph", () => {
       pending_sources: 0,
       updated_at: new Date(h.clock.now()).toISOString(),
       has_more: false,
+      next_cursor: null,
     });
     const nodes = byId(res.body.nodes);
     const source = [{ kind: "reference", id: refId }];
@@ -33,6 +35,7 @@ describe("GET /api/v1/knowledge-graph", () => {
       label: "Acme Corp",
       type: "proper_noun",
       mentions: 2,
+      source_count: 1,
       sources: source,
     });
     expect(nodes.get("new-york")).toMatchObject({ label: "New York", type: "proper_noun", mentions: 2 });

@@ -397,6 +397,13 @@ describe("the tools over memories, contents, references, conversions, voice prof
     const found = await call(client, "search_knowledge_graph_entities", { q: "planning", type: "key_phrase" });
     expect(found.isError, found.text).toBe(false);
     expect(Array.isArray(found.data.data)).toBe(true);
+    const missing = await call(client, "list_knowledge_graph_entity_sources", { entity_id: "no-such-entity" });
+    expect(missing.data.details.error_code).toBe("entity_not_found");
+    for (const node of graph.data.nodes as { id: string; source_count: number }[]) {
+      const sources = await call(client, "list_knowledge_graph_entity_sources", { entity_id: node.id, limit: 100 });
+      expect(sources.isError, sources.text).toBe(false);
+      expect(sources.data.data).toHaveLength(node.source_count);
+    }
   });
 
   it("a DELETE tool sends workspace_id in the query, where the operation reads it (a body was never read)", async () => {
