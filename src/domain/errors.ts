@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   voice_profile_not_found: 404,
   workspace_not_found: 404,
   fault_rule_not_found: 404,
+  snapshot_not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
   invalid_status: 409,

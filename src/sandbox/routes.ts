@@ -113,9 +113,9 @@ const SnapshotName = described(
   "The snapshot's name: letters, digits, `_`, `.`, `-` (not first), at most 64.",
 );
 
-/** The 404 of a snapshot that is not (no code of the API's error table is a sandbox snapshot's, as for rules). */
+/** The 404 of a snapshot that is not, naming it. */
 function noSnapshot(name: string): ApiError {
-  return new ApiError("route_not_found", `No snapshot ${name}.`);
+  return notFound("snapshot_not_found", `No snapshot ${name}.`, { snapshot: name });
 }
 
 /**

@@ -62,7 +62,7 @@ describe("named snapshots", () => {
     ] as const) {
       const res = await h.sendSandbox(method, p);
       expect(res.status).toBe(404);
-      expect(res.body.details.error_code).toBe("route_not_found");
+      expect(res.body.details).toMatchObject({ error_code: "snapshot_not_found", snapshot: "gone" });
     }
   });
 
