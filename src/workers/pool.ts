@@ -77,6 +77,9 @@ export function piscinaPool(
     // back to the queue's tail: under a closed-loop load of generations on one thread, the one behind the task just
     // started went to the back each time, and some requests waited 2-3 s while hundreds behind them were answered.
     stricterFIFO: true,
+    // An idle thread waits for its next task without blocking its event loop (piscina's default blocks it in
+    // Atomics.wait): its timers run, the idle collector's among them (worker.ts, test/workers/idle-gc.test.ts).
+    atomics: "async",
     loadBalancer: retirements.balancer,
     resourceLimits: {
       maxOldGenerationSizeMb: heapLimitMb,
