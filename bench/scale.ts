@@ -5,9 +5,9 @@
  * reads (cold: after a deletion that invalidates it; warm: the same read again), usage, voice profiles, generate and
  * finalize (p50 / p99 of BENCH_SCALE_SAMPLES sequential requests, 100), the request thread's longest stall during
  * each read's requests (GET /metrics' event-loop delay, beyond its 10 ms timer), the entities the sources hold, the
- * database's size, the idle RSS (after a quiet second), a backup's time (the CLI's) and the start time (the median
- * of three restarts). Prints a Markdown table with the growth from the first step to the last and the targets
- * (lib/scale-table.ts), and writes JSON to bench/results/scale-<timestamp>.json.
+ * database's size, the idle RSS (after a quiet second, and after 15 s), a backup's time (the CLI's) and the start time
+ * (the median of three restarts). Prints a Markdown table with the growth from the first step to the last and the
+ * targets (lib/scale-table.ts), and writes JSON to bench/results/scale-<timestamp>.json.
  *
  * Environment: BENCH_SCALE_MAX (the last step, 100000: 10000 stops after the second), BENCH_SCALE_CONCURRENCY
  * (growth's concurrent requests, 16), BENCH_SCALE_SAMPLES (100), BENCH_KEEP=1 (keep the data directory), CS_EXECUTABLE
@@ -51,6 +51,8 @@ const COLD_SAMPLES = 8;
 /** prom-client's event-loop monitor's timer (eventLoopMonitoringPrecision): its delays include it. */
 const MONITOR_MS = 10;
 const GRAPH_WAIT_MS = 20 * 60_000;
+/** The quiet before the second idle RSS. */
+const QUIET_MS = 15_000;
 
 const log = (s: string) => process.stderr.write(`[scale] ${s}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -271,6 +273,9 @@ async function main(): Promise<void> {
       await measure(step, { runner, dataDir, tmp, ids });
       await sleep(1_000);
       step.set("idle RSS after the step", "rss", "MiB", { p50: rssKb(served.child.pid!) / 1024 });
+      // Past the idle threads' end and two of the idle collectors' checks (workers/pool.ts, runtime/idle-gc.ts).
+      await sleep(QUIET_MS - 1_000);
+      step.set(`idle RSS ${QUIET_MS / 1000} s after the step`, "rss", "MiB", { p50: rssKb(served.child.pid!) / 1024 });
       step.set("database size", "linear", "MiB", { p50: fileSizeMiB(dataDir) });
       const out = path.join(tmp, "backup.db");
       const t = performance.now();

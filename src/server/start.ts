@@ -182,7 +182,7 @@ function startServices(options: ServeOptions, clock: Clock | undefined): Started
   // it there (a 2048 x 2048 rendering 0.2-0.95 s, a 5 MiB reference 1.2 s). Node's async scrypt would run them on
   // libuv's four threads, which also run the group commit's fsyncs and the log's writes: a burst of sign-ins (60 ms
   // and 16 MiB each) would hold back every write's answer. One thread holds at most one core and 16 MiB at a time.
-  // Started with the first sign-in, ended after a minute without one.
+  // Started with the first sign-in, ended once idle (workers/pool.ts IDLE_TIMEOUT_MS).
   const passwordPool = piscinaPool(1, { lazy: true });
   const services = createServices({
     writer,

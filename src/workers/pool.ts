@@ -19,6 +19,14 @@ import { IDLE_ENV, NICENESS_ENV, WARM_ENV, WORKER_NICENESS } from "./worker.js";
 /** What piscina's thread events carry of a thread (its PiscinaWorker). */
 type PoolThread = Parameters<Retirements["created"]>[0];
 
+/**
+ * A thread that has had no task for this long ends, unless it is its pool's minimum (the foreground pool's warm thread,
+ * the writer's). Each thread holds its own heap, tens of MB idle and more after a load: the background, checkpoint
+ * and password threads and a foreground pool's threads beyond the first give it back soon after a load ends, for a
+ * thread's start (some tens of ms) when the next load begins (test/workers/idle-exit.test.ts).
+ */
+export const IDLE_TIMEOUT_MS = 10_000;
+
 /** A pool that runs every task of the task table (tasks.ts); the layers below see it as the TaskPool they need. */
 export type WorkerPool = TaskPool<Tasks>;
 
@@ -32,7 +40,7 @@ export type WorkerPool = TaskPool<Tasks>;
  * `heapLimitMb` (limits.ts TASK_HEAP_LIMIT_MB): a task that needs more dies with its thread and rejects with
  * TaskHeapLimitError, and another thread takes the tasks behind it (test/workers/heap-limit.test.ts). A thread whose
  * heap is past `recycleHeapMb` after a task is replaced (recycle.ts). A `warm` pool's threads load the language
- * library as they start (worker.ts WARM_ENV).
+ * library as they start (worker.ts WARM_ENV). Idle threads past the minimum end after `idleTimeoutMs`.
  */
 export function piscinaPool(
   threads: number,
@@ -45,6 +53,7 @@ export function piscinaPool(
     cpuLimitMs?: number;
     heapLimitMb?: number;
     recycleHeapMb?: number;
+    idleTimeoutMs?: number;
   } = {},
 ): WorkerPool {
   const niceness = options.niceness ?? (options.background ? WORKER_NICENESS : 0);
@@ -63,11 +72,14 @@ export function piscinaPool(
     // So do a `lazy` pool's (the password thread's: 25 MiB and a start's worth of CPU for the odd sign-in).
     minThreads: options.background || options.lazy ? 0 : 1,
     maxThreads,
-    idleTimeout: 60_000,
+    idleTimeout: options.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
     // First come, first served. By default a task that finds no free thread while the queue is being drained goes
     // back to the queue's tail: under a closed-loop load of generations on one thread, the one behind the task just
     // started went to the back each time, and some requests waited 2-3 s while hundreds behind them were answered.
     stricterFIFO: true,
+    // An idle thread waits for its next task without blocking its event loop (piscina's default blocks it in
+    // Atomics.wait): its timers run, the idle collector's among them (worker.ts, test/workers/idle-gc.test.ts).
+    atomics: "async",
     loadBalancer: retirements.balancer,
     resourceLimits: {
       maxOldGenerationSizeMb: heapLimitMb,

@@ -4,6 +4,7 @@ import { readlinkSync } from "node:fs";
 import os from "node:os";
 import { isMainThread, parentPort, threadId } from "node:worker_threads";
 import { warmUp } from "../domain/generation/nlp.js";
+import { IdleCollector } from "../runtime/idle-gc.js";
 import { type TaskStarted, threadCpuNs } from "./limits.js";
 import { growthNotice, RECYCLE_ENV } from "./recycle.js";
 import { type TaskName, tasks } from "./tasks.js";
@@ -81,6 +82,9 @@ if (tid !== undefined && Number.isInteger(niceness) && niceness > 0) {
   if (process.env[IDLE_ENV] === "1") idleThreadPolicy(tid);
 }
 if (!isMainThread && process.env[WARM_ENV] === "1") setImmediate(warmUp);
+// A thread's heap grown by a task under RECYCLE_HEAP_MB stays grown while the thread idles, as the HTTP thread's
+// does: the same collection once quiet gives it back (runtime/idle-gc.ts, test/workers/idle-gc.test.ts).
+if (!isMainThread) new IdleCollector().start();
 
 /**
  * The message piscina hands a worker: which task, its input, and for a limited task its number (limits.ts) and the
