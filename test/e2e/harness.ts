@@ -77,12 +77,12 @@ export class Sandbox {
     });
   }
 
-  /** Starts `serve` and resolves once it has printed its address and /healthz answers 200. */
-  async startServer(): Promise<Server> {
+  /** Starts `serve` (with `args` after its own) and resolves once it has printed its address and /healthz answers 200. */
+  async startServer(args: string[] = []): Promise<Server> {
     const port = await freePort();
     const child = spawn(
       this.exe,
-      ["serve", "--data-dir", this.dataDir, "--host", "127.0.0.1", "--port", String(port)],
+      ["serve", "--data-dir", this.dataDir, "--host", "127.0.0.1", "--port", String(port), ...args],
       { cwd: this.dir, env: this.env(), stdio: ["ignore", "pipe", "pipe"] },
     );
     let out = "";
