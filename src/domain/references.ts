@@ -57,6 +57,8 @@ export interface ReferenceFile {
   /** The Content-Type the client claimed. */
   type: string;
   bytes: Uint8Array;
+  /** Its characters as counted while it was read (http/body.ts), if they were. */
+  chars?: number;
 }
 
 /** A material as a request sends it: content in a format (format or its other name source_type), or a file. */
@@ -106,7 +108,7 @@ function readFile(file: ReferenceFile, format: TextFormat | undefined): { format
   // Counted on the bytes first: a file past its format's limit is refused without being decoded either.
   const limit = rawCharLimit(chosen);
   if (file.bytes.length > limit) {
-    const chars = utf8CharLength(file.bytes);
+    const chars = file.chars ?? utf8CharLength(file.bytes);
     if (chars > limit) throw pastRawLimit("body.file", chosen, chars);
   }
   let text: string;

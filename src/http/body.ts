@@ -1,6 +1,8 @@
 /** Reading request bodies within their size limit, then parsing them (JSON or multipart) with coded errors. */
 
+import busboy from "busboy";
 import { ApiError, invalidInput } from "../domain/errors.js";
+import { utf8CharLength } from "../runtime/chars.js";
 import { jsonTokensExceed, MAX_JSON_TOKENS, MAX_MULTIPART_PARTS, multipartPartsExceed } from "./body-shape.js";
 import type { Incoming } from "./exchange.js";
 
@@ -21,6 +23,8 @@ export interface UploadedFile {
   /** The Content-Type the client claimed (never trusted for images: their bytes are checked). */
   type: string;
   bytes: Uint8Array;
+  /** Its characters, counted as its bytes arrived (runtime/chars.ts utf8CharLength): exact for valid UTF-8. */
+  chars: number;
 }
 
 /** Whether a value is an UploadedFile (for valibot's `custom`). */
@@ -143,6 +147,9 @@ function wellFormed(root: unknown): unknown {
   return fixed;
 }
 
+/** The slice of a multipart body parsed per turn of the event loop: a 5 MiB upload never holds the thread. */
+export const MULTIPART_SLICE = 64 * 1024;
+
 async function parseMultipart({ bytes, contentType }: RawBody): Promise<unknown> {
   if (multipartPartsExceed(bytes, contentType!, MAX_MULTIPART_PARTS))
     throw invalidInput(
@@ -150,24 +157,83 @@ async function parseMultipart({ bytes, contentType }: RawBody): Promise<unknown>
       `At most ${MAX_MULTIPART_PARTS} parts.`,
       `The multipart/form-data body has more than ${MAX_MULTIPART_PARTS} parts.`,
     );
-  let form: FormData;
   try {
-    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    form = await new Response(buffer, { headers: { "content-type": contentType! } }).formData();
+    return await parseParts(bytes, contentType!);
   } catch {
     throw invalidInput("body", "Malformed multipart/form-data.", "The multipart/form-data body cannot be read.");
   }
+}
+
+/**
+ * The fields and files of a multipart body, the first part of a name winning. A part with a filename is a file;
+ * fields and filenames are UTF-8. The body is fed to the parser MULTIPART_SLICE bytes at a time, a macrotask apart,
+ * and each file's characters are counted as its bytes arrive (test/http/body-multipart.test.ts).
+ */
+async function parseParts(bytes: Uint8Array, contentType: string): Promise<Record<string, unknown>> {
+  const parser = busboy({
+    headers: { "content-type": contentType },
+    preservePath: true,
+    defParamCharset: "utf8",
+    limits: { fieldSize: Number.POSITIVE_INFINITY, fieldNameSize: Number.POSITIVE_INFINITY },
+  });
   const out: Record<string, unknown> = {};
-  for (const [name, value] of form.entries()) {
-    if (name in out) continue;
-    if (typeof value === "string") out[name] = value;
-    else
-      out[name] = {
-        kind: "file",
-        filename: value.name,
-        type: value.type,
-        bytes: new Uint8Array(await value.arrayBuffer()),
-      } satisfies UploadedFile;
+  let failure: Error | undefined;
+  const done = new Promise<void>((resolve, reject) => {
+    parser.on("close", resolve);
+    parser.on("error", (e: Error) => {
+      failure = e;
+      reject(e);
+    });
+  });
+  done.catch(() => {});
+  // undici's rules, where the parser's differ: a part needs a name; a field is UTF-8 with no byte order mark (a
+  // TextDecoder drops it), whatever charset it claims; a part is a file by its filename, not by an
+  // application/octet-stream type.
+  const named = (name: string | undefined) => {
+    if (name === undefined) parser.destroy(new Error("A part without a name."));
+    return name !== undefined && !(name in out);
+  };
+  parser.on("field", (name, value) => {
+    if (named(name)) out[name] = withoutBom(value);
+  });
+  parser.on("file", (name, stream, info) => {
+    // A part cut short fails its stream as well as the parser: the parser's error is the one answered.
+    stream.on("error", () => {});
+    if (!named(name)) {
+      stream.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let chars = 0;
+    const asField = info.filename === undefined;
+    const file: UploadedFile = {
+      kind: "file",
+      filename: info.filename ?? "",
+      type: info.mimeType,
+      bytes: EMPTY,
+      chars,
+    };
+    out[name] = asField ? "" : file;
+    stream.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      chars += utf8CharLength(chunk);
+    });
+    stream.on("end", () => {
+      file.bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      file.chars = chars;
+      if (asField) out[name] = new TextDecoder().decode(file.bytes);
+    });
+  });
+  for (let at = 0; at < bytes.byteLength && !failure; at += MULTIPART_SLICE) {
+    const slice = bytes.subarray(at, at + MULTIPART_SLICE);
+    await new Promise<void>((resolve) => parser.write(slice, () => resolve()));
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
+  if (!failure) parser.end();
+  await done;
   return out;
 }
+
+const EMPTY = new Uint8Array(0);
+
+const withoutBom = (value: string) => (value.startsWith("\uFEFF") ? value.slice(1) : value);
