@@ -1,10 +1,11 @@
 /** A harness in sandbox mode: the harness's services, the route table with the sandbox's, and a real listener. */
 
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { afterEach } from "vitest";
 import { issueKey } from "../../src/domain/admin.js";
 import { type App, createApp } from "../../src/http/app.js";
 import { createHttpServer } from "../../src/http/node.js";
@@ -93,4 +94,25 @@ export async function listenSandbox(h: SandboxHarness): Promise<{ url: string; s
   const server = createHttpServer(h.sandboxApp, h.sandbox.listener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** A harness over a database file in a folder of its own. */
+interface FileHarness {
+  dataDir: string;
+  db: { close(): void };
+}
+
+/** Registers an afterEach that closes every harness given to the returned function and removes its folder. */
+export function removedAfterEach(): <H extends FileHarness>(h: H) => H {
+  const made: FileHarness[] = [];
+  afterEach(() => {
+    for (const h of made.splice(0)) {
+      h.db.close();
+      rmSync(h.dataDir, { recursive: true, force: true });
+    }
+  });
+  return (h) => {
+    made.push(h);
+    return h;
+  };
 }

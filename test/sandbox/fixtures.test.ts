@@ -1,33 +1,17 @@
-/**
- * Fixtures (`serve --sandbox --fixtures FILE`, src/sandbox/fixtures*.ts): accounts, workspaces, users and keys whose
- * secrets the file names, and records made by the API's own operations; JSON or YAML; a file that cannot be used is
- * refused naming the JSON path of its fault; a reset goes back to the state the fixture made.
- */
-import { rmSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { hashKey } from "../../src/domain/apikeys.js";
 import { FixtureError } from "../../src/sandbox/fixtures.js";
 import { parseFixture } from "../../src/sandbox/fixtures-file.js";
 import type { Fixture } from "../../src/sandbox/fixtures-schema.js";
-import { makeFixtureHarness } from "../helpers/sandbox.js";
+import { makeFixtureHarness, removedAfterEach } from "../helpers/sandbox.js";
 
 const KEY = `svc_live_${"A1b2C3d4".repeat(4)}`;
 const OTHER = `svc_live_${"Zz09".repeat(8)}`;
 const SMALLEST = `{"accounts": [{"name": "Acme", "plan": "agency", "workspaces": [{"name": "Main"}],
   "keys": [{"name": "ci", "key": "${KEY}"}]}]}`;
 
-const made: { dataDir: string; db: { close(): void } }[] = [];
-async function harness(fixture: Fixture) {
-  const h = await makeFixtureHarness(fixture);
-  made.push(h);
-  return h;
-}
-afterEach(() => {
-  for (const h of made.splice(0)) {
-    h.db.close();
-    rmSync(h.dataDir, { recursive: true, force: true });
-  }
-});
+const track = removedAfterEach();
+const harness = async (fixture: Fixture) => track(await makeFixtureHarness(fixture));
 
 /** The FixtureError's one line for a text. */
 function refusal(text: string, format: "json" | "yaml" = "json"): string {

@@ -1,25 +1,9 @@
-/**
- * POST /_sandbox/reset (src/sandbox/states.ts): back to the state the sandbox started from: its data, what the server
- * kept in memory of it, its journal and fault rules; requests under way finish first, and those asked meanwhile are
- * answered after it, on the state restored.
- */
-import { rmSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ANONYMOUS_PER_MINUTE } from "../../src/http/ratelimit.js";
-import { makeStatesHarness, type StatesHarness } from "../helpers/sandbox.js";
+import { makeStatesHarness, removedAfterEach, type StatesHarness } from "../helpers/sandbox.js";
 
-const made: StatesHarness[] = [];
-function harness(): StatesHarness {
-  const h = makeStatesHarness();
-  made.push(h);
-  return h;
-}
-afterEach(() => {
-  for (const h of made.splice(0)) {
-    h.db.close();
-    rmSync(h.dataDir, { recursive: true, force: true });
-  }
-});
+const track = removedAfterEach();
+const harness = () => track(makeStatesHarness());
 
 const memory = (h: StatesHarness, content: string, auth = h.startKey) =>
   h.sendSandbox("POST", `/api/v1/memories?workspace_id=${h.a.ws1}`, { auth, body: { kind: "context", content } });

@@ -2,23 +2,13 @@
  * Named snapshots (src/sandbox/states.ts, /_sandbox/snapshots): save the data under a name, list, restore and remove
  * them; a restore keeps the journal and the fault rules, a save under a taken name replaces it.
  */
-import { existsSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { makeStatesHarness, type StatesHarness } from "../helpers/sandbox.js";
+import { describe, expect, it } from "vitest";
+import { makeStatesHarness, removedAfterEach, type StatesHarness } from "../helpers/sandbox.js";
 
-const made: StatesHarness[] = [];
-function harness(): StatesHarness {
-  const h = makeStatesHarness();
-  made.push(h);
-  return h;
-}
-afterEach(() => {
-  for (const h of made.splice(0)) {
-    h.db.close();
-    rmSync(h.dataDir, { recursive: true, force: true });
-  }
-});
+const track = removedAfterEach();
+const harness = () => track(makeStatesHarness());
 
 const memory = (h: StatesHarness, content: string) =>
   h.sendSandbox("POST", `/api/v1/memories?workspace_id=${h.a.ws1}`, {
