@@ -14,6 +14,7 @@ interface Piece {
   reject: (error: unknown) => void;
 }
 
+/** The queue of large work's pieces, run up to `budgetMs` of the thread per pass of the event loop. */
 export class TimedTurns {
   private waiting: Piece[] = [];
   private scheduled = false;

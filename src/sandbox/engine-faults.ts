@@ -9,6 +9,7 @@ import type { LlmConfig, LlmFetch } from "../domain/generation/llm.js";
 
 /** What an engine rule makes the model server do. */
 export const ENGINE_FAULTS = ["slow", "fail", "garbage"] as const;
+/** One of ENGINE_FAULTS: slow (no answer until the timeout), fail (a 500), garbage (an unreadable answer). */
 export type EngineFault = (typeof ENGINE_FAULTS)[number];
 
 /** An engine rule's answer to one call: the fault, the rule's id, and for `slow` its delay (none: until the timeout). */
