@@ -6,24 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { Slots } from "../../src/http/slots.js";
 import { TimedTurns } from "../../src/http/timed-turns.js";
-
-/** Counts passes of the event loop: a check-phase callback that queues itself again runs once per pass. */
-function passCounter() {
-  let passes = 0;
-  let stopped = false;
-  const tick = () => {
-    if (stopped) return;
-    passes++;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    now: () => passes,
-    stop: () => {
-      stopped = true;
-    },
-  };
-}
+import { passCounter } from "../helpers/event-loop.js";
 
 /** A fake clock and pieces of work that each take `ms` of it, noting the pass they ran in. */
 function fakeWork() {

@@ -1,24 +1,7 @@
 import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { WriteTurns } from "../../src/http/turns.js";
-
-/** Counts passes of the event loop: a check-phase callback that queues itself again runs once per pass. */
-function passCounter() {
-  let passes = 0;
-  let stopped = false;
-  const tick = () => {
-    if (stopped) return;
-    passes++;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    now: () => passes,
-    stop: () => {
-      stopped = true;
-    },
-  };
-}
+import { passCounter } from "../helpers/event-loop.js";
 
 describe("WriteTurns", () => {
   it("gives one turn per pass of the event loop, in the order asked", async () => {
