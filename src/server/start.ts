@@ -110,8 +110,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   started.services.learning.start();
   started.checkpointer.start();
   const jobs = periodicJobs(started);
-  const stopSchedules = startSchedules(jobs, periodicJobFailed(started.services));
-  sandbox?.clockJobs.use(jobs, periodicJobFailed(started.services));
+  const jobFailed = periodicJobFailed(started.services);
+  const stopSchedules = startSchedules(jobs, jobFailed);
+  sandbox?.clockJobs.use(jobs, jobFailed);
   const flushes = startFlushes(started.services, started.writer);
   // The garbage a burst of large answers leaves is given back once the thread is quiet (runtime/idle-gc.ts).
   const idleGc = new IdleCollector();
