@@ -1,5 +1,5 @@
 /** Queries on accounts. */
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 
 /** The plans an account can be on, as its row stores them (what each allows: domain/plans.ts). */
 export const PLANS = ["starter", "pro", "business", "agency"] as const;
@@ -22,7 +22,7 @@ export interface AccountRow {
 export const ANY_ACCOUNT_SQL = "SELECT 1 FROM accounts LIMIT 1";
 
 /** Prepared account statements of one connection. */
-export function accountQueries(db: Db) {
+export function accountQueries(db: SqlConnection) {
   const byId = db.prepare<[number], AccountRow>("SELECT * FROM accounts WHERE id = ?");
   const all = db.prepare<[], AccountRow>("SELECT * FROM accounts ORDER BY id");
   const anyRow = db.prepare(ANY_ACCOUNT_SQL);

@@ -1,5 +1,5 @@
 /** Queries on API keys (only hashes are stored). */
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 
 /** The scopes a key can have (which ones a request for scopes gets: domain/apikeys.ts normaliseScopes). */
 export const SCOPES = ["read", "write"] as const;
@@ -61,7 +61,7 @@ export interface NewKey {
 }
 
 /** Prepared key statements of one connection. */
-export function apiKeyQueries(db: Db) {
+export function apiKeyQueries(db: SqlConnection) {
   const byHash = db.prepare<[string], ApiKeyRow>("SELECT * FROM api_keys WHERE key_hash = ?");
   // Every read but the per-request one by hash carries the issuer's email, as the key's view shows it.
   const listed =

@@ -1,6 +1,5 @@
 /** Queries on contents and their versions. */
-import type Database from "better-sqlite3";
-import type { Db } from "./open.js";
+import type { SqlConnection, SqlStatement } from "./connection.js";
 
 /** Where a content is in its life: draft, generated, finalized, published. */
 export type ContentStatus = "draft" | "generated" | "finalized" | "published";
@@ -64,12 +63,12 @@ const ROW = `c.id, c.account_id, c.workspace_id, c.template_id, c.title,
   c.created_at, c.updated_at, c.text_version`;
 
 /** Prepared content statements of one connection: the rows, their listing, and their versions. */
-export function contentQueries(db: Db) {
+export function contentQueries(db: SqlConnection) {
   return { ...rowQueries(db), list: listQuery(db), ...versionQueries(db) };
 }
 
 /** One content row: read, created, saved, scheduled, published, removed. */
-function rowQueries(db: Db) {
+function rowQueries(db: SqlConnection) {
   const byId = db.prepare<[number], ContentRow>(`SELECT ${ROW} FROM contents AS c WHERE c.id = ?`);
   const insert = db.prepare(
     // The id from id_sequences: never one a deleted record had (sql/0011_id_sequences.sql).
@@ -195,8 +194,8 @@ export function listSql(f: ContentFilter): { exact: string; walk?: string } {
 }
 
 /** The listing of a workspace's contents by filters: statements per combination, prepared on first use and kept. */
-function listQuery(db: Db): (f: ContentFilter) => IterableIterator<ContentRow> {
-  const prepared = new Map<string, Database.Statement<[Record<string, unknown>], number>>();
+function listQuery(db: SqlConnection): (f: ContentFilter) => IterableIterator<ContentRow> {
+  const prepared = new Map<string, SqlStatement<[Record<string, unknown>], number>>();
   const ids = (sql: string, f: ContentFilter): number[] => {
     let stmt = prepared.get(sql);
     if (!stmt) {
@@ -224,7 +223,7 @@ function listQuery(db: Db): (f: ContentFilter) => IterableIterator<ContentRow> {
 }
 
 /** A content's versions: added, paged through, one's text, the last generated. */
-function versionQueries(db: Db) {
+function versionQueries(db: SqlConnection) {
   const insertVersion = db.prepare(
     `INSERT INTO content_versions (content_id, version, kind, title, text, model, details, created_at)
      VALUES (@contentId, @version, @kind, @title, @text, @model, @details, @now)`,

@@ -1,5 +1,5 @@
 /** Queries on conversions: a content's text in another format, stored as made. */
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 
 /** The formats a content converts to (DESIGN §6). */
 export const TARGET_FORMATS = ["html", "markdown", "plain_text", "social_thread", "email"] as const;
@@ -53,7 +53,7 @@ export const CONVERSION_LIST_SQL = {
 };
 
 /** Prepared conversion statements of one connection. */
-export function conversionQueries(db: Db) {
+export function conversionQueries(db: SqlConnection) {
   const byId = db.prepare<[number], ConversionRow>("SELECT * FROM conversions WHERE id = ?");
   const insert = db.prepare(
     // The id from id_sequences: never one a deleted record had (sql/0011_id_sequences.sql).

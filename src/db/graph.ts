@@ -1,5 +1,5 @@
 /** Queries on the knowledge graph: what each source document yielded, summed per workspace into nodes and edges. */
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 
 /** What kind of entity a node is: a proper noun, or a key phrase. */
 export type EntityType = "proper_noun" | "key_phrase";
@@ -145,12 +145,12 @@ export const GRAPH_READS = {
 const bySource = (a: GraphSource, b: GraphSource) => (a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1);
 
 /** Prepared graph statements of one connection: a catch-up's, the graph's state, the reads of nodes and edges. */
-export function graphQueries(db: Db) {
+export function graphQueries(db: SqlConnection) {
   return { ...catchUpQueries(db), ...stateQueries(db), ...nodeQueries(db), ...edgeQueries(db) };
 }
 
 /** What a catch-up reads and writes: the sources still to extract, the stale documents, and each extraction. */
-function catchUpQueries(db: Db) {
+function catchUpQueries(db: SqlConnection) {
   const pending = db.prepare<{ ws: string }, GraphSource>(GRAPH_READS.queued);
   const stale = db.prepare<{ ws: string }, { id: number }>(GRAPH_SCANS.stale);
   const referenceExtracted = db.prepare<[number]>("SELECT 1 FROM graph_documents WHERE reference_id = ?").pluck();
@@ -237,7 +237,7 @@ function catchUpQueries(db: Db) {
 }
 
 /** When a workspace's graph caught up, and the version its reads depend on. */
-function stateQueries(db: Db) {
+function stateQueries(db: SqlConnection) {
   const touch = db.prepare<{ ws: string; now: string }>(
     // Nothing for a workspace deleted since the catch-up looked (a deletion queued ahead on the writer thread).
     `INSERT INTO graph_state (workspace_id, updated_at)
@@ -277,7 +277,7 @@ function stateQueries(db: Db) {
 }
 
 /** The reads of a workspace's nodes from their totals: the most mentioned, some by id, a search, a node's sources. */
-function nodeQueries(db: Db) {
+function nodeQueries(db: SqlConnection) {
   // Pages go on after the last row's sort key, not after a count of rows: mention counts change as the graph takes
   // in sources, so that an offset would repeat entities and skip others between pages.
   type Page = { ws: string; type: EntityType | null; limit: number; mentions: number; afterId: string };
@@ -344,7 +344,7 @@ function nodeQueries(db: Db) {
 }
 
 /** The reads of a workspace's edges from their totals: between given nodes, and around one node. */
-function edgeQueries(db: Db) {
+function edgeQueries(db: SqlConnection) {
   const edges = db.prepare<{ ws: string; ids: string; minWeight: number }, GraphEdgeRow>(
     `SELECT e.source, e.target, e.weight FROM graph_edges AS e
      WHERE e.workspace_id = @ws AND e.source IN (SELECT value FROM json_each(@ids))

@@ -1,5 +1,5 @@
 /** Queries on the stored responses of Idempotency-Key requests. */
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 
 /** One stored response. */
 export interface IdempotencyRow {
@@ -22,7 +22,7 @@ export function withoutBody(row: IdempotencyRow): IdempotencyRow {
 }
 
 /** Prepared idempotency statements of one connection. */
-export function idempotencyQueries(db: Db) {
+export function idempotencyQueries(db: SqlConnection) {
   const find = db.prepare<[number, string, string, string], IdempotencyRow>(
     `SELECT * FROM idempotency_keys
      WHERE account_id = ? AND caller = ? AND idempotency_key = ? AND expires_at > ?`,

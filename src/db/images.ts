@@ -1,5 +1,5 @@
 /** Queries on images: metadata reads never load the bytes; only `content` does. */
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 
 /** An image's stored metadata (every column but the bytes). */
 export interface ImageRow {
@@ -40,7 +40,7 @@ export const IMAGE_PAGE_SQL = {
 };
 
 /** Prepared image statements of one connection. */
-export function imageQueries(db: Db) {
+export function imageQueries(db: SqlConnection) {
   const find = db.prepare<[number, number], ImageRow>(`SELECT ${COLUMNS} FROM images WHERE id = ? AND account_id = ?`);
   const content = db.prepare<[number, number], ImageContent>(
     "SELECT mime_type, size_bytes, sha256, filename, data FROM images WHERE id = ? AND account_id = ?",

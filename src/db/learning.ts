@@ -1,5 +1,5 @@
 /** Queries on learning jobs and voice profiles. */
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 
 /** Where a learning job is: queued, running, or done one way or the other. */
 export type JobStatus = "queued" | "running" | "succeeded" | "failed";
@@ -35,7 +35,7 @@ export interface VoiceProfileRow {
 }
 
 /** Prepared learning statements of one connection. */
-export function learningQueries(db: Db) {
+export function learningQueries(db: SqlConnection) {
   const byId = db.prepare<[string], LearningJobRow>("SELECT * FROM learning_jobs WHERE id = ?");
   const insert = db.prepare(
     `INSERT INTO learning_jobs (id, account_id, workspace_id, content_id, status, input, created_at)

@@ -1,5 +1,5 @@
 /** Queries on memories: voice and context notes of a workspace that generation injects. */
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 
 /** What a memory carries: how to sound (voice) or what to know (context). */
 export const MEMORY_KINDS = ["voice", "context"] as const;
@@ -55,7 +55,7 @@ export const MEMORY_LIST_SQL = {
 };
 
 /** Prepared memory statements of one connection. */
-export function memoryQueries(db: Db) {
+export function memoryQueries(db: SqlConnection) {
   const byId = db.prepare<[number], MemoryRow>("SELECT * FROM memories WHERE id = ?");
   // json_each keeps the order of the ids asked for (its key is the array index).
   const byIds = db.prepare<{ accountId: number; ids: string }, MemoryRow>(

@@ -1,5 +1,5 @@
 /** Queries on server settings, revoked sessions, the audit log, and the readiness ping. */
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 
 /** One row of the audit log; `details` is JSON text. */
 export interface AuditRow {
@@ -13,7 +13,7 @@ export interface AuditRow {
 }
 
 /** Prepared statements for settings, revoked sessions, the audit log and the readiness ping. */
-export function miscQueries(db: Db, now: () => number) {
+export function miscQueries(db: SqlConnection, now: () => number) {
   const ping = db.prepare<[], { 1: number }>("SELECT 1");
   const getSetting = db.prepare<[string], { value: string }>("SELECT value FROM settings WHERE key = ?");
   const putSetting = db.prepare<[string, string]>("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)");

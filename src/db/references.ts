@@ -1,4 +1,4 @@
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 
 /** How a reference material arrived: JSON content of a format, or an uploaded file. */
 export const SOURCE_TYPES = ["text", "markdown", "html", "file"] as const;
@@ -61,7 +61,7 @@ export const REFERENCE_LIST_SQL = `SELECT r.*, ${COUNTED}
   ORDER BY r.id LIMIT @limit`;
 
 /** Prepared reference statements of one connection. */
-export function referenceQueries(db: Db) {
+export function referenceQueries(db: SqlConnection) {
   const byId = db.prepare<[number], ReferenceRow>(
     `SELECT r.*, ${COUNTED} FROM reference_materials AS r WHERE r.id = ?`,
   );

@@ -1,5 +1,5 @@
 /** Queries on failed sign-ins per email and per client address (the rules: domain/sign-in-backoff.ts). */
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 
 /** The failures of one subject (`email:…`, `addr:…`, or `email:… addr:…`); times in milliseconds since the epoch. */
 export interface BackoffRow {
@@ -10,7 +10,7 @@ export interface BackoffRow {
 }
 
 /** Prepared sign-in backoff statements of one connection. */
-export function signInBackoffQueries(db: Db) {
+export function signInBackoffQueries(db: SqlConnection) {
   const get = db.prepare<[string], BackoffRow>("SELECT * FROM sign_in_backoff WHERE subject = ?");
   const put = db.prepare<BackoffRow>(
     `INSERT INTO sign_in_backoff (subject, failures, last_failure_ms, blocked_until_ms)

@@ -4,7 +4,7 @@
  * the migration) and to recount on demand (`storage recount`). test/db/storage.test.ts holds the triggers and these
  * sums together.
  */
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 
 /** The UTF-8 bytes of a nullable text column, as the triggers count them. */
 const bytes = (column: string) => `coalesce(octet_length(${column}), 0)`;
@@ -31,7 +31,7 @@ const RECOUNT_SQL = `UPDATE storage_usage SET used_bytes = ${Object.values(STORA
   .join(" + ")} WHERE account_id = @id`;
 
 /** Prepared storage statements of one connection. */
-export function storageQueries(db: Db) {
+export function storageQueries(db: SqlConnection) {
   const used = db.prepare<[number], { used_bytes: number | null }>(
     "SELECT used_bytes FROM storage_usage WHERE account_id = ?",
   );
@@ -59,7 +59,7 @@ export function storageQueries(db: Db) {
 }
 
 /** Counts the accounts not counted yet (the migration leaves them NULL); nothing before that migration ran. */
-export function recountUnknownStorage(db: Db): void {
+export function recountUnknownStorage(db: SqlConnection): void {
   const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'storage_usage'").get();
   if (!table) return;
   const recount = db.prepare<{ id: number }>(RECOUNT_SQL);

@@ -1,6 +1,7 @@
 /** Every query module of one connection, prepared once. */
 import { accountQueries } from "./accounts.js";
 import { apiKeyQueries } from "./apikeys.js";
+import type { SqlConnection } from "./connection.js";
 import { contentQueries } from "./contents.js";
 import { conversionQueries } from "./conversions.js";
 import { graphQueries } from "./graph.js";
@@ -9,7 +10,6 @@ import { imageQueries } from "./images.js";
 import { learningQueries } from "./learning.js";
 import { libraryQueries } from "./library.js";
 import { miscQueries } from "./misc.js";
-import type { Db } from "./open.js";
 import { signInBackoffQueries } from "./sign-in-backoff.js";
 import { storageQueries } from "./storage.js";
 import { usageQueries } from "./usage.js";
@@ -22,7 +22,7 @@ import { workspaceQueries } from "./workspaces.js";
  * better-sqlite3 type, so that another storage engine can stand behind it (test/db/store.test.ts holds that).
  * `now` stamps the audit log's rows: the server's clock (sandbox mode's test clock), real time elsewhere.
  */
-export function createStore(db: Db, now: () => number = Date.now) {
+export function createStore(db: SqlConnection, now: () => number = Date.now) {
   return {
     /** Runs `fn` in one transaction and returns its value; a call inside another transaction is a savepoint of it. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),

@@ -1,5 +1,5 @@
 /** Queries on templates: the built-in ones (seeded by sql/0002_library.sql) and each account's own. */
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 
 /** The layouts a template can produce. */
 export const TEMPLATE_FORMATS = ["article", "post", "thread", "email", "page", "release", "product"] as const;
@@ -104,7 +104,7 @@ export const TEMPLATE_LIST_SQL = `SELECT * FROM templates
   ORDER BY id LIMIT @limit`;
 
 /** Prepared template statements of one connection. */
-export function templateQueries(db: Db) {
+export function templateQueries(db: SqlConnection) {
   const byId = db.prepare<[number], StoredTemplate>("SELECT * FROM templates WHERE id = ?");
   const list = db.prepare<
     { accountId: number; category: string | null; q: string | null; afterId: number; limit: number },

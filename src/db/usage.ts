@@ -1,5 +1,5 @@
 /** Queries on the daily usage counters (usage_daily), written only in batches. */
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 
 /** The counters of one (account, key, day), in the order of the table's columns. */
 export const USAGE_FIELDS = [
@@ -28,7 +28,7 @@ const columns = USAGE_FIELDS.join(", ");
 const additions = USAGE_FIELDS.map((f) => `${f} = ${f} + excluded.${f}`).join(", ");
 
 /** Prepared usage statements of one connection. */
-export function usageQueries(db: Db) {
+export function usageQueries(db: SqlConnection) {
   const add = db.prepare(
     `INSERT INTO usage_daily (account_id, key_id, day, ${columns})
      VALUES (@account_id, @key_id, @day, ${USAGE_FIELDS.map((f) => `@${f}`).join(", ")})

@@ -1,5 +1,5 @@
 /** Queries on web-session users. */
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 
 /** What a web-session user may do: an admin also manages the account's users and sees its audit log. */
 export type Role = "admin" | "member";
@@ -17,7 +17,7 @@ export interface UserRow {
 }
 
 /** Prepared user statements of one connection. */
-export function userQueries(db: Db) {
+export function userQueries(db: SqlConnection) {
   const byId = db.prepare<[number], UserRow>("SELECT * FROM users WHERE id = ?");
   const byEmail = db.prepare<[string], UserRow>("SELECT * FROM users WHERE email = ?");
   // The addresses with a character outside printable ASCII: the only ones whose NFC form can differ from them.

@@ -1,6 +1,6 @@
 /** Queries on workspaces. */
 import { prefixedId } from "../runtime/ids.js";
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 
 /** One row of workspaces; `is_default` is 1 for the account's default workspace, else 0. */
 export interface WorkspaceRow {
@@ -24,7 +24,7 @@ export interface WorkspaceHoldings {
 export const WORKSPACE_PAGE_SQL = "SELECT * FROM workspaces WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?";
 
 /** Prepared workspace statements of one connection. */
-export function workspaceQueries(db: Db) {
+export function workspaceQueries(db: SqlConnection) {
   const byId = db.prepare<[string], WorkspaceRow>("SELECT * FROM workspaces WHERE id = ?");
   const byAccount = db.prepare<[number], WorkspaceRow>(
     "SELECT * FROM workspaces WHERE account_id = ? ORDER BY created_at, id",
