@@ -48,4 +48,9 @@ export interface SqlConnection {
   transaction<F extends SqlBody>(fn: F): SqlTransaction<F>;
   /** Whether a transaction is open (a failed statement can have rolled it back). */
   readonly inTransaction: boolean;
+  /**
+   * Which SQL the connection speaks where the engines differ: "postgres" for a PostgreSQL connection (src/db/pg/);
+   * absent on a better-sqlite3 connection, which speaks SQLite's.
+   */
+  readonly dialect?: "postgres";
 }
