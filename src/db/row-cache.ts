@@ -11,10 +11,36 @@
  * `maxRows` rows and starts over when full.
  */
 import type { Statement } from "better-sqlite3";
+import type { SqlConnection } from "./connection.js";
 import type { Db } from "./open.js";
 
+/** Rows read by key before a request's handler runs: kept in memory where the engine tells when they go stale. */
+export interface RowLookups {
+  /** The row under `key`, loaded with `load` when not kept or when the database changed since. */
+  get<T>(key: string, load: () => T | undefined): T | undefined;
+  /** Forgets every row (the next lookups read the database). */
+  clear(): void;
+}
+
+/**
+ * The lookups of a connection: cached on SQLite, read each time on PostgreSQL, where several servers write one
+ * database and none of SQLite's change counters exists (test/db/row-cache.test.ts).
+ */
+export function rowLookupsOf(db: SqlConnection): RowLookups {
+  return db.dialect === "postgres" ? new UncachedRows() : new RowCache(db as Db);
+}
+
+/** Lookups that always read the database: a key revoked through another server is refused by the next request. */
+export class UncachedRows implements RowLookups {
+  get<T>(_key: string, load: () => T | undefined): T | undefined {
+    return load();
+  }
+
+  clear(): void {}
+}
+
 /** Rows read by key and kept until the database changes, so that a hot read skips its query. */
-export class RowCache {
+export class RowCache implements RowLookups {
   private rows = new Map<string, unknown>();
   private changes = -1;
   private dataVersion = -1;

@@ -2,7 +2,7 @@
 import type { AccountRow } from "../db/accounts.js";
 import type { ApiKeyRow, Scope } from "../db/apikeys.js";
 import type { Durability } from "../db/durability.js";
-import type { RowCache } from "../db/row-cache.js";
+import type { RowLookups } from "../db/row-cache.js";
 import type { Store } from "../db/store.js";
 import type { DbLocation } from "../db/thread-store.js";
 import type { Role } from "../db/users.js";
@@ -71,7 +71,7 @@ export interface ServerConfig {
 export interface Services {
   store: Store;
   /** The API keys, accounts and workspaces requests authenticate with, kept while the database is unchanged. */
-  rows: RowCache;
+  rows: RowLookups;
   /** Awaited before a write is answered: the write is then on disk (db/durability.ts). */
   durability: Durability;
   /** The writes' turns on the HTTP thread (turns.ts); the checkpointer holds them for a moment now and then. */

@@ -1,9 +1,10 @@
 /** The services of a server over a migrated database: the store, the pools, the background runners, the caches. */
 import { statSync } from "node:fs";
 import path from "node:path";
+import type { SqlConnection } from "../db/connection.js";
 import { alreadyDurable, type Durability } from "../db/durability.js";
-import { DB_FILE, type Db } from "../db/open.js";
-import { RowCache } from "../db/row-cache.js";
+import { DB_FILE } from "../db/open.js";
+import { rowLookupsOf } from "../db/row-cache.js";
 import { createStore } from "../db/store.js";
 import type { DbLocation } from "../db/thread-store.js";
 import { type Clock, systemClock } from "../domain/clock.js";
@@ -34,7 +35,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
 
 /** What building the services needs; everything but the database has a default. */
 export interface ServiceOptions {
-  db: Db;
+  db: SqlConnection;
   clock?: Clock;
   pool?: WorkerPool;
   /** The pool of password hashing and checks; default: `pool`. */
@@ -83,7 +84,7 @@ export function createServices(options: ServiceOptions): Services {
   const watched = noticingFullDisk(writer, (e) => services.storage.noteIfFull(e));
   const services: Services = {
     store,
-    rows: new RowCache(options.db),
+    rows: rowLookupsOf(options.db),
     durability: options.durability ?? alreadyDurable,
     turns: new WriteTurns(),
     writer,

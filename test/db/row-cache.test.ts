@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { SqlConnection } from "../../src/db/connection.js";
 import { migrate } from "../../src/db/migrate.js";
 import { openDb } from "../../src/db/open.js";
-import { RowCache } from "../../src/db/row-cache.js";
+import { RowCache, rowLookupsOf, UncachedRows } from "../../src/db/row-cache.js";
 import { tempDir } from "../helpers/cli.js";
 
 /** Two connections to one file (the server's and the command line's), and a cache over the first. */
@@ -87,6 +88,21 @@ describe("RowCache", () => {
     s.get(3);
     s.get(1);
     expect(s.loads()).toBe(6);
+    s.close();
+  });
+});
+
+describe("rowLookupsOf", () => {
+  it("caches on SQLite and reads every time on PostgreSQL, where other servers write unseen", () => {
+    const s = setup();
+    expect(rowLookupsOf(s.db)).toBeInstanceOf(RowCache);
+    const postgres = { ...s.db, dialect: "postgres" } as unknown as SqlConnection;
+    const lookups = rowLookupsOf(postgres);
+    expect(lookups).toBeInstanceOf(UncachedRows);
+    let loads = 0;
+    const load = () => ({ n: ++loads });
+    expect(lookups.get("k", load)).toEqual({ n: 1 });
+    expect(lookups.get("k", load)).toEqual({ n: 2 });
     s.close();
   });
 });
