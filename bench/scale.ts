@@ -99,9 +99,23 @@ class Step {
     (await sendJson(`${this.served.url}/api/v1${pathAndQuery}`, "GET", this.key)).status;
 }
 
+/** Matches the planned range is sized to hold at every step: two pages of 20, so that each step reads a full page. */
+const PLANNED_MATCHES = 40;
+
+/**
+ * Days of a planned range expected to hold PLANNED_MATCHES of `contents` (one in 10 planned, spread over 1,461 days:
+ * scale-grow.ts plannedDay). A fixed week held no match at 1,000 contents and a full page at 100,000: its growth
+ * measured the page filling up, not the filter's cost, which issue 33 asks to be bounded by the page.
+ */
+function plannedRangeDays(contents: number): number {
+  const perDay = contents / 10 / 1461;
+  return Math.max(1, Math.ceil(PLANNED_MATCHES / perDay));
+}
+
 /** The lists and their filters, as their routes offer them (src/routes/*.ts ListQuery). */
-function listReads(today: string, contentId: number): [string, string][] {
+function listReads(today: string, contentId: number, contents: number): [string, string][] {
   const day = (offset: number) => new Date(Date.parse(today) + offset * 86_400_000).toISOString().slice(0, 10);
+  const rangeDays = plannedRangeDays(contents);
   return [
     ["GET /contents", "/contents?limit=20"],
     ...["draft", "generated", "finalized", "published"].map((s): [string, string] => [
@@ -109,8 +123,8 @@ function listReads(today: string, contentId: number): [string, string][] {
       `/contents?limit=20&status=${s}`,
     ]),
     [
-      "GET /contents?planned_from&planned_to (a week)",
-      `/contents?limit=20&planned_from=${day(30)}&planned_to=${day(36)}`,
+      `GET /contents?planned_from&planned_to (a range of ~${PLANNED_MATCHES} matches)`,
+      `/contents?limit=20&planned_from=${day(30)}&planned_to=${day(30 + rangeDays - 1)}`,
     ],
     ["GET /contents?planned_from (from in a year)", `/contents?limit=20&planned_from=${day(365)}`],
     ["GET /contents?overdue=true", "/contents?limit=20&overdue=true"],
@@ -157,7 +171,10 @@ const fileSizeMiB = (dir: string) =>
     .filter((f) => /\.(db|sqlite)(-wal)?$/.test(f))
     .reduce((sum, f) => sum + statSync(path.join(dir, f)).size, 0) / 1048576;
 
-async function measure(step: Step, ctx: { runner: Runner; dataDir: string; tmp: string; ids: number[] }) {
+async function measure(
+  step: Step,
+  ctx: { runner: Runner; dataDir: string; tmp: string; ids: number[]; contents: number },
+) {
   const { served } = step;
   const ids = ctx.ids;
   const today = new Date().toISOString().slice(0, 10);
@@ -166,7 +183,8 @@ async function measure(step: Step, ctx: { runner: Runner; dataDir: string; tmp: 
   step.set("no request, 2 s quiet (the stall floor)", "count", "ms", { p50: Number.NaN, stallMs: await step.stall() });
   const converted = await sendJson(`${served.url}/api/v1/conversions?limit=1`, "GET", step.key);
   const convertedId = converted.body?.data?.[0]?.content_id ?? ids[0];
-  for (const [name, query] of listReads(today, convertedId)) await step.time(name, "read", SAMPLES, step.get(query));
+  for (const [name, query] of listReads(today, convertedId, ctx.contents))
+    await step.time(name, "read", SAMPLES, step.get(query));
   await step.time("GET /contents/{id}", "read", SAMPLES, (i) =>
     step.get(`/contents/${ids[(i + ids.length) % ids.length]}`)(),
   );
@@ -270,7 +288,7 @@ async function main(): Promise<void> {
       const caught = await graphCaughtUp(step);
       if (!caught) log(`  the knowledge graph had not caught up after ${GRAPH_WAIT_MS / 60_000} min`);
       step.set("entities in the sources", "count", "", { p50: countEntities(grown.sources, entities) });
-      await measure(step, { runner, dataDir, tmp, ids });
+      await measure(step, { runner, dataDir, tmp, ids, contents: target });
       await sleep(1_000);
       step.set("idle RSS after the step", "rss", "MiB", { p50: rssKb(served.child.pid!) / 1024 });
       // Past the idle threads' end and two of the idle collectors' checks (workers/pool.ts, runtime/idle-gc.ts).
