@@ -96,6 +96,8 @@ interface Table {
   columns: Column[];
   primaryKey: string[];
   foreignKeys: string[];
+  /** How many CHECK constraints it has. */
+  checks: number;
 }
 
 /** An index other than a primary key's; its columns as `col`, `col DESC` or `lower(col)`. */
@@ -106,12 +108,16 @@ interface Index {
   partial: boolean;
 }
 
-/** A trigger's table, timing, event and `UPDATE OF` columns (sorted); all are FOR EACH ROW. */
+/**
+ * A trigger's table, timing, event and `UPDATE OF` columns (sorted), whether a WHEN condition says when it runs (one
+ * with a subquery is its function's test on PostgreSQL, README.md); all are FOR EACH ROW.
+ */
 interface Trigger {
   table: string;
   timing: string;
   event: string;
   columns: string[];
+  when: boolean;
   forEachRow: boolean;
 }
 
@@ -163,7 +169,9 @@ function sqliteSchema(db: Db): Schema {
   for (const t of triggers) {
     const [, timing, event, of] = /\b(BEFORE|AFTER)\s+(INSERT|DELETE|UPDATE)(?:\s+OF\s+(.+?))?\s+ON\s/is.exec(t.sql)!;
     const columns = of ? of.split(",").map((c) => c.trim()) : [];
-    schema.triggers[t.name] = { table: t.tbl_name, timing, event, columns: columns.sort(), forEachRow: true };
+    const condition = /\bWHEN\b([\s\S]*)/i.exec(t.sql.split(/\bBEGIN\b/i)[0]!)?.[1];
+    const when = condition !== undefined && !/\bSELECT\b/i.test(condition);
+    schema.triggers[t.name] = { table: t.tbl_name, timing, event, columns: columns.sort(), when, forEachRow: true };
   }
   return schema;
 }
@@ -208,7 +216,11 @@ function sqliteTable(db: Db, table: string): Table {
       parts[0]!.on_delete,
     );
   });
-  return { columns, primaryKey, foreignKeys: foreignKeys.sort() };
+  const sql = db
+    .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
+    .pluck()
+    .get(table) as string;
+  return { columns, primaryKey, foreignKeys: foreignKeys.sort(), checks: sql.match(/\bCHECK\s*\(/gi)?.length ?? 0 };
 }
 
 /**
@@ -250,7 +262,7 @@ async function pgSchema(client: pg.Client): Promise<Schema> {
      WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
   );
   for (const c of columns.rows) {
-    schema.tables[c.table_name] ??= { columns: [], primaryKey: [], foreignKeys: [] };
+    schema.tables[c.table_name] ??= { columns: [], primaryKey: [], foreignKeys: [], checks: 0 };
     schema.tables[c.table_name]!.columns.push({
       name: c.column_name,
       type: c.data_type,
@@ -266,6 +278,11 @@ async function pgSchema(client: pg.Client): Promise<Schema> {
   for (const f of await pgForeignKeys(client))
     schema.tables[f.table]!.foreignKeys.push(foreignKey(f.columns, f.target_table, f.target, ON_DELETE[f.action]!));
   for (const table of Object.values(schema.tables)) table.foreignKeys.sort();
+  const checks = await client.query<{ table: string }>(
+    `SELECT conrelid::regclass::text AS table FROM pg_constraint
+     WHERE contype = 'c' AND connamespace = current_schema()::regnamespace`,
+  );
+  for (const { table } of checks.rows) schema.tables[table]!.checks++;
   for (const t of await pgTriggers(client)) {
     const { name, ...trigger } = t;
     schema.triggers[name] = { ...trigger, columns: trigger.columns.sort() };
@@ -323,7 +340,7 @@ async function pgTriggers(client: pg.Client) {
          WHEN t.tgtype & 16 = 16 THEN 'UPDATE' END AS event,
        array(SELECT a.attname::text FROM unnest(t.tgattr::int2[]) AS k(num)
          JOIN pg_attribute AS a ON a.attrelid = t.tgrelid AND a.attnum = k.num) AS columns,
-       t.tgtype & 1 = 1 AS "forEachRow"
+       t.tgqual IS NOT NULL AS when, t.tgtype & 1 = 1 AS "forEachRow"
      FROM pg_trigger AS t JOIN pg_class AS c ON c.oid = t.tgrelid
      WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace`,
   );
