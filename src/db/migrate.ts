@@ -16,10 +16,13 @@ export interface Migration {
 
 declare const __CS_EMBEDDED_MIGRATIONS__: { name: string; sql: string }[] | undefined;
 
+/** A migration file's name, `0001_init.sql`; sql/ holds other entries too (sql/postgres/, its README). */
+const MIGRATION_FILE = /^\d{4}_[\w-]+\.sql$/;
+
 /** Parses `0001_init.sql` style names into a sorted, gap-checked list. */
 export function parseMigrations(files: { name: string; sql: string }[]): Migration[] {
   const list = files
-    .filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f.name))
+    .filter((f) => MIGRATION_FILE.test(f.name))
     .map((f) => ({ version: Number(f.name.slice(0, 4)), name: f.name, sql: f.sql }))
     .sort((a, b) => a.version - b.version);
   list.forEach((m, i) => {
@@ -32,7 +35,8 @@ export function parseMigrations(files: { name: string; sql: string }[]): Migrati
 export function knownMigrations(): Migration[] {
   if (typeof __CS_EMBEDDED_MIGRATIONS__ !== "undefined") return parseMigrations(__CS_EMBEDDED_MIGRATIONS__);
   const dir = path.join(sourceRoot(), "sql");
-  return parseMigrations(readdirSync(dir).map((name) => ({ name, sql: readFileSync(path.join(dir, name), "utf8") })));
+  const names = readdirSync(dir).filter((name) => MIGRATION_FILE.test(name));
+  return parseMigrations(names.map((name) => ({ name, sql: readFileSync(path.join(dir, name), "utf8") })));
 }
 
 function checksum(sql: string): string {
