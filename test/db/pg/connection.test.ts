@@ -107,6 +107,23 @@ describePostgres("a PgConnection's statements", () => {
     expect(() => db.prepare("SELECT nope FROM items").all()).toThrow(expect.objectContaining({ code: "42703" }));
   });
 
+  it("prepares a text again once another connection changed its table: at once outside a transaction", () => {
+    const other = openPostgres(database.url);
+    try {
+      db.exec("CREATE TABLE wide (id INT); INSERT INTO wide VALUES (1)");
+      const all = db.prepare("SELECT * FROM wide");
+      expect(all.all()).toEqual([{ id: 1 }]);
+      other.exec("ALTER TABLE wide ADD COLUMN extra INT DEFAULT 7");
+      expect(all.all()).toEqual([{ id: 1, extra: 7 }]);
+      other.exec("ALTER TABLE wide ADD COLUMN more INT DEFAULT 8");
+      // Inside a transaction the failed statement has aborted it: the error is the caller's, the next call works.
+      expect(() => db.transaction(() => all.all())()).toThrow(expect.objectContaining({ code: "0A000" }));
+      expect(all.all()).toEqual([{ id: 1, extra: 7, more: 8 }]);
+    } finally {
+      other.close();
+    }
+  });
+
   it("refuses a value PostgreSQL and SQLite cannot bind, before sending it", () => {
     expect(() => db.prepare("SELECT ? AS v").get(true)).toThrow(TypeError);
   });
