@@ -3,11 +3,19 @@
  * as better-sqlite3's do, with SQLite's parameters, integer columns as numbers, the server's refusals as PgError
  * with their SQLSTATE, and lastInsertRowid refused with the way out.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { openPostgres, type PgConnection } from "../../../src/db/pg/connection.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isPostgresUrl, openPostgres, type PgConnection } from "../../../src/db/pg/connection.js";
 import { PgError } from "../../../src/db/pg/errors.js";
 import { NO_ROWID_MESSAGE } from "../../../src/db/pg/statement.js";
 import { describePostgres, type TestDatabase, testDatabase } from "../../helpers/postgres.js";
+
+describe("openPostgres", () => {
+  it("takes only a postgres:// URL, and says what one looks like", () => {
+    expect(["postgres://u:p@h:5432/d", "postgresql://h/d"].map(isPostgresUrl)).toEqual([true, true]);
+    expect(["mysql://h/d", "/var/lib/data", ""].map(isPostgresUrl)).toEqual([false, false, false]);
+    expect(() => openPostgres("sqlite:///tmp/x.db")).toThrow(/postgres:\/\/user:password@host:port\/database/);
+  });
+});
 
 describePostgres("a PgConnection's statements", () => {
   let database: TestDatabase;
