@@ -31,6 +31,7 @@ import {
   DASHBOARD_INDEX_ASSET,
   dashboardAssetKey,
   dashboardFileNames,
+  PG_THREAD_ASSET,
   SERVED_ASSETS,
 } from "./src/runtime/assets.js";
 
@@ -286,6 +287,51 @@ async function bundleWorker(outDir: string): Promise<string> {
   return outfile;
 }
 
+/**
+ * The thread of the synchronous PostgreSQL client (src/db/pg/thread.ts) with pg in one file, a SEA asset of its own
+ * (src/runtime/assets.ts pgThreadEntry); pg's optional native binding stays out.
+ */
+async function bundlePgThread(outDir: string, nodeBin: string): Promise<string> {
+  const outfile = path.join(outDir, PG_THREAD_ASSET);
+  await esbuild.build({
+    ...common,
+    entryPoints: [path.join(root, "src/db/pg/thread.ts")],
+    outfile,
+    external: [...(common.external ?? []), "pg-native"],
+    banner: { js: importMetaBanner },
+  });
+  checkPgThread(outfile, nodeBin);
+  step(`bundled the PostgreSQL client's thread (${kib(outfile)}); it runs pg in the embedded Node`);
+  return outfile;
+}
+
+/**
+ * The bundle must run on its own in the embedded Node: started as a thread from an empty folder (no node_modules),
+ * asked to connect to a closed port, it answers with the client's protocol (src/db/pg/protocol.ts) that the server
+ * is unavailable (ECONNREFUSED). No PostgreSQL server is needed.
+ */
+function checkPgThread(bundle: string, nodeBin: string): void {
+  const empty = mkdtempSync(path.join(os.tmpdir(), "cs-build-pg-"));
+  try {
+    const file = path.join(empty, PG_THREAD_ASSET);
+    copyFileSync(bundle, file);
+    const probe = `const { Worker, MessageChannel, receiveMessageOnPort } = require("node:worker_threads");
+      const { port1, port2 } = new MessageChannel(); const flag = new SharedArrayBuffer(4);
+      const url = "postgres://nobody@127.0.0.1:1/none";
+      new Worker(${JSON.stringify(file)}, { workerData: { url, connectTimeoutMs: 5000, flag, port: port2 },
+        transferList: [port2] }).unref();
+      port1.postMessage({ id: 1, op: "connect" });
+      Atomics.wait(new Int32Array(flag), 0, 0, 30000);
+      console.log(JSON.stringify(receiveMessageOnPort(port1)?.message ?? null));`;
+    const answer = run(nodeBin, ["-e", probe], { cwd: empty, env: cleanEnv() }).stdout.trim();
+    const parsed = JSON.parse(answer || "null") as { kind?: string; code?: string } | null;
+    if (parsed?.kind !== "unavailable" || parsed.code !== "ECONNREFUSED")
+      throw new BuildError(`the PostgreSQL client's thread did not answer as expected in the embedded Node: ${answer}`);
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+}
+
 async function bundleMain(outDir: string, buildId: string): Promise<string> {
   if (!existsSync(opts.main)) throw new BuildError(`main entry ${opts.main} does not exist`);
   const outfile = path.join(outDir, "main.cjs");
@@ -369,9 +415,10 @@ async function main(): Promise<void> {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const worker = await bundleWorker(work);
+  const pgThread = await bundlePgThread(work, nodeBin);
   // Names the folder the executable writes its assets to: a new build never reuses an older build's files.
   const hash = createHash("sha256");
-  for (const file of [addon, worker]) hash.update(readFileSync(file));
+  for (const file of [addon, worker, pgThread]) hash.update(readFileSync(file));
   const buildId = hash.digest("hex").slice(0, 16);
   const mainBundle = await bundleMain(work, buildId);
   const dashboard = await dashboardAssets(work);
@@ -384,7 +431,13 @@ async function main(): Promise<void> {
     useSnapshot: false,
     useCodeCache: true,
     execArgv: SEA_EXEC_ARGV,
-    assets: { "better_sqlite3.node": addon, "worker.cjs": worker, ...servedAssetFiles(), ...dashboard },
+    assets: {
+      "better_sqlite3.node": addon,
+      "worker.cjs": worker,
+      [PG_THREAD_ASSET]: pgThread,
+      ...servedAssetFiles(),
+      ...dashboard,
+    },
   };
   writeFileSync(path.join(work, "sea-config.json"), `${JSON.stringify(seaConfig, null, 2)}\n`);
   run(nodeBin, ["--experimental-sea-config", "sea-config.json"], { cwd: work, env: cleanEnv() });

@@ -66,8 +66,11 @@ function checkPrivate(dir: string, isBase: boolean): void {
   }
 }
 
+/** The asset of the PostgreSQL client's thread (src/db/pg/thread.ts bundled with pg by build.config.ts). */
+export const PG_THREAD_ASSET = "pg-thread.cjs";
+
 /** The files a build writes to its folder (besides its temporary names while writing them). */
-const ASSET_FILES = new Set(["better_sqlite3.node", "worker.cjs"]);
+const ASSET_FILES = new Set(["better_sqlite3.node", "worker.cjs", PG_THREAD_ASSET]);
 
 function buildId(): string {
   if (typeof __CS_BUILD_ID__ !== "undefined") return __CS_BUILD_ID__;
@@ -313,6 +316,18 @@ export function workerEntry(): { filename: string; execArgv: string[] } {
   // An absolute URL, so that worker threads load tsx whatever the current directory is.
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
   return { filename: path.join(sourceRoot(), "src/workers/worker.ts"), execArgv: ["--import", tsx] };
+}
+
+/**
+ * What starts a SyncPgClient's thread (src/db/pg/sync-client.ts), as `new Worker(script, options)` takes it: the bundle
+ * written from the executable; from source, a line of code that loads the TypeScript file through tsx's require
+ * (tsx's `--import` does not reach a thread's main script, which Node then refuses for its .ts extension).
+ */
+export function pgThreadEntry(): { script: string; eval: boolean } {
+  if (isSea()) return { script: writeAsset(PG_THREAD_ASSET, 0o600), eval: false };
+  const file = JSON.stringify(path.join(sourceRoot(), "src/db/pg/thread.ts"));
+  const tsx = JSON.stringify(createRequire(import.meta.url).resolve("tsx/cjs/api"));
+  return { script: `require(${tsx}).require(${file}, ${file});`, eval: true };
 }
 
 /** The repository root when running from source (for sql/); the executable's folder inside the executable. */
