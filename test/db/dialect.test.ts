@@ -468,6 +468,29 @@ function storeCalls(ws: string, other: string): [string, (s: Store) => unknown][
     ],
     ["storage and learning reads", (s) => [s.storage.used(1), s.learning.backlog(), s.learning.due("2030-07-01", 5)]],
     [
+      "writes: stored bytes counted again, graph upkeep, key and job states",
+      (s) => {
+        s.graph.markUpdated(ws, "2030-06-15T09:00:00.000Z");
+        s.graph.markUpdated("ws_gone", "2030-06-15T09:00:00.000Z");
+        s.apiKeys.touchMany([["key_1", "2030-06-15T09:00:00.000Z"]]);
+        s.contents.publish(2, "2030-06-15T09:00:00.000Z");
+        return [
+          s.storage.recount(1),
+          s.graph.updatedAt(ws),
+          s.graph.updatedAt("ws_gone"),
+          s.graph.removeStale(ws),
+          s.graph.removeStaleOf(ws, 2),
+          s.graph.settle(ws),
+          s.apiKeys.expireBy("key_1", "2030-12-01T00:00:00.000Z"),
+          s.apiKeys.expireBy("key_1", "2031-06-01T00:00:00.000Z"),
+          s.apiKeys.byId("key_1"),
+          s.learning.claim("job_1", "2030-06-15T09:00:00.000Z"),
+          s.learning.claim("job_1", "2030-06-15T09:00:00.000Z"),
+          s.learning.job("job_1"),
+        ];
+      },
+    ],
+    [
       "writes: upserts, ignored duplicates, inserts returning ids",
       (s) => {
         s.misc.settingOnce("k", "first");
