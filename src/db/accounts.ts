@@ -19,18 +19,20 @@ export interface AccountRow {
 }
 
 /** Whether the accounts table has a row, without reading one (accountQueries any, first-account.ts). */
-export const ANY_ACCOUNT_SQL = "SELECT 1 FROM accounts LIMIT 1";
+export const ANY_ACCOUNT_SQL = "SELECT 1 AS found FROM accounts LIMIT 1";
 
 /** Prepared account statements of one connection. */
 export function accountQueries(db: SqlConnection) {
   const byId = db.prepare<[number], AccountRow>("SELECT * FROM accounts WHERE id = ?");
   const all = db.prepare<[], AccountRow>("SELECT * FROM accounts ORDER BY id");
   const anyRow = db.prepare(ANY_ACCOUNT_SQL);
-  const insert = db.prepare<[string, string, string]>(
-    // The id from id_sequences: never one a deleted account had (sql/0020_user_sessions_and_ids.sql).
-    `INSERT INTO accounts (id, name, plan, created_at)
-     VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'accounts'), ?, ?, ?)`,
-  );
+  const insert = db
+    .prepare<[string, string, string], number>(
+      // The id from id_sequences: never one a deleted account had (sql/0020_user_sessions_and_ids.sql).
+      `INSERT INTO accounts (id, name, plan, created_at)
+       VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'accounts'), ?, ?, ?) RETURNING id`,
+    )
+    .pluck();
   const setPlan = db.prepare<[string, number]>("UPDATE accounts SET plan = ? WHERE id = ?");
   const remove = db.prepare<[number]>("DELETE FROM accounts WHERE id = ?");
   const setLimits = db.prepare<[number | null, number | null, number]>(
@@ -47,7 +49,7 @@ export function accountQueries(db: SqlConnection) {
     /** Whether the database holds an account: asked in a transaction, the answer holds until it ends. */
     any: () => anyRow.get() !== undefined,
     create(name: string, plan: Plan, now: string): AccountRow {
-      const id = Number(insert.run(name, plan, now).lastInsertRowid);
+      const id = Number(insert.get(name, plan, now));
       return byId.get(id)!;
     },
     setPlan: (id: number, plan: Plan) => setPlan.run(plan, id).changes > 0,

@@ -1,5 +1,6 @@
 /** Queries on contents and their versions. */
 import type { SqlConnection, SqlStatement } from "./connection.js";
+import { indexedBy } from "./dialect.js";
 
 /** Where a content is in its life: draft, generated, finalized, published. */
 export type ContentStatus = "draft" | "generated" | "finalized" | "published";
@@ -70,12 +71,14 @@ export function contentQueries(db: SqlConnection) {
 /** One content row: read, created, saved, scheduled, published, removed. */
 function rowQueries(db: SqlConnection) {
   const byId = db.prepare<[number], ContentRow>(`SELECT ${ROW} FROM contents AS c WHERE c.id = ?`);
-  const insert = db.prepare(
-    // The id from id_sequences: never one a deleted record had (sql/0011_id_sequences.sql).
-    `INSERT INTO contents (id, account_id, workspace_id, template_id, title, content, status, created_at, updated_at)
-     VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'contents'),
-       @accountId, @workspaceId, @templateId, @title, @content, @status, @now, @now)`,
-  );
+  const insert = db
+    .prepare<[Record<string, unknown>], number>(
+      // The id from id_sequences: never one a deleted record had (sql/0011_id_sequences.sql).
+      `INSERT INTO contents (id, account_id, workspace_id, template_id, title, content, status, created_at, updated_at)
+       VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'contents'),
+         @accountId, @workspaceId, @templateId, @title, @content, @status, @now, @now) RETURNING id`,
+    )
+    .pluck();
   const update = db.prepare(
     `UPDATE contents SET title = @title, content = @content, template_id = @templateId, status = @status,
        finalized_content = @finalizedContent, version_count = @versionCount, text_version = @textVersion,
@@ -100,7 +103,7 @@ function rowQueries(db: SqlConnection) {
       status: ContentStatus;
       now: string;
     }): ContentRow {
-      const id = Number(insert.run(c).lastInsertRowid);
+      const id = Number(insert.get(c));
       return byId.get(id)!;
     },
     /**
@@ -179,18 +182,18 @@ function dayTerms(f: ContentFilter): string[] {
  * The statements of a contents page's ids. `exact`: the page's ids from listIndex's index. `walk`, for a day range
  * only: the matches among the next RANGE_WALK entries in id order, which are the page when they fill it; a range
  * that matches densely is thus served at the page's cost, a sparse one at RANGE_WALK entries and its matches.
- * The indexes are named (INDEXED BY): without statistics SQLite prefers any index in id order and tests each row,
- * and a dropped index is then an error rather than a slow page.
+ * The indexes are named on SQLite (INDEXED BY): without statistics SQLite prefers any index in id order and tests
+ * each row, and a dropped index is then an error rather than a slow page.
  */
-export function listSql(f: ContentFilter): { exact: string; walk?: string } {
+export function listSql(db: SqlConnection, f: ContentFilter): { exact: string; walk?: string } {
   const place = placeTerms(f);
   const days = dayTerms(f);
-  const exact = `SELECT id FROM contents INDEXED BY ${listIndex(f)} WHERE ${[...place, ...days].join(" AND ")}
+  const exact = `SELECT id FROM contents ${indexedBy(db, listIndex(f))} WHERE ${[...place, ...days].join(" AND ")}
     ORDER BY id LIMIT @limit`;
   if (!ranged(f)) return { exact };
-  const next = `SELECT id, status, scheduled_publish_day FROM contents INDEXED BY ${orderedIndex(f)}
+  const next = `SELECT id, status, scheduled_publish_day FROM contents ${indexedBy(db, orderedIndex(f))}
     WHERE ${place.join(" AND ")} ORDER BY id LIMIT ${RANGE_WALK}`;
-  return { exact, walk: `SELECT id FROM (${next}) WHERE ${days.join(" AND ")} ORDER BY id LIMIT @limit` };
+  return { exact, walk: `SELECT id FROM (${next}) AS walked WHERE ${days.join(" AND ")} ORDER BY id LIMIT @limit` };
 }
 
 /** The listing of a workspace's contents by filters: statements per combination, prepared on first use and kept. */
@@ -215,7 +218,7 @@ function listQuery(db: SqlConnection): (f: ContentFilter) => IterableIterator<Co
   }
   /** A page of contents, read as it is taken (routes' page()): texts past what a page shows are not read. */
   return function list(f: ContentFilter): IterableIterator<ContentRow> {
-    const sql = listSql(f);
+    const sql = listSql(db, f);
     const walked = sql.walk === undefined ? [] : ids(sql.walk, f);
     const page = walked.length === f.limit ? walked : ids(sql.exact, f);
     return rows(page);

@@ -55,12 +55,15 @@ export const CONVERSION_LIST_SQL = {
 /** Prepared conversion statements of one connection. */
 export function conversionQueries(db: SqlConnection) {
   const byId = db.prepare<[number], ConversionRow>("SELECT * FROM conversions WHERE id = ?");
-  const insert = db.prepare(
-    // The id from id_sequences: never one a deleted record had (sql/0011_id_sequences.sql).
-    `INSERT INTO conversions (id, account_id, workspace_id, content_id, target_format, output, posts, subject, created_at)
-     VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'conversions'),
-       @accountId, @workspaceId, @contentId, @targetFormat, @output, @posts, @subject, @now)`,
-  );
+  const insert = db
+    .prepare<[Record<string, unknown>], number>(
+      // The id from id_sequences: never one a deleted record had (sql/0011_id_sequences.sql).
+      `INSERT INTO conversions (id, account_id, workspace_id, content_id, target_format, output, posts, subject,
+         created_at)
+       VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'conversions'),
+         @accountId, @workspaceId, @contentId, @targetFormat, @output, @posts, @subject, @now) RETURNING id`,
+    )
+    .pluck();
   const list = db.prepare<{ workspaceId: string; afterId: number; limit: number }, ConversionRow>(
     CONVERSION_LIST_SQL.all,
   );
@@ -81,7 +84,8 @@ export function conversionQueries(db: SqlConnection) {
     ConversionRow
   >(
     `SELECT * FROM conversions WHERE content_id = @contentId AND workspace_id = @workspaceId
-       AND target_format = @targetFormat AND output = @output AND posts IS @posts AND subject IS @subject
+       AND target_format = @targetFormat AND output = @output AND posts IS NOT DISTINCT FROM @posts
+       AND subject IS NOT DISTINCT FROM @subject
      ORDER BY id DESC LIMIT 1`,
   );
 
@@ -110,7 +114,7 @@ export function conversionQueries(db: SqlConnection) {
     },
     /** Stores a conversion. */
     create(c: NewConversion): ConversionRow {
-      const id = Number(insert.run({ ...c, posts: c.posts === null ? null : JSON.stringify(c.posts) }).lastInsertRowid);
+      const id = Number(insert.get({ ...c, posts: c.posts === null ? null : JSON.stringify(c.posts) }));
       return byId.get(id)!;
     },
   };

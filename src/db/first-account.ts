@@ -8,7 +8,7 @@ import type { SqlConnection } from "./connection.js";
  */
 export function hasFirstAccount(db: SqlConnection): boolean {
   return (
-    db.prepare("SELECT 1 FROM schema_migrations LIMIT 1").get() !== undefined &&
+    db.prepare("SELECT 1 AS found FROM schema_migrations LIMIT 1").get() !== undefined &&
     db.prepare(ANY_ACCOUNT_SQL).get() !== undefined
   );
 }

@@ -1,5 +1,6 @@
 /** Queries on the knowledge graph: what each source document yielded, summed per workspace into nodes and edges. */
 import type { SqlConnection } from "./connection.js";
+import { indexedBy, jsonTexts, positionFunction, sqlFor } from "./dialect.js";
 
 /** What kind of entity a node is: a proper noun, or a key phrase. */
 export type EntityType = "proper_noun" | "key_phrase";
@@ -66,14 +67,24 @@ export interface ExtractedDocument {
 
 const SOURCE_KIND = "CASE WHEN d.reference_id IS NULL THEN 'content' ELSE 'reference' END";
 
-/** A node's first sources (SOURCES_INLINE, in document order) as JSON text, for the node row `n` of `@ws`. */
-const FIRST_SOURCES = `(SELECT json_group_array(json_object('kind', f.kind, 'id', f.id)) FROM (
-    SELECT ${SOURCE_KIND} AS kind, coalesce(d.reference_id, d.content_id) AS id
+/**
+ * A node's first sources (SOURCES_INLINE, in document order) as JSON text, for the node row `n` of `@ws`: the text
+ * is put together with string_agg, which both engines have, where their JSON functions differ (SQLite's
+ * json_group_array, PostgreSQL's json_agg); a kind is one of two words and an id an integer, nothing to escape. The
+ * text is the one json_group_array(json_object(…)) makes. SQLite aggregates the sorted rows in their order, and an
+ * ORDER BY in the aggregate would sort them again in a temp B-tree (test/db/graph-totals.test.ts); PostgreSQL
+ * promises the order only with one.
+ */
+const firstSources = (db: SqlConnection) => `(SELECT '[' || coalesce(string_agg(
+      '{"kind":"' || f.kind || '","id":' || f.id || '}', ',' ${sqlFor(db, { sqlite: "", postgres: "ORDER BY f.document" })}
+    ), '') || ']' FROM (
+    SELECT m.document_id AS document, ${SOURCE_KIND} AS kind, coalesce(d.reference_id, d.content_id) AS id
     FROM graph_mentions AS m JOIN graph_documents AS d ON d.id = m.document_id
     WHERE m.workspace_id = @ws AND m.entity = n.entity ORDER BY m.document_id LIMIT ${SOURCES_INLINE}) AS f)`;
 
 /** The columns of a node row from the totals `n` (sql/0023_graph_totals.sql). */
-const NODE = `n.entity AS id, n.label, n.type, n.mentions, n.source_count, ${FIRST_SOURCES} AS sources`;
+const nodeColumns = (db: SqlConnection) =>
+  `n.entity AS id, n.label, n.type, n.mentions, n.source_count, ${firstSources(db)} AS sources`;
 
 /**
  * A queued source the graph is in sync with (sql/0023): a reference with its document; a content finalized or
@@ -92,15 +103,16 @@ const SETTLED = `(q.kind = 'reference' AND EXISTS (SELECT 1 FROM graph_documents
  * version. The index (sql/0009_graph_scans.sql) holds all of that; without INDEXED BY SQLite would look the
  * content up by its id and read status and version from the table row, past the row's two texts.
  */
-const STALE = `NOT EXISTS (SELECT 1 FROM contents AS c INDEXED BY contents_graph
+const stale = (db: SqlConnection) => `NOT EXISTS (SELECT 1 FROM contents AS c ${indexedBy(db, "contents_graph")}
   WHERE c.workspace_id = d.workspace_id AND c.status IN ('finalized', 'published') AND c.version_count = d.version
     AND c.id = d.content_id)`;
 
 /**
- * The workspace-wide scans: `stale` is a catch-up's, on the writer thread; `pending` defines what the queue's
- * GRAPH_READS.queued must find (test/db/graph-totals.test.ts compares them). Exported for the tests of their plans.
+ * The workspace-wide scans of a connection: `stale` is a catch-up's, on the writer thread; `pending` defines what
+ * the queue's graphReads().queued must find (test/db/graph-totals.test.ts compares them). Exported for the tests of
+ * their plans.
  */
-export const GRAPH_SCANS = {
+export const graphScans = (db: SqlConnection) => ({
   // Unordered: pendingSources sorts the rows found, where an ORDER BY sorted each half of the union in a temp B-tree.
   pending: `SELECT 'reference' AS kind, r.id AS id, 0 AS version FROM reference_materials AS r
      WHERE r.workspace_id = @ws AND NOT EXISTS (SELECT 1 FROM graph_documents AS d WHERE d.reference_id = r.id)
@@ -111,12 +123,12 @@ export const GRAPH_SCANS = {
   // Reference rows go with their material (cascade); a content's rows are stale when its version moved on, it
   // left the finalized/published statuses or the workspace.
   stale: `SELECT d.id FROM graph_documents AS d
-     WHERE d.workspace_id = @ws AND d.content_id IS NOT NULL AND ${STALE}`,
-} as const;
+     WHERE d.workspace_id = @ws AND d.content_id IS NOT NULL AND ${stale(db)}`,
+});
 
-/** The reads that must cost what they return (exported for the tests of their query plans). */
-export const GRAPH_READS = {
-  // The sources of a workspace to extract, from its queue (sql/0023): the same as GRAPH_SCANS.pending, which the
+/** The reads of a connection that must cost what they return (exported for the tests of their query plans). */
+export const graphReads = (db: SqlConnection) => ({
+  // The sources of a workspace to extract, from its queue (sql/0023): the same as graphScans().pending, which the
   // writes keep, in O(queue) rather than a walk of every reference and content.
   queued: `SELECT q.kind AS kind, q.source_id AS id, CASE q.kind WHEN 'content' THEN c.version_count ELSE 0 END AS version
      FROM graph_queue AS q LEFT JOIN contents AS c ON q.kind = 'content' AND c.id = q.source_id
@@ -130,17 +142,17 @@ export const GRAPH_READS = {
   // A page after the sort key (mentions, id) in two index seeks: the rest of the key's mention count, then the less
   // mentioned. One statement's OR of the two would walk the index from its start, and the tail of nodes mentioned
   // once is most of a workspace's.
-  tied: (type: boolean) => `SELECT ${NODE} FROM graph_nodes AS n INDEXED BY graph_nodes_top
+  tied: (type: boolean) => `SELECT ${nodeColumns(db)} FROM graph_nodes AS n ${indexedBy(db, "graph_nodes_top")}
      WHERE n.workspace_id = @ws ${type ? "AND n.type = @type" : ""} AND n.mentions = @mentions AND n.entity > @afterId
      ORDER BY n.entity LIMIT @limit`,
-  below: (type: boolean) => `SELECT ${NODE} FROM graph_nodes AS n INDEXED BY graph_nodes_top
+  below: (type: boolean) => `SELECT ${nodeColumns(db)} FROM graph_nodes AS n ${indexedBy(db, "graph_nodes_top")}
      WHERE n.workspace_id = @ws ${type ? "AND n.type = @type" : ""} AND n.mentions < @mentions
      ORDER BY n.mentions DESC, n.entity LIMIT @limit`,
   sources: `SELECT m.document_id AS document, ${SOURCE_KIND} AS kind, coalesce(d.reference_id, d.content_id) AS id
      FROM graph_mentions AS m JOIN graph_documents AS d ON d.id = m.document_id
      WHERE m.workspace_id = @ws AND m.entity = @id AND m.document_id > @after
      ORDER BY m.document_id LIMIT @limit`,
-} as const;
+});
 
 const bySource = (a: GraphSource, b: GraphSource) => (a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1);
 
@@ -151,22 +163,24 @@ export function graphQueries(db: SqlConnection) {
 
 /** What a catch-up reads and writes: the sources still to extract, the stale documents, and each extraction. */
 function catchUpQueries(db: SqlConnection) {
-  const pending = db.prepare<{ ws: string }, GraphSource>(GRAPH_READS.queued);
-  const stale = db.prepare<{ ws: string }, { id: number }>(GRAPH_SCANS.stale);
+  const pending = db.prepare<{ ws: string }, GraphSource>(graphReads(db).queued);
+  const staleDocuments = db.prepare<{ ws: string }, { id: number }>(graphScans(db).stale);
   const referenceExtracted = db.prepare<[number]>("SELECT 1 FROM graph_documents WHERE reference_id = ?").pluck();
   const contentExtracted = db
     .prepare<[number, number]>("SELECT 1 FROM graph_documents WHERE content_id = ? AND version = ?")
     .pluck();
   const removeStaleOfContent = db.prepare<{ ws: string; id: number }>(
-    `DELETE FROM graph_documents AS d WHERE d.content_id = @id AND d.workspace_id = @ws AND ${STALE}`,
+    `DELETE FROM graph_documents AS d WHERE d.content_id = @id AND d.workspace_id = @ws AND ${stale(db)}`,
   );
   const removeDocument = db.prepare<[number]>("DELETE FROM graph_documents WHERE id = ?");
   const removeOfReference = db.prepare<[number]>("DELETE FROM graph_documents WHERE reference_id = ?");
   const removeOfContent = db.prepare<[number]>("DELETE FROM graph_documents WHERE content_id = ?");
-  const insertDocument = db.prepare(
-    `INSERT INTO graph_documents (workspace_id, reference_id, content_id, version, extracted_at)
-     VALUES (@ws, @referenceId, @contentId, @version, @now)`,
-  );
+  const insertDocument = db
+    .prepare<[Record<string, unknown>], number>(
+      `INSERT INTO graph_documents (workspace_id, reference_id, content_id, version, extracted_at)
+       VALUES (@ws, @referenceId, @contentId, @version, @now) RETURNING id`,
+    )
+    .pluck();
   const insertMention = db.prepare(
     `INSERT INTO graph_mentions (document_id, workspace_id, entity, label, search, type, mentions)
      VALUES (@documentId, @ws, @id, @label, @search, @type, @mentions)`,
@@ -182,7 +196,7 @@ function catchUpQueries(db: SqlConnection) {
     `DELETE FROM graph_queue AS q WHERE q.workspace_id = @ws AND q.kind = @kind AND q.source_id = @id AND (${SETTLED})`,
   );
   const removeStale = db.transaction((workspaceId: string): number => {
-    const ids = stale.all({ ws: workspaceId });
+    const ids = staleDocuments.all({ ws: workspaceId });
     for (const { id } of ids) removeDocument.run(id);
     settleWorkspace.run({ ws: workspaceId });
     return ids.length;
@@ -197,13 +211,13 @@ function catchUpQueries(db: SqlConnection) {
       if (source.kind === "reference") removeOfReference.run(source.id);
       else removeOfContent.run(source.id);
       const documentId = Number(
-        insertDocument.run({
+        insertDocument.get({
           ws: workspaceId,
           referenceId: source.kind === "reference" ? source.id : null,
           contentId: source.kind === "content" ? source.id : null,
           version: source.version,
           now,
-        }).lastInsertRowid,
+        }),
       );
       for (const e of extracted.entities)
         insertMention.run({ ...e, documentId, ws: workspaceId, search: e.label.toLowerCase() });
@@ -221,7 +235,7 @@ function catchUpQueries(db: SqlConnection) {
         ? referenceExtracted.get(source.id)
         : contentExtracted.get(source.id, source.version)) !== undefined,
     /** How many documents are of contents that changed or left the graph's statuses. */
-    staleCount: (workspaceId: string) => stale.all({ ws: workspaceId }).length,
+    staleCount: (workspaceId: string) => staleDocuments.all({ ws: workspaceId }).length,
     /** Drops the documents of contents that changed or left the graph's statuses, in one transaction; how many. */
     removeStale: (workspaceId: string): number => removeStale(workspaceId),
     /** Drops a content's document in a workspace when it is stale (removeStale for one content); returns how many. */
@@ -241,10 +255,10 @@ function stateQueries(db: SqlConnection) {
   const touch = db.prepare<{ ws: string; now: string }>(
     // Nothing for a workspace deleted since the catch-up looked (a deletion queued ahead on the writer thread).
     `INSERT INTO graph_state (workspace_id, updated_at)
-     SELECT @ws, @now WHERE EXISTS (SELECT 1 FROM workspaces WHERE id = @ws)
+     SELECT CAST(@ws AS TEXT), CAST(@now AS TEXT) WHERE EXISTS (SELECT 1 FROM workspaces WHERE id = @ws)
      ON CONFLICT(workspace_id) DO UPDATE SET updated_at = excluded.updated_at`,
   );
-  const pending = db.prepare<[string], number>(GRAPH_READS.pending).pluck();
+  const pending = db.prepare<[string], number>(graphReads(db).pending).pluck();
   const updatedAt = db.prepare<[string], { updated_at: string }>(
     "SELECT updated_at FROM graph_state WHERE workspace_id = ?",
   );
@@ -281,8 +295,9 @@ function nodeQueries(db: SqlConnection) {
   // Pages go on after the last row's sort key, not after a count of rows: mention counts change as the graph takes
   // in sources, so that an offset would repeat entities and skip others between pages.
   type Page = { ws: string; type: EntityType | null; limit: number; mentions: number; afterId: string };
-  const tied = [false, true].map((t) => db.prepare<Page, GraphNodeRow>(GRAPH_READS.tied(t)));
-  const below = [false, true].map((t) => db.prepare<Page, GraphNodeRow>(GRAPH_READS.below(t)));
+  const reads = graphReads(db);
+  const tied = [false, true].map((t) => db.prepare<Page, GraphNodeRow>(reads.tied(t)));
+  const below = [false, true].map((t) => db.prepare<Page, GraphNodeRow>(reads.below(t)));
   const nodes = (ws: string, type: EntityType | null, limit: number, after: NodeKey | null) => {
     const t = type ? 1 : 0;
     const page: Page = { ws, type, limit, mentions: after?.mentions ?? Number.MAX_SAFE_INTEGER, afterId: "" };
@@ -290,33 +305,33 @@ function nodeQueries(db: SqlConnection) {
     return rows.length < limit ? rows.concat(below[t].all({ ...page, limit: limit - rows.length })) : rows;
   };
   const nodesByIds = db.prepare<{ ws: string; ids: string }, GraphNodeRow>(
-    `SELECT ${NODE} FROM graph_nodes AS n
-     WHERE n.workspace_id = @ws AND n.entity IN (SELECT value FROM json_each(@ids)) ORDER BY n.mentions DESC, n.entity`,
+    `SELECT ${nodeColumns(db)} FROM graph_nodes AS n
+     WHERE n.workspace_id = @ws AND n.entity IN (${jsonTexts(db, "@ids")}) ORDER BY n.mentions DESC, n.entity`,
   );
   const node = db.prepare<{ ws: string; id: string }, GraphNodeRow>(
-    `SELECT ${NODE} FROM graph_nodes AS n WHERE n.workspace_id = @ws AND n.entity = @id`,
+    `SELECT ${nodeColumns(db)} FROM graph_nodes AS n WHERE n.workspace_id = @ws AND n.entity = @id`,
   );
   // Label matches rank first at the start of the label, then at the start of a word, then anywhere: a read of the
-  // workspace's nodes (one row per entity), not of their mentions.
+  // workspace's nodes (one row per entity), not of their mentions. The optional parameters are cast: PostgreSQL
+  // cannot tell a type from `? IS NULL`.
+  const instr = positionFunction(db);
   const search = db.prepare<
     { ws: string; q: string; type: EntityType | null; limit: number } & SearchAfter,
     FoundNodeRow
   >(
     `SELECT * FROM (
-       SELECT ${NODE},
-         CASE WHEN instr(n.search, @q) = 1 THEN 0 WHEN instr(n.search, ' ' || @q) > 0 THEN 1 ELSE 2 END AS rank
+       SELECT ${nodeColumns(db)},
+         CASE WHEN ${instr}(n.search, @q) = 1 THEN 0 WHEN ${instr}(n.search, ' ' || @q) > 0 THEN 1 ELSE 2 END AS rank
        FROM graph_nodes AS n
-       WHERE n.workspace_id = @ws AND instr(n.search, @q) > 0 AND (@type IS NULL OR n.type = @type)
+       WHERE n.workspace_id = @ws AND ${instr}(n.search, @q) > 0 AND (CAST(@type AS TEXT) IS NULL OR n.type = @type)
      ) AS ranked
-     WHERE @afterId IS NULL OR ranked.rank > @afterRank
+     WHERE CAST(@afterId AS TEXT) IS NULL OR ranked.rank > @afterRank
        OR (ranked.rank = @afterRank AND (ranked.mentions < @afterMentions
          OR (ranked.mentions = @afterMentions AND ranked.id > @afterId)))
      ORDER BY ranked.rank, ranked.mentions DESC, ranked.id
      LIMIT @limit`,
   );
-  const sources = db.prepare<{ ws: string; id: string; after: number; limit: number }, NodeSourceRow>(
-    GRAPH_READS.sources,
-  );
+  const sources = db.prepare<{ ws: string; id: string; after: number; limit: number }, NodeSourceRow>(reads.sources);
 
   return {
     /** The most mentioned nodes of a workspace, optionally of one type, after the sort key `after`. */
@@ -347,15 +362,15 @@ function nodeQueries(db: SqlConnection) {
 function edgeQueries(db: SqlConnection) {
   const edges = db.prepare<{ ws: string; ids: string; minWeight: number }, GraphEdgeRow>(
     `SELECT e.source, e.target, e.weight FROM graph_edges AS e
-     WHERE e.workspace_id = @ws AND e.source IN (SELECT value FROM json_each(@ids))
-       AND e.target IN (SELECT value FROM json_each(@ids)) AND e.weight >= @minWeight
+     WHERE e.workspace_id = @ws AND e.source IN (${jsonTexts(db, "@ids")})
+       AND e.target IN (${jsonTexts(db, "@ids")}) AND e.weight >= @minWeight
      ORDER BY e.weight DESC, e.source, e.target`,
   );
   const related = db.prepare<{ ws: string; id: string; limit: number }, { id: string; weight: number }>(
     `SELECT id, weight FROM (
        SELECT target AS id, weight FROM graph_edges WHERE workspace_id = @ws AND source = @id
        UNION ALL
-       SELECT source AS id, weight FROM graph_edges WHERE workspace_id = @ws AND target = @id)
+       SELECT source AS id, weight FROM graph_edges WHERE workspace_id = @ws AND target = @id) AS related
      ORDER BY weight DESC, id LIMIT @limit`,
   );
 

@@ -38,10 +38,11 @@ export function idempotencyQueries(db: SqlConnection) {
        status = excluded.status, headers = excluded.headers, body = excluded.body, body_kept = excluded.body_kept,
        created_at = excluded.created_at, expires_at = excluded.expires_at`,
   );
-  // In bounded batches: a day's expiry at once would be one long transaction.
+  // In bounded batches: a day's expiry at once would be one long transaction. The rows by their primary key, which
+  // both engines have (rowid is SQLite's).
   const purge = db.prepare<[string, number]>(
-    `DELETE FROM idempotency_keys WHERE rowid IN
-       (SELECT rowid FROM idempotency_keys WHERE expires_at <= ? LIMIT ?)`,
+    `DELETE FROM idempotency_keys WHERE (account_id, caller, idempotency_key) IN
+       (SELECT account_id, caller, idempotency_key FROM idempotency_keys WHERE expires_at <= ? LIMIT ?)`,
   );
   return {
     /** The unexpired response stored for (account, caller, key) at an ISO time, if any. */

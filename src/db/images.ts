@@ -47,12 +47,13 @@ export function imageQueries(db: SqlConnection) {
   );
   const page = db.prepare<[number, number, number], ImageRow>(IMAGE_PAGE_SQL.all);
   const pageOfSource = db.prepare<[number, number, string, number], ImageRow>(IMAGE_PAGE_SQL.ofSource);
-  const insert = db.prepare<
-    [number, string, string, number, number, number, string, string | null, string, Buffer, string]
-  >(
-    `INSERT INTO images (account_id, filename, mime_type, size_bytes, width, height, source, prompt, sha256, data, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insert = db
+    .prepare<[number, string, string, number, number, number, string, string | null, string, Buffer, string], number>(
+      `INSERT INTO images (account_id, filename, mime_type, size_bytes, width, height, source, prompt, sha256, data,
+         created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    )
+    .pluck();
   const remove = db.prepare<[number, number]>("DELETE FROM images WHERE id = ? AND account_id = ?");
 
   return {
@@ -67,7 +68,7 @@ export function imageQueries(db: SqlConnection) {
         : pageOfSource.all(accountId, beforeId, source, limit),
     create(accountId: number, image: Omit<NewImage, "account_id">, now: string): ImageRow {
       const id = Number(
-        insert.run(
+        insert.get(
           accountId,
           image.filename,
           image.mime_type,
@@ -79,7 +80,7 @@ export function imageQueries(db: SqlConnection) {
           image.sha256,
           Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength),
           now,
-        ).lastInsertRowid,
+        ),
       );
       return find.get(id, accountId)!;
     },

@@ -65,9 +65,10 @@ export function learningQueries(db: SqlConnection) {
   const quotaUsed = db.prepare<[number, string], { used: number }>(
     "SELECT used FROM analysis_quota_used WHERE account_id = ? AND month = ?",
   );
+  // The stored count named by its table: PostgreSQL finds a bare name ambiguous beside `excluded`.
   const useQuota = db.prepare<[number, string]>(
     `INSERT INTO analysis_quota_used (account_id, month, used) VALUES (?, ?, 1)
-     ON CONFLICT(account_id, month) DO UPDATE SET used = used + 1`,
+     ON CONFLICT(account_id, month) DO UPDATE SET used = analysis_quota_used.used + 1`,
   );
   const profileByWs = db.prepare<[string], VoiceProfileRow>("SELECT * FROM voice_profiles WHERE workspace_id = ?");
   const profileById = db.prepare<[string], VoiceProfileRow>("SELECT * FROM voice_profiles WHERE id = ?");

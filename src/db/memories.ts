@@ -1,5 +1,6 @@
 /** Queries on memories: voice and context notes of a workspace that generation injects. */
 import type { SqlConnection } from "./connection.js";
+import { jsonIntegers } from "./dialect.js";
 
 /** What a memory carries: how to sound (voice) or what to know (context). */
 export const MEMORY_KINDS = ["voice", "context"] as const;
@@ -57,26 +58,29 @@ export const MEMORY_LIST_SQL = {
 /** Prepared memory statements of one connection. */
 export function memoryQueries(db: SqlConnection) {
   const byId = db.prepare<[number], MemoryRow>("SELECT * FROM memories WHERE id = ?");
-  // json_each keeps the order of the ids asked for (its key is the array index).
+  // The ids' rows keep the order asked for (their key is the array index).
   const byIds = db.prepare<{ accountId: number; ids: string }, MemoryRow>(
-    `SELECT m.* FROM json_each(@ids) AS j JOIN memories AS m ON m.id = j.value
+    `SELECT m.* FROM ${jsonIntegers(db, "@ids", "j")} JOIN memories AS m ON m.id = j.value
      WHERE m.account_id = @accountId ORDER BY j.key`,
   );
   const presentIds = db
     .prepare<{ accountId: number; ids: string }, number>(
-      `SELECT m.id FROM json_each(@ids) AS j JOIN memories AS m ON m.id = j.value WHERE m.account_id = @accountId`,
+      `SELECT m.id FROM ${jsonIntegers(db, "@ids", "j")} JOIN memories AS m ON m.id = j.value
+       WHERE m.account_id = @accountId`,
     )
     .pluck();
   const list = db.prepare<{ workspaceId: string; afterId: number; limit: number }, MemoryRow>(MEMORY_LIST_SQL.all);
   const listOfKind = db.prepare<{ workspaceId: string; kind: string; afterId: number; limit: number }, MemoryRow>(
     MEMORY_LIST_SQL.ofKind,
   );
-  const insert = db.prepare(
-    // The id from id_sequences: never one a deleted record had (sql/0011_id_sequences.sql).
-    `INSERT INTO memories (id, account_id, workspace_id, kind, title, content, created_at, updated_at)
-     VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'memories'),
-       @accountId, @workspaceId, @kind, @title, @content, @now, @now)`,
-  );
+  const insert = db
+    .prepare<[NewMemory], number>(
+      // The id from id_sequences: never one a deleted record had (sql/0011_id_sequences.sql).
+      `INSERT INTO memories (id, account_id, workspace_id, kind, title, content, created_at, updated_at)
+       VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'memories'),
+         @accountId, @workspaceId, @kind, @title, @content, @now, @now) RETURNING id`,
+    )
+    .pluck();
   const update = db.prepare<{
     id: number;
     kind: string | null;
@@ -104,7 +108,7 @@ export function memoryQueries(db: SqlConnection) {
       return q.kind === undefined ? list.all(page) : listOfKind.all({ ...page, kind: q.kind });
     },
     create(m: NewMemory): MemoryRow {
-      return byId.get(Number(insert.run(m).lastInsertRowid))!;
+      return byId.get(Number(insert.get(m)))!;
     },
     /** Applies the given changes and stamps updated_at; returns the memory as it now is. */
     update(id: number, changes: MemoryChanges, now: string): MemoryRow | undefined {

@@ -14,11 +14,13 @@ export interface AuditRow {
 
 /** Prepared statements for settings, revoked sessions, the audit log and the readiness ping. */
 export function miscQueries(db: SqlConnection, now: () => number) {
-  const ping = db.prepare<[], { 1: number }>("SELECT 1");
+  const ping = db.prepare<[], { ok: number }>("SELECT 1 AS ok");
   const getSetting = db.prepare<[string], { value: string }>("SELECT value FROM settings WHERE key = ?");
-  const putSetting = db.prepare<[string, string]>("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)");
+  const putSetting = db.prepare<[string, string]>(
+    "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING",
+  );
   const revokeSession = db.prepare<[string, string]>(
-    "INSERT OR IGNORE INTO revoked_sessions (jti, expires_at) VALUES (?, ?)",
+    "INSERT INTO revoked_sessions (jti, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
   );
   const isRevoked = db.prepare<[string], { jti: string }>("SELECT jti FROM revoked_sessions WHERE jti = ?");
   const purgeSessions = db.prepare<[string]>("DELETE FROM revoked_sessions WHERE expires_at < ?");

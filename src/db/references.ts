@@ -1,4 +1,5 @@
 import type { SqlConnection } from "./connection.js";
+import { jsonIntegers } from "./dialect.js";
 
 /** How a reference material arrived: JSON content of a format, or an uploaded file. */
 export const SOURCE_TYPES = ["text", "markdown", "html", "file"] as const;
@@ -65,30 +66,33 @@ export function referenceQueries(db: SqlConnection) {
   const byId = db.prepare<[number], ReferenceRow>(
     `SELECT r.*, ${COUNTED} FROM reference_materials AS r WHERE r.id = ?`,
   );
-  // json_each keeps the order of the ids asked for (its key is the array index).
+  // The ids' rows keep the order asked for (their key is the array index).
   // Without the text: generation checks the ids and takes titles; its passages are read on their own.
   const byIds = db.prepare<{ accountId: number; ids: string }, ReferenceHead>(
-    `SELECT r.id, r.account_id, r.workspace_id, r.title FROM json_each(@ids) AS j
+    `SELECT r.id, r.account_id, r.workspace_id, r.title FROM ${jsonIntegers(db, "@ids", "j")}
      JOIN reference_materials AS r ON r.id = j.value WHERE r.account_id = @accountId ORDER BY j.key`,
   );
   const list = db.prepare<{ workspaceId: string; afterId: number; limit: number }, ReferenceRow>(REFERENCE_LIST_SQL);
   const passagesOf = db.prepare<{ ids: string }, PassageRow>(
-    `SELECT p.* FROM json_each(@ids) AS j JOIN reference_passages AS p ON p.reference_id = j.value
+    `SELECT p.* FROM ${jsonIntegers(db, "@ids", "j")} JOIN reference_passages AS p ON p.reference_id = j.value
      ORDER BY j.key, p.position`,
   );
-  const insert = db.prepare(
-    // The id from id_sequences: never one a deleted record had (sql/0011_id_sequences.sql).
-    `INSERT INTO reference_materials (id, account_id, workspace_id, title, content, source_type, word_count, created_at)
-     VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'reference_materials'),
-       @accountId, @workspaceId, @title, @content, @sourceType, @wordCount, @now)`,
-  );
+  const insert = db
+    .prepare<[NewReference], number>(
+      // The id from id_sequences: never one a deleted record had (sql/0011_id_sequences.sql).
+      `INSERT INTO reference_materials (id, account_id, workspace_id, title, content, source_type, word_count,
+         created_at)
+       VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'reference_materials'),
+         @accountId, @workspaceId, @title, @content, @sourceType, @wordCount, @now) RETURNING id`,
+    )
+    .pluck();
   const insertPassage = db.prepare<[number, number, string, number]>(
     "INSERT INTO reference_passages (reference_id, position, text, word_count) VALUES (?, ?, ?, ?)",
   );
   const remove = db.prepare<[number]>("DELETE FROM reference_materials WHERE id = ?");
 
   const create = db.transaction((r: NewReference): ReferenceRow => {
-    const id = Number(insert.run(r).lastInsertRowid);
+    const id = Number(insert.get(r));
     r.passages.forEach((p, position) => {
       insertPassage.run(id, position, p.text, p.wordCount);
     });

@@ -20,7 +20,8 @@ export function signInBackoffQueries(db: SqlConnection) {
   );
   const clear = db.prepare<[string]>("DELETE FROM sign_in_backoff WHERE subject = ?");
   const clearStartingWith = db.prepare<[string, string]>(
-    "DELETE FROM sign_in_backoff WHERE substr(subject, 1, length(?)) = ?",
+    // Cast: PostgreSQL's length() takes several types and cannot tell which a parameter is.
+    "DELETE FROM sign_in_backoff WHERE substr(subject, 1, length(CAST(? AS TEXT))) = ?",
   );
   const all = db.prepare<[], BackoffRow>("SELECT * FROM sign_in_backoff ORDER BY subject");
   const purge = db.prepare<[number]>("DELETE FROM sign_in_backoff WHERE last_failure_ms < ?");

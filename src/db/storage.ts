@@ -5,6 +5,7 @@
  * sums together.
  */
 import type { SqlConnection } from "./connection.js";
+import { sqlFor } from "./dialect.js";
 
 /** The UTF-8 bytes of a nullable text column, as the triggers count them. */
 const bytes = (column: string) => `coalesce(octet_length(${column}), 0)`;
@@ -60,7 +61,15 @@ export function storageQueries(db: SqlConnection) {
 
 /** Counts the accounts not counted yet (the migration leaves them NULL); nothing before that migration ran. */
 export function recountUnknownStorage(db: SqlConnection): void {
-  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'storage_usage'").get();
+  // Each engine's own catalog: SQLite's sqlite_master, PostgreSQL's to_regclass (null for no such table).
+  const table = db
+    .prepare(
+      sqlFor(db, {
+        sqlite: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'storage_usage'",
+        postgres: "SELECT 1 WHERE to_regclass('storage_usage') IS NOT NULL",
+      }),
+    )
+    .get();
   if (!table) return;
   const recount = db.prepare<{ id: number }>(RECOUNT_SQL);
   const unknown = db.prepare<[], { account_id: number }>(

@@ -1,5 +1,6 @@
 /** Queries on templates: the built-in ones (seeded by sql/0002_library.sql) and each account's own. */
 import type { SqlConnection } from "./connection.js";
+import { positionFunction } from "./dialect.js";
 
 /** The layouts a template can produce. */
 export const TEMPLATE_FORMATS = ["article", "post", "thread", "email", "page", "release", "product"] as const;
@@ -87,20 +88,29 @@ export interface TemplateListQuery {
   limit: number;
 }
 
+/**
+ * A text with its ASCII capitals made small, and nothing else: what SQL's lower() does to the columns on both
+ * engines (SQLite's lower is ASCII-only, and so is PostgreSQL's on the schema's "C" columns), and what SQLite's
+ * NOCASE compared. Done here rather than by lower(?) in the statement, which PostgreSQL would apply in the database's
+ * locale to the parameter, lowering other letters too (test/db/dialect.test.ts compares the engines).
+ */
+const foldAscii = (text: string) => text.replace(/[A-Z]+/g, (capitals) => capitals.toLowerCase());
+
 function parse(row: StoredTemplate): TemplateRow {
   return { ...row, sections: JSON.parse(row.sections) as TemplateSection[] };
 }
 
 /**
- * The built-in templates and the account's own in id order, by category and text. Both halves come from
- * templates_account; the filters are tested on those rows, which are the built-ins and the account's own, never
- * a workspace's contents (test/db/list-plans.test.ts).
+ * The built-in templates and the account's own in id order, by category and text (`@category` and `@q` in small
+ * letters: foldAscii). Both halves come from templates_account; the filters are tested on those rows, which are the
+ * built-ins and the account's own, never a workspace's contents (test/db/list-plans.test.ts). The optional
+ * parameters are cast: PostgreSQL cannot tell a type from `? IS NULL`.
  */
-export const TEMPLATE_LIST_SQL = `SELECT * FROM templates
+export const templateListSql = (db: SqlConnection) => `SELECT * FROM templates
   WHERE (account_id IS NULL OR account_id = @accountId)
     AND id > @afterId
-    AND (@category IS NULL OR category = @category COLLATE NOCASE)
-    AND (@q IS NULL OR instr(lower(name || ' ' || description || ' ' || category), lower(@q)) > 0)
+    AND (CAST(@category AS TEXT) IS NULL OR lower(category) = @category)
+    AND (CAST(@q AS TEXT) IS NULL OR ${positionFunction(db)}(lower(name || ' ' || description || ' ' || category), @q) > 0)
   ORDER BY id LIMIT @limit`;
 
 /** Prepared template statements of one connection. */
@@ -109,9 +119,9 @@ export function templateQueries(db: SqlConnection) {
   const list = db.prepare<
     { accountId: number; category: string | null; q: string | null; afterId: number; limit: number },
     StoredTemplate
-  >(TEMPLATE_LIST_SQL);
+  >(templateListSql(db));
   const byName = db.prepare<[number, string], StoredTemplate>(
-    "SELECT * FROM templates WHERE account_id = ? AND name = ? COLLATE NOCASE ORDER BY id LIMIT 1",
+    "SELECT * FROM templates WHERE account_id = ? AND lower(name) = ? ORDER BY id LIMIT 1",
   );
   const countOwn = db.prepare<[number], { n: number }>("SELECT count(*) AS n FROM templates WHERE account_id = ?");
   const update = db.prepare(
@@ -120,10 +130,13 @@ export function templateQueries(db: SqlConnection) {
      WHERE id = @id AND account_id IS NOT NULL`,
   );
   const remove = db.prepare("DELETE FROM templates WHERE id = ? AND account_id IS NOT NULL");
-  const insert = db.prepare(
-    `INSERT INTO templates (account_id, name, category, description, format, sections, target_words, tone, created_at)
-     VALUES (@accountId, @name, @category, @description, @format, @sections, @targetWords, @tone, @createdAt)`,
-  );
+  const insert = db
+    .prepare<[Record<string, unknown>], number>(
+      `INSERT INTO templates (account_id, name, category, description, format, sections, target_words, tone, created_at)
+       VALUES (@accountId, @name, @category, @description, @format, @sections, @targetWords, @tone, @createdAt)
+       RETURNING id`,
+    )
+    .pluck();
   return {
     /** Any template by id, built-in or of any account: the caller checks the account. */
     byId(id: number): TemplateRow | undefined {
@@ -135,8 +148,8 @@ export function templateQueries(db: SqlConnection) {
       return list
         .all({
           accountId: query.accountId,
-          category: query.category ?? null,
-          q: query.q ?? null,
+          category: query.category === undefined ? null : foldAscii(query.category),
+          q: query.q === undefined ? null : foldAscii(query.q),
           afterId: query.afterId,
           limit: query.limit,
         })
@@ -144,7 +157,7 @@ export function templateQueries(db: SqlConnection) {
     },
     /** The account's own template of this name (case-insensitive), if it has one; never a built-in one. */
     ownByName(accountId: number, name: string): TemplateRow | undefined {
-      const row = byName.get(accountId, name);
+      const row = byName.get(accountId, foldAscii(name));
       return row && parse(row);
     },
     /** How many templates of its own the account has. */
@@ -153,7 +166,7 @@ export function templateQueries(db: SqlConnection) {
     },
     /** Adds an account's own template. */
     create(t: NewTemplate): TemplateRow {
-      const id = insert.run({ ...t, sections: JSON.stringify(t.sections) }).lastInsertRowid;
+      const id = insert.get({ ...t, sections: JSON.stringify(t.sections) });
       return parse(byId.get(Number(id))!);
     },
     /** Replaces an account template's fields (never a built-in one's); the row as it now is, if there is one. */

@@ -25,7 +25,8 @@ export interface UsageRow extends UsageCounts {
 }
 
 const columns = USAGE_FIELDS.join(", ");
-const additions = USAGE_FIELDS.map((f) => `${f} = ${f} + excluded.${f}`).join(", ");
+// The stored value named by its table: PostgreSQL finds a bare name ambiguous beside `excluded`.
+const additions = USAGE_FIELDS.map((f) => `${f} = usage_daily.${f} + excluded.${f}`).join(", ");
 
 /** Prepared usage statements of one connection. */
 export function usageQueries(db: SqlConnection) {

@@ -1,5 +1,6 @@
 /** Queries on web-session users. */
 import type { SqlConnection } from "./connection.js";
+import { sqlFor } from "./dialect.js";
 
 /** What a web-session user may do: an admin also manages the account's users and sees its audit log. */
 export type Role = "admin" | "member";
@@ -21,14 +22,22 @@ export function userQueries(db: SqlConnection) {
   const byId = db.prepare<[number], UserRow>("SELECT * FROM users WHERE id = ?");
   const byEmail = db.prepare<[string], UserRow>("SELECT * FROM users WHERE email = ?");
   // The addresses with a character outside printable ASCII: the only ones whose NFC form can differ from them.
-  const nonAscii = db.prepare<[], UserRow>("SELECT * FROM users WHERE email GLOB '*[^ -~]*' ORDER BY id");
+  // SQLite's GLOB and PostgreSQL's regular expression say the same; PostgreSQL has no GLOB, SQLite no `~`.
+  const nonAscii = db.prepare<[], UserRow>(
+    sqlFor(db, {
+      sqlite: "SELECT * FROM users WHERE email GLOB '*[^ -~]*' ORDER BY id",
+      postgres: "SELECT * FROM users WHERE email ~ '[^ -~]' ORDER BY id",
+    }),
+  );
   const all = db.prepare<[], UserRow>("SELECT * FROM users ORDER BY id");
   const byAccount = db.prepare<[number], UserRow>("SELECT * FROM users WHERE account_id = ? ORDER BY id");
-  const insert = db.prepare<[number, string, string, string, string]>(
-    // The id from id_sequences: never one a deleted user had (sql/0020_user_sessions_and_ids.sql).
-    `INSERT INTO users (id, account_id, email, password_hash, role, created_at)
-     VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'users'), ?, ?, ?, ?, ?)`,
-  );
+  const insert = db
+    .prepare<[number, string, string, string, string], number>(
+      // The id from id_sequences: never one a deleted user had (sql/0020_user_sessions_and_ids.sql).
+      `INSERT INTO users (id, account_id, email, password_hash, role, created_at)
+       VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'users'), ?, ?, ?, ?, ?) RETURNING id`,
+    )
+    .pluck();
   const setPassword = db.prepare<[string, number]>(
     "UPDATE users SET password_hash = ?, session_generation = session_generation + 1 WHERE id = ?",
   );
@@ -50,7 +59,7 @@ export function userQueries(db: SqlConnection) {
     },
     list: (accountId?: number) => (accountId === undefined ? all.all() : byAccount.all(accountId)),
     create(accountId: number, email: string, passwordHash: string, role: Role, now: string): UserRow {
-      const id = Number(insert.run(accountId, email, passwordHash, role, now).lastInsertRowid);
+      const id = Number(insert.get(accountId, email, passwordHash, role, now));
       return byId.get(id)!;
     },
     /** Stores a new password hash and moves the session generation: the user's sessions end. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ContentRow, ContentStatus } from "../../src/db/contents.js";
-import { GRAPH_SCANS, type GraphSource } from "../../src/db/graph.js";
+import { type GraphSource, graphScans } from "../../src/db/graph.js";
 import { iso } from "../../src/domain/clock.js";
 import { makeHarness, storeReference } from "../helpers/harness.js";
 
@@ -88,11 +88,11 @@ describe("knowledge graph scans", () => {
     };
     for (const [ws, stale] of Object.entries(expected)) {
       const want = stale.map((k) => documentOf(rows[k].id)!).sort((a, b) => a - b);
-      expect(ids(GRAPH_SCANS.stale, ws)).toEqual(want);
+      expect(ids(graphScans(db).stale, ws)).toEqual(want);
       expect(ids(FORMER_STALE, ws)).toEqual(want);
       expect(store.graph.staleCount(ws)).toBe(want.length);
     }
-    expect(ids(GRAPH_SCANS.stale, h.b.ws)).toEqual([]);
+    expect(ids(graphScans(db).stale, h.b.ws)).toEqual([]);
 
     // One content at a time: only its stale document goes, and only from the workspace asked about.
     const fresh = documentOf(rows.kept.id);
@@ -144,11 +144,11 @@ describe("knowledge graph scans", () => {
         .map((r) => r.detail);
     const ofContents = (details: string[]) => details.filter((d) => /^(SCAN|SEARCH) c\b/.test(d));
 
-    const pending = plan(GRAPH_SCANS.pending);
+    const pending = plan(graphScans(db).pending);
     expect(ofContents(pending)).toEqual(["SEARCH c USING COVERING INDEX contents_graph (workspace_id=? AND status=?)"]);
     expect(pending.join("\n")).not.toMatch(/TEMP B-TREE/);
     // The stale check seeks one index entry per document.
-    const stale = plan(GRAPH_SCANS.stale);
+    const stale = plan(graphScans(db).stale);
     expect(ofContents(stale)).toEqual([
       "SEARCH c USING COVERING INDEX contents_graph (workspace_id=? AND status=? AND version_count=? AND rowid=?)",
     ]);

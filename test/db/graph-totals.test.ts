@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import type { ExtractedDocument } from "../../src/db/graph.js";
-import { GRAPH_READS, GRAPH_SCANS, type GraphSource } from "../../src/db/graph.js";
+import { type GraphSource, graphReads, graphScans } from "../../src/db/graph.js";
 import { iso } from "../../src/domain/clock.js";
 import { makeHarness, storeReference } from "../helpers/harness.js";
 
@@ -189,7 +189,7 @@ describe("knowledge graph queue", () => {
       status: "finalized",
       now,
     });
-    const scanned = h.db.prepare<{ ws: string }, GraphSource>(GRAPH_SCANS.pending).all({ ws });
+    const scanned = h.db.prepare<{ ws: string }, GraphSource>(graphScans(h.db).pending).all({ ws });
     expect(scanned.map((s) => s.id).sort()).toEqual([other, later.id].sort());
     expect(graph.pendingSources(ws)).toEqual(
       [...scanned].sort((a, b) => (a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1)),
@@ -206,7 +206,7 @@ describe("knowledge graph queue", () => {
     expect(pending).not.toHaveBeenCalled();
     expect(stale).not.toHaveBeenCalled();
     const plan = h.db
-      .prepare(`EXPLAIN QUERY PLAN ${GRAPH_READS.pending}`)
+      .prepare(`EXPLAIN QUERY PLAN ${graphReads(h.db).pending}`)
       .all("w")
       .map((r) => (r as { detail: string }).detail);
     expect(plan).toEqual(["SEARCH graph_pending USING PRIMARY KEY (workspace_id=?)"]);
@@ -223,12 +223,12 @@ describe("knowledge graph reads", () => {
   it("seek their pages in an index, never scanning or sorting a workspace's nodes or mentions", () => {
     const { h } = setup();
     for (const sql of [
-      GRAPH_READS.tied(false),
-      GRAPH_READS.tied(true),
-      GRAPH_READS.below(false),
-      GRAPH_READS.below(true),
-      GRAPH_READS.sources,
-      GRAPH_READS.queued,
+      graphReads(h.db).tied(false),
+      graphReads(h.db).tied(true),
+      graphReads(h.db).below(false),
+      graphReads(h.db).below(true),
+      graphReads(h.db).sources,
+      graphReads(h.db).queued,
     ]) {
       const plan = planOf(h.db, sql);
       expect(plan.join("\n"), sql).not.toMatch(/SCAN (n|m|d|graph_\w+)\b|TEMP B-TREE/);

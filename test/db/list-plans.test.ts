@@ -12,7 +12,7 @@ import { migrate } from "../../src/db/migrate.js";
 import { type Db, openDb } from "../../src/db/open.js";
 import { REFERENCE_LIST_SQL } from "../../src/db/references.js";
 import { createStore } from "../../src/db/store.js";
-import { TEMPLATE_LIST_SQL } from "../../src/db/templates.js";
+import { templateListSql } from "../../src/db/templates.js";
 import { WORKSPACE_PAGE_SQL } from "../../src/db/workspaces.js";
 
 const STATUSES: ContentStatus[] = ["draft", "generated", "finalized", "published"];
@@ -79,7 +79,7 @@ describe("list query plans", () => {
       return { lines, why, index: search[0]!.split(" ")[5]!, constraint: search[0]!.replace(/^[^(]*/, "") };
     };
     for (const f of contentShapes()) {
-      const sql = listSql(f);
+      const sql = listSql(db, f);
       const exact = searched(sql.exact, f);
       const { why, constraint } = exact;
       expect(exact.index, why).toBe(listIndex(f));
@@ -139,7 +139,7 @@ describe("list query plans", () => {
       // The built-ins and the account's own templates, each half from templates_account, merged and sorted: the
       // filters are tested on those rows only.
       {
-        sql: TEMPLATE_LIST_SQL,
+        sql: templateListSql(db),
         params: { accountId: 1, category: "blog", q: "x", afterId: 0, limit: 21 },
         table: "templates",
         search: /USING INDEX templates_account \(account_id=\? AND id>\?\)$/,
