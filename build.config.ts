@@ -262,8 +262,9 @@ const piscinaWorkerPath: esbuild.Plugin = {
 };
 
 /** Every sql/NNNN_*.sql file, embedded so that the executable needs no sql/ folder. */
-function migrations(): { name: string; sql: string }[] {
-  const dir = path.join(root, "sql");
+/** The migration files of one engine's folder: sql/ (SQLite's) or sql/postgres/. */
+function migrations(folder = "sql"): { name: string; sql: string }[] {
+  const dir = path.join(root, folder);
   return readdirSync(dir)
     .filter((name) => /^\d{4}_[\w-]+\.sql$/.test(name))
     .sort()
@@ -344,6 +345,7 @@ async function bundleMain(outDir: string, buildId: string): Promise<string> {
     define: {
       ...common.define,
       __CS_EMBEDDED_MIGRATIONS__: JSON.stringify(sql),
+      __CS_EMBEDDED_POSTGRES_MIGRATIONS__: JSON.stringify(migrations("sql/postgres")),
       __CS_BUILD_ID__: JSON.stringify(buildId),
       __CS_BUILD_INFO__: JSON.stringify(buildInfo()),
     },

@@ -16,9 +16,11 @@ import {
   openReadOnly,
   readsImmutable,
 } from "../db/open.js";
+import { openPostgres, type PgConnection, shownUrl } from "../db/pg/connection.js";
 import { createStore, type Store } from "../db/store.js";
 import { ApiError } from "../domain/errors.js";
 import { damagedMessage, dataDirOf, requireDatabase, requireWritable, unreadable, unwritable } from "./data-dir.js";
+import { databaseUrlOf } from "./database-url.js";
 import { CliError } from "./errors.js";
 import { holdCommandLock, LockHeldError, MAINTENANCE_LOCK_FILE } from "./lock.js";
 import { shellWord } from "./output.js";
@@ -88,6 +90,8 @@ export function whileNoRestore<T>(dir: string, fn: () => T): T {
 
 /** Opens an initialised, up-to-date database and runs `fn` with its store, closing it afterwards. */
 export async function withStore<T>(cmd: Command, fn: (store: Store) => T | Promise<T>): Promise<T> {
+  const url = databaseUrlOf(cmd);
+  if (url) return postgresStoreOf(url, fn);
   const dir = dataDirOf(cmd);
   requireDatabase(dir);
   requireWritable(dir);
@@ -101,6 +105,8 @@ export async function withStore<T>(cmd: Command, fn: (store: Store) => T | Promi
  * read-only one cannot, and would leave them behind). The maintenance lock: see whileNoRestoreReading.
  */
 export async function withReadStore<T>(cmd: Command, fn: (store: Store) => T | Promise<T>): Promise<T> {
+  const url = databaseUrlOf(cmd);
+  if (url) return postgresStoreOf(url, fn);
   const dir = dataDirOf(cmd);
   requireDatabase(dir);
   return whileNoRestoreReading(dir, (readOnly) => storeOf(dir, fn, readOnly));
@@ -118,6 +124,36 @@ async function storeOf<T>(dir: string, fn: (store: Store) => T | Promise<T>, rea
   } catch (e) {
     if (e instanceof ApiError) throw new CliError(e.message);
     throw readsImmutable(db) ? markImmutableRead(e) : e;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Connects to a PostgreSQL database for a command; a failure names the database (without its password). Neither the
+ * data directory's lock nor its files are involved: PostgreSQL serializes the writers of every server and command.
+ */
+export function openPostgresDatabase(url: string): PgConnection {
+  try {
+    return openPostgres(url);
+  } catch (e) {
+    throw new CliError(`cannot connect to ${shownUrl(url)}: ${(e as Error).message}`);
+  }
+}
+
+/** As storeOf, on a PostgreSQL database: up to date, or the command says to migrate it first. */
+async function postgresStoreOf<T>(url: string, fn: (store: Store) => T | Promise<T>): Promise<T> {
+  const db = openPostgresDatabase(url);
+  try {
+    const pending = pendingMigrations(db);
+    if (pending.length > 0)
+      throw new CliError(
+        `${fileOf(db)} needs ${pending.length} migration(s): run \`content-service migrate --database-url URL\` first`,
+      );
+    return await fn(createStore(db));
+  } catch (e) {
+    if (e instanceof ApiError) throw new CliError(e.message);
+    throw e;
   } finally {
     db.close();
   }

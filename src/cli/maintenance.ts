@@ -14,13 +14,14 @@ import path from "node:path";
 import type { Command } from "commander";
 import { BackupTargetError, checkCopy, copyDatabase } from "../db/backup-copy.js";
 import { checkpointTruncate, hasMigrationsTable, integrityCheck, vacuumInto } from "../db/maintenance.js";
-import { MigrationMismatchError, migrate, pendingMigrations } from "../db/migrate.js";
+import { type MigratingConnection, MigrationMismatchError, migrate, pendingMigrations } from "../db/migrate.js";
 import { DB_FILE, type Db, fsyncFile, openDb, placeNew } from "../db/open.js";
 import { partialName, syncFolder } from "../jobs/backups.js";
 import { systemErrorReason } from "../runtime/system-errors.js";
 import { refuseBlank } from "./args.js";
 import { dataDirOf, requireDatabase } from "./data-dir.js";
-import { openDatabase, whileNoRestore, whileNoRestoreReading } from "./database.js";
+import { openDatabase, openPostgresDatabase, whileNoRestore, whileNoRestoreReading } from "./database.js";
+import { databaseUrlOf } from "./database-url.js";
 import { CliError, UsageError } from "./errors.js";
 import { acquireRestoreLock, acquireServerLock, LOCK_FILE, LockHeldError, MAINTENANCE_LOCK_FILE } from "./lock.js";
 import { printJson, shellWord, wantsJson } from "./output.js";
@@ -369,23 +370,36 @@ function registerMigrateCommand(program: Command): void {
     .description("Apply pending database migrations to an existing database (serve applies them too)")
     .option("--json", "print the applied migrations as JSON")
     .action((_opts, cmd: Command) => {
+      const url = databaseUrlOf(cmd);
+      if (url) return migrateAndSay(openPostgresDatabase(url), cmd);
       // A mistyped directory must not get a fresh database: `init` (or `serve`) makes one.
       const dir = dataDirOf(cmd);
       requireDatabase(dir);
-      whileNoRestore(dir, () => {
-        const db = openDatabase(dir);
-        try {
-          const applied = migrate(db);
-          if (wantsJson(cmd)) return printJson({ applied });
-          process.stdout.write(applied.length ? `applied: ${applied.join(", ")}\n` : "up to date\n");
-        } catch (e) {
-          if (e instanceof MigrationMismatchError) throw new CliError(e.message);
-          throw e;
-        } finally {
-          db.close();
-        }
-      });
+      whileNoRestore(dir, () => migrateAndSay(openDatabase(dir), cmd));
     });
+}
+
+/** Applies a database's pending migrations, says which, and closes it. */
+function migrateAndSay(db: MigratingConnection & { name: string; close(): void }, cmd: Command): void {
+  try {
+    const applied = migrate(db);
+    if (wantsJson(cmd)) printJson({ applied });
+    else process.stdout.write(applied.length ? `applied: ${applied.join(", ")}\n` : "up to date\n");
+  } catch (e) {
+    if (e instanceof MigrationMismatchError) throw new CliError(e.message);
+    throw e;
+  } finally {
+    db.close();
+  }
+}
+
+/** `backup` and `restore` copy the data directory's SQLite file: on PostgreSQL they are refused, naming its tools. */
+function refusePostgres(cmd: Command, what: string): void {
+  if (databaseUrlOf(cmd))
+    throw new UsageError(
+      `${what} the data directory's SQLite file; a PostgreSQL database is backed up with its own tools (pg_dump, ` +
+        "pg_restore; docs/operations.md)",
+    );
 }
 
 /** Adds `backup` to the program. */
@@ -398,6 +412,7 @@ function registerBackupCommand(program: Command): void {
     .option("--json", "print the result as JSON")
     .action((opts: { out: string; force?: boolean }, cmd: Command) => {
       refuseStream("--out", opts.out);
+      refusePostgres(cmd, "backup copies");
       const started = Date.now();
       const dir = dataDirOf(cmd);
       const { bytes, file } = backupDatabase(dir, opts.out, (line) => process.stderr.write(line), {
@@ -417,6 +432,7 @@ function registerRestoreCommand(program: Command): void {
     .option("--json", "print the result as JSON")
     .action((opts: { from: string }, cmd: Command) => {
       refuseStream("--from", opts.from);
+      refusePostgres(cmd, "restore replaces");
       const started = Date.now();
       const dir = dataDirOf(cmd);
       const { bytes, file, pending } = restoreDatabase(dir, opts.from, (line) => process.stderr.write(line));

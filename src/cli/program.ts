@@ -19,6 +19,12 @@ export function buildProgram(): Command {
         .env("CONTENT_SERVICE_DATA_DIR")
         .default("./data"),
     )
+    .addOption(
+      new Option(
+        "--database-url <url>",
+        "run on this PostgreSQL database (postgres://…) instead of the data directory's SQLite file",
+      ).env("CONTENT_SERVICE_DATABASE_URL"),
+    )
     // DESIGN §2: a global option, so also before the command. The commands that print records list it in their
     // help (and take it after the command); the others refuse it as they would after the command.
     .addOption(new Option("--json", "print records as JSON").hideHelp())

@@ -3,10 +3,12 @@
 import type { Plan } from "../db/accounts.js";
 import { migrate } from "../db/migrate.js";
 import { openDb } from "../db/open.js";
+import type { PgConnection } from "../db/pg/connection.js";
 import { createStore, type Store } from "../db/store.js";
 import { createAccount, createUser, issueKey, setOperatorAccount } from "../domain/admin.js";
 import { generatePassword, hashPassword } from "../domain/passwords.js";
 import { ensureJwtSecret } from "../domain/sessions.js";
+import { openPostgresDatabase } from "./database.js";
 
 /** What `init` was asked for. */
 export interface InitOptions {
@@ -34,6 +36,8 @@ export type InitResult =
       /** When that key expires (ISO 8601), null for never; it was issued at `keyCreatedAt`. */
       keyExpiresAt?: string | null;
       keyCreatedAt?: string;
+      /** Made on a PostgreSQL database (`--database-url`), not the data directory's file. */
+      onPostgres?: boolean;
     };
 
 /** Initialises the data directory's database; does nothing on one that has an account. */
@@ -67,11 +71,31 @@ export function initStore(store: Store, opts: InitOptions): InitResult {
 
 /** Opens, migrates and initialises a data directory; `opened` is called as soon as the file is open (OpenOptions). */
 export function initDataDir(dataDir: string, opts: InitOptions, opened?: () => void): InitResult {
-  const db = openDb(dataDir, { opened });
+  return initDatabase({ dataDir }, opts, opened);
+}
+
+/**
+ * Opens, migrates and initialises the database of a data directory, or the PostgreSQL database at `databaseUrl`
+ * instead; `opened` is called as soon as it is open.
+ */
+export function initDatabase(
+  where: { dataDir: string; databaseUrl?: string },
+  opts: InitOptions,
+  opened?: () => void,
+): InitResult {
+  const db = where.databaseUrl ? openPostgresOpened(where.databaseUrl, opened) : openDb(where.dataDir, { opened });
   try {
     migrate(db);
-    return initStore(createStore(db), opts);
+    const result = initStore(createStore(db), opts);
+    return result.created && where.databaseUrl ? { ...result, onPostgres: true } : result;
   } finally {
     db.close();
   }
+}
+
+/** A PostgreSQL connection for `init` or a first start, `opened` called once it answers. */
+function openPostgresOpened(url: string, opened?: () => void): PgConnection {
+  const db = openPostgresDatabase(url);
+  opened?.();
+  return db;
 }

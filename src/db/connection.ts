@@ -54,3 +54,13 @@ export interface SqlConnection {
    */
   readonly dialect?: "postgres";
 }
+
+/**
+ * A connection as its opener holds it (the server, a command): the store's part, scripts (migrations), its name for
+ * messages, and closing. Both a better-sqlite3 connection and a PgConnection are one.
+ */
+export interface OpenConnection extends SqlConnection {
+  exec(script: string): unknown;
+  readonly name: string;
+  close(): void;
+}

@@ -1,10 +1,13 @@
-/** Forward-only numbered migrations from sql/, each applied in a transaction and recorded. */
+/**
+ * Forward-only numbered migrations, each applied in a transaction and recorded: SQLite's from sql/, PostgreSQL's from
+ * sql/postgres/ (one file of the same name for each, kept equal by test/db/pg/schema.test.ts).
+ */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sourceRoot } from "../runtime/assets.js";
-import type { Db } from "./open.js";
+import type { SqlConnection } from "./connection.js";
 import { recountUnknownStorage } from "./storage.js";
 
 /** One migration file: its number, name and SQL text. */
@@ -15,6 +18,10 @@ export interface Migration {
 }
 
 declare const __CS_EMBEDDED_MIGRATIONS__: { name: string; sql: string }[] | undefined;
+declare const __CS_EMBEDDED_POSTGRES_MIGRATIONS__: { name: string; sql: string }[] | undefined;
+
+/** A connection migrations run on: the store's, and scripts of several statements. */
+export type MigratingConnection = SqlConnection & { exec(sql: string): unknown };
 
 /** A migration file's name, `0001_init.sql`; sql/ holds other entries too (sql/postgres/, its README). */
 const MIGRATION_FILE = /^\d{4}_[\w-]+\.sql$/;
@@ -31,10 +38,17 @@ export function parseMigrations(files: { name: string; sql: string }[]): Migrati
   return list;
 }
 
-/** The migrations this program knows: embedded by the build, or read from sql/ when run from source. */
-export function knownMigrations(): Migration[] {
-  if (typeof __CS_EMBEDDED_MIGRATIONS__ !== "undefined") return parseMigrations(__CS_EMBEDDED_MIGRATIONS__);
-  const dir = path.join(sourceRoot(), "sql");
+/**
+ * The migrations this program knows for a connection's engine: embedded by the build, or read from sql/ (or
+ * sql/postgres/) when run from source.
+ */
+export function knownMigrations(db?: SqlConnection): Migration[] {
+  const postgres = db?.dialect === "postgres";
+  const embedded = postgres
+    ? typeof __CS_EMBEDDED_POSTGRES_MIGRATIONS__ !== "undefined" && __CS_EMBEDDED_POSTGRES_MIGRATIONS__
+    : typeof __CS_EMBEDDED_MIGRATIONS__ !== "undefined" && __CS_EMBEDDED_MIGRATIONS__;
+  if (embedded) return parseMigrations(embedded);
+  const dir = path.join(sourceRoot(), postgres ? "sql/postgres" : "sql");
   const names = readdirSync(dir).filter((name) => MIGRATION_FILE.test(name));
   return parseMigrations(names.map((name) => ({ name, sql: readFileSync(path.join(dir, name), "utf8") })));
 }
@@ -46,26 +60,47 @@ function checksum(sql: string): string {
 /** Thrown when the database holds migrations this program does not know, or in another order. */
 export class MigrationMismatchError extends Error {}
 
+/** A connection that says what it reads: a SQLite file's name, a PostgreSQL database's URL without its password. */
+type NamedConnection = SqlConnection & { readonly name: string };
+
 /** The file a connection reads, named as the user gave it: a read-only one's URI (`file:///…?immutable=1`) as a path. */
-export function fileOf(db: Db): string {
+export function fileOf(db: NamedConnection): string {
   const name = db.name;
+  if (db.dialect === "postgres") return name;
   return name.startsWith("file:") ? fileURLToPath(name.replace(/\?.*$/s, "")) : name;
 }
 
+/** How each engine lists its own tables: whether the migrations' record is there, and any table at all. */
+const CATALOG = {
+  sqlite: {
+    tracked: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
+    anyTable: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' LIMIT 1",
+    elsewhere: "move it away or choose another --data-dir",
+  },
+  postgres: {
+    tracked:
+      "SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'schema_migrations'",
+    anyTable: "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() LIMIT 1",
+    elsewhere: "give --database-url a database of its own",
+  },
+};
+
 /** Checks the applied migrations against the known ones; returns those still to apply. */
-export function pendingMigrations(db: Db, known: Migration[] = knownMigrations()): Migration[] {
+export function pendingMigrations(
+  db: MigratingConnection & NamedConnection,
+  known: Migration[] = knownMigrations(db),
+): Migration[] {
   // Every refusal names the file (README: a database a command cannot use is named in that line).
   // A database with tables but no record of migrations is another program's (a file named content-service.db by
   // mistake): migrating it mixed this schema into it and made an account there.
-  const tracked = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+  const catalog = CATALOG[db.dialect ?? "sqlite"];
+  const tracked = db.prepare(catalog.tracked).get();
   if (!tracked) {
-    const other = db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' LIMIT 1")
-      .get() as { name: string } | undefined;
+    const other = db.prepare(catalog.anyTable).get() as { name: string } | undefined;
     if (other)
       throw new MigrationMismatchError(
         `${fileOf(db)} is not a content-service database (it has tables, e.g. ${JSON.stringify(other.name)}, but no ` +
-          "schema_migrations); refusing to use it: move it away or choose another --data-dir",
+          `schema_migrations); refusing to use it: ${catalog.elsewhere}`,
       );
   }
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -89,11 +124,21 @@ export function pendingMigrations(db: Db, known: Migration[] = knownMigrations()
   return known.slice(applied.length);
 }
 
-/** Applies every pending migration, each in its own transaction; returns the names applied. */
-export function migrate(db: Db, known: Migration[] = knownMigrations()): string[] {
+/**
+ * Applies every pending migration and returns the names applied. On SQLite each in its own transaction. On
+ * PostgreSQL, where several servers may start at once on one database, the check and every migration are one write
+ * transaction: its lock (db/pg/connection.ts) makes a second server wait, then find nothing pending.
+ */
+export function migrate(db: MigratingConnection & NamedConnection, known: Migration[] = knownMigrations(db)): string[] {
+  if (db.dialect === "postgres") return db.transaction(() => applyPending(db, known))();
+  return applyPending(db, known);
+}
+
+function applyPending(db: MigratingConnection & NamedConnection, known: Migration[]): string[] {
   const pending = pendingMigrations(db, known);
   const record = db.prepare("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)");
   for (const m of pending) {
+    // Inside PostgreSQL's one transaction each migration is a savepoint of it (SqlTransaction's nesting).
     db.transaction(() => {
       db.exec(m.sql);
       record.run(m.version, m.name, checksum(m.sql), new Date().toISOString());

@@ -19,9 +19,19 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { loadSqliteAddon, sqliteNativeBinding } from "../runtime/assets.js";
+import type { OpenConnection } from "./connection.js";
 
 /** A connection to the data directory's SQLite database. */
 export type Db = Database.Database;
+
+/**
+ * The SQLite connection an opener holds, for what only SQLite has (checkpoints, backups' copies, sandbox states); a
+ * PostgreSQL connection is refused, naming `what` needed the file.
+ */
+export function sqliteOf(db: OpenConnection, what: string): Db {
+  if (db.dialect === "postgres") throw new Error(`${what} needs the data directory's SQLite file, not PostgreSQL`);
+  return db as Db;
+}
 
 // better-sqlite3 is built without URI filenames (SQLITE_USE_URI=0) and turns them on when this variable is "1" as its
 // addon loads (the first connection of the process): openReadOnly needs `?immutable=1`, which only a URI can say. Every

@@ -1,4 +1,5 @@
 /** The HTTP rendering of an ApiError: its status word, DESIGN §3's body, and what becomes one of an unknown error. */
+import { PgError, PgUnavailableError } from "../db/pg/errors.js";
 import { ApiError } from "../domain/errors.js";
 import { TaskHeapLimitError, TaskLimitError } from "../runtime/task-pool.js";
 
@@ -68,6 +69,13 @@ export function toApiError(err: unknown): ApiError {
       { retry_after_seconds: BUSY_RETRY_SECONDS },
       { "retry-after": String(BUSY_RETRY_SECONDS) },
     );
+  if (err instanceof PgUnavailableError)
+    return new ApiError(
+      "service_busy",
+      "The database server (PostgreSQL) did not answer: it may be restarting. Retry shortly.",
+      { retry_after_seconds: BUSY_RETRY_SECONDS },
+      { "retry-after": String(BUSY_RETRY_SECONDS) },
+    );
   if (isStorageFull(err))
     return new ApiError(
       "storage_full",
@@ -84,8 +92,12 @@ export function toApiError(err: unknown): ApiError {
  */
 export function isStorageFull(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
+  if (err instanceof PgError) return POSTGRES_FULL.has(code as string);
   return typeof code === "string" && /^SQLITE_FULL(_|$)/.test(code);
 }
+
+/** PostgreSQL's SQLSTATE of a full disk (disk_full): its transaction is rolled back whole, as SQLite's. */
+const POSTGRES_FULL = new Set(["53100"]);
 
 /** How long a client is told to wait before retrying after a busy database. */
 const BUSY_RETRY_SECONDS = 1;
@@ -97,5 +109,12 @@ const BUSY_RETRY_SECONDS = 1;
  */
 function isBusy(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
+  if (err instanceof PgError) return POSTGRES_BUSY.has(code as string);
   return typeof code === "string" && /^SQLITE_BUSY(_|$)/.test(code);
 }
+
+/**
+ * PostgreSQL's SQLSTATEs of a transaction that met another and did not run: a serialization failure, a deadlock, a
+ * lock not available in time, too many connections. Retried, it runs.
+ */
+const POSTGRES_BUSY = new Set(["40001", "40P01", "55P03", "53300"]);

@@ -7,9 +7,11 @@ import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Checkpointer } from "../db/checkpoints.js";
+import type { OpenConnection } from "../db/connection.js";
 import { WalSync } from "../db/durability.js";
 import { migrate } from "../db/migrate.js";
-import { DB_FILE, type Db, openDb } from "../db/open.js";
+import { DB_FILE, openDb, sqliteOf } from "../db/open.js";
+import { openPostgres } from "../db/pg/connection.js";
 import type { DbLocation } from "../db/thread-store.js";
 import { type Clock, systemClock } from "../domain/clock.js";
 import { type ThreadWriter, threadWriter } from "../domain/writer.js";
@@ -36,7 +38,7 @@ export interface RunningServer {
   app: App;
   services: Services;
   /** The HTTP thread's connection under `services.store`, closed by close(): the store hands out no handle to it. */
-  db: Db;
+  db: OpenConnection;
   /** Sandbox mode's state (its journal), when the server runs in it. */
   sandbox?: Sandbox;
   /** Stops accepting, finishes requests in flight, flushes buffers, closes the pool and the database. */
@@ -46,6 +48,11 @@ export interface RunningServer {
 /** Options of `serve`. */
 export interface ServeOptions {
   dataDir: string;
+  /**
+   * The PostgreSQL database to run on instead of the data directory's SQLite file (`serve --database-url`): several
+   * servers may share it. Without it, nothing changes.
+   */
+  databaseUrl?: string;
   host: string;
   port: number;
   workers: number;
@@ -79,18 +86,17 @@ export function periodicJobFailed(services: Pick<Services, "storage" | "logger">
 /** What startServer has started, for the steps after it and the shutdown. */
 interface Started {
   options: ServeOptions;
-  db: Db;
+  db: OpenConnection;
   logger: Logger;
   addonFile: string | undefined;
   location: DbLocation;
   backgroundPool: WorkerPool;
   writerPool: WorkerPool;
   passwordPool: WorkerPool;
-  checkpointPool: WorkerPool;
   writer: ThreadWriter;
-  walSync: WalSync;
   services: Services;
-  checkpointer: Checkpointer;
+  /** SQLite's group commit and WAL checkpoints; PostgreSQL commits durably and checkpoints itself. */
+  sqlite?: { walSync: WalSync; checkpointPool: WorkerPool; checkpointer: Checkpointer };
 }
 
 /** Opens and migrates the data directory's database and serves the API until close(). */
@@ -102,13 +108,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // A seeded sandbox's test clock runs over one that starts at a fixed instant and moves only when told to (seed.ts).
   const testClock =
     options.sandbox && new SandboxClock(options.sandbox.seed !== undefined ? seededClock() : systemClock);
+  if (options.sandbox && options.databaseUrl)
+    throw new Error("sandbox mode runs on the data directory's SQLite file only, not with --database-url");
+  if (options.backups && options.databaseUrl)
+    throw new Error("scheduled backups copy the data directory's SQLite file: on PostgreSQL, use its own (pg_dump)");
   const started = startServices(options, testClock);
   const sandbox = options.sandbox && testClock && startSandbox(options.sandbox, started, testClock);
   const app = sandbox ? await sandboxApp(sandbox, started) : createApp(started.services, ROUTES);
   const server = createHttpServer(app, sandbox?.listener);
   await listenOrUndo(server, started);
   started.services.learning.start();
-  started.checkpointer.start();
+  started.sqlite?.checkpointer.start();
   const jobs = periodicJobs(started);
   const jobFailed = periodicJobFailed(started.services);
   const stopSchedules = startSchedules(jobs, jobFailed);
@@ -140,7 +150,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
  */
 function startSandbox(options: SandboxOptions, started: Started, clock: SandboxClock): Sandbox {
   const dir = path.join(started.options.dataDir, "sandbox");
-  return createSandbox(options, started.services, clock, { db: started.db, dir });
+  return createSandbox(options, started.services, clock, { db: sqliteOf(started.db, "sandbox mode"), dir });
 }
 
 /**
@@ -162,7 +172,10 @@ async function sandboxApp(sandbox: Sandbox, started: Started): Promise<App> {
 function startServices(options: ServeOptions, clock: Clock | undefined): Started {
   // Raised by the writer thread while its transaction runs; this thread's transactions wait for it (db/open.ts).
   const writeSignal = new Int32Array(new SharedArrayBuffer(4));
-  const db = openDb(options.dataDir, { groupCommit: true, writeSignal: { flag: writeSignal, role: "waiter" } });
+  const { databaseUrl } = options;
+  const db = databaseUrl
+    ? openPostgres(databaseUrl)
+    : openDb(options.dataDir, { groupCommit: true, writeSignal: { flag: writeSignal, role: "waiter" } });
   migrate(db);
   const logger = options.logger ?? jsonLogger();
   // The SQLite addon's file for worker threads that open the database (writer, readers, checkpoints, backups).
@@ -172,13 +185,13 @@ function startServices(options: ServeOptions, clock: Clock | undefined): Started
   const backgroundPool = piscinaPool(1, { background: true, idle: true });
   // Finalizations' and background writes run on a thread of their own, with its own connection (domain/writer.ts).
   const writerPool = piscinaPool(1, { niceness: WRITER_NICENESS });
-  const location = { dataDir: options.dataDir, addonFile, writeSignal };
+  const location = { dataDir: options.dataDir, addonFile, writeSignal, databaseUrl };
   const writer = threadWriter(writerPool, location);
   // Opened now rather than by the first write; a failure shows in the log at start.
   writer
     .run("open", undefined)
     .catch((e) => logger.error("the writer thread cannot open the database", { error: e.message }));
-  const walSync = groupCommit(options.dataDir, logger, writer);
+  const walSync = databaseUrl ? undefined : groupCommit(options.dataDir, logger, writer);
   // Password checks have a thread of their own. On the foreground pool a sign-in waited for every task queued before
   // it there (a 2048 x 2048 rendering 0.2-0.95 s, a 5 MiB reference 1.2 s). Node's async scrypt would run them on
   // libuv's four threads, which also run the group commit's fsyncs and the log's writes: a burst of sign-ins (60 ms
@@ -200,13 +213,24 @@ function startServices(options: ServeOptions, clock: Clock | undefined): Started
   });
   // A server's metrics also report its process (CPU, memory, event-loop lag); the harness's keep to the requests'.
   services.metrics?.collectProcessMetrics();
+  return {
+    ...{ options, db, logger, addonFile, location, backgroundPool, writerPool, passwordPool },
+    ...{ writer, services, sqlite: walSync && sqliteUpkeep(options, walSync, location, logger, services, writer) },
+  };
+}
+
+/** The group commit's and the WAL checkpoints' part of a server on the data directory's SQLite file. */
+function sqliteUpkeep(
+  options: ServeOptions,
+  walSync: WalSync,
+  location: DbLocation,
+  logger: Logger,
+  services: Services,
+  writer: ThreadWriter,
+): NonNullable<Started["sqlite"]> {
   // Checkpoints have a thread of their own: behind learning analyses they would fall behind a write load.
   const checkpointPool = options.checkpointPool ?? piscinaPool(1, { background: true });
-  const checkpointer = checkpointerOf(checkpointPool, location, logger, services, writer);
-  return {
-    ...{ options, db, logger, addonFile, location, backgroundPool, writerPool, passwordPool, checkpointPool },
-    ...{ writer, walSync, services, checkpointer },
-  };
+  return { walSync, checkpointPool, checkpointer: checkpointerOf(checkpointPool, location, logger, services, writer) };
 }
 
 /**
@@ -274,11 +298,11 @@ async function undoStart(started: Started): Promise<void> {
   await Promise.allSettled([services.pool.close(), started.passwordPool.close(), started.writer.close()]);
   await Promise.allSettled([
     started.writerPool.close(),
-    started.checkpointPool.close(),
+    started.sqlite?.checkpointPool.close(),
     started.backgroundPool.close(),
   ]);
   started.db.close();
-  started.walSync.close();
+  started.sqlite?.walSync.close();
 }
 
 /** The periodic jobs: learning retries, the idempotency purge, and the scheduled backups when asked for. */
@@ -391,12 +415,12 @@ async function stopEverything(started: Started, flushes: Flushes, stopSchedules:
   await step(() => started.writerPool.close());
   // Last: learning jobs finishing during the stop above still count.
   await step(() => services.usage.flush());
-  await step(() => started.checkpointer.stop());
-  await step(() => started.checkpointPool.close());
+  await step(() => started.sqlite?.checkpointer.stop());
+  await step(() => started.sqlite?.checkpointPool.close());
   await step(() => started.backgroundPool.close());
   // Closing the last connection checkpoints the WAL into the database file and syncs it.
   await step(() => started.db.close());
-  await step(() => started.walSync.close());
+  await step(() => started.sqlite?.walSync.close());
   await step(() => started.logger.drain?.());
   if (failures.length > 0) throw failures[0];
 }

@@ -16,6 +16,7 @@ import { memoryLogger } from "../../src/runtime/log.js";
 import { createServices, DEFAULT_CONFIG } from "../../src/server/services.js";
 import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
 import { Contract, type OpenApiDocument } from "./contract.js";
+import { harnessSchema, postgresForHarnesses } from "./postgres-harness.js";
 
 /** Options of one request sent through the app. */
 export interface Send {
@@ -117,6 +118,19 @@ export async function sendTo(
   return answerOf(res);
 }
 
+/**
+ * The harness's database: the data directory's file when one is given, else a fresh one in memory, or a fresh
+ * schema of the file's PostgreSQL database in the "postgres" project (postgres-harness.ts). There `db` is a
+ * PostgreSQL connection typed as SQLite's: what a route test runs through it must be SQL both engines take.
+ */
+function harnessDatabase(dataDir: string | undefined): Db {
+  const postgres = dataDir === undefined ? postgresForHarnesses() : undefined;
+  if (postgres) return harnessSchema(postgres, (db) => migrate(db)) as unknown as Db;
+  const db = openDb(dataDir ?? ":memory:");
+  migrate(db);
+  return db;
+}
+
 /** Builds a harness. */
 export function makeHarness(
   options: {
@@ -130,8 +144,7 @@ export function makeHarness(
     clock?: (manual: ManualClock) => Clock;
   } = {},
 ): Harness {
-  const db = openDb(options.dataDir ?? ":memory:");
-  migrate(db);
+  const db = harnessDatabase(options.dataDir);
   const manual = new ManualClock();
   const clock = options.clock?.(manual) ?? manual;
   const logger = memoryLogger();

@@ -10,6 +10,7 @@ import { loadAccountRecords } from "../../sandbox/fixtures.js";
 import { DEMO_TEMPLATES, DEMO_WORKSPACE } from "../../sandbox/fixtures-demo.js";
 import { createServices } from "../../server/services.js";
 import { inlinePool } from "../../workers/pool.js";
+import { openPostgresDatabase } from "../database.js";
 
 /** What the demo added, for init's output. */
 export interface DemoSeeded {
@@ -19,9 +20,13 @@ export interface DemoSeeded {
   contents: Record<string, number>;
 }
 
-/** Adds the demo records to an account's workspace of a migrated data directory. */
-export async function seedDemo(dataDir: string, accountId: number, workspaceId: string): Promise<DemoSeeded> {
-  const db = openDb(dataDir);
+/** Adds the demo records to an account's workspace of a migrated data directory (or PostgreSQL database). */
+export async function seedDemo(
+  where: { dataDir: string; databaseUrl?: string },
+  accountId: number,
+  workspaceId: string,
+): Promise<DemoSeeded> {
+  const db = where.databaseUrl ? openPostgresDatabase(where.databaseUrl) : openDb(where.dataDir);
   const services = createServices({ db, pool: inlinePool(), logger: memoryLogger() });
   try {
     const workspace = services.store.workspaces.byId(workspaceId);

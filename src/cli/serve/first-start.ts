@@ -22,7 +22,7 @@ export function printFirstStart(result: InitResult, out: (s: string) => void, da
   out(`  API key (read, write; shown once): ${result.key}\n`);
   out(`  ${keyExpiry(result.keyExpiresAt ?? null, result.keyCreatedAt)}\n`);
   out(
-    `  a key that never expires: content-service keys create --data-dir ${shellWord(dataDir)} ` +
+    `  a key that never expires: content-service keys create ${result.onPostgres ? "--database-url URL" : `--data-dir ${shellWord(dataDir)}`} ` +
       `--account ${result.accountId} --name NAME --expires never\n`,
   );
 }

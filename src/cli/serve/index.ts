@@ -2,7 +2,8 @@
 import type { Command } from "commander";
 import { givenOption } from "../args.js";
 import { dataDirOf } from "../data-dir.js";
-import { CliError } from "../errors.js";
+import { databaseUrlOf } from "../database-url.js";
+import { CliError, UsageError } from "../errors.js";
 import { acquireServerLock, LockHeldError } from "../lock.js";
 import { StopSignals } from "../stop-signals.js";
 import { registerInitCommand } from "./init.js";
@@ -40,6 +41,7 @@ async function serveCommand(opts: ServeCommandOptions, cmd: Command): Promise<vo
   noteUnusedBackupOptions(opts, cmd);
   checkModelOptions(opts, cmd);
   checkSandboxOptions(opts, cmd);
+  opts.databaseUrl = postgresServeOptions(opts, cmd);
   const dataDir = dataDirOf(cmd);
   // One server per data directory (rate limits, checkpoints and idempotency waits live in its memory), held
   // until the process ends; the kernel releases it on a crash (lock.ts).
@@ -63,4 +65,20 @@ async function serveCommand(opts: ServeCommandOptions, cmd: Command): Promise<vo
   } finally {
     lock.release();
   }
+}
+
+/**
+ * The PostgreSQL database `serve` runs on, if any. What copies or resets the data directory's SQLite file has no part
+ * there: scheduled backups (PostgreSQL has its own tools: docs/operations.md) and sandbox mode are refused with it.
+ */
+function postgresServeOptions(opts: ServeCommandOptions, cmd: Command): string | undefined {
+  const url = databaseUrlOf(cmd);
+  if (!url) return undefined;
+  if (opts.sandbox)
+    throw new UsageError("--sandbox runs on the data directory's SQLite file: leave out --database-url");
+  if (opts.backupSchedule)
+    throw new UsageError(
+      "--backup-schedule copies the data directory's SQLite file: back PostgreSQL up with its own tools (pg_dump)",
+    );
+  return url;
 }

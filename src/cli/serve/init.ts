@@ -5,11 +5,13 @@ import { type Command, Option } from "commander";
 import { PLANS, type Plan } from "../../db/accounts.js";
 import { hasFirstAccount } from "../../db/first-account.js";
 import { DB_FILE, makeDataDir } from "../../db/open.js";
+import { shownUrl } from "../../db/pg/connection.js";
 import { checkEmail, checkPassword, givenOption, nameArg, readStdinIfPiped } from "../args.js";
 import { dataDirOf } from "../data-dir.js";
-import { openDatabase, whileNoRestore } from "../database.js";
+import { openDatabase, openPostgresDatabase, whileNoRestore } from "../database.js";
+import { databaseUrlOf } from "../database-url.js";
 import { printingSecret, printJson, refuseSecretToNull, wantsJson } from "../output.js";
-import { initDataDir } from "../setup.js";
+import { type InitOptions, type InitResult, initDatabase, initDataDir } from "../setup.js";
 import { demoLine, seedDemo } from "./demo.js";
 import { printFirstStart } from "./first-start.js";
 
@@ -44,16 +46,18 @@ export function registerInitCommand(program: Command): void {
 async function init(opts: InitCommandOptions, cmd: Command): Promise<void> {
   const adminEmail = checkEmail(opts.adminEmail, "--admin-email");
   const dataDir = dataDirOf(cmd);
+  const databaseUrl = databaseUrlOf(cmd);
+  const where = { dataDir, databaseUrl };
   // Checked before standard input is read: `sleep 4 | init` on an initialised directory must not wait for a
   // password it would not use.
-  const initialised = initialisedAlready(dataDir);
+  const initialised = databaseUrl ? postgresInitialised(databaseUrl) : initialisedAlready(dataDir);
   const password = initialised ? undefined : checkPassword(await readStdinIfPiped("the admin password"));
   if (!initialised && password === undefined) refuseSecretToNull("the admin's generated password");
-  makeDataDir(dataDir);
-  const result = whileNoRestore(dataDir, () => initDataDir(dataDir, { ...opts, adminEmail, password }));
+  const given = { ...opts, adminEmail, password };
+  const result = databaseUrl ? initDatabase(where, given) : initDirectory(dataDir, given);
   if (!result.created) noteUnused(cmd, initialised ? "unread" : password !== undefined ? "read" : "none");
   if (result.created && result.generatedPassword) printingSecret();
-  const demo = result.created && opts.demo ? await seedDemo(dataDir, result.accountId, result.workspaceId) : undefined;
+  const demo = result.created && opts.demo ? await seedDemo(where, result.accountId, result.workspaceId) : undefined;
   if (wantsJson(cmd)) {
     printJson(
       result.created
@@ -69,9 +73,27 @@ async function init(opts: InitCommandOptions, cmd: Command): Promise<void> {
     );
     return;
   }
-  if (!result.created) process.stdout.write(`already initialised: ${dataDir}\n`);
+  if (!result.created) process.stdout.write(`already initialised: ${databaseUrl ? shownUrl(databaseUrl) : dataDir}\n`);
   else printFirstStart(result, (s) => process.stdout.write(s), dataDir);
   if (demo) process.stdout.write(demoLine(demo));
+}
+
+/** Makes and initialises a data directory, under its maintenance lock. */
+function initDirectory(dataDir: string, opts: InitOptions): InitResult {
+  makeDataDir(dataDir);
+  return whileNoRestore(dataDir, () => initDataDir(dataDir, opts));
+}
+
+/** Whether a PostgreSQL database has its first account (as initialisedAlready; one that cannot say has not). */
+function postgresInitialised(url: string): boolean {
+  const db = openPostgresDatabase(url);
+  try {
+    return hasFirstAccount(db);
+  } catch {
+    return false;
+  } finally {
+    db.close();
+  }
 }
 
 /**

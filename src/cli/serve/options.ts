@@ -43,6 +43,8 @@ export interface ServeCommandOptions {
   sandboxJournal: number;
   /** `--fixtures`: the fixture file sandbox mode loads as it starts (src/sandbox/fixtures*.ts). */
   fixtures?: string;
+  /** The global `--database-url` (cli/database-url.ts), set by `serve` once checked: PostgreSQL instead of SQLite. */
+  databaseUrl?: string;
   /** The fixture of `--fixtures`, read and checked by checkSandboxOptions. */
   fixture?: Fixture;
   seed?: number;

@@ -5,6 +5,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { DB_FILE } from "../../db/open.js";
+import { shownUrl } from "../../db/pg/connection.js";
 import { ensureBackupDir } from "../../jobs/backups.js";
 import { infoLineNow, jsonLogger } from "../../runtime/log.js";
 import { FixtureError } from "../../sandbox/fixtures.js";
@@ -12,7 +13,7 @@ import { SEEDED_START_MS, seedSandbox } from "../../sandbox/seed.js";
 import { type RunningServer, type ServeOptions, startServer } from "../../server/start.js";
 import { CliError } from "../errors.js";
 import { defaultServerUrls } from "../server-urls.js";
-import { type InitResult, initDataDir } from "../setup.js";
+import { type InitResult, initDatabase } from "../setup.js";
 import { StartCancelled, type StopSignals } from "../stop-signals.js";
 import { showFirstStart } from "./first-start.js";
 import { type ListenOptions, listenFailure, probeListen, serveUntilStopped } from "./listen.js";
@@ -65,9 +66,9 @@ async function start(
   await signals.checkpoint();
   const backupDir = usableBackupDir(dataDir, opts);
   if (opts.seed !== undefined) seedSandbox(opts.seed);
-  const first = firstStart(dataDir, opts.seed !== undefined ? SEEDED_START_MS : undefined);
+  const first = firstStart(dataDir, opts.databaseUrl, opts.seed !== undefined ? SEEDED_START_MS : undefined);
   made(first);
-  noteExposedDatabase(dataDir);
+  if (!opts.databaseUrl) noteExposedDatabase(dataDir);
   await signals.checkpoint();
   const server = await listen(serverOptions(dataDir, opts, backupDir), first, dataDir, given);
   await closeIfStopped(server, signals);
@@ -97,9 +98,10 @@ function usableBackupDir(dataDir: string, opts: ServeCommandOptions): string {
  * start: its log line comes before WAL recovery, migrations and the learning jobs' resumption, the steps the crash
  * run's start-up kills are meant to cut (bench/lib/crash-core.ts).
  */
-function firstStart(dataDir: string, nowMs?: number): InitResult {
-  return initDataDir(
-    dataDir,
+function firstStart(dataDir: string, databaseUrl: string | undefined, nowMs?: number): InitResult {
+  const where = databaseUrl ? { databaseUrl: shownUrl(databaseUrl) } : { file: path.join(dataDir, DB_FILE) };
+  return initDatabase(
+    { dataDir, databaseUrl },
     {
       accountName: "Default account",
       plan: "business",
@@ -107,7 +109,7 @@ function firstStart(dataDir: string, nowMs?: number): InitResult {
       withKey: true,
       nowMs,
     },
-    () => infoLineNow("database opened", { file: path.join(dataDir, DB_FILE) }),
+    () => infoLineNow("database opened", where),
   );
 }
 
@@ -115,6 +117,7 @@ function firstStart(dataDir: string, nowMs?: number): InitResult {
 function serverOptions(dataDir: string, opts: ServeCommandOptions, backupDir: string): ServeOptions {
   return {
     dataDir,
+    databaseUrl: opts.databaseUrl,
     host: opts.host,
     port: opts.port,
     workers: opts.workers,

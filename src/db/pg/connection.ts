@@ -44,7 +44,13 @@ export class PgConnection implements SqlConnection {
   /** The connection was lost inside the open transaction: the server has rolled it back. */
   private lost = false;
 
-  constructor(private readonly client: SyncPgClient) {}
+  /**
+   * @param name what messages call the database: its URL without the password (shownUrl), never the password
+   */
+  constructor(
+    private readonly client: SyncPgClient,
+    readonly name = "the PostgreSQL database",
+  ) {}
 
   /** Whether a transaction is open: false again once it ends, fails to commit, or its connection is lost. */
   get inTransaction(): boolean {
@@ -173,6 +179,18 @@ function settled(result: unknown): unknown {
   return result;
 }
 
+/** A database URL as messages and logs show it: its password left out. */
+export function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.password) return parsed.href;
+    const user = parsed.username ? `${parsed.username}:` : ":";
+    return `${parsed.protocol}//${user}***@${parsed.host}${parsed.pathname}`;
+  } catch {
+    return "the PostgreSQL database";
+  }
+}
+
 /** Whether a string is a PostgreSQL connection URL (postgres:// or postgresql://). */
 export function isPostgresUrl(url: string): boolean {
   try {
@@ -196,5 +214,5 @@ export function openPostgres(url: string, options: SyncPgClientOptions = {}): Pg
     client.close();
     throw error;
   }
-  return new PgConnection(client);
+  return new PgConnection(client, shownUrl(url));
 }
