@@ -145,6 +145,21 @@ export function streamedValue(body: ReadableStream<Uint8Array> | null): { value:
   return body !== null && streamedValues.has(body) ? { value: streamedValues.get(body) } : undefined;
 }
 
+/**
+ * The JSON of `value` as one string, JSON.stringify's text, made a piece at a time in turns (largeTurns): for an
+ * in-process caller that needs the text of a streamed answer (mcp/budget.ts), without encoding it to UTF-8 in the
+ * stream and decoding it back: two more copies of a large text on the thread's heap, for its collector to sweep.
+ */
+export async function jsonText(value: unknown): Promise<string> {
+  const source = pieces(value);
+  let text = "";
+  for (;;) {
+    const next = await largeTurns.run(() => source.next());
+    if (next.done) return text;
+    text += next.value;
+  }
+}
+
 /** The JSON of `value` as a stream of pieces, whatever its size (an answer made elsewhere: mcp/server.ts). */
 export function jsonStream(value: unknown): ReadableStream<Uint8Array> {
   return piecedStream(pieces(value));
