@@ -152,11 +152,13 @@ export function streamedValue(body: ReadableStream<Uint8Array> | null): { value:
  */
 export async function jsonText(value: unknown): Promise<string> {
   const source = pieces(value);
-  let text = "";
+  const made: string[] = [];
   for (;;) {
     const next = await largeTurns.run(() => source.next());
-    if (next.done) return text;
-    text += next.value;
+    // Joined, not concatenated as they came: a string of pieces is copied whole on its first read (the answer's
+    // writing slices it), the pieces kept till then beside the copy; joined, it is one copy now, the pieces freed.
+    if (next.done) return made.join("");
+    made.push(next.value);
   }
 }
 
