@@ -109,10 +109,15 @@ function* parts(value: unknown, inArray: boolean): Generator<string> {
   yield "}";
 }
 
-/** The parts gathered into pieces of at least PIECE_CHARS (the last one may be shorter). */
-function* pieces(value: unknown): Generator<string> {
+/** The JSON of `value` in pieces of at least PIECE_CHARS (the last one may be shorter). */
+function pieces(value: unknown): Generator<string> {
+  return gathered(parts(value, false));
+}
+
+/** Parts gathered into pieces of at least PIECE_CHARS (the last one may be shorter). */
+function* gathered(source: Iterable<string>): Generator<string> {
   let piece = "";
-  for (const part of parts(value, false)) {
+  for (const part of source) {
     piece += part;
     if (piece.length >= PIECE_CHARS) {
       yield piece;
@@ -165,6 +170,27 @@ export async function jsonText(value: unknown): Promise<string> {
 /** The JSON of `value` as a stream of pieces, whatever its size (an answer made elsewhere: mcp/server.ts). */
 export function jsonStream(value: unknown): ReadableStream<Uint8Array> {
   return piecedStream(pieces(value));
+}
+
+/**
+ * The JSON of an array as jsonStream gives it, each item let go once its JSON is made: the array's slots are emptied
+ * as the stream goes, so that the items written can be collected while the others are (an MCP batch's answers, tens
+ * of MB that the thread's heap would otherwise hold until the last piece: mcp/server.ts jsonAnswer).
+ */
+export function consumedArrayStream(items: unknown[]): ReadableStream<Uint8Array> {
+  return piecedStream(gathered(consumedParts(items)));
+}
+
+/** The parts of an array's JSON, as parts() writes them, each slot emptied once its item's parts are made. */
+function* consumedParts(items: unknown[]): Generator<string> {
+  yield "[";
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) yield ",";
+    const item = items[i];
+    items[i] = undefined;
+    yield* parts(item, true);
+  }
+  yield "]";
 }
 
 /** A stream of the pieces, encoded as UTF-8, each made in a turn; cancelling it stops making them. */
