@@ -109,10 +109,15 @@ function* parts(value: unknown, inArray: boolean): Generator<string> {
   yield "}";
 }
 
-/** The parts gathered into pieces of at least PIECE_CHARS (the last one may be shorter). */
-function* pieces(value: unknown): Generator<string> {
+/** The JSON of `value` in pieces of at least PIECE_CHARS (the last one may be shorter). */
+function pieces(value: unknown): Generator<string> {
+  return gathered(parts(value, false));
+}
+
+/** Parts gathered into pieces of at least PIECE_CHARS (the last one may be shorter). */
+function* gathered(source: Iterable<string>): Generator<string> {
   let piece = "";
-  for (const part of parts(value, false)) {
+  for (const part of source) {
     piece += part;
     if (piece.length >= PIECE_CHARS) {
       yield piece;
@@ -145,9 +150,47 @@ export function streamedValue(body: ReadableStream<Uint8Array> | null): { value:
   return body !== null && streamedValues.has(body) ? { value: streamedValues.get(body) } : undefined;
 }
 
+/**
+ * The JSON of `value` as one string, JSON.stringify's text, made a piece at a time in turns (largeTurns): for an
+ * in-process caller that needs the text of a streamed answer (mcp/budget.ts), without encoding it to UTF-8 in the
+ * stream and decoding it back: two more copies of a large text on the thread's heap, for its collector to sweep.
+ */
+export async function jsonText(value: unknown): Promise<string> {
+  const source = pieces(value);
+  const made: string[] = [];
+  for (;;) {
+    const next = await largeTurns.run(() => source.next());
+    // Joined, not concatenated as they came: a string of pieces is copied whole on its first read (the answer's
+    // writing slices it), the pieces kept till then beside the copy; joined, it is one copy now, the pieces freed.
+    if (next.done) return made.join("");
+    made.push(next.value);
+  }
+}
+
 /** The JSON of `value` as a stream of pieces, whatever its size (an answer made elsewhere: mcp/server.ts). */
 export function jsonStream(value: unknown): ReadableStream<Uint8Array> {
   return piecedStream(pieces(value));
+}
+
+/**
+ * The JSON of an array as jsonStream gives it, each item let go once its JSON is made: the array's slots are emptied
+ * as the stream goes, so that the items written can be collected while the others are (an MCP batch's answers, tens
+ * of MB that the thread's heap would otherwise hold until the last piece: mcp/server.ts jsonAnswer).
+ */
+export function consumedArrayStream(items: unknown[]): ReadableStream<Uint8Array> {
+  return piecedStream(gathered(consumedParts(items)));
+}
+
+/** The parts of an array's JSON, as parts() writes them, each slot emptied once its item's parts are made. */
+function* consumedParts(items: unknown[]): Generator<string> {
+  yield "[";
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) yield ",";
+    const item = items[i];
+    items[i] = undefined;
+    yield* parts(item, true);
+  }
+  yield "]";
 }
 
 /** A stream of the pieces, encoded as UTF-8, each made in a turn; cancelling it stops making them. */

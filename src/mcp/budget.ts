@@ -6,9 +6,10 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ApiError } from "../domain/errors.js";
 import { errorBody } from "../http/errors.js";
-import { streamedValue } from "../http/json-pieces.js";
+import { jsonText, streamedValue } from "../http/json-pieces.js";
 import { randomUuid } from "../runtime/random.js";
 import type { Dispatch } from "./dispatch.js";
+import { resultText } from "./result-text.js";
 import { type CallContext, toolRequest, toolResult } from "./tool-calls.js";
 import type { McpTool } from "./tool-schemas.js";
 
@@ -76,6 +77,24 @@ function newBudget(): Budget {
   };
 }
 
+/** A call's answer, as text and, when the operation gave it, as the value the text is the JSON of. */
+interface Answer {
+  text: string;
+  answered?: { value: unknown };
+}
+
+/**
+ * The answer of a call's response. A streamed answer's text is made from its value (http/json-pieces.ts jsonText),
+ * its stream cancelled unread: the same text, without its UTF-8 made and decoded again on the HTTP thread. Another
+ * body is read in pieces (result-text.ts).
+ */
+async function answerOf(response: Response): Promise<Answer> {
+  const answered = streamedValue(response.body);
+  if (answered === undefined) return { text: await resultText(response) };
+  await response.body?.cancel();
+  return { text: await jsonText(answered.value), answered };
+}
+
 /**
  * A read's result, or its refusal once its result is built and the results given leave no room for it. Room the
  * writes running hold for theirs comes back as they end (their results are mostly small): a read waits for it rather
@@ -84,8 +103,7 @@ function newBudget(): Budget {
  */
 async function runRead(budget: Budget, dispatched: Promise<Response>): Promise<CallToolResult> {
   const response = await dispatched;
-  const answered = streamedValue(response.body);
-  const text = await response.text();
+  const { text, answered } = await answerOf(response);
   while (budget.carried + budget.reserved + budget.waiting + text.length > MAX_RESULT_CHARS) {
     if (budget.reserved === 0 || budget.carried + budget.waiting + text.length > MAX_RESULT_CHARS)
       return tooLarge(
@@ -119,8 +137,7 @@ async function runWrite(budget: Budget, dispatch: () => Promise<Response>): Prom
   budget.reserved += WRITE_RESERVE_CHARS;
   try {
     const response = await dispatch();
-    const answered = streamedValue(response.body);
-    const text = await response.text();
+    const { text, answered } = await answerOf(response);
     budget.carried += text.length;
     return toolResult(response, text, answered);
   } finally {

@@ -22,7 +22,7 @@ import {
 import { ApiError, invalidInput } from "../domain/errors.js";
 import { MIN_PASSWORD_LENGTH } from "../http/admin-rules.js";
 import type { Incoming } from "../http/exchange.js";
-import { jsonStream } from "../http/json-pieces.js";
+import { consumedArrayStream, jsonStream } from "../http/json-pieces.js";
 import { redactSecrets } from "../runtime/log.js";
 import { budgetedCaller, type ToolCaller } from "./budget.js";
 import type { Dispatch } from "./dispatch.js";
@@ -247,9 +247,12 @@ async function jsonAnswer(response: Response, held: HeldAnswers, batch: boolean)
   const standIns = JSON.parse(text) as { id: string | number } | { id: string | number }[];
   const answerOf = (standIn: { id: string | number }) => held.get(standIn.id) ?? standIn;
   const answers = Array.isArray(standIns) ? standIns.map(answerOf) : answerOf(standIns);
+  const list = Array.isArray(answers) ? answers : batch ? [answers] : undefined;
+  // The batch's answers go as they are written (consumedArrayStream): none is kept here or in `held` meanwhile.
+  held.clear();
   const headers = new Headers(response.headers);
   headers.delete("content-length");
-  const body = jsonStream(batch && !Array.isArray(answers) ? [answers] : answers);
+  const body = list ? consumedArrayStream(list) : jsonStream(answers);
   return new Response(body, { status: response.status, headers });
 }
 

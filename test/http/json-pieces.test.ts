@@ -4,7 +4,13 @@
  * and a request arriving while large answers are made is answered before they end.
  */
 import { describe, expect, it } from "vitest";
-import { jsonBody, PIECE_CHARS, PIECED_JSON_CHARS, streamedValue } from "../../src/http/json-pieces.js";
+import {
+  consumedArrayStream,
+  jsonBody,
+  PIECE_CHARS,
+  PIECED_JSON_CHARS,
+  streamedValue,
+} from "../../src/http/json-pieces.js";
 import { makeHarness } from "../helpers/harness.js";
 
 /** The text of a body as jsonBody gives it, and whether it came as a stream. */
@@ -59,6 +65,35 @@ describe("a JSON answer's body", () => {
     expect(streamedValue(body as ReadableStream<Uint8Array>)?.value).toBe(value);
     expect(streamedValue(new ReadableStream<Uint8Array>())).toBeUndefined();
     expect(streamedValue(null)).toBeUndefined();
+  });
+});
+
+describe("an array's JSON streamed as its items are let go", () => {
+  const itemsOf = () => [
+    { id: 1, text: long("first “one” — ", 3 * PIECE_CHARS) },
+    undefined,
+    () => 1,
+    "short",
+    { id: 2, text: long("second 😀 \\ ", 3 * PIECE_CHARS) },
+  ];
+
+  it("is JSON.stringify's text, and each slot is emptied once its item's JSON is made", async () => {
+    const items = itemsOf();
+    const reader = consumedArrayStream(items).getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const first = await reader.read();
+    text += decoder.decode(first.value, { stream: true });
+    // The first piece is the first item's: the later ones are still held.
+    expect(items[0]).toBeUndefined();
+    expect(items[4]).toBeDefined();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    expect(text === JSON.stringify(itemsOf())).toBe(true);
+    expect(items.every((item) => item === undefined)).toBe(true);
   });
 });
 

@@ -914,17 +914,32 @@ describe("the result budget, with the order of the calls held", () => {
   });
 
   it("answers a write that ends past the budget, and refuses the read past it", async () => {
-    // Two reads of 10 M characters answer at once; the write of 7 M answers after both, with 6.7 M left.
+    // Two reads of 10 M characters answer at once; the write of 7 M answers once both have been read, with 6.7 M
+    // left. A read's body ends when its reader asks past its text (highWaterMark 0: nothing is pulled ahead).
     let readsDone = 0;
     let release = () => {};
     const readsOver = new Promise<void>((r) => {
       release = r;
     });
+    const readBody = () => {
+      let sent = false;
+      return new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            if (!sent) {
+              sent = true;
+              controller.enqueue(new TextEncoder().encode(JSON.stringify({ content: "r".repeat(10_000_000) })));
+              return;
+            }
+            controller.close();
+            if (++readsDone === 2) release();
+          },
+        },
+        { highWaterMark: 0 },
+      );
+    };
     const dispatch = async (req: Request) => {
-      if (req.method === "GET") {
-        if (++readsDone === 2) release();
-        return new Response(JSON.stringify({ content: "r".repeat(10_000_000) }), { status: 200 });
-      }
+      if (req.method === "GET") return new Response(readBody(), { status: 200 });
       await readsOver;
       return new Response(JSON.stringify({ id: 7, content: "w".repeat(7_000_000) }), { status: 201 });
     };
