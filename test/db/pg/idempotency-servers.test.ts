@@ -1,7 +1,8 @@
 /**
  * Idempotency-Key across servers on one PostgreSQL database (issue 34 point 2, http/idempotency-claims.ts):
  * concurrent duplicates split over two servers run the operation once and all get its answer, a retry on the other
- * server after completion replays, and a claim whose server died (it is never renewed) is taken over by a duplicate.
+ * server after completion replays, a claim whose server died (it is never renewed) is taken over by a duplicate, and
+ * one left a day is purged.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { initDatabase } from "../../../src/cli/setup.js";
@@ -9,6 +10,7 @@ import { migrate } from "../../../src/db/migrate.js";
 import { openPostgres } from "../../../src/db/pg/connection.js";
 import { createStore } from "../../../src/db/store.js";
 import { iso } from "../../../src/domain/clock.js";
+import { IDEMPOTENCY_TTL_MS } from "../../../src/http/idempotency.js";
 import { SharedClaims } from "../../../src/http/idempotency-claims.js";
 import { memoryLogger } from "../../../src/runtime/log.js";
 import { type RunningServer, startServer } from "../../../src/server/start.js";
@@ -120,6 +122,24 @@ describePostgres("Idempotency-Key on two servers sharing one PostgreSQL database
       expect(await claims.acquire(at, "another", () => undefined)).toEqual({ reused: true });
       if ("held" in next) next.held.release();
       expect(store.idempotency.findClaim(at)).toBeUndefined();
+    } finally {
+      db.close();
+    }
+  });
+
+  it("deletes the claims as old as a stored answer lives, and keeps the younger", async () => {
+    const db = openPostgres(database.url);
+    try {
+      const store = createStore(db, () => Date.now());
+      const now = Date.now();
+      const old: [number, string, string] = [1, "key_dead", "day-old-key"];
+      const young: [number, string, string] = [1, "key_dead", "young-key"];
+      expect(store.idempotency.claim(old, "fp", "dead-server", iso(now - IDEMPOTENCY_TTL_MS - 1000))).toBe(true);
+      expect(store.idempotency.claim(young, "fp", "dead-server", iso(now - 60_000))).toBe(true);
+      const claims = new SharedClaims(store, { now: () => now }, memoryLogger());
+      expect(claims.purgeOlderThan(IDEMPOTENCY_TTL_MS, 100)).toBe(1);
+      expect(store.idempotency.findClaim(old)).toBeUndefined();
+      expect(store.idempotency.findClaim(young)?.claimed_by).toBe("dead-server");
     } finally {
       db.close();
     }
