@@ -3,7 +3,8 @@
  * is stored for 24 hours per account, caller (API key or session user) and key, and replayed, with
  * `Idempotent-Replayed: true`, to a later request with the same key and the same method, path, query and body; the
  * same key with anything else is 409 `idempotency_key_reused`. A duplicate that arrives while the first is still
- * running waits for it and gets its answer: the operation runs once.
+ * running waits for it and gets its answer: the operation runs once. One server's duplicates wait in its memory; with
+ * servers sharing a PostgreSQL database, a claim in the database makes the others' wait too (idempotency-claims.ts).
  *
  * What is stored: every response the operation completed with, success or error, except 5xx, 429, 401 and the
  * input errors 400, 413 and 415 (the operation did not run: a corrected request may reuse the key). A stream
@@ -15,7 +16,7 @@
  * the replay has null in its place (spec §2: a key is displayed only once, and only its hash is kept).
  */
 import { createHash, type Hash } from "node:crypto";
-import { type IdempotencyRow, withoutBody } from "../db/idempotency.js";
+import { type ClaimKey, type IdempotencyRow, withoutBody } from "../db/idempotency.js";
 import type { Store } from "../db/store.js";
 import { type Clock, iso } from "../domain/clock.js";
 import { ApiError, invalidInput } from "../domain/errors.js";
@@ -23,6 +24,7 @@ import { inlineWriter, type StoreWriter } from "../domain/writer.js";
 import { type Logger, redactSecrets } from "../runtime/log.js";
 import { errorBody } from "./errors.js";
 import { bodyBytes, type Incoming, isEventStream, NULL_BODY_STATUS, type Outgoing } from "./exchange.js";
+import type { HeldClaim, SharedClaims } from "./idempotency-claims.js";
 
 /** How long a completed response is replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -301,7 +303,46 @@ export class IdempotencyKeys {
      * out; a stream's is stored as the stream ends, after the pipeline is done with it, so it syncs here.
      */
     private durable: () => Promise<void> = () => Promise.resolve(),
+    /** The claims in the database shared with other servers (PostgreSQL); none for one server's own (SQLite). */
+    private claims?: SharedClaims,
   ) {}
+
+  /** The stored answer for a key, replayed; refused when it answered another request or was not kept. */
+  private replay(stored: IdempotencyRow, key: string, fingerprint: string, traceId: string): Outgoing {
+    if (stored.fingerprint !== fingerprint) throw reused(key);
+    if (!stored.body_kept) throw notKept(key, stored.status);
+    return outgoing(
+      stored.status,
+      { ...JSON.parse(stored.headers), [REPLAY_HEADER]: "true" },
+      withTraceId(stored.status, stored.body, traceId),
+    );
+  }
+
+  /**
+   * Waits for the claim on a key in the database shared with other servers: the claim once this server holds it, or
+   * the stored answer replayed; throws the refusal of a key claimed for another request. Unless it returns the claim,
+   * it calls `giveBack` (this server's own hold on the key) first.
+   */
+  private async sharedClaim(
+    claims: SharedClaims,
+    scope: IdempotencyScope,
+    key: string,
+    fingerprint: string,
+    traceId: string,
+    giveBack: () => void,
+  ): Promise<HeldClaim | Outgoing> {
+    const at: ClaimKey = [scope.accountId, scope.caller, key];
+    const outcome = await claims.acquire(at, fingerprint, () => this.stored(scope, key)).catch((e: Error) => e);
+    if ("held" in outcome) return outcome.held;
+    giveBack();
+    if (outcome instanceof Error) throw outcome;
+    if ("reused" in outcome) throw reused(key);
+    return this.replay(outcome.stored, key, fingerprint, traceId);
+  }
+
+  private stored(scope: IdempotencyScope, key: string): IdempotencyRow | undefined {
+    return this.store.idempotency.find(scope.accountId, scope.caller, key, iso(this.clock.now()));
+  }
 
   /**
    * Answers a request carrying an Idempotency-Key: replays the stored response, waits for an identical request in
@@ -329,16 +370,8 @@ export class IdempotencyKeys {
         // The first may have stored nothing (a 5xx, a stream cut short): then the next duplicate in line runs.
         continue;
       }
-      const stored = this.store.idempotency.find(scope.accountId, scope.caller, key, iso(this.clock.now()));
-      if (stored) {
-        if (stored.fingerprint !== fingerprint) throw reused(key);
-        if (!stored.body_kept) throw notKept(key, stored.status);
-        return outgoing(
-          stored.status,
-          { ...JSON.parse(stored.headers), [REPLAY_HEADER]: "true" },
-          withTraceId(stored.status, stored.body, traceId),
-        );
-      }
+      const stored = this.stored(scope, key);
+      if (stored) return this.replay(stored, key, fingerprint, traceId);
       break;
     }
 
@@ -347,7 +380,9 @@ export class IdempotencyKeys {
       finish = resolve;
     });
     this.inFlight.set(id, { fingerprint, done });
+    let claim: HeldClaim | undefined;
     const release = () => {
+      claim?.release();
       this.inFlight.delete(id);
       finish();
     };
@@ -376,6 +411,10 @@ export class IdempotencyKeys {
     };
     // A stream's answer is stored when the stream ends: the key is in flight until then (`recorded` releases it).
     let streaming = false;
+    // Outside the operation's try: a refusal here is no answer of the operation's, to be stored.
+    const shared = this.claims && (await this.sharedClaim(this.claims, scope, key, fingerprint, traceId, release));
+    if (shared && !("release" in shared)) return shared;
+    claim = shared;
     try {
       const response = await operate();
       if (!isReplayable(response.status)) return response;
@@ -423,11 +462,13 @@ export class IdempotencyKeys {
   /**
    * Deletes the stored responses that have expired, in transactions of PURGE_BATCH, each run by `purge` (the
    * server's writer thread: deleting large bodies takes time the HTTP thread should not spend); returns how many.
+   * Claims as old as a stored response lives are deleted too: their servers died, and a duplicate never came.
    */
   async purgeExpired(
     purge: (input: { now: string; limit: number }) => Promise<number> = async (i) =>
       this.store.idempotency.purgeExpired(i.now, i.limit),
   ): Promise<number> {
+    this.claims?.purgeOlderThan(IDEMPOTENCY_TTL_MS, PURGE_BATCH);
     const now = iso(this.clock.now());
     let total = 0;
     for (;;) {

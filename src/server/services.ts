@@ -2,6 +2,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import type { SqlConnection } from "../db/connection.js";
+import { isPostgres } from "../db/dialect.js";
 import { alreadyDurable, type Durability } from "../db/durability.js";
 import { DB_FILE } from "../db/open.js";
 import { rowLookupsOf } from "../db/row-cache.js";
@@ -18,6 +19,7 @@ import { UsageCounter } from "../domain/usage.js";
 import { inlineWriter, type StoreWriter } from "../domain/writer.js";
 import type { ServerConfig, Services } from "../http/context.js";
 import { IdempotencyKeys } from "../http/idempotency.js";
+import { SharedClaims } from "../http/idempotency-claims.js";
 import { KeyUsageTracker } from "../http/key-usage.js";
 import { ServerMetrics } from "../http/metrics.js";
 import { RateLimiter } from "../http/ratelimit.js";
@@ -100,7 +102,15 @@ export function createServices(options: ServiceOptions): Services {
     deviceAuth: new DeviceAuthorizations(clock),
     keyUsage: new KeyUsageTracker(store),
     usage,
-    idempotency: new IdempotencyKeys(store, clock, logger, watched, () => services.durability.sync()),
+    // Several servers may share a PostgreSQL database: a duplicate on another server must wait for the first too.
+    idempotency: new IdempotencyKeys(
+      store,
+      clock,
+      logger,
+      watched,
+      () => services.durability.sync(),
+      isPostgres(options.db) ? new SharedClaims(store, clock, logger) : undefined,
+    ),
     logger,
     storage: options.storage ?? new StorageWatch(options.location?.dataDir),
     config,
