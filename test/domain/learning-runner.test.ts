@@ -53,16 +53,48 @@ function flakyPool(failures: number): WorkerPool {
 
 describe("learning job runner", () => {
   it("resumes jobs a crash left queued or running", async () => {
-    const { store, runner, enqueue, workspace } = setup(inlinePool());
+    const { store, clock, runner, enqueue, workspace } = setup(inlinePool());
     enqueue("lj_queued");
     enqueue("lj_running");
-    store.learning.claim("lj_running", new Date().toISOString());
-    expect(store.learning.job("lj_running")!.status).toBe("running");
+    const now = new Date(clock.now()).toISOString();
+    const claimed = store.learning.claimNext({ owner: "srv_before", now, leaseUntil: "2999-01-01T00:00:00.000Z" });
+    expect(store.learning.job(claimed!.id)!.status).toBe("running");
     runner.start();
     await runner.idle();
     expect(store.learning.job("lj_queued")!.status).toBe("succeeded");
     expect(store.learning.job("lj_running")!.status).toBe("succeeded");
     expect(store.learning.profileOfWorkspace(workspace.id)!.sample_count).toBe(2);
+  });
+
+  it("runs again a job whose lease passed, and leaves alone one whose lease holds", async () => {
+    const { store, clock, runner, enqueue } = setup(inlinePool());
+    const lease = { owner: "srv_live", ms: 30 };
+    const leased = new LearningRunner(
+      store,
+      inlinePool(),
+      clock,
+      memoryLogger(),
+      undefined,
+      2,
+      undefined,
+      undefined,
+      lease,
+    );
+    leased.start();
+    enqueue("lj_held");
+    enqueue("lj_orphan");
+    const at = (ms: number) => new Date(clock.now() + ms).toISOString();
+    // Claimed by servers that neither renew nor end them: one lease ends in 10 ms of the clock, the other in a day.
+    expect(store.learning.claimNext({ owner: "srv_gone", now: at(0), leaseUntil: at(86_400_000) })!.id).toBe("lj_held");
+    expect(store.learning.claimNext({ owner: "srv_gone", now: at(0), leaseUntil: at(10) })!.id).toBe("lj_orphan");
+    clock.advance(20);
+    const started = Date.now();
+    while (store.learning.job("lj_orphan")!.status !== "succeeded" && Date.now() - started < 10_000)
+      await new Promise((r) => setTimeout(r, 10));
+    await leased.stop();
+    await runner.stop();
+    expect(store.learning.job("lj_orphan")).toMatchObject({ status: "succeeded", attempts: 2, claimed_by: "srv_live" });
+    expect(store.learning.job("lj_held")).toMatchObject({ status: "running", attempts: 1, claimed_by: "srv_gone" });
   });
 
   it("retries a failed job with backoff until it succeeds", async () => {
