@@ -4,6 +4,8 @@ import { openDb } from "../../src/db/open.js";
 import { createStore } from "../../src/db/store.js";
 import { createAccount } from "../../src/domain/admin.js";
 import { ManualClock } from "../../src/domain/clock.js";
+import { analyzeEdit } from "../../src/domain/learning/analyze.js";
+import { completeJob } from "../../src/domain/learning/complete.js";
 import { backoffMs, LearningRunner, MAX_ATTEMPTS } from "../../src/domain/learning/runner.js";
 import { startSchedules } from "../../src/jobs/schedules.js";
 import { memoryLogger } from "../../src/runtime/log.js";
@@ -95,6 +97,26 @@ describe("learning job runner", () => {
     await runner.stop();
     expect(store.learning.job("lj_orphan")).toMatchObject({ status: "succeeded", attempts: 2, claimed_by: "srv_live" });
     expect(store.learning.job("lj_held")).toMatchObject({ status: "running", attempts: 1, claimed_by: "srv_gone" });
+  });
+
+  it("stores and folds nothing from a claim that is no longer the job's, and the current claim's result once", () => {
+    const { store, clock, enqueue, workspace } = setup(inlinePool());
+    enqueue("lj_reclaimed");
+    const at = (ms: number) => new Date(clock.now() + ms).toISOString();
+    store.learning.claimNext({ owner: "srv_slow", now: at(0), leaseUntil: at(10) });
+    expect(store.learning.requeueExpired(at(10))).toBe(1);
+    const again = store.learning.claimNext({ owner: "srv_next", now: at(10), leaseUntil: at(60_000) })!;
+    expect(again).toMatchObject({ id: "lj_reclaimed", attempts: 2 });
+    const result = analyzeEdit({ generated: "We utilize it.", finalized: "We use it.", edit_seconds: 5 });
+    const stale = { owner: "srv_slow", attempt: 1 };
+    expect(completeJob(store, { id: "lj_reclaimed", claim: stale, result, now: at(20) })).toBeNull();
+    expect(store.learning.profileOfWorkspace(workspace.id)).toBeUndefined();
+    expect(store.learning.renew("lj_reclaimed", stale, at(60_000))).toBe(false);
+    const current = { owner: "srv_next", attempt: 2 };
+    expect(completeJob(store, { id: "lj_reclaimed", claim: current, result, now: at(30) })).not.toBeNull();
+    expect(completeJob(store, { id: "lj_reclaimed", claim: current, result, now: at(40) })).toBeNull();
+    expect(store.learning.profileOfWorkspace(workspace.id)!.sample_count).toBe(1);
+    expect(store.learning.job("lj_reclaimed")).toMatchObject({ status: "succeeded", claimed_by: "srv_next" });
   });
 
   it("retries a failed job with backoff until it succeeds", async () => {
