@@ -1,6 +1,6 @@
 /**
  * Queries on the claims of learning jobs: one server claims a job for a lease, renews it while the job runs, and ends
- * it under that claim; a job whose lease passed goes back to the queue (domain/learning/runner.ts, sql/0024).
+ * it under that claim; a job whose lease passed goes back to the queue (domain/learning/runner.ts, sql/0025).
  */
 import type { SqlConnection } from "./connection.js";
 import { isPostgres, sqlFor } from "./dialect.js";
@@ -47,7 +47,7 @@ export function jobClaimQueries(db: SqlConnection) {
     `UPDATE learning_jobs SET status = 'failed', error = @error, next_attempt_at = @retryAt, finished_at = @now,
        lease_until = NULL WHERE ${ofClaim}`,
   );
-  // A job running without a lease was claimed before leases existed (sql/0024): its lease is taken as passed.
+  // A job running without a lease was claimed before leases existed (sql/0025): its lease is taken as passed.
   const expired = "status = 'running' AND (lease_until IS NULL OR lease_until <= ?)";
   const leasesPassed = db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM learning_jobs WHERE ${expired}`);
   const requeueExpired = db.prepare<[string]>(

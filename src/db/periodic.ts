@@ -1,4 +1,4 @@
-/** Queries on the periods of the periodic jobs: which server took each (sql/0024_job_leases.sql). */
+/** Queries on the periods of the periodic jobs: which server took each (sql/0025_job_leases.sql). */
 import type { SqlConnection } from "./connection.js";
 
 /** How long a period's row is kept: a server whose clock runs behind finds the periods others ran in that time. */
