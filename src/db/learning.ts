@@ -1,5 +1,6 @@
 /** Queries on learning jobs and voice profiles. */
 import type { SqlConnection } from "./connection.js";
+import { jobClaimQueries } from "./job-claims.js";
 
 /** Where a learning job is: queued, running, or done one way or the other. */
 export type JobStatus = "queued" | "running" | "succeeded" | "failed";
@@ -19,6 +20,10 @@ export interface LearningJobRow {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** The server running it, or that ran it last (its runner's owner id). */
+  claimed_by: string | null;
+  /** Until when the server running it holds it: past that, another may claim it (ISO time). */
+  lease_until: string | null;
 }
 
 /** A workspace's voice profile: the traits learned from its edits (JSON text) and how many samples made them. */
@@ -45,16 +50,6 @@ export function learningQueries(db: SqlConnection) {
     `SELECT * FROM learning_jobs WHERE status = 'queued' AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
      ORDER BY created_at, id LIMIT ?`,
   );
-  const claim = db.prepare<[string, string]>(
-    "UPDATE learning_jobs SET status = 'running', attempts = attempts + 1, started_at = ? WHERE id = ? AND status = 'queued'",
-  );
-  const succeed = db.prepare<[string, string, string]>(
-    "UPDATE learning_jobs SET status = 'succeeded', result = ?, error = NULL, finished_at = ? WHERE id = ?",
-  );
-  const fail = db.prepare<[string, string | null, string, string]>(
-    "UPDATE learning_jobs SET status = 'failed', error = ?, next_attempt_at = ?, finished_at = ? WHERE id = ?",
-  );
-  const requeueInterrupted = db.prepare("UPDATE learning_jobs SET status = 'queued' WHERE status = 'running'");
   const backlog = db.prepare<[], { n: number }>(
     "SELECT count(*) AS n FROM learning_jobs WHERE status IN ('queued', 'running')",
   );
@@ -82,24 +77,15 @@ export function learningQueries(db: SqlConnection) {
        removed = COALESCE(@removed, voice_profiles.removed), updated_at = excluded.updated_at`,
   );
   return {
+    ...jobClaimQueries(db),
     job: (id: string) => byId.get(id),
     enqueue(j: { id: string; accountId: number; workspaceId: string; contentId: number; input: unknown; now: string }) {
       insert.run({ ...j, input: JSON.stringify(j.input) });
       return byId.get(j.id)!;
     },
     due: (now: string, limit: number) => due.all(now, limit),
-    /** Marks a queued job running; false when another runner took it. */
-    claim: (id: string, now: string) => claim.run(now, id).changes > 0,
-    succeed(id: string, result: unknown, now: string): void {
-      succeed.run(JSON.stringify(result), now, id);
-    },
-    fail(id: string, error: string, retryAt: string | null, now: string): void {
-      fail.run(error, retryAt, now, id);
-    },
     /** Jobs queued or running: the learning backlog (GET /metrics). */
     backlog: () => backlog.get()!.n,
-    /** After a crash: jobs that were running go back to the queue. */
-    requeueInterrupted: () => requeueInterrupted.run().changes,
     /** Failed jobs whose backoff has passed go back to the queue while attempts remain. */
     requeueFailed: (now: string, maxAttempts: number) => requeueFailed.run(now, maxAttempts).changes,
     /** Analyses counted for an account in a month (YYYY-MM). */

@@ -10,6 +10,7 @@ import { imageQueries } from "./images.js";
 import { learningQueries } from "./learning.js";
 import { libraryQueries } from "./library.js";
 import { miscQueries } from "./misc.js";
+import { periodicQueries } from "./periodic.js";
 import { signInBackoffQueries } from "./sign-in-backoff.js";
 import { storageQueries } from "./storage.js";
 import { usageQueries } from "./usage.js";
@@ -39,6 +40,7 @@ export function createStore(db: SqlConnection, now: () => number = Date.now) {
     images: imageQueries(db),
     contents: contentQueries(db),
     learning: learningQueries(db),
+    periodic: periodicQueries(db),
     conversions: conversionQueries(db),
     graph: graphQueries(db),
     usage: usageQueries(db),

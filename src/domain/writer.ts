@@ -20,6 +20,7 @@
 import type { NewConversion } from "../db/conversions.js";
 import { type IdempotencyRow, withoutBody } from "../db/idempotency.js";
 import type { NewImage } from "../db/images.js";
+import type { JobClaim } from "../db/job-claims.js";
 import type { MemoryChanges, NewMemory } from "../db/memories.js";
 import { lowerFlag } from "../db/open.js";
 import type { NewReference } from "../db/references.js";
@@ -80,10 +81,20 @@ export const writeOps = {
       return { ...store.references.create(r), content: "" };
     },
   ),
-  learningClaim: (store: Store, i: { id: string; now: string }) => store.learning.claim(i.id, i.now),
+  /** Claims the oldest due learning job for a server until its lease's end; null when none is due. */
+  learningClaim: (store: Store, i: { owner: string; now: string; leaseUntil: string }) =>
+    store.learning.claimNext(i) ?? null,
+  /** Extends the leases of a server's claims; the ids of those no longer its own. */
+  learningRenew: (store: Store, i: { claims: { id: string; claim: JobClaim }[]; leaseUntil: string }) =>
+    i.claims.filter((c) => !store.learning.renew(c.id, c.claim, i.leaseUntil)).map((c) => c.id),
+  /** Running jobs whose lease has passed go back to the queue; how many. */
+  learningRequeueExpired: (store: Store, i: { now: string }) => store.learning.requeueExpired(i.now),
   learningComplete: completeJob,
-  learningFail: (store: Store, i: { id: string; error: string; retryAt: string | null; now: string }) => {
-    store.learning.fail(i.id, i.error, i.retryAt, i.now);
+  learningFail: (
+    store: Store,
+    i: { id: string; claim: JobClaim; error: string; retryAt: string | null; now: string },
+  ) => {
+    store.learning.fail(i.id, i.claim, i.error, i.retryAt, i.now);
     return null;
   },
   /** A person's correction of a voice profile, in turn with the learning jobs' folds; null when it is gone. */

@@ -1,4 +1,5 @@
 /** Random identifiers and secrets from the CSPRNG (seeded in sandbox mode with `--seed`: random.ts). */
+import { randomUUID } from "node:crypto";
 import { randomInt } from "./random.js";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -13,4 +14,12 @@ export function base62(length: number): string {
 /** A prefixed identifier such as `ws_7Hq2…` or `key_…`. */
 export function prefixedId(prefix: "ws" | "key" | "lj" | "vp" | "tr", length = 16): string {
   return `${prefix}_${base62(length)}`;
+}
+
+/**
+ * A server's identity among those sharing a database (`srv_` and a UUID), named on the jobs it claims. Drawn from
+ * node:crypto, not the seeded draws: a sandbox's seeded ids stay the same whether or not a server started.
+ */
+export function serverId(): string {
+  return `srv_${randomUUID()}`;
 }

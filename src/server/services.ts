@@ -13,7 +13,7 @@ import { DeviceAuthorizations } from "../domain/device-auth.js";
 import { enginesOf } from "../domain/generation/engines.js";
 import { GraphService } from "../domain/graph.js";
 import { GraphReadCache } from "../domain/graph-reads.js";
-import { LearningRunner } from "../domain/learning/runner.js";
+import { LEASE_MS, LearningRunner } from "../domain/learning/runner.js";
 import { SessionTokens } from "../domain/sessions.js";
 import { UsageCounter } from "../domain/usage.js";
 import { inlineWriter, type StoreWriter } from "../domain/writer.js";
@@ -25,6 +25,7 @@ import { ServerMetrics } from "../http/metrics.js";
 import { RateLimiter } from "../http/ratelimit.js";
 import { noticingFullDisk, StorageWatch } from "../http/storage-watch.js";
 import { WriteTurns } from "../http/turns.js";
+import { serverId } from "../runtime/ids.js";
 import { jsonLogger, type Logger } from "../runtime/log.js";
 import { inlinePool, type WorkerPool } from "../workers/pool.js";
 
@@ -54,6 +55,8 @@ export interface ServiceOptions {
   location?: DbLocation;
   /** Whether the disk is full (default: a watch of `location`'s data directory). */
   storage?: StorageWatch;
+  /** How long this server holds a learning job it claimed (default LEASE_MS; tests make it short). */
+  learningLeaseMs?: number;
 }
 
 /** The bytes of a data directory's database file and its WAL; undefined for an in-memory database. */
@@ -94,7 +97,10 @@ export function createServices(options: ServiceOptions): Services {
     pool,
     // Without a pool of their own, password checks run on (and are counted as) the foreground pool.
     passwords: options.passwordPool ? metrics.counted("passwords", options.passwordPool) : pool,
-    learning: new LearningRunner(store, background, clock, logger, usage, undefined, watched, options.location),
+    learning: new LearningRunner(store, background, clock, logger, usage, undefined, watched, options.location, {
+      owner: serverId(),
+      ms: options.learningLeaseMs ?? LEASE_MS,
+    }),
     graph: new GraphService(store, background, clock, logger, watched, options.location),
     graphReads: new GraphReadCache(),
     limiter: new RateLimiter(clock),

@@ -19,6 +19,7 @@ import { type App, createApp } from "../http/app.js";
 import type { ServerConfig, Services } from "../http/context.js";
 import { createHttpServer } from "../http/node.js";
 import { takeBackup } from "../jobs/backups.js";
+import { oncePerPeriod, type PeriodClaim } from "../jobs/once-per-period.js";
 import { type PeriodicJob, startSchedules } from "../jobs/schedules.js";
 import { ROUTES } from "../routes/index.js";
 import { lifecycle } from "../routes/system.js";
@@ -67,6 +68,8 @@ export interface ServeOptions {
   checkpointPool?: WorkerPool;
   /** Sandbox mode (`serve --sandbox`, src/sandbox/): without it, none of it exists. */
   sandbox?: SandboxOptions;
+  /** How long a server holds a learning job it claimed (default: domain/learning/runner.ts LEASE_MS). */
+  learningLeaseMs?: number;
 }
 
 /** How long an fsync about to begin waits at most for the writer thread's operations under way (db/durability.ts). */
@@ -121,7 +124,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   started.sqlite?.checkpointer.start();
   const jobs = periodicJobs(started);
   const jobFailed = periodicJobFailed(started.services);
-  const stopSchedules = startSchedules(jobs, jobFailed);
+  const stopSchedules = startSchedules(
+    jobs.map((job) => acrossServers(job, started.services)),
+    jobFailed,
+  );
   sandbox?.clockJobs.use(jobs, jobFailed);
   const flushes = startFlushes(started.services, started.writer);
   // The garbage a burst of large answers leaves is given back once the thread is quiet (runtime/idle-gc.ts).
@@ -210,6 +216,7 @@ function startServices(options: ServeOptions, clock: Clock | undefined): Started
     config: options.config,
     durability: walSync,
     clock,
+    learningLeaseMs: options.learningLeaseMs,
   });
   // A server's metrics also report its process (CPU, memory, event-loop lag); the harness's keep to the requests'.
   services.metrics?.collectProcessMetrics();
@@ -321,6 +328,21 @@ function periodicJobs(started: Started): PeriodicJob[] {
   const backups = started.options.backups;
   if (backups) jobs.push(backupJob(started, backups));
   return jobs;
+}
+
+/**
+ * A scheduled job over the database's shared records runs once per period across the servers sharing it
+ * (jobs/once-per-period.ts); a backup copies this server's own SQLite file, and runs on its schedule. Sandbox mode's
+ * clock runs the jobs themselves, at each move of its clock.
+ */
+function acrossServers(job: PeriodicJob, services: Services): PeriodicJob {
+  if (job.name === "backup") return job;
+  return oncePerPeriod(job, periodClaim(services), () => services.clock.now());
+}
+
+/** A server's claim of a job's period: the row of the period, named with the server's id (db/periodic.ts). */
+export function periodClaim(services: Services): PeriodClaim {
+  return (name, period) => services.store.periodic.claim(name, period, services.learning.owner);
 }
 
 /** The scheduled backup: a copy checked and synced on the background thread, the newest `keep` kept. */

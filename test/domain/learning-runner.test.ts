@@ -4,6 +4,8 @@ import { openDb } from "../../src/db/open.js";
 import { createStore } from "../../src/db/store.js";
 import { createAccount } from "../../src/domain/admin.js";
 import { ManualClock } from "../../src/domain/clock.js";
+import { analyzeEdit } from "../../src/domain/learning/analyze.js";
+import { completeJob } from "../../src/domain/learning/complete.js";
 import { backoffMs, LearningRunner, MAX_ATTEMPTS } from "../../src/domain/learning/runner.js";
 import { startSchedules } from "../../src/jobs/schedules.js";
 import { memoryLogger } from "../../src/runtime/log.js";
@@ -53,16 +55,68 @@ function flakyPool(failures: number): WorkerPool {
 
 describe("learning job runner", () => {
   it("resumes jobs a crash left queued or running", async () => {
-    const { store, runner, enqueue, workspace } = setup(inlinePool());
+    const { store, clock, runner, enqueue, workspace } = setup(inlinePool());
     enqueue("lj_queued");
     enqueue("lj_running");
-    store.learning.claim("lj_running", new Date().toISOString());
-    expect(store.learning.job("lj_running")!.status).toBe("running");
+    const now = new Date(clock.now()).toISOString();
+    const claimed = store.learning.claimNext({ owner: "srv_before", now, leaseUntil: "2999-01-01T00:00:00.000Z" });
+    expect(store.learning.job(claimed!.id)!.status).toBe("running");
     runner.start();
     await runner.idle();
     expect(store.learning.job("lj_queued")!.status).toBe("succeeded");
     expect(store.learning.job("lj_running")!.status).toBe("succeeded");
     expect(store.learning.profileOfWorkspace(workspace.id)!.sample_count).toBe(2);
+  });
+
+  it("runs again a job whose lease passed, and leaves alone one whose lease holds", async () => {
+    const { store, clock, runner, enqueue } = setup(inlinePool());
+    const lease = { owner: "srv_live", ms: 30 };
+    const leased = new LearningRunner(
+      store,
+      inlinePool(),
+      clock,
+      memoryLogger(),
+      undefined,
+      2,
+      undefined,
+      undefined,
+      lease,
+    );
+    leased.start();
+    enqueue("lj_held");
+    enqueue("lj_orphan");
+    const at = (ms: number) => new Date(clock.now() + ms).toISOString();
+    // Claimed by servers that neither renew nor end them: one lease ends in 10 ms of the clock, the other in a day.
+    expect(store.learning.claimNext({ owner: "srv_gone", now: at(0), leaseUntil: at(86_400_000) })!.id).toBe("lj_held");
+    expect(store.learning.claimNext({ owner: "srv_gone", now: at(0), leaseUntil: at(10) })!.id).toBe("lj_orphan");
+    clock.advance(20);
+    const started = Date.now();
+    while (store.learning.job("lj_orphan")!.status !== "succeeded" && Date.now() - started < 10_000)
+      await new Promise((r) => setTimeout(r, 10));
+    await leased.stop();
+    await runner.stop();
+    expect(store.learning.job("lj_orphan")).toMatchObject({ status: "succeeded", attempts: 2, claimed_by: "srv_live" });
+    expect(store.learning.job("lj_held")).toMatchObject({ status: "running", attempts: 1, claimed_by: "srv_gone" });
+  });
+
+  it("stores and folds nothing from a claim that is no longer the job's, and the current claim's result once", () => {
+    const { store, clock, enqueue, workspace } = setup(inlinePool());
+    enqueue("lj_reclaimed");
+    const at = (ms: number) => new Date(clock.now() + ms).toISOString();
+    store.learning.claimNext({ owner: "srv_slow", now: at(0), leaseUntil: at(10) });
+    expect(store.learning.requeueExpired(at(10))).toBe(1);
+    const again = store.learning.claimNext({ owner: "srv_next", now: at(10), leaseUntil: at(60_000) })!;
+    expect(again).toMatchObject({ id: "lj_reclaimed", attempts: 2 });
+    const result = analyzeEdit({ generated: "We utilize it.", finalized: "We use it.", edit_seconds: 5 });
+    const stale = { owner: "srv_slow", attempt: 1 };
+    expect(completeJob(store, { id: "lj_reclaimed", claim: stale, result, now: at(20) })).toBeNull();
+    expect(store.learning.profileOfWorkspace(workspace.id)).toBeUndefined();
+    expect(store.learning.renew("lj_reclaimed", stale, at(60_000))).toBe(false);
+    const current = { owner: "srv_next", attempt: 2 };
+    expect(completeJob(store, { id: "lj_reclaimed", claim: current, result, now: at(30) })).not.toBeNull();
+    expect(completeJob(store, { id: "lj_reclaimed", claim: current, result, now: at(40) })).toBeNull();
+    expect(store.learning.profileOfWorkspace(workspace.id)!.sample_count).toBe(1);
+    expect(store.learning.job("lj_reclaimed")).toMatchObject({ status: "succeeded", claimed_by: "srv_next" });
   });
 
   it("retries a failed job with backoff until it succeeds", async () => {

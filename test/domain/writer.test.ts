@@ -75,7 +75,10 @@ describe("the thread writer", () => {
     await tick();
     expect(begun).toEqual(["graphMarkUpdated"]);
     const release = writer.hold();
-    const later = [writer.run("learningClaim", { id: "a", now: "t" }), writer.run("sessionsPurge", { now: "t" })];
+    const later = [
+      writer.run("learningClaim", { owner: "a", now: "t", leaseUntil: "t" }),
+      writer.run("sessionsPurge", { now: "t" }),
+    ];
     let settled = false;
     void writer.settled().then(() => {
       settled = true;
@@ -111,7 +114,7 @@ describe("the thread writer", () => {
     const first = writer.run("sessionsPurge", { now: "t" });
     await tick();
     const waiting = Array.from({ length: MAX_BATCH + 2 }, (_, i) =>
-      writer.run("learningClaim", { id: `j${i}`, now: "t" }),
+      writer.run("learningClaim", { owner: `j${i}`, now: "t", leaseUntil: "t" }),
     );
     await tick();
     expect(tasks).toEqual([["sessionsPurge"]]);
@@ -135,11 +138,11 @@ describe("the thread writer", () => {
     await tick();
     const image = { accountId: 1, image: {} as never, now: "t" };
     const waiting = [
-      writer.run("learningClaim", { id: "a", now: "t" }),
-      writer.run("learningClaim", { id: "b", now: "t" }),
+      writer.run("learningClaim", { owner: "a", now: "t", leaseUntil: "t" }),
+      writer.run("learningClaim", { owner: "b", now: "t", leaseUntil: "t" }),
       writer.run("imageCreate", image),
       writer.run("imageCreate", image),
-      writer.run("learningClaim", { id: "c", now: "t" }),
+      writer.run("learningClaim", { owner: "c", now: "t", leaseUntil: "t" }),
     ];
     await tick();
     finishAll();
@@ -240,7 +243,7 @@ describe("the thread writer", () => {
     const writer = threadWriter(pool, { dataDir: "/unused" });
     const first = writer.run("sessionsPurge", { now: "t" });
     await tick();
-    const queued = writer.run("learningClaim", { id: "a", now: "t" });
+    const queued = writer.run("learningClaim", { owner: "a", now: "t", leaseUntil: "t" });
     const closing = writer.close();
     await tick();
     expect(tasks).toEqual([["sessionsPurge"]]);
@@ -279,7 +282,7 @@ describe("the thread writer", () => {
     const run = checkpointer.run();
     for (let i = 0; i < 3; i++) await tick();
     expect(checkpoints).toEqual([1, 1]);
-    const queued = writer.run("learningClaim", { id: "a", now: "t" });
+    const queued = writer.run("learningClaim", { owner: "a", now: "t", leaseUntil: "t" });
     for (let i = 0; i < 3; i++) await tick();
     expect(checkpoints).toEqual([1, 1]);
     finishAll();
