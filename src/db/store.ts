@@ -10,6 +10,7 @@ import { imageQueries } from "./images.js";
 import { learningQueries } from "./learning.js";
 import { libraryQueries } from "./library.js";
 import { miscQueries } from "./misc.js";
+import { rateBucketQueries } from "./rate-buckets.js";
 import { signInBackoffQueries } from "./sign-in-backoff.js";
 import { storageQueries } from "./storage.js";
 import { usageQueries } from "./usage.js";
@@ -45,6 +46,7 @@ export function createStore(db: SqlConnection, now: () => number = Date.now) {
     idempotency: idempotencyQueries(db),
     signInBackoff: signInBackoffQueries(db),
     storage: storageQueries(db),
+    rateBuckets: rateBucketQueries(db),
   };
 }
 

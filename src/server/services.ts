@@ -2,6 +2,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import type { SqlConnection } from "../db/connection.js";
+import { isPostgres } from "../db/dialect.js";
 import { alreadyDurable, type Durability } from "../db/durability.js";
 import { DB_FILE } from "../db/open.js";
 import { rowLookupsOf } from "../db/row-cache.js";
@@ -22,6 +23,7 @@ import { KeyUsageTracker } from "../http/key-usage.js";
 import { ServerMetrics } from "../http/metrics.js";
 import { RateLimiter } from "../http/ratelimit.js";
 import { noticingFullDisk, StorageWatch } from "../http/storage-watch.js";
+import { StoredRateLimiter } from "../http/stored-ratelimit.js";
 import { WriteTurns } from "../http/turns.js";
 import { jsonLogger, type Logger } from "../runtime/log.js";
 import { inlinePool, type WorkerPool } from "../workers/pool.js";
@@ -95,7 +97,8 @@ export function createServices(options: ServiceOptions): Services {
     learning: new LearningRunner(store, background, clock, logger, usage, undefined, watched, options.location),
     graph: new GraphService(store, background, clock, logger, watched, options.location),
     graphReads: new GraphReadCache(),
-    limiter: new RateLimiter(clock),
+    // Servers sharing a PostgreSQL database share the buckets in it; one server on SQLite holds them in memory.
+    limiter: isPostgres(options.db) ? new StoredRateLimiter(store, clock) : new RateLimiter(clock),
     sessions: new SessionTokens(store, () => clock.now()),
     deviceAuth: new DeviceAuthorizations(clock),
     keyUsage: new KeyUsageTracker(store),
