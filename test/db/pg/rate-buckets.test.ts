@@ -81,6 +81,11 @@ describePostgres("the rate limiter of servers sharing PostgreSQL", () => {
     }
   });
 
+  it("keeps the buckets in an unlogged table: a take's commit waits for no WAL flush", () => {
+    const persistence = db.prepare("SELECT relpersistence FROM pg_class WHERE relname = 'rate_buckets'").pluck().get();
+    expect(persistence).toBe("u");
+  });
+
   it("a peek writes nothing: an identity never taken from has no row", () => {
     const limiter = new StoredRateLimiter(store, new ManualClock());
     expect(limiter.take("peeked", { perMinute: 5, perHour: 9 }, true)).toMatchObject({ limit: 5, remaining: 5 });
