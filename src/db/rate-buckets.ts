@@ -30,9 +30,10 @@ const capacity = (of: string) => `CAST(${of} AS DOUBLE PRECISION)`;
 
 /**
  * A bucket's tokens at this server's clock (the proposed row's `minute_at_ms`): a changed capacity applied keeping
- * what was used, then the refill since the bucket's stored time, never above capacity. The same arithmetic as http/ratelimit.ts refilled(), in the same
- * order of floating-point operations, so that both limiters count alike (test/helpers/ratelimit-cases.ts). A stored
- * time ahead of this server's clock (another server's clock runs ahead) refills nothing: the refill never goes back.
+ * what was used, then the refill since the bucket's stored time, never above capacity. The same arithmetic as
+ * http/ratelimit.ts refilled(), in the same order of floating-point operations, so that both limiters count alike
+ * (test/helpers/ratelimit-cases.ts). A stored time ahead of this server's clock (another server's clock runs ahead)
+ * refills nothing: the refill never goes back.
  */
 function refilledSql(tokens: string, stored: string, proposed: string, storedAt: string, windowMs: number): string {
   const cap = capacity(proposed);

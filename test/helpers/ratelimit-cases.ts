@@ -1,11 +1,10 @@
 /**
- * The cases of a rate limiter's arithmetic (DESIGN §5), for both limiters: the in-memory one (test/http/ratelimit.test.ts)
- * and the one whose buckets are in PostgreSQL (test/db/pg/rate-buckets.test.ts), so that both count alike. `make`
- * gives a limiter over the clock whose identities no other limiter it gave shares.
+ * The cases of a rate limiter's arithmetic (DESIGN §5), for both limiters: the in-memory one
+ * (test/http/ratelimit.test.ts) and the one whose buckets are in PostgreSQL (test/db/pg/rate-buckets.test.ts), so that
+ * both count alike. `make` gives a limiter over the clock whose identities no other limiter it gave shares.
  */
 import { expect, it } from "vitest";
-import type { Clock } from "../../src/domain/clock.js";
-import { ManualClock } from "../../src/domain/clock.js";
+import { type Clock, ManualClock } from "../../src/domain/clock.js";
 import type { Limiter } from "../../src/http/ratelimit.js";
 
 const MINUTE = 60_000;

@@ -1,7 +1,7 @@
 /**
  * The rate limiter whose buckets are rows of PostgreSQL (http/stored-ratelimit.ts, db/rate-buckets.ts): the same
- * arithmetic as the in-memory one (the shared cases), one statement's take exact under concurrent connections, refill that never goes back when two servers' clocks differ, the
- * peek that writes nothing, and the pruning of full buckets.
+ * arithmetic as the in-memory one (the shared cases), one statement's take exact under concurrent connections, refill
+ * that never goes back when two servers' clocks differ, the peek that writes nothing, the pruning of full buckets.
  */
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -40,7 +40,7 @@ describePostgres("the rate limiter of servers sharing PostgreSQL", () => {
     return { take: (id, limits, peek) => limiter.take(prefix + id, limits, peek) } as StoredRateLimiter;
   });
 
-  it("two servers whose clocks differ: the one behind refills nothing, and neither moves the bucket's time back", () => {
+  it("two servers' clocks differ: the one behind refills nothing, neither moves the bucket's time back", () => {
     const ahead = new ManualClock(Date.UTC(2026, 0, 15, 12, 0, 0));
     const behind = new ManualClock(ahead.now() - 30_000);
     const one = new StoredRateLimiter(store, ahead);
