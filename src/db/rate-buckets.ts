@@ -1,5 +1,5 @@
 /**
- * The rate limits' shared token buckets (sql/0024_rate_buckets.sql), for the servers of one PostgreSQL database
+ * The rate limits' shared token buckets (sql/0026_rate_buckets.sql), for the servers of one PostgreSQL database
  * (http/stored-ratelimit.ts); SQLite's server keeps its buckets in memory (http/ratelimit.ts) and never prepares these.
  */
 import type { SqlConnection, SqlStatement } from "./connection.js";
