@@ -5,7 +5,12 @@ import { defineConfig } from "vitest/config";
  * CONTENT_SERVICE_TEST_DATABASE_URL; in CI the project runs whatever is set, so that a missing server fails. Each
  * harness there has a schema of its own (test/helpers/postgres-harness.ts).
  */
-const POSTGRES_SUITES = ["test/routes/**/*.test.ts"];
+const POSTGRES_SUITES = [
+  "test/routes/**/*.test.ts",
+  // The rate limits through the app: on PostgreSQL the buckets are rows of the database (http/stored-ratelimit.ts).
+  "test/http/ratelimit.test.ts",
+  "test/http/pipeline/rate-limit.test.ts",
+];
 const onPostgres = Boolean(process.env.CONTENT_SERVICE_TEST_DATABASE_URL || process.env.CI);
 
 export default defineConfig({

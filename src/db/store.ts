@@ -11,6 +11,7 @@ import { learningQueries } from "./learning.js";
 import { libraryQueries } from "./library.js";
 import { miscQueries } from "./misc.js";
 import { periodicQueries } from "./periodic.js";
+import { rateBucketQueries } from "./rate-buckets.js";
 import { signInBackoffQueries } from "./sign-in-backoff.js";
 import { storageQueries } from "./storage.js";
 import { usageQueries } from "./usage.js";
@@ -47,6 +48,7 @@ export function createStore(db: SqlConnection, now: () => number = Date.now) {
     idempotency: idempotencyQueries(db),
     signInBackoff: signInBackoffQueries(db),
     storage: storageQueries(db),
+    rateBuckets: rateBucketQueries(db),
   };
 }
 

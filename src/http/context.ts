@@ -23,7 +23,7 @@ import type { Incoming } from "./exchange.js";
 import type { IdempotencyKeys } from "./idempotency.js";
 import type { KeyUsageTracker } from "./key-usage.js";
 import type { ServerMetrics } from "./metrics.js";
-import type { RateLimiter } from "./ratelimit.js";
+import type { Limiter } from "./ratelimit.js";
 import type { StorageWatch } from "./storage-watch.js";
 import type { WriteTurns } from "./turns.js";
 
@@ -82,7 +82,7 @@ export interface Services {
   pool: WorkerPool;
   /** Password hashing and checks, apart from `pool`'s long tasks so that a sign-in never waits behind them. */
   passwords: WorkerPool;
-  limiter: RateLimiter;
+  limiter: Limiter;
   sessions: SessionTokens;
   deviceAuth: DeviceAuthorizations;
   learning: LearningRunner;

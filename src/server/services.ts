@@ -24,6 +24,7 @@ import { KeyUsageTracker } from "../http/key-usage.js";
 import { ServerMetrics } from "../http/metrics.js";
 import { RateLimiter } from "../http/ratelimit.js";
 import { noticingFullDisk, StorageWatch } from "../http/storage-watch.js";
+import { StoredRateLimiter } from "../http/stored-ratelimit.js";
 import { WriteTurns } from "../http/turns.js";
 import { serverId } from "../runtime/ids.js";
 import { jsonLogger, type Logger } from "../runtime/log.js";
@@ -103,7 +104,8 @@ export function createServices(options: ServiceOptions): Services {
     }),
     graph: new GraphService(store, background, clock, logger, watched, options.location),
     graphReads: new GraphReadCache(),
-    limiter: new RateLimiter(clock),
+    // Servers sharing a PostgreSQL database share the buckets in it; one server on SQLite holds them in memory.
+    limiter: isPostgres(options.db) ? new StoredRateLimiter(store, clock) : new RateLimiter(clock),
     sessions: new SessionTokens(store, () => clock.now()),
     deviceAuth: new DeviceAuthorizations(clock),
     keyUsage: new KeyUsageTracker(store),

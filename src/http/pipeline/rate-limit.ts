@@ -30,9 +30,9 @@ export function rateLimited(d: RateDecision): ApiError {
 
 /**
  * Admits a request without valid credentials against its client address's bucket (an IPv6 client's /64's,
- * domain/address-key.ts); `peek` takes nothing.
+ * domain/address-key.ts); `peek` takes nothing, and may find nothing to report (Limiter.take).
  */
-export function takeByAddress(services: Services, address: string | undefined, peek = false): RateDecision {
+export function takeByAddress(services: Services, address: string | undefined, peek = false): RateDecision | undefined {
   return services.limiter.take(`addr:${addressKey(address)}`, { perMinute: ANONYMOUS_PER_MINUTE }, peek);
 }
 
