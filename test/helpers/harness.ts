@@ -16,7 +16,7 @@ import { memoryLogger } from "../../src/runtime/log.js";
 import { createServices, DEFAULT_CONFIG } from "../../src/server/services.js";
 import { inlinePool, type WorkerPool } from "../../src/workers/pool.js";
 import { Contract, type OpenApiDocument } from "./contract.js";
-import { harnessSchema, postgresForHarnesses } from "./postgres-harness.js";
+import { harnessSchema, postgresForHarnesses, settleAtFileEnd } from "./postgres-harness.js";
 
 /** Options of one request sent through the app. */
 export interface Send {
@@ -152,6 +152,10 @@ export function makeHarness(
   const writer = options.writer?.(inlineWriter(createStore(db)));
   const services = createServices({ db, clock, logger, pool, config: options.config, writer });
   const app = createApp(services, ROUTES);
+  settleAtFileEnd(async () => {
+    await services.graph.idle();
+    await services.learning.idle();
+  });
   const store = services.store;
   const hash = hashPassword(PASSWORD);
 

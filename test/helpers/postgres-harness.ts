@@ -27,6 +27,22 @@ interface FileDatabase {
 
 let fileDatabase: FileDatabase | undefined;
 
+/** What each harness still has running in the background (graph extractions, learning jobs), awaited at the end. */
+const unsettled: (() => Promise<unknown>)[] = [];
+
+/** Registers a harness's background work, to be awaited before the file's connection closes (settleHarnesses). */
+export function settleAtFileEnd(settle: () => Promise<unknown>): void {
+  if (fileDatabase) unsettled.push(settle);
+}
+
+/**
+ * Awaits every harness's background work (postgres-setup.ts afterAll): a graph extraction a test left queued would
+ * otherwise run on the closed connection, an unhandled rejection after the file's tests passed.
+ */
+export async function settleHarnesses(): Promise<void> {
+  await Promise.allSettled(unsettled.splice(0).map((settle) => settle()));
+}
+
 /** Set by postgres-setup.ts for the test file: harnesses then run on PostgreSQL. */
 export function usePostgresForHarnesses(db: PgConnection, url: string): void {
   fileDatabase = { db, url, made: 0, free: [], takenInTest: [], inTest: false };

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeEach } from "vitest";
 import { openPostgres } from "../../src/db/pg/connection.js";
 import { testDatabase } from "./postgres.js";
-import { releaseTestSchemas, testBegins, usePostgresForHarnesses } from "./postgres-harness.js";
+import { releaseTestSchemas, settleHarnesses, testBegins, usePostgresForHarnesses } from "./postgres-harness.js";
 
 const database = await testDatabase();
 const db = openPostgres(database.url);
@@ -17,6 +17,7 @@ beforeEach(testBegins);
 afterEach(releaseTestSchemas);
 
 afterAll(async () => {
+  await settleHarnesses();
   db.close();
   await database.drop();
 });
