@@ -3,6 +3,7 @@ import { existsSync, fstatSync } from "node:fs";
 import path from "node:path";
 import { type Command, Option } from "commander";
 import { PLANS, type Plan } from "../../db/accounts.js";
+import type { OpenConnection } from "../../db/connection.js";
 import { hasFirstAccount } from "../../db/first-account.js";
 import { DB_FILE, makeDataDir } from "../../db/open.js";
 import { shownUrl } from "../../db/pg/connection.js";
@@ -86,7 +87,11 @@ function initDirectory(dataDir: string, opts: InitOptions): InitResult {
 
 /** Whether a PostgreSQL database has its first account (as initialisedAlready; one that cannot say has not). */
 function postgresInitialised(url: string): boolean {
-  const db = openPostgresDatabase(url);
+  return hasFirstAccountOn(openPostgresDatabase(url));
+}
+
+/** Whether a database has its first account, closed afterwards; one that cannot say (needs migrations) has not. */
+function hasFirstAccountOn(db: OpenConnection): boolean {
   try {
     return hasFirstAccount(db);
   } catch {
@@ -102,16 +107,7 @@ function postgresInitialised(url: string): boolean {
  */
 function initialisedAlready(dataDir: string): boolean {
   if (!existsSync(path.join(dataDir, DB_FILE))) return false;
-  return whileNoRestore(dataDir, () => {
-    const db = openDatabase(dataDir);
-    try {
-      return hasFirstAccount(db);
-    } catch {
-      return false;
-    } finally {
-      db.close();
-    }
-  });
+  return whileNoRestore(dataDir, () => hasFirstAccountOn(openDatabase(dataDir)));
 }
 
 /**

@@ -5,7 +5,6 @@
  * one left a day is purged.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { initDatabase } from "../../../src/cli/setup.js";
 import { migrate } from "../../../src/db/migrate.js";
 import { openPostgres } from "../../../src/db/pg/connection.js";
 import { createStore } from "../../../src/db/store.js";
@@ -13,11 +12,11 @@ import { iso } from "../../../src/domain/clock.js";
 import { IDEMPOTENCY_TTL_MS } from "../../../src/http/idempotency.js";
 import { SharedClaims } from "../../../src/http/idempotency-claims.js";
 import { memoryLogger } from "../../../src/runtime/log.js";
-import { type RunningServer, startServer } from "../../../src/server/start.js";
-import { tempDir } from "../../helpers/cli.js";
+import type { RunningServer } from "../../../src/server/start.js";
 import type { Answer } from "../../helpers/harness.js";
 import { sendTo } from "../../helpers/http.js";
 import { describePostgres, type TestDatabase, testDatabase } from "../../helpers/postgres.js";
+import { initialisedDatabase, serverOn } from "../../helpers/postgres-servers.js";
 
 describePostgres("Idempotency-Key on two servers sharing one PostgreSQL database", () => {
   let database: TestDatabase;
@@ -25,27 +24,9 @@ describePostgres("Idempotency-Key on two servers sharing one PostgreSQL database
   let two: RunningServer;
   let key: string;
 
-  const serverOn = (url: string) =>
-    startServer({
-      dataDir: tempDir("cs-pg-idem-"),
-      databaseUrl: url,
-      host: "127.0.0.1",
-      port: 0,
-      workers: 1,
-      logger: memoryLogger(),
-    });
-
   beforeAll(async () => {
     database = await testDatabase();
-    const where = { dataDir: tempDir("cs-pg-idem-init-"), databaseUrl: database.url };
-    const made = initDatabase(where, {
-      accountName: "Team",
-      plan: "business",
-      adminEmail: "a@team.test",
-      withKey: true,
-    });
-    if (!made.created || !made.key) throw new Error("the first start made no key");
-    key = made.key;
+    key = initialisedDatabase(database.url);
     one = await serverOn(database.url);
     two = await serverOn(database.url);
   });

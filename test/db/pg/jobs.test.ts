@@ -4,19 +4,16 @@
  * lease has passed, and a periodic job's period runs on one server only.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { initDatabase } from "../../../src/cli/setup.js";
 import type { OpenConnection } from "../../../src/db/connection.js";
 import type { LearningJobRow } from "../../../src/db/learning.js";
 import { openPostgres } from "../../../src/db/pg/connection.js";
 import { createStore } from "../../../src/db/store.js";
 import { oncePerPeriod } from "../../../src/jobs/once-per-period.js";
-import { memoryLogger } from "../../../src/runtime/log.js";
-import { periodClaim, type RunningServer, startServer } from "../../../src/server/start.js";
-import { tempDir } from "../../helpers/cli.js";
+import { periodClaim, type RunningServer } from "../../../src/server/start.js";
 import { sendTo } from "../../helpers/http.js";
 import { describePostgres, type TestDatabase, testDatabase } from "../../helpers/postgres.js";
+import { initialisedDatabase, serverOn } from "../../helpers/postgres-servers.js";
 
-const PASSWORD = "correct horse battery staple";
 /** A short lease, so that a job whose server stopped is claimed again within seconds; renewed every second. */
 const LEASE_MS = 3_000;
 
@@ -37,26 +34,11 @@ describePostgres("jobs over two servers on one PostgreSQL database", () => {
   let db: OpenConnection;
   let store: ReturnType<typeof createStore>;
 
-  const serverOn = (url: string) =>
-    startServer({
-      dataDir: tempDir("cs-pg-jobs-"),
-      databaseUrl: url,
-      host: "127.0.0.1",
-      port: 0,
-      workers: 1,
-      logger: memoryLogger(),
-      learningLeaseMs: LEASE_MS,
-    });
-
   beforeAll(async () => {
     database = await testDatabase();
-    const where = { dataDir: tempDir("cs-pg-jobs-init-"), databaseUrl: database.url };
-    const init = { accountName: "Team", plan: "business" as const, adminEmail: "admin@team.test", password: PASSWORD };
-    const made = initDatabase(where, { ...init, withKey: true });
-    if (!made.created || !made.key) throw new Error("the first start made no key");
-    key = made.key;
-    one = await serverOn(database.url);
-    two = await serverOn(database.url);
+    key = initialisedDatabase(database.url);
+    one = await serverOn(database.url, { learningLeaseMs: LEASE_MS });
+    two = await serverOn(database.url, { learningLeaseMs: LEASE_MS });
     db = openPostgres(database.url);
     store = createStore(db);
   });

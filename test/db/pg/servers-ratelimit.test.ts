@@ -5,30 +5,18 @@
  * Time moves only through manual clocks, a few milliseconds apart (two machines' clocks never agree exactly).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { initDatabase } from "../../../src/cli/setup.js";
 import { ManualClock } from "../../../src/domain/clock.js";
 import { StoredRateLimiter } from "../../../src/http/stored-ratelimit.js";
-import { memoryLogger } from "../../../src/runtime/log.js";
-import { type RunningServer, startServer } from "../../../src/server/start.js";
-import { tempDir } from "../../helpers/cli.js";
+import type { RunningServer } from "../../../src/server/start.js";
 import { expectRateHeaders, sendTo } from "../../helpers/http.js";
 import { describePostgres, type TestDatabase, testDatabase } from "../../helpers/postgres.js";
+import { initialisedDatabase, serverOn } from "../../helpers/postgres-servers.js";
 
 describePostgres("rate limits of two servers on one PostgreSQL database", () => {
   let database: TestDatabase;
   let one: RunningServer;
   let two: RunningServer;
   let key: string;
-
-  const serverOn = (url: string) =>
-    startServer({
-      dataDir: tempDir("cs-pg-rate-"),
-      databaseUrl: url,
-      host: "127.0.0.1",
-      port: 0,
-      workers: 1,
-      logger: memoryLogger(),
-    });
 
   /** The server's limiter, as the server built it, over a manual clock of its own instead of the system's. */
   const onClock = (server: RunningServer, clock: ManualClock) => {
@@ -38,13 +26,7 @@ describePostgres("rate limits of two servers on one PostgreSQL database", () => 
 
   beforeAll(async () => {
     database = await testDatabase();
-    const where = { dataDir: tempDir("cs-pg-rate-init-"), databaseUrl: database.url };
-    const made = initDatabase(where, {
-      ...{ accountName: "Team", plan: "business", adminEmail: "admin@team.test" },
-      ...{ password: "correct horse battery staple", withKey: true },
-    });
-    if (!made.created || !made.key) throw new Error("the first start made no key");
-    key = made.key;
+    key = initialisedDatabase(database.url);
     one = await serverOn(database.url);
     two = await serverOn(database.url);
     const start = Date.UTC(2026, 0, 15, 12, 0, 0);

@@ -8,13 +8,11 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { initDatabase } from "../../../src/cli/setup.js";
 import { migrate } from "../../../src/db/migrate.js";
 import { openPostgres } from "../../../src/db/pg/connection.js";
-import { memoryLogger } from "../../../src/runtime/log.js";
-import { type RunningServer, startServer } from "../../../src/server/start.js";
+import type { RunningServer } from "../../../src/server/start.js";
 import { tempDir } from "../../helpers/cli.js";
 import { sendTo } from "../../helpers/http.js";
 import { describePostgres, type TestDatabase, testDatabase } from "../../helpers/postgres.js";
-
-const PASSWORD = "correct horse battery staple";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, initialisedDatabase, serverOn } from "../../helpers/postgres-servers.js";
 
 describePostgres("two servers on one PostgreSQL database", () => {
   let database: TestDatabase;
@@ -22,25 +20,11 @@ describePostgres("two servers on one PostgreSQL database", () => {
   let two: RunningServer;
   let key: string;
 
-  const serverOn = (url: string) =>
-    startServer({
-      dataDir: tempDir("cs-pg-server-"),
-      databaseUrl: url,
-      host: "127.0.0.1",
-      port: 0,
-      workers: 1,
-      logger: memoryLogger(),
-    });
-
   beforeAll(async () => {
     database = await testDatabase();
-    const where = { dataDir: tempDir("cs-pg-init-"), databaseUrl: database.url };
-    const init = { accountName: "Team", plan: "business" as const, adminEmail: "admin@team.test", password: PASSWORD };
-    const made = initDatabase(where, { ...init, withKey: true });
-    if (!made.created || !made.key) throw new Error("the first start made no key");
-    expect(made.onPostgres).toBe(true);
-    expect(initDatabase(where, init).created).toBe(false);
-    key = made.key;
+    key = initialisedDatabase(database.url);
+    const init = { accountName: "Team", plan: "business" as const, adminEmail: ADMIN_EMAIL, password: ADMIN_PASSWORD };
+    expect(initDatabase({ dataDir: tempDir(), databaseUrl: database.url }, init).created).toBe(false);
     one = await serverOn(database.url);
     two = await serverOn(database.url);
   });
@@ -63,7 +47,7 @@ describePostgres("two servers on one PostgreSQL database", () => {
 
   it("refuses through the other server, at its next request, a key revoked through one", async () => {
     const login = await sendTo(one.app, "POST", "/api/v1/auth/login", {
-      body: { email: "admin@team.test", password: PASSWORD },
+      body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
     });
     expect(login.status).toBe(200);
     const issued = await sendTo(one.app, "POST", "/api/v1/api-keys", {
