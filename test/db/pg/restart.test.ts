@@ -54,9 +54,12 @@ function restartSuite(): void {
 
   afterAll(async () => {
     // The server flushes to the database as it closes: a test that failed while it was down starts it again first.
-    if (cluster && !cluster.running()) cluster.start();
-    await server?.close();
-    cluster?.destroy();
+    try {
+      if (cluster && !cluster.running()) cluster.start();
+      await server?.close();
+    } finally {
+      cluster?.destroy();
+    }
   });
 
   const current = () => sendTo(server.app, "GET", "/api/v1/api-keys/current", { auth: key });
