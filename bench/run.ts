@@ -7,7 +7,8 @@
  * each): how much of the probe's tail the machine makes by itself; and to the service beside finalizations sent
  * evenly at a quarter of the closed-loop rate of a 2 s calibration, a load that leaves the CPUs more room. Prints a
  * Markdown table, writes JSON to bench/results/<timestamp>.json, then checks the targets (exit 1 when one fails;
- * BENCH_NO_FAIL=1 exits 0).
+ * BENCH_NO_FAIL=1 exits 0). Then the GET, generate and finalize loads again on PostgreSQL, one server and two, with
+ * their ratios to SQLite's (lib/postgres-rows.ts; skipped with the reason when no server is named).
  *
  * Environment: BENCH_DURATION (s per scenario, 8), BENCH_CONNECTIONS (10), BENCH_ROUNDS (rounds of baseline and
  * GETs, medians reported, 3), BENCH_START_RUNS (7), BENCH_PROBE_RATE (GET probe req/s, 200), BENCH_WORKERS (the
@@ -19,7 +20,8 @@
  * load that runs out reuses finalized ones, whose 409s the table counts as non-2xx), BENCH_SERVER_NODE_OPTIONS
  * (NODE_OPTIONS for the server alone, such as `--cpu-prof --cpu-prof-dir=DIR`; the executable's own options,
  * build.config.ts SEA_EXEC_ARGV, are read after it and win), BENCH_KEEP=1 (keep the run's data directory and server
- * log).
+ * log), CONTENT_SERVICE_BENCH_DATABASE_URL (else CONTENT_SERVICE_TEST_DATABASE_URL: the PostgreSQL server the
+ * bench creates its own database on).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -28,23 +30,24 @@ import path from "node:path";
 import type autocannon from "autocannon";
 import { openDb } from "../src/db/open.js";
 import { type Load, load, loadInChild, pacedLoad } from "./lib/load.js";
+import { benchPostgres, type PostgresFigures, type PostgresRun } from "./lib/postgres-rows.js";
 import {
+  ANALYSES_PER_ACCOUNT,
   EXECUTABLE,
   executableRunner,
+  extraAccount,
   freePort,
   haveExecutable,
   prepareDataDir,
   ROOT,
-  type Runner,
   rssKb,
   rssSampler,
-  runCli,
   type Served,
   sendJson,
   serve,
   stop,
 } from "./lib/proc.js";
-import { prng, words } from "./lib/text.js";
+import { finalText, words } from "./lib/text.js";
 
 const env = process.env;
 const num = (name: string, fallback: number) => {
@@ -65,9 +68,6 @@ const ONLY_PROBE = env.BENCH_ONLY === "probe";
 
 /** The tracker issue's targets. */
 const TARGETS = { getRatio: 0.5, probeP99Ratio: 2, startMs: 300 };
-
-/** Learning analyses one account may run per month (agency); finalizations are spread so that all are analysed. */
-const ANALYSES_PER_ACCOUNT = 1900;
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -141,24 +141,6 @@ function busyLoops(count: number, seconds: number) {
   };
 }
 
-/** Another agency account with raised limits and a read+write key (each account has its own analysis quota). */
-function extraAccount(runner: Runner, dataDir: string, n: number): string {
-  const account = JSON.parse(
-    runCli(runner, ["accounts", "create", "--name", `bench ${n}`, "--plan", "agency", "--json", "--data-dir", dataDir]),
-  );
-  const id = String(account.id);
-  runCli(
-    runner,
-    ["accounts", "set-limits", id, "--per-minute", "1000000000", "--per-hour", "1000000000"].concat([
-      "--data-dir",
-      dataDir,
-    ]),
-  );
-  return JSON.parse(
-    runCli(runner, ["keys", "create", "--account", id, "--name", "bench", "--json", "--data-dir", dataDir]),
-  ).key;
-}
-
 /** Learning jobs by status, read from the database (read-only, beside the running server). */
 function learningStatus(dataDir: string): Record<string, number> {
   const db = openDb(dataDir, { readonly: true });
@@ -182,6 +164,55 @@ function table(rows: string[][]): string {
     .concat("\n");
 }
 
+/** SQLite's loads of the same run, the PostgreSQL rows' reference. */
+interface SqliteLoads {
+  get: Load;
+  generate?: Load;
+  finalize?: Load;
+}
+
+/** A PostgreSQL run's requests/s divided by SQLite's, scenario by scenario. */
+function ratiosToSqlite(run: PostgresRun, sqlite: SqliteLoads): Record<string, number | null> {
+  const ratio = (pg?: Load, lite?: Load) => (pg && lite ? pg.rps / lite.rps : null);
+  return {
+    get: ratio(run.get, sqlite.get),
+    generate: ratio(run.generate, sqlite.generate),
+    finalize: ratio(run.finalize, sqlite.finalize),
+  };
+}
+
+/** The PostgreSQL rows as a table beside SQLite's, or the line saying why they were skipped. */
+function postgresTable(postgres: PostgresFigures, sqlite: SqliteLoads, baseline: Load): string {
+  if ("skipped" in postgres) return `\nPostgreSQL rows skipped: ${postgres.skipped}.\n`;
+  const rows = [["on PostgreSQL", "servers", "req/s", "p50 ms", "p99 ms", "÷ SQLite", "÷ baseline", "non-2xx"]];
+  for (const run of postgres.runs)
+    for (const [x, lite] of [
+      [run.get, sqlite.get],
+      [run.generate, sqlite.generate],
+      [run.finalize, sqlite.finalize],
+    ] as const)
+      if (x)
+        rows.push([
+          x.name,
+          String(run.servers),
+          fixed(x.rps, 0),
+          fixed(x.p50),
+          fixed(x.p99),
+          lite ? fixed(x.rps / lite.rps) : "–",
+          fixed(x.rps / baseline.rps, 3),
+          String(x.non2xx),
+        ]);
+  const head = `\nPostgreSQL (${postgres.server}; two servers: each takes half the connections, p50 and p99 are the slower one's):\n\n`;
+  const pools = postgres.runs
+    .filter((run) => run.finalize)
+    .map(
+      (run) =>
+        `${run.servers} server(s): ${run.pool.made} generated ahead, ${run.pool.refused} generations refused, ` +
+        `${run.pool.exhausted} finalizations past the pool`,
+    );
+  return head + table(rows) + (pools.length ? `\nFinalize pools: ${pools.join("; ")}.\n` : "");
+}
+
 async function main(): Promise<number> {
   if (!haveExecutable()) {
     process.stderr.write(
@@ -192,6 +223,7 @@ async function main(): Promise<number> {
   const startedAt = new Date();
   const tmp = mkdtempSync(path.join(os.tmpdir(), "cs-bench-"));
   let finished = false;
+  let keep = false;
   const dataDir = path.join(tmp, "data");
   const logFile = path.join(tmp, "server.log");
   const runner = executableRunner(path.join(tmp, "asset-cache"));
@@ -391,12 +423,13 @@ async function main(): Promise<number> {
           exhausted++;
           item = pool[taken % pool.length];
         }
-        const rand = prng(item.id);
-        const mine = item.text.split(/\s+/).map((w) => (rand() < 0.03 ? "really" : w));
-        const text = [...mine, ...fillerWords.slice(0, Math.max(0, 5000 - mine.length))].join(" ");
         return {
           headers: { authorization: `Bearer ${item.key}` },
-          body: JSON.stringify({ content_id: item.id, finalized_content: text, edit_seconds: 300 }),
+          body: JSON.stringify({
+            content_id: item.id,
+            finalized_content: finalText(item.id, item.text, fillerWords),
+            edit_seconds: 300,
+          }),
         };
       };
       const finalizeRequest = (req: autocannon.Request) => {
@@ -461,6 +494,24 @@ async function main(): Promise<number> {
     await stop(server);
     const exit = await server.exited;
     server = undefined;
+    // The same loads on PostgreSQL, one server and two, after SQLite's server has stopped (lib/postgres-rows.ts).
+    const postgres: PostgresFigures = ONLY_PROBE
+      ? { skipped: "BENCH_ONLY=probe" }
+      : await benchPostgres({
+          runner,
+          tmp,
+          connections: CONNECTIONS,
+          duration: DURATION,
+          onlyGet: ONLY_GET,
+          finalizeRps: finalize?.rps ?? 0,
+          poolMax: POOL_MAX,
+          serveArgs,
+          log,
+          keepTmp: () => {
+            keep = true;
+          },
+        });
+    if ("skipped" in postgres) log(`PostgreSQL rows skipped: ${postgres.skipped}`);
 
     const startMedian = median(starts);
     const scenarios = [cur, content, generate, finalize].filter((x): x is Load => x !== undefined);
@@ -538,6 +589,16 @@ async function main(): Promise<number> {
       start_ms: { cold_first_start: coldStartMs, median: startMedian, runs: starts },
       rss_kb: { idle: rssIdleKb, max_under_read_load: rssReadsKb, max_under_write_load: rssWritesKb },
       learning_jobs_at_end: learning,
+      postgres:
+        "skipped" in postgres
+          ? postgres
+          : {
+              server: postgres.server,
+              runs: postgres.runs.map((run) => ({
+                ...run,
+                ratio_to_sqlite: ratiosToSqlite(run, { get: cur, generate, finalize }),
+              })),
+            },
       server_exit: exit,
       targets: checks,
     };
@@ -579,6 +640,7 @@ async function main(): Promise<number> {
     text += `${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${DURATION} s per load, median of ${ONLY_PROBE ? 1 : ROUNDS} round(s) for the baseline and GETs; `;
     text += `baseline: bare node:http on Node ${rounds.length ? results.machine.baseline_node : "?"}; GET probe: ${PROBE_RATE} req/s evenly spaced, on 2 connections.\n\n`;
     text += table(rows);
+    text += postgresTable(postgres, { get: cur, generate, finalize }, b);
     text += "\n";
     text += table([
       ["measure", "value"],
@@ -643,7 +705,7 @@ async function main(): Promise<number> {
     if (server) await stop(server);
     // A run that broke keeps its data and the server's log (server.log) for a look at what went wrong.
     if (!finished) log(`the run failed: its data and server log are kept in ${tmp}`);
-    else if (env.BENCH_KEEP === "1") log(`kept (BENCH_KEEP=1): the data and server log in ${tmp}`);
+    else if (env.BENCH_KEEP === "1" || keep) log(`kept: the data and server logs in ${tmp}`);
     else rmSync(tmp, { recursive: true, force: true });
   }
 }

@@ -84,6 +84,27 @@ export function prepareDataDir(runner: Runner, dataDir: string): { key: string }
   return { key: created.key as string };
 }
 
+/** Learning analyses one account may run per month (agency); finalizations are spread so that all are analysed. */
+export const ANALYSES_PER_ACCOUNT = 1900;
+
+/** Another agency account with raised limits and a read+write key (each account has its own analysis quota). */
+export function extraAccount(runner: Runner, dataDir: string, n: number): string {
+  const account = JSON.parse(
+    runCli(runner, ["accounts", "create", "--name", `bench ${n}`, "--plan", "agency", "--json", "--data-dir", dataDir]),
+  );
+  const id = String(account.id);
+  runCli(
+    runner,
+    ["accounts", "set-limits", id, "--per-minute", "1000000000", "--per-hour", "1000000000"].concat([
+      "--data-dir",
+      dataDir,
+    ]),
+  );
+  return JSON.parse(
+    runCli(runner, ["keys", "create", "--account", id, "--name", "bench", "--json", "--data-dir", dataDir]),
+  ).key;
+}
+
 /** A TCP port that was free a moment ago on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -50,3 +50,13 @@ export function words(count: number, seed: number): string {
   }
   return paragraphs.join("\n\n");
 }
+
+/**
+ * A writer's final text for a finalize load: the generated text with about 3% of its words changed, grown to 5,000
+ * words from `filler` (the words of a long filler text).
+ */
+export function finalText(seed: number, generated: string, filler: string[]): string {
+  const rand = prng(seed);
+  const mine = generated.split(/\s+/).map((w) => (rand() < 0.03 ? "really" : w));
+  return [...mine, ...filler.slice(0, Math.max(0, 5000 - mine.length))].join(" ");
+}

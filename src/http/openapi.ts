@@ -54,12 +54,11 @@ export function pipelineErrors(r: RouteDef): Record<number, string[]> {
     add(400, "validation_failed");
     add(409, "idempotency_key_reused", "idempotency_response_not_kept");
   }
-  // A write that found the database locked by another process for longer than the server waits (errors.ts).
-  if (r.method !== "GET") {
-    add(503, "service_busy");
-    // No room on the disk for the write (errors.ts isStorageFull).
-    add(507, "storage_full");
-  }
+  // A write that found the database locked by another process for longer than the server waits, and on PostgreSQL
+  // any request while the database server cannot be reached (errors.ts; test/db/pg/restart.test.ts).
+  add(503, "service_busy");
+  // No room on the disk for the write (errors.ts isStorageFull).
+  if (r.method !== "GET") add(507, "storage_full");
   return out;
 }
 

@@ -1,6 +1,7 @@
 /** The worker pool that keeps heavy work off the HTTP thread; tests may use the inline pool. */
 import { performance } from "node:perf_hooks";
 import { Piscina, valueSymbol } from "piscina";
+import { PgError, PgUnavailableError } from "../db/pg/errors.js";
 import { restoreAssets, workerEntry } from "../runtime/assets.js";
 import { TaskHeapLimitError, TaskLimitError, type TaskPool } from "../runtime/task-pool.js";
 import {
@@ -161,16 +162,29 @@ export function inlinePool(): WorkerPool {
 }
 
 /**
- * A task's error with its `code` again (SQLITE_BUSY becomes 503 service_busy: http/errors.ts). An error crosses back
- * from a thread by structured clone, which keeps its message, name, stack and cause but no other property: the
- * worker puts the code in `cause` (worker.ts).
+ * A task's error with its `code` again (SQLITE_BUSY becomes 503 service_busy: http/errors.ts), and a PostgreSQL
+ * error as its class again (PgUnavailableError is 503 service_busy, not 500). An error crosses back from a thread by
+ * structured clone, which keeps its message, stack and cause but no other property nor its class: the worker puts
+ * the code and the PostgreSQL kind in `cause` (worker.ts; test/workers/limit.test.ts).
  */
 export function withCode(e: unknown): unknown {
   if (!(e instanceof Error)) return e;
-  const carried = (e.cause as { code?: unknown } | undefined)?.code;
+  const { code: carried, kind } = (e.cause ?? {}) as { code?: unknown; kind?: unknown };
+  const rebuilt = postgresError(kind, e.message, typeof carried === "string" ? carried : undefined);
+  if (rebuilt) {
+    rebuilt.stack = e.stack;
+    return rebuilt;
+  }
   const error = e as Error & { code?: unknown };
   if (error.code === undefined && typeof carried === "string") error.code = carried;
   return error;
+}
+
+/** The PostgreSQL error of the kind a thread named, or undefined for any other error. */
+function postgresError(kind: unknown, message: string, code: string | undefined): Error | undefined {
+  if (kind === "PgUnavailableError") return new PgUnavailableError(message, code);
+  if (kind === "PgError" && code !== undefined) return new PgError({ code, message });
+  return undefined;
 }
 
 /** The failure of a task whose thread passed its heap's limit (Node ends the thread). */

@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { readlinkSync } from "node:fs";
 import os from "node:os";
 import { isMainThread, parentPort, threadId } from "node:worker_threads";
+import { PgError, PgUnavailableError } from "../db/pg/errors.js";
 import { warmUp } from "../domain/generation/nlp.js";
 import { IdleCollector } from "../runtime/idle-gc.js";
 import { type TaskStarted, threadCpuNs } from "./limits.js";
@@ -109,9 +110,12 @@ export default function runTask(message: TaskMessage): unknown {
   try {
     return task(message.input);
   } catch (e) {
-    // Only message, name, stack and cause cross back (structured clone): the code rides in cause (pool.ts withCode).
+    // Only message, name, stack and cause cross back (structured clone): the code rides in cause, and so does the
+    // kind of a PostgreSQL error, which decides its answer (pool.ts withCode; test/workers/limit.test.ts).
     const code = (e as { code?: unknown } | null)?.code;
-    if (e instanceof Error && typeof code === "string" && e.cause === undefined) e.cause = { code };
+    const pg = e instanceof PgUnavailableError || e instanceof PgError ? { kind: e.name } : {};
+    if (e instanceof Error && e.cause === undefined && (typeof code === "string" || "kind" in pg))
+      e.cause = { code, ...pg };
     throw e;
   } finally {
     if (message.finished) Atomics.store(message.finished, 0, 1);

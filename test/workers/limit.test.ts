@@ -102,4 +102,32 @@ describe("an error thrown on a pool thread", () => {
     expect((plain as { code?: string }).code).toBeUndefined();
     expect((withCode(plain) as { code?: string }).code).toBe("SQLITE_BUSY");
   });
+
+  it("keeps a PostgreSQL error's class across the thread (PgUnavailableError must still become 503, not 500)", async () => {
+    const { default: runTask } = await import("../../src/workers/worker.js");
+    const { withCode } = await import("../../src/workers/pool.js");
+    const { PgError, PgUnavailableError } = await import("../../src/db/pg/errors.js");
+    const dir = mkdtempSync(path.join(os.tmpdir(), "cs-pg-code-"));
+    let thrown: unknown;
+    try {
+      runTask({
+        name: "graphRead",
+        input: {
+          // Nothing listens on port 1: the connection is refused.
+          db: { dataDir: dir, databaseUrl: "postgres://nobody@127.0.0.1:1/none" },
+          query: { kind: "overview", workspaceId: "ws_x", type: null, limit: 1, minWeight: 1 },
+        },
+      });
+    } catch (e) {
+      thrown = e;
+    }
+    rmSync(dir, { recursive: true, force: true });
+    expect(thrown).toBeInstanceOf(PgUnavailableError);
+    const crossed = withCode(structuredClone(thrown));
+    expect(crossed).toBeInstanceOf(PgUnavailableError);
+    expect((crossed as Error).message).toBe((thrown as Error).message);
+    const refused = withCode(structuredClone(new Error("deadlock", { cause: { code: "40P01", kind: "PgError" } })));
+    expect(refused).toBeInstanceOf(PgError);
+    expect((refused as { code?: string }).code).toBe("40P01");
+  });
 });
