@@ -191,9 +191,41 @@ const HEADERS: Record<string, { description: string; required: boolean; schema: 
   },
 };
 
+/** The rate-limit headers: required on every response but a 503 (IF_COUNTED). */
+const RATE_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
+
+/**
+ * The component of a 503's rate-limit header: on PostgreSQL the buckets are in the database
+ * (http/stored-ratelimit.ts), and a 503 for a database that cannot be reached has no count to report, so there the
+ * header may be absent (test/db/pg/restart.test.ts).
+ */
+const IF_COUNTED = "-IfCounted";
+
+/** The optional form of each rate-limit header, for 503s (components.headers, beside the required ones). */
+function headersIfCounted(): typeof HEADERS {
+  return Object.fromEntries(
+    RATE_HEADERS.map((name) => [
+      `${name}${IF_COUNTED}`,
+      {
+        ...HEADERS[name],
+        required: false,
+        description: `${HEADERS[name].description} Absent when the database could not be reached to count the request.`,
+      },
+    ]),
+  );
+}
+
 /** The headers one response of a route carries, as references to components.headers. */
 function headersOf(r: RouteDef, status: number): Record<string, { $ref: string }> {
-  const names = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Trace-Id"];
+  const refs = referencedHeaders(r, status);
+  if (status !== 503) return refs;
+  for (const name of RATE_HEADERS) refs[name] = { $ref: `#/components/headers/${name}${IF_COUNTED}` };
+  return refs;
+}
+
+/** headersOf's list, each a reference to components.headers. */
+function referencedHeaders(r: RouteDef, status: number): Record<string, { $ref: string }> {
+  const names = [...RATE_HEADERS, "X-Trace-Id"];
   if (r.stability === "beta") names.push("X-API-Stability");
   if (status === 429 || status === 503) names.push("Retry-After");
   if (status === 401) names.push("WWW-Authenticate");
@@ -394,7 +426,7 @@ export function buildOpenApi(
     paths,
     components: {
       schemas: schemas.components,
-      headers: HEADERS,
+      headers: { ...HEADERS, ...headersIfCounted() },
       securitySchemes: {
         apiKey: { type: "http", scheme: "bearer", description: "An API key: svc_live_ followed by 32 characters." },
         session: {

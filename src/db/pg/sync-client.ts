@@ -6,8 +6,9 @@
  * without the event loop (synckit's approach). The caller's thread does nothing else meanwhile, as it does while
  * SQLite reads a page. test/db/pg/sync-client.test.ts holds it.
  */
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import { pgThreadEntry } from "../../runtime/assets.js";
+import { awaitAnswer } from "./answer-wait.js";
 import { PgError, PgUnavailableError } from "./errors.js";
 import type { PgAnswer, PgRequest, PgResult, PgThreadData } from "./protocol.js";
 
@@ -114,9 +115,8 @@ export class SyncPgClient {
     const id = this.nextId++;
     Atomics.store(thread.flag, 0, 0);
     thread.port.postMessage({ ...request, id });
-    Atomics.wait(thread.flag, 0, 0, timeoutMs);
-    const received = receiveMessageOnPort(thread.port)?.message as PgAnswer | undefined;
-    if (received?.id === id) return received;
+    const received = awaitAnswer<PgAnswer>(thread.flag, thread.port, id, timeoutMs);
+    if (received) return received;
     this.stop(thread);
     throw new PgUnavailableError(`no answer from PostgreSQL within ${timeoutMs} ms`, "ETIMEDOUT");
   }
