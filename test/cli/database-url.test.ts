@@ -72,4 +72,10 @@ describePostgres("the record commands on a PostgreSQL database", () => {
     const revoked = cli(["keys", "revoke", ...on(), String(id), "--json"]);
     expect(revoked.status, revoked.stderr).toBe(0);
   });
+
+  it("names the database, not a data directory, for a record it does not hold", () => {
+    const missing = cli(["accounts", "set-plan", ...on(), "9", "agency"]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/no account 9 in this database: `content-service accounts list --database-url URL`/);
+  });
 });

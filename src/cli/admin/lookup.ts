@@ -6,6 +6,7 @@ import type { UserRow } from "../../db/users.js";
 import type { WorkspaceRow } from "../../db/workspaces.js";
 import { PLAN_LIMITS } from "../../domain/plans.js";
 import { dataDirOf } from "../data-dir.js";
+import { databaseUrlOf } from "../database-url.js";
 import { CliError } from "../errors.js";
 import { printable, shellWord } from "../output.js";
 
@@ -18,6 +19,11 @@ export const ACTOR = "cli";
  * The domain's own line ("No account 9.", the API's) names neither where nor how to find a valid one.
  */
 export function notFound(cmd: Command, what: string, list: string, listed: string): CliError {
+  // On PostgreSQL (--database-url) the records are the database's, and the list command names it as given.
+  if (databaseUrlOf(cmd)) {
+    const where = what.replace("in this data directory", "in this database");
+    return new CliError(`no ${where}: \`content-service ${list} --database-url URL\` lists ${listed}`);
+  }
   const dir = dataDirOf(cmd);
   return new CliError(`no ${what}: \`content-service ${list} --data-dir ${shellWord(dir)}\` lists ${listed}`);
 }
