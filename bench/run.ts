@@ -33,6 +33,8 @@ import { type Load, load, loadInChild, pacedLoad } from "./lib/load.js";
 import { benchPostgres, type PostgresFigures, type PostgresRun } from "./lib/postgres-rows.js";
 import {
   ANALYSES_PER_ACCOUNT,
+  BENCH_DIRECTION,
+  benchReferences,
   EXECUTABLE,
   executableRunner,
   extraAccount,
@@ -259,17 +261,8 @@ async function main(): Promise<number> {
 
     // Fixtures: three references of 2,000 words and one generated content to read.
     log("creating fixtures");
-    const refs: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const r = await sendJson(`${base}/api/v1/reference-materials`, "POST", key, {
-        title: `Reference ${i + 1}`,
-        content: words(2000, 100 + i),
-        format: "text",
-      });
-      if (r.status !== 201) throw new Error(`reference create: ${r.status} ${JSON.stringify(r.body)}`);
-      refs.push(r.body.id);
-    }
-    const direction = "How our team plans the quarter: budget, roadmap and customer feedback";
+    const refs = await benchReferences(base, key);
+    const direction = BENCH_DIRECTION;
     const first = await sendJson(`${base}/api/v1/generate`, "POST", key, {
       template_id: 1,
       user_direction: direction,

@@ -11,6 +11,8 @@ import pg from "pg";
 import { type Load, load } from "./load.js";
 import {
   ANALYSES_PER_ACCOUNT,
+  BENCH_DIRECTION,
+  benchReferences,
   extraAccount,
   prepareDataDir,
   type Runner,
@@ -129,18 +131,8 @@ async function prepare(runner: Runner, options: PostgresBenchOptions): Promise<F
   const { key } = prepareDataDir(runner, initDir);
   const [first] = await startServers(1, runner, key, options);
   try {
-    const refs: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const r = await sendJson(`${first.url}/api/v1/reference-materials`, "POST", key, {
-        title: `Reference ${i + 1}`,
-        content: words(2000, 100 + i),
-        format: "text",
-      });
-      if (r.status !== 201) throw new Error(`reference create: ${r.status} ${JSON.stringify(r.body)}`);
-      refs.push(r.body.id);
-    }
-    const direction = "How our team plans the quarter: budget, roadmap and customer feedback";
-    return { key, keys: [key], refs, direction, initDir, seed: 1000 };
+    const refs = await benchReferences(first.url, key);
+    return { key, keys: [key], refs, direction: BENCH_DIRECTION, initDir, seed: 1000 };
   } finally {
     await stop(first);
   }

@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { words } from "./text.js";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 /** dist/content-service, or another build named by CS_EXECUTABLE (to compare two builds). */
@@ -274,4 +275,22 @@ export async function sendJson(
     parsed = JSON.parse(text);
   } catch {}
   return { status: res.status, body: parsed };
+}
+
+/** The bench's generation direction, over the references benchReferences makes. */
+export const BENCH_DIRECTION = "How our team plans the quarter: budget, roadmap and customer feedback";
+
+/** Makes the bench's three references of 2,000 words through the API at `baseUrl`; their ids. */
+export async function benchReferences(baseUrl: string, key: string): Promise<number[]> {
+  const refs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const r = await sendJson(`${baseUrl}/api/v1/reference-materials`, "POST", key, {
+      title: `Reference ${i + 1}`,
+      content: words(2000, 100 + i),
+      format: "text",
+    });
+    if (r.status !== 201) throw new Error(`reference create: ${r.status} ${JSON.stringify(r.body)}`);
+    refs.push(r.body.id);
+  }
+  return refs;
 }
