@@ -449,6 +449,17 @@ function storeCalls(ws: string, other: string): [string, (s: Store) => unknown][
       (s) => [
         s.graph.search({ workspaceId: ws, q: "acme", type: null, limit: 10, after: null }),
         s.graph.search({ workspaceId: ws, q: "widget", type: null, limit: 10, after: null }),
+        // Pages the label starts fill (graph.ts labelStarts), with and without a cursor and a type.
+        s.graph.search({ workspaceId: ws, q: "acme", type: null, limit: 2, after: null }),
+        s.graph.search({
+          workspaceId: ws,
+          q: "acme",
+          type: "proper_noun",
+          limit: 1,
+          after: { rank: 0, mentions: 5, id: "acme" },
+        }),
+        s.graph.related(ws, "acme", 3),
+        s.graph.related(ws, "widget", 3),
         s.graph.search({
           workspaceId: ws,
           q: "o",
