@@ -116,7 +116,10 @@ function scenarios(url: string, key: string): Scenario[] {
   ];
 }
 
-/** The server's main-thread heap and external memory in MB (GET /metrics, from loopback), for where RSS went. */
+/**
+ * The server's main-thread heap and external memory in MB and its collector's pauses (GET /metrics, from loopback),
+ * for where RSS and the time went.
+ */
 async function heapOf(url: string): Promise<Record<string, number>> {
   const res = await fetch(`${url}/metrics`).catch(() => undefined);
   if (!res?.ok) return {};
@@ -125,6 +128,18 @@ async function heapOf(url: string): Promise<Record<string, number>> {
   for (const name of ["nodejs_heap_size_total_bytes", "nodejs_heap_size_used_bytes", "nodejs_external_memory_bytes"]) {
     const m = new RegExp(`^content_service_${name} (\\S+)$`, "m").exec(text);
     if (m) figures[name.replace(/^nodejs_|_bytes$/g, "")] = Math.round(Number(m[1]) / 1048576);
+  }
+  // The collector's pauses by kind so far: how many, their total ms, and how many took 100 ms or more.
+  for (const kind of ["minor", "major", "incremental"]) {
+    const figure = (suffix: string, labels = `kind="${kind}"`) =>
+      Number(
+        new RegExp(`^content_service_nodejs_gc_duration_seconds_${suffix}\\{${labels}\\} (\\S+)$`, "m").exec(
+          text,
+        )?.[1] ?? 0,
+      );
+    figures[`gc_${kind}`] = figure("count");
+    figures[`gc_${kind}_ms`] = Math.round(figure("sum") * 1000);
+    figures[`gc_${kind}_100ms`] = figures[`gc_${kind}`] - figure("bucket", `le="0.1",kind="${kind}"`);
   }
   return figures;
 }
@@ -199,7 +214,7 @@ async function main(): Promise<void> {
   const dataDir = path.join(dir, "data");
   const logFile = path.join(dir, "server.log");
   const { key } = prepareDataDir(runner, dataDir);
-  const served = await serve(runner, { dataDir, logFile });
+  const served = await serve(runner, { dataDir, logFile, nodeOptions: env.BENCH_SERVER_NODE_OPTIONS });
   try {
     for (let i = 0; i < CONTENTS; i++) {
       const res = await sendJson(`${served.url}/api/v1/contents`, "POST", key, {

@@ -56,6 +56,31 @@ function mayExceed(value: unknown, limit: number): boolean {
   return visit(value);
 }
 
+/**
+ * The fewest characters the JSON of `value` can have: each string's characters and quotes (escapes only add), the
+ * structure and keys of arrays and object literals, one character for a number, what JSON leaves out nothing, and
+ * two for anything else (a Date's toJSON). For a caller that refuses what cannot fit before making its text
+ * (mcp/budget.ts); test/http/json-pieces.test.ts holds it at most JSON.stringify's length.
+ */
+export function jsonLengthFloor(value: unknown, inArray = false): number {
+  if (typeof value === "string") return value.length + 2;
+  if (typeof value === "number" || typeof value === "bigint") return 1;
+  if (typeof value === "boolean") return value ? 4 : 5;
+  if (value === null) return 4;
+  if (value === undefined || typeof value === "function" || typeof value === "symbol") return inArray ? 4 : 0;
+  if (!isSplittable(value)) return 2;
+  if (Array.isArray(value))
+    return value.reduce((n: number, item, i) => n + (i > 0 ? 1 : 0) + jsonLengthFloor(item, true), 2);
+  let n = 2;
+  let members = 0;
+  for (const key of Object.keys(value)) {
+    const member = value[key];
+    if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
+    n += (members++ > 0 ? 1 : 0) + key.length + 3 + jsonLengthFloor(member);
+  }
+  return n;
+}
+
 /** An array or an object literal's JSON is written member by member; anything else (a Date: toJSON) whole. */
 function isSplittable(v: unknown): v is Record<string, unknown> | unknown[] {
   if (v === null || typeof v !== "object" || typeof (v as { toJSON?: unknown }).toJSON === "function") return false;

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import {
   consumedArrayStream,
   jsonBody,
+  jsonLengthFloor,
   PIECE_CHARS,
   PIECED_JSON_CHARS,
   streamedValue,
@@ -65,6 +66,22 @@ describe("a JSON answer's body", () => {
     expect(streamedValue(body as ReadableStream<Uint8Array>)?.value).toBe(value);
     expect(streamedValue(new ReadableStream<Uint8Array>())).toBeUndefined();
     expect(streamedValue(null)).toBeUndefined();
+  });
+});
+
+describe("the least length of a value's JSON", () => {
+  it("is JSON.stringify's length without escapes and numbers' digits, never more", () => {
+    const plain = { a: "text", list: [1, "two", null, true, false, { n: 3 }], skipped: undefined, when: new Date(0) };
+    const digits = JSON.stringify(plain).length - JSON.stringify(new Date(0)).length + 2;
+    expect(jsonLengthFloor(plain)).toBe(digits);
+    const values: unknown[] = [
+      'quote " and \\ and \u0001',
+      [undefined, () => 1, Symbol("s")],
+      { f: () => 1, n: 123456, nested: [[[]], {}], 'k"ey': "é😀" },
+      Array.from({ length: 50 }, (_, i) => ({ id: i * 1000, title: "x".repeat(i) })),
+    ];
+    for (const value of values) expect(jsonLengthFloor(value)).toBeLessThanOrEqual(JSON.stringify(value).length);
+    expect(jsonLengthFloor([undefined])).toBe(JSON.stringify([undefined]).length);
   });
 });
 

@@ -17,6 +17,7 @@ import { openDb } from "../../src/db/open.js";
 import { createAccount, createWorkspace, issueKey, setLimits } from "../../src/domain/admin.js";
 import { createApp } from "../../src/http/app.js";
 import type { Services } from "../../src/http/context.js";
+import { jsonBody } from "../../src/http/json-pieces.js";
 import { nodeListener } from "../../src/http/node.js";
 import { MAX_RESULT_CHARS, WRITE_RESERVE_CHARS } from "../../src/mcp/budget.js";
 import { answerMcp } from "../../src/mcp/server.js";
@@ -786,6 +787,8 @@ describe("the size of an MCP answer", () => {
     expect(list.status).toBe(200);
     expect(refused(list.json.result)).toBe(true);
     expect(list.json.result.structuredContent.details.limit_chars).toBe(MAX_RESULT_CHARS);
+    // Its escapes make it too large: found once its text is made.
+    expect(list.json.result.structuredContent.message).toMatch(/^This result is \d+ characters;/);
 
     // A batch shares the limit: the reads that fit are answered, the others refused. A write is answered whatever
     // is left: it happened.
@@ -855,6 +858,36 @@ describe("the result budget, with the order of the calls held", () => {
     return { state, release, results };
   }
   const running = Math.floor(MAX_RESULT_CHARS / WRITE_RESERVE_CHARS);
+
+  it("refuses a streamed read that cannot fit from its value's least length, without making its text", async () => {
+    // A value of 17 M characters: past the budget whatever its escapes.
+    const value = { data: Array.from({ length: 17 }, () => ({ content: "x".repeat(1_000_000) })) };
+    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_memories", arguments: {} } };
+    const dispatch = async () => new Response(jsonBody(value), { status: 200 });
+    const answer = await answerMcp({ request: fakePost(), messages: call, dispatch, tools: MCP_TOOLS });
+    const { result } = (await answer.json()) as { result: CallToolResult };
+    expect(result.isError).toBe(true);
+    expect((result.structuredContent as { message: string }).message).toMatch(
+      /^This result is at least 17000\d{3} characters;/,
+    );
+  });
+
+  it("refuses a streamed read that cannot fit beside a text being made, before making its own", async () => {
+    // Two values of 9 M characters answered at once: the first one's text is being made when the second is looked at.
+    const value = { data: Array.from({ length: 9 }, () => ({ content: "x".repeat(1_000_000) })) };
+    const messages = [1, 2].map((id) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "list_memories", arguments: {} },
+    }));
+    const dispatch = async () => new Response(jsonBody(value), { status: 200 });
+    const answer = await answerMcp({ request: fakePost(), messages, dispatch, tools: MCP_TOOLS });
+    const results = ((await answer.json()) as { result: CallToolResult }[]).map((r) => r.result);
+    expect(results.map((r) => r.isError === true)).toEqual([false, true]);
+    expect((results[0].structuredContent as { data: unknown[] }).data).toHaveLength(9);
+    expect((results[1].structuredContent as { message: string }).message).toMatch(/^This result is at least 9000\d{3}/);
+  });
 
   it("runs every write of a batch, as many at once as the budget holds", async () => {
     const batch = heldWrites(running + 4, 10);
