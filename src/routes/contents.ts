@@ -1,6 +1,6 @@
 /** Contents: create (draft), read, list, update, delete, versions, planning (spec §4.3) and publication. */
 import * as v from "valibot";
-import type { ContentRow, VersionRow } from "../db/contents.js";
+import type { VersionRow } from "../db/contents.js";
 import { contentFilter } from "../domain/content-lists.js";
 import { type CallerRows, contentNotFound, findContent, serverToday } from "../domain/contents.js";
 import { CALENDAR_DAY_PATTERN, isCalendarDay, PLANNED_DATE_PATTERN, plannedDay } from "../domain/planning.js";
@@ -210,23 +210,28 @@ export const contentRoutes = [
       const day = today(ctx);
       const q = ctx.query;
       const start = decodeCursor<number>(q.cursor, "number") ?? 0;
-      // Contents carry up to 500,000 characters each: read a row at a time, in turns (common.ts pageInTurns).
-      const next = (after: ContentRow | undefined) => {
-        const rows = ctx.services.store.contents.list(
-          contentFilter(ctx.workspace.id, q, day, { afterId: after?.id ?? start, limit: 1 }),
-        );
-        const first = rows.next();
+      // The page's ids in one query, one more for has_more (a planned-day range costs its matches once, not once a
+      // row); the rows, of up to 500,000 characters each, one at a time in turns (common.ts pageInTurns), with no
+      // statement open between turns (db/contents.ts list reads the ids whole).
+      const rows = ctx.services.store.contents.list(
+        contentFilter(ctx.workspace.id, q, day, { afterId: start, limit: q.limit + 1 }),
+      );
+      const next = () => {
+        const row = rows.next();
+        return row.done ? undefined : row.value;
+      };
+      try {
+        return {
+          body: await pageInTurns(
+            next,
+            q.limit,
+            (r) => encodeCursor(r.id),
+            (r) => contentView(r, day),
+          ),
+        };
+      } finally {
         rows.return?.();
-        return first.done ? undefined : first.value;
-      };
-      return {
-        body: await pageInTurns(
-          next,
-          q.limit,
-          (r) => encodeCursor(r.id),
-          (r) => contentView(r, day),
-        ),
-      };
+      }
     },
   }),
   route({

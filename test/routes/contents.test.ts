@@ -1,5 +1,5 @@
-/** GET /contents/{id}/versions pages in the database: each page reads its own versions only, oldest first. */
-import { describe, expect, it } from "vitest";
+/** GET /contents and GET /contents/{id}/versions page in the database: each page reads its own rows only, oldest first. */
+import { describe, expect, it, vi } from "vitest";
 import { makeHarness } from "../helpers/harness.js";
 import { expectErrorBody } from "../helpers/http.js";
 
@@ -42,5 +42,29 @@ describe("GET /api/v1/contents/{id}/versions", () => {
       400,
       "validation_failed",
     );
+  });
+});
+
+describe("GET /api/v1/contents", () => {
+  it("reads a page's ids in one query, its rows as the page takes them, and pages on by cursor", async () => {
+    const h = makeHarness();
+    const key = h.key();
+    for (let i = 1; i <= 5; i++)
+      expect(
+        (await h.send("POST", "/api/v1/contents", { auth: key, body: { title: `Draft ${i}`, content: "Text." } }))
+          .status,
+      ).toBe(201);
+    // One query a page, whatever its size: a planned-day range's costs its matches once, not once a row.
+    const list = vi.spyOn(h.services.store.contents, "list");
+    const first = await h.send("GET", "/api/v1/contents?limit=3&status=draft", { auth: key });
+    expect(list).toHaveBeenCalledTimes(1);
+    expect(first.body.data.map((c: { title: string }) => c.title)).toEqual(["Draft 1", "Draft 2", "Draft 3"]);
+    expect(first.body.has_more).toBe(true);
+    const rest = await h.send("GET", `/api/v1/contents?limit=3&status=draft&cursor=${first.body.next_cursor}`, {
+      auth: key,
+    });
+    expect(list).toHaveBeenCalledTimes(2);
+    expect(rest.body.data.map((c: { title: string }) => c.title)).toEqual(["Draft 4", "Draft 5"]);
+    expect(rest.body).toMatchObject({ has_more: false, next_cursor: null });
   });
 });
