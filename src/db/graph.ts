@@ -415,20 +415,20 @@ function nodeQueries(db: SqlConnection) {
 
 /** The reads of a workspace's edges from their totals: between given nodes, and around one node. */
 function edgeQueries(db: SqlConnection) {
-  const edges = db.prepare<{ ws: string; ids: string; minWeight: number }, GraphEdgeRow>(
+  const edges = db.prepare<{ ws: string; ids: string; minWeight: number; limit: number }, GraphEdgeRow>(
     `SELECT e.source, e.target, e.weight FROM graph_edges AS e
      WHERE e.workspace_id = @ws AND e.source IN (${jsonTexts(db, "@ids")})
        AND e.target IN (${jsonTexts(db, "@ids")}) AND e.weight >= @minWeight
-     ORDER BY e.weight DESC, e.source, e.target`,
+     ORDER BY e.weight DESC, e.source, e.target LIMIT @limit`,
   );
   const related = db.prepare<{ ws: string; id: string; limit: number }, { id: string; weight: number }>(
     graphReads(db).related,
   );
 
   return {
-    /** The edges between nodes among `ids` of at least `minWeight`, heaviest first. */
-    edges: (workspaceId: string, ids: string[], minWeight: number) =>
-      edges.all({ ws: workspaceId, ids: JSON.stringify(ids), minWeight }),
+    /** The heaviest `limit` edges between nodes among `ids` of at least `minWeight`, heaviest first. */
+    edges: (workspaceId: string, ids: string[], minWeight: number, limit: number) =>
+      edges.all({ ws: workspaceId, ids: JSON.stringify(ids), minWeight, limit }),
     /** The entities most often in a sentence with `id`, with the number of such sentences. */
     related: (workspaceId: string, id: string, limit: number) => related.all({ ws: workspaceId, id, limit }),
   };

@@ -16,6 +16,8 @@ export interface OverviewQuery {
   type: EntityType | null;
   limit: number;
   minWeight: number;
+  /** The most edges to return, the heaviest. */
+  edgeLimit: number;
   /** The sort key of the previous page's last node (the cursor), or null for the first page. */
   after: NodeKey | null;
 }
@@ -38,6 +40,8 @@ export interface Overview {
   edges: GraphEdgeRow[];
   /** More entities match than the limit let through. */
   hasMore: boolean;
+  /** More edges join the nodes than the edge limit let through. */
+  hasMoreEdges: boolean;
   updatedAt: string | null;
 }
 
@@ -61,8 +65,11 @@ export function readGraph(store: Store, query: OverviewQuery | EntitiesQuery): O
       ws,
       nodes.map((n) => n.id),
       query.minWeight,
+      query.edgeLimit + 1,
     );
-    return { nodes, edges, hasMore, updatedAt: graph.updatedAt(ws) };
+    const hasMoreEdges = edges.length > query.edgeLimit;
+    if (hasMoreEdges) edges.pop();
+    return { nodes, edges, hasMore, hasMoreEdges, updatedAt: graph.updatedAt(ws) };
   }
   const rows = graph.search({
     workspaceId: ws,

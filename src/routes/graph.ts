@@ -97,7 +97,17 @@ const GraphSchema = named(
   v.object({
     workspace_id: RecordWorkspaceId,
     nodes: described(v.array(Node), "The most mentioned entities (then by id), at most `limit`: a page of them."),
-    edges: v.pipe(v.array(Edge), v.description("Edges between the returned nodes, heaviest first.")),
+    edges: v.pipe(
+      v.array(Edge),
+      v.description("Edges between the returned nodes, heaviest first: at most `edge_limit` of them."),
+    ),
+    has_more_edges: v.pipe(
+      v.boolean(),
+      v.description(
+        "More edges join the returned nodes than `edge_limit` let through: the lightest are left out (raise " +
+          "`edge_limit` or `min_weight`).",
+      ),
+    ),
     has_more: v.pipe(
       v.boolean(),
       v.description(
@@ -155,6 +165,10 @@ const GraphQuery = v.object({
   type: v.optional(described(v.picklist(TYPES), "Only entities of this type.")),
   min_weight: v.optional(intString(1, 1_000_000, "Only edges of at least this weight."), "1"),
   limit: v.optional(intString(1, 500, "The most entities to return, 1 to 500."), "100"),
+  edge_limit: v.optional(
+    intString(1, 5_000, "The most edges to return, the heaviest, 1 to 5,000: the answer's size stays bounded."),
+    "500",
+  ),
   cursor: PageQuery.cursor,
 });
 type GraphInput = v.InferOutput<typeof GraphQuery>;
@@ -210,6 +224,7 @@ export const graphRoutes = [
           workspace_id: "ws_4fT9sK2mQ8zL1xWc",
           nodes: [NODE_EXAMPLE, { ...NODE_EXAMPLE, id: "ballast-mounts", label: "ballast mounts", type: "key_phrase" }],
           edges: [{ source: "acme-corp", target: "ballast-mounts", weight: 2 }],
+          has_more_edges: false,
           has_more: false,
           next_cursor: null,
           updated_at: "2026-03-02T10:02:10.000Z",
@@ -226,12 +241,13 @@ export const graphRoutes = [
       // Sources the graph has not taken in (data from before it existed, a change lost to a restart) are
       // queued here; this answer shows the graph as it is.
       const pending = ctx.services.graph.behind(ws);
-      const { nodes, edges, hasMore, updatedAt } = (await read(ctx, {
+      const { nodes, edges, hasMore, hasMoreEdges, updatedAt } = (await read(ctx, {
         kind: "overview",
         workspaceId: ws,
         type: (ctx.query.type as EntityType | undefined) ?? null,
         limit: ctx.query.limit,
         minWeight: ctx.query.min_weight,
+        edgeLimit: ctx.query.edge_limit,
         after: nodeKeyOf(ctx.query.cursor),
       })) as Overview;
       const last = nodes.at(-1);
@@ -240,6 +256,7 @@ export const graphRoutes = [
           workspace_id: ws,
           nodes: nodes.map(graphNodeView),
           edges,
+          has_more_edges: hasMoreEdges,
           has_more: hasMore,
           next_cursor: hasMore && last ? encodeCursor(`${last.mentions}:${last.id}`) : null,
           updated_at: updatedAt,

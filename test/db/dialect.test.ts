@@ -472,7 +472,8 @@ function storeCalls(ws: string, other: string): [string, (s: Store) => unknown][
     [
       "graph edges",
       (s) => [
-        s.graph.edges(ws, ["acme", "widget", "solo1"], 1),
+        s.graph.edges(ws, ["acme", "widget", "solo1"], 1, 10),
+        s.graph.edges(ws, ["acme", "widget", "solo1"], 1, 1),
         s.graph.related(ws, "acme", 10),
         s.graph.related(other, "acme", 10),
       ],

@@ -17,6 +17,7 @@ const query = (limit: number): OverviewQuery => ({
   type: null,
   limit,
   minWeight: 1,
+  edgeLimit: 500,
   after: null,
 });
 const search = (q: string): EntitiesQuery => ({
@@ -40,6 +41,7 @@ const overview = (n: number, sourcesChars = 2): Overview => ({
   })),
   edges: [],
   hasMore: false,
+  hasMoreEdges: false,
   updatedAt: null,
 });
 

@@ -15,6 +15,7 @@ describe("GET /api/v1/knowledge-graph", () => {
     expect(Object.keys(res.body).sort()).toEqual([
       "edges",
       "has_more",
+      "has_more_edges",
       "next_cursor",
       "nodes",
       "pending_sources",
@@ -80,8 +81,22 @@ describe("GET /api/v1/knowledge-graph", () => {
     const exact = await getGraph(h, key, `limit=${count}`);
     expect(exact.body.nodes).toHaveLength(count);
     expect(exact.body.has_more).toBe(false);
-    for (const query of ["type=person", "min_weight=0", "limit=0", "limit=501", "min_weight=x"])
+    for (const query of ["type=person", "min_weight=0", "limit=0", "limit=501", "min_weight=x", "edge_limit=0"])
       expectErrorBody(await getGraph(h, key, query), 400, "validation_failed");
+  });
+
+  it("answers at most edge_limit edges, the heaviest, and says when it left some out", async () => {
+    const { h, key } = await acmeGraph();
+    const whole = await getGraph(h, key);
+    expect(whole.body.has_more_edges).toBe(false);
+    const edges = whole.body.edges as { source: string; target: string; weight: number }[];
+    expect(edges.length).toBeGreaterThan(2);
+    const cut = await getGraph(h, key, "edge_limit=2");
+    expect(cut.body.edges).toEqual(edges.slice(0, 2));
+    expect(cut.body.has_more_edges).toBe(true);
+    expect(cut.body.nodes).toEqual(whole.body.nodes);
+    const exact = await getGraph(h, key, `edge_limit=${edges.length}`);
+    expect(exact.body).toMatchObject({ edges, has_more_edges: false });
   });
 
   it("drops a deleted reference's entities, and takes in finalized contents but not drafts", async () => {
