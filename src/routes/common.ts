@@ -118,7 +118,7 @@ export function page<T, V>(
 
 /**
  * page() for rows of large texts (500,000 characters each), read one at a time: `read(after)` gives the row after
- * `after` (the first for undefined), each by a query of its own, so that no statement stays open between turns. The
+ * `after` (the first for undefined), with no statement left open between two calls (they are turns apart). The
  * rows are read in turns of large work (http/json-pieces.ts largeTurns), a turn ending once the page holds PIECE_CHARS
  * more of text: a page of such rows takes 50-90 ms of the HTTP thread to read, and the requests arriving meanwhile
  * are answered between two rows. A page is read only while it holds one of largeSlots: a burst of such pages is read

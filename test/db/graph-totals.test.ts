@@ -248,6 +248,12 @@ describe("knowledge graph reads", () => {
     }
     // Both halves seek the entity: a walk of the workspace's edges (`PRIMARY KEY (workspace_id=?)`) took 30-40 ms
     // for each entity of a search at 335,000 edges.
+    // Nodes by id are sought by their key, never by a walk of the workspace's nodes in mention order.
+    const byIds = h.db
+      .prepare(`EXPLAIN QUERY PLAN ${reads.byIds}`)
+      .all({ ws: "w", ids: '["a","b"]' })
+      .map((r) => (r as { detail: string }).detail);
+    expect(byIds[0]).toBe("SEARCH n USING PRIMARY KEY (workspace_id=? AND entity=?)");
     const related = planOf(h.db, reads.related);
     expect(related).toContain("SEARCH graph_edges USING PRIMARY KEY (workspace_id=? AND source=?)");
     expect(related).toContain("SEARCH graph_edges USING INDEX graph_edges_target (workspace_id=? AND target=?)");
