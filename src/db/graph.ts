@@ -24,6 +24,9 @@ export interface GraphNodeRow {
   sources: string;
 }
 
+/** A node's id, label and type, without its counts and sources. */
+export type NodeLabel = Pick<GraphNodeRow, "id" | "label" | "type">;
+
 /** Where the overview's row sorts: most mentioned first, then by id. */
 export interface NodeKey {
   mentions: number;
@@ -166,10 +169,11 @@ export const graphReads = (db: SqlConnection) => ({
          AND NOT (ahead.mentions = @mentions AND ahead.entity <= @afterId)
        ORDER BY ahead.mentions DESC, ahead.entity LIMIT @limit) AS n
      ORDER BY n.mentions DESC, n.entity`,
-  // Nodes by id, each sought by its key. The unary plus keeps SQLite (without statistics) from walking the
-  // workspace's graph_nodes_top in the ORDER BY's order and testing each node against the ids: 55 ms a call at
-  // 96,000 nodes, once for each entity of a search; PostgreSQL reads `+n.mentions` as n.mentions.
-  byIds: `SELECT ${nodeColumns(db)} FROM graph_nodes AS n
+  // The labels and types of nodes by id (a search's related entities), each sought by its key, without their
+  // sources. The unary plus keeps SQLite (without statistics) from walking the workspace's graph_nodes_top in the
+  // ORDER BY's order and testing each node against the ids: 55 ms a call at 96,000 nodes, once for each entity of a
+  // search; PostgreSQL reads `+n.mentions` as n.mentions.
+  byIds: `SELECT n.entity AS id, n.label, n.type FROM graph_nodes AS n
      WHERE n.workspace_id = @ws AND n.entity IN (${jsonTexts(db, "@ids")}) ORDER BY +n.mentions DESC, n.entity`,
   // The entities most often in a sentence with one, from both ends of its edges. Without the hint the plan of the
   // second half (no statistics) walked the workspace's edges by the primary key, 30-40 ms at 335,000 edges.
@@ -337,7 +341,7 @@ function nodeQueries(db: SqlConnection) {
     const rows = after ? tied[t].all({ ...page, afterId: after.id }) : [];
     return rows.length < limit ? rows.concat(below[t].all({ ...page, limit: limit - rows.length })) : rows;
   };
-  const nodesByIds = db.prepare<{ ws: string; ids: string }, GraphNodeRow>(graphReads(db).byIds);
+  const labelsOf = db.prepare<{ ws: string; ids: string }, NodeLabel>(graphReads(db).byIds);
   const node = db.prepare<{ ws: string; id: string }, GraphNodeRow>(
     `SELECT ${nodeColumns(db)} FROM graph_nodes AS n WHERE n.workspace_id = @ws AND n.entity = @id`,
   );
@@ -373,8 +377,8 @@ function nodeQueries(db: SqlConnection) {
     /** The most mentioned nodes of a workspace, optionally of one type, after the sort key `after`. */
     nodes: (workspaceId: string, type: EntityType | null, limit: number, after: NodeKey | null = null) =>
       nodes(workspaceId, type, limit, after),
-    /** The nodes among `ids`. */
-    nodesByIds: (workspaceId: string, ids: string[]) => nodesByIds.all({ ws: workspaceId, ids: JSON.stringify(ids) }),
+    /** The labels and types of the nodes among `ids`, most mentioned first. */
+    labelsOf: (workspaceId: string, ids: string[]) => labelsOf.all({ ws: workspaceId, ids: JSON.stringify(ids) }),
     /** One node, or undefined when the workspace's graph has no such entity. */
     node: (workspaceId: string, id: string) => node.get({ ws: workspaceId, id }),
     /**

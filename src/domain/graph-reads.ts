@@ -82,7 +82,7 @@ export function readGraph(store: Store, query: OverviewQuery | EntitiesQuery): O
     const related = graph.related(ws, n.id, query.related);
     const others = new Map(
       graph
-        .nodesByIds(
+        .labelsOf(
           ws,
           related.map((r) => r.id),
         )

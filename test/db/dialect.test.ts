@@ -435,7 +435,7 @@ function storeCalls(ws: string, other: string): [string, (s: Store) => unknown][
         s.graph.nodes(ws, null, 3),
         s.graph.nodes(ws, null, 3, { mentions: 2, id: "acme widgets" }),
         s.graph.nodes(ws, "proper_noun", 10),
-        s.graph.nodesByIds(ws, ["widget", "acme", "nothing"]),
+        s.graph.labelsOf(ws, ["widget", "acme", "nothing"]),
         s.graph.node(ws, "acme"),
         s.graph.sourcesOf(ws, "acme", 0, 2),
         s.graph.pendingSources(ws),
