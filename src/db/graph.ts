@@ -157,17 +157,19 @@ export const graphReads = (db: SqlConnection) => ({
      ORDER BY m.document_id LIMIT @limit`,
   // A search's label-start matches (rank 0) among the SEARCH_AHEAD most mentioned nodes after the sort key (mentions,
   // id), in that order: the first page of a search whose text starts many labels, in a walk of the top index that
-  // stops there, where the whole search reads every node of the workspace. The node columns are made for the page's
-  // rows only, after the LIMIT.
+  // stops there, where the whole search reads every node of the workspace. The walk reads the index alone (it holds
+  // the lower-case label: sql/0027), but for a type, which only the row holds; the page's rows are read after the
+  // LIMIT, and their node columns made for them only.
   labelStarts: (type: boolean) => `SELECT ${nodeColumns(db)}, 0 AS rank FROM (
-       SELECT * FROM (
-         SELECT t.entity, t.label, t.type, t.mentions, t.source_count, t.search
+       SELECT ahead.entity, ahead.mentions FROM (
+         SELECT t.entity, t.mentions, t.search ${type ? ", t.type" : ""}
          FROM graph_nodes AS t ${indexedBy(db, "graph_nodes_top")}
          WHERE t.workspace_id = @ws AND t.mentions <= @mentions
          ORDER BY t.mentions DESC, t.entity LIMIT ${SEARCH_AHEAD}) AS ahead
        WHERE ${positionFunction(db)}(ahead.search, @q) = 1 ${type ? "AND ahead.type = @type" : ""}
          AND NOT (ahead.mentions = @mentions AND ahead.entity <= @afterId)
-       ORDER BY ahead.mentions DESC, ahead.entity LIMIT @limit) AS n
+       ORDER BY ahead.mentions DESC, ahead.entity LIMIT @limit) AS page
+     JOIN graph_nodes AS n ON n.workspace_id = @ws AND n.entity = page.entity
      ORDER BY n.mentions DESC, n.entity`,
   // The labels and types of nodes by id (a search's related entities), each sought by its key, without their
   // sources. The unary plus keeps SQLite (without statistics) from walking the workspace's graph_nodes_top in the

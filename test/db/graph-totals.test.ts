@@ -241,10 +241,20 @@ describe("knowledge graph reads", () => {
   it("find a search's label-start matches in the top index, and both ends of an entity's edges by index", () => {
     const { h } = setup();
     const reads = graphReads(h.db);
-    for (const sql of [reads.labelStarts(false), reads.labelStarts(true)]) {
+    for (const [sql, index] of [
+      [reads.labelStarts(false), "COVERING INDEX"],
+      [reads.labelStarts(true), "INDEX"],
+    ]) {
       const plan = planOf(h.db, sql);
-      expect(plan, sql).toContain("SEARCH t USING INDEX graph_nodes_top (workspace_id=? AND mentions<?)");
-      expect(plan.join("\n"), sql).not.toMatch(/SCAN (t|graph_nodes)\b|TEMP B-TREE/);
+      // Without a type, the walk reads the index alone (sql/0027_graph_search_walk.sql).
+      expect(plan, sql).toContain(`SEARCH t USING ${index} graph_nodes_top (workspace_id=? AND mentions<?)`);
+      // The page's rows (at most its limit) are sorted again once read, nothing before.
+      expect(plan.join("\n"), sql).not.toMatch(/SCAN (t|n|graph_nodes)\b/);
+      expect(
+        plan.filter((step) => step.includes("TEMP B-TREE")),
+        sql,
+      ).toEqual(["USE TEMP B-TREE FOR ORDER BY"]);
+      expect(plan.at(-1), sql).toBe("USE TEMP B-TREE FOR ORDER BY");
     }
     // Both halves seek the entity: a walk of the workspace's edges (`PRIMARY KEY (workspace_id=?)`) took 30-40 ms
     // for each entity of a search at 335,000 edges.
