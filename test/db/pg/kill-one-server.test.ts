@@ -6,9 +6,9 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { initDatabase } from "../../../src/cli/setup.js";
 import { type ServerProcess, startServe, tempDir } from "../../helpers/cli.js";
 import { describePostgres, type TestDatabase, testDatabase } from "../../helpers/postgres.js";
+import { initialisedDatabase } from "../../helpers/postgres-servers.js";
 
 /** Concurrent clients per server, each sending one write after another. */
 const CLIENTS_PER_SERVER = 3;
@@ -34,18 +34,7 @@ describePostgres("kill -9 of one of two servers under a write load", () => {
 
   beforeAll(async () => {
     database = await testDatabase();
-    const made = initDatabase(
-      { dataDir: tempDir("cs-pg-kill-init-"), databaseUrl: database.url },
-      {
-        accountName: "Team",
-        plan: "business",
-        adminEmail: "admin@team.test",
-        password: "correct horse battery",
-        withKey: true,
-      },
-    );
-    if (!made.created || !made.key) throw new Error("the first start made no key");
-    key = made.key;
+    key = initialisedDatabase(database.url);
     // Raised limits: each server counts its own buckets today, and the load must not be refused 429.
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();

@@ -5,13 +5,11 @@
  * cluster of the test's own (test/helpers/pg-cluster.ts), never the shared server.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { initDatabase } from "../../../src/cli/setup.js";
-import { memoryLogger } from "../../../src/runtime/log.js";
-import { type RunningServer, startServer } from "../../../src/server/start.js";
-import { tempDir } from "../../helpers/cli.js";
+import type { RunningServer } from "../../../src/server/start.js";
 import { expectCode, sendTo } from "../../helpers/http.js";
 import { type Cluster, clusterUnavailable, startCluster } from "../../helpers/pg-cluster.js";
 import { describePostgres } from "../../helpers/postgres.js";
+import { initialisedDatabase, serverOn } from "../../helpers/postgres-servers.js";
 
 /** Why the cluster cannot be made here (in CI, where .ci/run installs PostgreSQL, that is a failure). */
 const unavailable = clusterUnavailable();
@@ -39,17 +37,8 @@ function restartSuite(): void {
 
   beforeAll(async () => {
     cluster = await startCluster();
-    const where = { dataDir: tempDir("cs-pg-restart-"), databaseUrl: cluster.url };
-    const made = initDatabase(where, {
-      accountName: "Team",
-      plan: "business",
-      adminEmail: "admin@team.test",
-      password: "correct horse battery",
-      withKey: true,
-    });
-    if (!made.created || !made.key) throw new Error("the first start made no key");
-    key = made.key;
-    server = await startServer({ ...where, host: "127.0.0.1", port: 0, workers: 1, logger: memoryLogger() });
+    key = initialisedDatabase(cluster.url);
+    server = await serverOn(cluster.url);
   });
 
   afterAll(async () => {
