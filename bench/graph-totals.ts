@@ -151,10 +151,12 @@ function main() {
   );
   const overview = () => {
     const nodes = kept.store.graph.nodes(WS, null, 101);
+    // As GET /knowledge-graph reads them: its default edge_limit (500) and one more, for has_more_edges.
     kept.store.graph.edges(
       WS,
       nodes.map((n) => n.id),
       1,
+      501,
     );
   };
   const formerOverview = () => {
