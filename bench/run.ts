@@ -39,6 +39,7 @@ import {
   executableRunner,
   extraAccount,
   freePort,
+  generateRequests,
   haveExecutable,
   prepareDataDir,
   ROOT,
@@ -368,20 +369,7 @@ async function main(): Promise<number> {
           ...fixedLoad,
           url: `${base}/api/v1/generate`,
           headers: { ...auth, "content-type": "application/json" },
-          requests: [
-            {
-              method: "POST",
-              setupRequest: (req) => ({
-                ...req,
-                body: JSON.stringify({
-                  template_id: 1,
-                  user_direction: direction,
-                  reference_material_ids: refs,
-                  seed: seed++,
-                }),
-              }),
-            },
-          ],
+          requests: generateRequests(refs, () => seed++),
         });
 
       // Finalize needs a generated content per request: a pool made ahead, sized by a short calibration, spread

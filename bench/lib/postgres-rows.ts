@@ -14,6 +14,7 @@ import {
   BENCH_DIRECTION,
   benchReferences,
   extraAccount,
+  generateRequests,
   prepareDataDir,
   type Runner,
   type Served,
@@ -199,20 +200,7 @@ async function runOn(count: number, runner: Runner, f: Fixtures, options: Postgr
     options.log(`PostgreSQL, ${count} server(s): POST /generate`);
     const generate = await spreadLoad("POST /generate", servers, "/api/v1/generate", options, {
       headers: { ...auth, "content-type": "application/json" },
-      requests: [
-        {
-          method: "POST",
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({
-              template_id: 1,
-              user_direction: f.direction,
-              reference_material_ids: f.refs,
-              seed: f.seed++,
-            }),
-          }),
-        },
-      ],
+      requests: generateRequests(f.refs, () => f.seed++),
     });
     const { finalize, pool } = await finalizeOn(servers, runner, f, options);
     return { servers: count, get, generate, finalize, pool };

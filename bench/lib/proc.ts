@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import type autocannon from "autocannon";
 import { words } from "./text.js";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -293,4 +294,25 @@ export async function benchReferences(baseUrl: string, key: string): Promise<num
     refs.push(r.body.id);
   }
   return refs;
+}
+
+/**
+ * The autocannon requests of a generation load: template 1 with BENCH_DIRECTION over the references `refs`, each
+ * request with the seed `nextSeed` gives it (a text of its own).
+ */
+export function generateRequests(refs: number[], nextSeed: () => number): autocannon.Request[] {
+  return [
+    {
+      method: "POST",
+      setupRequest: (req) => ({
+        ...req,
+        body: JSON.stringify({
+          template_id: 1,
+          user_direction: BENCH_DIRECTION,
+          reference_material_ids: refs,
+          seed: nextSeed(),
+        }),
+      }),
+    },
+  ];
 }
