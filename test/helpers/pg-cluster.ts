@@ -5,9 +5,9 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "../../bench/lib/proc.js";
 
 /**
  * Where initdb and pg_ctl are: CONTENT_SERVICE_PG_BIN, else the newest of Debian's /usr/lib/postgresql/<version>/bin
@@ -54,18 +54,6 @@ function runPg(program: string, args: string[]): void {
     : spawnSync(command, args, { encoding: "utf8", timeout: 120_000 });
   if (r.status !== 0)
     throw new Error(`${program} ${args.join(" ")} failed (${r.status ?? r.signal}): ${r.stderr}${r.stdout}`);
-}
-
-/** A TCP port that was free a moment ago on 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** initdb (UTF-8, C locale: byte order, as the service's schema expects) and start, on a free port. */
